@@ -1,0 +1,36 @@
+// Package servebench is the measurement core of servebench: it turns a
+// frozen workload and a seeded arrival process into a realized schedule,
+// replays that schedule open-loop against an OpenAI-compatible streaming
+// endpoint, writes one outcome record per attempt as each request ends, and
+// scores the records strictly into a Report.
+//
+// The flow of data, each arrow a value or a file that can be saved and fed to
+// the next stage alone:
+//
+//	Workload (hashed bytes) + Arrival (seeded) -> Schedule (saved, hashed before the first send)
+//	Schedule -> Runner (open loop, optional client cap) -> Client (SSE) -> Outcome records (JSONL)
+//	Outcomes + Schedule + SLO -> Score -> Report -> matchers, exit codes, report entries
+//
+// # Clocks
+//
+// Every time in a record is milliseconds (float, microsecond resolution) on
+// the client's monotonic clock since the run's start instant:
+//
+//	scheduled  a  when the schedule says the request arrives
+//	slot       q  when a client concurrency slot was granted (= a without a cap)
+//	sent       d  when the HTTP request was handed to the connection
+//	first      f  first event carrying non-empty visible text
+//	last       l  last event carrying non-empty visible text
+//	terminal   e  stream end: [DONE], an error, a timeout or a cancellation
+//
+// Schedule lag is d - a; TTFT is f - d (reported beside f - a); TPOT is
+// (l - f)/(n - 1) for n > 1 output tokens and at least two content events;
+// E2E is e - d. A metric that is undefined is nil, never zero.
+//
+// # Accounting
+//
+// Every scheduled request ends in exactly one terminal record, also on
+// cancellation: unsent requests are recorded as not_sent. Attainment is
+// qualified / offered, where offered counts every request scheduled in the
+// arrival window, whatever became of it.
+package servebench

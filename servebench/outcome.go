@@ -1,0 +1,94 @@
+package servebench
+
+import (
+	"math"
+	"time"
+
+	"github.com/servebench/servebench/servebench/quality"
+)
+
+// TokenCountSource says where an output token count came from.
+type TokenCountSource string
+
+// The token count sources, in order of preference.
+const (
+	// TokensFromUsage: the server's usage object (completion_tokens).
+	TokensFromUsage TokenCountSource = "usage"
+	// TokensFromLogprobs: one logprob entry per token, counted by the client.
+	TokensFromLogprobs TokenCountSource = "logprobs"
+	// TokensEstimated: a labelled estimate, made only when asked for.
+	TokensEstimated TokenCountSource = "estimate"
+)
+
+// Outcome is the record of one request attempt, written as one JSON line to
+// outcomes.jsonl the moment the attempt ends. Times are milliseconds since
+// the run's start instant on the client's monotonic clock; a time that did
+// not happen is nil.
+type Outcome struct {
+	// ID is the scheduled request's identity (unique within a run).
+	ID string `json:"id"`
+	// Attempt counts from 1.
+	Attempt int `json:"attempt"`
+	// Class is the workload row's request class, if any.
+	Class string `json:"class"`
+	// Status is the terminal status.
+	Status Status `json:"status"`
+
+	// ScheduledMS is a: when the schedule says the request arrives.
+	ScheduledMS float64 `json:"scheduled_ms"`
+	// SlotMS is q: when a client concurrency slot was granted.
+	SlotMS *float64 `json:"slot_ms"`
+	// SentMS is d: when the request was handed to the connection.
+	SentMS *float64 `json:"sent_ms"`
+	// FirstContentMS is f: the first event with non-empty visible text.
+	FirstContentMS *float64 `json:"first_content_ms"`
+	// LastContentMS is l: the last event with non-empty visible text.
+	LastContentMS *float64 `json:"last_content_ms"`
+	// FirstReasoningMS is the first event with non-empty reasoning text,
+	// kept apart from visible content.
+	FirstReasoningMS *float64 `json:"first_reasoning_ms"`
+	// TerminalMS is e: when the attempt ended, whatever the status.
+	TerminalMS float64 `json:"terminal_ms"`
+	// ContentMS lists the time of every content event, in order.
+	ContentMS []float64 `json:"content_ms"`
+	// EventTokens gives the tokens in each content event where logprobs
+	// prove it; nil otherwise.
+	EventTokens []int `json:"event_tokens"`
+
+	// OutputTokens is n, the number of output tokens; nil when unknown.
+	OutputTokens *int `json:"output_tokens"`
+	// TokenCountSource says where OutputTokens came from.
+	TokenCountSource *TokenCountSource `json:"token_count_source"`
+	// PromptTokens is the server's usage.prompt_tokens; nil when not reported.
+	PromptTokens *int `json:"prompt_tokens"`
+	// ReasoningTokens is the server's reasoning token count when reported.
+	ReasoningTokens *int `json:"reasoning_tokens,omitempty"`
+
+	// HTTPStatus is the response status code; nil when no response came.
+	HTTPStatus *int `json:"http_status"`
+	// Error is the failure's message (the server's own where it sent one).
+	Error string `json:"error"`
+	// FinishReason is the last finish_reason the server sent.
+	FinishReason string `json:"finish_reason"`
+	// Timeout names the deadline that ended a StatusTimeout attempt.
+	Timeout *TimeoutKind `json:"timeout"`
+
+	// Text is the visible response text, kept only for rows that need
+	// judging or when the run asks for it.
+	Text *string `json:"text,omitempty"`
+	// ToolCalls holds the arguments of tool calls in the response, kept
+	// under the same rule as Text.
+	ToolCalls []quality.ToolCall `json:"tool_calls,omitempty"`
+	// Quality is the judge's verdict with its evidence; nil when the row
+	// carried no expectation (unscored, never passed).
+	Quality *quality.Verdict `json:"quality,omitempty"`
+}
+
+// Millis converts a duration since the run's start instant into the
+// records' unit: milliseconds rounded to microsecond resolution.
+func Millis(d time.Duration) float64 {
+	return math.Round(float64(d)/float64(time.Microsecond)) / 1000
+}
+
+// ptr returns a pointer to a copy of v.
+func ptr[T any](v T) *T { return &v }

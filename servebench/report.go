@@ -1,0 +1,296 @@
+package servebench
+
+// ReportSchema names the version of the Report's JSON form.
+const ReportSchema = "servebench.report/v1"
+
+// Report is the scorer's verdict on one run: the accounting (every offered
+// request in the denominator), the rates with their denominators, the
+// latency distributions with their populations, and one entry per request.
+// Every float that can be undefined is a pointer, so the JSON form never
+// holds NaN or Inf.
+type Report struct {
+	// Schema is ReportSchema.
+	Schema string `json:"schema"`
+
+	// Offered counts the requests scheduled in the arrival window.
+	Offered int `json:"offered"`
+	// ProtocolSuccesses counts requests whose status is success.
+	ProtocolSuccesses int `json:"protocol_successes"`
+	// Qualified counts successes that passed quality (or were not judged)
+	// and every declared latency property.
+	Qualified int `json:"qualified"`
+	// Attainment is Qualified / Offered; nil when nothing was offered.
+	Attainment *float64 `json:"attainment"`
+	// AttainmentKind is "performance" when no request was judged for
+	// quality, "performance+quality" when every request was, and
+	// "performance+partial-quality" otherwise.
+	AttainmentKind string `json:"attainment_kind"`
+	// WilsonLower is the one-sided Wilson lower confidence bound of
+	// attainment at WilsonConfidence.
+	WilsonLower *float64 `json:"wilson_lower"`
+	// WilsonConfidence is the bound's confidence level (default 0.95).
+	WilsonConfidence float64 `json:"wilson_confidence"`
+	// StatusCounts counts offered requests by terminal status; every status
+	// appears, with zero where none ended so.
+	StatusCounts map[Status]int `json:"status_counts"`
+	// ReasonCounts counts unqualified requests by failed criterion; a
+	// request can fail several.
+	ReasonCounts map[Reason]int `json:"reason_counts"`
+	// Quality summarizes the quality judgments.
+	Quality QualitySummary `json:"quality"`
+
+	// WindowMS is the half-open arrival window [start, end).
+	WindowMS [2]float64 `json:"window_ms"`
+	// HorizonMS runs from the window start to the later of the window end
+	// and the last terminal outcome.
+	HorizonMS float64 `json:"horizon_ms"`
+	// OfferedRPS is Offered divided by the window.
+	OfferedRPS *float64 `json:"offered_rps"`
+	// SuccessfulRPS is ProtocolSuccesses divided by the horizon.
+	SuccessfulRPS *float64 `json:"successful_rps"`
+	// QualifiedRPS is Qualified divided by the horizon: the qualified
+	// request rate of this cohort, not a capacity.
+	QualifiedRPS *float64 `json:"qualified_rps"`
+	// CapacityEstimateRPS is always nil for a single run: one run is not a
+	// capacity. SelectCapacity picks one from a sweep.
+	CapacityEstimateRPS *float64 `json:"capacity_estimate_rps"`
+
+	// ScheduleLagToleranceMS is the declared tolerance (default 20).
+	ScheduleLagToleranceMS float64 `json:"schedule_lag_tolerance_ms"`
+	// MaxScheduleLagMS is the largest sent - scheduled; nil when nothing
+	// was sent.
+	MaxScheduleLagMS *float64 `json:"max_schedule_lag_ms"`
+	// LateCount counts requests whose schedule lag exceeded the tolerance.
+	LateCount int `json:"late_count"`
+	// Valid is true when every request was sent within the tolerance: the
+	// load was delivered and the run is evidence for its offered rate.
+	Valid bool `json:"valid"`
+	// InvalidReasons says why a run is not valid.
+	InvalidReasons []string `json:"invalid_reasons"`
+
+	// Inputs holds the hashes of the exact bytes that were scored.
+	Inputs Inputs `json:"inputs"`
+	// SLO is the declared latency objective the requests were judged by.
+	SLO SLO `json:"slo"`
+	// PercentileMethod is "nearest-rank" (rank = ceil(p/100 * N)) or
+	// "linear".
+	PercentileMethod string `json:"percentile_method"`
+	// Percentiles maps a Metric to its distribution over a named population.
+	Percentiles map[Metric]Distribution `json:"percentiles"`
+	// Backlog describes outstanding work over the window.
+	Backlog *Backlog `json:"backlog,omitempty"`
+	// Fluidity is present when a fluidity rule was declared.
+	Fluidity *FluidityReport `json:"fluidity,omitempty"`
+	// Generator describes how well the load generator kept its schedule;
+	// present for runs made by the Runner.
+	Generator *GeneratorReport `json:"generator,omitempty"`
+	// Experiment records what was run, against what, and how.
+	Experiment *Experiment `json:"experiment,omitempty"`
+	// Requests has one entry per offered request, in schedule order.
+	Requests []RequestScore `json:"requests"`
+
+	// samples keeps the raw latency samples behind Percentiles, so that any
+	// percentile can be computed in memory; it is not serialized.
+	samples map[Metric][]float64
+}
+
+// Metric names a latency population in a Report.
+type Metric string
+
+// The latency metrics. Populations are successful requests unless noted.
+const (
+	// MetricTTFT is f - d per successful request.
+	MetricTTFT Metric = "ttft_ms"
+	// MetricTTFTFromScheduled is f - a per successful request.
+	MetricTTFTFromScheduled Metric = "ttft_from_scheduled_ms"
+	// MetricTPOT is (l - f)/(n - 1) per successful request where defined.
+	MetricTPOT Metric = "tpot_ms"
+	// MetricITL pools token-level gaps over successful requests whose every
+	// event is proven to hold one token.
+	MetricITL Metric = "itl_ms"
+	// MetricChunkGap pools gaps between content events over successful
+	// requests, whatever each event holds.
+	MetricChunkGap Metric = "chunk_gap_ms"
+	// MetricE2E is e - d per successful request.
+	MetricE2E Metric = "e2e_ms"
+	// MetricLastToken is l - d per successful request (not E2E).
+	MetricLastToken Metric = "last_token_ms"
+	// MetricScheduleLag is d - a over every sent request.
+	MetricScheduleLag Metric = "schedule_lag_ms"
+	// MetricClientQueue is q - a over every request that got a slot.
+	MetricClientQueue Metric = "client_queue_ms"
+)
+
+// Distribution summarizes one latency population.
+type Distribution struct {
+	// Population names which requests or gaps were pooled.
+	Population string `json:"population"`
+	// N is the population's size.
+	N    int      `json:"n"`
+	Mean *float64 `json:"mean"`
+	P50  *float64 `json:"p50"`
+	P90  *float64 `json:"p90"`
+	P95  *float64 `json:"p95"`
+	P99  *float64 `json:"p99"`
+	Max  *float64 `json:"max"`
+}
+
+// Reason names a criterion an unqualified request failed.
+type Reason string
+
+// The qualification criteria.
+const (
+	ReasonStatus  Reason = "status"
+	ReasonQuality Reason = "quality"
+	ReasonTTFT    Reason = "ttft"
+	ReasonTPOT    Reason = "tpot"
+	ReasonE2E     Reason = "e2e"
+)
+
+// Reasons lists every Reason in report order.
+var Reasons = []Reason{ReasonStatus, ReasonQuality, ReasonTTFT, ReasonTPOT, ReasonE2E}
+
+// QualitySummary counts quality judgments over offered requests.
+type QualitySummary struct {
+	Judged   int `json:"judged"`
+	Passed   int `json:"passed"`
+	Failed   int `json:"failed"`
+	Unscored int `json:"unscored"`
+}
+
+// Inputs holds the SHA-256 of each input's exact bytes, hex encoded; empty
+// when that input was not part of the scoring.
+type Inputs struct {
+	TraceSHA256    string `json:"trace_sha256,omitempty"`
+	EventsSHA256   string `json:"events_sha256,omitempty"`
+	WorkloadSHA256 string `json:"workload_sha256,omitempty"`
+	ScheduleSHA256 string `json:"schedule_sha256,omitempty"`
+	OutcomesSHA256 string `json:"outcomes_sha256,omitempty"`
+}
+
+// RequestScore is one offered request's metrics and verdict.
+type RequestScore struct {
+	ID     string `json:"id"`
+	Class  string `json:"class,omitempty"`
+	Status Status `json:"status"`
+	// ScheduledMS is a; SentMS is d (nil when never sent).
+	ScheduledMS float64  `json:"scheduled_ms"`
+	SentMS      *float64 `json:"sent_ms"`
+	// TTFTMS is f - d; TTFTFromScheduledMS is f - a.
+	TTFTMS              *float64 `json:"ttft_ms"`
+	TTFTFromScheduledMS *float64 `json:"ttft_from_scheduled_ms"`
+	// TPOTMS is nil when undefined (one token, or one content event).
+	TPOTMS *float64 `json:"tpot_ms"`
+	// E2EMS is e - d; LastTokenMS is l - d.
+	E2EMS       *float64 `json:"e2e_ms"`
+	LastTokenMS *float64 `json:"last_token_ms"`
+	// ScheduleLagMS is d - a.
+	ScheduleLagMS *float64 `json:"schedule_lag_ms"`
+	// MaxGapMS is the request's worst gap between content events.
+	MaxGapMS *float64 `json:"max_gap_ms"`
+	// OutputTokens is n, nil when unknown.
+	OutputTokens *int `json:"output_tokens"`
+	// Quality is "pass", "fail" or "unscored".
+	Quality string `json:"quality"`
+	// QualityEvidence says which check failed and on what.
+	QualityEvidence string `json:"quality_evidence,omitempty"`
+	// Qualified is the request's verdict; Reasons lists what it failed.
+	Qualified bool     `json:"qualified"`
+	Reasons   []Reason `json:"reasons"`
+	// Error is the failure message for a request that did not succeed.
+	Error string `json:"error,omitempty"`
+	// FluidityMisses counts missed playback deadlines when fluidity is
+	// declared.
+	FluidityMisses *int `json:"fluidity_misses,omitempty"`
+}
+
+// Backlog describes outstanding requests (sent, not yet terminal) over the
+// arrival window, to tell a sustainable load from a growing queue.
+type Backlog struct {
+	// AtWindowMidMS and AtWindowEndMS count outstanding requests at the
+	// window's midpoint and end.
+	AtWindowMid int `json:"at_window_mid"`
+	AtWindowEnd int `json:"at_window_end"`
+	// Growing is true when outstanding work grew over the second half of
+	// the window by more than the rule's margin.
+	Growing bool `json:"growing"`
+}
+
+// FluidityReport summarizes Etalon-style deadline fluidity: per-token
+// playback deadlines from a first-token deadline and a cadence, with misses
+// counted per crossed deadline and deadlines reset after a late token.
+type FluidityReport struct {
+	FirstTokenDeadlineMS float64 `json:"first_token_deadline_ms"`
+	CadenceMS            float64 `json:"cadence_ms"`
+	// Index is the mean over successful requests of the fraction of
+	// deadlines met; nil when there were none.
+	Index *float64 `json:"index"`
+	// MissedDeadlines sums the misses over successful requests.
+	MissedDeadlines int `json:"missed_deadlines"`
+	// Deadlines sums the deadlines over successful requests.
+	Deadlines int `json:"deadlines"`
+}
+
+// GeneratorReport says whether the load generator delivered its schedule.
+type GeneratorReport struct {
+	// Mode is "open" or "closed"; a closed-loop run is never a capacity.
+	Mode string `json:"mode"`
+	// Scheduled counts the requests in the schedule (warmup excluded).
+	Scheduled int `json:"scheduled"`
+	// Sent counts those handed to the connection.
+	Sent int `json:"sent"`
+	// IdealRPS is the schedule's rate; DeliveredRPS is sends per window.
+	IdealRPS     *float64 `json:"ideal_rps"`
+	DeliveredRPS *float64 `json:"delivered_rps"`
+	// MaxConcurrency is the client cap (0: none); CapBound says whether any
+	// request waited for a slot longer than the lag tolerance.
+	MaxConcurrency int  `json:"max_concurrency"`
+	CapBound       bool `json:"cap_bound"`
+	// PeakOutstanding is the most requests in flight at once.
+	PeakOutstanding int `json:"peak_outstanding"`
+	// SchedulerLatencyP99MS is the Go runtime's goroutine scheduling latency
+	// at p99 over the run, a sign of a saturated client.
+	SchedulerLatencyP99MS *float64 `json:"scheduler_latency_p99_ms"`
+	// Saturated is true when the generator could not keep its schedule.
+	Saturated bool `json:"saturated"`
+	// Notes explains any sign of trouble in words.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// Experiment is the compact record that makes a run reproducible.
+type Experiment struct {
+	RunID         string         `json:"run_id"`
+	StartTime     string         `json:"start_time"`
+	Arrival       ArrivalSpec    `json:"arrival"`
+	Endpoint      Endpoint       `json:"endpoint"`
+	BaseURL       string         `json:"base_url"`
+	Model         string         `json:"model"`
+	Engine        *EngineInfo    `json:"engine,omitempty"`
+	Timeouts      Timeouts       `json:"timeouts"`
+	Workload      string         `json:"workload"`
+	WarmupCount   int            `json:"warmup_count"`
+	ClientVersion string         `json:"client_version"`
+	GoVersion     string         `json:"go_version"`
+	Host          string         `json:"host"`
+	Notes         []string       `json:"notes,omitempty"`
+	Labels        map[string]any `json:"labels,omitempty"`
+}
+
+// EngineInfo identifies the engine a run measured.
+type EngineInfo struct {
+	Kind    string   `json:"kind"`
+	Image   string   `json:"image,omitempty"`
+	ImageID string   `json:"image_id,omitempty"`
+	Model   string   `json:"model,omitempty"`
+	Args    []string `json:"args,omitempty"`
+	Version string   `json:"version,omitempty"`
+	// ColdStartMS is the time from container or process start to readiness.
+	ColdStartMS *float64 `json:"cold_start_ms,omitempty"`
+}
+
+// Timeouts are the declared per-request deadlines; zero means none.
+type Timeouts struct {
+	FirstTokenMS float64 `json:"first_token_ms"`
+	IdleMS       float64 `json:"idle_ms"`
+	TotalMS      float64 `json:"total_ms"`
+}

@@ -1,0 +1,64 @@
+package servebench
+
+import (
+	"encoding/json"
+
+	"github.com/servebench/servebench/servebench/quality"
+)
+
+// Request is one row of a workload: what to send, with which output policy,
+// and, for replay, when.
+type Request struct {
+	// ID is the row's identity; it defaults to "row-N" for line N.
+	ID string `json:"id"`
+	// Prompt is the text for /v1/completions. Exactly one of Prompt and
+	// Messages is set.
+	Prompt string `json:"prompt,omitempty"`
+	// Messages is the conversation for /v1/chat/completions.
+	Messages []Message `json:"messages,omitempty"`
+	// MaxTokens caps the output; it is a cap, not an observed length.
+	MaxTokens int `json:"max_tokens"`
+	// Class groups rows for stratified reports (e.g. "triage", "summary").
+	Class string `json:"class,omitempty"`
+	// IgnoreEOS asks the engine to generate exactly MaxTokens: a
+	// shape-controlled stress test, not a natural response.
+	IgnoreEOS bool `json:"ignore_eos,omitempty"`
+	// ScheduledMS is the stored arrival time for replay.
+	ScheduledMS *float64 `json:"scheduled_ms,omitempty"`
+	// Extra is merged into the request body (sampling fields, tools, …).
+	Extra map[string]json.RawMessage `json:"extra,omitempty"`
+	// Expect declares what a good response looks like; nil leaves the
+	// request unscored for quality.
+	Expect *quality.Expectation `json:"expect,omitempty"`
+	// PromptTokens is the prompt length in tokens that the workload's
+	// generator intended, under the tokenizer the workload names.
+	PromptTokens *int `json:"prompt_tokens,omitempty"`
+
+	// Conversation groups the turns of one multi-turn conversation.
+	Conversation string `json:"conversation,omitempty"`
+	// Turn numbers the turns of a conversation from 1. Turn k > 1 is sent
+	// ThinkMS after turn k-1 ended, and its Messages carry the history.
+	Turn int `json:"turn,omitempty"`
+	// ThinkMS is the user's think time before this turn.
+	ThinkMS float64 `json:"think_ms,omitempty"`
+
+	// Line is the 1-based line of the row in its workload file.
+	Line int `json:"-"`
+}
+
+// Message is one chat message.
+type Message struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+// Endpoint selects the OpenAI-compatible API a run talks to.
+type Endpoint string
+
+// The supported endpoints.
+const (
+	// EndpointCompletions is /v1/completions (a prompt string).
+	EndpointCompletions Endpoint = "completions"
+	// EndpointChat is /v1/chat/completions (a list of messages).
+	EndpointChat Endpoint = "chat"
+)
