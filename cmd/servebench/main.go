@@ -1,0 +1,71 @@
+// Command servebench runs, scores and demonstrates SLO benchmarks of
+// OpenAI-compatible LLM serving engines.
+//
+// Usage:
+//
+//	servebench demo                 sweep the embedded simulated engine
+//	servebench run [flags]          replay a workload against an endpoint
+//	servebench score TRACE EVENTS   score normalized token events
+//	servebench score --run DIR      re-score a run directory with new SLOs
+//
+// Exit codes: 0 the run or input is valid; 1 bad input or usage; 2 the
+// accounting is available but the load was not delivered (a request unsent
+// or sent later than the lag tolerance); 3 attainment below
+// --require-attainment on an otherwise valid run.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sort"
+)
+
+// command is one subcommand: it parses its own arguments and returns the
+// process exit code.
+type command struct {
+	summary string
+	run     func(args []string, stdout, stderr io.Writer) int
+}
+
+// commands holds the subcommands; each file registers its own in init.
+var commands = map[string]command{}
+
+func register(name, summary string, run func(args []string, stdout, stderr io.Writer) int) {
+	commands[name] = command{summary: summary, run: run}
+}
+
+func main() {
+	os.Exit(dispatch(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// dispatch runs the subcommand named by args[0].
+func dispatch(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(stderr)
+		if len(args) == 0 {
+			return 1
+		}
+		return 0
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "servebench: unknown command %q\n", args[0])
+		usage(stderr)
+		return 1
+	}
+	return c.run(args[1:], stdout, stderr)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: servebench <command> [arguments]")
+	fmt.Fprintln(w, "commands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].summary)
+	}
+}

@@ -1,0 +1,59 @@
+package servebench
+
+import "github.com/servebench/servebench/servebench/quality"
+
+// ScheduleSchema names the version of the Schedule's JSON form.
+const ScheduleSchema = "servebench.schedule/v1"
+
+// Schedule is a realized schedule: which request arrives when. It is
+// computed once from a workload and an arrival process, written to
+// schedule.json and hashed before the first request is sent, and it is all
+// the scorer needs (with the outcomes) to re-score a run.
+type Schedule struct {
+	// Schema is ScheduleSchema.
+	Schema string `json:"schema"`
+	// RunID is the run's UUIDv7.
+	RunID string `json:"run_id"`
+	// Arrival declares the process that realized the schedule.
+	Arrival ArrivalSpec `json:"arrival"`
+	// Mode is "open" or "closed".
+	Mode string `json:"mode"`
+	// WindowMS is the half-open arrival window [start, end) of the cohort.
+	WindowMS [2]float64 `json:"window_ms"`
+	// ScheduleLagToleranceMS is the declared lag tolerance (default 20).
+	ScheduleLagToleranceMS float64 `json:"schedule_lag_tolerance_ms"`
+	// WorkloadSHA256 is the hash of the workload file's exact bytes.
+	WorkloadSHA256 string `json:"workload_sha256"`
+	// Workload names the workload file.
+	Workload string `json:"workload"`
+	// Notes records facts a reader must know (e.g. that time scaling
+	// changed the duration).
+	Notes []string `json:"notes,omitempty"`
+	// Entries lists the cohort's requests in arrival order.
+	Entries []ScheduleEntry `json:"entries"`
+}
+
+// ScheduleEntry is one scheduled request of the cohort.
+type ScheduleEntry struct {
+	// ID is unique in the schedule: the row's ID, with "#k" appended for
+	// the k-th repetition (k >= 2) when a workload is cycled.
+	ID string `json:"id"`
+	// Row is the workload row's index (0-based).
+	Row int `json:"row"`
+	// Class is the row's class.
+	Class string `json:"class,omitempty"`
+	// ScheduledMS is the arrival time. In closed loop, and for turns after
+	// the first in a conversation, it is the earliest time the request may
+	// be sent, fixed at run time and recorded in the outcome.
+	ScheduledMS float64 `json:"scheduled_ms"`
+	// DependsOn names the entry (the previous turn) that must end first.
+	DependsOn string `json:"depends_on,omitempty"`
+	// ThinkMS is the wait after DependsOn ended.
+	ThinkMS float64 `json:"think_ms,omitempty"`
+	// Expect is the row's quality expectation, copied so that re-scoring
+	// needs only the schedule and the outcomes.
+	Expect *quality.Expectation `json:"expect,omitempty"`
+	// MaxTokens and IgnoreEOS copy the row's output policy.
+	MaxTokens int  `json:"max_tokens"`
+	IgnoreEOS bool `json:"ignore_eos,omitempty"`
+}
