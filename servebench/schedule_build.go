@@ -1,0 +1,231 @@
+package servebench
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// DefaultLagTolerance is the schedule lag beyond which a request counts as
+// late and the run stops being evidence for its offered rate.
+const DefaultLagTolerance = 20 * time.Millisecond
+
+// SchedulePlan says how to realize a schedule from a workload.
+type SchedulePlan struct {
+	// Workload supplies the rows; they are cycled when the schedule needs
+	// more arrivals than the workload has.
+	Workload *Workload
+	// Arrival is the open-loop process; nil when ClosedLoop is set.
+	Arrival Arrival
+	// ClosedLoop declares a closed loop instead: N users with a think time.
+	ClosedLoop *ClosedLoop
+	// Count bounds the number of arrivals (a conversation arrives once and
+	// brings all its turns); Duration bounds the arrival window. At least
+	// one is required (Count for a closed loop).
+	Count    int
+	Duration time.Duration
+	// LagTolerance is the declared schedule-lag tolerance (default 20 ms).
+	LagTolerance time.Duration
+	// RunID identifies the run; empty means a new UUIDv7.
+	RunID string
+}
+
+// ClosedLoop is a fixed population of users, each sending its next request
+// ThinkTime after its previous one ended. Its offered rate follows the
+// server's speed, so it is reported as closed loop and never as a capacity.
+type ClosedLoop struct {
+	Users     int
+	ThinkTime time.Duration
+}
+
+// BuildSchedule realizes a schedule. It is computed once, before anything is
+// sent; its JSON form is what WriteSchedule saves and hashes.
+func BuildSchedule(p SchedulePlan) (*Schedule, error) {
+	if p.Workload == nil || len(p.Workload.Requests) == 0 {
+		return nil, fmt.Errorf("schedule: a workload with at least one request is required")
+	}
+	if (p.Arrival == nil) == (p.ClosedLoop == nil) {
+		return nil, fmt.Errorf("schedule: give exactly one of an open-loop arrival process and a closed loop")
+	}
+	tol := p.LagTolerance
+	if tol == 0 {
+		tol = DefaultLagTolerance
+	}
+	if tol < 0 {
+		return nil, fmt.Errorf("schedule: lag tolerance must not be negative")
+	}
+	runID := p.RunID
+	if runID == "" {
+		id, err := uuid.NewV7()
+		if err != nil {
+			return nil, fmt.Errorf("schedule: run id: %w", err)
+		}
+		runID = id.String()
+	}
+	s := &Schedule{
+		Schema:                 ScheduleSchema,
+		RunID:                  runID,
+		ScheduleLagToleranceMS: Millis(tol),
+		WorkloadSHA256:         p.Workload.SHA256,
+		Workload:               p.Workload.Name,
+	}
+	units, err := conversationUnits(p.Workload)
+	if err != nil {
+		return nil, err
+	}
+	var offsets []time.Duration
+	var windowEnd time.Duration
+	order := make([]int, len(units)) // unit of each arrival, before cycling
+	for i := range order {
+		order[i] = i
+	}
+	if p.ClosedLoop != nil {
+		if p.ClosedLoop.Users < 1 {
+			return nil, fmt.Errorf("schedule: a closed loop needs at least one user")
+		}
+		if p.ClosedLoop.ThinkTime < 0 {
+			return nil, fmt.Errorf("schedule: think time must not be negative")
+		}
+		if p.Count < 1 {
+			return nil, fmt.Errorf("schedule: a closed loop needs a request count")
+		}
+		s.Mode = "closed"
+		s.Arrival = ArrivalSpec{Process: "closed", Users: p.ClosedLoop.Users, ThinkTimeMS: Millis(p.ClosedLoop.ThinkTime)}
+		offsets = make([]time.Duration, p.Count)
+		s.Notes = append(s.Notes, "closed loop: each request is scheduled when its user is free again (previous end plus think time); the window closes at the last terminal outcome, and the offered rate is the users' realized rate, not an external arrival rate")
+	} else {
+		s.Mode = "open"
+		s.Arrival = p.Arrival.Spec()
+		offsets, windowEnd, err = p.Arrival.Offsets(p.Count, p.Duration)
+		if err != nil {
+			return nil, err
+		}
+		if r, ok := p.Arrival.(*Replay); ok {
+			order = replayUnitOrder(units, r.rowOrder())
+			s.Notes = append(s.Notes, r.notes()...)
+		}
+	}
+	s.WindowMS = [2]float64{0, Millis(windowEnd)}
+	if len(offsets) == 0 {
+		return nil, fmt.Errorf("schedule: the arrival process produced no arrivals within the bounds")
+	}
+	reps := make([]int, len(units))
+	for i, at := range offsets {
+		u := units[order[i%len(order)]]
+		k := reps[order[i%len(order)]] + 1
+		reps[order[i%len(order)]] = k
+		prev := ""
+		for j, row := range u {
+			r := &p.Workload.Requests[row]
+			e := ScheduleEntry{
+				ID:          repeatID(r.ID, k),
+				Row:         row,
+				Class:       r.Class,
+				ScheduledMS: Millis(at),
+				Expect:      r.Expect,
+				MaxTokens:   r.MaxTokens,
+				IgnoreEOS:   r.IgnoreEOS,
+			}
+			if j > 0 {
+				e.DependsOn, e.ThinkMS = prev, r.ThinkMS
+			}
+			prev = e.ID
+			s.Entries = append(s.Entries, e)
+		}
+	}
+	return s, nil
+}
+
+// repeatID names the k-th use of a row.
+func repeatID(id string, k int) string {
+	if k == 1 {
+		return id
+	}
+	return id + "#" + strconv.Itoa(k)
+}
+
+// conversationUnits groups rows into arrival units: a row without a
+// conversation is a unit alone; a conversation is one unit, its turns in
+// order. Units keep the order of their first row.
+func conversationUnits(w *Workload) ([][]int, error) {
+	var units [][]int
+	byConv := map[string]int{}
+	for i, r := range w.Requests {
+		if r.Conversation == "" {
+			units = append(units, []int{i})
+			continue
+		}
+		u, ok := byConv[r.Conversation]
+		if !ok {
+			u = len(units)
+			byConv[r.Conversation] = u
+			units = append(units, nil)
+		}
+		units[u] = append(units[u], i)
+	}
+	for _, u := range units {
+		sort.SliceStable(u, func(a, b int) bool { return w.Requests[u[a]].Turn < w.Requests[u[b]].Turn })
+		for j := 1; j < len(u); j++ {
+			if w.Requests[u[j]].Turn == w.Requests[u[j-1]].Turn {
+				r := w.Requests[u[j]]
+				return nil, fmt.Errorf("%s:%d: turn: conversation %q has turn %d twice", w.Name, r.Line, r.Conversation, r.Turn)
+			}
+		}
+	}
+	return units, nil
+}
+
+// replayUnitOrder maps replay's row order onto units.
+func replayUnitOrder(units [][]int, rows []int) []int {
+	unitOf := map[int]int{}
+	for u, rs := range units {
+		unitOf[rs[0]] = u
+	}
+	order := make([]int, 0, len(rows))
+	for _, r := range rows {
+		if u, ok := unitOf[r]; ok {
+			order = append(order, u)
+		}
+	}
+	return order
+}
+
+// WriteSchedule writes the schedule as indented JSON to path and returns the
+// SHA-256 of the exact bytes written.
+func WriteSchedule(path string, s *Schedule) (string, error) {
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return "", fmt.Errorf("write schedule: %w", err)
+	}
+	data = append(data, '\n')
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return "", fmt.Errorf("write schedule: %w", err)
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// ReadSchedule reads a schedule written by WriteSchedule and returns it
+// with the SHA-256 of its bytes.
+func ReadSchedule(path string) (*Schedule, string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, "", fmt.Errorf("read schedule: %w", err)
+	}
+	var s Schedule
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, "", fmt.Errorf("%s: %w", path, describeJSONError(err))
+	}
+	if s.Schema != ScheduleSchema {
+		return nil, "", fmt.Errorf("%s: schema: want %q, got %q", path, ScheduleSchema, s.Schema)
+	}
+	sum := sha256.Sum256(data)
+	return &s, hex.EncodeToString(sum[:]), nil
+}

@@ -1,0 +1,122 @@
+package servebench
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+)
+
+// Workload is a frozen list of requests with the hash of the exact bytes it
+// was read from. The hash travels with every schedule and report.
+type Workload struct {
+	// Name is where the workload came from (a file path, usually).
+	Name string
+	// SHA256 is the hex SHA-256 of the exact bytes.
+	SHA256 string
+	// Requests are the rows in file order.
+	Requests []Request
+}
+
+// LoadWorkload reads a workload JSONL file.
+func LoadWorkload(path string) (*Workload, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("load workload: %w", err)
+	}
+	return ParseWorkload(path, data)
+}
+
+// ParseWorkload parses workload JSONL: one JSON object a line, blank lines
+// ignored. name is used in errors, which give the line and the field.
+func ParseWorkload(name string, data []byte) (*Workload, error) {
+	sum := sha256.Sum256(data)
+	w := &Workload{Name: name, SHA256: hex.EncodeToString(sum[:])}
+	seen := map[string]int{}
+	line := 0
+	for rest := data; len(rest) > 0; {
+		var raw []byte
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			raw, rest = rest[:i], rest[i+1:]
+		} else {
+			raw, rest = rest, nil
+		}
+		line++
+		raw = bytes.TrimSpace(raw)
+		if len(raw) == 0 {
+			continue
+		}
+		r, err := parseRow(raw, line)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+		}
+		if prev, dup := seen[r.ID]; dup {
+			return nil, fmt.Errorf("%s:%d: id: %q already used on line %d", name, line, r.ID, prev)
+		}
+		seen[r.ID] = line
+		w.Requests = append(w.Requests, r)
+	}
+	if len(w.Requests) == 0 {
+		return nil, fmt.Errorf("%s: workload has no requests", name)
+	}
+	return w, nil
+}
+
+// parseRow decodes and validates one workload row.
+func parseRow(raw []byte, line int) (Request, error) {
+	var r Request
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil {
+		return r, describeJSONError(err)
+	}
+	if dec.More() {
+		return r, fmt.Errorf("more than one JSON value on the line")
+	}
+	r.Line = line
+	if r.ID == "" {
+		r.ID = "row-" + strconv.Itoa(line)
+	}
+	return r, r.validate()
+}
+
+// validate checks a row's fields for consistency.
+func (r *Request) validate() error {
+	switch {
+	case r.Prompt == "" && len(r.Messages) == 0:
+		return fmt.Errorf("prompt or messages: one of them is required")
+	case r.Prompt != "" && len(r.Messages) > 0:
+		return fmt.Errorf("prompt and messages: give only one")
+	case r.MaxTokens <= 0:
+		return fmt.Errorf("max_tokens: must be a positive integer, got %d", r.MaxTokens)
+	case r.ScheduledMS != nil && !(*r.ScheduledMS >= 0):
+		return fmt.Errorf("scheduled_ms: must be a non-negative number, got %v", *r.ScheduledMS)
+	case r.ThinkMS < 0:
+		return fmt.Errorf("think_ms: must not be negative")
+	case r.Turn < 0:
+		return fmt.Errorf("turn: must not be negative")
+	case r.Turn > 1 && r.Conversation == "":
+		return fmt.Errorf("conversation: required when turn > 1")
+	}
+	for i, m := range r.Messages {
+		if m.Role == "" {
+			return fmt.Errorf("messages[%d].role: required", i)
+		}
+	}
+	return nil
+}
+
+// describeJSONError turns encoding/json's errors into messages that name the
+// field.
+func describeJSONError(err error) error {
+	switch e := err.(type) {
+	case *json.UnmarshalTypeError:
+		return fmt.Errorf("%s: expected %s, got JSON %s", e.Field, e.Type, e.Value)
+	case *json.SyntaxError:
+		return fmt.Errorf("malformed JSON at byte %d: %v", e.Offset, e)
+	}
+	return fmt.Errorf("malformed row: %w", err)
+}
