@@ -1,0 +1,479 @@
+// Package strictjson decodes one JSON value into a Go struct and refuses
+// everything encoding/json would let through quietly: unknown fields, missing
+// required fields, duplicate keys, keys that differ from a field's name only in
+// case, null for a value that cannot be null, fractional or out-of-range
+// integers, arrays of the wrong length for a Go array, non-finite numbers
+// (NaN, Infinity, or a literal too large for a float64) and data after the
+// value. Every error names the field by its JSON path and says where it is.
+//
+// A struct field is required unless its json tag says omitempty or omitzero,
+// or its strict tag says optional; so a file written by json.Marshal from the
+// same type always has every required field. The strict tag takes a
+// comma-separated list:
+//
+//	optional  the key may be absent
+//	nonnull   a slice or map may not be null (pointers are always nullable)
+package strictjson
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"strconv"
+)
+
+// Error says what is wrong with the input and where.
+type Error struct {
+	// Field is the JSON path of the offending value ("requests[2].id"),
+	// empty when the problem is not inside a field.
+	Field string
+	// Offset is the byte offset of the offending value in the input.
+	Offset int64
+	// Line and Column are 1-based and count bytes.
+	Line, Column int
+	// Msg says what is wrong.
+	Msg string
+}
+
+// Error formats the error as "line L, column C: field "F": MSG".
+func (e *Error) Error() string {
+	return fmt.Sprintf("line %d, column %d: %s", e.Line, e.Column, e.Detail())
+}
+
+// Detail is the error without its position: `field "F": MSG`.
+func (e *Error) Detail() string {
+	if e.Field == "" {
+		return e.Msg
+	}
+	return fmt.Sprintf("field %q: %s", e.Field, e.Msg)
+}
+
+// Decode checks data against the type v points to and, when every check
+// passes, stores the value in v. v must be a non-nil pointer to a struct.
+// The returned error is an *Error for every problem in the input.
+func Decode(data []byte, v any) error {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Elem().Kind() != reflect.Struct {
+		return fmt.Errorf("strictjson: Decode needs a non-nil pointer to a struct, got %T", v)
+	}
+	w := newWalker(data)
+	tok, err := w.next("")
+	if err != nil {
+		return err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return w.errAt("", w.start, "want a JSON object, got %s", describe(tok))
+	}
+	if err := w.value(tok, rv.Elem().Type(), "", fieldRules{}); err != nil {
+		return err
+	}
+	if err := w.end(); err != nil {
+		return err
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		// The walk accepts only what Unmarshal can store, so this is a
+		// type the walk treats generically (a custom unmarshaler).
+		return w.errAt("", 0, "%v", err)
+	}
+	return nil
+}
+
+// Locate finds where the value at a JSON path (as Error.Field writes it)
+// starts in data. It is meant for errors found after decoding, such as a
+// duplicate ID in an array element, and costs a walk over data.
+func Locate(data []byte, field string) (line, column int, ok bool) {
+	w := newWalker(data)
+	tok, err := w.next("")
+	if err != nil {
+		return 0, 0, false
+	}
+	off, found := w.find(tok, "", field)
+	if !found {
+		return 0, 0, false
+	}
+	line, column = position(data, off)
+	return line, column, true
+}
+
+// walker reads tokens and keeps the offset where the last one started.
+type walker struct {
+	data  []byte
+	dec   *json.Decoder
+	start int64 // offset where the most recent token started
+}
+
+func newWalker(data []byte) *walker {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	return &walker{data: data, dec: dec}
+}
+
+// next reads one token, recording where it starts, and turns syntax errors
+// into *Error with the position and, for NaN and Infinity, a plain reason.
+func (w *walker) next(path string) (json.Token, error) {
+	w.start = w.skipSpace(w.dec.InputOffset())
+	tok, err := w.dec.Token()
+	if err == nil {
+		return tok, nil
+	}
+	if err == io.EOF {
+		return nil, w.errAt(path, w.start, "unexpected end of input")
+	}
+	rest := w.data[min(int(w.start), len(w.data)):]
+	for _, lit := range []string{"NaN", "Infinity", "-Infinity", "+Infinity", "-NaN"} {
+		if bytes.HasPrefix(rest, []byte(lit)) {
+			return nil, w.errAt(path, w.start, "non-finite number %s", lit)
+		}
+	}
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		off := se.Offset - 1
+		if off < w.start {
+			off = w.start
+		}
+		return nil, w.errAt(path, off, "malformed JSON: %s", se.Error())
+	}
+	return nil, w.errAt(path, w.start, "malformed JSON: %v", err)
+}
+
+// skipSpace moves past white space and the separators the decoder consumes
+// lazily, so the offset points at the next token itself.
+func (w *walker) skipSpace(off int64) int64 {
+	for int(off) < len(w.data) {
+		switch w.data[off] {
+		case ' ', '\t', '\r', '\n', ',', ':':
+			off++
+		default:
+			return off
+		}
+	}
+	return off
+}
+
+// end insists that nothing but white space follows the value.
+func (w *walker) end() error {
+	off := w.skipSpace(w.dec.InputOffset())
+	if int(off) < len(w.data) {
+		return w.errAt("", off, "unexpected data after the JSON value")
+	}
+	return nil
+}
+
+func (w *walker) errAt(path string, off int64, format string, args ...any) *Error {
+	line, col := position(w.data, off)
+	return &Error{Field: path, Offset: off, Line: line, Column: col, Msg: fmt.Sprintf(format, args...)}
+}
+
+// position converts a byte offset into a 1-based line and column.
+func position(data []byte, off int64) (line, column int) {
+	if off > int64(len(data)) {
+		off = int64(len(data))
+	}
+	before := data[:off]
+	line = bytes.Count(before, []byte{'\n'}) + 1
+	column = int(off) - (bytes.LastIndexByte(before, '\n') + 1) + 1
+	return line, column
+}
+
+var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+
+// value checks the value that starts with tok against type t.
+func (w *walker) value(tok json.Token, t reflect.Type, path string, rules fieldRules) error {
+	at := w.start
+	if tok == nil {
+		switch t.Kind() {
+		case reflect.Pointer, reflect.Interface:
+			return nil
+		case reflect.Slice, reflect.Map:
+			if rules.nonNull {
+				return w.errAt(path, at, "must not be null")
+			}
+			return nil
+		default:
+			if t == rawMessageType {
+				return nil
+			}
+			return w.errAt(path, at, "must not be null")
+		}
+	}
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == rawMessageType || t.Kind() == reflect.Interface || reflect.PointerTo(t).Implements(unmarshalerType) {
+		return w.generic(tok, path)
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		return w.object(tok, t, path)
+	case reflect.Map:
+		if t.Key().Kind() != reflect.String {
+			return w.generic(tok, path)
+		}
+		return w.mapValue(tok, t, path)
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Uint8 {
+			if _, ok := tok.(string); !ok {
+				return w.errAt(path, at, "want a base64 string, got %s", describe(tok))
+			}
+			return nil
+		}
+		return w.array(tok, t, path, -1)
+	case reflect.Array:
+		return w.array(tok, t, path, t.Len())
+	case reflect.String:
+		if _, ok := tok.(string); !ok {
+			return w.errAt(path, at, "want a string, got %s", describe(tok))
+		}
+	case reflect.Bool:
+		if _, ok := tok.(bool); !ok {
+			return w.errAt(path, at, "want true or false, got %s", describe(tok))
+		}
+	case reflect.Float32, reflect.Float64:
+		n, ok := tok.(json.Number)
+		if !ok {
+			return w.errAt(path, at, "want a number, got %s", describe(tok))
+		}
+		if _, err := strconv.ParseFloat(string(n), t.Bits()); err != nil {
+			return w.errAt(path, at, "non-finite number %s (out of range)", n)
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		n, ok := tok.(json.Number)
+		if !ok {
+			return w.errAt(path, at, "want an integer, got %s", describe(tok))
+		}
+		if _, err := strconv.ParseInt(string(n), 10, t.Bits()); err != nil {
+			return w.errAt(path, at, "want an integer that fits %s, got %s", t.Kind(), n)
+		}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		n, ok := tok.(json.Number)
+		if !ok {
+			return w.errAt(path, at, "want a non-negative integer, got %s", describe(tok))
+		}
+		if _, err := strconv.ParseUint(string(n), 10, t.Bits()); err != nil {
+			return w.errAt(path, at, "want a non-negative integer that fits %s, got %s", t.Kind(), n)
+		}
+	default:
+		return w.generic(tok, path)
+	}
+	return nil
+}
+
+var rawMessageType = reflect.TypeFor[json.RawMessage]()
+
+// object checks a JSON object against struct type t.
+func (w *walker) object(tok json.Token, t reflect.Type, path string) error {
+	open := w.start
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return w.errAt(path, open, "want an object, got %s", describe(tok))
+	}
+	fields := fieldsOf(t)
+	seen := make(map[string]bool, len(fields.list))
+	for w.dec.More() {
+		ktok, err := w.next(path)
+		if err != nil {
+			return err
+		}
+		key := ktok.(string) // the decoder guarantees a string key here
+		kpath := join(path, key)
+		if seen[key] {
+			return w.errAt(kpath, w.start, "duplicate key")
+		}
+		seen[key] = true
+		f, ok := fields.byName[key]
+		if !ok {
+			return w.errAt(kpath, w.start, "unknown field")
+		}
+		vtok, err := w.next(kpath)
+		if err != nil {
+			return err
+		}
+		if err := w.value(vtok, f.typ, kpath, f.rules); err != nil {
+			return err
+		}
+	}
+	if _, err := w.next(path); err != nil { // the closing brace
+		return err
+	}
+	for _, f := range fields.list {
+		if f.rules.required && !seen[f.name] {
+			return w.errAt(join(path, f.name), open, "missing required field")
+		}
+	}
+	return nil
+}
+
+// mapValue checks a JSON object whose values all have the map's element type.
+func (w *walker) mapValue(tok json.Token, t reflect.Type, path string) error {
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return w.errAt(path, w.start, "want an object, got %s", describe(tok))
+	}
+	seen := map[string]bool{}
+	for w.dec.More() {
+		ktok, err := w.next(path)
+		if err != nil {
+			return err
+		}
+		key := ktok.(string)
+		kpath := join(path, key)
+		if seen[key] {
+			return w.errAt(kpath, w.start, "duplicate key")
+		}
+		seen[key] = true
+		vtok, err := w.next(kpath)
+		if err != nil {
+			return err
+		}
+		if err := w.value(vtok, t.Elem(), kpath, fieldRules{}); err != nil {
+			return err
+		}
+	}
+	_, err := w.next(path)
+	return err
+}
+
+// array checks a JSON array; length >= 0 demands exactly that many elements.
+func (w *walker) array(tok json.Token, t reflect.Type, path string, length int) error {
+	open := w.start
+	if d, ok := tok.(json.Delim); !ok || d != '[' {
+		return w.errAt(path, open, "want an array, got %s", describe(tok))
+	}
+	i := 0
+	for w.dec.More() {
+		epath := fmt.Sprintf("%s[%d]", path, i)
+		if length >= 0 && i >= length {
+			return w.errAt(epath, w.skipSpace(w.dec.InputOffset()), "too many elements: want exactly %d", length)
+		}
+		etok, err := w.next(epath)
+		if err != nil {
+			return err
+		}
+		if err := w.value(etok, t.Elem(), epath, fieldRules{}); err != nil {
+			return err
+		}
+		i++
+	}
+	if _, err := w.next(path); err != nil {
+		return err
+	}
+	if length >= 0 && i != length {
+		return w.errAt(path, open, "want exactly %d elements, got %d", length, i)
+	}
+	return nil
+}
+
+// generic checks any JSON value for duplicate keys and non-finite numbers.
+func (w *walker) generic(tok json.Token, path string) error {
+	switch v := tok.(type) {
+	case json.Number:
+		if _, err := strconv.ParseFloat(string(v), 64); err != nil {
+			return w.errAt(path, w.start, "non-finite number %s (out of range)", v)
+		}
+		return nil
+	case json.Delim:
+		switch v {
+		case '{':
+			seen := map[string]bool{}
+			for w.dec.More() {
+				ktok, err := w.next(path)
+				if err != nil {
+					return err
+				}
+				key := ktok.(string)
+				kpath := join(path, key)
+				if seen[key] {
+					return w.errAt(kpath, w.start, "duplicate key")
+				}
+				seen[key] = true
+				vtok, err := w.next(kpath)
+				if err != nil {
+					return err
+				}
+				if err := w.generic(vtok, kpath); err != nil {
+					return err
+				}
+			}
+		case '[':
+			for i := 0; w.dec.More(); i++ {
+				epath := fmt.Sprintf("%s[%d]", path, i)
+				etok, err := w.next(epath)
+				if err != nil {
+					return err
+				}
+				if err := w.generic(etok, epath); err != nil {
+					return err
+				}
+			}
+		}
+		_, err := w.next(path)
+		return err
+	}
+	return nil
+}
+
+// find walks the value that starts with tok and returns the start offset of
+// the value at target.
+func (w *walker) find(tok json.Token, path, target string) (int64, bool) {
+	if path == target {
+		return w.start, true
+	}
+	d, ok := tok.(json.Delim)
+	if !ok {
+		return 0, false
+	}
+	for i := 0; w.dec.More(); i++ {
+		var sub string
+		if d == '{' {
+			ktok, err := w.next(path)
+			if err != nil {
+				return 0, false
+			}
+			sub = join(path, ktok.(string))
+		} else {
+			sub = fmt.Sprintf("%s[%d]", path, i)
+		}
+		vtok, err := w.next(sub)
+		if err != nil {
+			return 0, false
+		}
+		if off, ok := w.find(vtok, sub, target); ok {
+			return off, true
+		}
+	}
+	if _, err := w.next(path); err != nil {
+		return 0, false
+	}
+	return 0, false
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// describe names a token's JSON kind for messages.
+func describe(tok json.Token) string {
+	switch v := tok.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return strconv.FormatBool(v)
+	case json.Number:
+		return "number " + string(v)
+	case string:
+		return "string " + strconv.Quote(v)
+	case json.Delim:
+		if v == '{' {
+			return "an object"
+		}
+		if v == '[' {
+			return "an array"
+		}
+		return string(v)
+	}
+	return fmt.Sprintf("%v", tok)
+}
