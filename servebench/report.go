@@ -84,6 +84,9 @@ type Report struct {
 	// Generator describes how well the load generator kept its schedule;
 	// present for runs made by the Runner.
 	Generator *GeneratorReport `json:"generator,omitempty"`
+	// PromptTokens compares intended prompt lengths with what the engine
+	// reported; present when the workload declared prompt_tokens.
+	PromptTokens *PromptTokenCheck `json:"prompt_tokens,omitempty"`
 	// Experiment records what was run, against what, and how.
 	Experiment *Experiment `json:"experiment,omitempty"`
 	// Requests has one entry per offered request, in schedule order.

@@ -1,0 +1,166 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/servebench/servebench/servebench"
+)
+
+func init() {
+	register("run", "replay a workload against an OpenAI-compatible endpoint and score it", runRun)
+}
+
+// runFlags holds the run command's flags.
+type runFlags struct {
+	baseURL, model, endpoint, workload, arrival, output, apiKeyEnv, format, lengthControl string
+	rate, burstiness, timeScale, requireAttainment                                        float64
+	burstSize, users, count, maxConcurrency, warmup                                       int
+	seed                                                                                  int64
+	thinkTime, duration, timeout, firstTokenTimeout, idleTimeout                          time.Duration
+	lagTolerance, ttftSLO, tpotSLO, e2eSLO                                                time.Duration
+	ttftFromScheduled, keepText, logprobs, noStream, noProgress                           bool
+}
+
+func (f *runFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.baseURL, "base-url", "", "engine root URL, e.g. http://127.0.0.1:8000 (required)")
+	fs.StringVar(&f.model, "model", "", "served model name (required)")
+	fs.StringVar(&f.endpoint, "endpoint", "chat", "API: completions or chat")
+	fs.StringVar(&f.workload, "workload", "", "workload JSONL file (required)")
+	fs.StringVar(&f.arrival, "arrival", "poisson", "arrival process: constant, poisson, gamma, burst, replay or closed")
+	fs.Float64Var(&f.rate, "rate", 0, "mean offered rate in requests per second (open loop)")
+	fs.Float64Var(&f.burstiness, "burstiness", 1, "gamma shape k; CV = 1/sqrt(k)")
+	fs.IntVar(&f.burstSize, "burst-size", 1, "requests per burst group (burst b requests every b/rate)")
+	fs.Float64Var(&f.timeScale, "time-scale", 1, "replay: multiply stored timestamps (0.5 = twice as fast)")
+	fs.IntVar(&f.users, "users", 0, "closed loop: number of users")
+	fs.DurationVar(&f.thinkTime, "think-time", 0, "closed loop: think time between a user's requests")
+	fs.Int64Var(&f.seed, "seed", 1, "seed of the sampled arrival processes")
+	fs.IntVar(&f.count, "count", 0, "number of arrivals")
+	fs.DurationVar(&f.duration, "duration", 0, "length of the arrival window")
+	fs.IntVar(&f.maxConcurrency, "max-concurrency", 0, "client cap on requests in flight (0: none)")
+	fs.IntVar(&f.warmup, "warmup", 0, "warmup requests before the window (excluded from the cohort)")
+	fs.DurationVar(&f.timeout, "timeout", 5*time.Minute, "total deadline per request")
+	fs.DurationVar(&f.firstTokenTimeout, "first-token-timeout", 0, "deadline for the first content after send (0: none)")
+	fs.DurationVar(&f.idleTimeout, "idle-timeout", time.Minute, "deadline for the gap between stream events (0: none)")
+	fs.DurationVar(&f.ttftSLO, "ttft-slo", 0, "TTFT objective (0: not declared)")
+	fs.DurationVar(&f.tpotSLO, "tpot-slo", 0, "TPOT objective (0: not declared)")
+	fs.DurationVar(&f.e2eSLO, "e2e-slo", 0, "end-to-end objective (0: not declared)")
+	fs.BoolVar(&f.ttftFromScheduled, "ttft-from-scheduled", false, "judge TTFT from the scheduled time instead of the send time")
+	fs.DurationVar(&f.lagTolerance, "schedule-lag-tolerance", servebench.DefaultLagTolerance, "schedule lag beyond which the run is not valid")
+	fs.StringVar(&f.apiKeyEnv, "api-key-env", "", "environment variable holding the API key (never written anywhere)")
+	fs.StringVar(&f.output, "output", "", "run directory for schedule.json, outcomes.jsonl and report.json (required)")
+	fs.Float64Var(&f.requireAttainment, "require-attainment", -1, "exit 3 when a valid run's attainment is below this fraction")
+	fs.StringVar(&f.format, "format", "text", "report on stdout: text or json")
+	fs.StringVar(&f.lengthControl, "length-control", "ignore_eos", "how ignore_eos rows are sent: ignore_eos, ignore_eos+min_tokens or unsupported")
+	fs.BoolVar(&f.keepText, "keep-text", false, "keep every response's text in the outcome records")
+	fs.BoolVar(&f.logprobs, "logprobs", false, "ask for logprobs so that tokens per event are proven")
+	fs.BoolVar(&f.noStream, "no-stream", false, "use non-streaming requests (TTFT then equals E2E)")
+	fs.BoolVar(&f.noProgress, "no-progress", false, "do not show progress on stderr")
+}
+
+// runRun is the run command.
+func runRun(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("servebench run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var f runFlags
+	f.register(fs)
+	if err := fs.Parse(args); err != nil {
+		return 1
+	}
+	cfg, err := f.config(stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "servebench run: %v\n", err)
+		return 1
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	res, err := servebench.Run(ctx, cfg)
+	if res == nil || res.Report == nil {
+		fmt.Fprintf(stderr, "servebench run: %v\n", err)
+		return 1
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "servebench run: %v\n", err)
+	}
+	if err := printReport(stdout, res.Report, f.format); err != nil {
+		fmt.Fprintf(stderr, "servebench run: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stderr, "run directory: %s\n", res.Dir)
+	return verdictExitCode(res.Report, f.requireAttainment, stderr)
+}
+
+// config turns the flags into a RunConfig, rejecting bad combinations.
+func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
+	var cfg servebench.RunConfig
+	switch {
+	case f.baseURL == "":
+		return cfg, errors.New("--base-url is required")
+	case f.model == "":
+		return cfg, errors.New("--model is required")
+	case f.workload == "":
+		return cfg, errors.New("--workload is required")
+	case f.output == "":
+		return cfg, errors.New("--output is required")
+	case f.count == 0 && f.duration == 0 && f.arrival != "replay":
+		return cfg, errors.New("give --count or --duration")
+	case f.format != "text" && f.format != "json":
+		return cfg, fmt.Errorf("--format: want text or json, got %q", f.format)
+	case f.requireAttainment > 1:
+		return cfg, fmt.Errorf("--require-attainment: want a fraction in [0, 1], got %v", f.requireAttainment)
+	}
+	endpoint := servebench.Endpoint(f.endpoint)
+	if endpoint != servebench.EndpointChat && endpoint != servebench.EndpointCompletions {
+		return cfg, fmt.Errorf("--endpoint: want completions or chat, got %q", f.endpoint)
+	}
+	lc, err := servebench.ParseLengthControl(f.lengthControl)
+	if err != nil {
+		return cfg, fmt.Errorf("--length-control: %w", err)
+	}
+	w, err := servebench.LoadWorkload(f.workload)
+	if err != nil {
+		return cfg, err
+	}
+	cfg = servebench.RunConfig{
+		Workload: w, Count: f.count, Duration: f.duration, Warmup: f.warmup,
+		MaxConcurrency: f.maxConcurrency, LagTolerance: f.lagTolerance, OutputDir: f.output,
+		Score: servebench.ScoreOptions{SLO: servebench.SLO{
+			TTFT: f.ttftSLO, TPOT: f.tpotSLO, E2E: f.e2eSLO, TTFTFromScheduled: f.ttftFromScheduled,
+		}},
+	}
+	if !f.noProgress {
+		cfg.Progress = stderr
+	}
+	switch f.arrival {
+	case "closed":
+		cfg.ClosedLoop = &servebench.ClosedLoop{Users: f.users, ThinkTime: f.thinkTime}
+	case "replay":
+		if cfg.Arrival, err = servebench.NewReplay(w, f.timeScale); err != nil {
+			return cfg, err
+		}
+	default:
+		spec := servebench.ArrivalSpec{Process: f.arrival, RateRPS: f.rate, Burstiness: f.burstiness, BurstSize: f.burstSize, Seed: f.seed}
+		if cfg.Arrival, err = servebench.NewArrival(spec); err != nil {
+			return cfg, err
+		}
+	}
+	apiKey := ""
+	if f.apiKeyEnv != "" {
+		if apiKey = os.Getenv(f.apiKeyEnv); apiKey == "" {
+			return cfg, fmt.Errorf("--api-key-env: %s is empty or unset", f.apiKeyEnv)
+		}
+	}
+	cfg.Client = &servebench.Client{
+		BaseURL: f.baseURL, Model: f.model, Endpoint: endpoint, APIKey: apiKey, Stream: !f.noStream,
+		FirstTokenTimeout: f.firstTokenTimeout, IdleTimeout: f.idleTimeout, TotalTimeout: f.timeout,
+		LengthControl: lc, KeepText: f.keepText, Logprobs: f.logprobs,
+	}
+	return cfg, nil
+}

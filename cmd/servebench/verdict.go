@@ -1,0 +1,40 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/servebench/servebench/servebench"
+)
+
+// printReport writes the report as text or JSON.
+func printReport(w io.Writer, r *servebench.Report, format string) error {
+	if format == "json" {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	}
+	return r.WriteText(w)
+}
+
+// verdictExitCode maps a run's report to the exit code: 2 when the load was
+// not delivered, 3 when a valid run missed the required attainment, else 0.
+func verdictExitCode(r *servebench.Report, requireAttainment float64, stderr io.Writer) int {
+	if !r.Valid {
+		fmt.Fprintln(stderr, "load not delivered: the run is not evidence for its offered rate")
+		for _, why := range r.InvalidReasons {
+			fmt.Fprintf(stderr, "  - %s\n", why)
+		}
+		return 2
+	}
+	if requireAttainment >= 0 && (r.Attainment == nil || *r.Attainment < requireAttainment) {
+		got := "undefined"
+		if r.Attainment != nil {
+			got = fmt.Sprintf("%.3f", *r.Attainment)
+		}
+		fmt.Fprintf(stderr, "attainment %s (%d of %d offered) is below the required %.3f\n", got, r.Qualified, r.Offered, requireAttainment)
+		return 3
+	}
+	return 0
+}

@@ -1,0 +1,296 @@
+package servebench
+
+import (
+	"context"
+	"runtime/metrics"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/servebench/servebench/servebench/quality"
+)
+
+// dispatcher sends a schedule's requests at their scheduled times on the
+// monotonic clock, independently of completions (open loop), or as a fixed
+// population of users (closed loop). It guarantees one terminal record per
+// scheduled entry.
+type dispatcher struct {
+	cfg   RunConfig
+	sched *Schedule
+	w     *OutcomeWriter
+	units [][]int // entry indices: a first arrival and its later turns
+	start time.Time
+
+	recorded    []atomic.Bool
+	slots       chan struct{}
+	outstanding atomic.Int64
+	peak        atomic.Int64
+	sent        atomic.Int64
+	capWaitMax  atomic.Int64 // nanoseconds
+	lastEnd     atomic.Int64 // nanoseconds since start
+	schedBefore *metrics.Float64Histogram
+	schedAfter  *metrics.Float64Histogram
+	bar         *progressbar.ProgressBar
+	wg          sync.WaitGroup
+}
+
+func newDispatcher(cfg RunConfig, s *Schedule, w *OutcomeWriter) *dispatcher {
+	d := &dispatcher{cfg: cfg, sched: s, w: w, units: scheduleUnits(s)}
+	d.recorded = make([]atomic.Bool, len(s.Entries))
+	if cfg.MaxConcurrency > 0 {
+		d.slots = make(chan struct{}, cfg.MaxConcurrency)
+	}
+	if cfg.Progress != nil {
+		d.bar = progressbar.NewOptions(len(s.Entries),
+			progressbar.OptionSetWriter(cfg.Progress),
+			progressbar.OptionSetDescription("requests"),
+			progressbar.OptionShowCount(),
+			progressbar.OptionSetElapsedTime(true),
+			progressbar.OptionThrottle(200*time.Millisecond),
+			progressbar.OptionClearOnFinish(),
+		)
+	}
+	return d
+}
+
+// scheduleUnits groups entries into arrival units: an entry without a
+// dependency starts a unit; its later turns follow it.
+func scheduleUnits(s *Schedule) [][]int {
+	var units [][]int
+	for i, e := range s.Entries {
+		if e.DependsOn == "" || len(units) == 0 {
+			units = append(units, []int{i})
+			continue
+		}
+		last := &units[len(units)-1]
+		*last = append(*last, i)
+	}
+	return units
+}
+
+// run dispatches the whole schedule and returns when every entry has a
+// terminal record.
+func (d *dispatcher) run(ctx context.Context) {
+	d.schedBefore = schedLatencySnapshot()
+	d.start = time.Now()
+	if d.sched.Mode == "closed" {
+		d.runClosed(ctx)
+	} else {
+		d.runOpen(ctx)
+	}
+	d.wg.Wait()
+	d.schedAfter = schedLatencySnapshot()
+	d.recordUnsent()
+	if d.bar != nil {
+		_ = d.bar.Finish()
+	}
+}
+
+// runOpen sends each unit's first request at its scheduled time.
+func (d *dispatcher) runOpen(ctx context.Context) {
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	for _, u := range d.units {
+		at := d.start.Add(fromMillis(d.sched.Entries[u[0]].ScheduledMS))
+		if !sleepUntil(ctx, timer, at) {
+			return
+		}
+		d.wg.Add(1)
+		go func() {
+			defer d.wg.Done()
+			d.runUnit(ctx, u, at)
+		}()
+	}
+}
+
+// runClosed runs the users: each takes the next unit when it is free again
+// and sends it a think time after its previous request ended.
+func (d *dispatcher) runClosed(ctx context.Context) {
+	var next atomic.Int64
+	think := fromMillis(d.sched.Arrival.ThinkTimeMS)
+	for range d.sched.Arrival.Users {
+		d.wg.Add(1)
+		go func() {
+			defer d.wg.Done()
+			free, first := d.start, true
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(d.units) || ctx.Err() != nil {
+					return
+				}
+				at := free
+				if !first {
+					at = free.Add(think)
+				}
+				first = false
+				free = d.runUnit(ctx, d.units[i], at)
+			}
+		}()
+	}
+}
+
+// runUnit sends a unit's requests in turn: the first at at, each later turn
+// its think time after the previous one ended. It returns when the last
+// request ended.
+func (d *dispatcher) runUnit(ctx context.Context, unit []int, at time.Time) time.Time {
+	var timer *time.Timer
+	for j, idx := range unit {
+		if j > 0 {
+			at = at.Add(fromMillis(d.sched.Entries[idx].ThinkMS))
+		}
+		if time.Until(at) > 0 {
+			if timer == nil {
+				timer = time.NewTimer(time.Hour)
+				defer timer.Stop()
+			}
+			if !sleepUntil(ctx, timer, at) {
+				return at
+			}
+		}
+		if ctx.Err() != nil {
+			return at
+		}
+		at = d.send(ctx, idx, at)
+	}
+	return at
+}
+
+// send makes one attempt at entry idx, scheduled at at, records it, and
+// returns its terminal instant.
+func (d *dispatcher) send(ctx context.Context, idx int, at time.Time) time.Time {
+	e := &d.sched.Entries[idx]
+	req := &d.cfg.Workload.Requests[e.Row]
+	out := &Outcome{ID: e.ID, Attempt: 1, Class: e.Class, ScheduledMS: Millis(at.Sub(d.start))}
+	if d.slots != nil {
+		select {
+		case d.slots <- struct{}{}:
+			defer func() { <-d.slots }()
+		case <-ctx.Done():
+			return d.notSent(idx, out, "run cancelled while waiting for a client concurrency slot")
+		}
+	}
+	slot := time.Now()
+	out.SlotMS = ptr(Millis(slot.Sub(d.start)))
+	if wait := int64(slot.Sub(at)); d.slots != nil {
+		atomicMax(&d.capWaitMax, wait)
+	}
+	atomicMax(&d.peak, d.outstanding.Add(1))
+	d.cfg.Client.Do(ctx, d.start, req, d.requestID(e), out)
+	d.outstanding.Add(-1)
+	if out.SentMS != nil {
+		d.sent.Add(1)
+	}
+	if e.Expect != nil && out.Status == StatusSuccess {
+		out.Quality = quality.Judge(e.Expect, quality.Response{
+			Text: deref(out.Text), ToolCalls: out.ToolCalls, FinishReason: out.FinishReason, OutputTokens: out.OutputTokens,
+		})
+	}
+	d.record(idx, out)
+	return d.start.Add(fromMillis(out.TerminalMS))
+}
+
+// requestID is the X-Request-Id that joins engine logs to outcome records.
+func (d *dispatcher) requestID(e *ScheduleEntry) string {
+	return d.sched.RunID + "/" + e.ID + "/1"
+}
+
+// notSent records entry idx as never sent.
+func (d *dispatcher) notSent(idx int, out *Outcome, why string) time.Time {
+	now := time.Now()
+	out.Status, out.Error = StatusNotSent, why
+	out.TerminalMS = Millis(now.Sub(d.start))
+	d.record(idx, out)
+	return now
+}
+
+// record writes entry idx's terminal record, once.
+func (d *dispatcher) record(idx int, out *Outcome) {
+	if !d.recorded[idx].CompareAndSwap(false, true) {
+		return
+	}
+	atomicMax(&d.lastEnd, int64(fromMillis(out.TerminalMS)))
+	_ = d.w.Write(out) // the writer keeps its first error for Close
+	if d.bar != nil {
+		_ = d.bar.Add(1)
+	}
+}
+
+// recordUnsent gives every entry that never got a record a not_sent one:
+// no scheduled request disappears, whatever stopped the run.
+func (d *dispatcher) recordUnsent() {
+	for i := range d.sched.Entries {
+		if d.recorded[i].Load() {
+			continue
+		}
+		e := &d.sched.Entries[i]
+		d.notSent(i, &Outcome{ID: e.ID, Attempt: 1, Class: e.Class, ScheduledMS: e.ScheduledMS},
+			"never sent: the run ended (cancelled or a previous turn could not proceed) before its time")
+	}
+}
+
+// report describes how the generator kept its schedule; the scorer adds
+// the lag statistics.
+func (d *dispatcher) report() *GeneratorReport {
+	g := &GeneratorReport{
+		Mode:            d.sched.Mode,
+		Scheduled:       len(d.sched.Entries),
+		Sent:            int(d.sent.Load()),
+		MaxConcurrency:  d.cfg.MaxConcurrency,
+		PeakOutstanding: int(d.peak.Load()),
+	}
+	tol := fromMillis(d.sched.ScheduleLagToleranceMS)
+	if d.slots != nil && time.Duration(d.capWaitMax.Load()) > tol {
+		g.CapBound = true
+		g.Notes = append(g.Notes, "the client concurrency cap bound: requests waited up to "+
+			strconv.FormatFloat(Millis(time.Duration(d.capWaitMax.Load())), 'f', 1, 64)+" ms for a slot")
+	}
+	if p99, ok := schedLatencyQuantile(d.schedBefore, d.schedAfter, 0.99); ok {
+		g.SchedulerLatencyP99MS = &p99
+	}
+	return g
+}
+
+// lastTerminal is the latest terminal instant recorded.
+func (d *dispatcher) lastTerminal() time.Duration { return time.Duration(d.lastEnd.Load()) }
+
+// sleepUntil waits for the monotonic instant at; false when ctx ended first.
+func sleepUntil(ctx context.Context, timer *time.Timer, at time.Time) bool {
+	wait := time.Until(at)
+	if wait <= 0 {
+		return ctx.Err() == nil
+	}
+	timer.Reset(wait)
+	select {
+	case <-ctx.Done():
+		if !timer.Stop() {
+			select {
+			case <-timer.C:
+			default:
+			}
+		}
+		return false
+	case <-timer.C:
+		return true
+	}
+}
+
+// atomicMax raises a to v if v is larger.
+func atomicMax(a *atomic.Int64, v int64) {
+	for {
+		cur := a.Load()
+		if v <= cur || a.CompareAndSwap(cur, v) {
+			return
+		}
+	}
+}
+
+// deref returns *p, or the zero value for nil.
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
+}

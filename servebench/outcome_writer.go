@@ -1,0 +1,109 @@
+package servebench
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"sync"
+)
+
+// OutcomeWriter appends outcome records to a JSONL file and flushes each one
+// as it is written, so an interrupted run still leaves every finished
+// request on disk. It is safe for concurrent use.
+type OutcomeWriter struct {
+	mu   sync.Mutex
+	f    *os.File
+	buf  *bufio.Writer
+	enc  *json.Encoder
+	err  error
+	kept []Outcome
+}
+
+// CreateOutcomeWriter creates (or truncates) the file at path.
+func CreateOutcomeWriter(path string) (*OutcomeWriter, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("outcomes: %w", err)
+	}
+	buf := bufio.NewWriterSize(f, 64<<10)
+	return &OutcomeWriter{f: f, buf: buf, enc: json.NewEncoder(buf)}, nil
+}
+
+// Write appends one record and flushes it to the file. The first error is
+// kept and returned by every later call and by Close.
+func (w *OutcomeWriter) Write(o *Outcome) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err != nil {
+		return w.err
+	}
+	if err := w.enc.Encode(o); err != nil {
+		w.err = fmt.Errorf("outcomes: %s: %w", o.ID, err)
+		return w.err
+	}
+	if err := w.buf.Flush(); err != nil {
+		w.err = fmt.Errorf("outcomes: %w", err)
+		return w.err
+	}
+	w.kept = append(w.kept, *o)
+	return nil
+}
+
+// Outcomes returns the records written so far, in write order.
+func (w *OutcomeWriter) Outcomes() []Outcome {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]Outcome(nil), w.kept...)
+}
+
+// Close flushes and closes the file.
+func (w *OutcomeWriter) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.f == nil {
+		return w.err
+	}
+	err := w.buf.Flush()
+	if cerr := w.f.Close(); err == nil {
+		err = cerr
+	}
+	w.f = nil
+	if w.err == nil && err != nil {
+		w.err = fmt.Errorf("outcomes: %w", err)
+	}
+	return w.err
+}
+
+// ReadOutcomes reads an outcomes JSONL file. A truncated last line (a crash
+// mid-write) is an error naming the line, like any other malformed line.
+func ReadOutcomes(path string) ([]Outcome, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read outcomes: %w", err)
+	}
+	defer f.Close()
+	var out []Outcome
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		b := sc.Bytes()
+		if len(b) == 0 {
+			continue
+		}
+		var o Outcome
+		if err := json.Unmarshal(b, &o); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, line, describeJSONError(err))
+		}
+		if !o.Status.Valid() {
+			return nil, fmt.Errorf("%s:%d: status: unknown status %q", path, line, o.Status)
+		}
+		out = append(out, o)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return out, nil
+}

@@ -1,0 +1,166 @@
+package servebench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// The files a run directory holds.
+const (
+	ScheduleFile = "schedule.json"
+	OutcomesFile = "outcomes.jsonl"
+	WarmupFile   = "warmup.jsonl"
+	ReportFile   = "report.json"
+)
+
+// RunConfig declares one benchmark run.
+type RunConfig struct {
+	// Workload supplies the requests.
+	Workload *Workload
+	// Arrival is the open-loop arrival process; nil with ClosedLoop.
+	Arrival Arrival
+	// ClosedLoop declares N users with a think time instead.
+	ClosedLoop *ClosedLoop
+	// Count and Duration bound the schedule (see SchedulePlan).
+	Count    int
+	Duration time.Duration
+	// Schedule, when set, is used as it is instead of being realized from
+	// the fields above (Workload is still required for the request bodies).
+	Schedule *Schedule
+	// Warmup requests are sent and waited for before the measurement
+	// window opens; they are written to warmup.jsonl and excluded from the
+	// cohort. They use the first rows of the workload, so the prefixes of
+	// those rows start warm.
+	Warmup int
+	// MaxConcurrency caps the requests in flight (0: no cap). The wait for
+	// a slot is measured per request and the report says whether it bound.
+	MaxConcurrency int
+	// Client sends the requests.
+	Client *Client
+	// LagTolerance is the declared schedule-lag tolerance (default 20 ms).
+	LagTolerance time.Duration
+	// Score declares how the run is scored (SLO, confidence, percentiles).
+	Score ScoreOptions
+	// OutputDir receives schedule.json, outcomes.jsonl, warmup.jsonl and
+	// report.json; empty means a new temporary directory.
+	OutputDir string
+	// Progress, when set, shows a progress bar there (usually os.Stderr).
+	Progress io.Writer
+	// Engine identifies the engine for the experiment record.
+	Engine *EngineInfo
+	// RunID names the run; empty means a new UUIDv7.
+	RunID string
+	// Labels are copied into the experiment record.
+	Labels map[string]any
+}
+
+// RunResult is what a run leaves: its directory and the values written there.
+type RunResult struct {
+	// Dir is the run directory.
+	Dir string
+	// Schedule is the realized schedule and ScheduleSHA256 the hash of
+	// schedule.json's bytes.
+	Schedule       *Schedule
+	ScheduleSHA256 string
+	// Outcomes holds one terminal record per scheduled request, in the
+	// order they ended; Warmup holds the warmup records.
+	Outcomes []Outcome
+	Warmup   []Outcome
+	// Report is the scored run.
+	Report *Report
+}
+
+// Run realizes the schedule, saves it, sends every request at its scheduled
+// time, writes each outcome as it ends, and scores the run. Cancelling ctx
+// ends every request in flight with a terminal record and records every
+// request not yet sent as not_sent; the result is still complete and scored,
+// and the error wraps ctx's.
+func Run(ctx context.Context, cfg RunConfig) (*RunResult, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	sched := cfg.Schedule
+	if sched == nil {
+		var err error
+		sched, err = BuildSchedule(SchedulePlan{
+			Workload: cfg.Workload, Arrival: cfg.Arrival, ClosedLoop: cfg.ClosedLoop,
+			Count: cfg.Count, Duration: cfg.Duration, LagTolerance: cfg.LagTolerance, RunID: cfg.RunID,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("run: %w", err)
+		}
+	}
+	dir, err := runDir(cfg.OutputDir)
+	if err != nil {
+		return nil, err
+	}
+	res := &RunResult{Dir: dir, Schedule: sched}
+	if res.ScheduleSHA256, err = WriteSchedule(filepath.Join(dir, ScheduleFile), sched); err != nil {
+		return nil, fmt.Errorf("run: %w", err)
+	}
+	wallStart := time.Now()
+	if cfg.Warmup > 0 {
+		if res.Warmup, err = warmup(ctx, cfg, sched.RunID, filepath.Join(dir, WarmupFile)); err != nil {
+			return nil, fmt.Errorf("run: warmup: %w", err)
+		}
+	}
+	w, err := CreateOutcomeWriter(filepath.Join(dir, OutcomesFile))
+	if err != nil {
+		return nil, fmt.Errorf("run: %w", err)
+	}
+	d := newDispatcher(cfg, sched, w)
+	d.run(ctx)
+	if err := w.Close(); err != nil {
+		return nil, fmt.Errorf("run: %w", err)
+	}
+	res.Outcomes = w.Outcomes()
+	rep, err := scoreRun(cfg, sched, res, d.report(), wallStart)
+	if err != nil {
+		return res, fmt.Errorf("run: score: %w", err)
+	}
+	res.Report = rep
+	if err := writeJSONFile(filepath.Join(dir, ReportFile), rep); err != nil {
+		return res, fmt.Errorf("run: %w", err)
+	}
+	if ctx.Err() != nil {
+		return res, fmt.Errorf("run cancelled, every request recorded: %w", ctx.Err())
+	}
+	return res, nil
+}
+
+// validate checks the configuration before anything is written.
+func (cfg *RunConfig) validate() error {
+	switch {
+	case cfg.Workload == nil:
+		return errors.New("run: a workload is required")
+	case cfg.Client == nil:
+		return errors.New("run: a client is required")
+	case cfg.MaxConcurrency < 0:
+		return errors.New("run: max concurrency must not be negative")
+	case cfg.Warmup < 0:
+		return errors.New("run: warmup must not be negative")
+	case cfg.Schedule != nil && cfg.Schedule.WorkloadSHA256 != cfg.Workload.SHA256:
+		return errors.New("run: the schedule was realized from another workload (hash differs)")
+	}
+	return nil
+}
+
+// runDir creates the run directory.
+func runDir(dir string) (string, error) {
+	if dir == "" {
+		d, err := os.MkdirTemp("", "servebench-run-")
+		if err != nil {
+			return "", fmt.Errorf("run: %w", err)
+		}
+		return d, nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("run: %w", err)
+	}
+	return dir, nil
+}

@@ -1,0 +1,143 @@
+package servebench
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"time"
+)
+
+// scoreRun scores a finished run and completes the report with what only
+// the runner knows: the generator's self-observation, the hashes of the
+// files it wrote, and the experiment record.
+func scoreRun(cfg RunConfig, s *Schedule, res *RunResult, gen *GeneratorReport, wallStart time.Time) (*Report, error) {
+	opts := cfg.Score
+	if opts.LagToleranceMS == nil {
+		opts.LagToleranceMS = ptr(s.ScheduleLagToleranceMS)
+	}
+	if s.Mode == "closed" && opts.WindowMS == nil {
+		// A closed loop has no external arrival window: it closes when the
+		// users' last request ended.
+		end := 0.0
+		for _, o := range res.Outcomes {
+			end = max(end, o.TerminalMS)
+		}
+		opts.WindowMS = &[2]float64{0, end + 0.001}
+	}
+	rep, err := Score(s, res.Outcomes, opts)
+	if err != nil {
+		return nil, err
+	}
+	rep.Inputs.WorkloadSHA256 = cfg.Workload.SHA256
+	rep.Inputs.ScheduleSHA256 = res.ScheduleSHA256
+	if sum, err := fileSHA256(filepath.Join(res.Dir, OutcomesFile)); err == nil {
+		rep.Inputs.OutcomesSHA256 = sum
+	}
+	completeGenerator(gen, rep, s)
+	rep.Generator = gen
+	rep.Experiment = experimentRecord(cfg, s, wallStart)
+	if check := checkPromptTokens(cfg.Workload, s, res.Outcomes); check != nil {
+		rep.PromptTokens = check
+	}
+	return rep, nil
+}
+
+// completeGenerator adds the delivered rate and the saturation verdict.
+func completeGenerator(g *GeneratorReport, rep *Report, s *Schedule) {
+	window := (rep.WindowMS[1] - rep.WindowMS[0]) / 1000
+	if window > 0 {
+		g.DeliveredRPS = ptr(float64(g.Sent) / window)
+		if s.Mode == "open" {
+			if s.Arrival.RateRPS > 0 {
+				g.IdealRPS = ptr(s.Arrival.RateRPS)
+			} else {
+				g.IdealRPS = ptr(float64(g.Scheduled) / window)
+			}
+		}
+	}
+	if rep.LateCount > 0 {
+		g.Saturated = true
+		g.Notes = append(g.Notes, strconv.Itoa(rep.LateCount)+" requests were sent later than the lag tolerance: the load was not delivered as scheduled")
+	}
+	if g.SchedulerLatencyP99MS != nil && *g.SchedulerLatencyP99MS > s.ScheduleLagToleranceMS/4 {
+		g.Saturated = true
+		g.Notes = append(g.Notes, fmt.Sprintf("the Go scheduler's p99 latency was %.2f ms: the client process was short of CPU", *g.SchedulerLatencyP99MS))
+	}
+}
+
+// experimentRecord is the compact record that makes the run reproducible.
+func experimentRecord(cfg RunConfig, s *Schedule, wallStart time.Time) *Experiment {
+	host, _ := os.Hostname()
+	x := &Experiment{
+		RunID:         s.RunID,
+		StartTime:     wallStart.UTC().Format(time.RFC3339Nano),
+		Arrival:       s.Arrival,
+		Endpoint:      cfg.Client.Endpoint,
+		BaseURL:       cfg.Client.BaseURL,
+		Model:         cfg.Client.Model,
+		Engine:        cfg.Engine,
+		Timeouts:      clientTimeouts(cfg.Client),
+		Workload:      s.Workload,
+		WarmupCount:   cfg.Warmup,
+		ClientVersion: clientVersion(),
+		GoVersion:     runtime.Version(),
+		Host:          host,
+		Notes:         append([]string(nil), s.Notes...),
+		Labels:        cfg.Labels,
+	}
+	if cfg.Warmup > 0 {
+		x.Notes = append(x.Notes, fmt.Sprintf("warmup: %d requests from the workload's first rows, excluded from the cohort; their prefixes start warm", cfg.Warmup))
+	}
+	return x
+}
+
+// clientVersion is servebench's module version, "devel" in a work tree.
+func clientVersion() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	for _, dep := range info.Deps {
+		if dep.Path == "github.com/servebench/servebench" {
+			return dep.Version
+		}
+	}
+	if v := info.Main.Version; info.Main.Path == "github.com/servebench/servebench" && v != "" {
+		return v
+	}
+	return "devel"
+}
+
+// fileSHA256 hashes a file's bytes.
+func fileSHA256(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// writeJSONFile writes v as indented JSON.
+func writeJSONFile(path string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(data, '\n'), 0o644)
+}
+
+// clientTimeouts reports the client's declared deadlines in milliseconds.
+func clientTimeouts(c *Client) Timeouts {
+	return Timeouts{
+		FirstTokenMS: Millis(c.FirstTokenTimeout),
+		IdleMS:       Millis(c.IdleTimeout),
+		TotalMS:      Millis(c.TotalTimeout),
+	}
+}

@@ -1,0 +1,50 @@
+package servebench
+
+import (
+	"context"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// warmup sends cfg.Warmup requests (the workload's first rows, cycled) and
+// waits for all of them, with at most MaxConcurrency in flight. Their
+// records go to path on their own clock; they are never part of the cohort.
+func warmup(ctx context.Context, cfg RunConfig, runID, path string) ([]Outcome, error) {
+	w, err := CreateOutcomeWriter(path)
+	if err != nil {
+		return nil, err
+	}
+	limit := cfg.MaxConcurrency
+	if limit == 0 || limit > cfg.Warmup {
+		limit = cfg.Warmup
+	}
+	slots := make(chan struct{}, limit)
+	start := time.Now()
+	var wg sync.WaitGroup
+	for i := range cfg.Warmup {
+		req := &cfg.Workload.Requests[i%len(cfg.Workload.Requests)]
+		id := "warmup-" + strconv.Itoa(i+1)
+		select {
+		case slots <- struct{}{}:
+		case <-ctx.Done():
+			wg.Wait()
+			_ = w.Close()
+			return w.Outcomes(), ctx.Err()
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-slots }()
+			out := &Outcome{ID: id, Attempt: 1, Class: req.Class, ScheduledMS: Millis(time.Since(start))}
+			out.SlotMS = ptr(out.ScheduledMS)
+			cfg.Client.Do(ctx, start, req, runID+"/"+id+"/1", out)
+			_ = w.Write(out)
+		}()
+	}
+	wg.Wait()
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return w.Outcomes(), ctx.Err()
+}
