@@ -1,0 +1,126 @@
+// Command loadcheck measures what the servebench client itself costs: it
+// runs a fast streaming server pinned to one core and the servebench runner
+// pinned to the other, replays Poisson arrivals of 64-token streams, and
+// compares every request's client-side TTFT with the server's own
+// first-token time for the same X-Request-Id.
+//
+// Usage:
+//
+//	go run ./cmd/loadcheck                       # 200 and 300 req/s, 20 s each
+//	go run ./cmd/loadcheck -rates 300 -duration 30s
+//
+// It prints, per rate, the delivered fraction of the ideal rate, the p99
+// schedule lag, the client's added TTFT (p50, p99), client CPU per request
+// and the client's peak resident set, with a verdict against the targets,
+// and exits 1 when a target is missed. It needs taskset (util-linux) and two
+// cores; with one core it runs unpinned and says so.
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+)
+
+func main() {
+	if len(os.Args) > 1 {
+		switch os.Args[1] {
+		case "serve":
+			exitOn(serve(os.Args[2:]))
+			return
+		case "client":
+			exitOn(client(os.Args[2:]))
+			return
+		}
+	}
+	exitOn(orchestrate(os.Args[1:]))
+}
+
+func exitOn(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "loadcheck:", err)
+		os.Exit(1)
+	}
+}
+
+// orchestrate runs one server and one client process per rate, each pinned
+// to its own core.
+func orchestrate(args []string) error {
+	fs := flag.NewFlagSet("loadcheck", flag.ContinueOnError)
+	rates := fs.String("rates", "200,300", "comma-separated offered rates (requests/s)")
+	duration := fs.Duration("duration", 20*time.Second, "arrival window per rate")
+	tokens := fs.Int("tokens", 64, "tokens per stream")
+	interval := fs.Duration("token-interval", time.Millisecond, "server time between tokens")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	pin := func(core int, argv ...string) *exec.Cmd {
+		if _, err := exec.LookPath("taskset"); err == nil && runtime.NumCPU() >= 2 {
+			return exec.Command("taskset", append([]string{"-c", strconv.Itoa(core), self}, argv...)...)
+		}
+		return exec.Command(self, argv...)
+	}
+	if _, err := exec.LookPath("taskset"); err != nil || runtime.NumCPU() < 2 {
+		fmt.Println("note: taskset or a second core is missing; client and server share the CPU")
+	}
+	failed := false
+	for _, r := range strings.Split(*rates, ",") {
+		srv := pin(1, "serve", "-tokens", strconv.Itoa(*tokens), "-token-interval", interval.String())
+		out, err := srv.StdoutPipe()
+		if err != nil {
+			return err
+		}
+		srv.Stderr = os.Stderr
+		if err := srv.Start(); err != nil {
+			return fmt.Errorf("start server: %w", err)
+		}
+		url, err := bufio.NewReader(out).ReadString('\n')
+		if err != nil {
+			_ = srv.Process.Kill()
+			return fmt.Errorf("server address: %w", err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), *duration+2*time.Minute)
+		cl := pin(0, "client", "-url", strings.TrimSpace(url), "-rate", strings.TrimSpace(r),
+			"-duration", duration.String(), "-tokens", strconv.Itoa(*tokens))
+		cl.Stdout, cl.Stderr = os.Stdout, os.Stderr
+		err = runCtx(ctx, cl)
+		cancel()
+		_ = srv.Process.Kill()
+		_ = srv.Wait()
+		if err != nil {
+			failed = true
+		}
+	}
+	if failed {
+		return fmt.Errorf("a target was missed")
+	}
+	return nil
+}
+
+// runCtx runs cmd and kills it when ctx ends.
+func runCtx(ctx context.Context, cmd *exec.Cmd) error {
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		_ = cmd.Process.Kill()
+		<-done
+		return ctx.Err()
+	}
+}

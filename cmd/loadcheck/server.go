@@ -1,0 +1,84 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// streamServer is a fast OpenAI-style streaming server that records, per
+// X-Request-Id, its own time from receiving a request to writing the first
+// token, so the client's added latency can be measured request by request.
+type streamServer struct {
+	tokens   int
+	interval time.Duration
+
+	mu    sync.Mutex
+	first map[string]float64 // request id -> server TTFT in ms
+}
+
+// chunk is one pre-rendered completions event carrying one token.
+var chunk = []byte("data: {\"id\":\"cmpl-1\",\"object\":\"text_completion\",\"choices\":[{\"index\":0,\"text\":\" tok\",\"finish_reason\":null}]}\n\n")
+
+func (s *streamServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch r.URL.Path {
+	case "/stats":
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		_ = json.NewEncoder(w).Encode(s.first)
+		return
+	case "/v1/completions":
+	default:
+		http.NotFound(w, r)
+		return
+	}
+	received := time.Now()
+	_, _ = io.Copy(io.Discard, r.Body)
+	flusher := w.(http.Flusher)
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.WriteHeader(http.StatusOK)
+	for i := 0; i < s.tokens; i++ {
+		if i > 0 && s.interval > 0 {
+			time.Sleep(s.interval)
+		}
+		_, _ = w.Write(chunk)
+		flusher.Flush()
+		if i == 0 {
+			ttft := float64(time.Since(received)) / float64(time.Millisecond)
+			s.mu.Lock()
+			s.first[r.Header.Get("X-Request-Id")] = ttft
+			s.mu.Unlock()
+		}
+	}
+	fmt.Fprintf(w, "data: {\"id\":\"cmpl-1\",\"object\":\"text_completion\",\"choices\":[{\"index\":0,\"text\":\"\",\"finish_reason\":\"length\"}]}\n\n")
+	fmt.Fprintf(w, "data: {\"id\":\"cmpl-1\",\"object\":\"text_completion\",\"choices\":[],\"usage\":{\"prompt_tokens\":8,\"completion_tokens\":%d,\"total_tokens\":%d}}\n\n", s.tokens, s.tokens+8)
+	_, _ = io.WriteString(w, "data: [DONE]\n\n")
+}
+
+// serve runs the server until killed. It prints its address on stdout.
+func serve(args []string) error {
+	fs := flag.NewFlagSet("loadcheck serve", flag.ContinueOnError)
+	addr := fs.String("addr", "127.0.0.1:0", "listen address (loopback)")
+	tokens := fs.Int("tokens", 64, "tokens per stream")
+	interval := fs.Duration("token-interval", time.Millisecond, "time between tokens")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	fmt.Println("http://" + ln.Addr().String())
+	s := &streamServer{tokens: *tokens, interval: *interval, first: map[string]float64{}}
+	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	return srv.Serve(ln)
+}
+
+// formatMS renders milliseconds for the summary.
+func formatMS(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) + " ms" }
