@@ -53,4 +53,9 @@ type Verdict struct {
 	Check string `json:"check,omitempty"`
 	// Evidence says what the failed check saw.
 	Evidence string `json:"evidence,omitempty"`
+	// Checks names every check that ran, in order.
+	Checks []string `json:"checks,omitempty"`
+	// Failures lists every check that failed, with its evidence; the first
+	// is also in Check and Evidence.
+	Failures []Failure `json:"failures,omitempty"`
 }
