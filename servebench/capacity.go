@@ -1,0 +1,261 @@
+package servebench
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// CapacityRule declares when a tested offered rate passes: its attainment
+// (or, with UseWilsonLower, the one-sided Wilson lower bound of it at
+// Confidence) is at least MinAttainment, the load was delivered (nothing
+// unsent, schedule lag within tolerance) and, with RequireNoBacklogGrowth,
+// outstanding work did not grow over the window.
+type CapacityRule struct {
+	// MinAttainment is α, the required fraction of offered requests that
+	// qualify; zero means 0.95.
+	MinAttainment float64 `json:"min_attainment"`
+	// UseWilsonLower judges the Wilson lower bound instead of the observed
+	// attainment.
+	UseWilsonLower bool `json:"use_wilson_lower"`
+	// Confidence is the Wilson bound's confidence; zero means 0.95.
+	Confidence float64 `json:"confidence"`
+	// RequireNoBacklogGrowth fails a point whose backlog grew (or was not
+	// measured).
+	RequireNoBacklogGrowth bool `json:"require_no_backlog_growth"`
+}
+
+// SweepPoint is one tested offered rate and the report of its run.
+type SweepPoint struct {
+	// OfferedRPS is the rate the run was declared at; zero takes the
+	// report's realized offered rate.
+	OfferedRPS float64 `json:"offered_rps"`
+	Report     *Report `json:"report"`
+}
+
+// Sweep is a set of runs at increasing offered rates with the capacity
+// selected from them.
+type Sweep struct {
+	Points    []SweepPoint      `json:"points"`
+	Rule      CapacityRule      `json:"rule"`
+	Selection CapacitySelection `json:"selection"`
+}
+
+// NewSweep selects the capacity of points under rule.
+func NewSweep(points []SweepPoint, rule CapacityRule) *Sweep {
+	return &Sweep{Points: points, Rule: rule, Selection: SelectCapacity(points, rule)}
+}
+
+// CapacitySelection is the SLO capacity a sweep supports, labelled for what
+// it is: the highest tested offered rate that passed, not a proven maximum
+// between tested points, a certified service level or a safe production
+// target.
+type CapacitySelection struct {
+	// RPS is the highest passing tested offered rate; nil when none passed.
+	RPS *float64 `json:"rps"`
+	// Label says what RPS is.
+	Label string `json:"label"`
+	// FailingNeighborRPS is the lowest tested rate above RPS that failed
+	// (the next point to refine and repeat); nil when there is none.
+	FailingNeighborRPS *float64 `json:"failing_neighbor_rps"`
+	// Verdicts has one entry per point, in ascending offered rate.
+	Verdicts []PointVerdict `json:"verdicts"`
+	// Notes warns about what the selection cannot show.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// PointVerdict is the rule's verdict on one sweep point.
+type PointVerdict struct {
+	OfferedRPS float64 `json:"offered_rps"`
+	Pass       bool    `json:"pass"`
+	// Attainment and WilsonLower are the point's figures (the bound at the
+	// rule's confidence); Judged names which one the rule compared.
+	Attainment  *float64 `json:"attainment"`
+	WilsonLower *float64 `json:"wilson_lower"`
+	Judged      string   `json:"judged"`
+	// Valid says whether the load was delivered.
+	Valid bool `json:"valid"`
+	// BacklogGrowing is nil when the backlog was not measured.
+	BacklogGrowing *bool `json:"backlog_growing"`
+	// Reasons lists why the point failed.
+	Reasons []string `json:"reasons"`
+}
+
+// The labels of a CapacitySelection.
+const (
+	CapacityLabelHighestPassing = "highest passing tested offered rate"
+	CapacityLabelNonePassed     = "no tested offered rate passed"
+)
+
+// SelectCapacity judges every point by rule and selects the highest passing
+// tested offered rate. A rate tested more than once passes only when every
+// run at it passed. A closed-loop run never passes: its offered rate falls
+// as the server slows, so it is not evidence for an external arrival rate.
+func SelectCapacity(points []SweepPoint, rule CapacityRule) CapacitySelection {
+	rule = rule.withDefaults()
+	sel := CapacitySelection{Label: CapacityLabelNonePassed, Verdicts: make([]PointVerdict, 0, len(points))}
+	for _, p := range points {
+		sel.Verdicts = append(sel.Verdicts, judgePoint(p, rule))
+	}
+	slices.SortStableFunc(sel.Verdicts, func(a, b PointVerdict) int {
+		switch {
+		case a.OfferedRPS < b.OfferedRPS:
+			return -1
+		case a.OfferedRPS > b.OfferedRPS:
+			return 1
+		}
+		return 0
+	})
+	// A rate passes when all its runs passed.
+	ratePass := map[float64]bool{}
+	var rates []float64
+	for _, v := range sel.Verdicts {
+		prev, seen := ratePass[v.OfferedRPS]
+		if !seen {
+			rates = append(rates, v.OfferedRPS)
+			prev = true
+		}
+		ratePass[v.OfferedRPS] = prev && v.Pass
+	}
+	best := -1
+	for i, r := range rates {
+		if ratePass[r] {
+			best = i
+		}
+	}
+	if best < 0 {
+		if len(rates) > 0 {
+			sel.Notes = append(sel.Notes, fmt.Sprintf("even the lowest tested rate (%s rps) failed: test lower rates", textRate(rates[0])))
+		}
+		return sel
+	}
+	sel.RPS = ptr(rates[best])
+	sel.Label = CapacityLabelHighestPassing
+	for _, r := range rates[best+1:] {
+		if !ratePass[r] {
+			sel.FailingNeighborRPS = ptr(r)
+			break
+		}
+	}
+	if best == len(rates)-1 {
+		sel.Notes = append(sel.Notes, "the highest tested rate passed: the boundary lies above the tested range")
+	} else {
+		sel.Notes = append(sel.Notes, fmt.Sprintf("the boundary lies between %s and %s rps: refine between them and repeat the failing neighbor",
+			textRate(rates[best]), textRate(*sel.FailingNeighborRPS)))
+	}
+	for _, r := range rates[:best] {
+		if !ratePass[r] {
+			sel.Notes = append(sel.Notes, fmt.Sprintf("a lower rate (%s rps) failed while %s rps passed: the results are not monotonic; repeat the runs before trusting the boundary",
+				textRate(r), textRate(rates[best])))
+			break
+		}
+	}
+	return sel
+}
+
+func (rule CapacityRule) withDefaults() CapacityRule {
+	if rule.MinAttainment == 0 {
+		rule.MinAttainment = 0.95
+	}
+	if rule.Confidence == 0 {
+		rule.Confidence = 0.95
+	}
+	return rule
+}
+
+// judgePoint applies the rule to one point.
+func judgePoint(p SweepPoint, rule CapacityRule) PointVerdict {
+	v := PointVerdict{OfferedRPS: p.OfferedRPS, Judged: "attainment", Reasons: []string{}}
+	if rule.UseWilsonLower {
+		v.Judged = fmt.Sprintf("wilson_lower@%g", rule.Confidence)
+	}
+	r := p.Report
+	if r == nil {
+		v.Reasons = append(v.Reasons, "no report")
+		return v
+	}
+	if v.OfferedRPS == 0 && r.OfferedRPS != nil {
+		v.OfferedRPS = *r.OfferedRPS
+	}
+	v.Valid = r.Valid
+	v.Attainment = r.Attainment
+	if lo, ok := Wilson(r.Qualified, r.Offered, rule.Confidence); ok {
+		v.WilsonLower = ptr(lo)
+	}
+	if r.Backlog != nil {
+		v.BacklogGrowing = ptr(r.Backlog.Growing)
+	}
+	if !(rule.MinAttainment > 0 && rule.MinAttainment <= 1) || !(rule.Confidence > 0 && rule.Confidence < 1) {
+		v.Reasons = append(v.Reasons, fmt.Sprintf("invalid rule: min attainment %g, confidence %g", rule.MinAttainment, rule.Confidence))
+		return v
+	}
+	if r.Generator != nil && r.Generator.Mode == "closed" {
+		v.Reasons = append(v.Reasons, "closed-loop run: not evidence for an offered arrival rate")
+	}
+	judged := v.Attainment
+	what := "attainment"
+	if rule.UseWilsonLower {
+		judged = v.WilsonLower
+		what = fmt.Sprintf("Wilson %g%% lower bound", rule.Confidence*100)
+	}
+	switch {
+	case judged == nil:
+		v.Reasons = append(v.Reasons, what+" undefined (nothing offered)")
+	case *judged < rule.MinAttainment:
+		v.Reasons = append(v.Reasons, fmt.Sprintf("%s %.3f (%d of %d qualified) below %.3f",
+			what, *judged, r.Qualified, r.Offered, rule.MinAttainment))
+	}
+	if !r.Valid {
+		v.Reasons = append(v.Reasons, "load not delivered: "+strings.Join(r.InvalidReasons, "; "))
+	}
+	if rule.RequireNoBacklogGrowth {
+		switch {
+		case r.Backlog == nil:
+			v.Reasons = append(v.Reasons, "backlog not measured, so no growth cannot be shown")
+		case r.Backlog.Growing:
+			v.Reasons = append(v.Reasons, fmt.Sprintf("backlog grew from %d outstanding at the window's midpoint to %d at its end",
+				r.Backlog.AtWindowMid, r.Backlog.AtWindowEnd))
+		}
+	}
+	v.Pass = len(v.Reasons) == 0
+	return v
+}
+
+// GomegaString renders the sweep compactly for Gomega failure messages: the
+// rule, each point's verdict and the selection.
+func (s *Sweep) GomegaString() string {
+	if s == nil {
+		return "Sweep<nil>"
+	}
+	rule := s.Rule.withDefaults()
+	var b strings.Builder
+	judged := "attainment"
+	if rule.UseWilsonLower {
+		judged = fmt.Sprintf("Wilson %g%% lower bound", rule.Confidence*100)
+	}
+	fmt.Fprintf(&b, "Sweep{rule: %s >= %.3f, load delivered", judged, rule.MinAttainment)
+	if rule.RequireNoBacklogGrowth {
+		b.WriteString(", no backlog growth")
+	}
+	b.WriteString("; points:")
+	for i, v := range s.Selection.Verdicts {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		verdict := "pass"
+		if !v.Pass {
+			verdict = "FAIL (" + strings.Join(v.Reasons, "; ") + ")"
+		}
+		fmt.Fprintf(&b, " %s rps attainment %s %s", textRate(v.OfferedRPS), textFixed(v.Attainment, 3), verdict)
+	}
+	if s.Selection.RPS != nil {
+		fmt.Fprintf(&b, "; capacity %s rps (%s", textRate(*s.Selection.RPS), s.Selection.Label)
+		if s.Selection.FailingNeighborRPS != nil {
+			fmt.Fprintf(&b, "; failing neighbor %s rps", textRate(*s.Selection.FailingNeighborRPS))
+		}
+		b.WriteString(")}")
+	} else {
+		fmt.Fprintf(&b, "; capacity none (%s)}", s.Selection.Label)
+	}
+	return b.String()
+}

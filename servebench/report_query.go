@@ -1,0 +1,49 @@
+package servebench
+
+import "fmt"
+
+// Percentile returns the p-th percentile of a metric's population with the
+// population's size and name. A report fresh from the scorer answers any p
+// in [0, 100] from its raw samples, by its PercentileMethod. A report read
+// back from JSON keeps only the stored summaries, so it answers p = 50, 90,
+// 95, 99 and 100 (the maximum) and errors for any other p. An unknown
+// metric or an empty population is an error too: an undefined percentile
+// is never reported as zero.
+func (r *Report) Percentile(m Metric, p float64) (value float64, n int, population string, err error) {
+	if r == nil {
+		return 0, 0, "", fmt.Errorf("percentile of %s: no report", m)
+	}
+	d, ok := r.Percentiles[m]
+	if !ok {
+		return 0, 0, "", fmt.Errorf("percentile of %s: the report has no such metric", m)
+	}
+	if !(p >= 0 && p <= 100) {
+		return 0, d.N, d.Population, fmt.Errorf("percentile of %s: p = %v is outside [0, 100]", m, p)
+	}
+	if d.N == 0 {
+		return 0, 0, d.Population, fmt.Errorf("percentile of %s: the population is empty (%s)", m, d.Population)
+	}
+	if xs, ok := r.samples[m]; ok && len(xs) == d.N {
+		v, _ := Percentile(xs, p, r.PercentileMethod)
+		return v, d.N, d.Population, nil
+	}
+	var stored *float64
+	switch p {
+	case 50:
+		stored = d.P50
+	case 90:
+		stored = d.P90
+	case 95:
+		stored = d.P95
+	case 99:
+		stored = d.P99
+	case 100:
+		stored = d.Max
+	default:
+		return 0, d.N, d.Population, fmt.Errorf("percentile of %s: p%v needs the raw samples, and a report read from JSON keeps only p50, p90, p95, p99 and max", m, p)
+	}
+	if stored == nil {
+		return 0, d.N, d.Population, fmt.Errorf("percentile of %s: p%v is not recorded", m, p)
+	}
+	return *stored, d.N, d.Population, nil
+}

@@ -1,0 +1,183 @@
+package servebench
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// WriteText writes a human summary of the report in the spirit of vllm
+// bench serve's result table, but with every rate beside its numerator and
+// denominator, failures counted by status and by failed criterion, the load
+// delivery verdict, and each latency distribution beside its population.
+func (r *Report) WriteText(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	line := func(label, format string, args ...any) {
+		fmt.Fprintf(bw, "%-34s %s\n", label+":", fmt.Sprintf(format, args...))
+	}
+	rule := func(title string) {
+		pad := max(0, 60-len(title)-2)
+		fmt.Fprintf(bw, "%s %s %s\n", strings.Repeat("-", pad/2), title, strings.Repeat("-", pad-pad/2))
+	}
+	windowS := (r.WindowMS[1] - r.WindowMS[0]) / 1000
+	horizonS := r.HorizonMS / 1000
+
+	fmt.Fprintln(bw, strings.Repeat("=", 22)+" servebench report "+strings.Repeat("=", 21))
+	line("Arrival window", "[%s, %s) ms (%s s)", textMS(r.WindowMS[0]), textMS(r.WindowMS[1]), textMS(windowS))
+	line("Horizon", "%s ms (window start to the later of window end and last terminal outcome)", textMS(r.HorizonMS))
+	line("Offered requests", "%d (%s req/s = %d / %s s window)", r.Offered, textFixed(r.OfferedRPS, 3), r.Offered, textMS(windowS))
+	line("Protocol successes", "%d of %d offered (%s)", r.ProtocolSuccesses, r.Offered, textPercent(fractionOf(r.ProtocolSuccesses, r.Offered)))
+	line("Qualified requests", "%d of %d offered", r.Qualified, r.Offered)
+	line("SLO attainment", "%s (%d / %d; %s)", textPercent(r.Attainment), r.Qualified, r.Offered, r.AttainmentKind)
+	line(fmt.Sprintf("Wilson lower bound (%g%%, 1-sided)", r.WilsonConfidence*100), "%s", textPercent(r.WilsonLower))
+	line("Successful request rate", "%s req/s (%d / %s s horizon)", textFixed(r.SuccessfulRPS, 3), r.ProtocolSuccesses, textMS(horizonS))
+	line("Qualified request rate", "%s req/s (%d / %s s horizon)", textFixed(r.QualifiedRPS, 3), r.Qualified, textMS(horizonS))
+	if r.CapacityEstimateRPS != nil {
+		line("SLO capacity", "%s req/s", textFixed(r.CapacityEstimateRPS, 3))
+	} else {
+		line("SLO capacity", "not estimated: one run is not a capacity (sweep offered rates)")
+	}
+	line("SLO", "%s", describeSLO(r.SLO))
+	line("Quality judgments", "%d judged (%d pass, %d fail), %d unscored, of %d offered",
+		r.Quality.Judged, r.Quality.Passed, r.Quality.Failed, r.Quality.Unscored, r.Offered)
+
+	rule(fmt.Sprintf("Outcomes (of %d offered)", r.Offered))
+	for _, s := range Statuses {
+		line(string(s), "%d", r.StatusCounts[s])
+	}
+	rule("Unqualified requests by failed criterion")
+	for _, reason := range Reasons {
+		line(string(reason), "%d", r.ReasonCounts[reason])
+	}
+
+	rule("Load delivery")
+	if r.Valid {
+		line("Valid", "yes: every offered request was sent within %s ms of its schedule", textMS(r.ScheduleLagToleranceMS))
+	} else {
+		line("Valid", "NO: the load was not delivered")
+		for _, reason := range r.InvalidReasons {
+			line("  reason", "%s", reason)
+		}
+	}
+	line("Max schedule lag", "%s ms (tolerance %s ms; %d of %d late)", textOptMS(r.MaxScheduleLagMS), textMS(r.ScheduleLagToleranceMS), r.LateCount, r.Offered)
+	if b := r.Backlog; b != nil {
+		growth := "not growing"
+		if b.Growing {
+			growth = "GROWING"
+		}
+		line("Outstanding requests", "%d at window midpoint, %d at window end (%s)", b.AtWindowMid, b.AtWindowEnd, growth)
+	}
+	if f := r.Fluidity; f != nil {
+		line("Fluidity index", "%s (%d of %d deadlines missed; first token %s ms, cadence %s ms)",
+			textFixed(f.Index, 3), f.MissedDeadlines, f.Deadlines, textMS(f.FirstTokenDeadlineMS), textMS(f.CadenceMS))
+	}
+	if g := r.Generator; g != nil {
+		line("Generator", "%s loop, %d of %d scheduled sent, saturated: %v", g.Mode, g.Sent, g.Scheduled, g.Saturated)
+		for _, n := range g.Notes {
+			line("  note", "%s", n)
+		}
+	}
+
+	rule(fmt.Sprintf("Latency (ms, %s percentiles)", r.PercentileMethod))
+	fmt.Fprintf(bw, "%-24s %8s %10s %10s %10s %10s %10s %10s\n", "metric", "n", "mean", "p50", "p90", "p95", "p99", "max")
+	for _, m := range reportMetricsIn(r) {
+		d := r.Percentiles[m]
+		fmt.Fprintf(bw, "%-24s %8d %10s %10s %10s %10s %10s %10s\n", m, d.N,
+			textOptMS(d.Mean), textOptMS(d.P50), textOptMS(d.P90), textOptMS(d.P95), textOptMS(d.P99), textOptMS(d.Max))
+	}
+	rule("Populations")
+	for _, m := range reportMetricsIn(r) {
+		fmt.Fprintf(bw, "%-24s %s\n", m, r.Percentiles[m].Population)
+	}
+	if r.Inputs != (Inputs{}) {
+		rule("Inputs (SHA-256)")
+		for _, in := range []struct{ name, sum string }{
+			{"trace", r.Inputs.TraceSHA256}, {"events", r.Inputs.EventsSHA256}, {"workload", r.Inputs.WorkloadSHA256},
+			{"schedule", r.Inputs.ScheduleSHA256}, {"outcomes", r.Inputs.OutcomesSHA256},
+		} {
+			if in.sum != "" {
+				line(in.name, "%s", in.sum)
+			}
+		}
+	}
+	fmt.Fprintln(bw, strings.Repeat("=", 61))
+	return bw.Flush()
+}
+
+// reportMetricsIn lists the report's metrics in report order, followed by
+// any the scorer does not know (a report from a newer version).
+func reportMetricsIn(r *Report) []Metric {
+	out := make([]Metric, 0, len(r.Percentiles))
+	known := map[Metric]bool{}
+	for _, m := range reportMetrics {
+		known[m] = true
+		if _, ok := r.Percentiles[m]; ok {
+			out = append(out, m)
+		}
+	}
+	for m := range r.Percentiles {
+		if !known[m] {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// describeSLO writes the declared bounds in words.
+func describeSLO(s SLO) string {
+	var parts []string
+	if s.TTFT > 0 {
+		from := "from send"
+		if s.TTFTFromScheduled {
+			from = "from schedule"
+		}
+		parts = append(parts, fmt.Sprintf("ttft <= %s ms (%s)", textMS(Millis(s.TTFT)), from))
+	}
+	if s.TPOT > 0 {
+		parts = append(parts, fmt.Sprintf("tpot <= %s ms (not applicable to one-token responses)", textMS(Millis(s.TPOT))))
+	}
+	if s.E2E > 0 {
+		parts = append(parts, fmt.Sprintf("e2e <= %s ms", textMS(Millis(s.E2E))))
+	}
+	if len(parts) == 0 {
+		return "none declared (a success with acceptable quality qualifies)"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// fractionOf is num/den, nil when den is zero.
+func fractionOf(num, den int) *float64 {
+	if den == 0 {
+		return nil
+	}
+	return ptr(float64(num) / float64(den))
+}
+
+// GomegaString renders the report in one paragraph for Gomega failure
+// messages: the denominators, attainment and its Wilson bound, the status
+// counts, p50/p99 of TTFT, TPOT and E2E, and validity.
+func (r *Report) GomegaString() string {
+	if r == nil {
+		return "Report<nil>"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Report{offered %d (%s req/s), protocol successes %d, qualified %d, attainment %s (%d/%d, %s), wilson lower %s at %g%%, status",
+		r.Offered, textFixed(r.OfferedRPS, 3), r.ProtocolSuccesses, r.Qualified, textFixed(r.Attainment, 3),
+		r.Qualified, r.Offered, r.AttainmentKind, textFixed(r.WilsonLower, 3), r.WilsonConfidence*100)
+	for _, s := range Statuses {
+		if c := r.StatusCounts[s]; c > 0 {
+			fmt.Fprintf(&b, " %s=%d", s, c)
+		}
+	}
+	for _, m := range []Metric{MetricTTFT, MetricTPOT, MetricE2E} {
+		d := r.Percentiles[m]
+		fmt.Fprintf(&b, ", %s p50/p99 %s/%s ms (n=%d)", strings.TrimSuffix(string(m), "_ms"), textOptMS(d.P50), textOptMS(d.P99), d.N)
+	}
+	fmt.Fprintf(&b, ", max schedule lag %s ms, valid %v", textOptMS(r.MaxScheduleLagMS), r.Valid)
+	if !r.Valid {
+		fmt.Fprintf(&b, " (%s)", strings.Join(r.InvalidReasons, "; "))
+	}
+	b.WriteString("}")
+	return b.String()
+}

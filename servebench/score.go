@@ -1,0 +1,110 @@
+package servebench
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+)
+
+// ScoreOptions declares how a run is scored. The zero value scores with no
+// latency objective, the schedule's window and lag tolerance, 95% Wilson
+// confidence and nearest-rank percentiles.
+type ScoreOptions struct {
+	// SLO declares the latency properties a request must have to qualify.
+	// For the normalized trace format a declared SLO here replaces the
+	// trace's own.
+	SLO SLO
+	// WindowMS is the half-open arrival window [start, end) of the cohort;
+	// nil takes it from the schedule or the trace.
+	WindowMS *[2]float64
+	// LagToleranceMS is the schedule-lag tolerance; nil takes the
+	// schedule's (or the trace's), and 20 ms when that is not declared.
+	LagToleranceMS *float64
+	// Confidence is the Wilson bound's confidence level in (0, 1); 0 means
+	// 0.95.
+	Confidence float64
+	// PercentileMethod is PercentileNearestRank (the default when empty) or
+	// PercentileLinear.
+	PercentileMethod string
+	// Fluidity, when set, adds Etalon-style deadline fluidity to the report.
+	Fluidity *FluidityRule
+}
+
+// ErrLoadNotDelivered says that the accounting is complete but the run is
+// not evidence for its offered load: a request was never sent, or was sent
+// later than the lag tolerance. Report.LoadDelivered wraps it.
+var ErrLoadNotDelivered = errors.New("the load was not delivered")
+
+// LoadDelivered returns nil when every offered request was sent within the
+// lag tolerance, and otherwise an error wrapping ErrLoadNotDelivered that
+// lists the report's invalid reasons. The CLI maps it to exit code 2.
+func (r *Report) LoadDelivered() error {
+	if r.Valid {
+		return nil
+	}
+	return fmt.Errorf("%w: %s", ErrLoadNotDelivered, strings.Join(r.InvalidReasons, "; "))
+}
+
+// scoreSetup is ScoreOptions resolved against a schedule or trace.
+type scoreSetup struct {
+	window     [2]float64
+	tolerance  float64
+	slo        SLO
+	confidence float64
+	method     string
+	fluidity   *FluidityRule
+}
+
+// resolveScoreSetup applies defaults and checks every option. window and
+// tolerance are the schedule's (or trace's) declarations; tolerance <= 0
+// means not declared.
+func resolveScoreSetup(opts ScoreOptions, window [2]float64, tolerance float64) (scoreSetup, error) {
+	set := scoreSetup{window: window, tolerance: tolerance, slo: opts.SLO,
+		confidence: opts.Confidence, method: opts.PercentileMethod, fluidity: opts.Fluidity}
+	if opts.WindowMS != nil {
+		set.window = *opts.WindowMS
+	}
+	if opts.LagToleranceMS != nil {
+		set.tolerance = *opts.LagToleranceMS
+		if !scoreFinite(set.tolerance) || set.tolerance < 0 {
+			return set, fmt.Errorf("score options: lag tolerance %v ms: want a finite value >= 0", set.tolerance)
+		}
+	} else if !(set.tolerance > 0) {
+		set.tolerance = Millis(DefaultLagTolerance)
+	}
+	if w := set.window; !scoreFinite(w[0]) || !scoreFinite(w[1]) || w[0] < 0 || w[1] <= w[0] {
+		return set, fmt.Errorf("score options: window [%v, %v) ms: want 0 <= start < end", w[0], w[1])
+	}
+	if set.confidence == 0 {
+		set.confidence = 0.95
+	}
+	if !(set.confidence > 0 && set.confidence < 1) {
+		return set, fmt.Errorf("score options: confidence %v: want a value in (0, 1)", set.confidence)
+	}
+	if set.method == "" {
+		set.method = PercentileNearestRank
+	}
+	if !validPercentileMethod(set.method) {
+		return set, fmt.Errorf("score options: percentile method %q: want %q or %q", set.method, PercentileNearestRank, PercentileLinear)
+	}
+	if set.slo.TTFT < 0 || set.slo.TPOT < 0 || set.slo.E2E < 0 {
+		return set, fmt.Errorf("score options: SLO bounds must not be negative (ttft %v, tpot %v, e2e %v)", set.slo.TTFT, set.slo.TPOT, set.slo.E2E)
+	}
+	if f := set.fluidity; f != nil && (f.FirstTokenDeadline <= 0 || f.Cadence <= 0) {
+		return set, fmt.Errorf("score options: fluidity needs a positive first-token deadline and cadence, got %v and %v", f.FirstTokenDeadline, f.Cadence)
+	}
+	return set, nil
+}
+
+// inWindow reports whether a scheduled time falls in the half-open window.
+func (set scoreSetup) inWindow(scheduledMS float64) bool {
+	return scheduledMS >= set.window[0] && scheduledMS < set.window[1]
+}
+
+// limitMS converts a declared bound into the records' unit.
+func sloLimitMS(d time.Duration) float64 { return Millis(d) }
+
+// finite reports whether x is neither NaN nor infinite.
+func scoreFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

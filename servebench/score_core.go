@@ -1,0 +1,328 @@
+package servebench
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// scoreRecords is the one scoring core: it turns the cohort's records (one
+// per offered request, in schedule order) into a Report. It cannot fail; the
+// inputs were checked by the caller.
+func scoreRecords(set scoreSetup, recs []scoreRecord) *Report {
+	n := len(recs)
+	r := &Report{
+		Schema:                 ReportSchema,
+		Offered:                n,
+		WilsonConfidence:       set.confidence,
+		StatusCounts:           make(map[Status]int, len(Statuses)),
+		ReasonCounts:           make(map[Reason]int, len(Reasons)),
+		WindowMS:               set.window,
+		ScheduleLagToleranceMS: set.tolerance,
+		InvalidReasons:         []string{},
+		SLO:                    set.slo,
+		PercentileMethod:       set.method,
+		Requests:               make([]RequestScore, n),
+	}
+	for _, s := range Statuses {
+		r.StatusCounts[s] = 0
+	}
+	for _, reason := range Reasons {
+		r.ReasonCounts[reason] = 0
+	}
+	pop := newPopulations(n)
+	// One slab holds every per-request float, so a million requests cost
+	// one allocation rather than eight million.
+	slab := make([]float64, 0, 9*n)
+	put := func(v float64) *float64 {
+		slab = append(slab, v)
+		return &slab[len(slab)-1]
+	}
+	limits := sloLimits{
+		ttft: sloLimitMS(set.slo.TTFT), tpot: sloLimitMS(set.slo.TPOT), e2e: sloLimitMS(set.slo.E2E),
+		fromScheduled: set.slo.TTFTFromScheduled,
+	}
+	var (
+		unsent, notRecorded int
+		lastTerminal        = math.Inf(-1)
+		judgedSuccesses     int
+		flu                 fluidityTally
+	)
+	for i := range recs {
+		rec := &recs[i]
+		rs := &r.Requests[i]
+		rs.ID, rs.Class, rs.Status = rec.id, rec.class, rec.status
+		rs.ScheduledMS = rec.scheduled
+		rs.SentMS = rec.sent
+		rs.OutputTokens = rec.outputTokens
+		rs.Quality = rec.quality.String()
+		rs.QualityEvidence = rec.qualityEvidence
+		rs.Error = rec.errMsg
+		r.StatusCounts[rec.status]++
+		success := rec.status == StatusSuccess
+
+		switch rec.quality {
+		case qualityPass:
+			r.Quality.Judged++
+			r.Quality.Passed++
+		case qualityFail:
+			r.Quality.Judged++
+			r.Quality.Failed++
+		default:
+			r.Quality.Unscored++
+		}
+		if success && rec.quality != qualityUnscored {
+			judgedSuccesses++
+		}
+		if rec.hasTerminal {
+			lastTerminal = max(lastTerminal, rec.terminal)
+		} else {
+			notRecorded++
+		}
+		if rec.status == StatusNotSent {
+			unsent++
+		}
+
+		m := measureRecord(rec)
+		if rec.sent != nil {
+			rs.ScheduleLagMS = put(m.lag)
+			pop.add(MetricScheduleLag, m.lag)
+			if m.lag > set.tolerance {
+				r.LateCount++
+			}
+			if r.MaxScheduleLagMS == nil || m.lag > *r.MaxScheduleLagMS {
+				r.MaxScheduleLagMS = rs.ScheduleLagMS
+			}
+		}
+		if rec.slot != nil {
+			pop.add(MetricClientQueue, m.clientQueue)
+		}
+		if m.hasContent {
+			rs.TTFTMS = put(m.ttft)
+			rs.TTFTFromScheduledMS = put(m.ttftFromScheduled)
+			rs.LastTokenMS = put(m.lastToken)
+		}
+		if m.hasTPOT {
+			rs.TPOTMS = put(m.tpot)
+		}
+		if m.hasE2E {
+			rs.E2EMS = put(m.e2e)
+		}
+		if m.hasMaxGap {
+			rs.MaxGapMS = put(m.maxGap)
+		}
+
+		rs.Reasons = judgeRecord(rec, &m, limits)
+		rs.Qualified = len(rs.Reasons) == 0
+		if rs.Qualified {
+			r.Qualified++
+		}
+		for _, reason := range rs.Reasons {
+			r.ReasonCounts[reason]++
+		}
+		if !success {
+			continue
+		}
+		r.ProtocolSuccesses++
+		pop.addSuccess(rec, &m)
+		if set.fluidity != nil {
+			if fr, ok := fluidityOf(*set.fluidity, rec); ok {
+				missed := fr.missed
+				rs.FluidityMisses = &missed
+				flu.add(fr)
+			}
+		}
+	}
+
+	r.AttainmentKind = attainmentKind(judgedSuccesses, r.ProtocolSuccesses)
+	if n > 0 {
+		r.Attainment = ptr(float64(r.Qualified) / float64(n))
+		if lo, ok := Wilson(r.Qualified, n, set.confidence); ok {
+			r.WilsonLower = ptr(lo)
+		}
+	}
+	windowMS := set.window[1] - set.window[0]
+	r.HorizonMS = windowMS
+	if lastTerminal > set.window[1] {
+		r.HorizonMS = lastTerminal - set.window[0]
+	}
+	r.OfferedRPS = ptr(float64(n) / (windowMS / 1000))
+	r.SuccessfulRPS = ptr(float64(r.ProtocolSuccesses) / (r.HorizonMS / 1000))
+	r.QualifiedRPS = ptr(float64(r.Qualified) / (r.HorizonMS / 1000))
+
+	if notRecorded > 0 {
+		r.InvalidReasons = append(r.InvalidReasons, fmt.Sprintf(
+			"%d of %d offered requests have no outcome record (the run was interrupted?) and count as not_sent", notRecorded, n))
+	}
+	if unsent > 0 {
+		r.InvalidReasons = append(r.InvalidReasons, fmt.Sprintf("%d of %d offered requests were not sent", unsent, n))
+	}
+	if r.LateCount > 0 {
+		r.InvalidReasons = append(r.InvalidReasons, fmt.Sprintf(
+			"%d of %d offered requests were sent more than %s ms after their scheduled time (max schedule lag %s ms)",
+			r.LateCount, n, textMS(set.tolerance), textMS(*r.MaxScheduleLagMS)))
+	}
+	r.Valid = len(r.InvalidReasons) == 0
+	r.Backlog = backlogOf(set.window, recs)
+	if set.fluidity != nil {
+		r.Fluidity = flu.report(*set.fluidity)
+	}
+	r.samples, r.Percentiles = pop.summarize(set.method, n, r.ProtocolSuccesses)
+	return r
+}
+
+// attainmentKind says what attainment measures: performance alone when no
+// successful response was judged for quality, performance and quality when
+// every one was, and partial quality otherwise. (Only a successful response
+// can qualify, so the judgments of failed requests do not change the kind.)
+func attainmentKind(judgedSuccesses, successes int) string {
+	switch {
+	case judgedSuccesses == 0:
+		return "performance"
+	case judgedSuccesses == successes:
+		return "performance+quality"
+	}
+	return "performance+partial-quality"
+}
+
+// sloLimits are the declared bounds in milliseconds; 0 is not declared.
+type sloLimits struct {
+	ttft, tpot, e2e float64
+	fromScheduled   bool
+}
+
+// requestMeasures are one request's derived times; a has-flag is false when
+// the measure is undefined.
+type requestMeasures struct {
+	lag, clientQueue                   float64
+	hasContent                         bool
+	ttft, ttftFromScheduled, lastToken float64
+	hasTPOT                            bool
+	tpot                               float64
+	hasE2E                             bool
+	e2e                                float64
+	hasMaxGap                          bool
+	maxGap                             float64
+}
+
+// measure derives a request's times from its clocks.
+func measureRecord(rec *scoreRecord) requestMeasures {
+	var m requestMeasures
+	if rec.slot != nil {
+		m.clientQueue = msBetween(rec.scheduled, *rec.slot)
+	}
+	if rec.sent == nil {
+		return m
+	}
+	d := *rec.sent
+	m.lag = msBetween(rec.scheduled, d)
+	if rec.hasTerminal {
+		m.hasE2E = true
+		m.e2e = msBetween(d, rec.terminal)
+	}
+	k := len(rec.content)
+	if k == 0 {
+		return m
+	}
+	f, l := rec.content[0], rec.content[k-1]
+	m.hasContent = true
+	m.ttft = msBetween(d, f)
+	m.ttftFromScheduled = msBetween(rec.scheduled, f)
+	m.lastToken = msBetween(d, l)
+	if k >= 2 {
+		m.hasMaxGap = true
+		for j := 1; j < k; j++ {
+			m.maxGap = max(m.maxGap, msBetween(rec.content[j-1], rec.content[j]))
+		}
+		if rec.outputTokens != nil && *rec.outputTokens > 1 {
+			m.hasTPOT = true
+			m.tpot = msBetween(f, l) / float64(*rec.outputTokens-1)
+		}
+	}
+	return m
+}
+
+// judge lists the criteria a request failed; none means it qualified. A
+// request that did not succeed fails on its status alone: its latencies
+// are not judged. A successful one fails quality on a failed judgment (an
+// unscored one passes, and the report's attainment kind says so) and each
+// declared latency bound its value exceeds. The TPOT bound does not apply
+// to a single-token response, and an undefined TPOT on a longer response
+// (or one of unknown length) fails it.
+func judgeRecord(rec *scoreRecord, m *requestMeasures, lim sloLimits) []Reason {
+	if rec.status != StatusSuccess {
+		return reasonsStatusOnly
+	}
+	var out []Reason
+	if rec.quality == qualityFail {
+		out = append(out, ReasonQuality)
+	}
+	if lim.ttft > 0 {
+		v := m.ttft
+		if lim.fromScheduled {
+			v = m.ttftFromScheduled
+		}
+		if !m.hasContent || v > lim.ttft {
+			out = append(out, ReasonTTFT)
+		}
+	}
+	if lim.tpot > 0 {
+		single := rec.outputTokens != nil && *rec.outputTokens == 1
+		if !single && (!m.hasTPOT || m.tpot > lim.tpot) {
+			out = append(out, ReasonTPOT)
+		}
+	}
+	if lim.e2e > 0 && (!m.hasE2E || m.e2e > lim.e2e) {
+		out = append(out, ReasonE2E)
+	}
+	if out == nil {
+		return reasonsNone
+	}
+	return out
+}
+
+// Shared reason lists: JSON shows [] rather than null for a qualified
+// request, and a million failed requests do not allocate a list each.
+// Nothing appends to them.
+var (
+	reasonsNone       = []Reason{}
+	reasonsStatusOnly = []Reason{ReasonStatus}
+)
+
+// msBetween is to − from in milliseconds, rounded to the nanosecond so that
+// the difference of two microsecond-resolution times compares exactly
+// against a bound (1050.1 − 750.1 is 300, not 300.00000000000006).
+func msBetween(from, to float64) float64 {
+	return math.Round((to-from)*1e6) / 1e6
+}
+
+// fluidityTally sums fluidity over requests.
+type fluidityTally struct {
+	deadlines, missed, requests int
+	indexSum                    float64
+}
+
+func (t *fluidityTally) add(f fluidityResult) {
+	t.deadlines += f.deadlines
+	t.missed += f.missed
+	if idx, ok := f.fluidityIndex(); ok {
+		t.indexSum += idx
+		t.requests++
+	}
+}
+
+func (t *fluidityTally) report(rule FluidityRule) *FluidityReport {
+	fr := &FluidityReport{
+		FirstTokenDeadlineMS: Millis(rule.FirstTokenDeadline),
+		CadenceMS:            Millis(rule.Cadence),
+		MissedDeadlines:      t.missed,
+		Deadlines:            t.deadlines,
+	}
+	if t.requests > 0 {
+		fr.Index = ptr(t.indexSum / float64(t.requests))
+	}
+	return fr
+}
+
+// sortFloat64s sorts a population once, in place.
+func sortFloat64s(xs []float64) { slices.Sort(xs) }

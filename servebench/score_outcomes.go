@@ -1,0 +1,285 @@
+package servebench
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Score scores a run's outcome records against its schedule: the runner's
+// path, and the core of `servebench score --run`.
+//
+// The cohort is the schedule's entries scheduled in the half-open window
+// (opts.WindowMS, else the schedule's). Each entry's logical result is its
+// final attempt (the highest attempt number); earlier attempts stay in the
+// outcome file but are not counted again. A scheduled entry with no record
+// at all (an interrupted run) is scored as not_sent, and the report says so
+// among its invalid reasons. A record whose ID the schedule does not hold,
+// two records with the same ID and attempt, or a record that breaks the
+// clock rules (non-finite or negative times, content before the send or
+// after the terminal, out-of-order events, a success without content) is an
+// error: nothing is merged or repaired silently.
+//
+// Quality comes from each record's Quality verdict; nil is unscored (it
+// neither passes nor fails, and the attainment kind says so).
+func Score(s *Schedule, outcomes []Outcome, opts ScoreOptions) (*Report, error) {
+	return scoreOutcomes(s, outcomes, opts, outcomeSource{})
+}
+
+// outcomeSource locates records for error messages: the file they came from
+// and the line of each, when they were read from one.
+type outcomeSource struct {
+	file  string
+	lines []int
+	data  [][]byte
+}
+
+func (src outcomeSource) errorAt(i int, id, field, format string, args ...any) error {
+	if src.file == "" {
+		return &ScoreInputError{ID: id, Field: field, Msg: fmt.Sprintf(format, args...)}
+	}
+	return inputErrorAt(src.file, src.lines[i], src.data[i], id, field, format, args...)
+}
+
+func scoreOutcomes(s *Schedule, outcomes []Outcome, opts ScoreOptions, src outcomeSource) (*Report, error) {
+	if s == nil {
+		return nil, fmt.Errorf("score: no schedule")
+	}
+	set, err := resolveScoreSetup(opts, s.WindowMS, s.ScheduleLagToleranceMS)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[string]int, len(s.Entries))
+	for i := range s.Entries {
+		e := &s.Entries[i]
+		if e.ID == "" {
+			return nil, &ScoreInputError{File: src.scheduleFile(), Field: fmt.Sprintf("entries[%d].id", i), Msg: "empty request ID"}
+		}
+		if _, dup := byID[e.ID]; dup {
+			return nil, &ScoreInputError{File: src.scheduleFile(), ID: e.ID, Field: fmt.Sprintf("entries[%d].id", i), Msg: "duplicate request ID in the schedule"}
+		}
+		if !scoreFinite(e.ScheduledMS) || e.ScheduledMS < 0 {
+			return nil, &ScoreInputError{File: src.scheduleFile(), ID: e.ID, Field: fmt.Sprintf("entries[%d].scheduled_ms", i), Msg: fmt.Sprintf("want a finite time >= 0, got %v", e.ScheduledMS)}
+		}
+		byID[e.ID] = i
+	}
+
+	// final[i] is the index in outcomes of entry i's last attempt, or -1.
+	final := make([]int32, len(s.Entries))
+	for i := range final {
+		final[i] = -1
+	}
+	var attempts map[int][]int // entry -> attempt numbers, only for retried entries
+	for k := range outcomes {
+		o := &outcomes[k]
+		i, ok := byID[o.ID]
+		if !ok {
+			return nil, src.errorAt(k, o.ID, "id", "no request with this ID in the schedule")
+		}
+		if o.Attempt < 1 {
+			return nil, src.errorAt(k, o.ID, "attempt", "want an attempt number >= 1, got %d", o.Attempt)
+		}
+		prev := final[i]
+		if prev < 0 {
+			final[i] = int32(k)
+			continue
+		}
+		if attempts == nil {
+			attempts = map[int][]int{}
+		}
+		seen, tracked := attempts[i]
+		if !tracked {
+			seen = []int{outcomes[prev].Attempt}
+		}
+		if slices.Contains(seen, o.Attempt) {
+			return nil, src.errorAt(k, o.ID, "attempt", "a second record for attempt %d: attempts are never merged", o.Attempt)
+		}
+		attempts[i] = append(seen, o.Attempt)
+		if o.Attempt > outcomes[prev].Attempt {
+			final[i] = int32(k)
+		}
+	}
+
+	recs := make([]scoreRecord, 0, len(s.Entries))
+	for i := range s.Entries {
+		e := &s.Entries[i]
+		k := final[i]
+		if k < 0 {
+			if !set.inWindow(e.ScheduledMS) {
+				continue
+			}
+			recs = append(recs, scoreRecord{
+				id: e.ID, class: e.Class, status: StatusNotSent, scheduled: e.ScheduledMS,
+				errMsg: "no outcome record: the request never reached a terminal record (interrupted run?)",
+			})
+			continue
+		}
+		o := &outcomes[k]
+		scheduled := e.ScheduledMS
+		if s.Mode == "closed" || e.DependsOn != "" {
+			// Fixed at run time: the outcome holds the real value.
+			scheduled = o.ScheduledMS
+		}
+		if !set.inWindow(scheduled) {
+			continue
+		}
+		rec, err := recordFromOutcome(o, scheduled, e.Class, func(field, format string, args ...any) error {
+			return src.errorAt(int(k), o.ID, field, format, args...)
+		})
+		if err != nil {
+			return nil, err
+		}
+		recs = append(recs, rec)
+	}
+	if len(recs) == 0 {
+		return nil, &ScoreInputError{File: src.scheduleFile(), Field: "entries",
+			Msg: fmt.Sprintf("no request is scheduled in the window [%s, %s) ms: nothing to score", textMS(set.window[0]), textMS(set.window[1]))}
+	}
+	rep := scoreRecords(set, recs)
+	rep.Inputs.WorkloadSHA256 = s.WorkloadSHA256
+	return rep, nil
+}
+
+// scheduleFile names the schedule in errors when records came from a run
+// directory.
+func (src outcomeSource) scheduleFile() string {
+	if src.file == "" {
+		return ""
+	}
+	return scheduleFileBeside(src.file)
+}
+
+// recordFromOutcome checks one outcome record against the clock rules and
+// converts it. fail builds an error for a field.
+func recordFromOutcome(o *Outcome, scheduled float64, class string, fail func(field, format string, args ...any) error) (scoreRecord, error) {
+	rec := scoreRecord{id: o.ID, class: o.Class, status: o.Status, scheduled: scheduled,
+		terminal: o.TerminalMS, hasTerminal: true, content: o.ContentMS, eventTokens: o.EventTokens,
+		outputTokens: o.OutputTokens, slot: o.SlotMS, sent: o.SentMS, errMsg: o.Error}
+	if rec.class == "" {
+		rec.class = class
+	}
+	if !o.Status.Valid() {
+		return rec, fail("status", "unknown status %q", o.Status)
+	}
+	checkTime := func(field string, v float64) error {
+		if !scoreFinite(v) {
+			return fail(field, "non-finite time %v", v)
+		}
+		if v < 0 {
+			return fail(field, "negative time %v", v)
+		}
+		return nil
+	}
+	if err := checkTime("scheduled_ms", scheduled); err != nil {
+		return rec, err
+	}
+	if err := checkTime("terminal_ms", o.TerminalMS); err != nil {
+		return rec, err
+	}
+	if o.SlotMS != nil {
+		if err := checkTime("slot_ms", *o.SlotMS); err != nil {
+			return rec, err
+		}
+	}
+	if o.Status == StatusNotSent {
+		if o.SentMS != nil {
+			return rec, fail("sent_ms", "a not_sent record has a send time %v", *o.SentMS)
+		}
+		if len(o.ContentMS) > 0 {
+			return rec, fail("content_ms", "a not_sent record has %d content events", len(o.ContentMS))
+		}
+	} else {
+		if o.SentMS == nil {
+			return rec, fail("sent_ms", "missing send time for status %s (a request never sent is not_sent)", o.Status)
+		}
+		d := *o.SentMS
+		if err := checkTime("sent_ms", d); err != nil {
+			return rec, err
+		}
+		if o.TerminalMS < d {
+			return rec, fail("terminal_ms", "terminal %v before sent %v", o.TerminalMS, d)
+		}
+		if err := checkEventTimes(o.ContentMS, d, o.TerminalMS, "content_ms", fail); err != nil {
+			return rec, err
+		}
+	}
+	if o.Status == StatusSuccess && len(o.ContentMS) == 0 {
+		return rec, fail("content_ms", "status success with no content event (an empty successful output is empty_output)")
+	}
+	if o.Status == StatusEmptyOutput && len(o.ContentMS) > 0 {
+		return rec, fail("content_ms", "status empty_output with %d content events", len(o.ContentMS))
+	}
+	for _, p := range []struct {
+		field string
+		v     *float64
+		want  float64
+	}{{"first_content_ms", o.FirstContentMS, scoreFirstTime(o.ContentMS)}, {"last_content_ms", o.LastContentMS, scoreLastTime(o.ContentMS)}} {
+		if p.v == nil {
+			continue
+		}
+		if len(o.ContentMS) == 0 || *p.v != p.want {
+			return rec, fail(p.field, "%v disagrees with content_ms", *p.v)
+		}
+	}
+	if o.OutputTokens != nil && *o.OutputTokens < 0 {
+		return rec, fail("output_tokens", "negative token count %d", *o.OutputTokens)
+	}
+	if o.EventTokens != nil {
+		if len(o.EventTokens) != len(o.ContentMS) {
+			return rec, fail("event_tokens", "%d entries for %d content events", len(o.EventTokens), len(o.ContentMS))
+		}
+		all1 := true
+		for j, t := range o.EventTokens {
+			if t < 0 {
+				return rec, fail(fmt.Sprintf("event_tokens[%d]", j), "negative token count %d", t)
+			}
+			all1 = all1 && t == 1
+		}
+		rec.tokenLevel = all1 && o.OutputTokens != nil && *o.OutputTokens == len(o.ContentMS)
+	}
+	if o.Quality != nil {
+		if o.Quality.Pass {
+			rec.quality = qualityPass
+		} else {
+			rec.quality = qualityFail
+			rec.qualityEvidence = o.Quality.Check
+			if o.Quality.Evidence != "" {
+				rec.qualityEvidence += ": " + o.Quality.Evidence
+			}
+		}
+	}
+	return rec, nil
+}
+
+// checkEventTimes checks that event times are finite, at or after sent, at
+// or before terminal, and in order (equal times are allowed: the clock has a
+// finite resolution).
+func checkEventTimes(ts []float64, sent, terminal float64, field string, fail func(field, format string, args ...any) error) error {
+	for j, t := range ts {
+		f := fmt.Sprintf("%s[%d]", field, j)
+		switch {
+		case !scoreFinite(t):
+			return fail(f, "non-finite time %v", t)
+		case t < sent:
+			return fail(f, "event at %v before sent %v", t, sent)
+		case t > terminal:
+			return fail(f, "event at %v after terminal %v", t, terminal)
+		case j > 0 && t < ts[j-1]:
+			return fail(f, "event at %v before the previous event at %v: events out of order", t, ts[j-1])
+		}
+	}
+	return nil
+}
+
+func scoreFirstTime(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	return xs[0]
+}
+
+func scoreLastTime(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	return xs[len(xs)-1]
+}

@@ -1,0 +1,127 @@
+package servebench
+
+import "fmt"
+
+// MetricMaxGap is each successful request's worst gap between content
+// events: a population of requests, unlike the pooled gaps of MetricITL and
+// MetricChunkGap, in which a long response weighs more.
+const MetricMaxGap Metric = "max_gap_ms"
+
+// reportMetrics lists every population a Report summarizes, in report order.
+var reportMetrics = []Metric{
+	MetricTTFT, MetricTTFTFromScheduled, MetricTPOT, MetricITL, MetricChunkGap,
+	MetricMaxGap, MetricE2E, MetricLastToken, MetricScheduleLag, MetricClientQueue,
+}
+
+// populations collects the raw samples behind a report's distributions.
+type populations struct {
+	samples map[Metric][]float64
+	// tokenLevelRequests counts successes whose gaps entered MetricITL.
+	tokenLevelRequests int
+	// gapRequests counts successes with at least two content events.
+	gapRequests int
+}
+
+func newPopulations(n int) *populations {
+	p := &populations{samples: make(map[Metric][]float64, len(reportMetrics))}
+	for _, m := range reportMetrics {
+		p.samples[m] = make([]float64, 0, min(n, 1<<16))
+	}
+	return p
+}
+
+func (p *populations) add(m Metric, v float64) { p.samples[m] = append(p.samples[m], v) }
+
+// addSuccess adds a successful request's latencies.
+func (p *populations) addSuccess(rec *scoreRecord, m *requestMeasures) {
+	if m.hasContent {
+		p.add(MetricTTFT, m.ttft)
+		p.add(MetricTTFTFromScheduled, m.ttftFromScheduled)
+		p.add(MetricLastToken, m.lastToken)
+	}
+	if m.hasTPOT {
+		p.add(MetricTPOT, m.tpot)
+	}
+	if m.hasE2E {
+		p.add(MetricE2E, m.e2e)
+	}
+	if !m.hasMaxGap {
+		return
+	}
+	p.gapRequests++
+	p.add(MetricMaxGap, m.maxGap)
+	if rec.tokenLevel {
+		p.tokenLevelRequests++
+	}
+	chunk, itl := p.samples[MetricChunkGap], p.samples[MetricITL]
+	for j := 1; j < len(rec.content); j++ {
+		g := msBetween(rec.content[j-1], rec.content[j])
+		chunk = append(chunk, g)
+		if rec.tokenLevel {
+			itl = append(itl, g)
+		}
+	}
+	p.samples[MetricChunkGap], p.samples[MetricITL] = chunk, itl
+}
+
+// summarize sorts every population once and computes its distribution.
+func (p *populations) summarize(method string, offered, successes int) (map[Metric][]float64, map[Metric]Distribution) {
+	dists := make(map[Metric]Distribution, len(reportMetrics))
+	for _, m := range reportMetrics {
+		xs := p.samples[m]
+		sortFloat64s(xs)
+		d := distributionOf(xs, method)
+		d.Population = p.describe(m, len(xs), offered, successes)
+		dists[m] = d
+	}
+	return p.samples, dists
+}
+
+// distributionOf summarizes an ascending sample; an empty one has N = 0 and
+// every value nil.
+func distributionOf(sorted []float64, method string) Distribution {
+	d := Distribution{N: len(sorted)}
+	if len(sorted) == 0 {
+		return d
+	}
+	var sum float64
+	for _, x := range sorted {
+		sum += x
+	}
+	d.Mean = ptr(sum / float64(len(sorted)))
+	at := func(q float64) *float64 {
+		v, _ := Percentile(sorted, q, method)
+		return ptr(v)
+	}
+	d.P50, d.P90, d.P95, d.P99 = at(50), at(90), at(95), at(99)
+	d.Max = ptr(sorted[len(sorted)-1])
+	return d
+}
+
+// describe names a population in words, with its size and what it is a
+// part of.
+func (p *populations) describe(m Metric, n, offered, successes int) string {
+	switch m {
+	case MetricTTFT:
+		return fmt.Sprintf("successful requests (%d of %d offered): first content − sent", n, offered)
+	case MetricTTFTFromScheduled:
+		return fmt.Sprintf("successful requests (%d of %d offered): first content − scheduled", n, offered)
+	case MetricTPOT:
+		return fmt.Sprintf("successful requests with more than one output token and at least two content events (%d of %d successful)", n, successes)
+	case MetricITL:
+		return fmt.Sprintf("gaps between tokens, pooled over successful requests whose every event is proven to hold one token (%d gaps from %d requests)", n, p.tokenLevelRequests)
+	case MetricChunkGap:
+		return fmt.Sprintf("gaps between content events, pooled over successful requests (%d gaps from %d requests)", n, p.gapRequests)
+	case MetricMaxGap:
+		return fmt.Sprintf("worst gap between content events per successful request with at least two events (%d requests)", n)
+	case MetricE2E:
+		return fmt.Sprintf("successful requests (%d of %d offered): terminal − sent", n, offered)
+	case MetricLastToken:
+		return fmt.Sprintf("successful requests (%d of %d offered): last content − sent", n, offered)
+	case MetricScheduleLag:
+		return fmt.Sprintf("sent requests, whatever their outcome (%d of %d offered): sent − scheduled", n, offered)
+	case MetricClientQueue:
+		return fmt.Sprintf("requests that waited for a client concurrency slot record (%d of %d offered): slot − scheduled", n, offered)
+	}
+	return string(m)
+}

@@ -1,0 +1,52 @@
+package servebench
+
+// scoreRecord is one offered request as the scoring core sees it, whichever
+// input it came from: the runner's outcome records or the normalized token
+// events. Every time is in milliseconds on the run's clock and has been
+// checked (finite, non-negative, ordered) before it gets here.
+type scoreRecord struct {
+	id, class string
+	status    Status
+	// scheduled is a; sent (d) and slot (q) are nil when they did not
+	// happen.
+	scheduled  float64
+	sent, slot *float64
+	// terminal is e; hasTerminal is false only for a scheduled request
+	// with no record at all.
+	terminal    float64
+	hasTerminal bool
+	// content holds the time of every content event, in order.
+	content []float64
+	// eventTokens gives the tokens in each content event where proven;
+	// nil otherwise. tokenLevel is true when every event is proven to hold
+	// exactly one token and their number equals outputTokens.
+	eventTokens []int
+	tokenLevel  bool
+	// outputTokens is n; nil when unknown.
+	outputTokens *int
+	// quality is the judgment; qualityEvidence explains a failure.
+	quality         qualityJudgment
+	qualityEvidence string
+	// errMsg is the failure message of an unsuccessful request.
+	errMsg string
+}
+
+// qualityJudgment is a request's quality verdict.
+type qualityJudgment int8
+
+const (
+	qualityUnscored qualityJudgment = iota
+	qualityPass
+	qualityFail
+)
+
+// String is the word RequestScore.Quality uses.
+func (q qualityJudgment) String() string {
+	switch q {
+	case qualityPass:
+		return "pass"
+	case qualityFail:
+		return "fail"
+	}
+	return "unscored"
+}
