@@ -1,0 +1,124 @@
+// Package llamacpp starts llama.cpp's HTTP server (image
+// ghcr.io/ggml-org/llama.cpp, tag "server" for CPUs or "server-cuda" for
+// NVIDIA GPUs) as a container through testcontainers-go and gives back a
+// ready containers.Engine.
+//
+// The container runs the image's entrypoint (llama-server) with --model or
+// --hf-repo, --alias, the options' flags, --metrics, --host and --port 8080,
+// and waits for GET /health to answer 200 (it answers 503 while the model
+// loads). Prometheus metrics are at /metrics. Models downloaded with
+// --hf-repo go to LLAMA_CACHE, /root/.cache/llama.cpp, where
+// containers.WithModelCache mounts. The API key travels in LLAMA_API_KEY, so
+// it never appears on the command line. llama.cpp has no dtype (the GGUF
+// file fixes it) and splits a model over GPUs by layers (--split-mode,
+// --tensor-split through containers.WithExtraArgs) rather than by tensor
+// parallelism.
+//
+// # Output length
+//
+// llama-server's OpenAI-compatible routes accept its native "ignore_eos":
+// true, which with max_tokens makes it generate exactly max_tokens tokens;
+// it has no min_tokens (LengthControl).
+package llamacpp
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/servebench/servebench/containers"
+	"github.com/testcontainers/testcontainers-go"
+)
+
+// Image is llama.cpp's image repository; use the tag "server" (CPU) or
+// "server-cuda" (NVIDIA GPUs).
+const Image = "ghcr.io/ggml-org/llama.cpp"
+
+// Port is the port llama-server listens on inside the container.
+const Port = 8080
+
+// CachePath is llama.cpp's model cache in the container (LLAMA_CACHE), where
+// containers.WithModelCache mounts.
+const CachePath = "/root/.cache/llama.cpp"
+
+// Container is a running llama.cpp server. It embeds *containers.Base,
+// which embeds the testcontainers.Container and implements
+// containers.Engine.
+type Container struct {
+	*containers.Base
+}
+
+// Terminate stops and removes the container; it is safe on a nil Container.
+func (c *Container) Terminate(ctx context.Context) error {
+	if c == nil {
+		return nil
+	}
+	return c.Base.Terminate(ctx)
+}
+
+// LengthControl says how a forced output length reaches llama.cpp:
+// containers.LengthIgnoreEOS.
+func LengthControl() string { return containers.LengthIgnoreEOS }
+
+// Run starts llama.cpp's server from img (e.g.
+// "ghcr.io/ggml-org/llama.cpp:server") and waits until it serves. Options
+// are llamacpp options (WithModelFile or WithHFRepo is required), the shared
+// containers options and testcontainers options, which are applied last.
+// Like testcontainers.Run, Run may return a container together with an
+// error; terminate it in either case.
+func Run(ctx context.Context, img string, opts ...testcontainers.ContainerCustomizer) (*Container, error) {
+	plan, err := request(img, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("run llamacpp: %w", err)
+	}
+	base, err := containers.Start(ctx, plan)
+	var c *Container
+	if base != nil {
+		c = &Container{Base: base}
+	}
+	if err != nil {
+		return c, fmt.Errorf("run llamacpp: %w", err)
+	}
+	return c, nil
+}
+
+// request assembles the container request Run would start.
+func request(img string, opts ...testcontainers.ContainerCustomizer) (containers.Plan, error) {
+	var o options
+	if err := containers.Collect[Option](&o, opts); err != nil {
+		return containers.Plan{}, err
+	}
+	switch {
+	case o.modelFile == "" && o.hfRepo == "":
+		return containers.Plan{}, fmt.Errorf("no model: pass llamacpp.WithModelFile or llamacpp.WithHFRepo")
+	case o.modelFile != "" && o.hfRepo != "":
+		return containers.Plan{}, fmt.Errorf("llamacpp.WithModelFile and llamacpp.WithHFRepo both given; pass one")
+	}
+	var s containers.Settings
+	if err := containers.ApplySettings(&s, opts); err != nil {
+		return containers.Plan{}, err
+	}
+	alias := o.alias
+	if alias == "" {
+		alias = o.model()
+	}
+	spec := containers.Spec{
+		Kind:  "llamacpp",
+		Image: img,
+		Args:  o.args(s.GPUs != nil),
+		Env:   map[string]string{"LLAMA_CACHE": CachePath},
+		Port:  Port,
+		Listen: func(host string, port int) ([]string, map[string]string) {
+			return []string{"--host", host, "--port", strconv.Itoa(port)}, nil
+		},
+		APIKey: func(key string) ([]string, map[string]string) {
+			return nil, map[string]string{"LLAMA_API_KEY": key}
+		},
+		HealthPath:     "/health",
+		MetricsPath:    "/metrics",
+		CachePath:      CachePath,
+		Model:          alias,
+		StartupTimeout: containers.DefaultModelStartupTimeout,
+	}
+	return containers.Assemble(spec, s, opts)
+}

@@ -1,0 +1,119 @@
+// Package sglang starts SGLang's server (image lmsysorg/sglang) as a
+// container through testcontainers-go and gives back a ready
+// containers.Engine.
+//
+// The container runs `python3 -m sglang.launch_server` with --model-path,
+// the options' flags, --enable-metrics, --host and --port 30000 (SGLang's
+// default), and waits for GET /health to answer 200. Prometheus metrics are
+// at /metrics. The Hugging Face cache mounts at /root/.cache/huggingface
+// (containers.WithModelCache) and the container shares the host's IPC
+// namespace unless containers.WithShmSize is given, as SGLang's Docker guide
+// asks.
+//
+// # Output length
+//
+// SGLang's OpenAI-compatible API accepts "ignore_eos": true and
+// "min_tokens" as extra body fields; servebench sends both, with min_tokens
+// equal to max_tokens, so the engine generates exactly max_tokens tokens
+// (LengthControl).
+package sglang
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/servebench/servebench/containers"
+	"github.com/testcontainers/testcontainers-go"
+)
+
+// Image is SGLang's image; pass it with a tag to Run.
+const Image = "lmsysorg/sglang"
+
+// Port is the port SGLang listens on inside the container.
+const Port = 30000
+
+// CachePath is where containers.WithModelCache mounts the Hugging Face
+// cache.
+const CachePath = "/root/.cache/huggingface"
+
+// Program is the command that starts SGLang's server in the image.
+var Program = []string{"python3", "-m", "sglang.launch_server"}
+
+// Container is a running SGLang server. It embeds *containers.Base, which
+// embeds the testcontainers.Container and implements containers.Engine.
+type Container struct {
+	*containers.Base
+}
+
+// Terminate stops and removes the container; it is safe on a nil Container.
+func (c *Container) Terminate(ctx context.Context) error {
+	if c == nil {
+		return nil
+	}
+	return c.Base.Terminate(ctx)
+}
+
+// LengthControl says how a forced output length reaches SGLang:
+// containers.LengthIgnoreEOSMinTokens.
+func LengthControl() string { return containers.LengthIgnoreEOSMinTokens }
+
+// Run starts SGLang from img (e.g. "lmsysorg/sglang:v0.5.4") and waits until
+// it serves. Options are sglang options (WithModel is required), the shared
+// containers options and testcontainers options, which are applied last.
+// Like testcontainers.Run, Run may return a container together with an
+// error; terminate it in either case.
+func Run(ctx context.Context, img string, opts ...testcontainers.ContainerCustomizer) (*Container, error) {
+	plan, err := request(img, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("run sglang: %w", err)
+	}
+	base, err := containers.Start(ctx, plan)
+	var c *Container
+	if base != nil {
+		c = &Container{Base: base}
+	}
+	if err != nil {
+		return c, fmt.Errorf("run sglang: %w", err)
+	}
+	return c, nil
+}
+
+// request assembles the container request Run would start.
+func request(img string, opts ...testcontainers.ContainerCustomizer) (containers.Plan, error) {
+	var o options
+	if err := containers.Collect[Option](&o, opts); err != nil {
+		return containers.Plan{}, err
+	}
+	if o.modelPath == "" {
+		return containers.Plan{}, fmt.Errorf("no model: pass sglang.WithModel")
+	}
+	var s containers.Settings
+	if err := containers.ApplySettings(&s, opts); err != nil {
+		return containers.Plan{}, err
+	}
+	served := o.servedModelName
+	if served == "" {
+		served = o.modelPath
+	}
+	spec := containers.Spec{
+		Kind:    "sglang",
+		Image:   img,
+		Program: Program,
+		Args:    o.args(),
+		Port:    Port,
+		Listen: func(host string, port int) ([]string, map[string]string) {
+			return []string{"--host", host, "--port", strconv.Itoa(port)}, nil
+		},
+		APIKey: func(key string) ([]string, map[string]string) {
+			return []string{"--api-key", key}, nil
+		},
+		HealthPath:     "/health",
+		MetricsPath:    "/metrics",
+		CachePath:      CachePath,
+		Model:          served,
+		StartupTimeout: containers.DefaultModelStartupTimeout,
+		IPCHost:        true,
+	}
+	return containers.Assemble(spec, s, opts)
+}

@@ -1,0 +1,142 @@
+// Package simengine runs the repository's simulated inference engine
+// (cmd/simengine) as a container, built at test time into a FROM scratch
+// image from an in-memory build context: nothing is pulled, so the whole
+// container path (build, start, readiness, logs, terminate) runs in CI
+// without a registry or a GPU.
+//
+// Run compiles cmd/simengine with CGO_ENABLED=0 into a temporary directory
+// (or takes WithBinary), builds the image from Dockerfile plus the binary,
+// and starts it. By default the container shares the host's network and the
+// engine listens on a free 127.0.0.1 port given in SIMENGINE_ADDR, so no
+// traffic leaves the loopback interface; WithBridgeNetwork publishes the port
+// on 127.0.0.1 from Docker's default bridge instead. Readiness is GET /health
+// answering 200; metrics are at /metrics; the served model name is read from
+// GET /v1/models.
+//
+// # Output length
+//
+// The simulated engine honours "ignore_eos": true by generating exactly
+// max_tokens tokens (LengthControl).
+package simengine
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/servebench/servebench/containers"
+	"github.com/testcontainers/testcontainers-go"
+)
+
+// Port is the port the engine listens on inside the container on the bridge
+// network.
+const Port = 8000
+
+// EnvAddr is the environment variable the engine reads its listen address
+// from (default 127.0.0.1:8000).
+const EnvAddr = "SIMENGINE_ADDR"
+
+// ImageRepo is the repository name of the built image; its tag is a hash of
+// the binary.
+const ImageRepo = "servebench-simengine"
+
+// Container is a running simulated engine. It embeds *containers.Base, which
+// embeds the testcontainers.Container and implements containers.Engine.
+type Container struct {
+	*containers.Base
+}
+
+// Terminate stops and removes the container and, unless WithKeepImage, its
+// image; it is safe on a nil Container.
+func (c *Container) Terminate(ctx context.Context) error {
+	if c == nil {
+		return nil
+	}
+	return c.Base.Terminate(ctx)
+}
+
+// LengthControl says how a forced output length reaches the simulated
+// engine: containers.LengthIgnoreEOS.
+func LengthControl() string { return containers.LengthIgnoreEOS }
+
+// Run builds the simulated engine's image and starts it. Options are
+// simengine options, the shared containers options (WithEnv, WithExtraArgs,
+// WithStartupTimeout, WithAPIKey is not supported) and testcontainers
+// options, applied last. Like testcontainers.Run, Run may return a container
+// together with an error; terminate it in either case.
+func Run(ctx context.Context, opts ...testcontainers.ContainerCustomizer) (*Container, error) {
+	var o options
+	if err := containers.Collect[Option](&o, opts); err != nil {
+		return nil, fmt.Errorf("run simengine: %w", err)
+	}
+	if o.binary == "" {
+		dir, err := os.MkdirTemp("", "simengine-build-")
+		if err != nil {
+			return nil, fmt.Errorf("run simengine: %w", err)
+		}
+		defer os.RemoveAll(dir)
+		bin, err := BuildBinary(ctx, Package, dir)
+		if err != nil {
+			return nil, fmt.Errorf("run simengine: %w", err)
+		}
+		opts = append(opts, WithBinary(bin))
+	}
+	plan, err := request(opts...)
+	if err != nil {
+		return nil, fmt.Errorf("run simengine: %w", err)
+	}
+	base, err := containers.Start(ctx, plan)
+	var c *Container
+	if base != nil {
+		c = &Container{Base: base}
+	}
+	if err != nil {
+		return c, fmt.Errorf("run simengine: %w", err)
+	}
+	return c, nil
+}
+
+// request assembles the container request Run would start from an already
+// built binary (WithBinary is required here).
+func request(opts ...testcontainers.ContainerCustomizer) (containers.Plan, error) {
+	var o options
+	if err := containers.Collect[Option](&o, opts); err != nil {
+		return containers.Plan{}, err
+	}
+	if o.binary == "" {
+		return containers.Plan{}, fmt.Errorf("no binary: pass simengine.WithBinary")
+	}
+	s := containers.Settings{HostNetwork: !o.bridge}
+	if err := containers.ApplySettings(&s, opts); err != nil {
+		return containers.Plan{}, err
+	}
+	if o.bridge && s.HostNetwork {
+		return containers.Plan{}, fmt.Errorf("simengine.WithBridgeNetwork and containers.WithHostNetwork contradict each other")
+	}
+	bin, err := os.ReadFile(o.binary)
+	if err != nil {
+		return containers.Plan{}, fmt.Errorf("read binary: %w", err)
+	}
+	archive, tag, err := BuildContext(bin)
+	if err != nil {
+		return containers.Plan{}, err
+	}
+	spec := containers.Spec{
+		Kind: "simengine",
+		Build: &testcontainers.FromDockerfile{
+			ContextArchive: bytesReader(archive),
+			Dockerfile:     "Dockerfile",
+			Repo:           ImageRepo,
+			Tag:            tag,
+			KeepImage:      o.keepImage,
+		},
+		Port: Port,
+		Listen: func(host string, port int) ([]string, map[string]string) {
+			return nil, map[string]string{EnvAddr: fmt.Sprintf("%s:%d", host, port)}
+		},
+		HealthPath:     "/health",
+		MetricsPath:    "/metrics",
+		StartupTimeout: containers.DefaultStartupTimeout,
+	}
+	return containers.Assemble(spec, s, opts)
+}

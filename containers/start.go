@@ -1,0 +1,180 @@
+package containers
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/testcontainers/testcontainers-go"
+)
+
+// startErrorTailBytes bounds the engine output quoted in a start error.
+const startErrorTailBytes = 4 << 10
+
+// Start creates and starts the container of plan, waits until the engine's
+// health endpoint answers 200, and returns it as a Base: base URL resolved,
+// cold start measured, image ID and launch command read back from Docker,
+// output captured in a bounded ring. When GPUs were requested it first
+// checks that the daemon has the NVIDIA runtime (ErrNoGPURuntime otherwise).
+//
+// Like testcontainers.Run it may return a non-nil Base together with an
+// error (a container that started but never became ready): always terminate
+// the result. The error then quotes the end of the engine's output.
+func Start(ctx context.Context, plan Plan) (*Base, error) {
+	if plan.GPU {
+		if err := GPUAvailable(ctx); err != nil {
+			return nil, fmt.Errorf("GPUs requested: %w", err)
+		}
+	}
+
+	req := plan.Request
+	ring := NewLogRing(plan.LogBufferBytes)
+	logCfg := testcontainers.LogConsumerConfig{}
+	if req.LogConsumerCfg != nil {
+		logCfg = *req.LogConsumerCfg
+	}
+	logCfg.Consumers = append(append([]testcontainers.LogConsumer(nil), logCfg.Consumers...), ring)
+	req.LogConsumerCfg = &logCfg
+
+	var started, ready time.Time
+	req.LifecycleHooks = append(append([]testcontainers.ContainerLifecycleHooks(nil), req.LifecycleHooks...),
+		testcontainers.ContainerLifecycleHooks{
+			PreStarts: []testcontainers.ContainerHook{func(context.Context, testcontainers.Container) error {
+				started = time.Now()
+				return nil
+			}},
+			PostReadies: []testcontainers.ContainerHook{func(context.Context, testcontainers.Container) error {
+				ready = time.Now()
+				return nil
+			}},
+		})
+
+	ctr, err := testcontainers.GenericContainer(ctx, req)
+	if ctr == nil {
+		if err == nil {
+			err = errors.New("no container was created")
+		}
+		return nil, err
+	}
+	b := &Base{
+		Container: ctr,
+		kind:      plan.Kind,
+		image:     plan.Image,
+		model:     plan.Model,
+		args:      append([]string(nil), plan.Args...),
+		apiKey:    plan.APIKey,
+		logs:      ring,
+	}
+	if err != nil {
+		return b, withLogTail(err, ring, plan.APIKey)
+	}
+	if !started.IsZero() && !ready.IsZero() {
+		b.coldStart = ready.Sub(started)
+	}
+
+	if err := b.resolve(ctx, plan); err != nil {
+		return b, withLogTail(err, ring, plan.APIKey)
+	}
+	return b, nil
+}
+
+// resolve reads back from Docker and the engine what Base reports.
+func (b *Base) resolve(ctx context.Context, plan Plan) error {
+	host, err := b.Host(ctx)
+	if err != nil {
+		return fmt.Errorf("daemon host: %w", err)
+	}
+	port, err := b.MappedPort(ctx, plan.Port)
+	if err != nil {
+		return fmt.Errorf("mapped port %s: %w", plan.Port, err)
+	}
+	b.baseURL = "http://" + net.JoinHostPort(host, port.Port())
+	if plan.MetricsPath != "" {
+		b.metricsURL = b.baseURL + plan.MetricsPath
+	}
+
+	inspect, err := b.Inspect(ctx)
+	if err != nil {
+		return fmt.Errorf("inspect container: %w", err)
+	}
+	b.imageID = inspect.Image
+	b.command = Redact(append([]string{inspect.Path}, inspect.Args...), b.apiKey)
+	if b.image == "" && inspect.Config != nil {
+		b.image = inspect.Config.Image
+	}
+	b.imageDigest = repoDigest(ctx, inspect.Image)
+
+	if b.model == "" {
+		model, err := ServedModel(ctx, b.baseURL, b.apiKey)
+		if err != nil {
+			return fmt.Errorf("served model name: %w", err)
+		}
+		b.model = model
+	}
+	return nil
+}
+
+// repoDigest returns the first repository digest of an image, or "" for a
+// local image or when Docker cannot say.
+func repoDigest(ctx context.Context, imageID string) string {
+	cli, err := testcontainers.NewDockerClientWithOpts(ctx)
+	if err != nil {
+		return ""
+	}
+	defer cli.Close()
+	img, err := cli.ImageInspect(ctx, imageID)
+	if err != nil || len(img.RepoDigests) == 0 {
+		return ""
+	}
+	return img.RepoDigests[0]
+}
+
+// ServedModel asks an OpenAI-compatible server for its first model ID
+// (GET /v1/models), sending apiKey as a bearer token when it is set.
+func ServedModel(ctx context.Context, baseURL, apiKey string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, baseURL+"/v1/models", nil)
+	if err != nil {
+		return "", err
+	}
+	if apiKey != "" {
+		req.Header.Set("Authorization", "Bearer "+apiKey)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return "", fmt.Errorf("GET /v1/models: status %s", resp.Status)
+	}
+	var list struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&list); err != nil {
+		return "", fmt.Errorf("GET /v1/models: %w", err)
+	}
+	if len(list.Data) == 0 || list.Data[0].ID == "" {
+		return "", errors.New("GET /v1/models: no model listed")
+	}
+	return list.Data[0].ID, nil
+}
+
+// withLogTail appends the end of the engine's output to a start error.
+func withLogTail(err error, ring *LogRing, apiKey string) error {
+	tail := ring.Bytes()
+	if len(tail) == 0 {
+		return err
+	}
+	if len(tail) > startErrorTailBytes {
+		tail = tail[len(tail)-startErrorTailBytes:]
+	}
+	return fmt.Errorf("%w\nlast engine output:\n%s", err, Redact([]string{string(tail)}, apiKey)[0])
+}

@@ -1,0 +1,118 @@
+// Package tgi starts Hugging Face Text Generation Inference (image
+// ghcr.io/huggingface/text-generation-inference) as a container through
+// testcontainers-go and gives back a ready containers.Engine.
+//
+// The container runs the image's entrypoint (text-generation-launcher) with
+// --model-id, the options' flags, --hostname and --port 80 (the port the
+// image's own PORT variable sets), and waits for GET /health to answer 200:
+// the launcher starts the HTTP router only after the shards have loaded the
+// weights. Prometheus metrics are at /metrics on the same port. The image
+// keeps its Hugging Face cache in /data (HF_HOME), where
+// containers.WithModelCache mounts; /dev/shm defaults to 1 GiB as TGI's quick
+// tour uses. The API key travels in the API_KEY environment variable, so it
+// never appears on the command line.
+//
+// # Output length
+//
+// TGI offers no way to force an output length: its router always sets
+// ignore_eos_token to false, and the OpenAI-compatible routes have no
+// min_tokens. max_tokens is only a cap; the observed length comes from the
+// response's usage (LengthControl returns containers.LengthNone), and a
+// workload that needs fixed lengths should say so in its report.
+package tgi
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/servebench/servebench/containers"
+	"github.com/testcontainers/testcontainers-go"
+)
+
+// Image is TGI's image; pass it with a tag to Run.
+const Image = "ghcr.io/huggingface/text-generation-inference"
+
+// Port is the port TGI listens on inside the container.
+const Port = 80
+
+// CachePath is where containers.WithModelCache mounts the Hugging Face
+// cache (the image sets HF_HOME=/data).
+const CachePath = "/data"
+
+// DefaultShmSize is the /dev/shm size TGI's quick tour gives the container.
+const DefaultShmSize = 1 << 30
+
+// Container is a running TGI server. It embeds *containers.Base, which
+// embeds the testcontainers.Container and implements containers.Engine.
+type Container struct {
+	*containers.Base
+}
+
+// Terminate stops and removes the container; it is safe on a nil Container.
+func (c *Container) Terminate(ctx context.Context) error {
+	if c == nil {
+		return nil
+	}
+	return c.Base.Terminate(ctx)
+}
+
+// LengthControl says how a forced output length reaches TGI: it cannot,
+// containers.LengthNone.
+func LengthControl() string { return containers.LengthNone }
+
+// Run starts TGI from img (e.g.
+// "ghcr.io/huggingface/text-generation-inference:3.3.5") and waits until it
+// serves. Options are tgi options (WithModel is required), the shared
+// containers options and testcontainers options, which are applied last.
+// Like testcontainers.Run, Run may return a container together with an
+// error; terminate it in either case.
+func Run(ctx context.Context, img string, opts ...testcontainers.ContainerCustomizer) (*Container, error) {
+	plan, err := request(img, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("run tgi: %w", err)
+	}
+	base, err := containers.Start(ctx, plan)
+	var c *Container
+	if base != nil {
+		c = &Container{Base: base}
+	}
+	if err != nil {
+		return c, fmt.Errorf("run tgi: %w", err)
+	}
+	return c, nil
+}
+
+// request assembles the container request Run would start.
+func request(img string, opts ...testcontainers.ContainerCustomizer) (containers.Plan, error) {
+	var o options
+	if err := containers.Collect[Option](&o, opts); err != nil {
+		return containers.Plan{}, err
+	}
+	if o.modelID == "" {
+		return containers.Plan{}, fmt.Errorf("no model: pass tgi.WithModel")
+	}
+	var s containers.Settings
+	if err := containers.ApplySettings(&s, opts); err != nil {
+		return containers.Plan{}, err
+	}
+	spec := containers.Spec{
+		Kind:  "tgi",
+		Image: img,
+		Args:  o.args(),
+		Port:  Port,
+		Listen: func(host string, port int) ([]string, map[string]string) {
+			return []string{"--hostname", host, "--port", strconv.Itoa(port)}, nil
+		},
+		APIKey: func(key string) ([]string, map[string]string) {
+			return nil, map[string]string{"API_KEY": key}
+		},
+		HealthPath:     "/health",
+		MetricsPath:    "/metrics",
+		CachePath:      CachePath,
+		Model:          o.modelID,
+		StartupTimeout: containers.DefaultModelStartupTimeout,
+		ShmSize:        DefaultShmSize,
+	}
+	return containers.Assemble(spec, s, opts)
+}

@@ -1,0 +1,116 @@
+// Package vllm starts vLLM's OpenAI-compatible server (image
+// vllm/vllm-openai) as a container through testcontainers-go and gives back a
+// ready containers.Engine.
+//
+// The container runs the image's entrypoint (vllm serve) with --model, the
+// options' flags, --host and --port, and waits for GET /health to answer 200
+// (vLLM starts its HTTP server only once the weights are loaded). Prometheus
+// metrics are at /metrics. The Hugging Face cache mounts at
+// /root/.cache/huggingface (containers.WithModelCache) and the container
+// shares the host's IPC namespace unless containers.WithShmSize is given, as
+// vLLM's Docker guide asks for PyTorch's shared memory.
+//
+// # Output length
+//
+// vLLM generates exactly max_tokens tokens when the request body carries
+// "ignore_eos": true; servebench also sends "min_tokens" equal to
+// "max_tokens", which vLLM honours as a floor, so the length holds even
+// where a stop string would end the text early (LengthControl).
+package vllm
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/servebench/servebench/containers"
+	"github.com/testcontainers/testcontainers-go"
+)
+
+// Image is vLLM's OpenAI-compatible server image; pass it with a tag to Run.
+const Image = "vllm/vllm-openai"
+
+// Port is the port vLLM listens on inside the container.
+const Port = 8000
+
+// CachePath is where containers.WithModelCache mounts the Hugging Face
+// cache.
+const CachePath = "/root/.cache/huggingface"
+
+// Container is a running vLLM server. It embeds *containers.Base, which
+// embeds the testcontainers.Container and implements containers.Engine.
+type Container struct {
+	*containers.Base
+}
+
+// Terminate stops and removes the container; it is safe on a nil Container.
+func (c *Container) Terminate(ctx context.Context) error {
+	if c == nil {
+		return nil
+	}
+	return c.Base.Terminate(ctx)
+}
+
+// LengthControl says how a forced output length reaches vLLM:
+// containers.LengthIgnoreEOSMinTokens.
+func LengthControl() string { return containers.LengthIgnoreEOSMinTokens }
+
+// Run starts vLLM from img (e.g. "vllm/vllm-openai:v0.11.0") and waits until
+// it serves. Options are vllm options (WithModel is required), the shared
+// containers options (WithGPUs, WithModelCache, …) and testcontainers
+// options, which are applied last. The image must already be present or
+// pullable. Like testcontainers.Run, Run may return a container together
+// with an error; terminate it in either case.
+func Run(ctx context.Context, img string, opts ...testcontainers.ContainerCustomizer) (*Container, error) {
+	plan, err := request(img, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("run vllm: %w", err)
+	}
+	base, err := containers.Start(ctx, plan)
+	var c *Container
+	if base != nil {
+		c = &Container{Base: base}
+	}
+	if err != nil {
+		return c, fmt.Errorf("run vllm: %w", err)
+	}
+	return c, nil
+}
+
+// request assembles the container request Run would start.
+func request(img string, opts ...testcontainers.ContainerCustomizer) (containers.Plan, error) {
+	var o options
+	if err := containers.Collect[Option](&o, opts); err != nil {
+		return containers.Plan{}, err
+	}
+	if o.model == "" {
+		return containers.Plan{}, fmt.Errorf("no model: pass vllm.WithModel")
+	}
+	var s containers.Settings
+	if err := containers.ApplySettings(&s, opts); err != nil {
+		return containers.Plan{}, err
+	}
+	served := o.servedModelName
+	if served == "" {
+		served = o.model
+	}
+	spec := containers.Spec{
+		Kind:  "vllm",
+		Image: img,
+		Args:  o.args(),
+		Port:  Port,
+		Listen: func(host string, port int) ([]string, map[string]string) {
+			return []string{"--host", host, "--port", strconv.Itoa(port)}, nil
+		},
+		APIKey: func(key string) ([]string, map[string]string) {
+			return []string{"--api-key", key}, nil
+		},
+		HealthPath:     "/health",
+		MetricsPath:    "/metrics",
+		CachePath:      CachePath,
+		Model:          served,
+		StartupTimeout: containers.DefaultModelStartupTimeout,
+		IPCHost:        true,
+	}
+	return containers.Assemble(spec, s, opts)
+}
