@@ -1,0 +1,226 @@
+package servebench
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strconv"
+)
+
+// wireChunk is one streamed chunk, or a whole non-streaming response, of
+// the OpenAI completions and chat APIs: only the fields the client reads.
+// Unknown fields are skipped without allocating. One wireChunk is reused
+// for every event of a request (see reset).
+type wireChunk struct {
+	Choices []wireChoice   `json:"choices"`
+	Usage   wireUsageField `json:"usage"`
+	// Error is the error object or string of an error event or body.
+	Error json.RawMessage `json:"error"`
+	// Object is true when "object" is "error" (vLLM's older error form,
+	// whose message is the top-level "message").
+	Object  objectIsError   `json:"object"`
+	Message json.RawMessage `json:"message"`
+}
+
+// reset clears the chunk for the next decode while keeping the capacity of
+// its choices: encoding/json decodes into reused slice elements without
+// zeroing them, so stale fields must be cleared first.
+func (c *wireChunk) reset() {
+	choices := c.Choices[:cap(c.Choices)]
+	clear(choices)
+	*c = wireChunk{Choices: choices[:0]}
+}
+
+// errorMessage returns the chunk's error message and whether it carries an
+// error at all.
+func (c *wireChunk) errorMessage() (string, bool) {
+	if isJSONValue(c.Error) {
+		return messageOf(c.Error), true
+	}
+	if c.Object {
+		if m := messageOf(c.Message); m != "" {
+			return m, true
+		}
+		return "error object without a message", true
+	}
+	return "", false
+}
+
+// wireChoice is one element of "choices".
+type wireChoice struct {
+	Index int `json:"index"`
+	// Text is the completions API's text.
+	Text string `json:"text"`
+	// Delta is the chat API's streamed increment.
+	Delta wireMessage `json:"delta"`
+	// Message is the chat API's whole message in a non-streaming response.
+	Message      wireMessage  `json:"message"`
+	FinishReason string       `json:"finish_reason"`
+	Logprobs     wireLogprobs `json:"logprobs"`
+}
+
+// wireMessage is a chat delta or message.
+type wireMessage struct {
+	Content string `json:"content"`
+	// ReasoningContent and Reasoning carry a reasoning model's thinking
+	// (the field's name differs between engines and versions).
+	ReasoningContent string         `json:"reasoning_content"`
+	Reasoning        string         `json:"reasoning"`
+	ToolCalls        []wireToolCall `json:"tool_calls"`
+}
+
+// reasoning returns the reasoning text under whichever name it came.
+func (m *wireMessage) reasoning() string {
+	if m.ReasoningContent != "" {
+		return m.ReasoningContent
+	}
+	return m.Reasoning
+}
+
+// wireToolCall is one (piece of a) tool call.
+type wireToolCall struct {
+	Index    int `json:"index"`
+	Function struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	} `json:"function"`
+}
+
+// wireLogprobs counts the token entries of a choice's logprobs without
+// keeping them: "tokens" in the completions API, "content" in chat.
+type wireLogprobs struct {
+	Tokens  arrayLen `json:"tokens"`
+	Content arrayLen `json:"content"`
+}
+
+// entries returns the number of token entries and whether the choice
+// carried logprobs at all.
+func (l *wireLogprobs) entries() (int, bool) {
+	if l.Tokens.set {
+		return l.Tokens.n, true
+	}
+	if l.Content.set {
+		return l.Content.n, true
+	}
+	return 0, false
+}
+
+// arrayLen is the length of a JSON array, counted without decoding its
+// elements; set is false for null or an absent field.
+type arrayLen struct {
+	n   int
+	set bool
+}
+
+// UnmarshalJSON counts the top-level elements of the array in b. The
+// decoder has already checked that b is valid JSON.
+func (a *arrayLen) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if string(b) == "null" {
+		*a = arrayLen{}
+		return nil
+	}
+	if len(b) < 2 || b[0] != '[' {
+		return errors.New("logprobs entries: want an array")
+	}
+	n, depth, inString, escaped, nonEmpty := 0, 0, false, false, false
+	for _, c := range b[1 : len(b)-1] {
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case ' ', '\t', '\n', '\r':
+		case '"':
+			inString, nonEmpty = true, true
+		case '[', '{':
+			depth++
+			nonEmpty = true
+		case ']', '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				n++
+			}
+		default:
+			nonEmpty = true
+		}
+	}
+	if nonEmpty {
+		n++
+	}
+	*a = arrayLen{n: n, set: true}
+	return nil
+}
+
+// wireUsageField is the "usage" member; present is false when it is null
+// or absent.
+type wireUsageField struct {
+	present bool
+	u       wireUsage
+}
+
+// UnmarshalJSON decodes a usage object.
+func (f *wireUsageField) UnmarshalJSON(b []byte) error {
+	if string(bytes.TrimSpace(b)) == "null" {
+		*f = wireUsageField{}
+		return nil
+	}
+	f.present, f.u = true, wireUsage{}
+	return json.Unmarshal(b, &f.u)
+}
+
+// wireUsage is the OpenAI usage object.
+type wireUsage struct {
+	PromptTokens     optInt `json:"prompt_tokens"`
+	CompletionTokens optInt `json:"completion_tokens"`
+	Details          struct {
+		ReasoningTokens optInt `json:"reasoning_tokens"`
+	} `json:"completion_tokens_details"`
+}
+
+// optInt is an integer that may be null, absent or unreadable (ok false).
+type optInt struct {
+	v  int
+	ok bool
+}
+
+// UnmarshalJSON reads a non-negative integer; anything else leaves the
+// value unknown rather than failing the whole event.
+func (o *optInt) UnmarshalJSON(b []byte) error {
+	*o = optInt{}
+	if n, err := strconv.Atoi(string(b)); err == nil && n >= 0 {
+		*o = optInt{v: n, ok: true}
+	}
+	return nil
+}
+
+// ptrOrNil returns a pointer to the value, or nil when it is unknown.
+func (o optInt) ptrOrNil() *int {
+	if !o.ok {
+		return nil
+	}
+	return ptr(o.v)
+}
+
+// objectIsError is true when a JSON string equals "error".
+type objectIsError bool
+
+// UnmarshalJSON compares without allocating.
+func (o *objectIsError) UnmarshalJSON(b []byte) error {
+	*o = string(b) == `"error"`
+	return nil
+}
+
+// isJSONValue reports whether raw holds a value other than null.
+func isJSONValue(raw json.RawMessage) bool {
+	t := bytes.TrimSpace(raw)
+	return len(t) > 0 && string(t) != "null"
+}

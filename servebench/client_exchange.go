@@ -1,0 +1,257 @@
+package servebench
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptrace"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/servebench/servebench/servebench/sse"
+)
+
+// How long the client keeps reading after the outcome is decided.
+const (
+	// drainWait bounds reading the rest of a body after data: [DONE] or an
+	// error event, so that the connection can be reused.
+	drainWait = 250 * time.Millisecond
+	// errorBodyWait bounds reading an error response's body.
+	errorBodyWait = 2 * time.Second
+	// maxDrainBytes bounds what is read and discarded after [DONE].
+	maxDrainBytes = 256 << 10
+	// maxErrorBody bounds the part of an error body that is examined.
+	maxErrorBody = 64 << 10
+	// maxWholeBody bounds a non-streaming response body.
+	maxWholeBody = 64 << 20
+)
+
+// Header values shared by every request (the transport only reads them).
+var (
+	headerJSON        = []string{"application/json"}
+	headerEventStream = []string{"text/event-stream"}
+	headerUserAgent   = []string{"servebench"}
+)
+
+// exchange is the state of one request. Exchanges are pooled: everything
+// handed to the Outcome is allocated afresh, everything else is reused.
+type exchange struct {
+	c        *Client
+	req      *Request
+	out      *Outcome
+	start    time.Time // the run's start instant
+	begin    time.Time // when the request was handed to the transport
+	wd       *watchdog
+	keepText bool
+	settled  bool // the protocol ended normally ([DONE] or a whole body)
+
+	trace     httptrace.ClientTrace
+	gotConnFn func(httptrace.GotConnInfo) // x.gotConn, bound once
+	body      clockedBody
+	sse       *sse.Reader
+	chunk     wireChunk
+	text      strings.Builder
+	tools     []*toolAccum
+
+	events      int // data events decoded
+	textEvents  int // events with visible or reasoning text
+	textBytes   int // their bytes
+	visible     bool
+	eventTokens []int
+
+	finalUsage, lastUsage wireUsageField
+
+	logprobTotal           int
+	logprobsSeen           bool
+	textWithoutLogprobs    bool // an event with text or a tool piece had none
+	contentWithoutLogprobs bool // a content event had none
+}
+
+// toolAccum accumulates one tool call's streamed pieces.
+type toolAccum struct {
+	index     int
+	name, arg strings.Builder
+}
+
+var exchangePool = sync.Pool{New: func() any {
+	x := &exchange{sse: sse.NewReader(nil)}
+	x.gotConnFn = x.gotConn
+	return x
+}}
+
+// getExchange takes a clean exchange from the pool.
+func getExchange(c *Client, start time.Time, req *Request, out *Outcome) *exchange {
+	x := exchangePool.Get().(*exchange)
+	x.c, x.req, x.out, x.start = c, req, out, start
+	x.keepText = c.KeepText || req.Expect != nil
+	clearOutcome(out)
+	return x
+}
+
+// putExchange resets x and returns it to the pool.
+func putExchange(x *exchange) {
+	reader, gotConn, chunk := x.sse, x.gotConnFn, x.chunk
+	reader.Reset(nil)
+	chunk.reset()
+	*x = exchange{sse: reader, gotConnFn: gotConn, chunk: chunk}
+	exchangePool.Put(x)
+}
+
+// clearOutcome zeroes the fields Do owns.
+func clearOutcome(out *Outcome) {
+	out.Status, out.SentMS, out.FirstContentMS, out.LastContentMS = "", nil, nil, nil
+	out.FirstReasoningMS, out.TerminalMS, out.ContentMS, out.EventTokens = nil, 0, nil, nil
+	out.OutputTokens, out.TokenCountSource, out.PromptTokens, out.ReasoningTokens = nil, nil, nil, nil
+	out.HTTPStatus, out.Error, out.FinishReason, out.Timeout = nil, "", "", nil
+	out.Text, out.ToolCalls = nil, nil
+}
+
+// ms converts an instant into the records' unit.
+func (x *exchange) ms(t time.Time) float64 { return Millis(t.Sub(x.start)) }
+
+// gotConn stamps d.
+func (x *exchange) gotConn(httptrace.GotConnInfo) { x.wd.markSent(time.Now()) }
+
+// run sends the request and reads the response into x.out.
+func (x *exchange) run(ctx context.Context, requestID string) {
+	body, stream, err := x.c.requestBody(x.req)
+	if err != nil {
+		x.end(StatusNotSent, time.Now(), "request not sent: "+err.Error())
+		return
+	}
+	rctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	// A fresh trace each time: WithClientTrace composes it with any trace
+	// already in ctx by rewriting its hooks.
+	x.trace = httptrace.ClientTrace{GotConn: x.gotConnFn}
+	hreq, err := http.NewRequestWithContext(httptrace.WithClientTrace(rctx, &x.trace), http.MethodPost, x.c.endpointURL(), bytes.NewReader(body))
+	if err != nil {
+		x.end(StatusNotSent, time.Now(), "request not sent: "+err.Error())
+		return
+	}
+	h := hreq.Header
+	h["Content-Type"] = headerJSON
+	h["User-Agent"] = headerUserAgent
+	if stream {
+		h["Accept"] = headerEventStream
+	} else {
+		h["Accept"] = headerJSON
+	}
+	if requestID != "" {
+		h["X-Request-Id"] = []string{requestID}
+	}
+	if x.c.APIKey != "" {
+		h["Authorization"] = []string{"Bearer " + x.c.APIKey}
+	}
+
+	x.begin = time.Now()
+	x.wd = newWatchdog(x.begin, x.c.FirstTokenTimeout, x.c.IdleTimeout, x.c.TotalTimeout, cancel)
+	defer x.wd.stop()
+	resp, err := x.c.httpClient().Do(hreq)
+	if err != nil {
+		x.failed(ctx, err, time.Now())
+		return
+	}
+	defer resp.Body.Close()
+	if x.wd.sent.Load() == 0 {
+		x.wd.markSent(x.begin)
+	}
+	x.out.HTTPStatus = ptr(resp.StatusCode)
+	switch {
+	case resp.StatusCode < 200 || resp.StatusCode > 299:
+		x.httpError(resp)
+	case stream:
+		x.readStream(ctx, resp)
+	default:
+		x.readWhole(ctx, resp)
+	}
+}
+
+// end records a terminal status decided at t.
+func (x *exchange) end(status Status, t time.Time, msg string) {
+	x.out.Status, x.out.TerminalMS, x.out.Error = status, x.ms(t), msg
+}
+
+// failed ends a request whose transport call or body read failed at t:
+// a passed deadline, a cancelled run, or a broken connection.
+func (x *exchange) failed(ctx context.Context, err error, t time.Time) {
+	if kind, at := x.wd.expired(); kind != deadlineNone {
+		x.timedOut(kind, at)
+		return
+	}
+	if ctx.Err() != nil {
+		if x.wd.sent.Load() == 0 {
+			x.end(StatusNotSent, t, "run cancelled before the request was sent: "+context.Cause(ctx).Error())
+		} else {
+			x.end(StatusCancelled, t, "run cancelled while the request was in flight: "+context.Cause(ctx).Error())
+		}
+		return
+	}
+	x.end(StatusStreamError, t, "connection failed: "+err.Error())
+}
+
+// timedOut records a passed deadline.
+func (x *exchange) timedOut(kind deadlineKind, at time.Time) {
+	var msg string
+	switch kind {
+	case deadlineFirstToken:
+		msg = fmt.Sprintf("no content within %v of sending (first-token timeout)", x.c.FirstTokenTimeout)
+	case deadlineIdle:
+		msg = fmt.Sprintf("no stream line for %v (idle timeout)", x.c.IdleTimeout)
+	default:
+		msg = fmt.Sprintf("request not finished within %v (total timeout)", x.c.TotalTimeout)
+	}
+	x.end(StatusTimeout, at, msg)
+	x.out.Timeout = ptr(kind.timeoutKind())
+}
+
+// httpError records a non-2xx response with the server's message.
+func (x *exchange) httpError(resp *http.Response) {
+	x.wd.settle(time.Now(), errorBodyWait)
+	data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	t := time.Now()
+	drain(resp.Body)
+	msg := serverMessage(data)
+	if msg == "" {
+		msg = http.StatusText(resp.StatusCode)
+	}
+	status := StatusHTTPError
+	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
+		status = StatusRejected
+	}
+	x.end(status, t, fmt.Sprintf("HTTP %d: %s", resp.StatusCode, msg))
+}
+
+// drain reads what is left of a body, within bounds, so that the transport
+// can reuse the connection (it closes a connection whose body was not
+// read to the end).
+func drain(r io.Reader) {
+	_, _ = io.Copy(io.Discard, io.LimitReader(r, maxDrainBytes))
+}
+
+// clockedBody wraps a response body: it records when each read returned
+// bytes, and tells the watchdog whenever a read completed a line.
+type clockedBody struct {
+	r      io.Reader
+	wd     *watchdog
+	readAt time.Time
+	err    error
+}
+
+// Read reads from the body and stamps the bytes' arrival.
+func (b *clockedBody) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if n > 0 {
+		b.readAt = time.Now()
+		if bytes.IndexByte(p[:n], '\n') >= 0 || bytes.IndexByte(p[:n], '\r') >= 0 {
+			b.wd.markLine(b.readAt)
+		}
+	}
+	if err != nil {
+		b.err = err
+	}
+	return n, err
+}

@@ -1,0 +1,423 @@
+package servebench_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/quality"
+)
+
+func chatClient() *servebench.Client {
+	return &servebench.Client{Model: "test-model", Endpoint: servebench.EndpointChat, Stream: true}
+}
+
+func completionsClient() *servebench.Client {
+	return &servebench.Client{Model: "test-model", Endpoint: servebench.EndpointCompletions, Stream: true}
+}
+
+func chatRow() *servebench.Request {
+	return &servebench.Request{ID: "r1", Messages: []servebench.Message{{Role: "user", Content: "hi"}}, MaxTokens: 16}
+}
+
+func promptRow() *servebench.Request {
+	return &servebench.Request{ID: "r1", Prompt: "Once upon a time", MaxTokens: 16}
+}
+
+func TestClientStreamRoleChunkThenContent(t *testing.T) {
+	// vLLM-style: a role-only chunk at once, prefill of 150 ms, three
+	// tokens 60 ms apart, a finish chunk, the usage chunk, [DONE].
+	srv := newScriptServer(t, func(w *sseWriter) {
+		w.streamHeader()
+		w.event(chatDelta(map[string]any{"role": "assistant", "content": ""}))
+		w.sleep(150 * time.Millisecond)
+		w.content(chatContent("Hello"))
+		w.sleep(60 * time.Millisecond)
+		w.content(chatContent(","))
+		w.sleep(60 * time.Millisecond)
+		w.content(chatContent(" world"))
+		w.event(chatFinish("length"))
+		w.event(usageChunk(9, 3))
+		w.done()
+	})
+	out := do(t, srv, chatClient(), chatRow())
+	wantStatus(t, out, servebench.StatusSuccess)
+	server := srv.contentTimes()
+	if len(out.ContentMS) != 3 {
+		t.Fatalf("content times %v, want 3", out.ContentMS)
+	}
+	for i := range server {
+		within(t, "content event time vs server write", out.ContentMS[i], server[i])
+	}
+	within(t, "TTFT (f - d)", *out.FirstContentMS-*out.SentMS, 150)
+	near(t, "first chunk gap", out.ContentMS[1]-out.ContentMS[0], 60)
+	near(t, "second chunk gap", out.ContentMS[2]-out.ContentMS[1], 60)
+	within(t, "terminal after last content", out.TerminalMS, *out.LastContentMS)
+	wantInt(t, "output tokens", out.OutputTokens, 3)
+	wantInt(t, "prompt tokens", out.PromptTokens, 9)
+	if out.TokenCountSource == nil || *out.TokenCountSource != servebench.TokensFromUsage {
+		t.Errorf("token source %v, want usage", deref(out.TokenCountSource))
+	}
+	wantInt(t, "HTTP status", out.HTTPStatus, 200)
+	if out.FinishReason != "length" {
+		t.Errorf("finish reason %q, want length", out.FinishReason)
+	}
+	if out.EventTokens != nil {
+		t.Errorf("event tokens %v without logprobs, want nil", out.EventTokens)
+	}
+	wantNil(t, "text (not kept)", out.Text)
+	wantNil(t, "first reasoning", out.FirstReasoningMS)
+	wantNil(t, "timeout", out.Timeout)
+	if out.SlotMS == nil || out.ID != "r1" || out.Attempt != 1 {
+		t.Errorf("Do changed the caller's fields: %+v", out)
+	}
+}
+
+func TestClientStreamSplitByteByByteWithCRLFAndKeepalives(t *testing.T) {
+	// Every byte is its own write and flush (its own HTTP chunk), lines end
+	// in CRLF, and keepalive comments come before and between events.
+	stream := ": keepalive\r\n\r\n" +
+		"data: " + chatDelta(map[string]any{"role": "assistant"}) + "\r\n\r\n" +
+		": keepalive\r\n" +
+		"data: " + chatContent("héllo") + "\r\n\r\n" +
+		": ping\r\n\r\n" +
+		"data: " + chatContent(" ✓") + "\r\n\r\n" +
+		"data: " + usageChunk(4, 2) + "\r\n\r\n" +
+		"data: [DONE]\r\n\r\n"
+	srv := newScriptServer(t, func(w *sseWriter) {
+		w.streamHeader()
+		for i := 0; i < len(stream); i++ {
+			w.raw(stream[i : i+1])
+		}
+	})
+	c := chatClient()
+	c.KeepText = true
+	out := do(t, srv, c, chatRow())
+	wantStatus(t, out, servebench.StatusSuccess)
+	if out.Text == nil || *out.Text != "héllo ✓" {
+		t.Errorf("text %v, want %q", deref(out.Text), "héllo ✓")
+	}
+	if len(out.ContentMS) != 2 {
+		t.Errorf("content times %v, want 2 (comments and the role chunk are not content)", out.ContentMS)
+	}
+	wantInt(t, "output tokens", out.OutputTokens, 2)
+}
+
+func TestClientStreamEmptyFirstChunkIsNotContent(t *testing.T) {
+	srv := newScriptServer(t, func(w *sseWriter) {
+		w.streamHeader()
+		w.event(textChunk("", nil, nil))
+		w.raw(": keepalive\n\n")
+		w.sleep(120 * time.Millisecond)
+		w.content(textChunk(" one", nil, nil))
+		w.event(textChunk("", nil, "stop"))
+		w.event(usageChunk(5, 1))
+		w.done()
+	})
+	out := do(t, srv, completionsClient(), promptRow())
+	wantStatus(t, out, servebench.StatusSuccess)
+	within(t, "first content vs server", *out.FirstContentMS, srv.contentTimes()[0])
+	within(t, "TTFT", *out.FirstContentMS-*out.SentMS, 120)
+	if len(out.ContentMS) != 1 || out.FinishReason != "stop" {
+		t.Errorf("content %v finish %q, want one event and stop", out.ContentMS, out.FinishReason)
+	}
+}
+
+func TestClientStreamMultiTokenChunksWithLogprobs(t *testing.T) {
+	// A speculative engine sends 1, 3 and 2 tokens per event. Logprobs
+	// prove the per-event counts; the delays are not split.
+	script := func(withUsage bool) func(w *sseWriter) {
+		return func(w *sseWriter) {
+			w.streamHeader()
+			w.content(textChunk(" a", []string{" a"}, nil))
+			w.sleep(50 * time.Millisecond)
+			w.content(textChunk(" b c d", []string{" b", " c", " d"}, nil))
+			w.sleep(50 * time.Millisecond)
+			w.content(textChunk(" e f", []string{" e", " f"}, "length"))
+			if withUsage {
+				w.event(usageChunk(3, 6))
+			}
+			w.done()
+		}
+	}
+	c := completionsClient()
+	c.Logprobs = true
+	out := do(t, newScriptServer(t, script(true)), c, promptRow())
+	wantStatus(t, out, servebench.StatusSuccess)
+	if got := out.EventTokens; len(got) != 3 || got[0] != 1 || got[1] != 3 || got[2] != 2 {
+		t.Errorf("event tokens %v, want [1 3 2]", got)
+	}
+	wantInt(t, "output tokens", out.OutputTokens, 6)
+	if *out.TokenCountSource != servebench.TokensFromUsage {
+		t.Errorf("source %s, want usage", *out.TokenCountSource)
+	}
+	if len(out.ContentMS) != 3 {
+		t.Errorf("content times %v: a multi-token chunk is one event", out.ContentMS)
+	}
+
+	out = do(t, newScriptServer(t, script(false)), c, promptRow())
+	wantStatus(t, out, servebench.StatusSuccess)
+	wantInt(t, "output tokens counted from logprobs", out.OutputTokens, 6)
+	if out.TokenCountSource == nil || *out.TokenCountSource != servebench.TokensFromLogprobs {
+		t.Errorf("source %v, want logprobs", deref(out.TokenCountSource))
+	}
+	wantNil(t, "prompt tokens without usage", out.PromptTokens)
+}
+
+func TestClientStreamMultiTokenChunksWithoutLogprobs(t *testing.T) {
+	// Without logprobs the per-event counts are unknown: EventTokens stays
+	// nil even though usage gives the total.
+	srv := newScriptServer(t, func(w *sseWriter) {
+		w.streamHeader()
+		w.content(textChunk(" a", nil, nil))
+		w.content(textChunk(" b c d", nil, "length"))
+		w.event(usageChunk(3, 4))
+		w.done()
+	})
+	out := do(t, srv, completionsClient(), promptRow())
+	wantStatus(t, out, servebench.StatusSuccess)
+	if out.EventTokens != nil {
+		t.Errorf("event tokens %v, want nil", out.EventTokens)
+	}
+	wantInt(t, "output tokens", out.OutputTokens, 4)
+}
+
+func TestClientStreamLogprobsOnSomeEventsOnly(t *testing.T) {
+	// One content event lacks logprobs: neither EventTokens nor a logprob
+	// count may be claimed.
+	srv := newScriptServer(t, func(w *sseWriter) {
+		w.streamHeader()
+		w.content(textChunk(" a", []string{" a"}, nil))
+		w.content(textChunk(" b", nil, "length"))
+		w.done()
+	})
+	c := completionsClient()
+	c.Logprobs = true
+	out := do(t, srv, c, promptRow())
+	wantStatus(t, out, servebench.StatusSuccess)
+	if out.EventTokens != nil {
+		t.Errorf("event tokens %v, want nil", out.EventTokens)
+	}
+	wantNil(t, "output tokens", out.OutputTokens)
+	wantNil(t, "token source", out.TokenCountSource)
+}
+
+func TestClientStreamMissingUsage(t *testing.T) {
+	srv := newScriptServer(t, func(w *sseWriter) {
+		w.streamHeader()
+		w.content(chatContent("Hello"))
+		w.content(chatContent(" there, friend"))
+		w.event(chatFinish("stop"))
+		w.done()
+	})
+	out := do(t, srv, chatClient(), chatRow())
+	wantStatus(t, out, servebench.StatusSuccess)
+	wantNil(t, "output tokens without usage or logprobs", out.OutputTokens)
+	wantNil(t, "token source", out.TokenCountSource)
+
+	// With an estimate allowed: 2 events, 5 + 14 = 19 bytes, ceil(19/4) =
+	// 5, and max(2, 5) = 5, labelled as an estimate.
+	c := chatClient()
+	c.EstimateTokens = true
+	out = do(t, srv, c, chatRow())
+	wantInt(t, "estimated output tokens", out.OutputTokens, 5)
+	if out.TokenCountSource == nil || *out.TokenCountSource != servebench.TokensEstimated {
+		t.Errorf("source %v, want estimate", deref(out.TokenCountSource))
+	}
+}
+
+func TestClientStreamOllamaZeroUsageOnEveryChunk(t *testing.T) {
+	// Ollama's /v1/completions with include_usage puts a zero usage on every
+	// chunk, then sends the real one on a chunk with empty choices.
+	zero := map[string]any{"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
+	ollamaChunk := func(text string, finish any) string {
+		return mustJSON(map[string]any{"id": "cmpl-1", "object": "text_completion", "model": "tiny",
+			"choices": []any{map[string]any{"text": text, "index": 0, "finish_reason": finish}}, "usage": zero})
+	}
+	script := func(final bool) func(w *sseWriter) {
+		return func(w *sseWriter) {
+			w.streamHeader()
+			w.content(ollamaChunk(" the", nil))
+			w.content(ollamaChunk(" cat", nil))
+			w.content(ollamaChunk(" sat", nil))
+			w.event(ollamaChunk("", "length"))
+			if final {
+				w.event(mustJSON(map[string]any{"id": "cmpl-1", "object": "text_completion", "choices": []any{},
+					"usage": map[string]any{"prompt_tokens": 12, "completion_tokens": 3, "total_tokens": 15}}))
+			}
+			w.done()
+		}
+	}
+	out := do(t, newScriptServer(t, script(true)), completionsClient(), promptRow())
+	wantStatus(t, out, servebench.StatusSuccess)
+	wantInt(t, "output tokens", out.OutputTokens, 3)
+	wantInt(t, "prompt tokens", out.PromptTokens, 12)
+
+	// Without the final chunk the zeros must not become a count of 0.
+	out = do(t, newScriptServer(t, script(false)), completionsClient(), promptRow())
+	wantStatus(t, out, servebench.StatusSuccess)
+	wantNil(t, "output tokens from zero usages", out.OutputTokens)
+	wantNil(t, "prompt tokens from zero usages", out.PromptTokens)
+}
+
+func TestClientStreamContinuousUsageFallback(t *testing.T) {
+	// Usage on every chunk (cumulative) and no choices-empty chunk: the
+	// last usage with completion_tokens > 0 is taken.
+	srv := newScriptServer(t, func(w *sseWriter) {
+		w.streamHeader()
+		for i, tok := range []string{" x", " y", " z"} {
+			w.content(mustJSON(map[string]any{"choices": []any{map[string]any{"index": 0, "text": tok}},
+				"usage": map[string]any{"prompt_tokens": 7, "completion_tokens": i + 1}}))
+		}
+		w.done()
+	})
+	out := do(t, srv, completionsClient(), promptRow())
+	wantInt(t, "output tokens", out.OutputTokens, 3)
+	wantInt(t, "prompt tokens", out.PromptTokens, 7)
+}
+
+func TestClientStreamReasoningThenContent(t *testing.T) {
+	srv := newScriptServer(t, func(w *sseWriter) {
+		w.streamHeader()
+		w.event(chatDelta(map[string]any{"role": "assistant", "content": ""}))
+		w.sleep(50 * time.Millisecond)
+		w.event(chatDelta(map[string]any{"reasoning_content": "Let me think"}))
+		w.sleep(50 * time.Millisecond)
+		w.event(chatDelta(map[string]any{"reasoning": " more"}))
+		w.sleep(100 * time.Millisecond)
+		w.content(chatContent("42"))
+		w.event(chatFinish("stop"))
+		w.event(mustJSON(map[string]any{"choices": []any{}, "usage": map[string]any{"prompt_tokens": 5, "completion_tokens": 4,
+			"completion_tokens_details": map[string]any{"reasoning_tokens": 3}}}))
+		w.done()
+	})
+	c := chatClient()
+	c.KeepText = true
+	out := do(t, srv, c, chatRow())
+	wantStatus(t, out, servebench.StatusSuccess)
+	if out.FirstReasoningMS == nil {
+		t.Fatal("first reasoning not recorded")
+	}
+	within(t, "first reasoning after send", *out.FirstReasoningMS-*out.SentMS, 50)
+	within(t, "TTFT counts visible content only", *out.FirstContentMS-*out.SentMS, 200)
+	within(t, "first content vs server", *out.FirstContentMS, srv.contentTimes()[0])
+	if len(out.ContentMS) != 1 || *out.Text != "42" {
+		t.Errorf("content %v text %q: reasoning must not be content", out.ContentMS, *out.Text)
+	}
+	wantInt(t, "reasoning tokens", out.ReasoningTokens, 3)
+	wantInt(t, "output tokens", out.OutputTokens, 4)
+}
+
+func TestClientStreamReasoningOnlyIsEmptyOutput(t *testing.T) {
+	srv := newScriptServer(t, func(w *sseWriter) {
+		w.streamHeader()
+		w.event(chatDelta(map[string]any{"reasoning_content": "thinking until the cap"}))
+		w.event(chatFinish("length"))
+		w.done()
+	})
+	out := do(t, srv, chatClient(), chatRow())
+	wantStatus(t, out, servebench.StatusEmptyOutput)
+	if out.FirstReasoningMS == nil || out.FirstContentMS != nil {
+		t.Errorf("first reasoning %v, first content %v", deref(out.FirstReasoningMS), deref(out.FirstContentMS))
+	}
+}
+
+func TestClientStreamToolCallsInPieces(t *testing.T) {
+	call := func(index int, id, name, args string) string {
+		tc := map[string]any{"index": index, "function": map[string]any{"arguments": args}}
+		if id != "" {
+			tc["id"], tc["type"] = id, "function"
+			tc["function"].(map[string]any)["name"] = name
+		}
+		return chatDelta(map[string]any{"tool_calls": []any{tc}})
+	}
+	srv := newScriptServer(t, func(w *sseWriter) {
+		w.streamHeader()
+		w.event(chatDelta(map[string]any{"role": "assistant", "content": nil}))
+		w.sleep(80 * time.Millisecond)
+		w.content(call(0, "call_1", "get_weather", ""))
+		w.content(call(0, "", "", `{"ci`))
+		w.content(call(0, "", "", `ty": "Par`))
+		w.content(call(0, "", "", `is"}`))
+		w.content(call(1, "call_2", "get_time", `{"tz": "CET"}`))
+		w.event(chatFinish("tool_calls"))
+		w.event(usageChunk(20, 18))
+		w.done()
+	})
+	row := chatRow()
+	row.Expect = &quality.Expectation{FinishReason: ptrTo("tool_calls")} // an expectation keeps the output
+	out := do(t, srv, chatClient(), row)
+	wantStatus(t, out, servebench.StatusSuccess)
+	want := []quality.ToolCall{{Name: "get_weather", Arguments: `{"city": "Paris"}`}, {Name: "get_time", Arguments: `{"tz": "CET"}`}}
+	if len(out.ToolCalls) != 2 || out.ToolCalls[0] != want[0] || out.ToolCalls[1] != want[1] {
+		t.Errorf("tool calls %+v, want %+v", out.ToolCalls, want)
+	}
+	if out.Text == nil || *out.Text != "" {
+		t.Errorf("text %v, want kept and empty", deref(out.Text))
+	}
+	if len(out.ContentMS) != 5 {
+		t.Errorf("content times %v, want one per tool-call piece (5)", out.ContentMS)
+	}
+	within(t, "TTFT of a tool call", *out.FirstContentMS-*out.SentMS, 80)
+	if out.FinishReason != "tool_calls" {
+		t.Errorf("finish reason %q", out.FinishReason)
+	}
+}
+
+func TestClientStreamEmptyOutput(t *testing.T) {
+	srv := newScriptServer(t, func(w *sseWriter) {
+		w.streamHeader()
+		w.event(chatDelta(map[string]any{"role": "assistant", "content": ""}))
+		w.raw(": keepalive\n\n")
+		w.event(chatFinish("stop"))
+		w.event(usageChunk(5, 1))
+		w.done()
+	})
+	out := do(t, srv, chatClient(), chatRow())
+	wantStatus(t, out, servebench.StatusEmptyOutput)
+	contains(t, "error", out.Error, "no visible text")
+	wantInt(t, "output tokens", out.OutputTokens, 1)
+	if out.ContentMS != nil {
+		t.Errorf("content times %v, want none", out.ContentMS)
+	}
+}
+
+func TestClientStreamExtraFieldsAndBlankData(t *testing.T) {
+	// Unknown fields, an "event: message" type, an id field, an empty data
+	// event and a choice with another index are all tolerated; only index 0
+	// is read.
+	srv := newScriptServer(t, func(w *sseWriter) {
+		w.streamHeader()
+		w.raw("id: 1\nevent: message\ndata: " + chatContent("A") + "\n\n")
+		w.raw("data:\n\n")
+		w.raw("data: " + mustJSON(map[string]any{"choices": []any{map[string]any{"index": 1, "delta": map[string]any{"content": "other"}}},
+			"system_fingerprint": "fp", "service_tier": nil}) + "\n\n")
+		w.raw("retry: 1000\ndata: " + chatContent("B") + "\n\n")
+		w.done()
+	})
+	c := chatClient()
+	c.KeepText = true
+	out := do(t, srv, c, chatRow())
+	wantStatus(t, out, servebench.StatusSuccess)
+	if *out.Text != "AB" || len(out.ContentMS) != 2 {
+		t.Errorf("text %q content %v, want AB in 2 events", *out.Text, out.ContentMS)
+	}
+}
+
+func TestClientStreamLongEvent(t *testing.T) {
+	// One event far longer than a read buffer (a whole answer in a chunk).
+	long := strings.Repeat("abcdefghij", 20000)
+	srv := newScriptServer(t, func(w *sseWriter) {
+		w.streamHeader()
+		w.content(chatContent(long))
+		w.done()
+	})
+	c := chatClient()
+	c.KeepText = true
+	out := do(t, srv, c, chatRow())
+	wantStatus(t, out, servebench.StatusSuccess)
+	if len(*out.Text) != len(long) {
+		t.Errorf("text of %d bytes, want %d", len(*out.Text), len(long))
+	}
+}

@@ -1,0 +1,72 @@
+package servebench
+
+import (
+	"slices"
+	"time"
+
+	"github.com/servebench/servebench/servebench/quality"
+)
+
+// finish completes the record once the exchange has ended: d and l, the
+// token counts, the success or empty_output status, the kept text, and the
+// API key's redaction.
+func (x *exchange) finish() {
+	out := x.out
+	if x.wd != nil {
+		if s := x.wd.sent.Load(); s != 0 {
+			out.SentMS = ptr(x.ms(x.begin.Add(time.Duration(s - 1))))
+		}
+	}
+	if n := len(out.ContentMS); n > 0 {
+		out.LastContentMS = ptr(out.ContentMS[n-1])
+	}
+	x.countTokens()
+	if x.settled && out.Status == "" {
+		if x.visible {
+			out.Status = StatusSuccess
+		} else {
+			out.Status = StatusEmptyOutput
+			out.Error = "the response carried no visible text and no tool call"
+		}
+	}
+	if x.keepText {
+		out.Text = ptr(x.text.String())
+		if len(x.tools) > 0 {
+			slices.SortStableFunc(x.tools, func(a, b *toolAccum) int { return a.index - b.index })
+			out.ToolCalls = make([]quality.ToolCall, len(x.tools))
+			for i, a := range x.tools {
+				out.ToolCalls[i] = quality.ToolCall{Name: a.name.String(), Arguments: a.arg.String()}
+			}
+		}
+	}
+	redactOutcome(out, x.c.APIKey)
+}
+
+// countTokens fills the output, prompt and reasoning token counts and the
+// per-event token counts, from the best source available.
+func (x *exchange) countTokens() {
+	out := x.out
+	usage := x.finalUsage
+	if !usage.present {
+		usage = x.lastUsage
+	}
+	if usage.present {
+		out.PromptTokens = usage.u.PromptTokens.ptrOrNil()
+		out.ReasoningTokens = usage.u.Details.ReasoningTokens.ptrOrNil()
+		if usage.u.CompletionTokens.ok {
+			out.OutputTokens = ptr(usage.u.CompletionTokens.v)
+			out.TokenCountSource = ptr(TokensFromUsage)
+		}
+	}
+	if out.OutputTokens == nil && x.logprobsSeen && !x.textWithoutLogprobs && x.logprobTotal > 0 {
+		out.OutputTokens = ptr(x.logprobTotal)
+		out.TokenCountSource = ptr(TokensFromLogprobs)
+	}
+	if out.OutputTokens == nil && x.c.EstimateTokens && x.textEvents > 0 {
+		out.OutputTokens = ptr(max(x.textEvents, (x.textBytes+3)/4))
+		out.TokenCountSource = ptr(TokensEstimated)
+	}
+	if len(out.ContentMS) > 0 && !x.contentWithoutLogprobs && len(x.eventTokens) == len(out.ContentMS) {
+		out.EventTokens = x.eventTokens
+	}
+}
