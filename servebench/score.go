@@ -106,5 +106,9 @@ func (set scoreSetup) inWindow(scheduledMS float64) bool {
 // limitMS converts a declared bound into the records' unit.
 func sloLimitMS(d time.Duration) float64 { return Millis(d) }
 
-// finite reports whether x is neither NaN nor infinite.
+// sloUnset reports whether no bound was given at all (a negative bound is
+// given, and rejected later).
+func sloUnset(s SLO) bool { return s.TTFT == 0 && s.TPOT == 0 && s.E2E == 0 }
+
+// scoreFinite reports whether x is neither NaN nor infinite.
 func scoreFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

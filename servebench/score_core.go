@@ -216,6 +216,9 @@ func measureRecord(rec *scoreRecord) requestMeasures {
 	}
 	d := *rec.sent
 	m.lag = msBetween(rec.scheduled, d)
+	if rec.firstSent != nil {
+		m.lag = msBetween(rec.scheduled, *rec.firstSent)
+	}
 	if rec.hasTerminal {
 		m.hasE2E = true
 		m.e2e = msBetween(d, rec.terminal)

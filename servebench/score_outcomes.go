@@ -11,7 +11,10 @@ import (
 // The cohort is the schedule's entries scheduled in the half-open window
 // (opts.WindowMS, else the schedule's). Each entry's logical result is its
 // final attempt (the highest attempt number); earlier attempts stay in the
-// outcome file but are not counted again. A scheduled entry with no record
+// outcome file but are not counted again. The schedule lag of a retried
+// request is its first attempt's (the generator's punctuality), its
+// latencies are the final attempt's, and its TTFT from the schedule covers
+// the whole wait. A scheduled entry with no record
 // at all (an interrupted run) is scored as not_sent, and the report says so
 // among its invalid reasons. A record whose ID the schedule does not hold,
 // two records with the same ID and attempt, or a record that breaks the
@@ -63,11 +66,13 @@ func scoreOutcomes(s *Schedule, outcomes []Outcome, opts ScoreOptions, src outco
 		byID[e.ID] = i
 	}
 
-	// final[i] is the index in outcomes of entry i's last attempt, or -1.
+	// final[i] is the index in outcomes of entry i's last attempt, or -1;
+	// firstTry[i] is its first attempt's, once it was retried.
 	final := make([]int32, len(s.Entries))
 	for i := range final {
 		final[i] = -1
 	}
+	firstTry := map[int]int{}
 	var attempts map[int][]int // entry -> attempt numbers, only for retried entries
 	for k := range outcomes {
 		o := &outcomes[k]
@@ -89,11 +94,15 @@ func scoreOutcomes(s *Schedule, outcomes []Outcome, opts ScoreOptions, src outco
 		seen, tracked := attempts[i]
 		if !tracked {
 			seen = []int{outcomes[prev].Attempt}
+			firstTry[i] = int(prev)
 		}
 		if slices.Contains(seen, o.Attempt) {
 			return nil, src.errorAt(k, o.ID, "attempt", "a second record for attempt %d: attempts are never merged", o.Attempt)
 		}
 		attempts[i] = append(seen, o.Attempt)
+		if o.Attempt < outcomes[firstTry[i]].Attempt {
+			firstTry[i] = k
+		}
 		if o.Attempt > outcomes[prev].Attempt {
 			final[i] = int32(k)
 		}
@@ -127,6 +136,9 @@ func scoreOutcomes(s *Schedule, outcomes []Outcome, opts ScoreOptions, src outco
 		})
 		if err != nil {
 			return nil, err
+		}
+		if j, retried := firstTry[i]; retried && j != int(k) && outcomes[j].SentMS != nil {
+			rec.firstSent = outcomes[j].SentMS
 		}
 		recs = append(recs, rec)
 	}

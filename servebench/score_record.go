@@ -11,6 +11,9 @@ type scoreRecord struct {
 	// happen.
 	scheduled  float64
 	sent, slot *float64
+	// firstSent is the first attempt's d when the request was retried: the
+	// generator's punctuality is judged on it. nil means sent.
+	firstSent *float64
 	// terminal is e; hasTerminal is false only for a scheduled request
 	// with no record at all.
 	terminal    float64

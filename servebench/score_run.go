@@ -67,8 +67,10 @@ func ScoreRunDir(dir string, opts ScoreOptions) (*Report, error) {
 		return nil, err
 	}
 	if prev != nil {
-		if !opts.SLO.Declared() {
+		if sloUnset(opts.SLO) {
+			fromScheduled := opts.SLO.TTFTFromScheduled
 			opts.SLO = prev.SLO
+			opts.SLO.TTFTFromScheduled = opts.SLO.TTFTFromScheduled || fromScheduled
 		}
 		if opts.Confidence == 0 {
 			opts.Confidence = prev.WilsonConfidence

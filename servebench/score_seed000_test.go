@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 const (
@@ -70,7 +71,7 @@ func TestSeedCohortAccounting(t *testing.T) {
 	if r.HorizonMS != 2500 {
 		t.Fatalf("horizon %v ms, want 2500", r.HorizonMS)
 	}
-	wantFloat(t, "offered_rps", r.OfferedRPS, 3.0)        // 6 / 2 s window
+	wantFloat(t, "offered_rps", r.OfferedRPS, 3.0)       // 6 / 2 s window
 	wantFloat(t, "successful_rps", r.SuccessfulRPS, 2.0) // 5 / 2.5 s horizon
 	wantFloat(t, "qualified_rps", r.QualifiedRPS, 1.2)   // 3 / 2.5 s horizon
 	if r.CapacityEstimateRPS != nil {
@@ -257,7 +258,7 @@ func TestSeedEditLateSend(t *testing.T) {
 
 func TestSeedTTFTFromScheduledCountsTheLag(t *testing.T) {
 	trace, events := seedInputs(t)
-	opts := ScoreOptions{SLO: SLO{TTFT: 288 * 1e6, TTFTFromScheduled: true}}
+	opts := ScoreOptions{SLO: SLO{TTFT: 288 * time.Millisecond, TTFTFromScheduled: true}}
 	r, err := ScoreTrace("trace.json", trace, "events.jsonl", events, opts)
 	if err != nil {
 		t.Fatal(err)

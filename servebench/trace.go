@@ -100,8 +100,10 @@ func ScoreTrace(traceName string, trace []byte, eventsName string, events []byte
 	if opts.LagToleranceMS == nil {
 		opts.LagToleranceMS = &tol
 	}
-	if !opts.SLO.Declared() && tf.SLO != nil {
+	if sloUnset(opts.SLO) && tf.SLO != nil {
+		fromScheduled := opts.SLO.TTFTFromScheduled
 		opts.SLO = tf.SLO.slo()
+		opts.SLO.TTFTFromScheduled = opts.SLO.TTFTFromScheduled || fromScheduled
 	}
 	if opts.Fluidity == nil && tf.Fluidity != nil {
 		opts.Fluidity = &FluidityRule{

@@ -119,7 +119,7 @@ func (w *walker) next(path string) (json.Token, error) {
 	if err == nil {
 		return tok, nil
 	}
-	if err == io.EOF {
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
 		return nil, w.errAt(path, w.start, "unexpected end of input")
 	}
 	rest := w.data[min(int(w.start), len(w.data)):]

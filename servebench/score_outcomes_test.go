@@ -1,0 +1,274 @@
+package servebench
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/servebench/servebench/servebench/quality"
+)
+
+// testSchedule schedules ids at the given times in the window [0, 1000).
+func testSchedule(times map[string]float64, ids ...string) *Schedule {
+	s := &Schedule{Schema: ScheduleSchema, Mode: "open", WindowMS: [2]float64{0, 1000}, ScheduleLagToleranceMS: 20}
+	for i, id := range ids {
+		s.Entries = append(s.Entries, ScheduleEntry{ID: id, Row: i, ScheduledMS: times[id]})
+	}
+	return s
+}
+
+// success builds a successful attempt sent at sent with content events at
+// times, ending at terminal, with n output tokens (nil: unknown).
+func success(id string, scheduled, sent float64, times []float64, terminal float64, n *int) Outcome {
+	return Outcome{ID: id, Attempt: 1, Status: StatusSuccess, ScheduledMS: scheduled, SentMS: ptr(sent),
+		ContentMS: times, TerminalMS: terminal, OutputTokens: n}
+}
+
+func TestScoreFinalAttemptCountsOnce(t *testing.T) {
+	s := testSchedule(map[string]float64{"a": 0, "b": 100}, "a", "b")
+	retry := success("a", 0, 300, []float64{400, 450}, 500, ptr(2))
+	retry.Attempt = 2
+	first := Outcome{ID: "a", Attempt: 1, Status: StatusRejected, ScheduledMS: 0, SentMS: ptr(0.0), TerminalMS: 10, HTTPStatus: ptr(429)}
+	b := success("b", 100, 101, []float64{200}, 250, ptr(1))
+	// The retry is listed before the first attempt: order must not matter.
+	r, err := Score(s, []Outcome{retry, b, first}, ScoreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Offered != 2 || r.ProtocolSuccesses != 2 || r.StatusCounts[StatusRejected] != 0 {
+		t.Fatalf("offered %d successes %d counts %v", r.Offered, r.ProtocolSuccesses, r.StatusCounts)
+	}
+	// Latency is the final attempt's (TTFT 400 − 300 = 100, and 400 from
+	// the schedule); the lag is the first attempt's (sent on time), since a
+	// retry is not the generator running late.
+	wantFloat(t, "a ttft", r.Requests[0].TTFTMS, 100)
+	wantFloat(t, "a ttft from scheduled", r.Requests[0].TTFTFromScheduledMS, 400)
+	wantFloat(t, "a lag", r.Requests[0].ScheduleLagMS, 0)
+	wantFloat(t, "a sent", r.Requests[0].SentMS, 300)
+	if !r.Valid || r.LateCount != 0 {
+		t.Fatalf("valid %v late %d", r.Valid, r.LateCount)
+	}
+}
+
+func TestScoreRejectsMergedOrUnknownRecords(t *testing.T) {
+	s := testSchedule(map[string]float64{"a": 0}, "a")
+	ok := success("a", 0, 1, []float64{10}, 20, ptr(1))
+	dup := ok
+	unknown := ok
+	unknown.ID = "zz"
+	zero := ok
+	zero.Attempt = 0
+	for name, c := range map[string]struct {
+		outcomes []Outcome
+		field    string
+		msg      string
+	}{
+		"same attempt twice": {[]Outcome{ok, dup}, "attempt", "a second record for attempt 1"},
+		"unknown id":         {[]Outcome{ok, unknown}, "id", "no request with this ID in the schedule"},
+		"attempt zero":       {[]Outcome{zero}, "attempt", "want an attempt number >= 1"},
+	} {
+		_, err := Score(s, c.outcomes, ScoreOptions{})
+		var ie *ScoreInputError
+		if !errors.As(err, &ie) || ie.Field != c.field || !strings.Contains(ie.Msg, c.msg) {
+			t.Fatalf("%s: got %v", name, err)
+		}
+	}
+	dupSched := testSchedule(map[string]float64{}, "a", "a")
+	if _, err := Score(dupSched, []Outcome{ok}, ScoreOptions{}); err == nil || !strings.Contains(err.Error(), "duplicate request ID in the schedule") {
+		t.Fatalf("duplicate schedule IDs: %v", err)
+	}
+}
+
+func TestScoreMissingRecordCountsAsNotSent(t *testing.T) {
+	s := testSchedule(map[string]float64{"a": 0, "b": 100}, "a", "b")
+	r, err := Score(s, []Outcome{success("a", 0, 1, []float64{10}, 20, ptr(1))}, ScoreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Offered != 2 || r.StatusCounts[StatusNotSent] != 1 || r.Valid {
+		t.Fatalf("offered %d counts %v valid %v", r.Offered, r.StatusCounts, r.Valid)
+	}
+	if len(r.InvalidReasons) != 2 || !strings.Contains(r.InvalidReasons[0], "1 of 2 offered requests have no outcome record") {
+		t.Fatalf("reasons %q", r.InvalidReasons)
+	}
+	wantFloat(t, "attainment", r.Attainment, 0.5)
+	if !strings.Contains(r.Requests[1].Error, "no outcome record") {
+		t.Fatalf("error %q", r.Requests[1].Error)
+	}
+}
+
+func TestScoreTokenLevelITLNeedsProof(t *testing.T) {
+	s := testSchedule(map[string]float64{"proven": 0, "chunked": 0, "unproven": 0}, "proven", "chunked", "unproven")
+	proven := success("proven", 0, 0, []float64{100, 110, 130}, 140, ptr(3))
+	proven.EventTokens = []int{1, 1, 1}
+	// Three events carrying 1, 3 and 1 tokens: gaps are chunk gaps only.
+	chunked := success("chunked", 0, 0, []float64{100, 150, 200}, 210, ptr(5))
+	chunked.EventTokens = []int{1, 3, 1}
+	unproven := success("unproven", 0, 0, []float64{100, 120}, 130, ptr(2))
+	r, err := Score(s, []Outcome{proven, chunked, unproven}, ScoreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	itl := r.Percentiles[MetricITL]
+	if itl.N != 2 || *itl.Max != 20 {
+		t.Fatalf("itl %+v: want only the proven request's gaps [10, 20]", itl)
+	}
+	chunk := r.Percentiles[MetricChunkGap]
+	if chunk.N != 5 || *chunk.Max != 50 {
+		t.Fatalf("chunk gaps %+v: want [10, 20, 50, 50, 20]", chunk)
+	}
+	// TPOT of the chunked request: (200 − 100) / (5 − 1) = 25; never a
+	// split of one chunk's delay.
+	wantFloat(t, "chunked tpot", r.Requests[1].TPOTMS, 25)
+	if wg := r.Percentiles[MetricMaxGap]; wg.N != 3 || *wg.P50 != 20 {
+		t.Fatalf("worst gap per request %+v: want [20, 50, 20]", wg)
+	}
+}
+
+func TestScoreTPOTEligibility(t *testing.T) {
+	ids := []string{"one", "unknown", "single-event", "ok"}
+	s := testSchedule(map[string]float64{}, ids...)
+	outcomes := []Outcome{
+		success("one", 0, 0, []float64{100}, 110, ptr(1)),
+		success("unknown", 0, 0, []float64{100, 150}, 160, nil),
+		success("single-event", 0, 0, []float64{100}, 110, ptr(4)),
+		success("ok", 0, 0, []float64{100, 130, 160}, 170, ptr(3)),
+	}
+	r, err := Score(s, outcomes, ScoreOptions{SLO: SLO{TPOT: 40 * time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{
+		"one":          true,  // a single-token response: TPOT not applicable
+		"unknown":      false, // n unknown: TPOT undefined cannot pass
+		"single-event": false, // 4 tokens in one event: undefined, cannot pass
+		"ok":           true,  // (160 − 100) / 2 = 30 <= 40
+	}
+	for _, rs := range r.Requests {
+		if rs.Qualified != want[rs.ID] {
+			t.Fatalf("%s qualified %v, want %v (tpot %v, reasons %v)", rs.ID, rs.Qualified, want[rs.ID], rs.TPOTMS, rs.Reasons)
+		}
+		if !want[rs.ID] && (len(rs.Reasons) != 1 || rs.Reasons[0] != ReasonTPOT || rs.TPOTMS != nil) {
+			t.Fatalf("%s: reasons %v tpot %v", rs.ID, rs.Reasons, rs.TPOTMS)
+		}
+	}
+	if d := r.Percentiles[MetricTPOT]; d.N != 1 {
+		t.Fatalf("tpot population %d, want 1", d.N)
+	}
+}
+
+func TestScoreQualityFromVerdicts(t *testing.T) {
+	s := testSchedule(map[string]float64{}, "pass", "fail", "unscored", "failed-request")
+	pass := success("pass", 0, 0, []float64{10}, 20, ptr(1))
+	pass.Quality = &quality.Verdict{Pass: true}
+	fail := success("fail", 0, 0, []float64{10}, 20, ptr(1))
+	fail.Quality = &quality.Verdict{Pass: false, Check: "regex", Evidence: "no match for ^42$"}
+	unscored := success("unscored", 0, 0, []float64{10}, 20, ptr(1))
+	failed := Outcome{ID: "failed-request", Attempt: 1, Status: StatusHTTPError, SentMS: ptr(0.0), TerminalMS: 5, Error: "HTTP 500"}
+	r, err := Score(s, []Outcome{pass, fail, unscored, failed}, ScoreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Qualified != 2 || r.Quality.Judged != 2 || r.Quality.Unscored != 2 || r.AttainmentKind != "performance+partial-quality" {
+		t.Fatalf("qualified %d quality %+v kind %q", r.Qualified, r.Quality, r.AttainmentKind)
+	}
+	if rs := r.Requests[1]; rs.Quality != "fail" || rs.QualityEvidence != "regex: no match for ^42$" || rs.Reasons[0] != ReasonQuality {
+		t.Fatalf("fail %+v", rs)
+	}
+	if rs := r.Requests[3]; rs.Error != "HTTP 500" || rs.Reasons[0] != ReasonStatus || rs.TTFTMS != nil {
+		t.Fatalf("failed request %+v", rs)
+	}
+	// With no verdict at all, attainment measures performance only.
+	r2, _ := Score(testSchedule(map[string]float64{}, "unscored"), []Outcome{unscored}, ScoreOptions{})
+	if r2.AttainmentKind != "performance" {
+		t.Fatalf("kind %q", r2.AttainmentKind)
+	}
+}
+
+func TestScoreWindowAndClosedLoop(t *testing.T) {
+	s := testSchedule(map[string]float64{"in": 999.999, "out": 1000}, "in", "out")
+	in := success("in", 999.999, 1000, []float64{1100}, 1200, ptr(1))
+	out := success("out", 1000, 1000, []float64{1100}, 5000, ptr(1))
+	r, err := Score(s, []Outcome{in, out}, ScoreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Offered != 1 || r.HorizonMS != 1200 {
+		t.Fatalf("offered %d horizon %v: the window is half-open and the horizon is the cohort's", r.Offered, r.HorizonMS)
+	}
+	// A closed loop fixes scheduled times at run time: the outcome's count.
+	closed := testSchedule(map[string]float64{"in": 0, "out": 0}, "in", "out")
+	closed.Mode = "closed"
+	r, err = Score(closed, []Outcome{in, out}, ScoreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Offered != 1 || r.Requests[0].ID != "in" {
+		t.Fatalf("closed loop offered %d", r.Offered)
+	}
+}
+
+func TestScoreClientQueue(t *testing.T) {
+	s := testSchedule(map[string]float64{"a": 10}, "a")
+	a := success("a", 10, 45, []float64{100}, 120, ptr(1))
+	a.SlotMS = ptr(40.0)
+	r, err := Score(s, []Outcome{a}, ScoreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := r.Percentiles[MetricClientQueue]; d.N != 1 || *d.Max != 30 {
+		t.Fatalf("client queue %+v, want 40 − 10 = 30", d)
+	}
+}
+
+func TestScoreRejectsBrokenClocks(t *testing.T) {
+	s := testSchedule(map[string]float64{"a": 0}, "a")
+	base := func() Outcome {
+		o := success("a", 0, 10, []float64{20, 30}, 40, ptr(2))
+		o.FirstContentMS, o.LastContentMS = ptr(20.0), ptr(30.0)
+		return o
+	}
+	cases := []struct {
+		name  string
+		edit  func(*Outcome)
+		field string
+		msg   string
+	}{
+		{"NaN terminal", func(o *Outcome) { o.TerminalMS = math.NaN() }, "terminal_ms", "non-finite time NaN"},
+		{"negative send", func(o *Outcome) { o.SentMS = ptr(-1.0) }, "sent_ms", "negative time -1"},
+		{"content before send", func(o *Outcome) { o.SentMS = ptr(25.0) }, "content_ms[0]", "before sent 25"},
+		{"content after terminal", func(o *Outcome) { o.TerminalMS = 25 }, "content_ms[1]", "after terminal 25"},
+		{"content out of order", func(o *Outcome) { o.ContentMS = []float64{30, 20}; o.FirstContentMS, o.LastContentMS = nil, nil }, "content_ms[1]", "out of order"},
+		{"success without content", func(o *Outcome) { o.ContentMS = nil; o.FirstContentMS, o.LastContentMS = nil, nil }, "content_ms", "status success with no content event"},
+		{"first content disagrees", func(o *Outcome) { o.FirstContentMS = ptr(21.0) }, "first_content_ms", "disagrees with content_ms"},
+		{"event tokens length", func(o *Outcome) { o.EventTokens = []int{1} }, "event_tokens", "1 entries for 2 content events"},
+		{"not_sent with a send", func(o *Outcome) { o.Status = StatusNotSent }, "sent_ms", "a not_sent record has a send time"},
+		{"sent status without send", func(o *Outcome) { o.SentMS = nil }, "sent_ms", "missing send time for status success"},
+		{"unknown status", func(o *Outcome) { o.Status = "fine" }, "status", `unknown status "fine"`},
+		{"negative tokens", func(o *Outcome) { o.OutputTokens = ptr(-2) }, "output_tokens", "negative token count"},
+	}
+	for _, c := range cases {
+		o := base()
+		c.edit(&o)
+		_, err := Score(s, []Outcome{o}, ScoreOptions{})
+		var ie *ScoreInputError
+		if !errors.As(err, &ie) || ie.ID != "a" || ie.Field != c.field || !strings.Contains(ie.Msg, c.msg) {
+			t.Fatalf("%s: got %v", c.name, err)
+		}
+	}
+	if _, err := Score(s, []Outcome{base()}, ScoreOptions{}); err != nil {
+		t.Fatalf("the base record is valid: %v", err)
+	}
+}
+
+func TestScoreEmptyCohortAndNoSchedule(t *testing.T) {
+	if _, err := Score(nil, nil, ScoreOptions{}); err == nil {
+		t.Fatal("nil schedule accepted")
+	}
+	s := testSchedule(map[string]float64{"a": 5000}, "a")
+	if _, err := Score(s, nil, ScoreOptions{}); err == nil || !strings.Contains(err.Error(), "no request is scheduled in the window") {
+		t.Fatalf("empty cohort: %v", err)
+	}
+}
