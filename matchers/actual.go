@@ -1,0 +1,36 @@
+package matchers
+
+import (
+	"fmt"
+
+	"github.com/onsi/gomega/format"
+
+	"github.com/servebench/servebench/servebench"
+)
+
+// reportFrom extracts the report that the matcher named by who judges. It
+// accepts a *servebench.Report, a servebench.Report and whatever
+// runReport recognizes; a nil report, a report with no offered requests and
+// a value of any other type are errors.
+func reportFrom(who string, actual any) (*servebench.Report, error) {
+	var r *servebench.Report
+	switch a := actual.(type) {
+	case *servebench.Report:
+		r = a
+	case servebench.Report:
+		r = &a
+	default:
+		var ok bool
+		if r, ok = runReport(actual); !ok {
+			return nil, fmt.Errorf("%s expects a *servebench.Report, a servebench.Report or a *servebench.RunResult.  Got:\n%s",
+				who, format.Object(actual, 1))
+		}
+	}
+	if r == nil {
+		return nil, fmt.Errorf("%s expects a report, got a nil one.  Got:\n%s", who, format.Object(actual, 1))
+	}
+	if r.Offered <= 0 {
+		return nil, fmt.Errorf("%s cannot judge a report with no offered requests (offered = %d): there is nothing to measure", who, r.Offered)
+	}
+	return r, nil
+}

@@ -1,0 +1,34 @@
+package matchers
+
+import "github.com/servebench/servebench/servebench"
+
+// runReport returns the report of a run result; ok is false when actual is
+// not a run result. A run result without a report yields a nil report,
+// which reportFrom turns into an error.
+func runReport(actual any) (r *servebench.Report, ok bool) {
+	switch a := actual.(type) {
+	case *servebench.RunResult:
+		if a == nil {
+			return nil, true
+		}
+		return a.Report, true
+	case servebench.RunResult:
+		return a.Report, true
+	}
+	return nil, false
+}
+
+// runRecords returns the schedule and outcome records of a run result; ok
+// is false when actual is not a run result.
+func runRecords(actual any) (sched *servebench.Schedule, outcomes []servebench.Outcome, ok bool) {
+	switch a := actual.(type) {
+	case *servebench.RunResult:
+		if a == nil {
+			return nil, nil, true
+		}
+		return a.Schedule, a.Outcomes, true
+	case servebench.RunResult:
+		return a.Schedule, a.Outcomes, true
+	}
+	return nil, nil, false
+}

@@ -1,0 +1,125 @@
+package matchers_test
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/onsi/gomega"
+
+	"github.com/servebench/servebench/matchers"
+	"github.com/servebench/servebench/servebench"
+)
+
+// printFailures is a Gomega whose failures are printed instead of failing a
+// test, so the examples can show the messages.
+func printFailures() gomega.Gomega {
+	return gomega.NewGomega(func(message string, _ ...int) { fmt.Println(message) })
+}
+
+// scored scores three requests against TTFT <= 300 ms: r1 and r2 meet it,
+// r3 answers after 450 ms, so two of three qualify.
+func scored() *servebench.Report {
+	sched := &servebench.Schedule{WindowMS: [2]float64{0, 300}, ScheduleLagToleranceMS: 20}
+	var outcomes []servebench.Outcome
+	for i, ttft := range []float64{120, 250, 450} {
+		id := fmt.Sprintf("r%d", i+1)
+		a := float64(i) * 100
+		sched.Entries = append(sched.Entries, servebench.ScheduleEntry{ID: id, ScheduledMS: a})
+		n := 2
+		outcomes = append(outcomes, servebench.Outcome{
+			ID: id, Attempt: 1, Status: servebench.StatusSuccess, ScheduledMS: a, SentMS: &a,
+			FirstContentMS: ptr(a + ttft), LastContentMS: ptr(a + ttft + 30), TerminalMS: a + ttft + 31,
+			ContentMS: []float64{a + ttft, a + ttft + 30}, OutputTokens: &n,
+		})
+	}
+	r, err := servebench.Score(sched, outcomes, servebench.ScoreOptions{SLO: servebench.SLO{TTFT: 300 * time.Millisecond}})
+	if err != nil {
+		panic(err)
+	}
+	return r
+}
+
+func ptr(v float64) *float64 { return &v }
+
+func ExampleHaveAttainmentAtLeast() {
+	g := printFailures()
+	g.Expect(scored()).To(matchers.HaveAttainmentAtLeast(0.6)) // 2 of 3: passes
+	g.Expect(scored()).To(matchers.HaveAttainmentAtLeast(0.9))
+	// Output:
+	// Expected attainment 0.667 (2 of 3 offered) to be at least 0.900
+	// unqualified requests by failed criterion (a request can fail several): ttft 1
+	// terminal statuses: success 3
+	// SLO: TTFT <= 300 ms (from sent)
+	// worst unqualified requests:
+	//     r3 success: scheduled 200 ms, sent 200 ms (lag 0 ms), TTFT 450 ms, TPOT 30 ms, E2E 481 ms; failed ttft
+}
+
+func ExampleHaveWilsonLowerBoundAbove() {
+	// 190 of 200 offered requests qualified: 95 % observed, but the
+	// evidence supports only 91.8 % at 95 % confidence.
+	report := &servebench.Report{
+		Offered: 200, ProtocolSuccesses: 200, Qualified: 190,
+		StatusCounts: map[servebench.Status]int{servebench.StatusSuccess: 200},
+		ReasonCounts: map[servebench.Reason]int{servebench.ReasonE2E: 10},
+	}
+	g := printFailures()
+	g.Expect(report).To(matchers.HaveAttainmentAtLeast(0.95)) // passes
+	g.Expect(report).To(matchers.HaveWilsonLowerBoundAbove(0.95))
+	// Output:
+	// Expected the one-sided 95 % Wilson lower bound of attainment 91.8 % (190 of 200 offered qualified, observed 95.0 %) to be at least 95.0 %
+	// (the bound lies below the observed rate, so no number of requests at the observed 95.0 % can reach 95.0 %)
+	// unqualified requests by failed criterion (a request can fail several): e2e 10
+	// terminal statuses: success 200
+}
+
+func ExampleHaveLatencyPercentileBelow() {
+	g := printFailures()
+	// Nearest-rank p50 of 120, 250, 450 ms is rank 2: 250 ms.
+	g.Expect(scored()).To(matchers.HaveLatencyPercentileBelow(servebench.MetricTTFT, 50, 250*time.Millisecond))
+	g.Expect(scored()).NotTo(matchers.HaveLatencyPercentileBelow(servebench.MetricTTFT, 99, 300*time.Millisecond))
+	fmt.Println("p99 TTFT exceeds 300 ms")
+	// Output:
+	// p99 TTFT exceeds 300 ms
+}
+
+func ExampleMeetSLOs() {
+	g := printFailures()
+	g.Expect(scored()).To(matchers.MeetSLOs(
+		matchers.BeValidLoad(),
+		matchers.HaveNoLostRequests(),
+		matchers.HaveErrorRateBelow(0),
+		matchers.HaveAttainmentAtLeast(0.9),
+	))
+	// Output:
+	// Expected all 4 objectives to be met, but 1 was violated:
+	// 4. attainment >= 0.900
+	//     Expected attainment 0.667 (2 of 3 offered) to be at least 0.900
+	//     unqualified requests by failed criterion (a request can fail several): ttft 1
+	//     terminal statuses: success 3
+	//     SLO: TTFT <= 300 ms (from sent)
+	//     worst unqualified requests:
+	//         r3 success: scheduled 200 ms, sent 200 ms (lag 0 ms), TTFT 450 ms, TPOT 30 ms, E2E 481 ms; failed ttft
+	// met: valid load; no lost requests; error rate <= 0.000
+}
+
+func ExampleHaveCapacityAtLeast() {
+	point := func(rps float64, qualified int) servebench.SweepPoint {
+		a := float64(qualified) / 100
+		return servebench.SweepPoint{OfferedRPS: rps, Report: &servebench.Report{
+			Offered: 100, Qualified: qualified, Attainment: &a, Valid: true,
+		}}
+	}
+	sweep := servebench.NewSweep([]servebench.SweepPoint{point(2, 99), point(4, 96), point(8, 71)},
+		servebench.CapacityRule{MinAttainment: 0.95})
+	g := printFailures()
+	g.Expect(sweep).To(matchers.HaveCapacityAtLeast(4)) // passes
+	g.Expect(sweep).To(matchers.HaveCapacityAtLeast(6))
+	// Output:
+	// Expected SLO capacity 4.000 req/s (highest passing tested offered rate; failing neighbor 8.000 req/s) to be at least 6.000 req/s
+	// rule: attainment >= 0.950, load delivered
+	// tested points:
+	//     2.000 req/s: pass (attainment 0.990)
+	//     4.000 req/s: pass (attainment 0.960)
+	//     8.000 req/s: fail (attainment 0.710): attainment 0.710 (71 of 100 qualified) below 0.950
+	// note: the boundary lies between 4 and 8 rps: refine between them and repeat the failing neighbor
+}

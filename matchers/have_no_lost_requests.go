@@ -1,0 +1,140 @@
+package matchers
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/onsi/gomega/types"
+
+	"github.com/servebench/servebench/servebench"
+)
+
+// HaveNoLostRequests succeeds when every scheduled request has a terminal
+// outcome: the report has exactly one entry per offered request, each with
+// a known terminal status (not_sent and cancelled count: they are terminal
+// records, not losses). Given a *servebench.RunResult it also checks the
+// run's schedule and outcome records: every schedule entry has an outcome
+// with a status and an entry in the report, and the report names no
+// request that was not scheduled.
+//
+//	Expect(result).To(matchers.HaveNoLostRequests())
+//
+// A report with no offered requests is an error.
+func HaveNoLostRequests() types.GomegaMatcher {
+	return noLostMatcher{}
+}
+
+// noLostMatcher has no expectation; see HaveNoLostRequests.
+type noLostMatcher struct{}
+
+// noLostVerdict is the matcher's judgment of one report or run.
+type noLostVerdict struct {
+	report    *servebench.Report
+	scheduled int
+	problems  []string
+}
+
+// evaluate judges actual; it keeps nothing, so every method may call it.
+func (m noLostMatcher) evaluate(actual any) (noLostVerdict, error) {
+	r, err := reportFrom("HaveNoLostRequests", actual)
+	if err != nil {
+		return noLostVerdict{}, err
+	}
+	v := noLostVerdict{report: r, scheduled: r.Offered}
+	seen := map[string]bool{}
+	for i, rs := range r.Requests {
+		switch {
+		case rs.ID == "":
+			v.problems = append(v.problems, fmt.Sprintf("report entry %d has no ID", i+1))
+		case seen[rs.ID]:
+			v.problems = append(v.problems, fmt.Sprintf("%s: listed more than once in the report", rs.ID))
+		case rs.Status == "":
+			v.problems = append(v.problems, fmt.Sprintf("%s: no terminal status", rs.ID))
+		case !rs.Status.Valid():
+			v.problems = append(v.problems, fmt.Sprintf("%s: unknown terminal status %q", rs.ID, rs.Status))
+		}
+		seen[rs.ID] = true
+	}
+	sched, outcomes, ok := runRecords(actual)
+	if !ok || sched == nil {
+		if len(r.Requests) != r.Offered {
+			v.problems = append(v.problems, fmt.Sprintf("the report has %d request entries for %d offered requests", len(r.Requests), r.Offered))
+		}
+		return v, nil
+	}
+	v.scheduled = len(sched.Entries)
+	// An entry's logical result is its last attempt.
+	final := map[string]servebench.Outcome{}
+	for _, o := range outcomes {
+		if prev, has := final[o.ID]; !has || o.Attempt >= prev.Attempt {
+			final[o.ID] = o
+		}
+	}
+	inSchedule := map[string]bool{}
+	for _, e := range sched.Entries {
+		inSchedule[e.ID] = true
+		o, has := final[e.ID]
+		switch {
+		case !has:
+			v.problems = append(v.problems, e.ID+": no outcome record")
+		case o.Status == "":
+			v.problems = append(v.problems, e.ID+": outcome record without a status")
+		}
+		if !seen[e.ID] {
+			v.problems = append(v.problems, e.ID+": missing from the report")
+		}
+	}
+	for _, rs := range r.Requests {
+		if rs.ID != "" && !inSchedule[rs.ID] {
+			v.problems = append(v.problems, rs.ID+": in the report but not in the schedule")
+		}
+	}
+	return v, nil
+}
+
+// Match reports whether no request was lost.
+func (m noLostMatcher) Match(actual any) (bool, error) {
+	v, err := m.evaluate(actual)
+	return len(v.problems) == 0, err
+}
+
+// FailureMessage lists the lost or malformed requests.
+func (m noLostMatcher) FailureMessage(actual any) string {
+	v, err := m.evaluate(actual)
+	if err != nil {
+		return err.Error()
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Expected every one of the %d scheduled requests to have a terminal outcome, but found %d %s:",
+		v.scheduled, len(v.problems), plural(len(v.problems), "problem", "problems"))
+	for i, p := range v.problems {
+		if i == 2*worstShown {
+			fmt.Fprintf(&b, "\n    ... and %d more", len(v.problems)-i)
+			break
+		}
+		b.WriteString("\n    " + p)
+	}
+	fmt.Fprintf(&b, "\nterminal statuses: %s", statusCounts(v.report))
+	return b.String()
+}
+
+// NegatedFailureMessage says that every request has a terminal outcome.
+func (m noLostMatcher) NegatedFailureMessage(actual any) string {
+	v, err := m.evaluate(actual)
+	if err != nil {
+		return err.Error()
+	}
+	return fmt.Sprintf("Expected some of the %d scheduled requests to lack a terminal outcome, but every one has one (terminal statuses: %s)",
+		v.scheduled, statusCounts(v.report))
+}
+
+// String names the objective, for MeetSLOs and spec reports.
+func (m noLostMatcher) String() string { return "no lost requests" }
+
+// plural picks the word form for a count.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

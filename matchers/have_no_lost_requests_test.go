@@ -1,0 +1,71 @@
+package matchers_test
+
+import (
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/servebench/servebench/matchers"
+	"github.com/servebench/servebench/servebench"
+)
+
+var _ = Describe("HaveNoLostRequests", func() {
+	It("passes when every offered request has an entry with a terminal status, not_sent included", func() {
+		Expect(sixRequests()).To(matchers.HaveNoLostRequests())
+		Expect(undelivered()).To(matchers.HaveNoLostRequests())
+		Expect(matchers.HaveNoLostRequests().NegatedFailureMessage(undelivered())).To(Equal(
+			"Expected some of the 6 scheduled requests to lack a terminal outcome, but every one has one (terminal statuses: success 5, not_sent 1)"))
+	})
+
+	It("fails on a missing entry, a duplicate and an empty or unknown status", func() {
+		r := sixRequests()
+		r.Requests = r.Requests[:5]         // r06 dropped
+		r.Requests[1].Status = ""           // r02 without status
+		r.Requests[2].Status = "finished"   // r03 unknown status
+		r.Requests[4].ID = r.Requests[3].ID // r05 relabelled as r04
+		m := matchers.HaveNoLostRequests()
+		Expect(r).NotTo(m)
+		Expect(m.FailureMessage(r)).To(Equal(`Expected every one of the 6 scheduled requests to have a terminal outcome, but found 4 problems:
+    r02: no terminal status
+    r03: unknown terminal status "finished"
+    r04: listed more than once in the report
+    the report has 5 request entries for 6 offered requests
+terminal statuses: success 5, timeout 1`))
+	})
+
+	It("checks a run's schedule and outcome records too", func() {
+		report := twentyRuns("")
+		sched := &servebench.Schedule{WindowMS: [2]float64{0, 2000}}
+		var outcomes []servebench.Outcome
+		for _, rs := range report.Requests {
+			sched.Entries = append(sched.Entries, servebench.ScheduleEntry{ID: rs.ID, ScheduledMS: rs.ScheduledMS})
+			outcomes = append(outcomes, servebench.Outcome{ID: rs.ID, Attempt: 1, Status: rs.Status})
+		}
+		run := &servebench.RunResult{Schedule: sched, Outcomes: outcomes, Report: report}
+		Expect(run).To(matchers.HaveNoLostRequests())
+		Expect(run).To(matchers.HaveAttainmentAtLeast(1))
+
+		// A retried request counts by its last attempt, whatever the order.
+		run.Outcomes = append([]servebench.Outcome{{ID: "r01", Attempt: 2, Status: ""}}, outcomes...)
+		run.Outcomes[1].Status = servebench.StatusSuccess
+		Expect(run).NotTo(matchers.HaveNoLostRequests())
+
+		run.Outcomes = append([]servebench.Outcome(nil), outcomes[1:19]...) // r01 and r20 lost
+		run.Schedule.Entries = append(run.Schedule.Entries, servebench.ScheduleEntry{ID: "r21", ScheduledMS: 1999})
+		Expect(matchers.HaveNoLostRequests().FailureMessage(*run)).To(Equal(`Expected every one of the 21 scheduled requests to have a terminal outcome, but found 4 problems:
+    r01: no outcome record
+    r20: no outcome record
+    r21: no outcome record
+    r21: missing from the report
+terminal statuses: success 20`))
+	})
+
+	It("rejects a run without a report", func() {
+		_, err := matchers.HaveNoLostRequests().Match(&servebench.RunResult{})
+		Expect(err).To(MatchError(ContainSubstring("HaveNoLostRequests expects a report, got a nil one")))
+	})
+
+	It("rejects a report with no offered requests", func() {
+		_, err := matchers.HaveNoLostRequests().Match(&servebench.Report{Requests: []servebench.RequestScore{{ID: "x"}}})
+		Expect(err).To(MatchError(ContainSubstring("HaveNoLostRequests cannot judge a report with no offered requests")))
+	})
+})
