@@ -3,6 +3,7 @@ package containers
 import (
 	"time"
 
+	"github.com/moby/moby/api/types/container"
 	"github.com/testcontainers/testcontainers-go"
 )
 
@@ -94,4 +95,15 @@ type Plan struct {
 	APIKey string
 	// LogBufferBytes bounds the in-memory log tail.
 	LogBufferBytes int
+}
+
+// HostConfig returns the host configuration the request's modifiers make of
+// an empty one: what Docker will be asked for (network mode, published
+// ports, IPC, shared memory, GPUs, mounts). It starts nothing.
+func (p Plan) HostConfig() container.HostConfig {
+	var hc container.HostConfig
+	if p.Request.HostConfigModifier != nil {
+		p.Request.HostConfigModifier(&hc)
+	}
+	return hc
 }
