@@ -36,8 +36,15 @@ type scriptServer struct {
 // newScriptServer starts a server whose every request runs script.
 func newScriptServer(t *testing.T, script func(w *sseWriter)) *scriptServer {
 	t.Helper()
+	return newScriptServerWith(t, script, nil)
+}
+
+// newScriptServerWith is newScriptServer with a chance to configure the
+// http.Server before it starts.
+func newScriptServerWith(t *testing.T, script func(w *sseWriter), configure func(*http.Server)) *scriptServer {
+	t.Helper()
 	s := &scriptServer{start: time.Now()}
-	s.Server = httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		s.mu.Lock()
 		s.bodies = append(s.bodies, body)
@@ -45,6 +52,10 @@ func newScriptServer(t *testing.T, script func(w *sseWriter)) *scriptServer {
 		s.mu.Unlock()
 		script(&sseWriter{s: s, rw: rw, r: r})
 	}))
+	if configure != nil {
+		configure(s.Config)
+	}
+	s.Start()
 	t.Cleanup(s.Close)
 	return s
 }

@@ -1,0 +1,121 @@
+package servebench
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestArrayLenCountsTopLevelElements(t *testing.T) {
+	cases := map[string]arrayLen{
+		`null`:                {},
+		`[]`:                  {n: 0, set: true},
+		`[ ]`:                 {n: 0, set: true},
+		`[" a"]`:              {n: 1, set: true},
+		`[" a", " b,", "c]"]`: {n: 3, set: true},
+		`["\"", "\\", "[{"]`:  {n: 3, set: true},
+		`[{"token":"a","top_logprobs":[{"token":"b"},{"token":"c"}]},{"token":","}]`: {n: 2, set: true},
+		`[1, -0.5, null, true, [2, 3]]`:                                              {n: 5, set: true},
+		` [0] `:                                                                      {n: 1, set: true},
+	}
+	for in, want := range cases {
+		var got arrayLen
+		if err := got.UnmarshalJSON([]byte(in)); err != nil || got != want {
+			t.Errorf("%s: got %+v, %v; want %+v", in, got, err, want)
+		}
+	}
+	var a arrayLen
+	if err := a.UnmarshalJSON([]byte(`{"a":1}`)); err == nil {
+		t.Error("an object was counted as an array")
+	}
+}
+
+func TestWireChunkDecodesLogprobsOfBothAPIs(t *testing.T) {
+	var c wireChunk
+	c.reset()
+	completions := `{"choices":[{"index":0,"text":" a b","logprobs":{"tokens":[" a"," b"],"token_logprobs":[-1,-2],"top_logprobs":null,"text_offset":[0,2]}}]}`
+	if err := json.Unmarshal([]byte(completions), &c); err != nil {
+		t.Fatal(err)
+	}
+	if n, ok := c.Choices[0].Logprobs.entries(); n != 2 || !ok {
+		t.Errorf("completions entries %d %v, want 2 true", n, ok)
+	}
+	c.reset()
+	chat := `{"choices":[{"index":0,"delta":{"content":"x"},"logprobs":{"content":[{"token":"x","logprob":-0.1,"bytes":[120],"top_logprobs":[]}]}}]}`
+	if err := json.Unmarshal([]byte(chat), &c); err != nil {
+		t.Fatal(err)
+	}
+	if n, ok := c.Choices[0].Logprobs.entries(); n != 1 || !ok {
+		t.Errorf("chat entries %d %v, want 1 true", n, ok)
+	}
+	// A reused chunk must not keep the previous event's fields.
+	c.reset()
+	if err := json.Unmarshal([]byte(`{"choices":[{"index":0,"delta":{}}]}`), &c); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := c.Choices[0].Logprobs.entries(); ok || c.Choices[0].Delta.Content != "" {
+		t.Errorf("stale fields survived reset: %+v", c.Choices[0])
+	}
+}
+
+func TestWireUsage(t *testing.T) {
+	var c wireChunk
+	for in, want := range map[string]wireUsageField{
+		`{"usage":null}`: {},
+		`{}`:             {},
+		`{"usage":{"prompt_tokens":3,"completion_tokens":5,"completion_tokens_details":{"reasoning_tokens":2}}}`: {present: true,
+			u: wireUsage{PromptTokens: optInt{3, true}, CompletionTokens: optInt{5, true}, Details: struct {
+				ReasoningTokens optInt `json:"reasoning_tokens"`
+			}{optInt{2, true}}}},
+		`{"usage":{"prompt_tokens":null,"completion_tokens":"7","completion_tokens_details":null}}`: {present: true},
+		`{"usage":{"completion_tokens":-1}}`: {present: true},
+	} {
+		c.reset()
+		if err := json.Unmarshal([]byte(in), &c); err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		if c.Usage != want {
+			t.Errorf("%s: usage %+v, want %+v", in, c.Usage, want)
+		}
+	}
+}
+
+func TestServerMessage(t *testing.T) {
+	cases := map[string]string{
+		`{"error":{"message":"m1","type":"x"}}`:    "m1",
+		`{"error":"m2"}`:                           "m2",
+		`{"message":"m3","object":"error"}`:        "m3",
+		`{"detail":"m4"}`:                          "m4",
+		`{"error":{"error":{"message":"nested"}}}`: "nested",
+		`{"error":{"code":500}}`:                   `{"code":500}`,
+		`plain words`:                              "plain words",
+		`{"unrelated":1}`:                          `{"unrelated":1}`,
+		"  \n":                                     "",
+	}
+	for in, want := range cases {
+		if got := serverMessage([]byte(in)); got != want {
+			t.Errorf("serverMessage(%s) = %q, want %q", in, got, want)
+		}
+	}
+	long := strings.Repeat("é", 400) // 800 bytes
+	got := serverMessage([]byte(long))
+	if !strings.HasSuffix(got, "…(truncated)") || len(got) > maxMessageBytes+len("…(truncated)") {
+		t.Errorf("long body: %d bytes, suffix %q", len(got), got[len(got)-20:])
+	}
+	if !strings.HasPrefix(long, strings.TrimSuffix(got, "…(truncated)")) {
+		t.Error("truncation split a rune")
+	}
+}
+
+func TestRedactOutcome(t *testing.T) {
+	out := &Outcome{Error: "bad key k3y", Text: ptr("k3y!"), FinishReason: "k3y"}
+	redactOutcome(out, "k3y")
+	if out.Error != "bad key [redacted]" || *out.Text != "[redacted]!" || out.FinishReason != "[redacted]" {
+		t.Errorf("%+v", out)
+	}
+	out = &Outcome{Error: "unchanged"}
+	redactOutcome(out, "")
+	if out.Error != "unchanged" {
+		t.Error("an empty key redacted text")
+	}
+}

@@ -1,0 +1,349 @@
+package servebench_test
+
+import (
+	"context"
+	"encoding/json"
+	"net"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/servebench/servebench/servebench"
+)
+
+func TestClientStreamMissingDone(t *testing.T) {
+	srv := newScriptServer(t, func(w *sseWriter) {
+		w.streamHeader()
+		w.content(chatContent("partial"))
+		w.sleep(100 * time.Millisecond)
+		// The handler returns: the body ends cleanly, without [DONE].
+	})
+	out := do(t, srv, chatClient(), chatRow())
+	wantStatus(t, out, servebench.StatusStreamError)
+	contains(t, "error", out.Error, "without data: [DONE]")
+	if len(out.ContentMS) != 1 {
+		t.Errorf("content times %v: what arrived is still recorded", out.ContentMS)
+	}
+	within(t, "terminal at the end of the body", out.TerminalMS, *out.FirstContentMS+100)
+	wantInt(t, "HTTP status", out.HTTPStatus, 200)
+}
+
+func TestClientStreamErrorEvents(t *testing.T) {
+	cases := []struct {
+		name, raw, want string
+	}{
+		{"vllm error object", "data: " + mustJSON(map[string]any{"error": map[string]any{"message": "engine overloaded", "type": "InternalServerError", "code": 500}}) + "\n\n", "engine overloaded"},
+		{"event: error with a string", "event: error\ndata: " + mustJSON(map[string]any{"error": "boom"}) + "\n\n", "boom"},
+		{"tgi error with type", "data: " + mustJSON(map[string]any{"error": "Request failed during generation", "error_type": "generation"}) + "\n\n", "Request failed during generation"},
+		{"event: error with plain text", "event: error\ndata: worker died\n\n", "worker died"},
+		{"older vllm object form", "data: " + mustJSON(map[string]any{"object": "error", "message": "bad state", "code": 500}) + "\n\n", "bad state"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			srv := newScriptServer(t, func(w *sseWriter) {
+				w.streamHeader()
+				w.content(chatContent("a"))
+				w.sleep(80 * time.Millisecond)
+				w.raw(c.raw)
+				w.done()
+			})
+			out := do(t, srv, chatClient(), chatRow())
+			wantStatus(t, out, servebench.StatusStreamError)
+			contains(t, "error", out.Error, c.want)
+			within(t, "terminal at the error event", out.TerminalMS, *out.FirstContentMS+80)
+		})
+	}
+}
+
+func TestClientStreamInvalidJSONEvent(t *testing.T) {
+	srv := newScriptServer(t, func(w *sseWriter) {
+		w.streamHeader()
+		w.content(chatContent("a"))
+		w.event(`{"choices": [{"index": 0, "delta": {"content": "b"`)
+		w.done()
+	})
+	out := do(t, srv, chatClient(), chatRow())
+	wantStatus(t, out, servebench.StatusStreamError)
+	contains(t, "error", out.Error, "event 2 is not a readable chunk")
+}
+
+func TestClientHTTPErrors(t *testing.T) {
+	cases := []struct {
+		name   string
+		code   int
+		body   string
+		status servebench.Status
+		want   string
+	}{
+		{"429", 429, `{"error":{"message":"Too many requests, retry later","type":"rate_limit"}}`, servebench.StatusRejected, "HTTP 429: Too many requests, retry later"},
+		{"503", 503, `{"error":"server is at capacity"}`, servebench.StatusRejected, "HTTP 503: server is at capacity"},
+		{"500 with JSON error", 500, `{"error":{"message":"CUDA out of memory","type":"InternalServerError","code":500}}`, servebench.StatusHTTPError, "HTTP 500: CUDA out of memory"},
+		{"400 with message", 400, `{"object":"error","message":"max_tokens is too large","type":"BadRequestError","code":400}`, servebench.StatusHTTPError, "HTTP 400: max_tokens is too large"},
+		{"404 plain text", 404, "no such route\n", servebench.StatusHTTPError, "HTTP 404: no such route"},
+		{"502 empty body", 502, "", servebench.StatusHTTPError, "HTTP 502: Bad Gateway"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			srv := newScriptServer(t, func(w *sseWriter) {
+				w.sleep(50 * time.Millisecond)
+				w.rw.Header().Set("Content-Type", "application/json")
+				w.rw.WriteHeader(c.code)
+				_, _ = w.rw.Write([]byte(c.body))
+			})
+			out := do(t, srv, chatClient(), chatRow())
+			wantStatus(t, out, c.status)
+			if out.Error != c.want {
+				t.Errorf("error %q, want %q", out.Error, c.want)
+			}
+			wantInt(t, "HTTP status", out.HTTPStatus, c.code)
+			within(t, "terminal after the server's delay", out.TerminalMS-*out.SentMS, 50)
+			if out.ContentMS != nil || out.OutputTokens != nil {
+				t.Errorf("content %v tokens %v on an error", out.ContentMS, deref(out.OutputTokens))
+			}
+		})
+	}
+}
+
+func TestClientStreamAnsweredWithJSON(t *testing.T) {
+	srv := newScriptServer(t, func(w *sseWriter) {
+		w.rw.Header().Set("Content-Type", "application/json")
+		_, _ = w.rw.Write([]byte(`{"error":{"message":"streaming is disabled"}}`))
+	})
+	out := do(t, srv, chatClient(), chatRow())
+	wantStatus(t, out, servebench.StatusStreamError)
+	contains(t, "error", out.Error, "streaming is disabled")
+}
+
+func TestClientConnectionResetMidStream(t *testing.T) {
+	srv := newScriptServer(t, func(w *sseWriter) {
+		w.streamHeader()
+		w.content(chatContent("a"))
+		w.sleep(100 * time.Millisecond)
+		conn, buf, err := http.NewResponseController(w.rw).Hijack()
+		if err != nil {
+			panic(err)
+		}
+		_ = buf.Flush()
+		// Half an event, then a reset (RST, not a clean close).
+		_, _ = conn.Write([]byte("1a\r\ndata: {\"choices\":[{\"ind\r\n"))
+		if tcp, ok := conn.(*net.TCPConn); ok {
+			_ = tcp.SetLinger(0)
+		}
+		_ = conn.Close()
+	})
+	out := do(t, srv, chatClient(), chatRow())
+	wantStatus(t, out, servebench.StatusStreamError)
+	contains(t, "error", out.Error, "connection failed")
+	wantInt(t, "HTTP status", out.HTTPStatus, 200)
+	if len(out.ContentMS) != 1 {
+		t.Errorf("content %v, want the one event before the reset", out.ContentMS)
+	}
+	within(t, "terminal at the reset", out.TerminalMS, *out.FirstContentMS+100)
+}
+
+func TestClientConnectionRefused(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	c := chatClient()
+	c.BaseURL = "http://" + addr
+	start := time.Now()
+	out := &servebench.Outcome{ID: "r1", Attempt: 1}
+	c.Do(context.Background(), start, chatRow(), "run/r1/1", out)
+	checkInvariants(t, out)
+	wantStatus(t, out, servebench.StatusStreamError)
+	contains(t, "error", out.Error, "connection refused")
+	wantNil(t, "sent (no connection was obtained)", out.SentMS)
+	wantNil(t, "HTTP status", out.HTTPStatus)
+}
+
+func TestClientIdleTimeout(t *testing.T) {
+	srv := newScriptServer(t, func(w *sseWriter) {
+		w.streamHeader()
+		w.content(chatContent("a"))
+		w.sleep(40 * time.Millisecond)
+		w.content(chatContent("b"))
+		w.sleep(2 * time.Second) // the stall
+		w.content(chatContent("never seen"))
+		w.done()
+	})
+	c := chatClient()
+	c.IdleTimeout = 200 * time.Millisecond
+	out := do(t, srv, c, chatRow())
+	wantStatus(t, out, servebench.StatusTimeout)
+	if *out.Timeout != servebench.TimeoutIdle {
+		t.Errorf("timeout %s, want idle", *out.Timeout)
+	}
+	if len(out.ContentMS) != 2 {
+		t.Errorf("content %v, want 2 events", out.ContentMS)
+	}
+	within(t, "terminal = last line + idle timeout", out.TerminalMS, *out.LastContentMS+200)
+	contains(t, "error", out.Error, "idle timeout")
+}
+
+func TestClientKeepalivesHoldOffTheIdleTimeout(t *testing.T) {
+	// A 400 ms gap between events, filled with a comment every 50 ms: no
+	// gap between lines reaches the 200 ms idle timeout, and the comments
+	// do not count as content.
+	srv := newScriptServer(t, func(w *sseWriter) {
+		w.streamHeader()
+		w.content(chatContent("a"))
+		for range 8 {
+			w.sleep(50 * time.Millisecond)
+			w.raw(": keepalive\n\n")
+		}
+		w.content(chatContent("b"))
+		w.done()
+	})
+	c := chatClient()
+	c.IdleTimeout = 200 * time.Millisecond
+	out := do(t, srv, c, chatRow())
+	wantStatus(t, out, servebench.StatusSuccess)
+	server := srv.contentTimes()
+	within(t, "second content vs server", out.ContentMS[1], server[1])
+	if len(out.ContentMS) != 2 {
+		t.Errorf("content %v, want 2 events", out.ContentMS)
+	}
+}
+
+func TestClientFirstTokenTimeoutHeadersNeverCome(t *testing.T) {
+	srv := newScriptServer(t, func(w *sseWriter) {
+		w.sleep(3 * time.Second) // until the client goes away
+	})
+	c := chatClient()
+	c.FirstTokenTimeout = 150 * time.Millisecond
+	c.IdleTimeout = 50 * time.Millisecond // no line ever came: idle does not apply
+	out := do(t, srv, c, chatRow())
+	wantStatus(t, out, servebench.StatusTimeout)
+	if *out.Timeout != servebench.TimeoutFirstToken {
+		t.Errorf("timeout %s, want first_token", *out.Timeout)
+	}
+	within(t, "terminal - sent", out.TerminalMS-*out.SentMS, 150)
+	wantNil(t, "HTTP status", out.HTTPStatus)
+}
+
+func TestClientFirstTokenTimeoutDespiteKeepalives(t *testing.T) {
+	srv := newScriptServer(t, func(w *sseWriter) {
+		w.streamHeader()
+		w.event(chatDelta(map[string]any{"role": "assistant", "content": ""}))
+		for range 40 {
+			if !w.sleep(25 * time.Millisecond) {
+				return
+			}
+			w.raw(": keepalive\n\n")
+		}
+	})
+	c := chatClient()
+	c.FirstTokenTimeout = 200 * time.Millisecond
+	c.IdleTimeout = time.Second
+	out := do(t, srv, c, chatRow())
+	wantStatus(t, out, servebench.StatusTimeout)
+	if *out.Timeout != servebench.TimeoutFirstToken {
+		t.Errorf("timeout %s, want first_token", *out.Timeout)
+	}
+	within(t, "terminal - sent", out.TerminalMS-*out.SentMS, 200)
+	wantInt(t, "HTTP status", out.HTTPStatus, 200)
+}
+
+func TestClientTotalTimeout(t *testing.T) {
+	srv := newScriptServer(t, func(w *sseWriter) {
+		w.streamHeader()
+		for range 40 {
+			w.content(chatContent("x"))
+			if !w.sleep(50 * time.Millisecond) {
+				return
+			}
+		}
+		w.done()
+	})
+	c := chatClient()
+	c.TotalTimeout = 300 * time.Millisecond
+	c.FirstTokenTimeout = time.Second
+	c.IdleTimeout = time.Second
+	out := do(t, srv, c, chatRow())
+	wantStatus(t, out, servebench.StatusTimeout)
+	if *out.Timeout != servebench.TimeoutTotal {
+		t.Errorf("timeout %s, want total", *out.Timeout)
+	}
+	// The total deadline runs from the hand-over to the transport, a
+	// moment before d.
+	near(t, "terminal - sent", out.TerminalMS-*out.SentMS, 300)
+	if n := len(out.ContentMS); n < 3 || n > 7 {
+		t.Errorf("%d content events in 300 ms at one per 50 ms", n)
+	}
+}
+
+func TestClientCancelledInFlight(t *testing.T) {
+	srv := newScriptServer(t, func(w *sseWriter) {
+		w.streamHeader()
+		w.content(chatContent("a"))
+		w.sleep(3 * time.Second)
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(150*time.Millisecond, cancel)
+	out := doCtx(t, ctx, srv, chatClient(), chatRow())
+	wantStatus(t, out, servebench.StatusCancelled)
+	within(t, "terminal at the cancellation", out.TerminalMS, 150)
+	if out.SentMS == nil || len(out.ContentMS) != 1 {
+		t.Errorf("sent %v content %v", deref(out.SentMS), out.ContentMS)
+	}
+}
+
+func TestClientCancelledBeforeSend(t *testing.T) {
+	srv := newScriptServer(t, func(w *sseWriter) { t.Error("the request reached the server") })
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	out := doCtx(t, ctx, srv, chatClient(), chatRow())
+	wantStatus(t, out, servebench.StatusNotSent)
+	wantNil(t, "sent", out.SentMS)
+}
+
+func TestClientBadExtraIsNotSent(t *testing.T) {
+	srv := newScriptServer(t, func(w *sseWriter) { t.Error("the request reached the server") })
+	row := chatRow()
+	row.Extra = map[string]json.RawMessage{"temperature": json.RawMessage("{bad")}
+	out := do(t, srv, chatClient(), row)
+	wantStatus(t, out, servebench.StatusNotSent)
+	contains(t, "error", out.Error, `extra field "temperature"`)
+}
+
+func TestClientNeverHangsOnAServerThatKeepsTheStreamOpenAfterDone(t *testing.T) {
+	// After [DONE] the client reads on only briefly (to reuse the
+	// connection); a server that keeps the response open does not hold Do.
+	srv := newScriptServer(t, func(w *sseWriter) {
+		w.streamHeader()
+		w.content(chatContent("a"))
+		w.done()
+		w.sleep(3 * time.Second)
+	})
+	begin := time.Now()
+	out := do(t, srv, chatClient(), chatRow())
+	wantStatus(t, out, servebench.StatusSuccess)
+	if took := time.Since(begin); took > time.Second {
+		t.Errorf("Do took %v after [DONE]", took)
+	}
+}
+
+func TestClientIdleClockStartsAtTheFirstLine(t *testing.T) {
+	// Headers at once, the first line only after 300 ms (three idle
+	// periods): no idle timeout yet, since no line had come. Then a stall
+	// after the first content ends the request one idle period later.
+	srv := newScriptServer(t, func(w *sseWriter) {
+		w.streamHeader()
+		w.sleep(300 * time.Millisecond)
+		w.content(chatContent("a"))
+		w.sleep(2 * time.Second)
+	})
+	c := chatClient()
+	c.IdleTimeout = 100 * time.Millisecond
+	out := do(t, srv, c, chatRow())
+	wantStatus(t, out, servebench.StatusTimeout)
+	if *out.Timeout != servebench.TimeoutIdle || len(out.ContentMS) != 1 {
+		t.Fatalf("timeout %s content %v, want idle after one event", *out.Timeout, out.ContentMS)
+	}
+	within(t, "first content", *out.FirstContentMS-*out.SentMS, 300)
+	within(t, "terminal = first line + idle", out.TerminalMS, *out.FirstContentMS+100)
+}

@@ -1,0 +1,121 @@
+package servebench_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/quality"
+)
+
+// writeJSON answers with a whole JSON body after a delay, recording when
+// the body was written as the content time.
+func writeJSON(delay time.Duration, body string) func(w *sseWriter) {
+	return func(w *sseWriter) {
+		w.sleep(delay)
+		w.rw.Header().Set("Content-Type", "application/json")
+		w.s.mu.Lock()
+		w.s.contentAt = append(w.s.contentAt, time.Since(w.s.start))
+		w.s.mu.Unlock()
+		_, _ = w.rw.Write([]byte(body))
+	}
+}
+
+func TestClientNonStreamingCompletions(t *testing.T) {
+	body := mustJSON(map[string]any{"id": "cmpl-1", "object": "text_completion", "model": "test-model",
+		"choices": []any{map[string]any{"index": 0, "text": " there was a cat", "logprobs": nil, "finish_reason": "length"}},
+		"usage":   map[string]any{"prompt_tokens": 4, "completion_tokens": 4, "total_tokens": 8}})
+	srv := newScriptServer(t, writeJSON(120*time.Millisecond, body))
+	c := completionsClient()
+	c.Stream = false
+	c.KeepText = true
+	out := do(t, srv, c, promptRow())
+	wantStatus(t, out, servebench.StatusSuccess)
+	// The whole body is one content event: f = l = e, so TTFT = E2E.
+	if *out.FirstContentMS != *out.LastContentMS || *out.FirstContentMS != out.TerminalMS || len(out.ContentMS) != 1 {
+		t.Errorf("first %v last %v terminal %v content %v: want one event at the body's arrival",
+			*out.FirstContentMS, *out.LastContentMS, out.TerminalMS, out.ContentMS)
+	}
+	within(t, "body arrival vs server write", *out.FirstContentMS, srv.contentTimes()[0])
+	within(t, "TTFT = E2E", out.TerminalMS-*out.SentMS, 120)
+	wantInt(t, "output tokens", out.OutputTokens, 4)
+	wantInt(t, "prompt tokens", out.PromptTokens, 4)
+	if *out.Text != " there was a cat" || out.FinishReason != "length" {
+		t.Errorf("text %q finish %q", *out.Text, out.FinishReason)
+	}
+	if string(srv.lastBody()) != `{"model":"test-model","prompt":"Once upon a time","max_tokens":16,"stream":false}` {
+		t.Errorf("body %s", srv.lastBody())
+	}
+}
+
+func TestClientNonStreamingChat(t *testing.T) {
+	body := mustJSON(map[string]any{"id": "chatcmpl-1", "object": "chat.completion",
+		"choices": []any{map[string]any{"index": 0, "finish_reason": "tool_calls", "logprobs": map[string]any{"content": []any{
+			map[string]any{"token": "a", "logprob": -0.1, "top_logprobs": []any{}},
+			map[string]any{"token": "b", "logprob": -0.2, "top_logprobs": []any{}},
+		}}, "message": map[string]any{
+			"role": "assistant", "content": "Checking.", "reasoning_content": "The user wants weather.",
+			"tool_calls": []any{
+				map[string]any{"id": "c1", "type": "function", "function": map[string]any{"name": "get_weather", "arguments": `{"city":"Oslo"}`}},
+				map[string]any{"id": "c2", "type": "function", "function": map[string]any{"name": "get_time", "arguments": `{}`}},
+			}}}},
+		"usage": map[string]any{"prompt_tokens": 30, "completion_tokens": 25, "completion_tokens_details": map[string]any{"reasoning_tokens": 6}}})
+	srv := newScriptServer(t, writeJSON(80*time.Millisecond, body))
+	c := chatClient()
+	c.Stream = false
+	row := chatRow()
+	row.Expect = &quality.Expectation{FinishReason: ptrTo("tool_calls")}
+	out := do(t, srv, c, row)
+	wantStatus(t, out, servebench.StatusSuccess)
+	within(t, "TTFT = E2E", out.TerminalMS-*out.SentMS, 80)
+	if *out.Text != "Checking." {
+		t.Errorf("text %q", *out.Text)
+	}
+	want := []quality.ToolCall{{Name: "get_weather", Arguments: `{"city":"Oslo"}`}, {Name: "get_time", Arguments: `{}`}}
+	if len(out.ToolCalls) != 2 || out.ToolCalls[0] != want[0] || out.ToolCalls[1] != want[1] {
+		t.Errorf("tool calls %+v, want %+v (listed calls are not merged)", out.ToolCalls, want)
+	}
+	if out.FirstReasoningMS == nil || *out.FirstReasoningMS != *out.FirstContentMS {
+		t.Errorf("first reasoning %v, want the body's arrival", deref(out.FirstReasoningMS))
+	}
+	wantInt(t, "output tokens", out.OutputTokens, 25)
+	wantInt(t, "reasoning tokens", out.ReasoningTokens, 6)
+	if len(out.EventTokens) != 1 || out.EventTokens[0] != 2 {
+		t.Errorf("event tokens %v, want [2] (the logprob entries of the one event)", out.EventTokens)
+	}
+}
+
+func TestClientNonStreamingErrorsAndEmpty(t *testing.T) {
+	cases := []struct {
+		name, body string
+		status     servebench.Status
+		want       string
+	}{
+		{"error in a 200 body", `{"error":{"message":"generation failed"}}`, servebench.StatusStreamError, "generation failed"},
+		{"not JSON", `<html>gateway</html>`, servebench.StatusStreamError, "not a readable completion"},
+		{"empty text", `{"choices":[{"index":0,"text":"","finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":1}}`, servebench.StatusEmptyOutput, "no visible text"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			srv := newScriptServer(t, writeJSON(0, c.body))
+			cl := completionsClient()
+			cl.Stream = false
+			out := do(t, srv, cl, promptRow())
+			wantStatus(t, out, c.status)
+			contains(t, "error", out.Error, c.want)
+		})
+	}
+}
+
+func TestClientNonStreamingFirstTokenTimeoutCoversTheBody(t *testing.T) {
+	srv := newScriptServer(t, writeJSON(2*time.Second, `{"choices":[{"index":0,"text":"late"}]}`))
+	c := completionsClient()
+	c.Stream = false
+	c.FirstTokenTimeout = 150 * time.Millisecond
+	out := do(t, srv, c, promptRow())
+	wantStatus(t, out, servebench.StatusTimeout)
+	if *out.Timeout != servebench.TimeoutFirstToken {
+		t.Errorf("timeout %s", *out.Timeout)
+	}
+	within(t, "terminal - sent", out.TerminalMS-*out.SentMS, 150)
+}
