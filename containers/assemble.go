@@ -135,6 +135,7 @@ func Assemble(spec Spec, s Settings, user []testcontainers.ContainerCustomizer) 
 		Port:           portSpec,
 		HealthPath:     spec.HealthPath,
 		MetricsPath:    spec.MetricsPath,
+		VersionPath:    spec.VersionPath,
 		Args:           Redact(args, s.APIKey),
 		GPU:            s.GPUs != nil,
 		HostNetwork:    s.HostNetwork,

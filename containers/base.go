@@ -24,6 +24,7 @@ type Base struct {
 	imageID     string
 	imageDigest string
 	model       string
+	version     string
 	args        []string
 	command     []string
 	baseURL     string
@@ -70,6 +71,7 @@ func (b *Base) Identity() Identity {
 		Image:     b.image,
 		ImageID:   b.imageID,
 		Model:     b.model,
+		Version:   b.version,
 		Args:      append([]string(nil), b.args...),
 		ColdStart: b.coldStart,
 	}

@@ -52,6 +52,9 @@ type Spec struct {
 	// MetricsPath is the Prometheus endpoint; empty when the engine has
 	// none.
 	MetricsPath string
+	// VersionPath answers a JSON object whose "version" field names the
+	// engine's version; empty when the engine has no such endpoint.
+	VersionPath string
 	// CachePath is where WithModelCache mounts the host directory; empty
 	// when the engine has no model cache.
 	CachePath string
@@ -80,9 +83,10 @@ type Plan struct {
 	// Port is the engine's port as "N/tcp": the container port, or the
 	// host port when HostNetwork is set.
 	Port string
-	// HealthPath and MetricsPath are the engine's endpoints.
+	// HealthPath, MetricsPath and VersionPath are the engine's endpoints.
 	HealthPath  string
 	MetricsPath string
+	VersionPath string
 	// Args are the engine's arguments as assembled, for Identity; the API
 	// key is redacted.
 	Args []string

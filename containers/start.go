@@ -108,6 +108,12 @@ func (b *Base) resolve(ctx context.Context, plan Plan) error {
 	}
 	b.imageDigest = repoDigest(ctx, inspect.Image)
 
+	if plan.VersionPath != "" {
+		// A version is a courtesy of the engine; its absence is not a
+		// failed start.
+		b.version, _ = engineVersion(ctx, b.baseURL+plan.VersionPath, b.apiKey)
+	}
+
 	if b.model == "" {
 		model, err := ServedModel(ctx, b.baseURL, b.apiKey)
 		if err != nil {
@@ -133,33 +139,53 @@ func repoDigest(ctx context.Context, imageID string) string {
 	return img.RepoDigests[0]
 }
 
-// ServedModel asks an OpenAI-compatible server for its first model ID
-// (GET /v1/models), sending apiKey as a bearer token when it is set.
-func ServedModel(ctx context.Context, baseURL, apiKey string) (string, error) {
+// getJSON GETs url (with apiKey as a bearer token when set) and decodes the
+// JSON answer into v.
+func getJSON(ctx context.Context, url, apiKey string, v any) error {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, baseURL+"/v1/models", nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
-		return "", err
+		return err
 	}
 	if apiKey != "" {
 		req.Header.Set("Authorization", "Bearer "+apiKey)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return "", err
+		return err
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return "", fmt.Errorf("GET /v1/models: status %s", resp.Status)
+		return fmt.Errorf("GET %s: status %s", req.URL.Path, resp.Status)
 	}
+	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
+		return fmt.Errorf("GET %s: %w", req.URL.Path, err)
+	}
+	return nil
+}
+
+// engineVersion reads the "version" field of a JSON object at url.
+func engineVersion(ctx context.Context, url, apiKey string) (string, error) {
+	var v struct {
+		Version string `json:"version"`
+	}
+	if err := getJSON(ctx, url, apiKey, &v); err != nil {
+		return "", err
+	}
+	return v.Version, nil
+}
+
+// ServedModel asks an OpenAI-compatible server for its first model ID
+// (GET /v1/models), sending apiKey as a bearer token when it is set.
+func ServedModel(ctx context.Context, baseURL, apiKey string) (string, error) {
 	var list struct {
 		Data []struct {
 			ID string `json:"id"`
 		} `json:"data"`
 	}
-	if err := json.NewDecoder(resp.Body).Decode(&list); err != nil {
-		return "", fmt.Errorf("GET /v1/models: %w", err)
+	if err := getJSON(ctx, baseURL+"/v1/models", apiKey, &list); err != nil {
+		return "", err
 	}
 	if len(list.Data) == 0 || list.Data[0].ID == "" {
 		return "", errors.New("GET /v1/models: no model listed")

@@ -27,6 +27,7 @@ import (
 	"strconv"
 
 	"github.com/servebench/servebench/containers"
+	"github.com/servebench/servebench/servebench"
 	"github.com/testcontainers/testcontainers-go"
 )
 
@@ -57,8 +58,8 @@ func (c *Container) Terminate(ctx context.Context) error {
 }
 
 // LengthControl says how a forced output length reaches llama.cpp:
-// containers.LengthIgnoreEOS.
-func LengthControl() string { return containers.LengthIgnoreEOS }
+// servebench.LengthIgnoreEOS.
+func LengthControl() servebench.LengthControl { return servebench.LengthIgnoreEOS }
 
 // Run starts llama.cpp's server from img (e.g.
 // "ghcr.io/ggml-org/llama.cpp:server") and waits until it serves. Options

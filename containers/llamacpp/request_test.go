@@ -11,6 +11,7 @@ import (
 	"github.com/moby/moby/api/types/mount"
 	"github.com/moby/moby/api/types/network"
 	"github.com/servebench/servebench/containers"
+	"github.com/servebench/servebench/servebench"
 	"github.com/testcontainers/testcontainers-go"
 	"github.com/testcontainers/testcontainers-go/wait"
 )
@@ -123,7 +124,7 @@ func TestRequestErrors(t *testing.T) {
 }
 
 func TestLengthControl(t *testing.T) {
-	if LengthControl() != containers.LengthIgnoreEOS {
+	if LengthControl() != servebench.LengthIgnoreEOS {
 		t.Errorf("LengthControl() = %q", LengthControl())
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/moby/moby/api/types/mount"
 	"github.com/moby/moby/api/types/network"
 	"github.com/servebench/servebench/containers"
+	"github.com/servebench/servebench/servebench"
 	"github.com/testcontainers/testcontainers-go"
 	"github.com/testcontainers/testcontainers-go/wait"
 )
@@ -140,7 +141,7 @@ func TestChunkedPrefillCanBeDisabled(t *testing.T) {
 }
 
 func TestLengthControl(t *testing.T) {
-	if LengthControl() != containers.LengthIgnoreEOSMinTokens {
+	if LengthControl() != servebench.LengthIgnoreEOSMinTokens {
 		t.Errorf("LengthControl() = %q", LengthControl())
 	}
 }

@@ -24,6 +24,7 @@ import (
 	"strconv"
 
 	"github.com/servebench/servebench/containers"
+	"github.com/servebench/servebench/servebench"
 	"github.com/testcontainers/testcontainers-go"
 )
 
@@ -55,8 +56,8 @@ func (c *Container) Terminate(ctx context.Context) error {
 }
 
 // LengthControl says how a forced output length reaches SGLang:
-// containers.LengthIgnoreEOSMinTokens.
-func LengthControl() string { return containers.LengthIgnoreEOSMinTokens }
+// servebench.LengthIgnoreEOSMinTokens.
+func LengthControl() servebench.LengthControl { return servebench.LengthIgnoreEOSMinTokens }
 
 // Run starts SGLang from img (e.g. "lmsysorg/sglang:v0.5.4") and waits until
 // it serves. Options are sglang options (WithModel is required), the shared

@@ -10,8 +10,8 @@
 // engine listens on a free 127.0.0.1 port given in SIMENGINE_ADDR, so no
 // traffic leaves the loopback interface; WithBridgeNetwork publishes the port
 // on 127.0.0.1 from Docker's default bridge instead. Readiness is GET /health
-// answering 200; metrics are at /metrics; the served model name is read from
-// GET /v1/models.
+// answering 200; metrics are at /metrics, the version at /version; the
+// served model name is WithModel's or, without it, read from GET /v1/models.
 //
 // # Output length
 //
@@ -25,6 +25,7 @@ import (
 	"os"
 
 	"github.com/servebench/servebench/containers"
+	"github.com/servebench/servebench/servebench"
 	"github.com/testcontainers/testcontainers-go"
 )
 
@@ -56,13 +57,15 @@ func (c *Container) Terminate(ctx context.Context) error {
 }
 
 // LengthControl says how a forced output length reaches the simulated
-// engine: containers.LengthIgnoreEOS.
-func LengthControl() string { return containers.LengthIgnoreEOS }
+// engine:
+// servebench.LengthIgnoreEOS.
+func LengthControl() servebench.LengthControl { return servebench.LengthIgnoreEOS }
 
 // Run builds the simulated engine's image and starts it. Options are
-// simengine options, the shared containers options (WithEnv, WithExtraArgs,
-// WithStartupTimeout, WithAPIKey is not supported) and testcontainers
-// options, applied last. Like testcontainers.Run, Run may return a container
+// simengine options, the shared containers options (WithEnv, WithExtraArgs
+// for any other engine flag, WithStartupTimeout, WithHostNetwork; the engine
+// has no API key, model cache or GPU use) and testcontainers options, applied
+// last. Like testcontainers.Run, Run may return a container
 // together with an error; terminate it in either case.
 func Run(ctx context.Context, opts ...testcontainers.ContainerCustomizer) (*Container, error) {
 	var o options
@@ -130,12 +133,15 @@ func request(opts ...testcontainers.ContainerCustomizer) (containers.Plan, error
 			Tag:            tag,
 			KeepImage:      o.keepImage,
 		},
+		Args: o.args(),
 		Port: Port,
 		Listen: func(host string, port int) ([]string, map[string]string) {
 			return nil, map[string]string{EnvAddr: fmt.Sprintf("%s:%d", host, port)}
 		},
 		HealthPath:     "/health",
 		MetricsPath:    "/metrics",
+		VersionPath:    "/version",
+		Model:          o.model,
 		StartupTimeout: containers.DefaultStartupTimeout,
 	}
 	return containers.Assemble(spec, s, opts)

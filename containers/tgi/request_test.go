@@ -11,6 +11,7 @@ import (
 	"github.com/moby/moby/api/types/mount"
 	"github.com/moby/moby/api/types/network"
 	"github.com/servebench/servebench/containers"
+	"github.com/servebench/servebench/servebench"
 	"github.com/testcontainers/testcontainers-go"
 	"github.com/testcontainers/testcontainers-go/wait"
 )
@@ -48,7 +49,7 @@ func TestRequestDefaults(t *testing.T) {
 	if hs.Path != "/health" || hs.Port.String() != "80/tcp" || *hs.Timeout() != 20*time.Minute {
 		t.Errorf("wait %q on %s for %s", hs.Path, hs.Port, *hs.Timeout())
 	}
-	if p.Model != "teknium/OpenHermes-2.5-Mistral-7B" || p.MetricsPath != "/metrics" || p.Kind != "tgi" {
+	if p.Model != "teknium/OpenHermes-2.5-Mistral-7B" || p.MetricsPath != "/metrics" || p.VersionPath != "/info" || p.Kind != "tgi" {
 		t.Errorf("plan %+v", p)
 	}
 }
@@ -132,7 +133,7 @@ func TestRequestErrors(t *testing.T) {
 }
 
 func TestLengthControl(t *testing.T) {
-	if LengthControl() != containers.LengthNone {
+	if LengthControl() != servebench.LengthUnsupported {
 		t.Errorf("LengthControl() = %q", LengthControl())
 	}
 }

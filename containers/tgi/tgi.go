@@ -6,18 +6,18 @@
 // --model-id, the options' flags, --hostname and --port 80 (the port the
 // image's own PORT variable sets), and waits for GET /health to answer 200:
 // the launcher starts the HTTP router only after the shards have loaded the
-// weights. Prometheus metrics are at /metrics on the same port. The image
-// keeps its Hugging Face cache in /data (HF_HOME), where
-// containers.WithModelCache mounts; /dev/shm defaults to 1 GiB as TGI's quick
-// tour uses. The API key travels in the API_KEY environment variable, so it
-// never appears on the command line.
+// weights. Prometheus metrics are at /metrics on the same port and the
+// version in GET /info. The image keeps its Hugging Face cache in /data
+// (HF_HOME), where containers.WithModelCache mounts; /dev/shm defaults to
+// 1 GiB as TGI's quick tour uses. The API key travels in the API_KEY
+// environment variable, so it never appears on the command line.
 //
 // # Output length
 //
 // TGI offers no way to force an output length: its router always sets
 // ignore_eos_token to false, and the OpenAI-compatible routes have no
 // min_tokens. max_tokens is only a cap; the observed length comes from the
-// response's usage (LengthControl returns containers.LengthNone), and a
+// response's usage (LengthControl returns servebench.LengthUnsupported), and a
 // workload that needs fixed lengths should say so in its report.
 package tgi
 
@@ -27,6 +27,7 @@ import (
 	"strconv"
 
 	"github.com/servebench/servebench/containers"
+	"github.com/servebench/servebench/servebench"
 	"github.com/testcontainers/testcontainers-go"
 )
 
@@ -58,8 +59,8 @@ func (c *Container) Terminate(ctx context.Context) error {
 }
 
 // LengthControl says how a forced output length reaches TGI: it cannot,
-// containers.LengthNone.
-func LengthControl() string { return containers.LengthNone }
+// servebench.LengthUnsupported.
+func LengthControl() servebench.LengthControl { return servebench.LengthUnsupported }
 
 // Run starts TGI from img (e.g.
 // "ghcr.io/huggingface/text-generation-inference:3.3.5") and waits until it
@@ -109,6 +110,7 @@ func request(img string, opts ...testcontainers.ContainerCustomizer) (containers
 		},
 		HealthPath:     "/health",
 		MetricsPath:    "/metrics",
+		VersionPath:    "/info",
 		CachePath:      CachePath,
 		Model:          o.modelID,
 		StartupTimeout: containers.DefaultModelStartupTimeout,

@@ -11,6 +11,7 @@ import (
 	"github.com/moby/moby/api/types/mount"
 	"github.com/moby/moby/api/types/network"
 	"github.com/servebench/servebench/containers"
+	"github.com/servebench/servebench/servebench"
 	"github.com/testcontainers/testcontainers-go"
 	"github.com/testcontainers/testcontainers-go/wait"
 )
@@ -62,7 +63,7 @@ func TestRequestDefaults(t *testing.T) {
 	if hs.Path != "/health" || hs.Port.String() != "8000/tcp" || *hs.Timeout() != 20*time.Minute {
 		t.Errorf("wait %q on %s for %s", hs.Path, hs.Port, *hs.Timeout())
 	}
-	if p.Kind != "vllm" || p.Model != "Qwen/Qwen3-0.6B" || p.MetricsPath != "/metrics" || p.Image != img {
+	if p.Kind != "vllm" || p.Model != "Qwen/Qwen3-0.6B" || p.MetricsPath != "/metrics" || p.VersionPath != "/version" || p.Image != img {
 		t.Errorf("plan %+v", p)
 	}
 }
@@ -188,7 +189,7 @@ func TestRequestErrors(t *testing.T) {
 }
 
 func TestLengthControl(t *testing.T) {
-	if LengthControl() != containers.LengthIgnoreEOSMinTokens {
+	if LengthControl() != servebench.LengthIgnoreEOSMinTokens {
 		t.Errorf("LengthControl() = %q", LengthControl())
 	}
 }

@@ -5,7 +5,8 @@
 // The container runs the image's entrypoint (vllm serve) with --model, the
 // options' flags, --host and --port, and waits for GET /health to answer 200
 // (vLLM starts its HTTP server only once the weights are loaded). Prometheus
-// metrics are at /metrics. The Hugging Face cache mounts at
+// metrics are at /metrics, the version at /version. The Hugging Face cache
+// mounts at
 // /root/.cache/huggingface (containers.WithModelCache) and the container
 // shares the host's IPC namespace unless containers.WithShmSize is given, as
 // vLLM's Docker guide asks for PyTorch's shared memory.
@@ -24,6 +25,7 @@ import (
 	"strconv"
 
 	"github.com/servebench/servebench/containers"
+	"github.com/servebench/servebench/servebench"
 	"github.com/testcontainers/testcontainers-go"
 )
 
@@ -52,8 +54,8 @@ func (c *Container) Terminate(ctx context.Context) error {
 }
 
 // LengthControl says how a forced output length reaches vLLM:
-// containers.LengthIgnoreEOSMinTokens.
-func LengthControl() string { return containers.LengthIgnoreEOSMinTokens }
+// servebench.LengthIgnoreEOSMinTokens.
+func LengthControl() servebench.LengthControl { return servebench.LengthIgnoreEOSMinTokens }
 
 // Run starts vLLM from img (e.g. "vllm/vllm-openai:v0.11.0") and waits until
 // it serves. Options are vllm options (WithModel is required), the shared
@@ -107,6 +109,7 @@ func request(img string, opts ...testcontainers.ContainerCustomizer) (containers
 		},
 		HealthPath:     "/health",
 		MetricsPath:    "/metrics",
+		VersionPath:    "/version",
 		CachePath:      CachePath,
 		Model:          served,
 		StartupTimeout: containers.DefaultModelStartupTimeout,
