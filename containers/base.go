@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync/atomic"
 	"time"
 
 	"github.com/testcontainers/testcontainers-go"
@@ -32,6 +33,7 @@ type Base struct {
 	apiKey      string
 	coldStart   time.Duration
 	logs        *LogRing
+	terminated  atomic.Bool
 }
 
 var _ Engine = (*Base)(nil)
@@ -108,13 +110,15 @@ func (b *Base) SaveLogs(ctx context.Context, path string) error {
 }
 
 // Terminate stops and removes the container (and an image Start built). It
-// is safe on a nil Base and on a Base whose container never started.
+// is safe on a nil Base, on a Base whose container never started, and when
+// called again after it succeeded.
 func (b *Base) Terminate(ctx context.Context) error {
-	if b == nil || b.Container == nil {
+	if b == nil || b.Container == nil || b.terminated.Load() {
 		return nil
 	}
 	if err := b.Container.Terminate(ctx); err != nil {
 		return fmt.Errorf("terminate %s: %w", b.kind, err)
 	}
+	b.terminated.Store(true)
 	return nil
 }
