@@ -14,7 +14,7 @@ import (
 func (r *Report) WriteText(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	line := func(label, format string, args ...any) {
-		fmt.Fprintf(bw, "%-34s %s\n", label+":", fmt.Sprintf(format, args...))
+		fmt.Fprintf(bw, "%-36s %s\n", label+":", fmt.Sprintf(format, args...))
 	}
 	rule := func(title string) {
 		pad := max(0, 60-len(title)-2)

@@ -30,7 +30,7 @@ func scoreRecords(set scoreSetup, recs []scoreRecord) *Report {
 	for _, reason := range Reasons {
 		r.ReasonCounts[reason] = 0
 	}
-	pop := newPopulations(n)
+	pop := newPopulations(recs)
 	// One slab holds every per-request float, so a million requests cost
 	// one allocation rather than eight million.
 	slab := make([]float64, 0, 9*n)
@@ -86,7 +86,7 @@ func scoreRecords(set scoreSetup, recs []scoreRecord) *Report {
 		m := measureRecord(rec)
 		if rec.sent != nil {
 			rs.ScheduleLagMS = put(m.lag)
-			pop.add(MetricScheduleLag, m.lag)
+			pop.add(popScheduleLag, m.lag)
 			if m.lag > set.tolerance {
 				r.LateCount++
 			}
@@ -95,7 +95,7 @@ func scoreRecords(set scoreSetup, recs []scoreRecord) *Report {
 			}
 		}
 		if rec.slot != nil {
-			pop.add(MetricClientQueue, m.clientQueue)
+			pop.add(popClientQueue, m.clientQueue)
 		}
 		if m.hasContent {
 			rs.TTFTMS = put(m.ttft)

@@ -267,6 +267,9 @@ func recordFromOutcome(o *Outcome, scheduled float64, class string, fail func(fi
 // finite resolution).
 func checkEventTimes(ts []float64, sent, terminal float64, field string, fail func(field, format string, args ...any) error) error {
 	for j, t := range ts {
+		if scoreFinite(t) && t >= sent && t <= terminal && (j == 0 || t >= ts[j-1]) {
+			continue
+		}
 		f := fmt.Sprintf("%s[%d]", field, j)
 		switch {
 		case !scoreFinite(t):
@@ -275,7 +278,7 @@ func checkEventTimes(ts []float64, sent, terminal float64, field string, fail fu
 			return fail(f, "event at %v before sent %v", t, sent)
 		case t > terminal:
 			return fail(f, "event at %v after terminal %v", t, terminal)
-		case j > 0 && t < ts[j-1]:
+		default:
 			return fail(f, "event at %v before the previous event at %v: events out of order", t, ts[j-1])
 		}
 	}

@@ -8,52 +8,78 @@ import "fmt"
 const MetricMaxGap Metric = "max_gap_ms"
 
 // reportMetrics lists every population a Report summarizes, in report order.
-var reportMetrics = []Metric{
-	MetricTTFT, MetricTTFTFromScheduled, MetricTPOT, MetricITL, MetricChunkGap,
-	MetricMaxGap, MetricE2E, MetricLastToken, MetricScheduleLag, MetricClientQueue,
-}
+var reportMetrics = reportMetricIndex[:]
 
-// populations collects the raw samples behind a report's distributions.
+// populations collects the raw samples behind a report's distributions,
+// one slice per metric in reportMetrics order.
 type populations struct {
-	samples map[Metric][]float64
+	samples [len(reportMetricIndex)][]float64
 	// tokenLevelRequests counts successes whose gaps entered MetricITL.
 	tokenLevelRequests int
 	// gapRequests counts successes with at least two content events.
 	gapRequests int
 }
 
-func newPopulations(n int) *populations {
-	p := &populations{samples: make(map[Metric][]float64, len(reportMetrics))}
-	for _, m := range reportMetrics {
-		p.samples[m] = make([]float64, 0, min(n, 1<<16))
+// reportMetricIndex numbers the metrics of reportMetrics.
+var reportMetricIndex = [...]Metric{
+	popTTFT: MetricTTFT, popTTFTFromScheduled: MetricTTFTFromScheduled, popTPOT: MetricTPOT,
+	popITL: MetricITL, popChunkGap: MetricChunkGap, popMaxGap: MetricMaxGap, popE2E: MetricE2E,
+	popLastToken: MetricLastToken, popScheduleLag: MetricScheduleLag, popClientQueue: MetricClientQueue,
+}
+
+const (
+	popTTFT = iota
+	popTTFTFromScheduled
+	popTPOT
+	popITL
+	popChunkGap
+	popMaxGap
+	popE2E
+	popLastToken
+	popScheduleLag
+	popClientQueue
+)
+
+// newPopulations sizes every population for the records, so appending
+// never copies.
+func newPopulations(recs []scoreRecord) *populations {
+	n, events := len(recs), 0
+	for i := range recs {
+		events += len(recs[i].content)
 	}
+	p := &populations{}
+	for i := range p.samples {
+		p.samples[i] = make([]float64, 0, n)
+	}
+	p.samples[popITL] = make([]float64, 0, events)
+	p.samples[popChunkGap] = make([]float64, 0, events)
 	return p
 }
 
-func (p *populations) add(m Metric, v float64) { p.samples[m] = append(p.samples[m], v) }
+func (p *populations) add(m int, v float64) { p.samples[m] = append(p.samples[m], v) }
 
 // addSuccess adds a successful request's latencies.
 func (p *populations) addSuccess(rec *scoreRecord, m *requestMeasures) {
 	if m.hasContent {
-		p.add(MetricTTFT, m.ttft)
-		p.add(MetricTTFTFromScheduled, m.ttftFromScheduled)
-		p.add(MetricLastToken, m.lastToken)
+		p.add(popTTFT, m.ttft)
+		p.add(popTTFTFromScheduled, m.ttftFromScheduled)
+		p.add(popLastToken, m.lastToken)
 	}
 	if m.hasTPOT {
-		p.add(MetricTPOT, m.tpot)
+		p.add(popTPOT, m.tpot)
 	}
 	if m.hasE2E {
-		p.add(MetricE2E, m.e2e)
+		p.add(popE2E, m.e2e)
 	}
 	if !m.hasMaxGap {
 		return
 	}
 	p.gapRequests++
-	p.add(MetricMaxGap, m.maxGap)
+	p.add(popMaxGap, m.maxGap)
 	if rec.tokenLevel {
 		p.tokenLevelRequests++
 	}
-	chunk, itl := p.samples[MetricChunkGap], p.samples[MetricITL]
+	chunk, itl := p.samples[popChunkGap], p.samples[popITL]
 	for j := 1; j < len(rec.content); j++ {
 		g := msBetween(rec.content[j-1], rec.content[j])
 		chunk = append(chunk, g)
@@ -61,20 +87,21 @@ func (p *populations) addSuccess(rec *scoreRecord, m *requestMeasures) {
 			itl = append(itl, g)
 		}
 	}
-	p.samples[MetricChunkGap], p.samples[MetricITL] = chunk, itl
+	p.samples[popChunkGap], p.samples[popITL] = chunk, itl
 }
 
 // summarize sorts every population once and computes its distribution.
 func (p *populations) summarize(method string, offered, successes int) (map[Metric][]float64, map[Metric]Distribution) {
-	dists := make(map[Metric]Distribution, len(reportMetrics))
-	for _, m := range reportMetrics {
-		xs := p.samples[m]
+	dists := make(map[Metric]Distribution, len(reportMetricIndex))
+	samples := make(map[Metric][]float64, len(reportMetricIndex))
+	for i, m := range reportMetricIndex {
+		xs := p.samples[i]
 		sortFloat64s(xs)
 		d := distributionOf(xs, method)
 		d.Population = p.describe(m, len(xs), offered, successes)
-		dists[m] = d
+		dists[m], samples[m] = d, xs
 	}
-	return p.samples, dists
+	return samples, dists
 }
 
 // distributionOf summarizes an ascending sample; an empty one has N = 0 and
@@ -121,7 +148,7 @@ func (p *populations) describe(m Metric, n, offered, successes int) string {
 	case MetricScheduleLag:
 		return fmt.Sprintf("sent requests, whatever their outcome (%d of %d offered): sent − scheduled", n, offered)
 	case MetricClientQueue:
-		return fmt.Sprintf("requests that waited for a client concurrency slot record (%d of %d offered): slot − scheduled", n, offered)
+		return fmt.Sprintf("requests with a recorded client concurrency slot time (%d of %d offered): slot − scheduled", n, offered)
 	}
 	return string(m)
 }

@@ -1,0 +1,128 @@
+package servebench
+
+import (
+	"strings"
+	"testing"
+)
+
+// sweepReport is a report summary with the fields capacity selection reads.
+func sweepReport(offered, qualified int, valid, growing bool) *Report {
+	r := &Report{Offered: offered, Qualified: qualified, Valid: valid,
+		Attainment: ptr(float64(qualified) / float64(offered)), Backlog: &Backlog{AtWindowMid: 3, AtWindowEnd: 3}}
+	if growing {
+		r.Backlog.AtWindowEnd = 40
+		r.Backlog.Growing = true
+	}
+	if !valid {
+		r.InvalidReasons = []string{"3 of 100 offered requests were sent more than 20 ms after their scheduled time (max schedule lag 41 ms)"}
+	}
+	return r
+}
+
+// hypotheticalSweep: supplied observations, not measurements. Required:
+// 95% attainment, lag within tolerance, no backlog growth.
+func hypotheticalSweep() []SweepPoint {
+	return []SweepPoint{
+		{OfferedRPS: 2.5, Report: sweepReport(100, 96, true, true)},   // backlog grows
+		{OfferedRPS: 0.5, Report: sweepReport(100, 100, true, false)}, // pass
+		{OfferedRPS: 1.0, Report: sweepReport(100, 99, true, false)},  // pass
+		{OfferedRPS: 1.5, Report: sweepReport(100, 96, true, false)},  // pass: 0.96 >= 0.95
+		{OfferedRPS: 2.0, Report: sweepReport(100, 93, true, false)},  // 0.93 < 0.95
+	}
+}
+
+var seedRule = CapacityRule{MinAttainment: 0.95, RequireNoBacklogGrowth: true}
+
+func TestSelectCapacityHighestPassingPoint(t *testing.T) {
+	sel := SelectCapacity(hypotheticalSweep(), seedRule)
+	if sel.RPS == nil || *sel.RPS != 1.5 || sel.Label != "highest passing tested offered rate" {
+		t.Fatalf("selection %+v", sel)
+	}
+	if sel.FailingNeighborRPS == nil || *sel.FailingNeighborRPS != 2.0 {
+		t.Fatalf("failing neighbor %v", sel.FailingNeighborRPS)
+	}
+	wantPass := []bool{true, true, true, false, false}
+	for i, v := range sel.Verdicts {
+		if v.OfferedRPS != []float64{0.5, 1.0, 1.5, 2.0, 2.5}[i] || v.Pass != wantPass[i] {
+			t.Fatalf("verdict %d: %+v", i, v)
+		}
+	}
+	if r := sel.Verdicts[3].Reasons; len(r) != 1 || r[0] != "attainment 0.930 (93 of 100 qualified) below 0.950" {
+		t.Fatalf("2.0 reasons %q", r)
+	}
+	if r := sel.Verdicts[4].Reasons; len(r) != 1 || !strings.Contains(r[0], "backlog grew from 3 outstanding at the window's midpoint to 40") {
+		t.Fatalf("2.5 reasons %q", r)
+	}
+	if len(sel.Notes) != 1 || !strings.Contains(sel.Notes[0], "between 1.5 and 2 rps") {
+		t.Fatalf("notes %q", sel.Notes)
+	}
+}
+
+func TestSelectCapacityWithWilsonLowerBound(t *testing.T) {
+	rule := seedRule
+	rule.UseWilsonLower = true
+	sel := SelectCapacity(hypotheticalSweep(), rule)
+	// Wilson 95% lower bounds: 100/100 0.974, 99/100 0.956, 96/100 0.914:
+	// the stronger rule stops at 1.0.
+	if sel.RPS == nil || *sel.RPS != 1.0 || *sel.FailingNeighborRPS != 1.5 {
+		t.Fatalf("selection %+v", sel)
+	}
+	if r := sel.Verdicts[2].Reasons; len(r) != 1 || !strings.HasPrefix(r[0], "Wilson 95% lower bound 0.914 (96 of 100 qualified) below 0.950") {
+		t.Fatalf("1.5 reasons %q", r)
+	}
+}
+
+func TestSelectCapacityFailures(t *testing.T) {
+	// An undelivered load fails whatever its attainment.
+	points := []SweepPoint{{OfferedRPS: 1, Report: sweepReport(100, 100, false, false)}}
+	sel := SelectCapacity(points, seedRule)
+	if sel.RPS != nil || sel.Label != "no tested offered rate passed" || !strings.HasPrefix(sel.Verdicts[0].Reasons[0], "load not delivered: 3 of 100") {
+		t.Fatalf("selection %+v", sel)
+	}
+	// A closed loop is never a capacity.
+	closed := sweepReport(100, 100, true, false)
+	closed.Generator = &GeneratorReport{Mode: "closed"}
+	sel = SelectCapacity([]SweepPoint{{OfferedRPS: 1, Report: closed}}, seedRule)
+	if sel.RPS != nil {
+		t.Fatalf("closed loop selected: %+v", sel)
+	}
+	// A rate tested twice passes only if both runs passed; a failure below
+	// the selected rate is flagged.
+	points = []SweepPoint{
+		{OfferedRPS: 1, Report: sweepReport(100, 100, true, false)},
+		{OfferedRPS: 1, Report: sweepReport(100, 90, true, false)},
+		{OfferedRPS: 2, Report: sweepReport(100, 99, true, false)},
+	}
+	sel = SelectCapacity(points, seedRule)
+	if sel.RPS == nil || *sel.RPS != 2 || sel.FailingNeighborRPS != nil {
+		t.Fatalf("selection %+v", sel)
+	}
+	notes := strings.Join(sel.Notes, " | ")
+	if !strings.Contains(notes, "the boundary lies above the tested range") || !strings.Contains(notes, "not monotonic") {
+		t.Fatalf("notes %q", notes)
+	}
+	// Without backlog data the no-growth rule cannot pass.
+	nob := sweepReport(100, 100, true, false)
+	nob.Backlog = nil
+	if sel := SelectCapacity([]SweepPoint{{OfferedRPS: 1, Report: nob}}, seedRule); sel.RPS != nil {
+		t.Fatal("a point without backlog data passed the no-growth rule")
+	}
+	if sel := SelectCapacity([]SweepPoint{{OfferedRPS: 1, Report: nil}}, seedRule); sel.RPS != nil || sel.Verdicts[0].Reasons[0] != "no report" {
+		t.Fatalf("%+v", sel)
+	}
+}
+
+func TestSweepGomegaString(t *testing.T) {
+	sw := NewSweep(hypotheticalSweep(), seedRule)
+	got := sw.GomegaString()
+	for _, want := range []string{
+		"rule: attainment >= 0.950, load delivered, no backlog growth",
+		"1.5 rps attainment 0.960 pass",
+		"2 rps attainment 0.930 FAIL (attainment 0.930 (93 of 100 qualified) below 0.950)",
+		"capacity 1.5 rps (highest passing tested offered rate; failing neighbor 2 rps)}",
+	} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("GomegaString %q lacks %q", got, want)
+		}
+	}
+}
