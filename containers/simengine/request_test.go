@@ -3,6 +3,7 @@ package simengine
 import (
 	"archive/tar"
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"io"
@@ -170,5 +171,16 @@ func TestBuildContextIsATar(t *testing.T) {
 func TestLengthControl(t *testing.T) {
 	if LengthControl() != servebench.LengthIgnoreEOS {
 		t.Errorf("LengthControl() = %q", LengthControl())
+	}
+}
+
+func TestBuildBinaryReportsCompileErrors(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	_, err := BuildBinary(ctx, "github.com/servebench/servebench/cmd/no-such-command", t.TempDir())
+	// The error names the package and carries the go tool's own words.
+	if err == nil || !strings.Contains(err.Error(), "go build github.com/servebench/servebench/cmd/no-such-command") ||
+		!strings.Contains(err.Error(), "no required module provides package") {
+		t.Errorf("error %v", err)
 	}
 }

@@ -1,0 +1,66 @@
+package containers_test
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/moby/moby/api/types/network"
+	"github.com/testcontainers/testcontainers-go"
+
+	"github.com/servebench/servebench/containers"
+)
+
+// A LogRing keeps the end of an engine's output, dropping whole old lines
+// once it is full.
+func ExampleLogRing() {
+	ring := containers.NewLogRing(32)
+	ring.Accept(testcontainers.Log{Content: []byte("INFO loading weights\n")})
+	ring.Accept(testcontainers.Log{Content: []byte("ERROR CUDA out of memory\n")})
+	fmt.Print(ring.String())
+	// Output:
+	// [21 earlier bytes dropped]
+	// ERROR CUDA out of memory
+}
+
+// Redact hides an API key wherever a command line would show it.
+func ExampleRedact() {
+	fmt.Println(containers.Redact([]string{"--model", "m", "--api-key", "sk-123"}, "sk-123"))
+	// Output:
+	// [--model m --api-key <redacted>]
+}
+
+// Assemble turns an engine Spec and the shared options into the container
+// request an engine module starts; nothing runs here. This is how a module
+// for another engine is written.
+func ExampleAssemble() {
+	spec := containers.Spec{
+		Kind:  "myengine",
+		Image: "example.org/myengine:1.0",
+		Args:  []string{"--model", "tiny"},
+		Port:  9000,
+		Listen: func(host string, port int) ([]string, map[string]string) {
+			return []string{"--host", host, "--port", strconv.Itoa(port)}, nil
+		},
+		HealthPath:     "/health",
+		Model:          "tiny",
+		StartupTimeout: containers.DefaultModelStartupTimeout,
+	}
+	opts := []testcontainers.ContainerCustomizer{containers.WithGPUs(), containers.WithShmSize(2 << 30)}
+	var s containers.Settings
+	if err := containers.ApplySettings(&s, opts); err != nil {
+		panic(err)
+	}
+	plan, err := containers.Assemble(spec, s, opts)
+	if err != nil {
+		panic(err)
+	}
+	hc := plan.HostConfig()
+	fmt.Println("cmd:", strings.Join(plan.Request.Cmd, " "))
+	fmt.Println("published:", plan.Request.ExposedPorts, "on", hc.PortBindings[network.MustParsePort(plan.Port)][0].HostIP)
+	fmt.Println("gpus:", hc.DeviceRequests[0].Driver, hc.DeviceRequests[0].Count, "shm:", hc.ShmSize)
+	// Output:
+	// cmd: --model tiny --host 0.0.0.0 --port 9000
+	// published: [9000/tcp] on 127.0.0.1
+	// gpus: nvidia -1 shm: 2147483648
+}
