@@ -1,0 +1,169 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	"github.com/servebench/servebench/fixtures/simengine"
+	"github.com/servebench/servebench/servebench"
+)
+
+func init() {
+	register("demo", "sweep offered rates of a bundled workload on the embedded simulated engine", runDemo)
+}
+
+// runDemo starts the simulated engine in-process, sweeps a few offered rates
+// of a bundled workload, and prints each point, the knee and the report of
+// the highest passing point. It needs no GPU and no Docker.
+func runDemo(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("servebench demo", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	rates := fs.String("rates", "4,8,12,16,20,24", "offered rates to sweep (requests/s, Poisson)")
+	window := fs.Duration("duration", 4*time.Second, "arrival window per rate")
+	output := fs.String("output", "", "directory for the run directories (default: a new temporary directory)")
+	ttft := fs.Duration("ttft-slo", 500*time.Millisecond, "TTFT objective")
+	tpot := fs.Duration("tpot-slo", 40*time.Millisecond, "TPOT objective")
+	alpha := fs.Float64("attainment", 0.95, "required attainment at a passing rate")
+	if err := fs.Parse(args); err != nil {
+		return 1
+	}
+	points, err := parseRates(*rates)
+	if err != nil {
+		fmt.Fprintf(stderr, "servebench demo: --rates: %v\n", err)
+		return 1
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	engineCfg := simengine.DefaultConfig()
+	engine, err := simengine.Start(ctx, engineCfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "servebench demo: %v\n", err)
+		return 1
+	}
+	defer engine.Close()
+	w, err := demoWorkload()
+	if err != nil {
+		fmt.Fprintf(stderr, "servebench demo: %v\n", err)
+		return 1
+	}
+	arrival, _ := servebench.NewArrival(servebench.ArrivalSpec{Process: "poisson", RateRPS: points[0], Seed: 1})
+	cfg := servebench.RunConfig{
+		Workload: w, Arrival: arrival, Duration: *window, Warmup: 4, OutputDir: *output,
+		Client: &servebench.Client{BaseURL: engine.URL(), Model: engineCfg.Model, Endpoint: servebench.EndpointChat,
+			Stream: true, TotalTimeout: 30 * time.Second, IdleTimeout: 10 * time.Second},
+		Score:  servebench.ScoreOptions{SLO: servebench.SLO{TTFT: *ttft, TPOT: *tpot}},
+		Engine: &servebench.EngineInfo{Kind: "simengine", Model: engineCfg.Model, Version: "in-process"},
+	}
+	if cfg.OutputDir == "" {
+		if cfg.OutputDir, err = os.MkdirTemp("", "servebench-demo-"); err != nil {
+			fmt.Fprintf(stderr, "servebench demo: %v\n", err)
+			return 1
+		}
+	}
+	fmt.Fprintf(stdout, "servebench demo: the simulated engine (continuous batching: %v step + %v per running sequence, %v per prompt token) at %s\n",
+		engineCfg.StepBase, engineCfg.DecodePerSequence, engineCfg.PrefillPerToken, engine.URL())
+	fmt.Fprintf(stdout, "workload %s (%d rows, sha256 %s…), Poisson arrivals, %v window per rate\n",
+		w.Name, len(w.Requests), w.SHA256[:12], *window)
+	fmt.Fprintf(stdout, "SLO: TTFT <= %v and TPOT <= %v; a rate passes at attainment >= %.2f with the load delivered\n\n", *ttft, *tpot, *alpha)
+
+	rule := servebench.CapacityRule{MinAttainment: *alpha, RequireNoBacklogGrowth: true}
+	sweep, err := servebench.RunSweep(ctx, cfg, points, rule)
+	if sweep == nil {
+		fmt.Fprintf(stderr, "servebench demo: %v\n", err)
+		return 1
+	}
+	printSweep(stdout, sweep)
+	if err != nil {
+		fmt.Fprintf(stderr, "servebench demo: %v\n", err)
+		return 1
+	}
+	sel := sweep.Selection
+	if sel.RPS != nil {
+		for _, p := range sweep.Points {
+			if p.OfferedRPS == *sel.RPS {
+				fmt.Fprintf(stdout, "\nreport at %g req/s:\n", p.OfferedRPS)
+				_ = p.Report.WriteText(stdout)
+			}
+		}
+	}
+	fmt.Fprintf(stdout, "\nrun directories (schedule.json, outcomes.jsonl, report.json per rate): %s\n", cfg.OutputDir)
+	return 0
+}
+
+// printSweep writes one line per tested rate, then the knee.
+func printSweep(w io.Writer, s *servebench.Sweep) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "offered rps\tqualified/offered\tattainment\tWilson 95%\tp50 TTFT ms\tp99 TTFT ms\tp99 TPOT ms\tmax lag ms\tbacklog mid→end\tverdict\t")
+	var failures []string
+	for i, p := range s.Points {
+		r := p.Report
+		v := s.Selection.Verdicts[i]
+		verdict := "pass"
+		if !v.Pass {
+			verdict = "FAIL"
+			failures = append(failures, fmt.Sprintf("%g req/s: %s", p.OfferedRPS, strings.Join(v.Reasons, "; ")))
+		}
+		backlog := "-"
+		if r.Backlog != nil {
+			backlog = fmt.Sprintf("%d→%d", r.Backlog.AtWindowMid, r.Backlog.AtWindowEnd)
+		}
+		fmt.Fprintf(tw, "%g\t%d/%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", p.OfferedRPS, r.Qualified, r.Offered,
+			fmtFrac(r.Attainment), fmtFrac(r.WilsonLower),
+			fmtDist(r.Percentiles[servebench.MetricTTFT].P50), fmtDist(r.Percentiles[servebench.MetricTTFT].P99),
+			fmtDist(r.Percentiles[servebench.MetricTPOT].P99), fmtDist(r.MaxScheduleLagMS), backlog, verdict)
+	}
+	_ = tw.Flush()
+	for _, f := range failures {
+		fmt.Fprintf(w, "  %s\n", f)
+	}
+	sel := s.Selection
+	if sel.RPS == nil {
+		fmt.Fprintln(w, "\nknee: no tested rate passed; test lower rates")
+		return
+	}
+	fmt.Fprintf(w, "\nknee: %g req/s is the %s", *sel.RPS, sel.Label)
+	if sel.FailingNeighborRPS != nil {
+		fmt.Fprintf(w, "; %g req/s fails", *sel.FailingNeighborRPS)
+	}
+	fmt.Fprintln(w)
+	for _, n := range sel.Notes {
+		fmt.Fprintf(w, "  (%s)\n", n)
+	}
+}
+
+func fmtFrac(v *float64) string {
+	if v == nil {
+		return "n/a"
+	}
+	return strconv.FormatFloat(*v, 'f', 3, 64)
+}
+
+func fmtDist(v *float64) string {
+	if v == nil {
+		return "n/a"
+	}
+	return strconv.FormatFloat(*v, 'f', 1, 64)
+}
+
+// parseRates reads a comma-separated list of positive rates.
+func parseRates(s string) ([]float64, error) {
+	var out []float64
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || !(v > 0) {
+			return nil, fmt.Errorf("%q is not a positive rate", f)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
