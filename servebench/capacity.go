@@ -58,7 +58,7 @@ type CapacitySelection struct {
 	// FailingNeighborRPS is the lowest tested rate above RPS that failed
 	// (the next point to refine and repeat); nil when there is none.
 	FailingNeighborRPS *float64 `json:"failing_neighbor_rps"`
-	// Verdicts has one entry per point, in ascending offered rate.
+	// Verdicts has one entry per point, in the order of the points.
 	Verdicts []PointVerdict `json:"verdicts"`
 	// Notes warns about what the selection cannot show.
 	Notes []string `json:"notes,omitempty"`
@@ -97,26 +97,17 @@ func SelectCapacity(points []SweepPoint, rule CapacityRule) CapacitySelection {
 	for _, p := range points {
 		sel.Verdicts = append(sel.Verdicts, judgePoint(p, rule))
 	}
-	slices.SortStableFunc(sel.Verdicts, func(a, b PointVerdict) int {
-		switch {
-		case a.OfferedRPS < b.OfferedRPS:
-			return -1
-		case a.OfferedRPS > b.OfferedRPS:
-			return 1
-		}
-		return 0
-	})
 	// A rate passes when all its runs passed.
 	ratePass := map[float64]bool{}
-	var rates []float64
 	for _, v := range sel.Verdicts {
 		prev, seen := ratePass[v.OfferedRPS]
-		if !seen {
-			rates = append(rates, v.OfferedRPS)
-			prev = true
-		}
-		ratePass[v.OfferedRPS] = prev && v.Pass
+		ratePass[v.OfferedRPS] = (prev || !seen) && v.Pass
 	}
+	rates := make([]float64, 0, len(ratePass))
+	for r := range ratePass {
+		rates = append(rates, r)
+	}
+	slices.Sort(rates)
 	best := -1
 	for i, r := range rates {
 		if ratePass[r] {

@@ -41,16 +41,18 @@ func TestSelectCapacityHighestPassingPoint(t *testing.T) {
 	if sel.FailingNeighborRPS == nil || *sel.FailingNeighborRPS != 2.0 {
 		t.Fatalf("failing neighbor %v", sel.FailingNeighborRPS)
 	}
-	wantPass := []bool{true, true, true, false, false}
+	// One verdict per point, in the points' order.
+	wantRate := []float64{2.5, 0.5, 1.0, 1.5, 2.0}
+	wantPass := []bool{false, true, true, true, false}
 	for i, v := range sel.Verdicts {
-		if v.OfferedRPS != []float64{0.5, 1.0, 1.5, 2.0, 2.5}[i] || v.Pass != wantPass[i] {
+		if v.OfferedRPS != wantRate[i] || v.Pass != wantPass[i] {
 			t.Fatalf("verdict %d: %+v", i, v)
 		}
 	}
-	if r := sel.Verdicts[3].Reasons; len(r) != 1 || r[0] != "attainment 0.930 (93 of 100 qualified) below 0.950" {
+	if r := sel.Verdicts[4].Reasons; len(r) != 1 || r[0] != "attainment 0.930 (93 of 100 qualified) below 0.950" {
 		t.Fatalf("2.0 reasons %q", r)
 	}
-	if r := sel.Verdicts[4].Reasons; len(r) != 1 || !strings.Contains(r[0], "backlog grew from 3 outstanding at the window's midpoint to 40") {
+	if r := sel.Verdicts[0].Reasons; len(r) != 1 || !strings.Contains(r[0], "backlog grew from 3 outstanding at the window's midpoint to 40") {
 		t.Fatalf("2.5 reasons %q", r)
 	}
 	if len(sel.Notes) != 1 || !strings.Contains(sel.Notes[0], "between 1.5 and 2 rps") {
@@ -67,7 +69,7 @@ func TestSelectCapacityWithWilsonLowerBound(t *testing.T) {
 	if sel.RPS == nil || *sel.RPS != 1.0 || *sel.FailingNeighborRPS != 1.5 {
 		t.Fatalf("selection %+v", sel)
 	}
-	if r := sel.Verdicts[2].Reasons; len(r) != 1 || !strings.HasPrefix(r[0], "Wilson 95% lower bound 0.914 (96 of 100 qualified) below 0.950") {
+	if r := sel.Verdicts[3].Reasons; len(r) != 1 || !strings.HasPrefix(r[0], "Wilson 95% lower bound 0.914 (96 of 100 qualified) below 0.950") {
 		t.Fatalf("1.5 reasons %q", r)
 	}
 }
@@ -117,6 +119,7 @@ func TestSweepGomegaString(t *testing.T) {
 	got := sw.GomegaString()
 	for _, want := range []string{
 		"rule: attainment >= 0.950, load delivered, no backlog growth",
+		"points: 2.5 rps attainment 0.960 FAIL (backlog grew",
 		"1.5 rps attainment 0.960 pass",
 		"2 rps attainment 0.930 FAIL (attainment 0.930 (93 of 100 qualified) below 0.950)",
 		"capacity 1.5 rps (highest passing tested offered rate; failing neighbor 2 rps)}",
