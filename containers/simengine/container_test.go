@@ -123,7 +123,7 @@ var _ = Describe("the simulated engine as a container", Ordered, Label("docker")
 		// Registered before the error check: Run can return a container
 		// that started but never became ready.
 		DeferCleanup(func(ctx SpecContext) {
-			if CurrentSpecReport().Failed() {
+			if engine != nil && CurrentSpecReport().Failed() {
 				AddReportEntry("engine log tail", engine.LogTail(), ReportEntryVisibilityFailureOrVerbose)
 			}
 			Expect(engine.Terminate(ctx)).To(Succeed())
