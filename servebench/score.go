@@ -13,8 +13,9 @@ import (
 // confidence and nearest-rank percentiles.
 type ScoreOptions struct {
 	// SLO declares the latency properties a request must have to qualify.
-	// For the normalized trace format a declared SLO here replaces the
-	// trace's own.
+	// For the normalized trace format (and for a run directory's recorded
+	// SLO) an SLO with any bound here replaces the input's own; with no
+	// bound the input's own applies.
 	SLO SLO
 	// WindowMS is the half-open arrival window [start, end) of the cohort;
 	// nil takes it from the schedule or the trace.

@@ -199,10 +199,17 @@ func recordFromOutcome(o *Outcome, scheduled float64, class string, fail func(fi
 		if len(o.ContentMS) > 0 {
 			return rec, fail("content_ms", "a not_sent record has %d content events", len(o.ContentMS))
 		}
-	} else {
-		if o.SentMS == nil {
+	} else if o.SentMS == nil {
+		// A request that failed before the transport obtained a connection
+		// (a refused connection, a deadline passed while dialing) has no
+		// send time; anything that got a response must have one.
+		if o.Status == StatusSuccess || o.Status == StatusEmptyOutput || o.Status == StatusHTTPError || o.Status == StatusRejected {
 			return rec, fail("sent_ms", "missing send time for status %s (a request never sent is not_sent)", o.Status)
 		}
+		if len(o.ContentMS) > 0 {
+			return rec, fail("content_ms", "%d content events without a send time", len(o.ContentMS))
+		}
+	} else {
 		d := *o.SentMS
 		if err := checkTime("sent_ms", d); err != nil {
 			return rec, err

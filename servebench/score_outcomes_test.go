@@ -223,6 +223,26 @@ func TestScoreClientQueue(t *testing.T) {
 	}
 }
 
+func TestScoreFailureBeforeAConnection(t *testing.T) {
+	// A refused connection: the runner records stream_error with no send
+	// time. It stays in the denominator, has no schedule lag, and does not
+	// make the load undelivered (the generator did try on time).
+	s := testSchedule(map[string]float64{"a": 0, "b": 10}, "a", "b")
+	refused := Outcome{ID: "a", Attempt: 1, Status: StatusStreamError, ScheduledMS: 0, TerminalMS: 2, Error: "connection failed: connection refused"}
+	b := success("b", 10, 11, []float64{50}, 60, ptr(1))
+	r, err := Score(s, []Outcome{refused, b}, ScoreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Offered != 2 || r.Qualified != 1 || !r.Valid || r.Percentiles[MetricScheduleLag].N != 1 || r.Requests[0].ScheduleLagMS != nil {
+		t.Fatalf("offered %d qualified %d valid %v lag n %d", r.Offered, r.Qualified, r.Valid, r.Percentiles[MetricScheduleLag].N)
+	}
+	refused.ContentMS = []float64{1}
+	if _, err := Score(s, []Outcome{refused, b}, ScoreOptions{}); err == nil || !strings.Contains(err.Error(), "content events without a send time") {
+		t.Fatalf("content without a send: %v", err)
+	}
+}
+
 func TestScoreRejectsBrokenClocks(t *testing.T) {
 	s := testSchedule(map[string]float64{"a": 0}, "a")
 	base := func() Outcome {
