@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
 )
 
@@ -12,14 +13,18 @@ import (
 // Unknown fields are skipped without allocating. One wireChunk is reused
 // for every event of a request (see reset).
 type wireChunk struct {
-	Choices []wireChoice   `json:"choices"`
-	Usage   wireUsageField `json:"usage"`
+	Choices []wireChoice `json:"choices"`
+	// Usage points at usageBuf before each decode, so that decoding a
+	// usage object does not allocate; null makes it nil.
+	Usage *wireUsage `json:"usage"`
 	// Error is the error object or string of an error event or body.
 	Error json.RawMessage `json:"error"`
 	// Object is true when "object" is "error" (vLLM's older error form,
 	// whose message is the top-level "message").
 	Object  objectIsError   `json:"object"`
 	Message json.RawMessage `json:"message"`
+
+	usageBuf wireUsage
 }
 
 // reset clears the chunk for the next decode while keeping the capacity of
@@ -29,7 +34,48 @@ func (c *wireChunk) reset() {
 	choices := c.Choices[:cap(c.Choices)]
 	clear(choices)
 	*c = wireChunk{Choices: choices[:0]}
+	c.Usage = &c.usageBuf
 }
+
+// usage returns the chunk's usage and whether it carried one with at least
+// one known count.
+func (c *wireChunk) usage() (wireUsage, bool) {
+	if c.Usage == nil || (!c.Usage.PromptTokens.ok && !c.Usage.CompletionTokens.ok) {
+		return wireUsage{}, false
+	}
+	return *c.Usage, true
+}
+
+// chunkDecoder decodes event after event with one reused json.Decoder, so
+// that the decoder's scanner and error-context buffers are allocated once,
+// not once per event as a fresh json.Unmarshal does. It stays usable
+// across requests as long as decoding succeeds; a failure drops it.
+type chunkDecoder struct {
+	src bytes.Reader
+	dec *json.Decoder
+	fed int64 // bytes handed to dec so far
+}
+
+// decode decodes data, which must hold exactly one JSON value, into v.
+func (d *chunkDecoder) decode(data []byte, v any) error {
+	if d.dec == nil {
+		d.dec, d.fed = json.NewDecoder(&d.src), 0
+	}
+	d.src.Reset(data)
+	d.fed += int64(len(data))
+	if err := d.dec.Decode(v); err != nil {
+		d.dec = nil // a failed decoder is not reused
+		return err
+	}
+	// Whatever was fed but not consumed is the tail of data: it must be
+	// white space, which the next Decode skips.
+	if rest := data[len(data)-int(d.fed-d.dec.InputOffset()):]; len(bytes.TrimSpace(rest)) > 0 {
+		d.dec = nil
+		return fmt.Errorf("unexpected data after the JSON value: %s", truncateText(string(rest)))
+	}
+	return nil
+}
+
 
 // errorMessage returns the chunk's error message and whether it carries an
 // error at all.
@@ -158,23 +204,6 @@ func (a *arrayLen) UnmarshalJSON(b []byte) error {
 	}
 	*a = arrayLen{n: n, set: true}
 	return nil
-}
-
-// wireUsageField is the "usage" member; present is false when it is null
-// or absent.
-type wireUsageField struct {
-	present bool
-	u       wireUsage
-}
-
-// UnmarshalJSON decodes a usage object.
-func (f *wireUsageField) UnmarshalJSON(b []byte) error {
-	if string(bytes.TrimSpace(b)) == "null" {
-		*f = wireUsageField{}
-		return nil
-	}
-	f.present, f.u = true, wireUsage{}
-	return json.Unmarshal(b, &f.u)
 }
 
 // wireUsage is the OpenAI usage object.

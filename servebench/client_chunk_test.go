@@ -59,24 +59,60 @@ func TestWireChunkDecodesLogprobsOfBothAPIs(t *testing.T) {
 }
 
 func TestWireUsage(t *testing.T) {
+	type want struct {
+		present                   bool
+		prompt, completion, think optInt
+	}
 	var c wireChunk
-	for in, want := range map[string]wireUsageField{
+	for in, w := range map[string]want{
 		`{"usage":null}`: {},
 		`{}`:             {},
-		`{"usage":{"prompt_tokens":3,"completion_tokens":5,"completion_tokens_details":{"reasoning_tokens":2}}}`: {present: true,
-			u: wireUsage{PromptTokens: optInt{3, true}, CompletionTokens: optInt{5, true}, Details: struct {
-				ReasoningTokens optInt `json:"reasoning_tokens"`
-			}{optInt{2, true}}}},
-		`{"usage":{"prompt_tokens":null,"completion_tokens":"7","completion_tokens_details":null}}`: {present: true},
-		`{"usage":{"completion_tokens":-1}}`: {present: true},
+		`{"usage":{}}`:   {},
+		`{"usage":{"prompt_tokens":3,"completion_tokens":5,"completion_tokens_details":{"reasoning_tokens":2}}}`: {true, optInt{3, true}, optInt{5, true}, optInt{2, true}},
+		`{"usage":{"prompt_tokens":0,"completion_tokens":0,"total_tokens":0}}`:                                   {true, optInt{0, true}, optInt{0, true}, optInt{}},
+		`{"usage":{"prompt_tokens":null,"completion_tokens":"7","completion_tokens_details":null}}`:              {},
+		`{"usage":{"prompt_tokens":4,"completion_tokens":-1}}`:                                                   {true, optInt{4, true}, optInt{}, optInt{}},
 	} {
 		c.reset()
 		if err := json.Unmarshal([]byte(in), &c); err != nil {
 			t.Fatalf("%s: %v", in, err)
 		}
-		if c.Usage != want {
-			t.Errorf("%s: usage %+v, want %+v", in, c.Usage, want)
+		u, ok := c.usage()
+		got := want{ok, u.PromptTokens, u.CompletionTokens, u.Details.ReasoningTokens}
+		if got != w {
+			t.Errorf("%s: usage %+v, want %+v", in, got, w)
 		}
+	}
+}
+
+func TestChunkDecoderReuse(t *testing.T) {
+	var d chunkDecoder
+	var c wireChunk
+	for i, in := range []string{`{"choices":[{"index":0,"text":"a"}]}`, ` {"choices":[{"index":0,"text":"b"}]}  `, `{"choices":[]}`} {
+		c.reset()
+		if err := d.decode([]byte(in), &c); err != nil {
+			t.Fatalf("event %d: %v", i, err)
+		}
+	}
+	c.reset()
+	if err := d.decode([]byte(`{"choices":[]} {"x":1}`), &c); err == nil {
+		t.Fatal("trailing data after the value was accepted")
+	}
+	c.reset()
+	if err := d.decode([]byte(`{"choices":[{"index":0,"text":"c"}]}`), &c); err != nil || c.Choices[0].Text != "c" {
+		t.Fatalf("after a failure: %v %+v", err, c.Choices)
+	}
+	c.reset()
+	if err := d.decode([]byte(`{"choices":[{"index":0,"text":`), &c); err == nil {
+		t.Fatal("a truncated value was accepted")
+	}
+	event := []byte(`{"id":"x","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant"},"logprobs":null,"finish_reason":null}],"usage":null}`)
+	allocs := testing.AllocsPerRun(100, func() {
+		c.reset()
+		_ = d.decode(event, &c)
+	})
+	if allocs > 0 {
+		t.Errorf("%.1f allocations per decoded event without text, want 0", allocs)
 	}
 }
 

@@ -62,7 +62,9 @@ type exchange struct {
 	visible     bool
 	eventTokens []int
 
-	finalUsage, lastUsage wireUsageField
+	decoder                     *chunkDecoder
+	finalUsage, lastUsage       wireUsage
+	hasFinalUsage, hasLastUsage bool
 
 	logprobTotal           int
 	logprobsSeen           bool
@@ -77,7 +79,7 @@ type toolAccum struct {
 }
 
 var exchangePool = sync.Pool{New: func() any {
-	x := &exchange{sse: sse.NewReader(nil)}
+	x := &exchange{sse: sse.NewReader(nil), decoder: new(chunkDecoder)}
 	x.gotConnFn = x.gotConn
 	return x
 }}
@@ -93,10 +95,10 @@ func getExchange(c *Client, start time.Time, req *Request, out *Outcome) *exchan
 
 // putExchange resets x and returns it to the pool.
 func putExchange(x *exchange) {
-	reader, gotConn, chunk := x.sse, x.gotConnFn, x.chunk
+	reader, gotConn, choices, decoder := x.sse, x.gotConnFn, x.chunk.Choices, x.decoder
 	reader.Reset(nil)
-	chunk.reset()
-	*x = exchange{sse: reader, gotConnFn: gotConn, chunk: chunk}
+	*x = exchange{sse: reader, gotConnFn: gotConn, chunk: wireChunk{Choices: choices}, decoder: decoder}
+	x.chunk.reset()
 	exchangePool.Put(x)
 }
 

@@ -3,7 +3,6 @@ package servebench
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -53,7 +52,7 @@ func (x *exchange) readStream(ctx context.Context, resp *http.Response) {
 		}
 		x.events++
 		x.chunk.reset()
-		if err := json.Unmarshal(data, &x.chunk); err != nil {
+		if err := x.decoder.decode(data, &x.chunk); err != nil {
 			x.streamError(resp, t, fmt.Sprintf("event %d is not a readable chunk: %v: %s", x.events, err, truncateText(string(data))))
 			return
 		}
@@ -110,7 +109,7 @@ func (x *exchange) readWhole(ctx context.Context, resp *http.Response) {
 		return
 	}
 	x.chunk.reset()
-	if err := json.Unmarshal(data, &x.chunk); err != nil {
+	if err := x.decoder.decode(bytes.TrimSpace(data), &x.chunk); err != nil {
 		x.end(StatusStreamError, t, fmt.Sprintf("response body is not a readable completion: %v: %s", err, truncateText(string(data))))
 		return
 	}
@@ -129,12 +128,12 @@ func (x *exchange) readWhole(ctx context.Context, resp *http.Response) {
 // choices and whose chat output is in "message".
 func (x *exchange) apply(t time.Time, whole bool) {
 	ch := &x.chunk
-	if ch.Usage.present {
+	if u, ok := ch.usage(); ok {
 		switch {
 		case len(ch.Choices) == 0 || whole:
-			x.finalUsage = ch.Usage
-		case ch.Usage.u.CompletionTokens.ok && ch.Usage.u.CompletionTokens.v > 0:
-			x.lastUsage = ch.Usage
+			x.finalUsage, x.hasFinalUsage = u, true
+		case u.CompletionTokens.ok && u.CompletionTokens.v > 0:
+			x.lastUsage, x.hasLastUsage = u, true
 		}
 	}
 	for i := range ch.Choices {

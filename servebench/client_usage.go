@@ -46,15 +46,15 @@ func (x *exchange) finish() {
 // per-event token counts, from the best source available.
 func (x *exchange) countTokens() {
 	out := x.out
-	usage := x.finalUsage
-	if !usage.present {
-		usage = x.lastUsage
+	usage, present := x.finalUsage, x.hasFinalUsage
+	if !present {
+		usage, present = x.lastUsage, x.hasLastUsage
 	}
-	if usage.present {
-		out.PromptTokens = usage.u.PromptTokens.ptrOrNil()
-		out.ReasoningTokens = usage.u.Details.ReasoningTokens.ptrOrNil()
-		if usage.u.CompletionTokens.ok {
-			out.OutputTokens = ptr(usage.u.CompletionTokens.v)
+	if present {
+		out.PromptTokens = usage.PromptTokens.ptrOrNil()
+		out.ReasoningTokens = usage.Details.ReasoningTokens.ptrOrNil()
+		if usage.CompletionTokens.ok {
+			out.OutputTokens = ptr(usage.CompletionTokens.v)
 			out.TokenCountSource = ptr(TokensFromUsage)
 		}
 	}
