@@ -27,7 +27,9 @@ const benchServerEnv = "SERVEBENCH_CLIENT_BENCH_SERVER"
 func benchStream(tokens int) [][]byte {
 	head := `{"id":"chatcmpl-8f1c2a7e0b6d4e3f9a5b","object":"chat.completion.chunk","created":1764400000,"model":"bench",`
 	var events [][]byte
-	add := func(format string, args ...any) { events = append(events, fmt.Appendf(nil, "data: "+head+format+"\n\n", args...)) }
+	add := func(format string, args ...any) {
+		events = append(events, fmt.Appendf(nil, "data: "+head+format+"\n\n", args...))
+	}
 	add(`"choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]}`)
 	for i := range tokens {
 		add(`"choices":[{"index":0,"delta":{"content":" tok%d"},"logprobs":null,"finish_reason":null}]}`, i)

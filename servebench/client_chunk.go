@@ -76,7 +76,6 @@ func (d *chunkDecoder) decode(data []byte, v any) error {
 	return nil
 }
 
-
 // errorMessage returns the chunk's error message and whether it carries an
 // error at all.
 func (c *wireChunk) errorMessage() (string, bool) {
