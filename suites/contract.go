@@ -1,0 +1,165 @@
+package suites
+
+import (
+	"time"
+
+	"github.com/servebench/servebench/servebench"
+)
+
+// Contract is one SLO contract: what to run against, which load to offer,
+// and the objectives the run must meet. Load reads it from a YAML file (see
+// the package documentation and README.md for the schema) and Register turns
+// it into Ginkgo specs.
+type Contract struct {
+	// Path is the file the contract was read from.
+	Path string
+	// Name names the contract's container in spec reports; unique within a
+	// LoadDir.
+	Name string
+	// Labels are the user's labels; Labels() adds the generated ones.
+	Labels []string
+
+	// Engine is the engine to start; nil when BaseURL points at a running
+	// server.
+	Engine *EngineSpec
+	// BaseURL is the root of a running OpenAI-compatible server; empty when
+	// Engine is set.
+	BaseURL string
+	// Model is the served model name sent in requests (with BaseURL; an
+	// engine reports its own when empty).
+	Model string
+	// APIKeyEnv names the environment variable that holds the API key, if
+	// the server needs one. The key itself never appears in a contract.
+	APIKeyEnv string
+	// Endpoint is completions or chat (default chat).
+	Endpoint servebench.Endpoint
+	// LengthControl says how a workload row's ignore_eos reaches the engine
+	// (default by engine kind: unsupported for tgi and ollama,
+	// ignore_eos+min_tokens for vllm, ignore_eos otherwise).
+	LengthControl servebench.LengthControl
+
+	// Workload is the frozen workload, read (or generated) by Load.
+	Workload *servebench.Workload
+	// WorkloadSource describes where it came from: a file path or a
+	// generator kind.
+	WorkloadSource string
+
+	// Arrival declares the arrival process; a sweep lists several rates.
+	Arrival ArrivalSpec
+	// Count bounds each load point by arrivals; Duration by its window.
+	// Exactly one is set, except for replay, which may use neither.
+	Count    int
+	Duration time.Duration
+	// Warmup requests run before each load point's window and are not
+	// scored.
+	Warmup int
+	// MaxConcurrency caps the client's requests in flight (0: no cap).
+	MaxConcurrency int
+	// Timeouts are the per-request deadlines and the spec bounds.
+	Timeouts Timeouts
+	// SLO is the latency each request must meet to qualify.
+	SLO servebench.SLO
+	// Objectives are what the run must achieve; each becomes one spec.
+	Objectives Objectives
+	// ScheduleLagTolerance is the declared lag tolerance (default 20 ms).
+	ScheduleLagTolerance time.Duration
+	// Artifacts is the directory that keeps every run directory; the
+	// SERVEBENCH_ARTIFACTS environment variable overrides it.
+	Artifacts string
+
+	// raw is the contract file's bytes, copied into every run directory.
+	raw []byte
+	// lines gives the line of each field, by path ("objectives.attainment").
+	lines map[string]int
+}
+
+// EngineSpec declares an engine to start for a contract.
+type EngineSpec struct {
+	// Kind is simengine, vllm, sglang, tgi, llamacpp or ollama.
+	Kind string `json:"kind"`
+	// Image is the container image (required for every kind but
+	// simengine, which runs in-process).
+	Image string `json:"image,omitempty"`
+	// Model is the model to serve (for simengine, the served model name).
+	Model string `json:"model,omitempty"`
+	// Args are extra engine arguments (for simengine, the flags of
+	// cmd/simengine, such as --time-scale=0.1).
+	Args []string `json:"args,omitempty"`
+	// GPUs is the number of GPUs to request; -1 requests all of them.
+	GPUs int `json:"gpus,omitempty"`
+	// Env is extra environment for the engine.
+	Env map[string]string `json:"env,omitempty"`
+}
+
+// ArrivalSpec declares a contract's arrival process.
+type ArrivalSpec struct {
+	// Process is constant, poisson, gamma, burst, replay or closed.
+	Process string
+	// Rates are the offered rates in requests per second: one for a single
+	// load point, several (ascending) for a sweep; none for replay and
+	// closed loop.
+	Rates []float64
+	// Burstiness is the gamma shape k (CV = 1/sqrt(k)).
+	Burstiness float64
+	// BurstSize is b for burst groups.
+	BurstSize int
+	// Users and ThinkTime describe a closed loop.
+	Users     int
+	ThinkTime time.Duration
+	// TimeScale multiplies stored timestamps in replay (default 1).
+	TimeScale float64
+	// Seed seeds the sampled processes (default 1).
+	Seed int64
+}
+
+// Sweep reports whether the contract tests several offered rates.
+func (a ArrivalSpec) Sweep() bool { return len(a.Rates) > 1 }
+
+// Timeouts are the per-request deadlines (zero: none) and the bounds of the
+// specs that run the load.
+type Timeouts struct {
+	FirstToken time.Duration
+	Idle       time.Duration
+	Total      time.Duration
+	// Run bounds one load point, warmup and drain included; zero derives
+	// it from the schedule's length and the total deadline.
+	Run time.Duration
+	// Startup bounds the engine's start; zero leaves the engine's default.
+	Startup time.Duration
+}
+
+// Objectives are what a run must achieve. A nil pointer is not declared.
+type Objectives struct {
+	// ValidLoad requires the load to be delivered (default true).
+	ValidLoad bool
+	// Attainment is the minimum qualified / offered.
+	Attainment *float64
+	// WilsonLower is the minimum one-sided Wilson lower bound of
+	// attainment at Confidence.
+	WilsonLower *float64
+	// Confidence is the Wilson bound's confidence (default 0.95).
+	Confidence float64
+	// Percentiles bound latency percentiles.
+	Percentiles []PercentileObjective
+	// ErrorRate is the maximum (offered - protocol successes) / offered.
+	ErrorRate *float64
+	// QualifiedRate is the minimum qualified requests per second of the
+	// cohort's horizon.
+	QualifiedRate *float64
+	// Capacity is the minimum SLO capacity of a sweep.
+	Capacity *CapacityObjective
+}
+
+// PercentileObjective bounds the P-th percentile of Metric by Below.
+type PercentileObjective struct {
+	Metric servebench.Metric
+	P      float64
+	Below  time.Duration
+}
+
+// CapacityObjective requires a sweep's highest passing tested offered rate
+// to be at least AtLeast requests per second, under Rule.
+type CapacityObjective struct {
+	AtLeast float64
+	Rule    servebench.CapacityRule
+}

@@ -1,0 +1,122 @@
+package suites
+
+import (
+	"fmt"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// arrivalFields lists, for each process, the fields it accepts beyond
+// process and seed.
+var arrivalFields = map[string][]string{
+	"constant": {"rate", "rates"},
+	"poisson":  {"rate", "rates"},
+	"gamma":    {"rate", "rates", "burstiness"},
+	"burst":    {"rate", "rates", "burst_size"},
+	"replay":   {"time_scale"},
+	"closed":   {"users", "think_time"},
+}
+
+// arrival reads the arrival section.
+func (d *decoder) arrival(m *mapping, c *Contract) {
+	if !d.required(m, "arrival") {
+		return
+	}
+	a := d.mapping(m.get("arrival"), "arrival", "process", "rate", "rates", "burstiness", "burst_size", "users", "think_time", "time_scale", "seed")
+	if a == nil || !d.required(a, "process") {
+		return
+	}
+	spec := ArrivalSpec{Process: d.str(a, "process"), Seed: 1}
+	allowed, ok := arrivalFields[spec.Process]
+	if !ok {
+		d.errorf(a.get("process"), "arrival.process", "unknown process %q (want constant, poisson, gamma, burst, replay or closed)", spec.Process)
+		return
+	}
+	for _, f := range []string{"rate", "rates", "burstiness", "burst_size", "users", "think_time", "time_scale"} {
+		if a.has(f) && !contains(allowed, f) {
+			d.errorf(a.get(f), a.field(f), "does not apply to the %s process", spec.Process)
+		}
+	}
+	if a.has("seed") {
+		var seed int64
+		if n := a.get("seed"); n.ShortTag() != "!!int" || n.Decode(&seed) != nil {
+			d.errorf(n, "arrival.seed", "want an integer, got %s", describe(n))
+		} else {
+			spec.Seed = seed
+		}
+	}
+	switch spec.Process {
+	case "constant", "poisson", "gamma", "burst":
+		spec.Rates = d.rates(a)
+	case "closed":
+		if d.required(a, "users") {
+			spec.Users = d.integer(a, "users", 1)
+		}
+		spec.ThinkTime = d.duration(a, "think_time")
+	case "replay":
+		spec.TimeScale = 1
+		if v := d.positive(a, "time_scale"); v != nil {
+			spec.TimeScale = *v
+		}
+	}
+	switch spec.Process {
+	case "gamma":
+		if d.required(a, "burstiness") {
+			if v := d.positive(a, "burstiness"); v != nil {
+				spec.Burstiness = *v
+			}
+		}
+	case "burst":
+		if d.required(a, "burst_size") {
+			spec.BurstSize = d.integer(a, "burst_size", 1)
+		}
+	}
+	c.Arrival = spec
+}
+
+// rates reads rate (one load point) or rates (a sweep, ascending).
+func (d *decoder) rates(a *mapping) []float64 {
+	switch {
+	case a.has("rate") && a.has("rates"):
+		d.errorf(a.get("rates"), "arrival.rates", "give either rate or rates, not both")
+		return nil
+	case a.has("rate"):
+		if v := d.positive(a, "rate"); v != nil {
+			return []float64{*v}
+		}
+		return nil
+	case a.has("rates"):
+		n := a.get("rates")
+		if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
+			d.errorf(n, "arrival.rates", "want a non-empty list of rates in requests per second, got %s", describe(n))
+			return nil
+		}
+		var out []float64
+		for i, e := range n.Content {
+			field := fmt.Sprintf("arrival.rates[%d]", i)
+			v, ok := d.number(e, field)
+			switch {
+			case !ok:
+			case v <= 0:
+				d.errorf(resolve(e), field, "want a rate greater than 0, got %s", resolve(e).Value)
+			case len(out) > 0 && v <= out[len(out)-1]:
+				d.errorf(resolve(e), field, "rates must increase, but %s follows %g", resolve(e).Value, out[len(out)-1])
+			default:
+				out = append(out, v)
+			}
+		}
+		return out
+	}
+	d.errorf(a.node, "arrival.rate", "required for the open-loop processes: the offered rate in requests per second (or rates, a list, for a sweep)")
+	return nil
+}
+
+// contains reports whether xs holds x.
+func contains(xs []string, x string) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,165 @@
+package suites
+
+import (
+	"fmt"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/servebench/servebench/servebench"
+)
+
+// Metrics maps the metric names a contract may use in a percentile
+// objective to the report's metrics.
+var Metrics = map[string]servebench.Metric{
+	"ttft":                servebench.MetricTTFT,
+	"ttft_from_scheduled": servebench.MetricTTFTFromScheduled,
+	"tpot":                servebench.MetricTPOT,
+	"itl":                 servebench.MetricITL,
+	"chunk_gap":           servebench.MetricChunkGap,
+	"max_gap":             servebench.MetricMaxGap,
+	"e2e":                 servebench.MetricE2E,
+	"last_token":          servebench.MetricLastToken,
+	"schedule_lag":        servebench.MetricScheduleLag,
+	"client_queue":        servebench.MetricClientQueue,
+}
+
+// objectives reads the objectives section.
+func (d *decoder) objectives(m *mapping, c *Contract) {
+	o := d.mapping(orEmpty(m.get("objectives")), "objectives",
+		"valid_load", "attainment", "wilson_lower", "confidence", "percentiles", "error_rate", "qualified_rate", "capacity")
+	if o == nil {
+		return
+	}
+	obj := Objectives{
+		ValidLoad:   d.boolean(o, "valid_load", true),
+		Attainment:  d.fraction(o, "attainment"),
+		WilsonLower: d.fraction(o, "wilson_lower"),
+		ErrorRate:   d.fraction(o, "error_rate"),
+		Confidence:  0.95,
+	}
+	if v := d.fraction(o, "confidence"); v != nil {
+		if *v <= 0 || *v >= 1 {
+			d.errorf(o.get("confidence"), "objectives.confidence", "want a confidence strictly between 0 and 1, got %g", *v)
+		} else {
+			obj.Confidence = *v
+		}
+	}
+	if o.has("confidence") && !o.has("wilson_lower") && !o.has("capacity") {
+		d.errorf(o.get("confidence"), "objectives.confidence", "applies to wilson_lower or capacity, and neither is declared")
+	}
+	if o.has("qualified_rate") {
+		if v, ok := d.number(o.get("qualified_rate"), "objectives.qualified_rate"); ok {
+			if v < 0 {
+				d.errorf(o.get("qualified_rate"), "objectives.qualified_rate", "want a rate of at least 0, got %g", v)
+			} else {
+				obj.QualifiedRate = &v
+			}
+		}
+	}
+	obj.Percentiles = d.percentiles(o)
+	obj.Capacity = d.capacity(o, obj, c.Arrival.Sweep())
+	c.Objectives = obj
+}
+
+// percentiles reads the list of percentile bounds.
+func (d *decoder) percentiles(o *mapping) []PercentileObjective {
+	n := o.get("percentiles")
+	if n == nil {
+		return nil
+	}
+	if n.Kind != yaml.SequenceNode {
+		d.errorf(n, "objectives.percentiles", "want a list of {metric, p, below}, got %s", describe(n))
+		return nil
+	}
+	var out []PercentileObjective
+	for i, e := range n.Content {
+		path := fmt.Sprintf("objectives.percentiles[%d]", i)
+		d.line(path, e.Line)
+		pm := d.mapping(e, path, "metric", "p", "below")
+		if pm == nil {
+			continue
+		}
+		var po PercentileObjective
+		ok := true
+		if d.required(pm, "metric") {
+			name := d.str(pm, "metric")
+			if po.Metric, ok = Metrics[strings.TrimSuffix(name, "_ms")]; !ok && name != "" {
+				d.errorf(pm.get("metric"), pm.field("metric"), "unknown metric %q (want one of %s)", name, strings.Join(metricNames(), ", "))
+			}
+		}
+		if d.required(pm, "p") {
+			v, isNumber := d.number(pm.get("p"), pm.field("p"))
+			switch {
+			case !isNumber:
+				ok = false
+			case v <= 0 || v > 100:
+				d.errorf(pm.get("p"), pm.field("p"), "want a percentile in (0, 100], got %g", v)
+				ok = false
+			default:
+				po.P = v
+			}
+		}
+		if d.required(pm, "below") {
+			po.Below = d.duration(pm, "below")
+		}
+		if ok && po.Below > 0 && po.P > 0 {
+			out = append(out, po)
+		}
+	}
+	return out
+}
+
+// capacity reads the capacity objective: a rate, or a mapping with the
+// rate and the capacity rule. Its α defaults to the attainment objective
+// (else 0.95) and its confidence to the objectives' confidence.
+func (d *decoder) capacity(o *mapping, obj Objectives, sweep bool) *CapacityObjective {
+	n := o.get("capacity")
+	if n == nil {
+		return nil
+	}
+	if !sweep {
+		d.errorf(n, "objectives.capacity", "applies to a sweep: give arrival.rates, a list of at least two offered rates")
+		return nil
+	}
+	co := &CapacityObjective{Rule: servebench.CapacityRule{MinAttainment: 0.95, Confidence: obj.Confidence}}
+	if obj.Attainment != nil && *obj.Attainment > 0 {
+		co.Rule.MinAttainment = *obj.Attainment
+	}
+	if n.Kind == yaml.ScalarNode {
+		if v, ok := d.number(n, "objectives.capacity"); ok {
+			co.AtLeast = v
+		}
+	} else {
+		cm := d.mapping(n, "objectives.capacity", "at_least", "attainment", "use_wilson_lower", "no_backlog_growth")
+		if cm == nil {
+			return nil
+		}
+		if d.required(cm, "at_least") {
+			if v, ok := d.number(cm.get("at_least"), cm.field("at_least")); ok {
+				co.AtLeast = v
+			}
+		}
+		if a := d.fraction(cm, "attainment"); a != nil {
+			if *a == 0 {
+				d.errorf(cm.get("attainment"), cm.field("attainment"), "want an attainment greater than 0")
+			}
+			co.Rule.MinAttainment = *a
+		}
+		co.Rule.UseWilsonLower = d.boolean(cm, "use_wilson_lower", false)
+		co.Rule.RequireNoBacklogGrowth = d.boolean(cm, "no_backlog_growth", false)
+	}
+	if co.AtLeast < 0 {
+		d.errorf(n, "objectives.capacity", "want a rate of at least 0, got %g", co.AtLeast)
+	}
+	return co
+}
+
+// metricNames lists the metric names in a stable order.
+func metricNames() []string {
+	names := make([]string, 0, len(Metrics))
+	for k := range Metrics {
+		names = append(names, k)
+	}
+	return sorted(names)
+}

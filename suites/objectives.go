@@ -1,0 +1,72 @@
+package suites
+
+import (
+	"fmt"
+
+	"github.com/onsi/gomega/types"
+
+	"github.com/servebench/servebench/matchers"
+	"github.com/servebench/servebench/servebench"
+)
+
+// Objective is one declared objective: the name of its spec and the matcher
+// that judges a load point's *servebench.RunResult (or, for capacity, the
+// *servebench.Sweep).
+type Objective struct {
+	Name string
+	// Field is the contract field that declares it, e.g.
+	// "objectives.attainment"; empty for an objective every contract has.
+	Field   string
+	Matcher types.GomegaMatcher
+}
+
+// objective names a matcher by its own description.
+func objective(field string, m types.GomegaMatcher) Objective {
+	name := "objective"
+	if s, ok := m.(interface{ String() string }); ok {
+		name = s.String()
+	}
+	return Objective{Name: name, Field: field, Matcher: m}
+}
+
+// PointObjectives lists the objectives judged at load point p, in the order
+// of their specs. No request may ever be lost. In a sweep with a capacity
+// objective, the other objectives are promised up to the declared capacity:
+// they are judged at the tested rates up to it, and the rates above it,
+// which explore the boundary, are judged by the capacity rule alone.
+func (c *Contract) PointObjectives(p LoadPoint) []Objective {
+	out := []Objective{objective("", matchers.HaveNoLostRequests())}
+	if co := c.Objectives.Capacity; co != nil && p.RateRPS > co.AtLeast {
+		return out
+	}
+	o := c.Objectives
+	if o.ValidLoad {
+		out = append(out, objective("objectives.valid_load", matchers.BeValidLoad()))
+	}
+	if o.Attainment != nil {
+		out = append(out, objective("objectives.attainment", matchers.HaveAttainmentAtLeast(*o.Attainment)))
+	}
+	if o.WilsonLower != nil {
+		out = append(out, objective("objectives.wilson_lower", matchers.HaveWilsonLowerBoundAbove(*o.WilsonLower, matchers.WithConfidence(o.Confidence))))
+	}
+	for i, po := range o.Percentiles {
+		out = append(out, objective(fmt.Sprintf("objectives.percentiles[%d]", i), matchers.HaveLatencyPercentileBelow(po.Metric, po.P, po.Below)))
+	}
+	if o.ErrorRate != nil {
+		out = append(out, objective("objectives.error_rate", matchers.HaveErrorRateBelow(*o.ErrorRate)))
+	}
+	if o.QualifiedRate != nil {
+		out = append(out, objective("objectives.qualified_rate", matchers.HaveQualifiedRateAtLeast(*o.QualifiedRate)))
+	}
+	return out
+}
+
+// CapacityObjective returns the sweep's capacity objective; ok is false
+// when the contract declares none.
+func (c *Contract) CapacityObjective() (o Objective, rule servebench.CapacityRule, ok bool) {
+	co := c.Objectives.Capacity
+	if co == nil {
+		return Objective{}, servebench.CapacityRule{}, false
+	}
+	return objective("objectives.capacity", matchers.HaveCapacityAtLeast(co.AtLeast)), co.Rule, true
+}

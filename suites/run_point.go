@@ -1,0 +1,95 @@
+package suites
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/servebench/servebench/servebench"
+)
+
+// ContractFile is the name of the contract's copy in every run directory.
+const ContractFile = "contract.yaml"
+
+// Target is where a contract's requests go: a started engine's endpoint or
+// the contract's base URL.
+type Target struct {
+	BaseURL string `json:"base_url"`
+	Model   string `json:"model"`
+	// Engine identifies the engine for the report; nil for a base URL.
+	Engine *servebench.EngineInfo `json:"engine,omitempty"`
+}
+
+// RunPoint runs one load point of the contract against target and keeps the
+// run directory (schedule, outcomes, report and a copy of the contract)
+// under the contract's ArtifactsRoot. Progress, when set, receives the
+// runner's progress.
+func (c *Contract) RunPoint(ctx context.Context, p LoadPoint, target Target, progress io.Writer) (*servebench.RunResult, error) {
+	cfg, err := c.runConfig(p, target)
+	if err != nil {
+		return nil, err
+	}
+	cfg.OutputDir = c.runDir(p, time.Now())
+	cfg.Progress = progress
+	if err := os.MkdirAll(cfg.OutputDir, 0o755); err != nil {
+		return nil, fmt.Errorf("contract %s: %w", c.Name, err)
+	}
+	if err := os.WriteFile(filepath.Join(cfg.OutputDir, ContractFile), c.raw, 0o644); err != nil {
+		return nil, fmt.Errorf("contract %s: %w", c.Name, err)
+	}
+	res, err := servebench.Run(ctx, cfg)
+	if err != nil {
+		return res, fmt.Errorf("contract %s, %s: %w", c.Name, p.Name, err)
+	}
+	return res, nil
+}
+
+// runConfig builds the runner's configuration for one load point.
+func (c *Contract) runConfig(p LoadPoint, target Target) (servebench.RunConfig, error) {
+	client := &servebench.Client{
+		BaseURL:           target.BaseURL,
+		Model:             target.Model,
+		Endpoint:          c.Endpoint,
+		Stream:            true,
+		FirstTokenTimeout: c.Timeouts.FirstToken,
+		IdleTimeout:       c.Timeouts.Idle,
+		TotalTimeout:      c.Timeouts.Total,
+		LengthControl:     c.LengthControl,
+	}
+	if c.APIKeyEnv != "" {
+		if client.APIKey = os.Getenv(c.APIKeyEnv); client.APIKey == "" {
+			return servebench.RunConfig{}, fmt.Errorf("contract %s: api_key_env names %s, which is empty", c.Name, c.APIKeyEnv)
+		}
+	}
+	cfg := servebench.RunConfig{
+		Workload:       c.Workload,
+		Count:          c.Count,
+		Duration:       c.Duration,
+		Warmup:         c.Warmup,
+		MaxConcurrency: c.MaxConcurrency,
+		Client:         client,
+		LagTolerance:   c.ScheduleLagTolerance,
+		Score:          servebench.ScoreOptions{SLO: c.SLO, Confidence: c.Objectives.Confidence},
+		Engine:         target.Engine,
+		Labels:         map[string]any{"contract": c.Name, "load_point": p.Name, "labels": c.AllLabels()},
+	}
+	a := c.Arrival
+	var err error
+	switch a.Process {
+	case "closed":
+		cfg.ClosedLoop = &servebench.ClosedLoop{Users: a.Users, ThinkTime: a.ThinkTime}
+	case "replay":
+		cfg.Arrival, err = servebench.NewReplay(c.Workload, a.TimeScale)
+	default:
+		cfg.Arrival, err = servebench.NewArrival(servebench.ArrivalSpec{
+			Process: a.Process, RateRPS: p.RateRPS, Burstiness: a.Burstiness, BurstSize: a.BurstSize, Seed: a.Seed,
+		})
+	}
+	if err != nil {
+		return servebench.RunConfig{}, fmt.Errorf("contract %s: %w", c.Name, err)
+	}
+	return cfg, nil
+}

@@ -1,0 +1,29 @@
+// Package contractsuite is a small Ginkgo suite that runs one SLO contract,
+// named by the SUITE_CONTRACT environment variable, against the simulated
+// engine. The suites package's tests build it and run it in a subprocess.
+package contractsuite_test
+
+import (
+	"os"
+	"testing"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/servebench/servebench/suites"
+)
+
+func TestContract(t *testing.T) {
+	RegisterFailHandler(Fail)
+	path := os.Getenv("SUITE_CONTRACT")
+	if path == "" {
+		t.Fatal("set SUITE_CONTRACT to the contract file to run")
+	}
+	contract, err := suites.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	suites.SharedEngine(contract)
+	Describe("contract", func() { suites.Register(contract) })
+	RunSpecs(t, "Contract Suite")
+}
