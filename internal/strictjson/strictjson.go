@@ -22,7 +22,9 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"strconv"
+	"strings"
 )
 
 // Error says what is wrong with the input and where.
@@ -60,14 +62,14 @@ func Decode(data []byte, v any) error {
 		return fmt.Errorf("strictjson: Decode needs a non-nil pointer to a struct, got %T", v)
 	}
 	w := newWalker(data)
-	tok, err := w.next("")
+	tok, err := w.next()
 	if err != nil {
 		return err
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return w.errAt("", w.start, "want a JSON object, got %s", describe(tok))
+		return w.errAt(w.start, "want a JSON object, got %s", describe(tok))
 	}
-	if err := w.value(tok, rv.Elem().Type(), "", fieldRules{}); err != nil {
+	if err := w.value(tok, rv.Elem().Type(), fieldRules{}); err != nil {
 		return err
 	}
 	if err := w.end(); err != nil {
@@ -76,7 +78,7 @@ func Decode(data []byte, v any) error {
 	if err := json.Unmarshal(data, v); err != nil {
 		// The walk accepts only what Unmarshal can store, so this is a
 		// type the walk treats generically (a custom unmarshaler).
-		return w.errAt("", 0, "%v", err)
+		return w.errAt(0, "%v", err)
 	}
 	return nil
 }
@@ -86,11 +88,11 @@ func Decode(data []byte, v any) error {
 // duplicate ID in an array element, and costs a walk over data.
 func Locate(data []byte, field string) (line, column int, ok bool) {
 	w := newWalker(data)
-	tok, err := w.next("")
+	tok, err := w.next()
 	if err != nil {
 		return 0, 0, false
 	}
-	off, found := w.find(tok, "", field)
+	off, found := w.find(tok, field)
 	if !found {
 		return 0, 0, false
 	}
@@ -103,6 +105,35 @@ type walker struct {
 	data  []byte
 	dec   *json.Decoder
 	start int64 // offset where the most recent token started
+	// path is the JSON path of the value being checked, rendered only
+	// when an error needs it.
+	path []pathSeg
+}
+
+// pathSeg is one step of a JSON path: an object key or an array index.
+type pathSeg struct {
+	key   string
+	index int // -1 for a key
+}
+
+func (w *walker) pushKey(k string) { w.path = append(w.path, pathSeg{key: k, index: -1}) }
+func (w *walker) pushIndex(i int)  { w.path = append(w.path, pathSeg{index: i}) }
+func (w *walker) pop()             { w.path = w.path[:len(w.path)-1] }
+
+// pathString renders the current path as "requests[2].id".
+func (w *walker) pathString() string {
+	var b strings.Builder
+	for _, seg := range w.path {
+		if seg.index >= 0 {
+			b.WriteString("[" + strconv.Itoa(seg.index) + "]")
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(seg.key)
+	}
+	return b.String()
 }
 
 func newWalker(data []byte) *walker {
@@ -113,19 +144,19 @@ func newWalker(data []byte) *walker {
 
 // next reads one token, recording where it starts, and turns syntax errors
 // into *Error with the position and, for NaN and Infinity, a plain reason.
-func (w *walker) next(path string) (json.Token, error) {
+func (w *walker) next() (json.Token, error) {
 	w.start = w.skipSpace(w.dec.InputOffset())
 	tok, err := w.dec.Token()
 	if err == nil {
 		return tok, nil
 	}
 	if err == io.EOF || err == io.ErrUnexpectedEOF {
-		return nil, w.errAt(path, w.start, "unexpected end of input")
+		return nil, w.errAt(w.start, "unexpected end of input")
 	}
 	rest := w.data[min(int(w.start), len(w.data)):]
 	for _, lit := range []string{"NaN", "Infinity", "-Infinity", "+Infinity", "-NaN"} {
 		if bytes.HasPrefix(rest, []byte(lit)) {
-			return nil, w.errAt(path, w.start, "non-finite number %s", lit)
+			return nil, w.errAt(w.start, "non-finite number %s", lit)
 		}
 	}
 	var se *json.SyntaxError
@@ -134,9 +165,9 @@ func (w *walker) next(path string) (json.Token, error) {
 		if off < w.start {
 			off = w.start
 		}
-		return nil, w.errAt(path, off, "malformed JSON: %s", se.Error())
+		return nil, w.errAt(off, "malformed JSON: %s", se.Error())
 	}
-	return nil, w.errAt(path, w.start, "malformed JSON: %v", err)
+	return nil, w.errAt(w.start, "malformed JSON: %v", err)
 }
 
 // skipSpace moves past white space and the separators the decoder consumes
@@ -157,14 +188,15 @@ func (w *walker) skipSpace(off int64) int64 {
 func (w *walker) end() error {
 	off := w.skipSpace(w.dec.InputOffset())
 	if int(off) < len(w.data) {
-		return w.errAt("", off, "unexpected data after the JSON value")
+		return w.errAt(off, "unexpected data after the JSON value")
 	}
 	return nil
 }
 
-func (w *walker) errAt(path string, off int64, format string, args ...any) *Error {
+// errAt builds an error for the value at the current path.
+func (w *walker) errAt(off int64, format string, args ...any) *Error {
 	line, col := position(w.data, off)
-	return &Error{Field: path, Offset: off, Line: line, Column: col, Msg: fmt.Sprintf(format, args...)}
+	return &Error{Field: w.pathString(), Offset: off, Line: line, Column: col, Msg: fmt.Sprintf(format, args...)}
 }
 
 // position converts a byte offset into a 1-based line and column.
@@ -178,198 +210,200 @@ func position(data []byte, off int64) (line, column int) {
 	return line, column
 }
 
-var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+var (
+	unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+	rawMessageType  = reflect.TypeFor[json.RawMessage]()
+)
 
 // value checks the value that starts with tok against type t.
-func (w *walker) value(tok json.Token, t reflect.Type, path string, rules fieldRules) error {
+func (w *walker) value(tok json.Token, t reflect.Type, rules fieldRules) error {
 	at := w.start
 	if tok == nil {
-		switch t.Kind() {
-		case reflect.Pointer, reflect.Interface:
+		switch {
+		case t.Kind() == reflect.Pointer, t.Kind() == reflect.Interface, t == rawMessageType:
 			return nil
-		case reflect.Slice, reflect.Map:
+		case t.Kind() == reflect.Slice, t.Kind() == reflect.Map:
 			if rules.nonNull {
-				return w.errAt(path, at, "must not be null")
+				return w.errAt(at, "must not be null")
 			}
 			return nil
-		default:
-			if t == rawMessageType {
-				return nil
-			}
-			return w.errAt(path, at, "must not be null")
 		}
+		return w.errAt(at, "must not be null")
 	}
 	if t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	if t == rawMessageType || t.Kind() == reflect.Interface || reflect.PointerTo(t).Implements(unmarshalerType) {
-		return w.generic(tok, path)
+		return w.generic(tok)
 	}
 	switch t.Kind() {
 	case reflect.Struct:
-		return w.object(tok, t, path)
+		return w.object(tok, t)
 	case reflect.Map:
 		if t.Key().Kind() != reflect.String {
-			return w.generic(tok, path)
+			return w.generic(tok)
 		}
-		return w.mapValue(tok, t, path)
+		return w.mapValue(tok, t)
 	case reflect.Slice:
 		if t.Elem().Kind() == reflect.Uint8 {
 			if _, ok := tok.(string); !ok {
-				return w.errAt(path, at, "want a base64 string, got %s", describe(tok))
+				return w.errAt(at, "want a base64 string, got %s", describe(tok))
 			}
 			return nil
 		}
-		return w.array(tok, t, path, -1)
+		return w.array(tok, t, -1)
 	case reflect.Array:
-		return w.array(tok, t, path, t.Len())
+		return w.array(tok, t, t.Len())
 	case reflect.String:
 		if _, ok := tok.(string); !ok {
-			return w.errAt(path, at, "want a string, got %s", describe(tok))
+			return w.errAt(at, "want a string, got %s", describe(tok))
 		}
 	case reflect.Bool:
 		if _, ok := tok.(bool); !ok {
-			return w.errAt(path, at, "want true or false, got %s", describe(tok))
+			return w.errAt(at, "want true or false, got %s", describe(tok))
 		}
 	case reflect.Float32, reflect.Float64:
 		n, ok := tok.(json.Number)
 		if !ok {
-			return w.errAt(path, at, "want a number, got %s", describe(tok))
+			return w.errAt(at, "want a number, got %s", describe(tok))
 		}
 		if _, err := strconv.ParseFloat(string(n), t.Bits()); err != nil {
-			return w.errAt(path, at, "non-finite number %s (out of range)", n)
+			return w.errAt(at, "non-finite number %s (out of range)", n)
 		}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		n, ok := tok.(json.Number)
 		if !ok {
-			return w.errAt(path, at, "want an integer, got %s", describe(tok))
+			return w.errAt(at, "want an integer, got %s", describe(tok))
 		}
 		if _, err := strconv.ParseInt(string(n), 10, t.Bits()); err != nil {
-			return w.errAt(path, at, "want an integer that fits %s, got %s", t.Kind(), n)
+			return w.errAt(at, "want an integer that fits %s, got %s", t.Kind(), n)
 		}
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		n, ok := tok.(json.Number)
 		if !ok {
-			return w.errAt(path, at, "want a non-negative integer, got %s", describe(tok))
+			return w.errAt(at, "want a non-negative integer, got %s", describe(tok))
 		}
 		if _, err := strconv.ParseUint(string(n), 10, t.Bits()); err != nil {
-			return w.errAt(path, at, "want a non-negative integer that fits %s, got %s", t.Kind(), n)
+			return w.errAt(at, "want a non-negative integer that fits %s, got %s", t.Kind(), n)
 		}
 	default:
-		return w.generic(tok, path)
+		return w.generic(tok)
 	}
 	return nil
 }
 
-var rawMessageType = reflect.TypeFor[json.RawMessage]()
-
 // object checks a JSON object against struct type t.
-func (w *walker) object(tok json.Token, t reflect.Type, path string) error {
+func (w *walker) object(tok json.Token, t reflect.Type) error {
 	open := w.start
 	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return w.errAt(path, open, "want an object, got %s", describe(tok))
+		return w.errAt(open, "want an object, got %s", describe(tok))
 	}
 	fields := fieldsOf(t)
-	seen := make(map[string]bool, len(fields.list))
+	// Most objects have few keys: a small slice beats a map.
+	seen := make([]string, 0, len(fields.list))
 	for w.dec.More() {
-		ktok, err := w.next(path)
+		ktok, err := w.next()
 		if err != nil {
 			return err
 		}
 		key := ktok.(string) // the decoder guarantees a string key here
-		kpath := join(path, key)
-		if seen[key] {
-			return w.errAt(kpath, w.start, "duplicate key")
+		w.pushKey(key)
+		if slices.Contains(seen, key) {
+			return w.errAt(w.start, "duplicate key")
 		}
-		seen[key] = true
+		seen = append(seen, key)
 		f, ok := fields.byName[key]
 		if !ok {
-			return w.errAt(kpath, w.start, "unknown field")
+			return w.errAt(w.start, "unknown field")
 		}
-		vtok, err := w.next(kpath)
+		vtok, err := w.next()
 		if err != nil {
 			return err
 		}
-		if err := w.value(vtok, f.typ, kpath, f.rules); err != nil {
+		if err := w.value(vtok, f.typ, f.rules); err != nil {
 			return err
 		}
+		w.pop()
 	}
-	if _, err := w.next(path); err != nil { // the closing brace
+	if _, err := w.next(); err != nil { // the closing brace
 		return err
 	}
 	for _, f := range fields.list {
-		if f.rules.required && !seen[f.name] {
-			return w.errAt(join(path, f.name), open, "missing required field")
+		if f.rules.required && !slices.Contains(seen, f.name) {
+			w.pushKey(f.name)
+			return w.errAt(open, "missing required field")
 		}
 	}
 	return nil
 }
 
 // mapValue checks a JSON object whose values all have the map's element type.
-func (w *walker) mapValue(tok json.Token, t reflect.Type, path string) error {
+func (w *walker) mapValue(tok json.Token, t reflect.Type) error {
 	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return w.errAt(path, w.start, "want an object, got %s", describe(tok))
+		return w.errAt(w.start, "want an object, got %s", describe(tok))
 	}
 	seen := map[string]bool{}
 	for w.dec.More() {
-		ktok, err := w.next(path)
+		ktok, err := w.next()
 		if err != nil {
 			return err
 		}
 		key := ktok.(string)
-		kpath := join(path, key)
+		w.pushKey(key)
 		if seen[key] {
-			return w.errAt(kpath, w.start, "duplicate key")
+			return w.errAt(w.start, "duplicate key")
 		}
 		seen[key] = true
-		vtok, err := w.next(kpath)
+		vtok, err := w.next()
 		if err != nil {
 			return err
 		}
-		if err := w.value(vtok, t.Elem(), kpath, fieldRules{}); err != nil {
+		if err := w.value(vtok, t.Elem(), fieldRules{}); err != nil {
 			return err
 		}
+		w.pop()
 	}
-	_, err := w.next(path)
+	_, err := w.next()
 	return err
 }
 
 // array checks a JSON array; length >= 0 demands exactly that many elements.
-func (w *walker) array(tok json.Token, t reflect.Type, path string, length int) error {
+func (w *walker) array(tok json.Token, t reflect.Type, length int) error {
 	open := w.start
 	if d, ok := tok.(json.Delim); !ok || d != '[' {
-		return w.errAt(path, open, "want an array, got %s", describe(tok))
+		return w.errAt(open, "want an array, got %s", describe(tok))
 	}
 	i := 0
 	for w.dec.More() {
-		epath := fmt.Sprintf("%s[%d]", path, i)
+		w.pushIndex(i)
 		if length >= 0 && i >= length {
-			return w.errAt(epath, w.skipSpace(w.dec.InputOffset()), "too many elements: want exactly %d", length)
+			return w.errAt(w.skipSpace(w.dec.InputOffset()), "too many elements: want exactly %d", length)
 		}
-		etok, err := w.next(epath)
+		etok, err := w.next()
 		if err != nil {
 			return err
 		}
-		if err := w.value(etok, t.Elem(), epath, fieldRules{}); err != nil {
+		if err := w.value(etok, t.Elem(), fieldRules{}); err != nil {
 			return err
 		}
+		w.pop()
 		i++
 	}
-	if _, err := w.next(path); err != nil {
+	if _, err := w.next(); err != nil {
 		return err
 	}
 	if length >= 0 && i != length {
-		return w.errAt(path, open, "want exactly %d elements, got %d", length, i)
+		return w.errAt(open, "want exactly %d elements, got %d", length, i)
 	}
 	return nil
 }
 
 // generic checks any JSON value for duplicate keys and non-finite numbers.
-func (w *walker) generic(tok json.Token, path string) error {
+func (w *walker) generic(tok json.Token) error {
 	switch v := tok.(type) {
 	case json.Number:
 		if _, err := strconv.ParseFloat(string(v), 64); err != nil {
-			return w.errAt(path, w.start, "non-finite number %s (out of range)", v)
+			return w.errAt(w.start, "non-finite number %s (out of range)", v)
 		}
 		return nil
 	case json.Delim:
@@ -377,46 +411,48 @@ func (w *walker) generic(tok json.Token, path string) error {
 		case '{':
 			seen := map[string]bool{}
 			for w.dec.More() {
-				ktok, err := w.next(path)
+				ktok, err := w.next()
 				if err != nil {
 					return err
 				}
 				key := ktok.(string)
-				kpath := join(path, key)
+				w.pushKey(key)
 				if seen[key] {
-					return w.errAt(kpath, w.start, "duplicate key")
+					return w.errAt(w.start, "duplicate key")
 				}
 				seen[key] = true
-				vtok, err := w.next(kpath)
+				vtok, err := w.next()
 				if err != nil {
 					return err
 				}
-				if err := w.generic(vtok, kpath); err != nil {
+				if err := w.generic(vtok); err != nil {
 					return err
 				}
+				w.pop()
 			}
 		case '[':
 			for i := 0; w.dec.More(); i++ {
-				epath := fmt.Sprintf("%s[%d]", path, i)
-				etok, err := w.next(epath)
+				w.pushIndex(i)
+				etok, err := w.next()
 				if err != nil {
 					return err
 				}
-				if err := w.generic(etok, epath); err != nil {
+				if err := w.generic(etok); err != nil {
 					return err
 				}
+				w.pop()
 			}
 		}
-		_, err := w.next(path)
+		_, err := w.next()
 		return err
 	}
 	return nil
 }
 
 // find walks the value that starts with tok and returns the start offset of
-// the value at target.
-func (w *walker) find(tok json.Token, path, target string) (int64, bool) {
-	if path == target {
+// the value whose path is target.
+func (w *walker) find(tok json.Token, target string) (int64, bool) {
+	if w.pathString() == target {
 		return w.start, true
 	}
 	d, ok := tok.(json.Delim)
@@ -424,35 +460,28 @@ func (w *walker) find(tok json.Token, path, target string) (int64, bool) {
 		return 0, false
 	}
 	for i := 0; w.dec.More(); i++ {
-		var sub string
 		if d == '{' {
-			ktok, err := w.next(path)
+			ktok, err := w.next()
 			if err != nil {
 				return 0, false
 			}
-			sub = join(path, ktok.(string))
+			w.pushKey(ktok.(string))
 		} else {
-			sub = fmt.Sprintf("%s[%d]", path, i)
+			w.pushIndex(i)
 		}
-		vtok, err := w.next(sub)
+		vtok, err := w.next()
 		if err != nil {
 			return 0, false
 		}
-		if off, ok := w.find(vtok, sub, target); ok {
+		if off, ok := w.find(vtok, target); ok {
 			return off, true
 		}
+		w.pop()
 	}
-	if _, err := w.next(path); err != nil {
+	if _, err := w.next(); err != nil {
 		return 0, false
 	}
 	return 0, false
-}
-
-func join(path, key string) string {
-	if path == "" {
-		return key
-	}
-	return path + "." + key
 }
 
 // describe names a token's JSON kind for messages.
