@@ -64,7 +64,6 @@ func Run(ctx context.Context, img string, opts ...testcontainers.ContainerCustom
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	started := time.Now()
 	base, err := containers.Start(ctx, plan)
 	var c *Container
 	if base != nil {
@@ -73,6 +72,9 @@ func Run(ctx context.Context, img string, opts ...testcontainers.ContainerCustom
 	if err != nil {
 		return c, fmt.Errorf("run ollama: %w", err)
 	}
+	// The container's cold start (start to health) is measured by Start;
+	// model creation and load follow it.
+	created := time.Now()
 	code, out, err := base.Exec(ctx, []string{"ollama", "create", o.modelName, "-f", ContainerModelfile}, tcexec.Multiplexed())
 	if err == nil && code != 0 {
 		text, _ := io.ReadAll(out)
@@ -84,7 +86,7 @@ func Run(ctx context.Context, img string, opts ...testcontainers.ContainerCustom
 	if err := Preload(ctx, base.BaseURL(), o.modelName); err != nil {
 		return c, fmt.Errorf("run ollama: load %s: %w\nlast engine output:\n%s", o.modelName, err, lastLines(base.LogTail(), 40))
 	}
-	c.coldStart = time.Since(started)
+	c.coldStart = base.ColdStart() + time.Since(created)
 	if v, err := Version(ctx, base.BaseURL()); err == nil {
 		c.version = v
 	}
@@ -131,8 +133,9 @@ func request(img string, opts ...testcontainers.ContainerCustomizer) (containers
 	return plan, o, nil
 }
 
-// ColdStart is the time from the container start request to the model
-// loaded: container start, server readiness, model creation and load.
+// ColdStart is the time from the container start to the model loaded:
+// server readiness (as containers.Base measures it), then model creation
+// and load. An image build before the start is not included.
 func (c *Container) ColdStart() time.Duration { return c.coldStart }
 
 // Modelfile is the Modelfile the model was created from.

@@ -51,6 +51,9 @@ func TestOllamaEndToEnd(t *testing.T) {
 }
 
 var _ = BeforeSuite(func(ctx SpecContext) {
+	// Before anything touches testcontainers: no reaper image to pull, and
+	// published ports dialled on 127.0.0.1.
+	Expect(containers.UseAirGappedDefaults()).To(Succeed())
 	binary, err := ollama.FindBinary()
 	if err != nil {
 		skipReason = "Ollama end-to-end specs need an ollama binary: " + err.Error() +
