@@ -48,7 +48,6 @@ type exchange struct {
 	keepText bool
 	settled  bool // the protocol ended normally ([DONE] or a whole body)
 
-	trace     httptrace.ClientTrace
 	gotConnFn func(httptrace.GotConnInfo) // x.gotConn, bound once
 	body      clockedBody
 	sse       *sse.Reader
@@ -126,10 +125,11 @@ func (x *exchange) run(ctx context.Context, requestID string) {
 	}
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	// A fresh trace each time: WithClientTrace composes it with any trace
-	// already in ctx by rewriting its hooks.
-	x.trace = httptrace.ClientTrace{GotConn: x.gotConnFn}
-	hreq, err := http.NewRequestWithContext(httptrace.WithClientTrace(rctx, &x.trace), http.MethodPost, x.c.endpointURL(), bytes.NewReader(body))
+	// The trace is not pooled: the transport may still look at it after
+	// Do returns (and WithClientTrace rewrites its hooks to compose them
+	// with a trace already in ctx).
+	trace := &httptrace.ClientTrace{GotConn: x.gotConnFn}
+	hreq, err := http.NewRequestWithContext(httptrace.WithClientTrace(rctx, trace), http.MethodPost, x.c.endpointURL(), bytes.NewReader(body))
 	if err != nil {
 		x.end(StatusNotSent, time.Now(), "request not sent: "+err.Error())
 		return
