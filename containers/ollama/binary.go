@@ -53,7 +53,7 @@ func FindBinary() (string, error) {
 	if p, err := exec.LookPath("ollama"); err == nil {
 		return p, nil
 	}
-	return "", fmt.Errorf("%w: %s is unset, %s does not exist and none is on PATH; build one with `%s` (about 8 minutes on 2 cores, cached afterwards)",
+	return "", fmt.Errorf("%w: %s is unset, %s does not exist and none is on PATH; build one with `%s` (8 to 11 minutes on 2 cores the first time; later runs find the cached binary)",
 		ErrNoBinary, EnvBinary, CachedBinary(BuildVersion), BuildCommand)
 }
 
