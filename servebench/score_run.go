@@ -44,22 +44,20 @@ func ScoreRunDir(dir string, opts ScoreOptions) (*Report, error) {
 	if err != nil {
 		return nil, &ScoreInputError{File: outPath, Msg: err.Error()}
 	}
-	var (
-		outcomes []Outcome
-		src      = outcomeSource{file: outPath}
-	)
-	err = eventsForEachLine(outBytes, func(line int, raw []byte) error {
+	lines := splitJSONL(outBytes)
+	outcomes, _, err := decodeJSONL(lines, func(l jsonlLine) (Outcome, error) {
 		var o Outcome
-		if err := strictjson.Decode(raw, &o); err != nil {
-			return inputErrorFromJSON(outPath, line, err)
+		if err := strictjson.Decode(l.raw, &o); err != nil {
+			return o, inputErrorFromJSON(outPath, l.number, err)
 		}
-		outcomes = append(outcomes, o)
-		src.lines = append(src.lines, line)
-		src.data = append(src.data, raw)
-		return nil
+		return o, nil
 	})
 	if err != nil {
 		return nil, err
+	}
+	src := outcomeSource{file: outPath, lines: make([]int, len(lines)), data: make([][]byte, len(lines))}
+	for i, l := range lines {
+		src.lines[i], src.data[i] = l.number, l.raw
 	}
 
 	prev, err := readPreviousReport(filepath.Join(dir, ReportFile))

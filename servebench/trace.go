@@ -1,7 +1,6 @@
 package servebench
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -120,30 +119,36 @@ func ScoreTrace(traceName string, trace []byte, eventsName string, events []byte
 	for i, q := range tf.Requests {
 		byID[q.ID] = i
 	}
-	got := make([]*eventLine, len(tf.Requests))
-	lineOf := make([]int, len(tf.Requests))
-	err = eventsForEachLine(events, func(line int, raw []byte) error {
+	lines := splitJSONL(events)
+	decoded, bad, decodeErr := decodeJSONL(lines, func(l jsonlLine) (eventLine, error) {
 		var ev eventLine
-		if err := strictjson.Decode(raw, &ev); err != nil {
-			return inputErrorFromJSON(eventsName, line, err)
-		}
-		i, ok := byID[ev.ID]
-		if !ok {
-			return inputErrorAt(eventsName, line, raw, ev.ID, "id", "unknown request ID: %s schedules no such request", traceName)
-		}
-		if got[i] != nil {
-			return inputErrorAt(eventsName, line, raw, ev.ID, "id", "duplicate request ID: line %d already holds its outcome", lineOf[i])
+		if err := strictjson.Decode(l.raw, &ev); err != nil {
+			return ev, inputErrorFromJSON(eventsName, l.number, err)
 		}
 		if err := checkEventLine(&ev, func(field, format string, args ...any) error {
-			return inputErrorAt(eventsName, line, raw, ev.ID, field, format, args...)
+			return inputErrorAt(eventsName, l.number, l.raw, ev.ID, field, format, args...)
 		}); err != nil {
-			return err
+			return ev, err
 		}
-		got[i], lineOf[i] = &ev, line
-		return nil
+		return ev, nil
 	})
-	if err != nil {
-		return nil, err
+	// Every line before the first bad one is checked against the trace, so
+	// the error reported is always the earliest line's.
+	got := make([]*eventLine, len(tf.Requests))
+	lineOf := make([]int, len(tf.Requests))
+	for k := range decoded[:bad] {
+		ev, l := &decoded[k], lines[k]
+		i, ok := byID[ev.ID]
+		if !ok {
+			return nil, inputErrorAt(eventsName, l.number, l.raw, ev.ID, "id", "unknown request ID: %s schedules no such request", traceName)
+		}
+		if got[i] != nil {
+			return nil, inputErrorAt(eventsName, l.number, l.raw, ev.ID, "id", "duplicate request ID: line %d already holds its outcome", lineOf[i])
+		}
+		got[i], lineOf[i] = ev, l.number
+	}
+	if decodeErr != nil {
+		return nil, decodeErr
 	}
 	missing := 0
 	firstMissing := -1
@@ -315,27 +320,6 @@ func recordFromEvent(q traceRequest, ev *eventLine) scoreRecord {
 		}
 	}
 	return rec
-}
-
-// eventsForEachLine calls fn with each non-blank line of a JSONL input and its
-// 1-based number, stopping at the first error.
-func eventsForEachLine(data []byte, fn func(line int, raw []byte) error) error {
-	for line := 1; len(data) > 0; line++ {
-		raw := data
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			raw, data = data[:i], data[i+1:]
-		} else {
-			data = nil
-		}
-		raw = bytes.TrimSuffix(raw, []byte{'\r'})
-		if len(bytes.TrimSpace(raw)) == 0 {
-			continue
-		}
-		if err := fn(line, raw); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // traceLine is the line of the TRACE file where requests[i] starts.

@@ -2,6 +2,7 @@ package servebench
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -210,6 +211,69 @@ func TestOptionsOverrideTheTrace(t *testing.T) {
 	for _, bad := range []ScoreOptions{{Confidence: 1.5}, {PercentileMethod: "median"}, {WindowMS: &[2]float64{5, 5}}, {SLO: SLO{TPOT: -1}}} {
 		if _, err := ScoreTrace("t.json", []byte(tinyTrace), "e.jsonl", []byte(tinyA+"\n"+tinyB), bad); err == nil {
 			t.Fatalf("options %+v accepted", bad)
+		}
+	}
+}
+
+// bigInput builds a trace and events of n requests, with edit applied to
+// the events line of each index.
+func bigInput(n int, edit func(i int, line string) string) (trace, events []byte) {
+	var tb, eb strings.Builder
+	tb.WriteString(`{"window_ms": [0, 100000], "requests": [`)
+	for i := range n {
+		if i > 0 {
+			tb.WriteString(",")
+		}
+		fmt.Fprintf(&tb, `{"id": "r%d", "scheduled_ms": %d}`, i, i)
+		line := fmt.Sprintf(`{"id": "r%d", "sent_ms": %d, "terminal_ms": %d, "token_ms": [%d, %d], "status": "success", "quality_pass": true}`, i, i, i+50, i+10, i+20)
+		eb.WriteString(edit(i, line) + "\n")
+	}
+	tb.WriteString("]}")
+	return []byte(tb.String()), []byte(eb.String())
+}
+
+func TestEventsManyLinesReportTheEarliestError(t *testing.T) {
+	keep := func(_ int, line string) string { return line }
+	trace, events := bigInput(3000, keep)
+	r, err := ScoreTrace("t.json", trace, "e.jsonl", events, ScoreOptions{})
+	if err != nil || r.Offered != 3000 || r.Qualified != 3000 {
+		t.Fatalf("valid input: %v", err)
+	}
+	cases := []struct {
+		name string
+		edit func(i int, line string) string
+		want string
+	}{
+		{"two bad lines in different chunks", func(i int, line string) string {
+			if i == 2899 || i == 2499 {
+				return strings.Replace(line, `"sent_ms"`, `"sent"`, 1)
+			}
+			return line
+		}, `e.jsonl:2500:`},
+		{"an unknown ID before a malformed line", func(i int, line string) string {
+			switch i {
+			case 99:
+				return strings.Replace(line, `"id": "r99"`, `"id": "x"`, 1)
+			case 1999:
+				return line[:20]
+			}
+			return line
+		}, `e.jsonl:100:`},
+		{"a malformed line before a duplicate ID", func(i int, line string) string {
+			switch i {
+			case 99:
+				return line[:20]
+			case 1999:
+				return strings.Replace(line, `"id": "r1999"`, `"id": "r5"`, 1)
+			}
+			return line
+		}, `e.jsonl:100:`},
+	}
+	for _, c := range cases {
+		trace, events := bigInput(3000, c.edit)
+		_, err := ScoreTrace("t.json", trace, "e.jsonl", events, ScoreOptions{})
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Fatalf("%s: got %v, want an error at %s", c.name, err, c.want)
 		}
 	}
 }
