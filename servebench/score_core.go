@@ -254,7 +254,7 @@ func measureRecord(rec *scoreRecord) requestMeasures {
 // (or one of unknown length) fails it.
 func judgeRecord(rec *scoreRecord, m *requestMeasures, lim sloLimits) []Reason {
 	if rec.status != StatusSuccess {
-		return reasonsStatusOnly
+		return []Reason{ReasonStatus}
 	}
 	var out []Reason
 	if rec.quality == qualityFail {
@@ -284,13 +284,10 @@ func judgeRecord(rec *scoreRecord, m *requestMeasures, lim sloLimits) []Reason {
 	return out
 }
 
-// Shared reason lists: JSON shows [] rather than null for a qualified
-// request, and a million failed requests do not allocate a list each.
-// Nothing appends to them.
-var (
-	reasonsNone       = []Reason{}
-	reasonsStatusOnly = []Reason{ReasonStatus}
-)
+// reasonsNone is every qualified request's reason list, so that JSON shows
+// [] rather than null without an allocation per request. It has no
+// capacity, so appending to it never writes into it.
+var reasonsNone = []Reason{}
 
 // msBetween is to − from in milliseconds, rounded to the nanosecond so that
 // the difference of two microsecond-resolution times compares exactly
