@@ -20,7 +20,9 @@
 // to tens of milliseconds) and PARAMETER num_predict (default 256, a cap for
 // requests without max_tokens). Readiness ends with the model loaded (an
 // empty POST /api/generate), so ColdStart covers serve, create and load and
-// the first measured request does not pay for the load.
+// the first measured request does not pay for the load. A local server
+// keeps its identity key in $HOME/.ollama as Ollama always does; pass
+// containers.WithEnv with another HOME to keep it elsewhere.
 //
 // # Output length
 //
