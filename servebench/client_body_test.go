@@ -60,7 +60,7 @@ func TestClientRequestBody(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			cl := c.client
 			c.row.ID = "r9"
-			out := do(t, srv, &cl, &c.row)
+			out := sendRow(t, srv, &cl, &c.row)
 			wantStatus(t, out, servebench.StatusSuccess)
 			if got := string(srv.lastBody()); got != c.want {
 				t.Errorf("body\n got %s\nwant %s", got, c.want)
@@ -83,7 +83,7 @@ func TestClientHeadersAndPaths(t *testing.T) {
 	})
 	c := chatClient()
 	c.APIKey = "sk-test-123"
-	out := do(t, srv, c, chatRow())
+	out := sendRow(t, srv, c, chatRow())
 	wantStatus(t, out, servebench.StatusSuccess)
 	h := srv.lastHeader()
 	for k, want := range map[string]string{
@@ -142,7 +142,7 @@ func TestClientAPIKeyNeverRecorded(t *testing.T) {
 		}
 		if q == "echo-error" {
 			wantStatus(t, out, servebench.StatusHTTPError)
-			contains(t, "error", out.Error, "key [redacted] is not allowed")
+			wantContains(t, "error", out.Error, "key [redacted] is not allowed")
 		} else {
 			wantStatus(t, out, servebench.StatusSuccess)
 			if *out.Text != "the key is [redacted]" {
@@ -184,7 +184,7 @@ func TestClientReusesOneConnection(t *testing.T) {
 	for i := range 20 {
 		row := chatRow()
 		row.ID = fmt.Sprint("r", i)
-		out := do(t, srv, c, row)
+		out := sendRow(t, srv, c, row)
 		wantStatus(t, out, servebench.StatusSuccess)
 	}
 	if n := opened.Load(); n != 1 {
@@ -205,7 +205,7 @@ func TestClientReusesOneConnection(t *testing.T) {
 	for i := range 10 {
 		row := chatRow()
 		row.ID = []string{"e", "s"}[i%2]
-		out := do(t, errSrv, c, row)
+		out := sendRow(t, errSrv, c, row)
 		if out.Status != servebench.StatusRejected && out.Status != servebench.StatusStreamError {
 			t.Fatalf("status %s", out.Status)
 		}

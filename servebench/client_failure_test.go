@@ -18,9 +18,9 @@ func TestClientStreamMissingDone(t *testing.T) {
 		w.sleep(100 * time.Millisecond)
 		// The handler returns: the body ends cleanly, without [DONE].
 	})
-	out := do(t, srv, chatClient(), chatRow())
+	out := sendRow(t, srv, chatClient(), chatRow())
 	wantStatus(t, out, servebench.StatusStreamError)
-	contains(t, "error", out.Error, "without data: [DONE]")
+	wantContains(t, "error", out.Error, "without data: [DONE]")
 	if len(out.ContentMS) != 1 {
 		t.Errorf("content times %v: what arrived is still recorded", out.ContentMS)
 	}
@@ -47,9 +47,9 @@ func TestClientStreamErrorEvents(t *testing.T) {
 				w.raw(c.raw)
 				w.done()
 			})
-			out := do(t, srv, chatClient(), chatRow())
+			out := sendRow(t, srv, chatClient(), chatRow())
 			wantStatus(t, out, servebench.StatusStreamError)
-			contains(t, "error", out.Error, c.want)
+			wantContains(t, "error", out.Error, c.want)
 			within(t, "terminal at the error event", out.TerminalMS, *out.FirstContentMS+80)
 		})
 	}
@@ -62,9 +62,9 @@ func TestClientStreamInvalidJSONEvent(t *testing.T) {
 		w.event(`{"choices": [{"index": 0, "delta": {"content": "b"`)
 		w.done()
 	})
-	out := do(t, srv, chatClient(), chatRow())
+	out := sendRow(t, srv, chatClient(), chatRow())
 	wantStatus(t, out, servebench.StatusStreamError)
-	contains(t, "error", out.Error, "event 2 is not a readable chunk")
+	wantContains(t, "error", out.Error, "event 2 is not a readable chunk")
 }
 
 func TestClientHTTPErrors(t *testing.T) {
@@ -90,7 +90,7 @@ func TestClientHTTPErrors(t *testing.T) {
 				w.rw.WriteHeader(c.code)
 				_, _ = w.rw.Write([]byte(c.body))
 			})
-			out := do(t, srv, chatClient(), chatRow())
+			out := sendRow(t, srv, chatClient(), chatRow())
 			wantStatus(t, out, c.status)
 			if out.Error != c.want {
 				t.Errorf("error %q, want %q", out.Error, c.want)
@@ -98,7 +98,7 @@ func TestClientHTTPErrors(t *testing.T) {
 			wantInt(t, "HTTP status", out.HTTPStatus, c.code)
 			within(t, "terminal after the server's delay", out.TerminalMS-*out.SentMS, 50)
 			if out.ContentMS != nil || out.OutputTokens != nil {
-				t.Errorf("content %v tokens %v on an error", out.ContentMS, deref(out.OutputTokens))
+				t.Errorf("content %v tokens %v on an error", out.ContentMS, show(out.OutputTokens))
 			}
 		})
 	}
@@ -109,9 +109,9 @@ func TestClientStreamAnsweredWithJSON(t *testing.T) {
 		w.rw.Header().Set("Content-Type", "application/json")
 		_, _ = w.rw.Write([]byte(`{"error":{"message":"streaming is disabled"}}`))
 	})
-	out := do(t, srv, chatClient(), chatRow())
+	out := sendRow(t, srv, chatClient(), chatRow())
 	wantStatus(t, out, servebench.StatusStreamError)
-	contains(t, "error", out.Error, "streaming is disabled")
+	wantContains(t, "error", out.Error, "streaming is disabled")
 }
 
 func TestClientConnectionResetMidStream(t *testing.T) {
@@ -131,9 +131,9 @@ func TestClientConnectionResetMidStream(t *testing.T) {
 		}
 		_ = conn.Close()
 	})
-	out := do(t, srv, chatClient(), chatRow())
+	out := sendRow(t, srv, chatClient(), chatRow())
 	wantStatus(t, out, servebench.StatusStreamError)
-	contains(t, "error", out.Error, "connection failed")
+	wantContains(t, "error", out.Error, "connection failed")
 	wantInt(t, "HTTP status", out.HTTPStatus, 200)
 	if len(out.ContentMS) != 1 {
 		t.Errorf("content %v, want the one event before the reset", out.ContentMS)
@@ -155,7 +155,7 @@ func TestClientConnectionRefused(t *testing.T) {
 	c.Do(context.Background(), start, chatRow(), "run/r1/1", out)
 	checkInvariants(t, out)
 	wantStatus(t, out, servebench.StatusStreamError)
-	contains(t, "error", out.Error, "connection refused")
+	wantContains(t, "error", out.Error, "connection refused")
 	wantNil(t, "sent (no connection was obtained)", out.SentMS)
 	wantNil(t, "HTTP status", out.HTTPStatus)
 }
@@ -172,7 +172,7 @@ func TestClientIdleTimeout(t *testing.T) {
 	})
 	c := chatClient()
 	c.IdleTimeout = 200 * time.Millisecond
-	out := do(t, srv, c, chatRow())
+	out := sendRow(t, srv, c, chatRow())
 	wantStatus(t, out, servebench.StatusTimeout)
 	if *out.Timeout != servebench.TimeoutIdle {
 		t.Errorf("timeout %s, want idle", *out.Timeout)
@@ -181,7 +181,7 @@ func TestClientIdleTimeout(t *testing.T) {
 		t.Errorf("content %v, want 2 events", out.ContentMS)
 	}
 	within(t, "terminal = last line + idle timeout", out.TerminalMS, *out.LastContentMS+200)
-	contains(t, "error", out.Error, "idle timeout")
+	wantContains(t, "error", out.Error, "idle timeout")
 }
 
 func TestClientKeepalivesHoldOffTheIdleTimeout(t *testing.T) {
@@ -200,7 +200,7 @@ func TestClientKeepalivesHoldOffTheIdleTimeout(t *testing.T) {
 	})
 	c := chatClient()
 	c.IdleTimeout = 200 * time.Millisecond
-	out := do(t, srv, c, chatRow())
+	out := sendRow(t, srv, c, chatRow())
 	wantStatus(t, out, servebench.StatusSuccess)
 	server := srv.contentTimes()
 	within(t, "second content vs server", out.ContentMS[1], server[1])
@@ -216,7 +216,7 @@ func TestClientFirstTokenTimeoutHeadersNeverCome(t *testing.T) {
 	c := chatClient()
 	c.FirstTokenTimeout = 150 * time.Millisecond
 	c.IdleTimeout = 50 * time.Millisecond // no line ever came: idle does not apply
-	out := do(t, srv, c, chatRow())
+	out := sendRow(t, srv, c, chatRow())
 	wantStatus(t, out, servebench.StatusTimeout)
 	if *out.Timeout != servebench.TimeoutFirstToken {
 		t.Errorf("timeout %s, want first_token", *out.Timeout)
@@ -239,7 +239,7 @@ func TestClientFirstTokenTimeoutDespiteKeepalives(t *testing.T) {
 	c := chatClient()
 	c.FirstTokenTimeout = 200 * time.Millisecond
 	c.IdleTimeout = time.Second
-	out := do(t, srv, c, chatRow())
+	out := sendRow(t, srv, c, chatRow())
 	wantStatus(t, out, servebench.StatusTimeout)
 	if *out.Timeout != servebench.TimeoutFirstToken {
 		t.Errorf("timeout %s, want first_token", *out.Timeout)
@@ -263,7 +263,7 @@ func TestClientTotalTimeout(t *testing.T) {
 	c.TotalTimeout = 300 * time.Millisecond
 	c.FirstTokenTimeout = time.Second
 	c.IdleTimeout = time.Second
-	out := do(t, srv, c, chatRow())
+	out := sendRow(t, srv, c, chatRow())
 	wantStatus(t, out, servebench.StatusTimeout)
 	if *out.Timeout != servebench.TimeoutTotal {
 		t.Errorf("timeout %s, want total", *out.Timeout)
@@ -284,11 +284,11 @@ func TestClientCancelledInFlight(t *testing.T) {
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(150*time.Millisecond, cancel)
-	out := doCtx(t, ctx, srv, chatClient(), chatRow())
+	out := sendRowCtx(t, ctx, srv, chatClient(), chatRow())
 	wantStatus(t, out, servebench.StatusCancelled)
 	within(t, "terminal at the cancellation", out.TerminalMS, 150)
 	if out.SentMS == nil || len(out.ContentMS) != 1 {
-		t.Errorf("sent %v content %v", deref(out.SentMS), out.ContentMS)
+		t.Errorf("sent %v content %v", show(out.SentMS), out.ContentMS)
 	}
 }
 
@@ -296,7 +296,7 @@ func TestClientCancelledBeforeSend(t *testing.T) {
 	srv := newScriptServer(t, func(w *sseWriter) { t.Error("the request reached the server") })
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	out := doCtx(t, ctx, srv, chatClient(), chatRow())
+	out := sendRowCtx(t, ctx, srv, chatClient(), chatRow())
 	wantStatus(t, out, servebench.StatusNotSent)
 	wantNil(t, "sent", out.SentMS)
 }
@@ -305,9 +305,9 @@ func TestClientBadExtraIsNotSent(t *testing.T) {
 	srv := newScriptServer(t, func(w *sseWriter) { t.Error("the request reached the server") })
 	row := chatRow()
 	row.Extra = map[string]json.RawMessage{"temperature": json.RawMessage("{bad")}
-	out := do(t, srv, chatClient(), row)
+	out := sendRow(t, srv, chatClient(), row)
 	wantStatus(t, out, servebench.StatusNotSent)
-	contains(t, "error", out.Error, `extra field "temperature"`)
+	wantContains(t, "error", out.Error, `extra field "temperature"`)
 }
 
 func TestClientNeverHangsOnAServerThatKeepsTheStreamOpenAfterDone(t *testing.T) {
@@ -320,7 +320,7 @@ func TestClientNeverHangsOnAServerThatKeepsTheStreamOpenAfterDone(t *testing.T) 
 		w.sleep(3 * time.Second)
 	})
 	begin := time.Now()
-	out := do(t, srv, chatClient(), chatRow())
+	out := sendRow(t, srv, chatClient(), chatRow())
 	wantStatus(t, out, servebench.StatusSuccess)
 	if took := time.Since(begin); took > time.Second {
 		t.Errorf("Do took %v after [DONE]", took)
@@ -339,7 +339,7 @@ func TestClientIdleClockStartsAtTheFirstLine(t *testing.T) {
 	})
 	c := chatClient()
 	c.IdleTimeout = 100 * time.Millisecond
-	out := do(t, srv, c, chatRow())
+	out := sendRow(t, srv, c, chatRow())
 	wantStatus(t, out, servebench.StatusTimeout)
 	if *out.Timeout != servebench.TimeoutIdle || len(out.ContentMS) != 1 {
 		t.Fatalf("timeout %s content %v, want idle after one event", *out.Timeout, out.ContentMS)

@@ -65,7 +65,7 @@ func FuzzClientStream(f *testing.F) {
 			t.Fatalf("a server that ends its response promptly led to a timeout: %q", out.Error)
 		}
 		if out.HTTPStatus == nil || *out.HTTPStatus != 200 {
-			t.Fatalf("HTTP status %v", deref(out.HTTPStatus))
+			t.Fatalf("HTTP status %v", show(out.HTTPStatus))
 		}
 		if out.Status == servebench.StatusSuccess && len(out.ContentMS) == 0 {
 			t.Fatal("success without content")

@@ -132,8 +132,8 @@ func (w *sseWriter) sleep(d time.Duration) bool {
 
 func (w *sseWriter) flush() { http.NewResponseController(w.rw).Flush() }
 
-// chunk renders a streamed chunk with one choice (index 0).
-func chunk(choice map[string]any) string {
+// sseChunk renders a streamed chunk with one choice (index 0).
+func sseChunk(choice map[string]any) string {
 	choice["index"] = 0
 	return mustJSON(map[string]any{"id": "cmpl-test", "object": "chat.completion.chunk", "created": 1764400000,
 		"model": "test-model", "choices": []any{choice}})
@@ -141,7 +141,7 @@ func chunk(choice map[string]any) string {
 
 // chatDelta renders a chat chunk whose delta is d.
 func chatDelta(d map[string]any) string {
-	return chunk(map[string]any{"delta": d, "logprobs": nil, "finish_reason": nil})
+	return sseChunk(map[string]any{"delta": d, "logprobs": nil, "finish_reason": nil})
 }
 
 // chatContent renders a chat chunk carrying text.
@@ -149,7 +149,7 @@ func chatContent(text string) string { return chatDelta(map[string]any{"content"
 
 // chatFinish renders a chat chunk with an empty delta and a finish reason.
 func chatFinish(reason string) string {
-	return chunk(map[string]any{"delta": map[string]any{}, "logprobs": nil, "finish_reason": reason})
+	return sseChunk(map[string]any{"delta": map[string]any{}, "logprobs": nil, "finish_reason": reason})
 }
 
 // textChunk renders a completions chunk; tokens, when not nil, become its
@@ -160,7 +160,7 @@ func textChunk(text string, tokens []string, finish any) string {
 		lp := make([]float64, len(tokens))
 		c["logprobs"] = map[string]any{"tokens": tokens, "token_logprobs": lp, "top_logprobs": nil, "text_offset": make([]int, len(tokens))}
 	}
-	return chunk(c)
+	return sseChunk(c)
 }
 
 // usageChunk renders the include_usage chunk (empty choices).
@@ -177,14 +177,14 @@ func mustJSON(v any) string {
 	return string(b)
 }
 
-// do sends one request for row through c against srv and returns the
+// sendRow sends one request for row through c against srv and returns the
 // record.
-func do(t *testing.T, srv *scriptServer, c *servebench.Client, row *servebench.Request) *servebench.Outcome {
+func sendRow(t *testing.T, srv *scriptServer, c *servebench.Client, row *servebench.Request) *servebench.Outcome {
 	t.Helper()
-	return doCtx(t, context.Background(), srv, c, row)
+	return sendRowCtx(t, context.Background(), srv, c, row)
 }
 
-func doCtx(t *testing.T, ctx context.Context, srv *scriptServer, c *servebench.Client, row *servebench.Request) *servebench.Outcome {
+func sendRowCtx(t *testing.T, ctx context.Context, srv *scriptServer, c *servebench.Client, row *servebench.Request) *servebench.Outcome {
 	t.Helper()
 	c.BaseURL = srv.URL
 	out := &servebench.Outcome{ID: row.ID, Attempt: 1, ScheduledMS: 0, SlotMS: ptrTo(0.0)}
@@ -259,7 +259,7 @@ func near(t *testing.T, what string, got, want float64) {
 
 func ptrTo[T any](v T) *T { return &v }
 
-func deref[T any](p *T) any {
+func show[T any](p *T) any {
 	if p == nil {
 		return "<nil>"
 	}
@@ -270,7 +270,7 @@ func deref[T any](p *T) any {
 func wantInt(t *testing.T, what string, p *int, want int) {
 	t.Helper()
 	if p == nil || *p != want {
-		t.Errorf("%s = %v, want %d", what, deref(p), want)
+		t.Errorf("%s = %v, want %d", what, show(p), want)
 	}
 }
 
@@ -283,7 +283,7 @@ func wantNil[T any](t *testing.T, what string, p *T) {
 }
 
 // contains fails unless s contains sub.
-func contains(t *testing.T, what, s, sub string) {
+func wantContains(t *testing.T, what, s, sub string) {
 	t.Helper()
 	if !strings.Contains(s, sub) {
 		t.Errorf("%s = %q, want it to contain %q", what, s, sub)

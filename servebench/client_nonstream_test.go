@@ -29,7 +29,7 @@ func TestClientNonStreamingCompletions(t *testing.T) {
 	c := completionsClient()
 	c.Stream = false
 	c.KeepText = true
-	out := do(t, srv, c, promptRow())
+	out := sendRow(t, srv, c, promptRow())
 	wantStatus(t, out, servebench.StatusSuccess)
 	// The whole body is one content event: f = l = e, so TTFT = E2E.
 	if *out.FirstContentMS != *out.LastContentMS || *out.FirstContentMS != out.TerminalMS || len(out.ContentMS) != 1 {
@@ -65,7 +65,7 @@ func TestClientNonStreamingChat(t *testing.T) {
 	c.Stream = false
 	row := chatRow()
 	row.Expect = &quality.Expectation{FinishReason: ptrTo("tool_calls")}
-	out := do(t, srv, c, row)
+	out := sendRow(t, srv, c, row)
 	wantStatus(t, out, servebench.StatusSuccess)
 	within(t, "TTFT = E2E", out.TerminalMS-*out.SentMS, 80)
 	if *out.Text != "Checking." {
@@ -76,7 +76,7 @@ func TestClientNonStreamingChat(t *testing.T) {
 		t.Errorf("tool calls %+v, want %+v (listed calls are not merged)", out.ToolCalls, want)
 	}
 	if out.FirstReasoningMS == nil || *out.FirstReasoningMS != *out.FirstContentMS {
-		t.Errorf("first reasoning %v, want the body's arrival", deref(out.FirstReasoningMS))
+		t.Errorf("first reasoning %v, want the body's arrival", show(out.FirstReasoningMS))
 	}
 	wantInt(t, "output tokens", out.OutputTokens, 25)
 	wantInt(t, "reasoning tokens", out.ReasoningTokens, 6)
@@ -100,9 +100,9 @@ func TestClientNonStreamingErrorsAndEmpty(t *testing.T) {
 			srv := newScriptServer(t, writeJSON(0, c.body))
 			cl := completionsClient()
 			cl.Stream = false
-			out := do(t, srv, cl, promptRow())
+			out := sendRow(t, srv, cl, promptRow())
 			wantStatus(t, out, c.status)
-			contains(t, "error", out.Error, c.want)
+			wantContains(t, "error", out.Error, c.want)
 		})
 	}
 }
@@ -112,7 +112,7 @@ func TestClientNonStreamingFirstTokenTimeoutCoversTheBody(t *testing.T) {
 	c := completionsClient()
 	c.Stream = false
 	c.FirstTokenTimeout = 150 * time.Millisecond
-	out := do(t, srv, c, promptRow())
+	out := sendRow(t, srv, c, promptRow())
 	wantStatus(t, out, servebench.StatusTimeout)
 	if *out.Timeout != servebench.TimeoutFirstToken {
 		t.Errorf("timeout %s", *out.Timeout)

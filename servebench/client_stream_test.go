@@ -41,7 +41,7 @@ func TestClientStreamRoleChunkThenContent(t *testing.T) {
 		w.event(usageChunk(9, 3))
 		w.done()
 	})
-	out := do(t, srv, chatClient(), chatRow())
+	out := sendRow(t, srv, chatClient(), chatRow())
 	wantStatus(t, out, servebench.StatusSuccess)
 	server := srv.contentTimes()
 	if len(out.ContentMS) != 3 {
@@ -57,7 +57,7 @@ func TestClientStreamRoleChunkThenContent(t *testing.T) {
 	wantInt(t, "output tokens", out.OutputTokens, 3)
 	wantInt(t, "prompt tokens", out.PromptTokens, 9)
 	if out.TokenCountSource == nil || *out.TokenCountSource != servebench.TokensFromUsage {
-		t.Errorf("token source %v, want usage", deref(out.TokenCountSource))
+		t.Errorf("token source %v, want usage", show(out.TokenCountSource))
 	}
 	wantInt(t, "HTTP status", out.HTTPStatus, 200)
 	if out.FinishReason != "length" {
@@ -93,10 +93,10 @@ func TestClientStreamSplitByteByByteWithCRLFAndKeepalives(t *testing.T) {
 	})
 	c := chatClient()
 	c.KeepText = true
-	out := do(t, srv, c, chatRow())
+	out := sendRow(t, srv, c, chatRow())
 	wantStatus(t, out, servebench.StatusSuccess)
 	if out.Text == nil || *out.Text != "héllo ✓" {
-		t.Errorf("text %v, want %q", deref(out.Text), "héllo ✓")
+		t.Errorf("text %v, want %q", show(out.Text), "héllo ✓")
 	}
 	if len(out.ContentMS) != 2 {
 		t.Errorf("content times %v, want 2 (comments and the role chunk are not content)", out.ContentMS)
@@ -115,7 +115,7 @@ func TestClientStreamEmptyFirstChunkIsNotContent(t *testing.T) {
 		w.event(usageChunk(5, 1))
 		w.done()
 	})
-	out := do(t, srv, completionsClient(), promptRow())
+	out := sendRow(t, srv, completionsClient(), promptRow())
 	wantStatus(t, out, servebench.StatusSuccess)
 	within(t, "first content vs server", *out.FirstContentMS, srv.contentTimes()[0])
 	within(t, "TTFT", *out.FirstContentMS-*out.SentMS, 120)
@@ -143,7 +143,7 @@ func TestClientStreamMultiTokenChunksWithLogprobs(t *testing.T) {
 	}
 	c := completionsClient()
 	c.Logprobs = true
-	out := do(t, newScriptServer(t, script(true)), c, promptRow())
+	out := sendRow(t, newScriptServer(t, script(true)), c, promptRow())
 	wantStatus(t, out, servebench.StatusSuccess)
 	if got := out.EventTokens; len(got) != 3 || got[0] != 1 || got[1] != 3 || got[2] != 2 {
 		t.Errorf("event tokens %v, want [1 3 2]", got)
@@ -156,11 +156,11 @@ func TestClientStreamMultiTokenChunksWithLogprobs(t *testing.T) {
 		t.Errorf("content times %v: a multi-token chunk is one event", out.ContentMS)
 	}
 
-	out = do(t, newScriptServer(t, script(false)), c, promptRow())
+	out = sendRow(t, newScriptServer(t, script(false)), c, promptRow())
 	wantStatus(t, out, servebench.StatusSuccess)
 	wantInt(t, "output tokens counted from logprobs", out.OutputTokens, 6)
 	if out.TokenCountSource == nil || *out.TokenCountSource != servebench.TokensFromLogprobs {
-		t.Errorf("source %v, want logprobs", deref(out.TokenCountSource))
+		t.Errorf("source %v, want logprobs", show(out.TokenCountSource))
 	}
 	wantNil(t, "prompt tokens without usage", out.PromptTokens)
 }
@@ -175,7 +175,7 @@ func TestClientStreamMultiTokenChunksWithoutLogprobs(t *testing.T) {
 		w.event(usageChunk(3, 4))
 		w.done()
 	})
-	out := do(t, srv, completionsClient(), promptRow())
+	out := sendRow(t, srv, completionsClient(), promptRow())
 	wantStatus(t, out, servebench.StatusSuccess)
 	if out.EventTokens != nil {
 		t.Errorf("event tokens %v, want nil", out.EventTokens)
@@ -194,7 +194,7 @@ func TestClientStreamLogprobsOnSomeEventsOnly(t *testing.T) {
 	})
 	c := completionsClient()
 	c.Logprobs = true
-	out := do(t, srv, c, promptRow())
+	out := sendRow(t, srv, c, promptRow())
 	wantStatus(t, out, servebench.StatusSuccess)
 	if out.EventTokens != nil {
 		t.Errorf("event tokens %v, want nil", out.EventTokens)
@@ -211,7 +211,7 @@ func TestClientStreamMissingUsage(t *testing.T) {
 		w.event(chatFinish("stop"))
 		w.done()
 	})
-	out := do(t, srv, chatClient(), chatRow())
+	out := sendRow(t, srv, chatClient(), chatRow())
 	wantStatus(t, out, servebench.StatusSuccess)
 	wantNil(t, "output tokens without usage or logprobs", out.OutputTokens)
 	wantNil(t, "token source", out.TokenCountSource)
@@ -220,10 +220,10 @@ func TestClientStreamMissingUsage(t *testing.T) {
 	// 5, and max(2, 5) = 5, labelled as an estimate.
 	c := chatClient()
 	c.EstimateTokens = true
-	out = do(t, srv, c, chatRow())
+	out = sendRow(t, srv, c, chatRow())
 	wantInt(t, "estimated output tokens", out.OutputTokens, 5)
 	if out.TokenCountSource == nil || *out.TokenCountSource != servebench.TokensEstimated {
-		t.Errorf("source %v, want estimate", deref(out.TokenCountSource))
+		t.Errorf("source %v, want estimate", show(out.TokenCountSource))
 	}
 }
 
@@ -249,13 +249,13 @@ func TestClientStreamOllamaZeroUsageOnEveryChunk(t *testing.T) {
 			w.done()
 		}
 	}
-	out := do(t, newScriptServer(t, script(true)), completionsClient(), promptRow())
+	out := sendRow(t, newScriptServer(t, script(true)), completionsClient(), promptRow())
 	wantStatus(t, out, servebench.StatusSuccess)
 	wantInt(t, "output tokens", out.OutputTokens, 3)
 	wantInt(t, "prompt tokens", out.PromptTokens, 12)
 
 	// Without the final chunk the zeros must not become a count of 0.
-	out = do(t, newScriptServer(t, script(false)), completionsClient(), promptRow())
+	out = sendRow(t, newScriptServer(t, script(false)), completionsClient(), promptRow())
 	wantStatus(t, out, servebench.StatusSuccess)
 	wantNil(t, "output tokens from zero usages", out.OutputTokens)
 	wantNil(t, "prompt tokens from zero usages", out.PromptTokens)
@@ -272,7 +272,7 @@ func TestClientStreamContinuousUsageFallback(t *testing.T) {
 		}
 		w.done()
 	})
-	out := do(t, srv, completionsClient(), promptRow())
+	out := sendRow(t, srv, completionsClient(), promptRow())
 	wantInt(t, "output tokens", out.OutputTokens, 3)
 	wantInt(t, "prompt tokens", out.PromptTokens, 7)
 }
@@ -294,7 +294,7 @@ func TestClientStreamReasoningThenContent(t *testing.T) {
 	})
 	c := chatClient()
 	c.KeepText = true
-	out := do(t, srv, c, chatRow())
+	out := sendRow(t, srv, c, chatRow())
 	wantStatus(t, out, servebench.StatusSuccess)
 	if out.FirstReasoningMS == nil {
 		t.Fatal("first reasoning not recorded")
@@ -316,10 +316,10 @@ func TestClientStreamReasoningOnlyIsEmptyOutput(t *testing.T) {
 		w.event(chatFinish("length"))
 		w.done()
 	})
-	out := do(t, srv, chatClient(), chatRow())
+	out := sendRow(t, srv, chatClient(), chatRow())
 	wantStatus(t, out, servebench.StatusEmptyOutput)
 	if out.FirstReasoningMS == nil || out.FirstContentMS != nil {
-		t.Errorf("first reasoning %v, first content %v", deref(out.FirstReasoningMS), deref(out.FirstContentMS))
+		t.Errorf("first reasoning %v, first content %v", show(out.FirstReasoningMS), show(out.FirstContentMS))
 	}
 }
 
@@ -347,14 +347,14 @@ func TestClientStreamToolCallsInPieces(t *testing.T) {
 	})
 	row := chatRow()
 	row.Expect = &quality.Expectation{FinishReason: ptrTo("tool_calls")} // an expectation keeps the output
-	out := do(t, srv, chatClient(), row)
+	out := sendRow(t, srv, chatClient(), row)
 	wantStatus(t, out, servebench.StatusSuccess)
 	want := []quality.ToolCall{{Name: "get_weather", Arguments: `{"city": "Paris"}`}, {Name: "get_time", Arguments: `{"tz": "CET"}`}}
 	if len(out.ToolCalls) != 2 || out.ToolCalls[0] != want[0] || out.ToolCalls[1] != want[1] {
 		t.Errorf("tool calls %+v, want %+v", out.ToolCalls, want)
 	}
 	if out.Text == nil || *out.Text != "" {
-		t.Errorf("text %v, want kept and empty", deref(out.Text))
+		t.Errorf("text %v, want kept and empty", show(out.Text))
 	}
 	if len(out.ContentMS) != 5 {
 		t.Errorf("content times %v, want one per tool-call piece (5)", out.ContentMS)
@@ -374,9 +374,9 @@ func TestClientStreamEmptyOutput(t *testing.T) {
 		w.event(usageChunk(5, 1))
 		w.done()
 	})
-	out := do(t, srv, chatClient(), chatRow())
+	out := sendRow(t, srv, chatClient(), chatRow())
 	wantStatus(t, out, servebench.StatusEmptyOutput)
-	contains(t, "error", out.Error, "no visible text")
+	wantContains(t, "error", out.Error, "no visible text")
 	wantInt(t, "output tokens", out.OutputTokens, 1)
 	if out.ContentMS != nil {
 		t.Errorf("content times %v, want none", out.ContentMS)
@@ -398,7 +398,7 @@ func TestClientStreamExtraFieldsAndBlankData(t *testing.T) {
 	})
 	c := chatClient()
 	c.KeepText = true
-	out := do(t, srv, c, chatRow())
+	out := sendRow(t, srv, c, chatRow())
 	wantStatus(t, out, servebench.StatusSuccess)
 	if *out.Text != "AB" || len(out.ContentMS) != 2 {
 		t.Errorf("text %q content %v, want AB in 2 events", *out.Text, out.ContentMS)
@@ -415,7 +415,7 @@ func TestClientStreamLongEvent(t *testing.T) {
 	})
 	c := chatClient()
 	c.KeepText = true
-	out := do(t, srv, c, chatRow())
+	out := sendRow(t, srv, c, chatRow())
 	wantStatus(t, out, servebench.StatusSuccess)
 	if len(*out.Text) != len(long) {
 		t.Errorf("text of %d bytes, want %d", len(*out.Text), len(long))
