@@ -277,3 +277,30 @@ func TestScoreFilesMissingFile(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// The worked example alone: one request sent at 0 with tokens at 240, 280,
+// 320, 440 and 480 ms and its terminal at 500.
+func TestSeedWorkedExample(t *testing.T) {
+	trace := `{"window_ms": [0, 1000], "requests": [{"id": "r01", "scheduled_ms": 0}]}`
+	events := `{"id": "r01", "sent_ms": 0, "terminal_ms": 500, "token_ms": [240, 280, 320, 440, 480], "status": "success", "quality_pass": true}`
+	r, err := ScoreTrace("t.json", []byte(trace), "e.jsonl", []byte(events), ScoreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := r.Requests[0]
+	wantFloat(t, "ttft", rs.TTFTMS, 240)
+	wantFloat(t, "tpot", rs.TPOTMS, 60)
+	wantFloat(t, "e2e", rs.E2EMS, 500)
+	wantFloat(t, "last token", rs.LastTokenMS, 480)
+	// The gaps [40, 40, 120, 40], kept in full: the 120 ms pause hidden in
+	// the 60 ms mean.
+	if got := r.samples[MetricITL]; len(got) != 4 || got[0] != 40 || got[1] != 40 || got[2] != 40 || got[3] != 120 {
+		t.Fatalf("gaps (sorted) %v, want [40 40 40 120]", got)
+	}
+	p99, n, _, err := r.Percentile(MetricITL, 99)
+	if err != nil || p99 != 120 || n != 4 {
+		t.Fatalf("nearest-rank p99 of the gaps = %v (n %d, %v), want 120", p99, n, err)
+	}
+	wantFloat(t, "mean gap", r.Percentiles[MetricITL].Mean, 60)
+	wantFloat(t, "p50 gap", r.Percentiles[MetricITL].P50, 40)
+}
