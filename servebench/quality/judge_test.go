@@ -276,3 +276,18 @@ func TestExpectationFromWorkloadJSON(t *testing.T) {
 		t.Fatalf("verdict %+v\nwant evidence %q", v, want)
 	}
 }
+
+func TestJudgeIsSafeForConcurrentUse(t *testing.T) {
+	exp := &Expectation{ToolArgumentsSchema: schemaOf(t, pageSchema), Regex: sp(`x`)}
+	done := make(chan *Verdict)
+	for i := 0; i < 8; i++ {
+		go func() {
+			done <- Judge(exp, Response{Text: "x", ToolCalls: []ToolCall{{Name: "page_oncall", Arguments: `{"service":"checkout","severity":"low","summary":"s"}`}}})
+		}()
+	}
+	for i := 0; i < 8; i++ {
+		if v := <-done; !v.Pass {
+			t.Fatalf("verdict %+v", v)
+		}
+	}
+}
