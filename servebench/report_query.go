@@ -47,3 +47,17 @@ func (r *Report) Percentile(m Metric, p float64) (value float64, n int, populati
 	}
 	return *stored, d.N, d.Population, nil
 }
+
+// RequestsWithoutRecord lists the offered requests that had no outcome
+// record at all when the report was scored (an interrupted run): the
+// scorer counted them as not_sent. It works on a report read back from
+// JSON as well.
+func (r *Report) RequestsWithoutRecord() []string {
+	var ids []string
+	for i := range r.Requests {
+		if rs := &r.Requests[i]; rs.Status == StatusNotSent && rs.Error == noOutcomeRecordError {
+			ids = append(ids, rs.ID)
+		}
+	}
+	return ids
+}

@@ -118,7 +118,7 @@ func scoreOutcomes(s *Schedule, outcomes []Outcome, opts ScoreOptions, src outco
 			}
 			recs = append(recs, scoreRecord{
 				id: e.ID, class: e.Class, status: StatusNotSent, scheduled: e.ScheduledMS,
-				errMsg: "no outcome record: the request never reached a terminal record (interrupted run?)",
+				errMsg: noOutcomeRecordError,
 			})
 			continue
 		}
@@ -159,6 +159,10 @@ func (src outcomeSource) scheduleFile() string {
 	}
 	return scheduleFileBeside(src.file)
 }
+
+// noOutcomeRecordError is the error of a scheduled request that has no
+// outcome record at all; Report.RequestsWithoutRecord looks for it.
+const noOutcomeRecordError = "no outcome record: the request never reached a terminal record (interrupted run?)"
 
 // recordFromOutcome checks one outcome record against the clock rules and
 // converts it. fail builds an error for a field.

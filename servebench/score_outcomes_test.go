@@ -97,6 +97,18 @@ func TestScoreMissingRecordCountsAsNotSent(t *testing.T) {
 	if !strings.Contains(r.Requests[1].Error, "no outcome record") {
 		t.Fatalf("error %q", r.Requests[1].Error)
 	}
+	if ids := r.RequestsWithoutRecord(); len(ids) != 1 || ids[0] != "b" {
+		t.Fatalf("requests without record %v", ids)
+	}
+	// A request the runner itself recorded as not_sent had a record.
+	unsent := Outcome{ID: "b", Attempt: 1, Status: StatusNotSent, ScheduledMS: 100, TerminalMS: 500, Error: "run cancelled before the request was sent"}
+	r, err = Score(s, []Outcome{success("a", 0, 1, []float64{10}, 20, ptr(1)), unsent}, ScoreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ids := r.RequestsWithoutRecord(); len(ids) != 0 || r.StatusCounts[StatusNotSent] != 1 || len(r.InvalidReasons) != 1 {
+		t.Fatalf("without record %v, counts %v, reasons %q", ids, r.StatusCounts, r.InvalidReasons)
+	}
 }
 
 func TestScoreTokenLevelITLNeedsProof(t *testing.T) {
