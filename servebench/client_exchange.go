@@ -107,7 +107,7 @@ func clearOutcome(out *Outcome) {
 	out.FirstReasoningMS, out.TerminalMS, out.ContentMS, out.EventTokens = nil, 0, nil, nil
 	out.OutputTokens, out.TokenCountSource, out.PromptTokens, out.ReasoningTokens = nil, nil, nil, nil
 	out.HTTPStatus, out.Error, out.FinishReason, out.Timeout = nil, "", "", nil
-	out.Text, out.ToolCalls = nil, nil
+	out.Text, out.ToolCalls, out.LengthEnforced = nil, nil, nil
 }
 
 // ms converts an instant into the records' unit.
@@ -118,6 +118,7 @@ func (x *exchange) gotConn(httptrace.GotConnInfo) { x.wd.markSent(time.Now()) }
 
 // run sends the request and reads the response into x.out.
 func (x *exchange) run(ctx context.Context, requestID string) {
+	x.out.LengthEnforced = x.c.LengthControl.Enforces(x.req)
 	body, stream, err := x.c.requestBody(x.req)
 	if err != nil {
 		x.end(StatusNotSent, time.Now(), "request not sent: "+err.Error())

@@ -70,6 +70,10 @@ type Outcome struct {
 	Error string `json:"error"`
 	// FinishReason is the last finish_reason the server sent.
 	FinishReason string `json:"finish_reason"`
+	// LengthEnforced is set for rows that force their output length
+	// (ignore_eos): true when the engine's length control can express it,
+	// false when the engine ignores it and the length was not enforced.
+	LengthEnforced *bool `json:"length_enforced,omitempty"`
 	// Timeout names the deadline that ended a StatusTimeout attempt.
 	Timeout *TimeoutKind `json:"timeout"`
 

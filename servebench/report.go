@@ -87,6 +87,8 @@ type Report struct {
 	// PromptTokens compares intended prompt lengths with what the engine
 	// reported; present when the workload declared prompt_tokens.
 	PromptTokens *PromptTokenCheck `json:"prompt_tokens,omitempty"`
+	// OutputLengths verifies rows that forced their output length.
+	OutputLengths *OutputLengthCheck `json:"output_lengths,omitempty"`
 	// Experiment records what was run, against what, and how.
 	Experiment *Experiment `json:"experiment,omitempty"`
 	// Requests has one entry per offered request, in schedule order.

@@ -42,8 +42,11 @@ func scoreRun(cfg RunConfig, s *Schedule, res *RunResult, gen *GeneratorReport, 
 	completeGenerator(gen, rep, s)
 	rep.Generator = gen
 	rep.Experiment = experimentRecord(cfg, s, wallStart)
-	if check := checkPromptTokens(cfg.Workload, s, res.Outcomes); check != nil {
-		rep.PromptTokens = check
+	rep.PromptTokens = checkPromptTokens(cfg.Workload, s, res.Outcomes)
+	if rep.OutputLengths = checkOutputLengths(s, res.Outcomes); rep.OutputLengths != nil && rep.OutputLengths.NotEnforceable > 0 {
+		rep.Experiment.Notes = append(rep.Experiment.Notes, fmt.Sprintf(
+			"%d requests forced their output length (ignore_eos) but the engine cannot be asked to honour it: their lengths are natural, not forced",
+			rep.OutputLengths.NotEnforceable))
 	}
 	return rep, nil
 }
