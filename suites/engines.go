@@ -19,10 +19,14 @@ import (
 // failure.
 var ErrEngineUnavailable = errors.New("engine unavailable on this machine")
 
+// Engine is a started, ready engine: containers.Engine, so that a starter
+// can return any module's container or a local process.
+type Engine = containers.Engine
+
 // EngineStarter starts the engine a contract's engine section declares and
 // returns it ready to serve. ctx bounds the start (the contract's
 // timeouts.startup when set).
-type EngineStarter func(ctx context.Context, spec EngineSpec) (containers.Engine, error)
+type EngineStarter func(ctx context.Context, spec EngineSpec) (Engine, error)
 
 var (
 	startersMu sync.RWMutex
@@ -43,8 +47,12 @@ func RegisterEngine(kind string, start EngineStarter) {
 	starters[kind] = start
 }
 
-// startEngine starts the engine of spec with its registered starter.
-func startEngine(ctx context.Context, spec EngineSpec) (containers.Engine, error) {
+// StartEngine starts the engine of spec with the starter registered for its
+// kind and returns it ready; terminate it when done. A starter's failure is
+// returned wrapped (errors.Is(err, ErrEngineUnavailable) tells an engine
+// that cannot run here), and an engine it returned with the error is
+// terminated.
+func StartEngine(ctx context.Context, spec EngineSpec) (Engine, error) {
 	startersMu.RLock()
 	start, ok := starters[spec.Kind]
 	names := make([]string, 0, len(starters))

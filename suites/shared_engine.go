@@ -104,7 +104,7 @@ func startShared(ctx context.Context, contracts []*Contract) map[string]sharedEn
 			continue
 		}
 		startCtx, cancel := context.WithTimeout(ctx, c.startupBudget())
-		eng, err := startEngine(startCtx, *c.Engine)
+		eng, err := StartEngine(startCtx, *c.Engine)
 		cancel()
 		switch {
 		case errors.Is(err, ErrEngineUnavailable):

@@ -64,7 +64,7 @@ func acquireTarget(ctx context.Context, c *Contract) Target {
 	}
 	startCtx, cancel := context.WithTimeout(ctx, c.startupBudget())
 	defer cancel()
-	eng, err := startEngine(startCtx, *c.Engine)
+	eng, err := StartEngine(startCtx, *c.Engine)
 	if errors.Is(err, ErrEngineUnavailable) {
 		skipOrFail(c, err.Error())
 	}

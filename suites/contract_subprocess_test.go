@@ -1,0 +1,134 @@
+package suites_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/types"
+	. "github.com/onsi/gomega"
+	"github.com/onsi/gomega/gbytes"
+	"github.com/onsi/gomega/gexec"
+
+	"github.com/servebench/servebench/suites"
+)
+
+// The contract suite in testdata/contractsuite is built once and run in a
+// subprocess per contract, as `go test` would run a user's suite.
+var _ = Describe("a contract suite run in a subprocess", Ordered, func() {
+	var binary string
+
+	BeforeAll(func() {
+		var err error
+		binary, err = gexec.CompileTest("github.com/servebench/servebench/suites/testdata/contractsuite")
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(gexec.CleanupBuildArtifacts)
+	})
+
+	// run runs the suite on one contract with its artifacts and its JSON
+	// report in a fresh directory, and returns the session and the report.
+	run := func(ctx SpecContext, contract string) (*gexec.Session, types.Report, string) {
+		dir := GinkgoT().TempDir()
+		reportPath := filepath.Join(dir, "report.json")
+		cmd := exec.CommandContext(ctx, binary, "-ginkgo.no-color", "-ginkgo.json-report="+reportPath)
+		cmd.Dir = "testdata/contractsuite"
+		cmd.Env = append(os.Environ(), "SUITE_CONTRACT="+contract, suites.EnvArtifacts+"="+filepath.Join(dir, "artifacts"))
+		session, err := gexec.Start(cmd, GinkgoWriter, GinkgoWriter)
+		Expect(err).NotTo(HaveOccurred())
+		Eventually(ctx, session).Should(gexec.Exit())
+		b, err := os.ReadFile(reportPath)
+		Expect(err).NotTo(HaveOccurred())
+		var reports []types.Report
+		Expect(json.Unmarshal(b, &reports)).To(Succeed())
+		Expect(reports).To(HaveLen(1))
+		return session, reports[0], dir
+	}
+
+	// runEntry finds the servebench report entry of a suite report.
+	runEntry := func(r types.Report) suites.RunEntry {
+		for _, spec := range r.SpecReports {
+			for _, e := range spec.ReportEntries {
+				if e.Name == suites.ReportEntryName {
+					var entry suites.RunEntry
+					Expect(json.Unmarshal([]byte(e.Value.AsJSON), &entry)).To(Succeed())
+					return entry
+				}
+			}
+		}
+		Fail("no servebench report entry in the suite report")
+		return suites.RunEntry{}
+	}
+
+	It("fails an unmeetable contract, naming the objective and the measured value", func(ctx SpecContext) {
+		session, report, dir := run(ctx, "unmeetable.yaml")
+		Expect(session.ExitCode()).NotTo(Equal(0))
+
+		entry := runEntry(report)
+		Expect(entry.Report).NotTo(BeNil())
+		Expect(entry.Report.Offered).To(Equal(40))
+		Expect(entry.Report.Qualified).To(BeNumerically("<", 38), "half the requests fail with HTTP 500")
+		measured := fmt.Sprintf("Expected attainment %.3f (%d of 40 offered) to be at least 0.950",
+			float64(entry.Report.Qualified)/40, entry.Report.Qualified)
+
+		var failed []string
+		for _, spec := range report.SpecReports {
+			if spec.State == types.SpecStateFailed {
+				failed = append(failed, spec.LeafNodeText)
+				if spec.LeafNodeText == "attainment >= 0.950" {
+					Expect(spec.Failure.Message).To(HavePrefix(measured))
+					Expect(spec.LeafNodeLocation.FileName).To(Equal("unmeetable.yaml"))
+					Expect(spec.LeafNodeLocation.LineNumber).To(Equal(24), "the line of objectives.attainment")
+				}
+			}
+		}
+		Expect(failed).To(ContainElement("attainment >= 0.950"))
+		Expect(session.Out).To(gbytes.Say(`\[FAIL\] contract simengine-unmeetable poisson 40 requests at 20 req/s \[It\] attainment >= 0.950`))
+		Expect(string(session.Out.Contents())).To(ContainSubstring(measured))
+
+		By("keeping the run directory under the chosen artifacts directory")
+		Expect(entry.Dir).To(HavePrefix(filepath.Join(dir, "artifacts", "simengine-unmeetable")))
+		for _, f := range []string{"schedule.json", "outcomes.jsonl", "report.json", suites.ContractFile} {
+			Expect(filepath.Join(entry.Dir, f)).To(BeARegularFile())
+		}
+	}, SpecTimeout(5*time.Minute))
+
+	It("passes the same suite with a meetable contract", func(ctx SpecContext) {
+		session, report, _ := run(ctx, "meetable.yaml")
+		Expect(session.ExitCode()).To(Equal(0), string(session.Out.Contents()))
+		var passed []string
+		for _, spec := range report.SpecReports {
+			if spec.LeafNodeType == types.NodeTypeIt {
+				Expect(spec.State).To(Equal(types.SpecStatePassed))
+				passed = append(passed, spec.LeafNodeText)
+			}
+		}
+		Expect(passed).To(Equal([]string{"no lost requests", "valid load", "attainment >= 0.950", "p99 TTFT <= 5000 ms", "error rate <= 0.010"}))
+		entry := runEntry(report)
+		Expect(entry.Report.Offered).To(Equal(40))
+		Expect(entry.Report.Qualified).To(Equal(40))
+	}, SpecTimeout(5*time.Minute))
+
+	It("runs a sweep point by point and judges its capacity", func(ctx SpecContext) {
+		session, report, _ := run(ctx, "sweep.yaml")
+		Expect(session.ExitCode()).To(Equal(0), string(session.Out.Contents()))
+		var specs []string
+		for _, spec := range report.SpecReports {
+			if spec.LeafNodeType == types.NodeTypeIt {
+				specs = append(specs, spec.FullText())
+			}
+		}
+		Expect(specs).To(Equal([]string{
+			"contract simengine-sweep constant 30 requests at 10 req/s no lost requests",
+			"contract simengine-sweep constant 30 requests at 10 req/s valid load",
+			"contract simengine-sweep constant 30 requests at 10 req/s attainment >= 0.900",
+			"contract simengine-sweep constant 30 requests at 20 req/s no lost requests",
+			"contract simengine-sweep constant 30 requests at 20 req/s valid load",
+			"contract simengine-sweep constant 30 requests at 20 req/s attainment >= 0.900",
+			"contract simengine-sweep SLO capacity >= 20.000 req/s",
+		}))
+	}, SpecTimeout(5*time.Minute))
+})
