@@ -18,7 +18,8 @@ type Replay struct {
 }
 
 // NewReplay builds a replay of w's stored arrival times. scale 0 means 1.
-// Every row must carry scheduled_ms.
+// Every row that starts an arrival must carry scheduled_ms; later turns of a
+// conversation follow the previous turn instead and need none.
 func NewReplay(w *Workload, scale float64) (*Replay, error) {
 	if scale == 0 {
 		scale = 1
@@ -28,11 +29,11 @@ func NewReplay(w *Workload, scale float64) (*Replay, error) {
 	}
 	rows := make([]int, 0, len(w.Requests))
 	for i, r := range w.Requests {
-		if r.ScheduledMS == nil {
-			return nil, fmt.Errorf("%s:%d: scheduled_ms: required for replay", w.Name, r.Line)
-		}
 		if r.Turn > 1 {
 			continue // later turns follow their conversation, not the clock
+		}
+		if r.ScheduledMS == nil {
+			return nil, fmt.Errorf("%s:%d: scheduled_ms: required for replay", w.Name, r.Line)
 		}
 		rows = append(rows, i)
 	}

@@ -5,59 +5,132 @@ import (
 	"math"
 )
 
-// PromptTokenTolerance is the relative difference between the prompt length
-// a workload intended and the length the engine reported beyond which a
-// request is flagged. Chat templates and special tokens add a few tokens.
-const PromptTokenTolerance = 0.10
-
-// PromptTokenCheck compares each request's intended prompt length (the
-// workload's prompt_tokens, under the workload's tokenizer) with the
-// engine's usage.prompt_tokens.
-type PromptTokenCheck struct {
-	// Compared counts requests that had both numbers.
-	Compared int `json:"compared"`
-	// Mismatched counts those differing by more than Tolerance (relative).
-	Mismatched int `json:"mismatched"`
-	// Tolerance is the relative tolerance applied.
-	Tolerance float64 `json:"tolerance"`
-	// MeanDifference is the mean of reported - intended over compared
-	// requests: a steady positive value is template overhead.
-	MeanDifference *float64 `json:"mean_difference"`
-	// Examples lists a few mismatches.
-	Examples []string `json:"examples,omitempty"`
+// PromptTokenTolerance bounds how far an engine's usage.prompt_tokens may
+// be from the prompt_tokens a row declares before the request is flagged:
+// the allowed difference is the larger of Absolute and Relative times the
+// declared count. Chat templates and special tokens add a steady few
+// tokens (8 to 13 are common), tool definitions many more, and an engine
+// with another tokenizer differs in proportion to the length.
+type PromptTokenTolerance struct {
+	// Absolute is the allowed difference in tokens.
+	Absolute int `json:"absolute"`
+	// Relative is the allowed difference as a fraction of the declared
+	// count.
+	Relative float64 `json:"relative"`
 }
 
-// checkPromptTokens compares intended and reported prompt lengths; nil when
-// no request had both.
-func checkPromptTokens(w *Workload, s *Schedule, outcomes []Outcome) *PromptTokenCheck {
-	byID := make(map[string]*ScheduleEntry, len(s.Entries))
-	for i := range s.Entries {
-		byID[s.Entries[i].ID] = &s.Entries[i]
+// DefaultPromptTokenTolerance allows 16 tokens or 5 %, whichever is more.
+var DefaultPromptTokenTolerance = PromptTokenTolerance{Absolute: 16, Relative: 0.05}
+
+// PromptTokenMismatch is the comparison of one request's declared and
+// reported prompt lengths.
+type PromptTokenMismatch struct {
+	// Requested is the row's prompt_tokens; Reported the engine's
+	// usage.prompt_tokens.
+	Requested int `json:"requested"`
+	Reported  int `json:"reported"`
+	// Difference is Reported - Requested: positive when the engine saw
+	// more tokens (template overhead), negative when fewer (truncation, or
+	// another tokenizer).
+	Difference int `json:"difference"`
+	// Allowed is the tolerance in tokens for this request.
+	Allowed int `json:"allowed"`
+	// Mismatch is true when |Difference| > Allowed.
+	Mismatch bool `json:"mismatch"`
+}
+
+// String describes the comparison in one line.
+func (m PromptTokenMismatch) String() string {
+	verdict := "within"
+	if m.Mismatch {
+		verdict = "beyond"
 	}
-	c := &PromptTokenCheck{Tolerance: PromptTokenTolerance}
-	sum := 0.0
-	for _, o := range outcomes {
-		e, ok := byID[o.ID]
-		if !ok || o.PromptTokens == nil {
+	return fmt.Sprintf("requested %d prompt tokens, engine reported %d (%+d, %s the allowed ±%d)",
+		m.Requested, m.Reported, m.Difference, verdict, m.Allowed)
+}
+
+// ComparePromptTokens compares the prompt length a row requested with the
+// length the engine reported, under tolerance tol.
+func ComparePromptTokens(requested, reported int, tol PromptTokenTolerance) PromptTokenMismatch {
+	allowed := max(tol.Absolute, int(math.Ceil(tol.Relative*float64(requested))))
+	diff := reported - requested
+	abs := diff
+	if abs < 0 {
+		abs = -abs
+	}
+	return PromptTokenMismatch{
+		Requested:  requested,
+		Reported:   reported,
+		Difference: diff,
+		Allowed:    allowed,
+		Mismatch:   abs > allowed,
+	}
+}
+
+// PromptTokenAudit accumulates comparisons over a run: how many requests
+// could be compared, how many were beyond tolerance, the mean difference
+// (a steady positive value is template overhead) and a few examples.
+type PromptTokenAudit struct {
+	// Tolerance is the tolerance applied.
+	Tolerance PromptTokenTolerance `json:"tolerance"`
+	// Compared counts requests with both numbers; Unreported those whose
+	// row declared a length but whose engine reported none.
+	Compared   int `json:"compared"`
+	Unreported int `json:"unreported"`
+	// Mismatched counts comparisons beyond tolerance.
+	Mismatched int `json:"mismatched"`
+	// MeanDifference is the mean of Reported - Requested; nil before any
+	// comparison.
+	MeanDifference *float64 `json:"mean_difference"`
+	// MaxAbsDifference is the largest |Reported - Requested|.
+	MaxAbsDifference int `json:"max_abs_difference"`
+	// Examples describes up to five mismatches, with request IDs.
+	Examples []string `json:"examples,omitempty"`
+
+	sum int64
+}
+
+// Add compares one request; requested or reported nil means unknown. A
+// request whose row declared no length is not counted.
+func (a *PromptTokenAudit) Add(id string, requested, reported *int) {
+	if requested == nil {
+		return
+	}
+	if reported == nil {
+		a.Unreported++
+		return
+	}
+	m := ComparePromptTokens(*requested, *reported, a.Tolerance)
+	a.Compared++
+	a.sum += int64(m.Difference)
+	a.MeanDifference = ptr(float64(a.sum) / float64(a.Compared))
+	a.MaxAbsDifference = max(a.MaxAbsDifference, m.Difference, -m.Difference)
+	if m.Mismatch {
+		a.Mismatched++
+		if len(a.Examples) < 5 {
+			a.Examples = append(a.Examples, id+": "+m.String())
+		}
+	}
+}
+
+// checkPromptTokens audits every outcome whose workload row declared its
+// prompt length; nil when no row did.
+func checkPromptTokens(w *Workload, s *Schedule, outcomes []Outcome) *PromptTokenAudit {
+	rows := make(map[string]int, len(s.Entries))
+	for _, e := range s.Entries {
+		rows[e.ID] = e.Row
+	}
+	a := &PromptTokenAudit{Tolerance: DefaultPromptTokenTolerance}
+	for i := range outcomes {
+		o := &outcomes[i]
+		row, ok := rows[o.ID]
+		if !ok || o.Status == StatusNotSent {
 			continue
 		}
-		want := w.Requests[e.Row].PromptTokens
-		if want == nil {
-			continue
-		}
-		c.Compared++
-		diff := *o.PromptTokens - *want
-		sum += float64(diff)
-		if math.Abs(float64(diff)) > PromptTokenTolerance*float64(max(*want, 1)) {
-			c.Mismatched++
-			if len(c.Examples) < 5 {
-				c.Examples = append(c.Examples, fmt.Sprintf("%s: intended %d, engine reported %d", o.ID, *want, *o.PromptTokens))
-			}
-		}
+		a.Add(o.ID, w.Requests[row].PromptTokens, o.PromptTokens)
 	}
-	if c.Compared == 0 {
+	if a.Compared == 0 && a.Unreported == 0 {
 		return nil
 	}
-	c.MeanDifference = ptr(sum / float64(c.Compared))
-	return c
+	return a
 }

@@ -86,7 +86,7 @@ type Report struct {
 	Generator *GeneratorReport `json:"generator,omitempty"`
 	// PromptTokens compares intended prompt lengths with what the engine
 	// reported; present when the workload declared prompt_tokens.
-	PromptTokens *PromptTokenCheck `json:"prompt_tokens,omitempty"`
+	PromptTokens *PromptTokenAudit `json:"prompt_tokens,omitempty"`
 	// OutputLengths verifies rows that forced their output length.
 	OutputLengths *OutputLengthCheck `json:"output_lengths,omitempty"`
 	// Experiment records what was run, against what, and how.

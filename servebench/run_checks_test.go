@@ -52,9 +52,10 @@ func TestRunFlagsForcedLengthsTheEngineCannotHonour(t *testing.T) {
 func TestRunComparesIntendedAndReportedPromptTokens(t *testing.T) {
 	srv := startEngine(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
 	// The simulated engine counts a completions prompt as its words: 4
-	// and 2 tokens. The second row claims 10, off by far more than 10 %.
+	// and 2 tokens. The second row claims 40: off by 38, beyond the
+	// allowed max(16 tokens, 5 %).
 	w := workloadOf(t, `{"id":"right","prompt":"one two three four","max_tokens":2,"prompt_tokens":4}
-{"id":"wrong","prompt":"five six","max_tokens":2,"prompt_tokens":10}
+{"id":"wrong","prompt":"five six","max_tokens":2,"prompt_tokens":40}
 {"id":"silent","prompt":"seven","max_tokens":2}
 `)
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
@@ -64,10 +65,10 @@ func TestRunComparesIntendedAndReportedPromptTokens(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := res.Report.PromptTokens
-	if c == nil || c.Compared != 2 || c.Mismatched != 1 || c.MeanDifference == nil || *c.MeanDifference != -4 {
-		t.Fatalf("prompt token check %+v, want 2 compared, 1 mismatched, mean difference (0-8)/2 = -4", c)
+	if c == nil || c.Compared != 2 || c.Mismatched != 1 || c.MeanDifference == nil || *c.MeanDifference != -19 {
+		t.Fatalf("prompt token check %+v, want 2 compared, 1 mismatched, mean difference (0-38)/2 = -19", c)
 	}
-	if len(c.Examples) != 1 || c.Examples[0] != "wrong: intended 10, engine reported 2" {
+	if len(c.Examples) != 1 || c.Examples[0] != "wrong: requested 40 prompt tokens, engine reported 2 (-38, beyond the allowed ±16)" {
 		t.Fatalf("examples %q", c.Examples)
 	}
 }

@@ -106,6 +106,11 @@ func (r *Request) validate() error {
 			return fmt.Errorf("messages[%d].role: required", i)
 		}
 	}
+	if r.Expect != nil {
+		if err := r.Expect.Validate(); err != nil {
+			return fmt.Errorf("expect: %w", err)
+		}
+	}
 	return nil
 }
 

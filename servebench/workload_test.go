@@ -50,6 +50,7 @@ func TestParseWorkloadErrorsNameTheLineAndField(t *testing.T) {
 		{`{"messages":[{"content":"y"}],"max_tokens":3}`, "w.jsonl:2: messages[0].role"},
 		{`{"prompt":"x","max_tokens":3,"turn":2}`, "w.jsonl:2: conversation: required"},
 		{`{"prompt":"x","max_tokens":3} {"prompt":"y","max_tokens":3}`, "w.jsonl:2: more than one JSON value"},
+		{`{"prompt":"x","max_tokens":3,"expect":{"regex":"("}}`, "w.jsonl:2: expect: "},
 	} {
 		_, err := ParseWorkload("w.jsonl", []byte(ok+tc.row+"\n"))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
