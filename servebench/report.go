@@ -212,10 +212,14 @@ type RequestScore struct {
 // Backlog describes outstanding requests (sent, not yet terminal) over the
 // arrival window, to tell a sustainable load from a growing queue.
 type Backlog struct {
-	// AtWindowMidMS and AtWindowEndMS count outstanding requests at the
+	// AtWindowMid and AtWindowEnd count outstanding requests at the
 	// window's midpoint and end.
 	AtWindowMid int `json:"at_window_mid"`
 	AtWindowEnd int `json:"at_window_end"`
+	// Judged is false when the window was too short for the comparison to
+	// mean anything; Note then says why.
+	Judged bool   `json:"judged"`
+	Note   string `json:"note,omitempty"`
 	// Growing is true when outstanding work grew over the second half of
 	// the window by more than the rule's margin.
 	Growing bool `json:"growing"`

@@ -63,7 +63,10 @@ func (r *Report) WriteText(w io.Writer) error {
 	line("Max schedule lag", "%s ms (tolerance %s ms; %d of %d late)", textOptMS(r.MaxScheduleLagMS), textMS(r.ScheduleLagToleranceMS), r.LateCount, r.Offered)
 	if b := r.Backlog; b != nil {
 		growth := "not growing"
-		if b.Growing {
+		switch {
+		case !b.Judged:
+			growth = b.Note
+		case b.Growing:
 			growth = "GROWING"
 		}
 		line("Outstanding requests", "%d at window midpoint, %d at window end (%s)", b.AtWindowMid, b.AtWindowEnd, growth)

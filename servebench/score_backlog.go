@@ -1,5 +1,10 @@
 package servebench
 
+import (
+	"fmt"
+	"slices"
+)
+
 // backlogOf counts outstanding cohort requests (sent at or before t, not
 // yet terminal at t) at the window's midpoint and at its end, and calls the
 // backlog growing when the end count exceeds the midpoint count by more
@@ -13,6 +18,12 @@ package servebench
 // two keeps one or two slow requests at a low rate from reading as a
 // growing queue. Requests the generator never sent are not the server's
 // backlog and do not count (the report's validity covers them).
+//
+// The comparison assumes outstanding work had settled by the midpoint. It
+// settles after about one request duration, so when the window's first half
+// is shorter than the p90 duration (e - d) of the sent requests, a growing
+// count is only the ramp-up of a short window: growth is then not judged,
+// and the report says why.
 func backlogOf(window [2]float64, recs []scoreRecord) *Backlog {
 	mid := (window[0] + window[1]) / 2
 	end := window[1]
@@ -33,9 +44,27 @@ func backlogOf(window [2]float64, recs []scoreRecord) *Backlog {
 			b.AtWindowEnd++
 		}
 	}
+	if p90, ok := durationP90(recs); ok && mid-window[0] < p90 {
+		b.Note = fmt.Sprintf("not judged: the window's first half (%.0f ms) is shorter than the p90 request duration (%.0f ms), so outstanding work had not settled by the midpoint; lengthen the window", mid-window[0], p90)
+		return &b
+	}
+	b.Judged = true
 	margin := max(2, 0.1*float64(secondHalf))
 	b.Growing = float64(b.AtWindowEnd-b.AtWindowMid) > margin
 	return &b
+}
+
+// durationP90 is the nearest-rank p90 of e - d over sent requests that
+// ended.
+func durationP90(recs []scoreRecord) (float64, bool) {
+	var d []float64
+	for i := range recs {
+		if recs[i].sent != nil && recs[i].hasTerminal {
+			d = append(d, recs[i].terminal-*recs[i].sent)
+		}
+	}
+	slices.Sort(d)
+	return Percentile(d, 90, PercentileNearestRank)
 }
 
 // outstandingAt reports whether a sent request was in flight at time t. A
