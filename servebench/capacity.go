@@ -173,7 +173,7 @@ func judgePoint(p SweepPoint, rule CapacityRule) PointVerdict {
 	if lo, ok := Wilson(r.Qualified, r.Offered, rule.Confidence); ok {
 		v.WilsonLower = ptr(lo)
 	}
-	if r.Backlog != nil && r.Backlog.Judged {
+	if r.Backlog != nil && !r.Backlog.Inconclusive {
 		v.BacklogGrowing = ptr(r.Backlog.Growing)
 	}
 	if !(rule.MinAttainment > 0 && rule.MinAttainment <= 1) || !(rule.Confidence > 0 && rule.Confidence < 1) {
@@ -203,7 +203,7 @@ func judgePoint(p SweepPoint, rule CapacityRule) PointVerdict {
 		switch {
 		case r.Backlog == nil:
 			v.Reasons = append(v.Reasons, "backlog not measured, so no growth cannot be shown")
-		case !r.Backlog.Judged:
+		case r.Backlog.Inconclusive:
 			v.Reasons = append(v.Reasons, "backlog "+r.Backlog.Note)
 		case r.Backlog.Growing:
 			v.Reasons = append(v.Reasons, fmt.Sprintf("backlog grew from %d outstanding at the window's midpoint to %d at its end",

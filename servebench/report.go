@@ -216,10 +216,11 @@ type Backlog struct {
 	// window's midpoint and end.
 	AtWindowMid int `json:"at_window_mid"`
 	AtWindowEnd int `json:"at_window_end"`
-	// Judged is false when the window was too short for the comparison to
-	// mean anything; Note then says why.
-	Judged bool   `json:"judged"`
-	Note   string `json:"note,omitempty"`
+	// Inconclusive is true when the window was too short for the
+	// comparison to mean anything; Note then says why, and Growing is
+	// false.
+	Inconclusive bool   `json:"inconclusive"`
+	Note         string `json:"note,omitempty"`
 	// Growing is true when outstanding work grew over the second half of
 	// the window by more than the rule's margin.
 	Growing bool `json:"growing"`

@@ -64,7 +64,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	if b := r.Backlog; b != nil {
 		growth := "not growing"
 		switch {
-		case !b.Judged:
+		case b.Inconclusive:
 			growth = b.Note
 		case b.Growing:
 			growth = "GROWING"

@@ -45,10 +45,10 @@ func backlogOf(window [2]float64, recs []scoreRecord) *Backlog {
 		}
 	}
 	if p90, ok := durationP90(recs); ok && mid-window[0] < p90 {
+		b.Inconclusive = true
 		b.Note = fmt.Sprintf("not judged: the window's first half (%.0f ms) is shorter than the p90 request duration (%.0f ms), so outstanding work had not settled by the midpoint; lengthen the window", mid-window[0], p90)
 		return &b
 	}
-	b.Judged = true
 	margin := max(2, 0.1*float64(secondHalf))
 	b.Growing = float64(b.AtWindowEnd-b.AtWindowMid) > margin
 	return &b
