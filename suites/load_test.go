@@ -216,3 +216,13 @@ var _ = Describe("LoadDir", func() {
 		Expect(err).To(MatchError(ContainSubstring("no *.yaml or *.yml file in")))
 	})
 })
+
+var _ = Describe("README.md", func() {
+	It("shows testdata/full.yaml, the example the tests load, verbatim", func() {
+		readme, err := os.ReadFile("README.md")
+		Expect(err).NotTo(HaveOccurred())
+		full, err := os.ReadFile("testdata/full.yaml")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(readme)).To(ContainSubstring("```yaml\n" + string(full) + "```"))
+	})
+})

@@ -55,7 +55,7 @@ func register(c *Contract) {
 					res, err := c.RunPoint(ctx, p, target, nil)
 					if res != nil && res.Report != nil {
 						AddReportEntry(ReportEntryName, &RunEntry{Contract: c.Name, LoadPoint: p.Name, Dir: res.Dir, Report: res.Report},
-							ReportEntryVisibilityAlways)
+							ReportEntryVisibilityAlways, c.Location("arrival.rates", "arrival.rate", "arrival"))
 						mu.Lock()
 						sweep = append(sweep, servebench.SweepPoint{OfferedRPS: p.RateRPS, Report: res.Report})
 						mu.Unlock()
