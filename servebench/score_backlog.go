@@ -21,9 +21,11 @@ import (
 //
 // The comparison assumes outstanding work had settled by the midpoint. It
 // settles after about one request duration, so when the window's first half
-// is shorter than the p90 duration (e - d) of the sent requests, a growing
-// count is only the ramp-up of a short window: growth is then not judged,
-// and the report says why.
+// is shorter than the p90 duration (e - d) of the requests scheduled in the
+// window's first quarter, a growing count is only the ramp-up of a short
+// window: growth is then not judged, and the report says why. The first
+// quarter's requests measure service time before any queue could build, so
+// an overloaded server's ever longer requests do not hide its growth.
 func backlogOf(window [2]float64, recs []scoreRecord) *Backlog {
 	mid := (window[0] + window[1]) / 2
 	end := window[1]
@@ -44,9 +46,13 @@ func backlogOf(window [2]float64, recs []scoreRecord) *Backlog {
 			b.AtWindowEnd++
 		}
 	}
-	if p90, ok := durationP90(recs); ok && mid-window[0] < p90 {
+	p90, ok := earlyDurationP90(window, recs)
+	if !ok || mid-window[0] < p90 {
 		b.Inconclusive = true
-		b.Note = fmt.Sprintf("not judged: the window's first half (%.0f ms) is shorter than the p90 request duration (%.0f ms), so outstanding work had not settled by the midpoint; lengthen the window", mid-window[0], p90)
+		b.Note = "not judged: no request scheduled in the window's first quarter ended, so service time is unknown"
+		if ok {
+			b.Note = fmt.Sprintf("not judged: the window's first half (%.0f ms) is shorter than the p90 request duration (%.0f ms), so outstanding work had not settled by the midpoint; lengthen the window", mid-window[0], p90)
+		}
 		return &b
 	}
 	margin := max(2, 0.1*float64(secondHalf))
@@ -54,12 +60,13 @@ func backlogOf(window [2]float64, recs []scoreRecord) *Backlog {
 	return &b
 }
 
-// durationP90 is the nearest-rank p90 of e - d over sent requests that
-// ended.
-func durationP90(recs []scoreRecord) (float64, bool) {
+// earlyDurationP90 is the nearest-rank p90 of e - d over the sent requests
+// scheduled in the window's first quarter.
+func earlyDurationP90(window [2]float64, recs []scoreRecord) (float64, bool) {
+	quarter := window[0] + (window[1]-window[0])/4
 	var d []float64
 	for i := range recs {
-		if recs[i].sent != nil && recs[i].hasTerminal {
+		if recs[i].sent != nil && recs[i].hasTerminal && recs[i].scheduled < quarter {
 			d = append(d, recs[i].terminal-*recs[i].sent)
 		}
 	}

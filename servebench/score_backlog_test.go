@@ -1,0 +1,52 @@
+package servebench
+
+import (
+	"strings"
+	"testing"
+)
+
+// backlogCase scores ten requests scheduled every 100 ms over [0, 1000),
+// each taking dur ms, with the last four never finishing before the end.
+func backlogCase(t *testing.T, dur float64, stuck int) *Backlog {
+	t.Helper()
+	s := &Schedule{Schema: ScheduleSchema, Mode: "open", WindowMS: [2]float64{0, 1000}, ScheduleLagToleranceMS: 20}
+	var outs []Outcome
+	for i := range 10 {
+		id := string(rune('a' + i))
+		at := float64(i * 100)
+		end := at + dur
+		if i >= 10-stuck {
+			end = 5000 // still outstanding at the window's end
+		}
+		s.Entries = append(s.Entries, ScheduleEntry{ID: id, ScheduledMS: at, MaxTokens: 2})
+		outs = append(outs, Outcome{ID: id, Attempt: 1, Status: StatusSuccess, ScheduledMS: at, SentMS: ptr(at),
+			FirstContentMS: ptr(at + 1), LastContentMS: ptr(at + 2), TerminalMS: end, ContentMS: []float64{at + 1, at + 2},
+			OutputTokens: ptr(2), TokenCountSource: ptr(TokensFromUsage)})
+	}
+	r, err := Score(s, outs, ScoreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r.Backlog
+}
+
+func TestBacklogGrowthNeedsASettledWindow(t *testing.T) {
+	// 50 ms requests: only the one sent at 500 ms is out at the midpoint;
+	// the last four (600 to 900) are still out at 1000 ms, and 4 - 1 >
+	// max(2, 10% of 5). The first quarter's requests took 50 ms, well
+	// inside the 500 ms first half, so growth is judged.
+	if b := backlogCase(t, 50, 4); b.Inconclusive || !b.Growing || b.AtWindowMid != 1 || b.AtWindowEnd != 4 {
+		t.Fatalf("backlog %+v, want judged and growing from 1 to 4", b)
+	}
+	// Two stuck requests: 2 - 1 is within the floor of two.
+	if b := backlogCase(t, 50, 2); b.Inconclusive || b.Growing {
+		t.Fatalf("backlog %+v, want judged and not growing", b)
+	}
+	// 600 ms requests: the first quarter's p90 duration outlasts the 500 ms
+	// first half,
+	// so the same counts are only a ramp-up and are not judged.
+	b := backlogCase(t, 600, 0)
+	if !b.Inconclusive || b.Growing || !strings.Contains(b.Note, "shorter than the p90 request duration") {
+		t.Fatalf("backlog %+v, want inconclusive with a note", b)
+	}
+}
