@@ -3,6 +3,7 @@ package matchers
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 
 	"github.com/onsi/gomega/format"
@@ -106,7 +107,8 @@ func (m capacityMatcher) headline(v capacityVerdict, relation string) string {
 		*v.sel.RPS, v.sel.Label, neighbor, relation, m.target)
 }
 
-// details renders the rule, every point's verdict and the selection's notes.
+// details renders the rule, every point's verdict (by offered rate) and the
+// selection's notes.
 func (m capacityMatcher) details(v capacityVerdict) string {
 	rule := v.sweep.Rule
 	alpha, conf := rule.MinAttainment, rule.Confidence
@@ -126,7 +128,9 @@ func (m capacityMatcher) details(v capacityVerdict) string {
 		b.WriteString(", no backlog growth")
 	}
 	b.WriteString("\ntested points:")
-	for _, p := range v.sel.Verdicts {
+	verdicts := append([]servebench.PointVerdict(nil), v.sel.Verdicts...)
+	sort.SliceStable(verdicts, func(i, j int) bool { return verdicts[i].OfferedRPS < verdicts[j].OfferedRPS })
+	for _, p := range verdicts {
 		verdict := "pass"
 		if !p.Pass {
 			verdict = "fail"
