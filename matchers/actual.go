@@ -27,7 +27,10 @@ func reportFrom(who string, actual any) (*servebench.Report, error) {
 		}
 	}
 	if r == nil {
-		return nil, fmt.Errorf("%s expects a report, got a nil one.  Got:\n%s", who, format.Object(actual, 1))
+		if _, isRun := runReport(actual); isRun {
+			return nil, fmt.Errorf("%s expects a report, got a nil one: the run result holds no report (or is nil)", who)
+		}
+		return nil, fmt.Errorf("%s expects a report, got a nil one", who)
 	}
 	if r.Offered <= 0 {
 		return nil, fmt.Errorf("%s cannot judge a report with no offered requests (offered = %d): there is nothing to measure", who, r.Offered)
