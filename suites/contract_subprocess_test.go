@@ -131,4 +131,19 @@ var _ = Describe("a contract suite run in a subprocess", Ordered, func() {
 			"contract simengine-sweep SLO capacity >= 20.000 req/s",
 		}))
 	}, SpecTimeout(5*time.Minute))
+	It("skips the specs of a contract whose engine cannot run here, saying why", func(ctx SpecContext) {
+		session, report, _ := run(ctx, "unregistered/unavailable.yaml")
+		Expect(session.ExitCode()).To(Equal(0), string(session.Out.Contents()))
+		var skipped, reasons []string
+		for _, spec := range report.SpecReports {
+			if spec.LeafNodeType == types.NodeTypeIt {
+				Expect(spec.State).To(Equal(types.SpecStateSkipped))
+				skipped = append(skipped, spec.LeafNodeText)
+				reasons = append(reasons, spec.Failure.Message)
+			}
+		}
+		Expect(skipped).To(Equal([]string{"no lost requests", "valid load", "attainment >= 0.900"}))
+		Expect(reasons).To(ContainElement(
+			"contract engine-unavailable: start absent engine: engine unavailable on this machine: the absent engine exists nowhere"))
+	}, SpecTimeout(5*time.Minute))
 })

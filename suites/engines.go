@@ -34,7 +34,8 @@ var (
 )
 
 // RegisterEngine sets the starter for an engine kind, replacing the
-// default. The defaults are: simengine in-process (simengine.Start), and
+// default, or adds a kind that contracts may then name (register it before
+// loading them). The defaults are: simengine in-process (simengine.Start), and
 // vllm, sglang, tgi and llamacpp through their testcontainers modules in
 // package containers. Ollama has no default; register one to use it.
 //
@@ -73,6 +74,14 @@ func StartEngine(ctx context.Context, spec EngineSpec) (Engine, error) {
 		return nil, fmt.Errorf("start %s engine: %w", spec.Kind, err)
 	}
 	return eng, nil
+}
+
+// registeredKind reports whether a starter is registered for kind.
+func registeredKind(kind string) bool {
+	startersMu.RLock()
+	defer startersMu.RUnlock()
+	_, ok := starters[kind]
+	return ok
 }
 
 // key identifies an engine spec: contracts with equal specs share one

@@ -10,7 +10,8 @@ import (
 	"github.com/servebench/servebench/fixtures/simengine"
 )
 
-// EngineKinds lists the engine kinds a contract may name.
+// EngineKinds lists the engine kinds every contract may name; a kind given
+// to RegisterEngine may be named too.
 var EngineKinds = []string{"simengine", "vllm", "sglang", "tgi", "llamacpp", "ollama"}
 
 // engine reads the engine section.
@@ -22,8 +23,8 @@ func (d *decoder) engine(n *yaml.Node) *EngineSpec {
 	e := &EngineSpec{}
 	if d.required(m, "kind") {
 		e.Kind = d.str(m, "kind")
-		if e.Kind != "" && !knownKind(e.Kind) {
-			d.errorf(m.get("kind"), "engine.kind", "unknown engine %q (want one of %s)", e.Kind, strings.Join(EngineKinds, ", "))
+		if e.Kind != "" && !knownKind(e.Kind) && !registeredKind(e.Kind) {
+			d.errorf(m.get("kind"), "engine.kind", "unknown engine %q (want one of %s, or a kind given to suites.RegisterEngine)", e.Kind, strings.Join(EngineKinds, ", "))
 		}
 	}
 	e.Image = d.str(m, "image")

@@ -114,7 +114,7 @@ var _ = Describe("Load", func() {
 		Entry("gamma without burstiness", edit(7, "  process: gamma"),
 			`testdata/inline.yaml:7:3: arrival.burstiness: required`),
 		Entry("an unknown engine", edit(3, "  kind: tensorrt"),
-			`testdata/inline.yaml:3:9: engine.kind: unknown engine "tensorrt" (want one of simengine, vllm, sglang, tgi, llamacpp, ollama)`),
+			`testdata/inline.yaml:3:9: engine.kind: unknown engine "tensorrt" (want one of simengine, vllm, sglang, tgi, llamacpp, ollama, or a kind given to suites.RegisterEngine)`),
 		Entry("a container engine without image or model", edit(3, "  kind: vllm"),
 			`testdata/inline.yaml:3:3: engine.image: required for engine vllm: the container image to run`,
 			`testdata/inline.yaml:3:3: engine.model: required for engine vllm: the model to serve`),

@@ -4,6 +4,8 @@
 package contractsuite_test
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"testing"
 
@@ -15,6 +17,10 @@ import (
 
 func TestContract(t *testing.T) {
 	RegisterFailHandler(Fail)
+	// An engine kind that can never run here, for unavailable.yaml.
+	suites.RegisterEngine("absent", func(context.Context, suites.EngineSpec) (suites.Engine, error) {
+		return nil, fmt.Errorf("%w: the absent engine exists nowhere", suites.ErrEngineUnavailable)
+	})
 	path := os.Getenv("SUITE_CONTRACT")
 	if path == "" {
 		t.Fatal("set SUITE_CONTRACT to the contract file to run")
