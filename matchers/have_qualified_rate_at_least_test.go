@@ -17,12 +17,14 @@ var _ = Describe("HaveQualifiedRateAtLeast", func() {
 
 	It("names the numerator, the horizon and the offered rate", func() {
 		m := matchers.HaveQualifiedRateAtLeast(2)
-		Expect(m.FailureMessage(sixRequests())).To(HavePrefix(`Expected qualified request rate 1.200 req/s (3 qualified of 6 offered over a 2500 ms horizon, offered 3.000 req/s) to be at least 2.000 req/s
+		Expect(m.FailureMessage(sixRequests())).To(Equal(`Expected qualified request rate 1.200 req/s (3 qualified of 6 offered over a 2500 ms horizon, offered 3.000 req/s) to be at least 2.000 req/s
 unqualified requests by failed criterion (a request can fail several): status 1, quality 1, ttft 1
 terminal statuses: success 5, timeout 1
 SLO: TTFT <= 300 ms (from sent), TPOT <= 80 ms, E2E <= 3000 ms
 worst unqualified requests:
-    r06 timeout:`))
+    r06 timeout: scheduled 1500 ms, sent 1500 ms (lag 0 ms), E2E 1000 ms; failed status; error "no first token within 1000 ms"
+    r05 success: scheduled 1200 ms, sent 1200 ms (lag 0 ms), TTFT 220 ms, TPOT 40 ms, E2E 450 ms; failed quality; quality "expected \"Paris\" in the answer"
+    r04 success: scheduled 750 ms, sent 765 ms (lag 15 ms), TTFT 350 ms, TPOT 60 ms, E2E 800 ms; failed ttft`))
 		Expect(matchers.HaveQualifiedRateAtLeast(1).NegatedFailureMessage(sixRequests())).To(Equal(
 			"Expected qualified request rate 1.200 req/s (3 qualified of 6 offered over a 2500 ms horizon, offered 3.000 req/s) not to be at least 1.000 req/s"))
 	})
