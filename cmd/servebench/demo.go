@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"strconv"
@@ -13,6 +14,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/servebench/servebench/fixtures/samples"
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
 )
@@ -27,39 +29,43 @@ func init() {
 func runDemo(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("servebench demo", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	rates := fs.String("rates", "4,8,12,16,20,24", "offered rates to sweep (requests/s, Poisson)")
-	window := fs.Duration("duration", 4*time.Second, "arrival window per rate")
+	rates := fs.String("rates", "", "offered rates to sweep (requests/s, Poisson); default: 0.3 to 1.5 times the engine's computed capacity")
+	window := fs.Duration("duration", 5*time.Second, "arrival window per rate")
 	output := fs.String("output", "", "directory for the run directories (default: a new temporary directory)")
-	ttft := fs.Duration("ttft-slo", 500*time.Millisecond, "TTFT objective")
-	tpot := fs.Duration("tpot-slo", 40*time.Millisecond, "TPOT objective")
+	ttft := fs.Duration("ttft-slo", 250*time.Millisecond, "TTFT objective")
+	tpot := fs.Duration("tpot-slo", 10*time.Millisecond, "TPOT objective")
 	alpha := fs.Float64("attainment", 0.95, "required attainment at a passing rate")
+	timeScale := fs.Float64("time-scale", 0.25, "the simulated engine's time scale (0.25: steps four times faster than the model's)")
 	if err := fs.Parse(args); err != nil {
-		return 1
-	}
-	points, err := parseRates(*rates)
-	if err != nil {
-		fmt.Fprintf(stderr, "servebench demo: --rates: %v\n", err)
 		return 1
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
+	w, err := samples.Workload(demoWorkloadName)
+	if err != nil {
+		fmt.Fprintf(stderr, "servebench demo: %v\n", err)
+		return 1
+	}
 	engineCfg := simengine.DefaultConfig()
+	engineCfg.TimeScale = *timeScale
+	engineCfg.MaxModelLen = 8192 // the longest retrieval prompts exceed 4096 tokens
+	capacity := demoCapacity(engineCfg, w)
+	points, err := demoRates(*rates, capacity)
+	if err != nil {
+		fmt.Fprintf(stderr, "servebench demo: --rates: %v\n", err)
+		return 1
+	}
 	engine, err := simengine.Start(ctx, engineCfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "servebench demo: %v\n", err)
 		return 1
 	}
 	defer engine.Close()
-	w, err := demoWorkload()
-	if err != nil {
-		fmt.Fprintf(stderr, "servebench demo: %v\n", err)
-		return 1
-	}
 	arrival, _ := servebench.NewArrival(servebench.ArrivalSpec{Process: "poisson", RateRPS: points[0], Seed: 1})
 	cfg := servebench.RunConfig{
 		Workload: w, Arrival: arrival, Duration: *window, Warmup: 4, OutputDir: *output,
-		Client: &servebench.Client{BaseURL: engine.URL(), Model: engineCfg.Model, Endpoint: servebench.EndpointChat,
+		Client: &servebench.Client{BaseURL: engine.URL(), Model: engineCfg.Model, Endpoint: servebench.EndpointCompletions,
 			Stream: true, TotalTimeout: 30 * time.Second, IdleTimeout: 10 * time.Second},
 		Score:  servebench.ScoreOptions{SLO: servebench.SLO{TTFT: *ttft, TPOT: *tpot}},
 		Engine: &servebench.EngineInfo{Kind: "simengine", Model: engineCfg.Model, Version: "in-process"},
@@ -70,8 +76,9 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	fmt.Fprintf(stdout, "servebench demo: the simulated engine (continuous batching: %v step + %v per running sequence, %v per prompt token) at %s\n",
-		engineCfg.StepBase, engineCfg.DecodePerSequence, engineCfg.PrefillPerToken, engine.URL())
+	fmt.Fprintf(stdout, "servebench demo: the simulated engine at %s (continuous batching, time scale %g: %v step + %v per running sequence + %v per prompt token; computed capacity for this workload about %.1f req/s)\n",
+		engine.URL(), engineCfg.TimeScale, scaled(engineCfg.StepBase, engineCfg.TimeScale), scaled(engineCfg.DecodePerSequence, engineCfg.TimeScale),
+		scaled(engineCfg.PrefillPerToken, engineCfg.TimeScale), capacity)
 	fmt.Fprintf(stdout, "workload %s (%d rows, sha256 %s…), Poisson arrivals, %v window per rate\n",
 		w.Name, len(w.Requests), w.SHA256[:12], *window)
 	fmt.Fprintf(stdout, "SLO: TTFT <= %v and TPOT <= %v; a rate passes at attainment >= %.2f with the load delivered\n\n", *ttft, *tpot, *alpha)
@@ -153,6 +160,24 @@ func fmtDist(v *float64) string {
 		return "n/a"
 	}
 	return strconv.FormatFloat(*v, 'f', 1, 64)
+}
+
+// scaled is a model duration in wall-clock time.
+func scaled(d time.Duration, scale float64) time.Duration {
+	return time.Duration(float64(d) * scale)
+}
+
+// demoRates parses --rates, or spreads five rates from 0.3 to 1.5 times the
+// computed capacity, so that the knee falls inside the sweep.
+func demoRates(s string, capacity float64) ([]float64, error) {
+	if s != "" {
+		return parseRates(s)
+	}
+	var out []float64
+	for _, f := range []float64{0.3, 0.6, 0.9, 1.2, 1.5} {
+		out = append(out, math.Round(f*capacity*10)/10)
+	}
+	return out, nil
 }
 
 // parseRates reads a comma-separated list of positive rates.
