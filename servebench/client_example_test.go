@@ -73,7 +73,7 @@ func ExampleLengthControlFor() {
 	}
 	// Output:
 	// vllm      ignore_eos+min_tokens  enforced=true
-	// sglang    ignore_eos             enforced=true
+	// sglang    ignore_eos+min_tokens  enforced=true
 	// llama.cpp ignore_eos             enforced=true
 	// ollama    unsupported            enforced=false
 	// tgi       unsupported            enforced=false

@@ -19,15 +19,15 @@ type LengthControl string
 
 // The ways to force an output length.
 const (
-	// LengthIgnoreEOS sends "ignore_eos": true. For vLLM (an extra sampling
-	// parameter of its OpenAI server), SGLang (accepted on
-	// /v1/completions and /v1/chat/completions), llama.cpp's server (a
+	// LengthIgnoreEOS sends "ignore_eos": true: llama.cpp's server (a
 	// documented generation option that its OpenAI endpoints pass through)
 	// and the simulated engine.
 	LengthIgnoreEOS LengthControl = "ignore_eos"
-	// LengthIgnoreEOSMinTokens also sends "min_tokens": max_tokens, which
-	// vLLM honours as a floor on the generated length even when a stop
-	// string or stop token would otherwise end the output early.
+	// LengthIgnoreEOSMinTokens also sends "min_tokens": max_tokens: vLLM
+	// (both are extra sampling parameters of its OpenAI server) and SGLang
+	// (both are in its OpenAI request model). min_tokens is a floor on the
+	// generated length even when a stop string or stop token would
+	// otherwise end the output early.
 	LengthIgnoreEOSMinTokens LengthControl = "ignore_eos+min_tokens"
 	// LengthUnsupported sends nothing: the engine cannot be made to run to
 	// max_tokens. Ollama's OpenAI API ignores ignore_eos (and
@@ -78,13 +78,16 @@ func (l LengthControl) Enforces(req *Request) *bool {
 }
 
 // LengthControlFor returns the control that suits an engine by name:
-// vllm, sglang, llamacpp (or llama.cpp), tgi, ollama, sim. It reports false
+// vllm, sglang, llamacpp (or llama.cpp), tgi, ollama, simengine. The
+// engine modules in containers/ give the same answer. It reports false
 // for an engine it does not know.
 func LengthControlFor(engine string) (LengthControl, bool) {
 	switch strings.ToLower(strings.TrimSpace(engine)) {
 	case "vllm":
 		return LengthIgnoreEOSMinTokens, true
-	case "sglang", "llamacpp", "llama.cpp", "llama-cpp", "sim", "simulated":
+	case "sglang":
+		return LengthIgnoreEOSMinTokens, true
+	case "llamacpp", "llama.cpp", "llama-cpp", "simengine", "sim", "simulated":
 		return LengthIgnoreEOS, true
 	case "tgi", "ollama":
 		return LengthUnsupported, true

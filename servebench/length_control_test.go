@@ -38,8 +38,8 @@ func TestLengthControlEnforces(t *testing.T) {
 
 func TestLengthControlFor(t *testing.T) {
 	for engine, want := range map[string]LengthControl{
-		"vLLM": LengthIgnoreEOSMinTokens, "sglang": LengthIgnoreEOS, "llama.cpp": LengthIgnoreEOS, "llamacpp": LengthIgnoreEOS,
-		"sim": LengthIgnoreEOS, "tgi": LengthUnsupported, "Ollama": LengthUnsupported,
+		"vLLM": LengthIgnoreEOSMinTokens, "sglang": LengthIgnoreEOSMinTokens, "llama.cpp": LengthIgnoreEOS, "llamacpp": LengthIgnoreEOS,
+		"sim": LengthIgnoreEOS, "simengine": LengthIgnoreEOS, "tgi": LengthUnsupported, "Ollama": LengthUnsupported,
 	} {
 		if got, ok := LengthControlFor(engine); !ok || got != want {
 			t.Errorf("%s: %q %v, want %q", engine, got, ok, want)
