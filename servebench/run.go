@@ -147,6 +147,14 @@ func (cfg *RunConfig) validate() error {
 	case cfg.Schedule != nil && cfg.Schedule.WorkloadSHA256 != cfg.Workload.SHA256:
 		return errors.New("run: the schedule was realized from another workload (hash differs)")
 	}
+	if cfg.Client.Endpoint == EndpointCompletions {
+		for _, r := range cfg.Workload.Requests {
+			if r.Prompt == "" {
+				return fmt.Errorf("run: %s:%d: prompt: the completions endpoint needs a prompt and row %q has only messages (use the chat endpoint)",
+					cfg.Workload.Name, r.Line, r.ID)
+			}
+		}
+	}
 	return nil
 }
 

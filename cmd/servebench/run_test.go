@@ -1,0 +1,137 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/servebench/servebench/fixtures/simengine"
+	"github.com/servebench/servebench/servebench"
+)
+
+// runCLI runs the command in-process and returns its exit code and output.
+func runCLI(args ...string) (int, string, string) {
+	var stdout, stderr bytes.Buffer
+	code := dispatch(args, &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+func startSim(t *testing.T, tune func(*simengine.Config)) string {
+	t.Helper()
+	cfg := simengine.DefaultConfig()
+	cfg.TimeScale = 0.1
+	if tune != nil {
+		tune(&cfg)
+	}
+	srv, err := simengine.Start(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	return srv.URL()
+}
+
+func writeWorkload(t *testing.T, rows string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "w.jsonl")
+	if err := os.WriteFile(p, []byte(rows), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+const twoRows = `{"id":"a","prompt":"is the pager quiet","max_tokens":4,"ignore_eos":true}
+{"id":"b","messages":[{"role":"user","content":"summarize"}],"max_tokens":4,"ignore_eos":true}
+`
+
+func TestRunCommandWritesTheRunDirectoryAndExitsZero(t *testing.T) {
+	url := startSim(t, nil)
+	out := filepath.Join(t.TempDir(), "run")
+	code, stdout, stderr := runCLI("run", "--base-url", url, "--model", "simengine-tiny", "--endpoint", "chat",
+		"--workload", writeWorkload(t, twoRows), "--arrival", "constant", "--rate", "40", "--count", "8",
+		"--schedule-lag-tolerance", "2s", "--output", out, "--format", "json", "--no-progress")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
+	}
+	var rep servebench.Report
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("stdout is not the JSON report: %v\n%s", err, stdout)
+	}
+	if rep.Offered != 8 || rep.ProtocolSuccesses != 8 || !rep.Valid {
+		t.Fatalf("report: offered %d, successes %d, valid %v", rep.Offered, rep.ProtocolSuccesses, rep.Valid)
+	}
+	for _, f := range []string{"schedule.json", "outcomes.jsonl", "report.json"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Errorf("missing %s: %v", f, err)
+		}
+	}
+	if !strings.Contains(stderr, "run directory: "+out) {
+		t.Errorf("stderr does not name the run directory:\n%s", stderr)
+	}
+}
+
+func TestRunCommandRequireAttainmentExitsThree(t *testing.T) {
+	// Every request fails with HTTP 500: the load is delivered (exit 0
+	// without the flag) but attainment is 0 of 6.
+	url := startSim(t, func(c *simengine.Config) { c.ErrorRate = 1 })
+	args := []string{"run", "--base-url", url, "--model", "simengine-tiny", "--endpoint", "chat",
+		"--workload", writeWorkload(t, twoRows), "--arrival", "poisson", "--rate", "50", "--count", "6",
+		"--schedule-lag-tolerance", "2s", "--no-progress"}
+	code, stdout, stderr := runCLI(append(args, "--output", t.TempDir())...)
+	if code != 0 || !strings.Contains(stdout, "http_error:") {
+		t.Fatalf("without --require-attainment: exit %d (want 0), stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	code, _, stderr = runCLI(append(args, "--output", t.TempDir(), "--require-attainment", "0.9")...)
+	if code != 3 || !strings.Contains(stderr, "attainment 0.000 (0 of 6 offered) is below the required 0.900") {
+		t.Fatalf("exit %d (want 3), stderr:\n%s", code, stderr)
+	}
+}
+
+func TestRunCommandBadInputExitsOne(t *testing.T) {
+	wl := writeWorkload(t, twoRows)
+	bad := writeWorkload(t, "{\"prompt\":\"x\"}\n")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--model", "m", "--workload", wl, "--count", "1", "--output", "o"}, "--base-url is required"},
+		{[]string{"--base-url", "http://127.0.0.1:1", "--model", "m", "--workload", wl, "--output", "o"}, "give --count or --duration"},
+		{[]string{"--base-url", "http://127.0.0.1:1", "--model", "m", "--workload", bad, "--count", "1", "--output", "o"}, "w.jsonl:1: max_tokens"},
+		{[]string{"--base-url", "http://127.0.0.1:1", "--model", "m", "--workload", wl, "--count", "1", "--output", "o", "--arrival", "sine", "--rate", "1"}, `unknown process "sine"`},
+		{[]string{"--base-url", "http://127.0.0.1:1", "--model", "m", "--workload", wl, "--count", "1", "--output", "o", "--rate", "1", "--endpoint", "embeddings"}, "--endpoint: want completions or chat"},
+		{[]string{"--base-url", "http://127.0.0.1:1", "--model", "m", "--workload", wl, "--count", "1", "--output", "o", "--rate", "1", "--api-key-env", "SERVEBENCH_TEST_UNSET_KEY"}, "SERVEBENCH_TEST_UNSET_KEY is empty or unset"},
+		{[]string{"--base-url", "http://127.0.0.1:1", "--model", "m", "--workload", wl, "--count", "1", "--output", t.TempDir(), "--rate", "1", "--endpoint", "completions"}, `w.jsonl:2: prompt: the completions endpoint needs a prompt and row "b" has only messages`},
+	} {
+		code, _, stderr := runCLI(append([]string{"run"}, tc.args...)...)
+		if code != 1 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 1 and %q", tc.args, code, stderr, tc.want)
+		}
+	}
+}
+
+func TestDemoFindsTheKnee(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the demo sweeps for several seconds")
+	}
+	// Two short points: well below and far above the engine's capacity.
+	code, stdout, stderr := runCLI("demo", "--rates", "10,400", "--duration", "1500ms", "--output", t.TempDir())
+	if code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
+	}
+	for _, want := range []string{"knee: 10 req/s is the highest passing tested offered rate; 400 req/s fails", "report at 10 req/s:", "servebench report"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("demo output lacks %q:\n%s", want, stdout)
+		}
+	}
+}
+
+func TestUnknownCommand(t *testing.T) {
+	code, _, stderr := runCLI("bench")
+	if code != 1 || !strings.Contains(stderr, `unknown command "bench"`) || !strings.Contains(stderr, "demo") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+}
