@@ -14,6 +14,7 @@ import (
 	"github.com/onsi/gomega/gbytes"
 	"github.com/onsi/gomega/gexec"
 
+	"github.com/servebench/servebench/containers"
 	"github.com/servebench/servebench/suites"
 )
 
@@ -36,7 +37,10 @@ var _ = Describe("a contract suite run in a subprocess", Ordered, func() {
 		reportPath := filepath.Join(dir, "report.json")
 		cmd := exec.CommandContext(ctx, binary, "-ginkgo.no-color", "-ginkgo.json-report="+reportPath)
 		cmd.Dir = "testdata/contractsuite"
-		cmd.Env = append(os.Environ(), "SUITE_CONTRACT="+contract, suites.EnvArtifacts+"="+filepath.Join(dir, "artifacts"))
+		// The subprocess judges skips itself: CI's "require an engine"
+		// switches would turn the unavailable-engine case into a failure.
+		cmd.Env = append(os.Environ(), "SUITE_CONTRACT="+contract, suites.EnvArtifacts+"="+filepath.Join(dir, "artifacts"),
+			containers.EnvRequireDocker+"=", containers.EnvRequireGPU+"=")
 		session, err := gexec.Start(cmd, GinkgoWriter, GinkgoWriter)
 		Expect(err).NotTo(HaveOccurred())
 		Eventually(ctx, session).Should(gexec.Exit())
