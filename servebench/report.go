@@ -249,7 +249,9 @@ type GeneratorReport struct {
 	Scheduled int `json:"scheduled"`
 	// Sent counts those handed to the connection.
 	Sent int `json:"sent"`
-	// IdealRPS is the schedule's rate; DeliveredRPS is sends per window.
+	// IdealRPS is the realized schedule's rate (scheduled / window);
+	// DeliveredRPS counts the requests sent inside the window, per window.
+	// Both are nil for a closed loop.
 	IdealRPS     *float64 `json:"ideal_rps"`
 	DeliveredRPS *float64 `json:"delivered_rps"`
 	// MaxConcurrency is the client cap (0: none); CapBound says whether any

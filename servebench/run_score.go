@@ -39,7 +39,7 @@ func scoreRun(cfg RunConfig, s *Schedule, res *RunResult, gen *GeneratorReport, 
 	if sum, err := fileSHA256(filepath.Join(res.Dir, OutcomesFile)); err == nil {
 		rep.Inputs.OutcomesSHA256 = sum
 	}
-	completeGenerator(gen, rep, s)
+	completeGenerator(gen, rep, s, res.Outcomes)
 	rep.Generator = gen
 	rep.Experiment = experimentRecord(cfg, s, wallStart)
 	rep.PromptTokens = checkPromptTokens(cfg.Workload, s, res.Outcomes)
@@ -51,18 +51,23 @@ func scoreRun(cfg RunConfig, s *Schedule, res *RunResult, gen *GeneratorReport, 
 	return rep, nil
 }
 
-// completeGenerator adds the delivered rate and the saturation verdict.
-func completeGenerator(g *GeneratorReport, rep *Report, s *Schedule) {
+// completeGenerator adds the delivered rate and the saturation verdict. The
+// ideal rate is the realized schedule's own (scheduled arrivals per window,
+// so a Poisson draw's luck is not charged to the generator); the delivered
+// rate counts only the requests actually sent inside the window, so a
+// generator that falls behind and spills its sends past the window shows
+// as a shortfall.
+func completeGenerator(g *GeneratorReport, rep *Report, s *Schedule, outcomes []Outcome) {
 	window := (rep.WindowMS[1] - rep.WindowMS[0]) / 1000
-	if window > 0 {
-		g.DeliveredRPS = ptr(float64(g.Sent) / window)
-		if s.Mode == "open" {
-			if s.Arrival.RateRPS > 0 {
-				g.IdealRPS = ptr(s.Arrival.RateRPS)
-			} else {
-				g.IdealRPS = ptr(float64(g.Scheduled) / window)
+	if window > 0 && s.Mode == "open" {
+		inWindow := 0
+		for i := range outcomes {
+			if o := &outcomes[i]; o.SentMS != nil && *o.SentMS < rep.WindowMS[1] {
+				inWindow++
 			}
 		}
+		g.IdealRPS = ptr(float64(g.Scheduled) / window)
+		g.DeliveredRPS = ptr(float64(inWindow) / window)
 	}
 	if rep.LateCount > 0 {
 		g.Saturated = true

@@ -88,6 +88,17 @@ func TestRunWritesTheRunDirectoryAndScoresEveryRequest(t *testing.T) {
 	if r.Generator == nil || r.Generator.Sent != 10 || r.Generator.Mode != "open" || r.Experiment == nil || r.Experiment.RunID != res.Schedule.RunID {
 		t.Fatalf("generator %+v experiment %+v", r.Generator, r.Experiment)
 	}
+	// Ideal: 10 scheduled in a 0.2 s window. Delivered counts the sends
+	// inside the window: all of them unless the generator fell behind.
+	inWindow := 0
+	for _, o := range onDisk {
+		if *o.SentMS < 200 {
+			inWindow++
+		}
+	}
+	if g := r.Generator; *g.IdealRPS != 50 || *g.DeliveredRPS != float64(inWindow)/0.2 {
+		t.Fatalf("ideal %v delivered %v, want 50 and %d sends in the window / 0.2 s", *g.IdealRPS, *g.DeliveredRPS, inWindow)
+	}
 }
 
 func TestCancelledRunLeavesOneTerminalRecordPerScheduledRequest(t *testing.T) {
