@@ -19,6 +19,8 @@ func reportFrom(who string, actual any) (*servebench.Report, error) {
 		r = a
 	case servebench.Report:
 		r = &a
+	case *servebench.LiveRun:
+		return nil, fmt.Errorf("%s needs a finished run: pass the result of the live run's Wait (only HaveAttainmentAtLeast and HaveWilsonLowerBoundAbove judge a run in progress)", who)
 	default:
 		var ok bool
 		if r, ok = runReport(actual); !ok {

@@ -34,6 +34,10 @@ func WithConfidence(c float64) WilsonOption {
 //	Expect(report).To(matchers.HaveWilsonLowerBoundAbove(0.95))
 //	Expect(report).To(matchers.HaveWilsonLowerBoundAbove(0.90, matchers.WithConfidence(0.99)))
 //
+// The actual may also be a *servebench.LiveRun, polled with Eventually: the
+// snapshot counts pending requests as unqualified, so its bound can only
+// rise, and polling stops once the target is out of reach.
+//
 // The bound is computed from the report's counts at the matcher's
 // confidence, whatever confidence the report was scored with. A fraction
 // outside [0, 1], a confidence outside (0, 1) and a report with no offered
@@ -69,7 +73,7 @@ func (m wilsonMatcher) evaluate(actual any) (wilsonVerdict, error) {
 	if math.IsNaN(m.confidence) || m.confidence <= 0 || m.confidence >= 1 {
 		return wilsonVerdict{}, fmt.Errorf("%s needs a confidence strictly between 0 and 1, got %v", who, m.confidence)
 	}
-	r, err := reportFrom(who, actual)
+	r, live, err := liveReport(who, actual)
 	if err != nil {
 		return wilsonVerdict{}, err
 	}
@@ -77,13 +81,23 @@ func (m wilsonMatcher) evaluate(actual any) (wilsonVerdict, error) {
 	if !ok {
 		return wilsonVerdict{}, fmt.Errorf("%s could not compute a Wilson bound for %d qualified of %d offered", who, r.Qualified, r.Offered)
 	}
-	return wilsonVerdict{
+	v := wilsonVerdict{
 		report:   r,
 		observed: float64(r.Qualified) / float64(r.Offered),
 		lower:    lower,
 		pass:     lower >= m.target,
-	}, nil
+	}
+	if live != nil && !v.pass {
+		if best, _ := servebench.Wilson(r.Qualified+r.Pending, r.Offered, m.confidence); best < m.target {
+			return v, unreachable(confidenceLabel(m.confidence)+" Wilson lower bound", best, m.target, r)
+		}
+	}
+	return v, nil
 }
+
+// MatchMayChangeInTheFuture tells Eventually that only a live run that has
+// not finished can change.
+func (m wilsonMatcher) MatchMayChangeInTheFuture(actual any) bool { return mayChange(actual) }
 
 // Match reports whether the lower bound reaches the target.
 func (m wilsonMatcher) Match(actual any) (bool, error) {
@@ -100,7 +114,7 @@ func (m wilsonMatcher) FailureMessage(actual any) string {
 	}
 	return fmt.Sprintf("Expected the one-sided %s Wilson lower bound of attainment %s (%d of %d offered qualified, observed %s) to be at least %s",
 		confidenceLabel(m.confidence), percent(v.lower), v.report.Qualified, v.report.Offered, percent(v.observed), percent(m.target)) +
-		"\n" + m.evidenceHint(v) +
+		"\n" + m.evidenceHint(v) + pendingLine(v.report) +
 		accountingLines(v.report) +
 		requestList("worst unqualified requests", worstUnqualified(v.report))
 }

@@ -19,6 +19,10 @@ type Report struct {
 	// Qualified counts successes that passed quality (or were not judged)
 	// and every declared latency property.
 	Qualified int `json:"qualified"`
+	// Pending counts the requests of a live run's snapshot that had no
+	// terminal record yet; they count as unqualified. Zero in a final
+	// report.
+	Pending int `json:"pending,omitempty"`
 	// Attainment is Qualified / Offered; nil when nothing was offered.
 	Attainment *float64 `json:"attainment"`
 	// AttainmentKind is "performance" when no request was judged for

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"time"
 )
 
@@ -79,58 +78,13 @@ type RunResult struct {
 // time, writes each outcome as it ends, and scores the run. Cancelling ctx
 // ends every request in flight with a terminal record and records every
 // request not yet sent as not_sent; the result is still complete and scored,
-// and the error wraps ctx's.
+// and the error wraps ctx's. Run is Start followed by Wait.
 func Run(ctx context.Context, cfg RunConfig) (*RunResult, error) {
-	if err := cfg.validate(); err != nil {
-		return nil, err
-	}
-	sched := cfg.Schedule
-	if sched == nil {
-		var err error
-		sched, err = BuildSchedule(SchedulePlan{
-			Workload: cfg.Workload, Arrival: cfg.Arrival, ClosedLoop: cfg.ClosedLoop,
-			Count: cfg.Count, Duration: cfg.Duration, LagTolerance: cfg.LagTolerance, RunID: cfg.RunID,
-		})
-		if err != nil {
-			return nil, fmt.Errorf("run: %w", err)
-		}
-	}
-	dir, err := runDir(cfg.OutputDir)
+	live, err := Start(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
-	res := &RunResult{Dir: dir, Schedule: sched}
-	if res.ScheduleSHA256, err = WriteSchedule(filepath.Join(dir, ScheduleFile), sched); err != nil {
-		return nil, fmt.Errorf("run: %w", err)
-	}
-	wallStart := time.Now()
-	if cfg.Warmup > 0 {
-		if res.Warmup, err = warmup(ctx, cfg, sched.RunID, filepath.Join(dir, WarmupFile)); err != nil {
-			return nil, fmt.Errorf("run: warmup: %w", err)
-		}
-	}
-	w, err := CreateOutcomeWriter(filepath.Join(dir, OutcomesFile))
-	if err != nil {
-		return nil, fmt.Errorf("run: %w", err)
-	}
-	d := newDispatcher(cfg, sched, w)
-	d.run(ctx)
-	if err := w.Close(); err != nil {
-		return nil, fmt.Errorf("run: %w", err)
-	}
-	res.Outcomes = w.Outcomes()
-	rep, err := scoreRun(cfg, sched, res, d.report(), wallStart)
-	if err != nil {
-		return res, fmt.Errorf("run: score: %w", err)
-	}
-	res.Report = rep
-	if err := writeJSONFile(filepath.Join(dir, ReportFile), rep); err != nil {
-		return res, fmt.Errorf("run: %w", err)
-	}
-	if ctx.Err() != nil {
-		return res, fmt.Errorf("run cancelled, every request recorded: %w", ctx.Err())
-	}
-	return res, nil
+	return live.Wait()
 }
 
 // validate checks the configuration before anything is written.

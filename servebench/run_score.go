@@ -17,19 +17,7 @@ import (
 // the runner knows: the generator's self-observation, the hashes of the
 // files it wrote, and the experiment record.
 func scoreRun(cfg RunConfig, s *Schedule, res *RunResult, gen *GeneratorReport, wallStart time.Time) (*Report, error) {
-	opts := cfg.Score
-	if opts.LagToleranceMS == nil {
-		opts.LagToleranceMS = ptr(s.ScheduleLagToleranceMS)
-	}
-	if s.Mode == "closed" && opts.WindowMS == nil {
-		// A closed loop has no external arrival window: it closes when the
-		// users' last request ended.
-		end := 0.0
-		for _, o := range res.Outcomes {
-			end = max(end, o.TerminalMS)
-		}
-		opts.WindowMS = &[2]float64{0, end + 0.001}
-	}
+	opts := scoreOptionsFor(cfg, s, res.Outcomes)
 	rep, err := Score(s, res.Outcomes, opts)
 	if err != nil {
 		return nil, err
@@ -49,6 +37,24 @@ func scoreRun(cfg RunConfig, s *Schedule, res *RunResult, gen *GeneratorReport, 
 			rep.OutputLengths.NotEnforceable))
 	}
 	return rep, nil
+}
+
+// scoreOptionsFor completes the run's score options with what the schedule
+// declares: its lag tolerance and, for a closed loop, a window that closes
+// at the users' last terminal outcome.
+func scoreOptionsFor(cfg RunConfig, s *Schedule, outcomes []Outcome) ScoreOptions {
+	opts := cfg.Score
+	if opts.LagToleranceMS == nil {
+		opts.LagToleranceMS = ptr(s.ScheduleLagToleranceMS)
+	}
+	if s.Mode == "closed" && opts.WindowMS == nil {
+		end := 0.0
+		for i := range outcomes {
+			end = max(end, outcomes[i].TerminalMS)
+		}
+		opts.WindowMS = &[2]float64{0, end + 0.001}
+	}
+	return opts
 }
 
 // completeGenerator adds the delivered rate and the saturation verdict. The

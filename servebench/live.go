@@ -1,0 +1,154 @@
+package servebench
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// LiveRun is a run in progress. Its schedule is realized and saved before
+// Start returns; warmup, dispatch and scoring go on in the background.
+// Snapshot scores the records written so far, so a test can poll a run
+// with Gomega's Eventually; Wait returns the finished result.
+type LiveRun struct {
+	cfg   RunConfig
+	sched *Schedule
+	dir   string
+	sum   string
+
+	mu sync.Mutex
+	w  *OutcomeWriter // nil until warmup has ended
+
+	done chan struct{}
+	res  *RunResult
+	err  error
+}
+
+// Start validates cfg, realizes and saves the schedule, and starts the run
+// in the background. Errors in the configuration come back here; errors of
+// the run itself come back from Wait.
+func Start(ctx context.Context, cfg RunConfig) (*LiveRun, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	sched := cfg.Schedule
+	if sched == nil {
+		var err error
+		sched, err = BuildSchedule(SchedulePlan{
+			Workload: cfg.Workload, Arrival: cfg.Arrival, ClosedLoop: cfg.ClosedLoop,
+			Count: cfg.Count, Duration: cfg.Duration, LagTolerance: cfg.LagTolerance, RunID: cfg.RunID,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("run: %w", err)
+		}
+	}
+	dir, err := runDir(cfg.OutputDir)
+	if err != nil {
+		return nil, err
+	}
+	sum, err := WriteSchedule(filepath.Join(dir, ScheduleFile), sched)
+	if err != nil {
+		return nil, fmt.Errorf("run: %w", err)
+	}
+	l := &LiveRun{cfg: cfg, sched: sched, dir: dir, sum: sum, done: make(chan struct{})}
+	go func() {
+		defer close(l.done)
+		l.res, l.err = l.run(ctx)
+	}()
+	return l, nil
+}
+
+// run is the background part of a run: warmup, dispatch, scoring.
+func (l *LiveRun) run(ctx context.Context) (*RunResult, error) {
+	res := &RunResult{Dir: l.dir, Schedule: l.sched, ScheduleSHA256: l.sum}
+	wallStart := time.Now()
+	var err error
+	if l.cfg.Warmup > 0 {
+		if res.Warmup, err = warmup(ctx, l.cfg, l.sched.RunID, filepath.Join(l.dir, WarmupFile)); err != nil {
+			return nil, fmt.Errorf("run: warmup: %w", err)
+		}
+	}
+	w, err := CreateOutcomeWriter(filepath.Join(l.dir, OutcomesFile))
+	if err != nil {
+		return nil, fmt.Errorf("run: %w", err)
+	}
+	l.mu.Lock()
+	l.w = w
+	l.mu.Unlock()
+	d := newDispatcher(l.cfg, l.sched, w)
+	d.run(ctx)
+	if err := w.Close(); err != nil {
+		return nil, fmt.Errorf("run: %w", err)
+	}
+	res.Outcomes = w.Outcomes()
+	rep, err := scoreRun(l.cfg, l.sched, res, d.report(), wallStart)
+	if err != nil {
+		return res, fmt.Errorf("run: score: %w", err)
+	}
+	res.Report = rep
+	if err := writeJSONFile(filepath.Join(l.dir, ReportFile), rep); err != nil {
+		return res, fmt.Errorf("run: %w", err)
+	}
+	if ctx.Err() != nil {
+		return res, fmt.Errorf("run cancelled, every request recorded: %w", ctx.Err())
+	}
+	return res, nil
+}
+
+// Schedule is the run's realized schedule.
+func (l *LiveRun) Schedule() *Schedule { return l.sched }
+
+// Dir is the run directory.
+func (l *LiveRun) Dir() string { return l.dir }
+
+// Done is closed when the run has finished and been scored.
+func (l *LiveRun) Done() <-chan struct{} { return l.done }
+
+// Finished reports whether the run has finished and been scored.
+func (l *LiveRun) Finished() bool {
+	select {
+	case <-l.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// Wait blocks until the run has finished and returns its result.
+func (l *LiveRun) Wait() (*RunResult, error) {
+	<-l.done
+	return l.res, l.err
+}
+
+// Snapshot scores the records written so far. Requests with no terminal
+// record yet (in flight or not yet due) count as offered and unqualified,
+// and Report.Pending counts them, so the snapshot's attainment and Wilson
+// bound can only rise as the run goes on. Once the run has finished,
+// Snapshot returns the final report.
+func (l *LiveRun) Snapshot() (*Report, error) {
+	if l.Finished() {
+		if l.res == nil || l.res.Report == nil {
+			return nil, l.err
+		}
+		return l.res.Report, nil
+	}
+	l.mu.Lock()
+	w := l.w
+	l.mu.Unlock()
+	var outcomes []Outcome
+	if w != nil {
+		outcomes = w.Outcomes()
+	}
+	rep, err := Score(l.sched, outcomes, scoreOptionsFor(l.cfg, l.sched, outcomes))
+	if err != nil {
+		return nil, err
+	}
+	recorded := make(map[string]bool, len(outcomes))
+	for i := range outcomes {
+		recorded[outcomes[i].ID] = true
+	}
+	rep.Pending = len(l.sched.Entries) - len(recorded)
+	return rep, nil
+}
