@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 )
 
@@ -19,6 +20,8 @@ func RunSweep(ctx context.Context, cfg RunConfig, rates []float64, rule Capacity
 	if len(rates) == 0 {
 		return nil, fmt.Errorf("sweep: no rates")
 	}
+	rates = slices.Clone(rates)
+	slices.Sort(rates)
 	base := cfg.Arrival.Spec()
 	dir, err := runDir(cfg.OutputDir)
 	if err != nil {

@@ -5,13 +5,15 @@
 //
 //	servebench demo                 sweep the embedded simulated engine
 //	servebench run [flags]          replay a workload against an endpoint
+//	servebench sweep --rates R,R,…  run at several offered rates and select the SLO capacity
 //	servebench score TRACE EVENTS   score normalized token events
 //	servebench score --run DIR      re-score a run directory with new SLOs
 //
 // Exit codes: 0 the run or input is valid; 1 bad input or usage; 2 the
 // accounting is available but the load was not delivered (a request unsent
 // or sent later than the lag tolerance); 3 attainment below
-// --require-attainment on an otherwise valid run.
+// --require-attainment on an otherwise valid run; 4 (sweep) no tested rate
+// passed the capacity rule.
 package main
 
 import (

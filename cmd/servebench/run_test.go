@@ -135,3 +135,27 @@ func TestUnknownCommand(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 }
+
+func TestSweepCommandSelectsTheCapacity(t *testing.T) {
+	url := startSim(t, nil)
+	out := t.TempDir()
+	// The simulated engine (0.8 ms steps at this time scale) finishes these
+	// four-token requests at hundreds per second: 5 and 10 req/s both pass.
+	code, stdout, stderr := runCLI("sweep", "--rates", "10,5", "--base-url", url, "--model", "simengine-tiny",
+		"--endpoint", "chat", "--workload", writeWorkload(t, twoRows), "--arrival", "constant", "--duration", "1s",
+		"--schedule-lag-tolerance", "2s", "--no-backlog-growth=false", "--output", out, "--no-progress")
+	if code != 0 {
+		t.Fatalf("exit %d, stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "knee: 10 req/s is the highest passing tested offered rate") {
+		t.Fatalf("stdout:\n%s", stdout)
+	}
+	for _, d := range []string{"rate-5", "rate-10"} {
+		if _, err := os.Stat(filepath.Join(out, d, "report.json")); err != nil {
+			t.Errorf("missing %s/report.json: %v", d, err)
+		}
+	}
+	if code, _, stderr := runCLI("sweep", "--rates", "1", "--arrival", "closed"); code != 1 || !strings.Contains(stderr, "no offered rate") {
+		t.Errorf("closed-loop sweep: exit %d, stderr %q", code, stderr)
+	}
+}
