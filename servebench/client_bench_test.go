@@ -19,7 +19,7 @@ import (
 )
 
 // benchServerEnv makes the test binary act as BenchmarkClientStream's
-// server (see TestClientBenchServerProcess).
+// server (see TestMain).
 const benchServerEnv = "SERVEBENCH_CLIENT_BENCH_SERVER"
 
 // benchStream renders a vLLM-shaped 64-token chat stream as separate
@@ -39,19 +39,28 @@ func benchStream(tokens int) [][]byte {
 	return append(events, []byte("data: [DONE]\n\n"))
 }
 
-// TestClientBenchServerProcess is not a test: it is the body of the
-// server process that BenchmarkClientStream starts from the test binary,
-// so that the benchmark's CPU and allocation figures are the client's
-// alone. It serves until its standard input closes.
-func TestClientBenchServerProcess(t *testing.T) {
-	if os.Getenv(benchServerEnv) != "1" {
-		t.Skip("runs only as BenchmarkClientStream's server process")
+// TestMain makes the test binary BenchmarkClientStream's server process
+// when benchServerEnv is set, so that the benchmark's CPU and allocation
+// figures are the client's alone; otherwise it runs the tests.
+func TestMain(m *testing.M) {
+	if os.Getenv(benchServerEnv) == "1" {
+		if err := serveBenchStream(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
 	}
+	os.Exit(m.Run())
+}
+
+// serveBenchStream serves the benchmark's stream on loopback until its
+// standard input closes.
+func serveBenchStream() error {
 	events := benchStream(64)
 	whole := bytes.Join(events, nil)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
@@ -69,13 +78,13 @@ func TestClientBenchServerProcess(t *testing.T) {
 	go func() { _ = srv.Serve(l) }()
 	fmt.Printf("listening %s\n", l.Addr())
 	_, _ = io.Copy(io.Discard, os.Stdin)
-	_ = srv.Close()
+	return srv.Close()
 }
 
 // startBenchServer runs the server process and returns its address.
 func startBenchServer(b *testing.B) string {
 	b.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestClientBenchServerProcess$", "-test.v")
+	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(os.Environ(), benchServerEnv+"=1", "GOMAXPROCS=1")
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
