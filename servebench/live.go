@@ -77,8 +77,10 @@ func (l *LiveRun) run(ctx context.Context) (*RunResult, error) {
 	l.mu.Lock()
 	l.w = w
 	l.mu.Unlock()
+	before := l.scrape(ctx)
 	d := newDispatcher(l.cfg, l.sched, w)
 	d.run(ctx)
+	after := l.scrape(context.WithoutCancel(ctx))
 	if err := w.Close(); err != nil {
 		return nil, fmt.Errorf("run: %w", err)
 	}
@@ -87,6 +89,7 @@ func (l *LiveRun) run(ctx context.Context) (*RunResult, error) {
 	if err != nil {
 		return res, fmt.Errorf("run: score: %w", err)
 	}
+	rep.EngineMetrics = l.engineMetrics(before, after)
 	res.Report = rep
 	if err := writeJSONFile(filepath.Join(l.dir, ReportFile), rep); err != nil {
 		return res, fmt.Errorf("run: %w", err)
@@ -95,6 +98,38 @@ func (l *LiveRun) run(ctx context.Context) (*RunResult, error) {
 		return res, fmt.Errorf("run cancelled, every request recorded: %w", ctx.Err())
 	}
 	return res, nil
+}
+
+// scrapeResult is one scrape of the engine's metrics, or why it failed.
+type scrapeResult struct {
+	snap *metricsSnapshot
+	err  error
+}
+
+// scrape reads the engine's metrics when the run declares where they are.
+func (l *LiveRun) scrape(ctx context.Context) scrapeResult {
+	if l.cfg.MetricsURL == "" {
+		return scrapeResult{}
+	}
+	snap, err := scrapeMetrics(ctx, l.cfg.MetricsURL)
+	return scrapeResult{snap, err}
+}
+
+// engineMetrics compares the scrapes taken around the measurement.
+func (l *LiveRun) engineMetrics(before, after scrapeResult) *EngineMetrics {
+	if l.cfg.MetricsURL == "" {
+		return nil
+	}
+	if before.err != nil || after.err != nil {
+		em := &EngineMetrics{URL: l.cfg.MetricsURL}
+		for _, err := range []error{before.err, after.err} {
+			if err != nil {
+				em.Errors = append(em.Errors, err.Error())
+			}
+		}
+		return em
+	}
+	return engineMetricsBetween(l.cfg.MetricsURL, before.snap, after.snap)
 }
 
 // Schedule is the run's realized schedule.

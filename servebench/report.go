@@ -93,6 +93,9 @@ type Report struct {
 	PromptTokens *PromptTokenAudit `json:"prompt_tokens,omitempty"`
 	// OutputLengths verifies rows that forced their output length.
 	OutputLengths *OutputLengthCheck `json:"output_lengths,omitempty"`
+	// EngineMetrics is the engine's own view of the measurement, from its
+	// Prometheus endpoint, when the run declared one.
+	EngineMetrics *EngineMetrics `json:"engine_metrics,omitempty"`
 	// Experiment records what was run, against what, and how.
 	Experiment *Experiment `json:"experiment,omitempty"`
 	// Requests has one entry per offered request, in schedule order.

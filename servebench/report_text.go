@@ -93,6 +93,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	for _, m := range reportMetricsIn(r) {
 		fmt.Fprintf(bw, "%-24s %s\n", m, r.Percentiles[m].Population)
 	}
+	writeEngineMetricsText(bw, rule, r.EngineMetrics)
 	if r.Inputs != (Inputs{}) {
 		rule("Inputs (SHA-256)")
 		for _, in := range []struct{ name, sum string }{

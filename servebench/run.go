@@ -52,6 +52,10 @@ type RunConfig struct {
 	Progress io.Writer
 	// Engine identifies the engine for the experiment record.
 	Engine *EngineInfo
+	// MetricsURL is the engine's Prometheus endpoint; when set it is
+	// scraped right before and right after the measurement, and the report
+	// carries what changed (EngineMetrics).
+	MetricsURL string
 	// RunID names the run; empty means a new UUIDv7.
 	RunID string
 	// Labels are copied into the experiment record.

@@ -19,6 +19,9 @@ const ContractFile = "contract.yaml"
 type Target struct {
 	BaseURL string `json:"base_url"`
 	Model   string `json:"model"`
+	// MetricsURL is the engine's Prometheus endpoint, scraped around each
+	// measurement; empty for a base URL or an engine without one.
+	MetricsURL string `json:"metrics_url,omitempty"`
 	// Engine identifies the engine for the report; nil for a base URL.
 	Engine *servebench.EngineInfo `json:"engine,omitempty"`
 }
@@ -74,6 +77,7 @@ func (c *Contract) runConfig(p LoadPoint, target Target) (servebench.RunConfig, 
 		LagTolerance:   c.ScheduleLagTolerance,
 		Score:          servebench.ScoreOptions{SLO: c.SLO, Confidence: c.Objectives.Confidence},
 		Engine:         target.Engine,
+		MetricsURL:     target.MetricsURL,
 		Labels:         map[string]any{"contract": c.Name, "load_point": p.Name, "labels": c.AllLabels()},
 	}
 	a := c.Arrival

@@ -13,20 +13,11 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 
 	"github.com/servebench/servebench/containers"
-	"github.com/servebench/servebench/servebench"
 )
 
 // targetOf describes a started engine as a Target.
 func targetOf(eng containers.Engine) Target {
-	id := eng.Identity()
-	info := &servebench.EngineInfo{
-		Kind: eng.Kind(), Image: id.Image, ImageID: id.ImageID, Model: eng.Model(), Args: id.Args, Version: id.Version,
-	}
-	if cs := eng.ColdStart(); cs > 0 {
-		ms := servebench.Millis(cs)
-		info.ColdStartMS = &ms
-	}
-	return Target{BaseURL: eng.BaseURL(), Model: eng.Model(), Engine: info}
+	return Target{BaseURL: eng.BaseURL(), Model: eng.Model(), MetricsURL: eng.MetricsURL(), Engine: containers.EngineInfo(eng)}
 }
 
 // startupBudget bounds an engine's start: timeouts.startup, else a minute

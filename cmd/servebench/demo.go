@@ -67,8 +67,9 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 		Workload: w, Arrival: arrival, Duration: *window, Warmup: 4, OutputDir: *output,
 		Client: &servebench.Client{BaseURL: engine.URL(), Model: engineCfg.Model, Endpoint: servebench.EndpointCompletions,
 			Stream: true, TotalTimeout: 30 * time.Second, IdleTimeout: 10 * time.Second},
-		Score:  servebench.ScoreOptions{SLO: servebench.SLO{TTFT: *ttft, TPOT: *tpot}},
-		Engine: &servebench.EngineInfo{Kind: "simengine", Model: engineCfg.Model, Version: "in-process"},
+		Score:      servebench.ScoreOptions{SLO: servebench.SLO{TTFT: *ttft, TPOT: *tpot}},
+		Engine:     &servebench.EngineInfo{Kind: "simengine", Model: engineCfg.Model, Version: "in-process"},
+		MetricsURL: engine.URL() + "/metrics",
 	}
 	if cfg.OutputDir == "" {
 		if cfg.OutputDir, err = os.MkdirTemp("", "servebench-demo-"); err != nil {

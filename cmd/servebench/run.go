@@ -20,13 +20,13 @@ func init() {
 
 // runFlags holds the run command's flags.
 type runFlags struct {
-	baseURL, model, endpoint, workload, arrival, output, apiKeyEnv, format, lengthControl string
-	rate, burstiness, timeScale, requireAttainment                                        float64
-	burstSize, users, count, maxConcurrency, warmup                                       int
-	seed                                                                                  int64
-	thinkTime, duration, timeout, firstTokenTimeout, idleTimeout                          time.Duration
-	lagTolerance, ttftSLO, tpotSLO, e2eSLO                                                time.Duration
-	ttftFromScheduled, keepText, logprobs, noStream, noProgress                           bool
+	baseURL, model, endpoint, workload, arrival, output, apiKeyEnv, format, lengthControl, metricsURL string
+	rate, burstiness, timeScale, requireAttainment                                                    float64
+	burstSize, users, count, maxConcurrency, warmup                                                   int
+	seed                                                                                              int64
+	thinkTime, duration, timeout, firstTokenTimeout, idleTimeout                                      time.Duration
+	lagTolerance, ttftSLO, tpotSLO, e2eSLO                                                            time.Duration
+	ttftFromScheduled, keepText, logprobs, noStream, noProgress                                       bool
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
@@ -55,6 +55,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.ttftFromScheduled, "ttft-from-scheduled", false, "judge TTFT from the scheduled time instead of the send time")
 	fs.DurationVar(&f.lagTolerance, "schedule-lag-tolerance", servebench.DefaultLagTolerance, "schedule lag beyond which the run is not valid")
 	fs.StringVar(&f.apiKeyEnv, "api-key-env", "", "environment variable holding the API key (never written anywhere)")
+	fs.StringVar(&f.metricsURL, "metrics-url", "", "the engine's Prometheus endpoint, scraped before and after the measurement (e.g. http://127.0.0.1:8000/metrics)")
 	fs.StringVar(&f.output, "output", "", "run directory for schedule.json, outcomes.jsonl and report.json (required)")
 	fs.Float64Var(&f.requireAttainment, "require-attainment", -1, "exit 3 when a valid run's attainment is below this fraction")
 	fs.StringVar(&f.format, "format", "text", "report on stdout: text or json")
@@ -130,7 +131,7 @@ func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
 	}
 	cfg = servebench.RunConfig{
 		Workload: w, Count: f.count, Duration: f.duration, Warmup: f.warmup,
-		MaxConcurrency: f.maxConcurrency, LagTolerance: f.lagTolerance, OutputDir: f.output,
+		MaxConcurrency: f.maxConcurrency, LagTolerance: f.lagTolerance, OutputDir: f.output, MetricsURL: f.metricsURL,
 		Score: servebench.ScoreOptions{SLO: servebench.SLO{
 			TTFT: f.ttftSLO, TPOT: f.tpotSLO, E2E: f.e2eSLO, TTFTFromScheduled: f.ttftFromScheduled,
 		}},
