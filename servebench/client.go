@@ -68,6 +68,23 @@ import (
 // been handed to a connection (likewise a body that cannot be built). An
 // event whose data is empty is ignored, like a comment.
 //
+// Real engines add three cases, each checked against the engine's source:
+//
+//   - An error event before any generated text that refuses admission is
+//     rejected, like a 429 or 503, although the HTTP status was 200: its
+//     error carries code 429 or 503 (SGLang when its queue is full), or it
+//     is TGI's "Model is overloaded" (TGI's OpenAI routes stream every
+//     error, overload included, after a 200 and mark each 422). After
+//     generated text, an error event is always stream_error.
+//   - A stream that reaches data: [DONE] after a finish_reason of "abort"
+//     or "error" is stream_error, not success: SGLang ends an aborted
+//     request that way, with whatever text it had produced.
+//   - A stream line "error: {...}" is stream_error with the server's
+//     message. The event-stream standard has no "error" field, but
+//     llama.cpp's server sent its mid-stream failures so (then data:
+//     [DONE]) until late 2025; read by the standard alone, such a stream
+//     would pass as a success.
+//
 // # Token counts
 //
 // Usage is read from the chunk whose "choices" is empty (the include_usage

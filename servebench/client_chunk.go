@@ -23,6 +23,11 @@ type wireChunk struct {
 	// whose message is the top-level "message").
 	Object  objectIsError   `json:"object"`
 	Message json.RawMessage `json:"message"`
+	// Code is the top-level status code of that older form; ErrorType is
+	// the "error_type" beside a string "error" (TGI's own error shape).
+	// Both are read only to recognise an admission refusal.
+	Code      json.RawMessage `json:"code"`
+	ErrorType string          `json:"error_type"`
 
 	usageBuf wireUsage
 }

@@ -236,12 +236,14 @@ func drain(r io.Reader) {
 }
 
 // clockedBody wraps a response body: it records when each read returned
-// bytes, and tells the watchdog whenever a read completed a line.
+// bytes, tells the watchdog whenever a read completed a line, and watches
+// for a nonstandard "error:" line (see errorField).
 type clockedBody struct {
-	r      io.Reader
-	wd     *watchdog
-	readAt time.Time
-	err    error
+	r        io.Reader
+	wd       *watchdog
+	readAt   time.Time
+	err      error
+	errField errorField
 }
 
 // Read reads from the body and stamps the bytes' arrival.
@@ -252,6 +254,7 @@ func (b *clockedBody) Read(p []byte) (int, error) {
 		if bytes.IndexByte(p[:n], '\n') >= 0 || bytes.IndexByte(p[:n], '\r') >= 0 {
 			b.wd.markLine(b.readAt)
 		}
+		b.errField.scan(p[:n], b.readAt)
 	}
 	if err != nil {
 		b.err = err

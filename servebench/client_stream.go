@@ -44,6 +44,10 @@ func (x *exchange) readStream(ctx context.Context, resp *http.Response) {
 			return
 		}
 		if string(data) == "[DONE]" {
+			if f := &x.body.errField; f.seen {
+				x.streamError(resp, f.at, "error line: "+f.message())
+				return
+			}
 			x.settled = true
 			x.out.TerminalMS = x.ms(t)
 			x.wd.settle(t, drainWait)
@@ -57,6 +61,12 @@ func (x *exchange) readStream(ctx context.Context, resp *http.Response) {
 			return
 		}
 		if msg, isErr := x.chunk.errorMessage(); isErr {
+			if x.textEvents == 0 && !x.visible && x.chunk.refusesAdmission(msg) {
+				x.end(StatusRejected, t, "error event, admission refused: "+msg)
+				x.wd.settle(t, drainWait)
+				drain(resp.Body)
+				return
+			}
 			x.streamError(resp, t, "error event: "+msg)
 			return
 		}
@@ -82,6 +92,10 @@ func (x *exchange) streamEnded(ctx context.Context, err error) {
 	}
 	if kind, at := x.wd.expired(); kind != deadlineNone {
 		x.timedOut(kind, at)
+		return
+	}
+	if f := &x.body.errField; f.seen {
+		x.end(StatusStreamError, f.at, "error line: "+f.message())
 		return
 	}
 	switch {

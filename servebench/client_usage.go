@@ -1,6 +1,7 @@
 package servebench
 
 import (
+	"fmt"
 	"slices"
 	"time"
 
@@ -22,9 +23,13 @@ func (x *exchange) finish() {
 	}
 	x.countTokens()
 	if x.settled && out.Status == "" {
-		if x.visible {
+		switch {
+		case failedFinish(out.FinishReason):
+			out.Status = StatusStreamError
+			out.Error = fmt.Sprintf("the server ended the request with finish_reason %q", out.FinishReason)
+		case x.visible:
 			out.Status = StatusSuccess
-		} else {
+		default:
 			out.Status = StatusEmptyOutput
 			out.Error = "the response carried no visible text and no tool call"
 		}
@@ -69,4 +74,12 @@ func (x *exchange) countTokens() {
 	if len(out.ContentMS) > 0 && !x.contentWithoutLogprobs && len(x.eventTokens) == len(out.ContentMS) {
 		out.EventTokens = x.eventTokens
 	}
+}
+
+// failedFinish reports whether a finish_reason says that the server gave
+// up on the request rather than completed it: "abort" (SGLang ends an
+// aborted stream with it and still sends data: [DONE]; vLLM names aborted
+// requests so too) or "error" (vLLM's name for a failed generation).
+func failedFinish(reason string) bool {
+	return reason == "abort" || reason == "error"
 }
