@@ -30,29 +30,47 @@ type fluidityResult struct {
 
 // tokenDeadlines scores token arrival times (ms, ascending) of a request
 // sent at sentMS against the rule. tokensAt(i) says how many tokens event i
-// delivered.
+// delivered. It counts in whole microseconds, the records' resolution, with
+// the rule rounded to it as the report states it: adding the cadence in
+// floating point would drift, and a token recorded exactly on its deadline
+// would miss it (300 + 33.333 is 333.33299999999997, below 333.333).
 func tokenDeadlines(rule FluidityRule, sentMS float64, events []float64, tokensAt func(int) int) fluidityResult {
-	first := Millis(rule.FirstTokenDeadline)
-	cadence := Millis(rule.Cadence)
+	cadence := rule.Cadence.Round(time.Microsecond).Microseconds()
 	var res fluidityResult
-	due := sentMS + first
-	for i, t := range events {
-		for k := tokensAt(i); k > 0; k-- {
-			if t <= due {
-				res.deadlines++
-				due += cadence
-				continue
-			}
+	due := recordMicros(sentMS) + rule.FirstTokenDeadline.Round(time.Microsecond).Microseconds()
+	for i, ms := range events {
+		k := int64(tokensAt(i))
+		if k <= 0 {
+			continue
+		}
+		t := recordMicros(ms)
+		if t <= due {
+			res.deadlines++
+		} else {
 			// The token crossed the deadline it was due at and every
-			// cadence step after it up to its arrival.
-			missed := 1 + int(math.Floor((t-due)/cadence))
-			res.missed += missed
-			res.deadlines += missed
-			due = t + cadence
+			// cadence step after it up to its arrival; the deadlines
+			// restart from it.
+			missed := 1 + (t-due)/cadence
+			res.missed += int(missed)
+			res.deadlines += int(missed)
+			due = t
+		}
+		// The event's other tokens arrived with the first, before their
+		// deadlines, which follow one cadence apart. The deadline is capped
+		// far beyond any record's time (2^53 µs), so that no count of
+		// tokens can overflow it.
+		res.deadlines += int(k - 1)
+		if k > (1<<62-due)/cadence {
+			due = 1 << 62
+		} else {
+			due += k * cadence
 		}
 	}
 	return res
 }
+
+// recordMicros is a record's time in whole microseconds.
+func recordMicros(ms float64) int64 { return int64(math.Round(ms * 1000)) }
 
 // fluidityIndex is the fraction of deadlines met; ok is false without any.
 func (f fluidityResult) fluidityIndex() (float64, bool) {

@@ -78,6 +78,9 @@ func resolveScoreSetup(opts ScoreOptions, window [2]float64, tolerance float64) 
 	if w := set.window; !scoreFinite(w[0]) || !scoreFinite(w[1]) || w[0] < 0 || w[1] <= w[0] {
 		return set, fmt.Errorf("score options: window [%v, %v) ms: want 0 <= start < end", w[0], w[1])
 	}
+	if w := set.window; msBetween(w[0], w[1]) < 0.001 || w[1] > maxTimeMS {
+		return set, fmt.Errorf("score options: window [%v, %v) ms: want at least 0.001 ms long (the records' 1 µs resolution), ending by %s", w[0], w[1], maxTimeText)
+	}
 	if set.confidence == 0 {
 		set.confidence = 0.95
 	}
@@ -93,8 +96,20 @@ func resolveScoreSetup(opts ScoreOptions, window [2]float64, tolerance float64) 
 	if set.slo.TTFT < 0 || set.slo.TPOT < 0 || set.slo.E2E < 0 {
 		return set, fmt.Errorf("score options: SLO bounds must not be negative (ttft %v, tpot %v, e2e %v)", set.slo.TTFT, set.slo.TPOT, set.slo.E2E)
 	}
+	for _, b := range []struct {
+		name  string
+		bound time.Duration
+	}{{"ttft", set.slo.TTFT}, {"tpot", set.slo.TPOT}, {"e2e", set.slo.E2E}} {
+		// A shorter bound would round to 0 ms, which means "not declared".
+		if b.bound > 0 && b.bound < time.Microsecond {
+			return set, fmt.Errorf("score options: SLO %s bound %v is below the records' 1 µs resolution", b.name, b.bound)
+		}
+	}
 	if f := set.fluidity; f != nil && (f.FirstTokenDeadline <= 0 || f.Cadence <= 0) {
 		return set, fmt.Errorf("score options: fluidity needs a positive first-token deadline and cadence, got %v and %v", f.FirstTokenDeadline, f.Cadence)
+	}
+	if f := set.fluidity; f != nil && (f.FirstTokenDeadline < time.Microsecond || f.Cadence < time.Microsecond) {
+		return set, fmt.Errorf("score options: fluidity deadline %v and cadence %v: both must be at least the records' 1 µs resolution", f.FirstTokenDeadline, f.Cadence)
 	}
 	return set, nil
 }
@@ -110,6 +125,29 @@ func sloLimitMS(d time.Duration) float64 { return Millis(d) }
 // sloUnset reports whether no bound was given at all (a negative bound is
 // given, and rejected later).
 func sloUnset(s SLO) bool { return s.TTFT == 0 && s.TPOT == 0 && s.E2E == 0 }
+
+// maxTimeMS is the latest time a record can hold: past 2^53 µs (about 285
+// years) a float64 of milliseconds no longer has microsecond resolution,
+// and sums and differences of such times could overflow the report's
+// figures to infinity.
+const maxTimeMS = float64(1<<53) / 1000
+
+// maxTimeText names maxTimeMS in errors.
+const maxTimeText = "2^53 µs (about 285 years)"
+
+// checkRecordTime says what is wrong with a record's time in milliseconds,
+// or returns "" when it is finite, non-negative and within maxTimeMS.
+func checkRecordTime(ms float64) string {
+	switch {
+	case !scoreFinite(ms):
+		return fmt.Sprintf("non-finite time %v", ms)
+	case ms < 0:
+		return fmt.Sprintf("negative time %v", ms)
+	case ms > maxTimeMS:
+		return fmt.Sprintf("time %v ms is past %s: the records' microsecond resolution ends there", ms, maxTimeText)
+	}
+	return ""
+}
 
 // scoreFinite reports whether x is neither NaN nor infinite.
 func scoreFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

@@ -60,8 +60,8 @@ func scoreOutcomes(s *Schedule, outcomes []Outcome, opts ScoreOptions, src outco
 		if _, dup := byID[e.ID]; dup {
 			return nil, &ScoreInputError{File: src.scheduleFile(), ID: e.ID, Field: fmt.Sprintf("entries[%d].id", i), Msg: "duplicate request ID in the schedule"}
 		}
-		if !scoreFinite(e.ScheduledMS) || e.ScheduledMS < 0 {
-			return nil, &ScoreInputError{File: src.scheduleFile(), ID: e.ID, Field: fmt.Sprintf("entries[%d].scheduled_ms", i), Msg: fmt.Sprintf("want a finite time >= 0, got %v", e.ScheduledMS)}
+		if msg := checkRecordTime(e.ScheduledMS); msg != "" {
+			return nil, &ScoreInputError{File: src.scheduleFile(), ID: e.ID, Field: fmt.Sprintf("entries[%d].scheduled_ms", i), Msg: msg}
 		}
 		byID[e.ID] = i
 	}
@@ -177,11 +177,8 @@ func recordFromOutcome(o *Outcome, scheduled float64, class string, fail func(fi
 		return rec, fail("status", "unknown status %q", o.Status)
 	}
 	checkTime := func(field string, v float64) error {
-		if !scoreFinite(v) {
-			return fail(field, "non-finite time %v", v)
-		}
-		if v < 0 {
-			return fail(field, "negative time %v", v)
+		if msg := checkRecordTime(v); msg != "" {
+			return fail(field, "%s", msg)
 		}
 		return nil
 	}

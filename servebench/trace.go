@@ -198,6 +198,9 @@ func parseTraceFile(name string, data []byte) (*traceFile, error) {
 	if w := tf.WindowMS; w[0] < 0 || w[1] <= w[0] {
 		return nil, bad("window_ms", "want [start, end) with 0 <= start < end, got [%v, %v]", w[0], w[1])
 	}
+	if w := tf.WindowMS; msBetween(w[0], w[1]) < 0.001 || w[1] > maxTimeMS {
+		return nil, bad("window_ms", "want a window at least 0.001 ms long (the records' 1 µs resolution) that ends by %s, got [%v, %v]", maxTimeText, w[0], w[1])
+	}
 	if t := tf.ScheduleLagToleranceMS; t != nil && *t < 0 {
 		return nil, bad("schedule_lag_tolerance_ms", "want a tolerance >= 0, got %v", *t)
 	}
@@ -208,6 +211,9 @@ func parseTraceFile(name string, data []byte) (*traceFile, error) {
 		}{{"slo.ttft_ms", s.TTFTMS}, {"slo.tpot_ms", s.TPOTMS}, {"slo.e2e_ms", s.E2EMS}} {
 			if b.v != nil && *b.v <= 0 {
 				return nil, bad(b.field, "want a bound > 0 ms, got %v (leave the field out to declare no bound)", *b.v)
+			}
+			if b.v != nil && *b.v < 0.001 {
+				return nil, bad(b.field, "want a bound of at least 0.001 ms (the records' 1 µs resolution), got %v", *b.v)
 			}
 		}
 	}
@@ -228,8 +234,8 @@ func parseTraceFile(name string, data []byte) (*traceFile, error) {
 			return nil, bad(fmt.Sprintf("requests[%d].id", i), "duplicate request ID %q (also requests[%d])", q.ID, j)
 		}
 		seen[q.ID] = i
-		if q.ScheduledMS < 0 {
-			return nil, bad(fmt.Sprintf("requests[%d].scheduled_ms", i), "negative time %v", q.ScheduledMS)
+		if msg := checkRecordTime(q.ScheduledMS); msg != "" {
+			return nil, bad(fmt.Sprintf("requests[%d].scheduled_ms", i), "%s", msg)
 		}
 	}
 	return &tf, nil
@@ -256,8 +262,9 @@ func checkEventLine(ev *eventLine, fail func(field, format string, args ...any) 
 	if !ev.Status.Valid() {
 		return fail("status", "unknown status %q", ev.Status)
 	}
-	if ev.TerminalMS < 0 {
-		return fail("terminal_ms", "negative time %v", ev.TerminalMS)
+	// The other times lie between 0 and the terminal, so this bounds them.
+	if msg := checkRecordTime(ev.TerminalMS); msg != "" {
+		return fail("terminal_ms", "%s", msg)
 	}
 	if ev.Status == StatusNotSent {
 		if ev.SentMS != nil {

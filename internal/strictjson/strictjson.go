@@ -184,9 +184,13 @@ func (w *walker) skipSpace(off int64) int64 {
 	return off
 }
 
-// end insists that nothing but white space follows the value.
+// end insists that nothing but white space follows the value. (Unlike
+// skipSpace it stops at a separator: after the value, one is data.)
 func (w *walker) end() error {
-	off := w.skipSpace(w.dec.InputOffset())
+	off := w.dec.InputOffset()
+	for int(off) < len(w.data) && strings.IndexByte(" \t\r\n", w.data[off]) >= 0 {
+		off++
+	}
 	if int(off) < len(w.data) {
 		return w.errAt(off, "unexpected data after the JSON value")
 	}
