@@ -16,7 +16,9 @@ const (
 	StatusStreamError Status = "stream_error"
 	// StatusTimeout: a declared deadline passed (see TimeoutKind).
 	StatusTimeout Status = "timeout"
-	// StatusRejected: admission was refused (HTTP 429 or 503).
+	// StatusRejected: admission was refused: HTTP 429 or 503, or a refusal
+	// sent as an error event before any text inside a 200 stream (SGLang's
+	// full queue, TGI's "Model is overloaded").
 	StatusRejected Status = "rejected"
 	// StatusCancelled: the run was cancelled while the request was in flight.
 	StatusCancelled Status = "cancelled"
