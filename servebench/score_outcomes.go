@@ -108,6 +108,25 @@ func scoreOutcomes(s *Schedule, outcomes []Outcome, opts ScoreOptions, src outco
 		}
 	}
 
+	if attempts != nil {
+		// Earlier attempts are not scored, but they are records of the run
+		// (the first one's send time judges the generator): they obey the
+		// same clock rules.
+		for k := range outcomes {
+			o := &outcomes[k]
+			i := byID[o.ID]
+			if int(final[i]) == k {
+				continue
+			}
+			e := &s.Entries[i]
+			if _, err := recordFromOutcome(o, scheduledOf(s, e, o), e.Class, func(field, format string, args ...any) error {
+				return src.errorAt(k, o.ID, field, format, args...)
+			}); err != nil {
+				return nil, err
+			}
+		}
+	}
+
 	recs := make([]scoreRecord, 0, len(s.Entries))
 	for i := range s.Entries {
 		e := &s.Entries[i]
@@ -123,19 +142,16 @@ func scoreOutcomes(s *Schedule, outcomes []Outcome, opts ScoreOptions, src outco
 			continue
 		}
 		o := &outcomes[k]
-		scheduled := e.ScheduledMS
-		if s.Mode == "closed" || e.DependsOn != "" {
-			// Fixed at run time: the outcome holds the real value.
-			scheduled = o.ScheduledMS
-		}
-		if !set.inWindow(scheduled) {
-			continue
-		}
+		scheduled := scheduledOf(s, e, o)
+		// A record outside the window is checked too, though not offered.
 		rec, err := recordFromOutcome(o, scheduled, e.Class, func(field, format string, args ...any) error {
 			return src.errorAt(int(k), o.ID, field, format, args...)
 		})
 		if err != nil {
 			return nil, err
+		}
+		if !set.inWindow(scheduled) {
+			continue
 		}
 		if j, retried := firstTry[i]; retried && j != int(k) && outcomes[j].SentMS != nil {
 			rec.firstSent = outcomes[j].SentMS
@@ -149,6 +165,16 @@ func scoreOutcomes(s *Schedule, outcomes []Outcome, opts ScoreOptions, src outco
 	rep := scoreRecords(set, recs)
 	rep.Inputs.WorkloadSHA256 = s.WorkloadSHA256
 	return rep, nil
+}
+
+// scheduledOf is a request's scheduled time a: the schedule's, except in
+// closed loop and for later turns of a conversation, where it is fixed at
+// run time and the outcome holds the real value.
+func scheduledOf(s *Schedule, e *ScheduleEntry, o *Outcome) float64 {
+	if s.Mode == "closed" || e.DependsOn != "" {
+		return o.ScheduledMS
+	}
+	return e.ScheduledMS
 }
 
 // scheduleFile names the schedule in errors when records came from a run

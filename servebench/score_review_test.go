@@ -3,6 +3,7 @@ package servebench
 import (
 	"encoding/json"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -202,4 +203,44 @@ func TestReviewFluidityOfMultiTokenEvents(t *testing.T) {
 	if got.deadlines != 1_000_000_000_000 || got.missed != 0 {
 		t.Fatalf("%+v, want 10^12 deadlines, none missed", got)
 	}
+}
+
+func TestReviewEveryOutcomeRecordObeysTheClockRules(t *testing.T) {
+	// Request a is retried: its first attempt's send time judges the
+	// generator's punctuality, so a first attempt sent at NaN would put NaN
+	// in the report (its schedule lag, the lag population). Request b is
+	// scheduled after the window [0, 1000): not offered, but its record is
+	// still a record of the run and must obey the same rules.
+	s := &Schedule{Schema: ScheduleSchema, Mode: "open", WindowMS: [2]float64{0, 1000}, ScheduleLagToleranceMS: 20,
+		Entries: []ScheduleEntry{{ID: "a", ScheduledMS: 0}, {ID: "b", ScheduledMS: 2000}}}
+	one := 1
+	final := Outcome{ID: "a", Attempt: 2, Status: StatusSuccess, SentMS: ptr(300.0), ContentMS: []float64{400},
+		OutputTokens: &one, TerminalMS: 500}
+	b := Outcome{ID: "b", Attempt: 1, Status: StatusSuccess, ScheduledMS: 2000, SentMS: ptr(2000.0), ContentMS: []float64{2100},
+		OutputTokens: &one, TerminalMS: 2200}
+
+	first := Outcome{ID: "a", Attempt: 1, Status: StatusStreamError, SentMS: ptr(math.NaN()), TerminalMS: 10}
+	_, err := Score(s, []Outcome{first, final, b}, ScoreOptions{})
+	if ie := wantInputError(t, err, "", "sent_ms", "non-finite time NaN"); ie.ID != "a" {
+		t.Fatalf("error names request %q, want a", ie.ID)
+	}
+
+	first.SentMS = ptr(0.0)
+	badB := b
+	badB.ContentMS = []float64{1900} // before its send at 2000
+	_, err = Score(s, []Outcome{first, final, badB}, ScoreOptions{})
+	if ie := wantInputError(t, err, "", "content_ms[0]", "before sent 2000"); ie.ID != "b" {
+		t.Fatalf("error names request %q, want b", ie.ID)
+	}
+
+	// With both records sound the run scores: a is offered, b is not; a's
+	// lag is its first attempt's, 0 − 0 = 0 ms.
+	r, err := Score(s, []Outcome{first, final, b}, ScoreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Offered != 1 || r.Qualified != 1 {
+		t.Fatalf("offered %d qualified %d, want 1 and 1", r.Offered, r.Qualified)
+	}
+	wantFloat(t, "a lag", r.Requests[0].ScheduleLagMS, 0)
 }
