@@ -198,7 +198,7 @@ type requestMeasures struct {
 	hasContent                         bool
 	ttft, ttftFromScheduled, lastToken float64
 	hasTPOT                            bool
-	tpot                               float64
+	tpot, tpotSpan                     float64 // tpotSpan is l − f, which TPOT divides by n − 1
 	hasE2E                             bool
 	e2e                                float64
 	hasMaxGap                          bool
@@ -239,7 +239,8 @@ func measureRecord(rec *scoreRecord) requestMeasures {
 		}
 		if rec.outputTokens != nil && *rec.outputTokens > 1 {
 			m.hasTPOT = true
-			m.tpot = msBetween(f, l) / float64(*rec.outputTokens-1)
+			m.tpotSpan = msBetween(f, l)
+			m.tpot = m.tpotSpan / float64(*rec.outputTokens-1)
 		}
 	}
 	return m
@@ -271,7 +272,10 @@ func judgeRecord(rec *scoreRecord, m *requestMeasures, lim sloLimits) []Reason {
 	}
 	if lim.tpot > 0 {
 		single := rec.outputTokens != nil && *rec.outputTokens == 1
-		if !single && (!m.hasTPOT || m.tpot > lim.tpot) {
+		// (l − f)/(n − 1) > bound is judged as l − f > bound·(n − 1): the
+		// quotient is inexact (240.3 / 3 is 80.10000000000001), while the
+		// product of a microsecond bound and a count rounds back exactly.
+		if !single && (!m.hasTPOT || m.tpotSpan > msRound(lim.tpot*float64(*rec.outputTokens-1))) {
 			out = append(out, ReasonTPOT)
 		}
 	}
@@ -293,8 +297,11 @@ var reasonsNone = []Reason{}
 // the difference of two microsecond-resolution times compares exactly
 // against a bound (1050.1 − 750.1 is 300, not 300.00000000000006).
 func msBetween(from, to float64) float64 {
-	return math.Round((to-from)*1e6) / 1e6
+	return msRound(to - from)
 }
+
+// msRound rounds milliseconds to the nanosecond.
+func msRound(ms float64) float64 { return math.Round(ms*1e6) / 1e6 }
 
 // fluidityTally sums fluidity over requests.
 type fluidityTally struct {

@@ -244,3 +244,29 @@ func TestReviewEveryOutcomeRecordObeysTheClockRules(t *testing.T) {
 	}
 	wantFloat(t, "a lag", r.Requests[0].ScheduleLagMS, 0)
 }
+
+func TestReviewTPOTEqualToItsBoundPasses(t *testing.T) {
+	// Sent at 0, four tokens at 100, 180.1, 260.2 and 340.3 ms: TPOT =
+	// (340.3 − 100) / (4 − 1) = 240.3 / 3 = 80.1 ms, exactly the bound, so
+	// the request qualifies (a bound is met when the value is at most it).
+	// In floating point 240.3 / 3 is 80.10000000000001.
+	r, err := scoreOne(t, `"slo": {"tpot_ms": 80.1}, `,
+		`{"id": "a", "sent_ms": 0, "terminal_ms": 400, "token_ms": [100, 180.1, 260.2, 340.3], "status": "success", "quality_pass": true}`,
+		ScoreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Qualified != 1 {
+		t.Fatalf("TPOT %v ms against a bound of 80.1: reasons %v", *r.Requests[0].TPOTMS, r.Requests[0].Reasons)
+	}
+	// One microsecond more on the span, 240.301 / 3 = 80.100333 ms, fails.
+	r, err = scoreOne(t, `"slo": {"tpot_ms": 80.1}, `,
+		`{"id": "a", "sent_ms": 0, "terminal_ms": 400, "token_ms": [100, 180.1, 260.2, 340.301], "status": "success", "quality_pass": true}`,
+		ScoreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Qualified != 0 || r.ReasonCounts[ReasonTPOT] != 1 {
+		t.Fatalf("TPOT %v ms passed a bound of 80.1", *r.Requests[0].TPOTMS)
+	}
+}
