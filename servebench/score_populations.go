@@ -18,6 +18,11 @@ type populations struct {
 	tokenLevelRequests int
 	// gapRequests counts successes with at least two content events.
 	gapRequests int
+	// itlIsChunk is true while every success whose gaps entered
+	// MetricChunkGap was token level: MetricITL is then the same sample,
+	// kept once and sorted once. events sizes MetricITL once it differs.
+	itlIsChunk bool
+	events     int
 }
 
 // reportMetricIndex numbers the metrics of reportMetrics.
@@ -47,11 +52,12 @@ func newPopulations(recs []scoreRecord) *populations {
 	for i := range recs {
 		events += len(recs[i].content)
 	}
-	p := &populations{}
+	p := &populations{itlIsChunk: true, events: events}
 	for i := range p.samples {
-		p.samples[i] = make([]float64, 0, n)
+		if i != popITL {
+			p.samples[i] = make([]float64, 0, n)
+		}
 	}
-	p.samples[popITL] = make([]float64, 0, events)
 	p.samples[popChunkGap] = make([]float64, 0, events)
 	return p
 }
@@ -78,12 +84,18 @@ func (p *populations) addSuccess(rec *scoreRecord, m *requestMeasures) {
 	p.add(popMaxGap, m.maxGap)
 	if rec.tokenLevel {
 		p.tokenLevelRequests++
+	} else if p.itlIsChunk {
+		// The first gaps not proven token level: from here on the token
+		// gaps are kept apart, starting with those pooled so far.
+		p.samples[popITL] = append(make([]float64, 0, p.events), p.samples[popChunkGap]...)
+		p.itlIsChunk = false
 	}
 	chunk, itl := p.samples[popChunkGap], p.samples[popITL]
+	keepITL := rec.tokenLevel && !p.itlIsChunk
 	for j := 1; j < len(rec.content); j++ {
 		g := msBetween(rec.content[j-1], rec.content[j])
 		chunk = append(chunk, g)
-		if rec.tokenLevel {
+		if keepITL {
 			itl = append(itl, g)
 		}
 	}
@@ -95,11 +107,19 @@ func (p *populations) summarize(method string, offered, successes int) (map[Metr
 	dists := make(map[Metric]Distribution, len(reportMetricIndex))
 	samples := make(map[Metric][]float64, len(reportMetricIndex))
 	for i, m := range reportMetricIndex {
+		if i == popITL && p.itlIsChunk {
+			continue // MetricChunkGap's sample, summarized below
+		}
 		xs := p.samples[i]
 		sortFloat64s(xs)
 		d := distributionOf(xs, method)
 		d.Population = p.describe(m, len(xs), offered, successes)
 		dists[m], samples[m] = d, xs
+	}
+	if p.itlIsChunk {
+		d, xs := dists[MetricChunkGap], samples[MetricChunkGap]
+		d.Population = p.describe(MetricITL, len(xs), offered, successes)
+		dists[MetricITL], samples[MetricITL] = d, xs
 	}
 	return samples, dists
 }

@@ -270,3 +270,84 @@ func TestReviewTPOTEqualToItsBoundPasses(t *testing.T) {
 		t.Fatalf("TPOT %v ms passed a bound of 80.1", *r.Requests[0].TPOTMS)
 	}
 }
+
+func TestReviewITLAndChunkGapPopulations(t *testing.T) {
+	// The token ITL sample is kept apart from the chunk gaps only once a
+	// success is not proven token level; this pins both cases.
+	// Window [0, 1000), sent on schedule, ordered a, b, c:
+	//   a: events at 100, 110, 130, one token each, n = 3: gaps 10, 20 (token level)
+	//   b: events at 200, 240 holding 2 and 1 tokens, n = 3: gap 40 (not token level)
+	//   c: events at 300, 305, 335, 395, one token each, n = 4: gaps 5, 30, 60 (token level)
+	s := &Schedule{Schema: ScheduleSchema, Mode: "open", WindowMS: [2]float64{0, 1000}, ScheduleLagToleranceMS: 20,
+		Entries: []ScheduleEntry{{ID: "a", ScheduledMS: 0}, {ID: "b", ScheduledMS: 100}, {ID: "c", ScheduledMS: 200}}}
+	a := Outcome{ID: "a", Attempt: 1, Status: StatusSuccess, SentMS: ptr(0.0), ContentMS: []float64{100, 110, 130},
+		EventTokens: []int{1, 1, 1}, OutputTokens: ptr(3), TerminalMS: 140}
+	b := Outcome{ID: "b", Attempt: 1, Status: StatusSuccess, SentMS: ptr(100.0), ContentMS: []float64{200, 240},
+		EventTokens: []int{2, 1}, OutputTokens: ptr(3), TerminalMS: 250}
+	c := Outcome{ID: "c", Attempt: 1, Status: StatusSuccess, SentMS: ptr(200.0), ContentMS: []float64{300, 305, 335, 395},
+		EventTokens: []int{1, 1, 1, 1}, OutputTokens: ptr(4), TerminalMS: 400}
+	r, err := Score(s, []Outcome{a, b, c}, ScoreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Chunk gaps pool all six: sorted [5, 10, 20, 30, 40, 60], mean
+	// 165 / 6 = 27.5, nearest-rank p50 = rank ceil(3) = 3rd = 20, max 60.
+	chunk := r.Percentiles[MetricChunkGap]
+	if chunk.N != 6 || *chunk.P50 != 20 || *chunk.Max != 60 {
+		t.Fatalf("chunk gaps %+v", chunk)
+	}
+	wantFloat(t, "chunk mean", chunk.Mean, 27.5)
+	// Token ITL pools a's and c's five: sorted [5, 10, 20, 30, 60], mean
+	// 125 / 5 = 25, p50 = rank ceil(2.5) = 3rd = 20, p90 = rank ceil(4.5)
+	// = 5th = 60.
+	itl := r.Percentiles[MetricITL]
+	if itl.N != 5 || *itl.P50 != 20 || *itl.P90 != 60 || !strings.Contains(itl.Population, "5 gaps from 2 requests") {
+		t.Fatalf("itl %+v", itl)
+	}
+	wantFloat(t, "itl mean", itl.Mean, 25)
+	if v, n, _, err := r.Percentile(MetricITL, 20); err != nil || n != 5 || v != 5 {
+		t.Fatalf("itl p20 = %v (n %d, %v), want rank ceil(1) = 5", v, n, err)
+	}
+
+	// Without b every gap is token level and both populations are the same
+	// five gaps, each described as its own population.
+	s.Entries = []ScheduleEntry{{ID: "a", ScheduledMS: 0}, {ID: "c", ScheduledMS: 200}}
+	r, err = Score(s, []Outcome{a, c}, ScoreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunk, itl = r.Percentiles[MetricChunkGap], r.Percentiles[MetricITL]
+	if chunk.N != 5 || itl.N != 5 || *itl.P50 != 20 || *itl.Max != 60 || *chunk.P90 != 60 {
+		t.Fatalf("chunk %+v, itl %+v", chunk, itl)
+	}
+	if !strings.Contains(itl.Population, "proven to hold one token") || !strings.Contains(chunk.Population, "gaps between content events") {
+		t.Fatalf("populations %q and %q", itl.Population, chunk.Population)
+	}
+}
+
+func TestReviewReasonListsAreTheirOwn(t *testing.T) {
+	// Three failed requests: a and b time out (status), c succeeds 400 ms
+	// after its send against a 300 ms TTFT bound and fails quality
+	// (quality, ttft). Writing into or appending to one request's list
+	// must leave the others as they were.
+	trace := `{"window_ms": [0, 1000], "slo": {"ttft_ms": 300}, "requests": [{"id": "a", "scheduled_ms": 0}, {"id": "b", "scheduled_ms": 1}, {"id": "c", "scheduled_ms": 2}]}`
+	events := `{"id": "a", "sent_ms": 0, "terminal_ms": 900, "token_ms": [], "status": "timeout", "quality_pass": null}
+{"id": "b", "sent_ms": 1, "terminal_ms": 901, "token_ms": [], "status": "timeout", "quality_pass": null}
+{"id": "c", "sent_ms": 2, "terminal_ms": 500, "token_ms": [402], "status": "success", "quality_pass": false}
+`
+	r, err := ScoreTrace("t.json", []byte(trace), "e.jsonl", []byte(events), ScoreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b, c := r.Requests[0].Reasons, r.Requests[1].Reasons, r.Requests[2].Reasons
+	if len(a) != 1 || a[0] != ReasonStatus || len(b) != 1 || b[0] != ReasonStatus ||
+		len(c) != 2 || c[0] != ReasonQuality || c[1] != ReasonTTFT {
+		t.Fatalf("reasons %v %v %v", a, b, c)
+	}
+	a[0] = "changed"
+	_ = append(a, "appended")
+	_ = append(b, "appended")
+	if b[0] != ReasonStatus || c[0] != ReasonQuality || c[1] != ReasonTTFT {
+		t.Fatalf("one request's reasons changed another's: %v %v", b, c)
+	}
+}
