@@ -25,9 +25,10 @@ type Report struct {
 	Pending int `json:"pending,omitempty"`
 	// Attainment is Qualified / Offered; nil when nothing was offered.
 	Attainment *float64 `json:"attainment"`
-	// AttainmentKind is "performance" when no request was judged for
-	// quality, "performance+quality" when every request was, and
-	// "performance+partial-quality" otherwise.
+	// AttainmentKind is "performance" when no successful response was
+	// judged for quality, "performance+quality" when every one was, and
+	// "performance+partial-quality" otherwise (only a success can qualify,
+	// so only successes are judged).
 	AttainmentKind string `json:"attainment_kind"`
 	// WilsonLower is the one-sided Wilson lower confidence bound of
 	// attainment at WilsonConfidence.
@@ -200,7 +201,8 @@ type RequestScore struct {
 	ScheduleLagMS *float64 `json:"schedule_lag_ms"`
 	// MaxGapMS is the request's worst gap between content events.
 	MaxGapMS *float64 `json:"max_gap_ms"`
-	// OutputTokens is n, nil when unknown.
+	// OutputTokens is n, nil when unknown: the visible answer's tokens
+	// (usage less the reasoning tokens the engine reported).
 	OutputTokens *int `json:"output_tokens"`
 	// Quality is "pass", "fail" or "unscored".
 	Quality string `json:"quality"`

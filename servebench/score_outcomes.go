@@ -190,12 +190,24 @@ func (src outcomeSource) scheduleFile() string {
 // outcome record at all; Report.RequestsWithoutRecord looks for it.
 const noOutcomeRecordError = "no outcome record: the request never reached a terminal record (interrupted run?)"
 
+// visibleOutputTokens is n for the visible answer: the output token count
+// less the reasoning tokens the engine reported, since usage counts both
+// while first and last content (f, l) time the visible answer alone, after
+// the reasoning. Without a reasoning count it is the output count as
+// reported.
+func visibleOutputTokens(o *Outcome) *int {
+	if o.OutputTokens == nil || o.ReasoningTokens == nil || *o.ReasoningTokens <= 0 || *o.ReasoningTokens >= *o.OutputTokens {
+		return o.OutputTokens
+	}
+	return ptr(*o.OutputTokens - *o.ReasoningTokens)
+}
+
 // recordFromOutcome checks one outcome record against the clock rules and
 // converts it. fail builds an error for a field.
 func recordFromOutcome(o *Outcome, scheduled float64, class string, fail func(field, format string, args ...any) error) (scoreRecord, error) {
 	rec := scoreRecord{id: o.ID, class: o.Class, status: o.Status, scheduled: scheduled,
 		terminal: o.TerminalMS, hasTerminal: true, content: o.ContentMS, eventTokens: o.EventTokens,
-		outputTokens: o.OutputTokens, slot: o.SlotMS, sent: o.SentMS, errMsg: o.Error}
+		outputTokens: visibleOutputTokens(o), slot: o.SlotMS, sent: o.SentMS, errMsg: o.Error}
 	if rec.class == "" {
 		rec.class = class
 	}

@@ -89,8 +89,12 @@ func ScoreRunDir(dir string, opts ScoreOptions) (*Report, error) {
 	rep.Inputs.ScheduleSHA256 = scoreSHA256Hex(schedBytes)
 	rep.Inputs.OutcomesSHA256 = scoreSHA256Hex(outBytes)
 	if prev != nil {
+		// What the runner alone observed does not depend on the SLO.
 		rep.Experiment = prev.Experiment
 		rep.Generator = prev.Generator
+		rep.EngineMetrics = prev.EngineMetrics
+		rep.PromptTokens = prev.PromptTokens
+		rep.OutputLengths = prev.OutputLengths
 	}
 	return rep, nil
 }

@@ -53,7 +53,7 @@ func TestRunCommandWritesTheRunDirectoryAndExitsZero(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "run")
 	code, stdout, stderr := runCLI("run", "--base-url", url, "--model", "simengine-tiny", "--endpoint", "chat",
 		"--workload", writeWorkload(t, twoRows), "--arrival", "constant", "--rate", "40", "--count", "8",
-		"--schedule-lag-tolerance", "2s", "--output", out, "--format", "json", "--no-progress")
+		"--schedule-lag-tolerance", "2s", "--output", out, "--format", "json", "--no-progress", "--metrics-url", url+"/metrics")
 	if code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
 	}
@@ -71,6 +71,17 @@ func TestRunCommandWritesTheRunDirectoryAndExitsZero(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "run directory: "+out) {
 		t.Errorf("stderr does not name the run directory:\n%s", stderr)
+	}
+	// Re-scoring with an impossible TTFT bound changes the verdict but
+	// keeps what only the run observed: the engine's own metrics.
+	code, stdout, stderr = runCLI("score", "--run", out, "--ttft-slo", "1us")
+	var again servebench.Report
+	if code != 0 || json.Unmarshal([]byte(stdout), &again) != nil {
+		t.Fatalf("score --run: exit %d, stderr:\n%s", code, stderr)
+	}
+	if again.Qualified != 0 || again.EngineMetrics == nil ||
+		again.EngineMetrics.Counters[`vllm:generation_tokens_total{model_name="simengine-tiny"}`] != 32 {
+		t.Fatalf("re-scored: qualified %d, engine metrics %+v; want 0 and the run's 8 x 4 generated tokens", again.Qualified, again.EngineMetrics)
 	}
 }
 
