@@ -82,7 +82,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 		scaled(engineCfg.PrefillPerToken, engineCfg.TimeScale), capacity)
 	fmt.Fprintf(stdout, "workload %s (%d rows, sha256 %s…), Poisson arrivals, %v window per rate\n",
 		w.Name, len(w.Requests), w.SHA256[:12], *window)
-	fmt.Fprintf(stdout, "SLO: TTFT <= %v and TPOT <= %v; a rate passes at attainment >= %.2f with the load delivered\n\n", *ttft, *tpot, *alpha)
+	fmt.Fprintf(stdout, "SLO: TTFT <= %v and TPOT <= %v; a rate passes at attainment >= %.2f with the load delivered and no backlog growth\n\n", *ttft, *tpot, *alpha)
 
 	rule := servebench.CapacityRule{MinAttainment: *alpha, RequireNoBacklogGrowth: true}
 	sweep, err := servebench.RunSweep(ctx, cfg, points, rule)
