@@ -40,7 +40,7 @@ func Judge(exp *Expectation, r Response) *Verdict {
 func runCheck(e *Expectation, name string, r Response) (string, bool) {
 	switch name {
 	case CheckFinishReason:
-		if r.FinishReason != *e.FinishReason {
+		if canonicalFinishReason(r.FinishReason) != canonicalFinishReason(*e.FinishReason) {
 			return fmt.Sprintf("finish_reason is %q, want %q", r.FinishReason, *e.FinishReason), false
 		}
 	case CheckMinOutputTokens:

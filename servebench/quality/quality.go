@@ -22,7 +22,8 @@ type Expectation struct {
 	// ToolArgumentsSchema must validate the arguments of every tool call,
 	// and at least one tool call must be present.
 	ToolArgumentsSchema map[string]any `json:"tool_arguments_schema,omitempty"`
-	// FinishReason is the finish_reason the response must end with.
+	// FinishReason is the finish_reason the response must end with; TGI's
+	// "eos_token" and "stop_sequence" count as "stop".
 	FinishReason *string `json:"finish_reason,omitempty"`
 	// MinOutputTokens and MaxOutputTokens bound the output token count.
 	MinOutputTokens *int `json:"min_output_tokens,omitempty"`
