@@ -94,6 +94,9 @@ func (l *LiveRun) run(ctx context.Context) (*RunResult, error) {
 	if err := writeJSONFile(filepath.Join(l.dir, ReportFile), rep); err != nil {
 		return res, fmt.Errorf("run: %w", err)
 	}
+	if err := writeHTMLFile(filepath.Join(l.dir, ReportHTMLFile), rep); err != nil {
+		return res, fmt.Errorf("run: %w", err)
+	}
 	if ctx.Err() != nil {
 		return res, fmt.Errorf("run cancelled, every request recorded: %w", ctx.Err())
 	}

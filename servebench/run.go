@@ -15,6 +15,8 @@ const (
 	OutcomesFile = "outcomes.jsonl"
 	WarmupFile   = "warmup.jsonl"
 	ReportFile   = "report.json"
+	// ReportHTMLFile is the report as a self-contained HTML page.
+	ReportHTMLFile = "report.html"
 )
 
 // RunConfig declares one benchmark run.

@@ -58,7 +58,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.metricsURL, "metrics-url", "", "the engine's Prometheus endpoint, scraped before and after the measurement (e.g. http://127.0.0.1:8000/metrics)")
 	fs.StringVar(&f.output, "output", "", "run directory for schedule.json, outcomes.jsonl and report.json (required)")
 	fs.Float64Var(&f.requireAttainment, "require-attainment", -1, "exit 3 when a valid run's attainment is below this fraction")
-	fs.StringVar(&f.format, "format", "text", "report on stdout: text or json")
+	fs.StringVar(&f.format, "format", "text", "report on stdout: text, json or html")
 	fs.StringVar(&f.lengthControl, "length-control", "ignore_eos", "how ignore_eos rows are sent: ignore_eos, ignore_eos+min_tokens or unsupported")
 	fs.BoolVar(&f.keepText, "keep-text", false, "keep every response's text in the outcome records")
 	fs.BoolVar(&f.logprobs, "logprobs", false, "ask for logprobs so that tokens per event are proven")
@@ -112,8 +112,8 @@ func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
 		return cfg, errors.New("--output is required")
 	case f.count == 0 && f.duration == 0 && f.arrival != "replay":
 		return cfg, errors.New("give --count or --duration")
-	case f.format != "text" && f.format != "json":
-		return cfg, fmt.Errorf("--format: want text or json, got %q", f.format)
+	case f.format != "text" && f.format != "json" && f.format != "html":
+		return cfg, fmt.Errorf("--format: want text, json or html, got %q", f.format)
 	case f.requireAttainment > 1:
 		return cfg, fmt.Errorf("--require-attainment: want a fraction in [0, 1], got %v", f.requireAttainment)
 	}

@@ -28,7 +28,7 @@ type scoreFlags struct {
 
 func (f *scoreFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.runDir, "run", "", "re-score the run directory DIR (schedule.json, outcomes.jsonl) instead of TRACE EVENTS")
-	fs.StringVar(&f.format, "format", "json", "report on stdout: json or text")
+	fs.StringVar(&f.format, "format", "json", "report on stdout: json, text or html")
 	fs.StringVar(&f.percentile, "percentile", "", "percentile method: nearest-rank (default) or linear")
 	fs.Float64Var(&f.confidence, "confidence", 0, "confidence of the one-sided Wilson lower bound (default 0.95)")
 	fs.DurationVar(&f.ttftSLO, "ttft-slo", 0, "TTFT objective, e.g. 300ms (0: the input's own)")
@@ -47,8 +47,8 @@ func (f *scoreFlags) options() (servebench.ScoreOptions, error) {
 		Confidence:       f.confidence,
 		PercentileMethod: f.percentile,
 	}
-	if f.format != "json" && f.format != "text" {
-		return opts, fmt.Errorf("--format %q: want json or text", f.format)
+	if f.format != "json" && f.format != "text" && f.format != "html" {
+		return opts, fmt.Errorf("--format %q: want json, text or html", f.format)
 	}
 	if f.confidence != 0 && !(f.confidence > 0 && f.confidence < 1) {
 		return opts, fmt.Errorf("--confidence %v: want a value in (0, 1)", f.confidence)

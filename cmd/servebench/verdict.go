@@ -8,8 +8,11 @@ import (
 	"github.com/servebench/servebench/servebench"
 )
 
-// printReport writes the report as text or JSON.
+// printReport writes the report as text, JSON or an HTML page.
 func printReport(w io.Writer, r *servebench.Report, format string) error {
+	if format == "html" {
+		return r.WriteHTML(w)
+	}
 	if format == "json" {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")

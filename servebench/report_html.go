@@ -1,0 +1,554 @@
+package servebench
+
+import (
+	"bytes"
+	"cmp"
+	"embed"
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// reportHTMLFiles holds the page template.
+//
+//go:embed report_html/report.html.tmpl
+var reportHTMLFiles embed.FS
+
+// reportHTMLTemplate is the parsed page template.
+var reportHTMLTemplate = template.Must(template.ParseFS(reportHTMLFiles, "report_html/report.html.tmpl"))
+
+// worstRequestsShown bounds the table of worst unqualified requests.
+const worstRequestsShown = 20
+
+// worstErrorRunes bounds the error text shown per request; the whole text
+// stays in report.json.
+const worstErrorRunes = 300
+
+// WriteHTML writes the report as one self-contained HTML page: no script,
+// no external font or style sheet, so it opens offline from a run
+// directory. It shows the run's identity and validity, attainment and its
+// Wilson bound, every rate beside its numerator and denominator, outcomes
+// by status and unqualified requests by reason, each latency distribution
+// with its population, the load delivery verdict, inline SVG charts drawn
+// from Requests (the CDFs of TTFT and E2E over successful requests and a
+// timeline of TTFT from the scheduled time, thinned to at most
+// scatterMaxMarks marks), the engine's own metrics when present, and the
+// worst unqualified requests. Every string from the report is escaped, and
+// an undefined value reads "n/a".
+func (r *Report) WriteHTML(w io.Writer) error {
+	if r == nil {
+		return fmt.Errorf("write HTML report: no report")
+	}
+	var buf bytes.Buffer
+	if err := reportHTMLTemplate.Execute(&buf, buildHTMLPage(r)); err != nil {
+		return fmt.Errorf("write HTML report: %w", err)
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// writeHTMLFile renders the report's HTML page to path.
+func writeHTMLFile(path string, r *Report) error {
+	var buf bytes.Buffer
+	if err := r.WriteHTML(&buf); err != nil {
+		return err
+	}
+	return os.WriteFile(path, buf.Bytes(), 0o644)
+}
+
+// htmlPage is everything the template shows, already formatted.
+type htmlPage struct {
+	Title          string
+	Header         []htmlField
+	Valid          bool
+	InvalidReasons []string
+	Tiles          []htmlField
+	Rates          []htmlField
+	Statuses       []htmlCount
+	Reasons        []htmlCount
+	ReasonsNote    string
+	Quality        string
+	Method         string
+	Latency        []htmlLatencyRow
+	Delivery       []htmlField
+	GeneratorNotes []string
+	Checks         []htmlField
+	CheckExamples  []string
+	CDFs           []svgCDF
+	Scatter        svgScatter
+	Engine         *htmlEngine
+	Worst          htmlWorst
+	Footer         []htmlField
+	Notes          []string
+}
+
+// htmlField is one labelled value; Detail carries the numerator and
+// denominator behind it, Bad marks a value that signals trouble.
+type htmlField struct {
+	Label, Value, Detail string
+	Bad                  bool
+}
+
+// htmlCount is one row of a count table.
+type htmlCount struct {
+	Name  string
+	Count int
+	Share string
+}
+
+// htmlLatencyRow is one distribution of the latency table.
+type htmlLatencyRow struct {
+	Metric, Population, N                 string
+	Mean, P50, P90, P95, P99, Max, Method string
+}
+
+// htmlEngine is the engine's own view of the measurement.
+type htmlEngine struct {
+	URL        string
+	Errors     []string
+	Histograms [][3]string
+	Counters   [][2]string
+	Gauges     [][2]string
+}
+
+// htmlWorst is the table of the worst unqualified requests.
+type htmlWorst struct {
+	Caption string
+	Rows    []htmlWorstRow
+}
+
+// htmlWorstRow is one unqualified request.
+type htmlWorstRow struct {
+	ID, Class, Status, Reasons                    string
+	LongID                                        bool
+	Scheduled, Lag, TTFT, TTFTSched, TPOT, E2E, N string
+	Error                                         string
+}
+
+// buildHTMLPage formats the report for the template.
+func buildHTMLPage(r *Report) *htmlPage {
+	p := &htmlPage{Valid: r.Valid, InvalidReasons: r.InvalidReasons, Method: htmlOr(r.PercentileMethod, "n/a")}
+	p.Title = "servebench report"
+	if e := r.Experiment; e != nil && e.RunID != "" {
+		p.Title += " " + e.RunID
+	}
+	p.Header = htmlHeader(r)
+	windowS := (r.WindowMS[1] - r.WindowMS[0]) / 1000
+	horizonS := r.HorizonMS / 1000
+	p.Tiles = []htmlField{
+		{Label: "Offered", Value: strconv.Itoa(r.Offered),
+			Detail: fmt.Sprintf("%s req/s = %d / %s s window", htmlFixed(r.OfferedRPS, 3), r.Offered, htmlMS(windowS))},
+		{Label: "Qualified", Value: strconv.Itoa(r.Qualified),
+			Detail: fmt.Sprintf("%d of %d offered; %s req/s = %d / %s s horizon", r.Qualified, r.Offered, htmlFixed(r.QualifiedRPS, 3), r.Qualified, htmlMS(horizonS))},
+		{Label: "SLO attainment", Value: htmlPercent(r.Attainment),
+			Detail: fmt.Sprintf("%d / %d; %s", r.Qualified, r.Offered, htmlOr(r.AttainmentKind, "n/a"))},
+		{Label: fmt.Sprintf("Wilson lower bound (%s%%, one-sided)", htmlG(r.WilsonConfidence*100)), Value: htmlPercent(r.WilsonLower),
+			Detail: fmt.Sprintf("on %d / %d", r.Qualified, r.Offered)},
+	}
+	if r.Pending > 0 {
+		p.Tiles[1].Detail += fmt.Sprintf("; %d pending, counted unqualified", r.Pending)
+	}
+	capacity := "not estimated: one run is not a capacity (sweep offered rates)"
+	if r.CapacityEstimateRPS != nil {
+		capacity = htmlFixed(r.CapacityEstimateRPS, 3) + " req/s"
+	}
+	p.Rates = []htmlField{
+		{Label: "Protocol successes", Value: fmt.Sprintf("%d of %d offered (%s)", r.ProtocolSuccesses, r.Offered, htmlPercent(fractionOf(r.ProtocolSuccesses, r.Offered)))},
+		{Label: "Successful request rate", Value: fmt.Sprintf("%s req/s (%d / %s s horizon)", htmlFixed(r.SuccessfulRPS, 3), r.ProtocolSuccesses, htmlMS(horizonS))},
+		{Label: "Qualified request rate", Value: fmt.Sprintf("%s req/s (%d / %s s horizon)", htmlFixed(r.QualifiedRPS, 3), r.Qualified, htmlMS(horizonS))},
+		{Label: "SLO capacity", Value: capacity},
+		{Label: "Arrival window", Value: fmt.Sprintf("[%s, %s) ms (%s s)", htmlMS(r.WindowMS[0]), htmlMS(r.WindowMS[1]), htmlMS(windowS))},
+		{Label: "Horizon", Value: htmlMS(r.HorizonMS) + " ms (window start to the later of window end and last terminal outcome)"},
+	}
+
+	for _, s := range statusesIn(r) {
+		c := r.StatusCounts[s]
+		p.Statuses = append(p.Statuses, htmlCount{Name: string(s), Count: c,
+			Share: fmt.Sprintf("%d of %d offered (%s)", c, r.Offered, htmlPercent(fractionOf(c, r.Offered)))})
+	}
+	unqualified := r.Offered - r.Qualified
+	for _, reason := range reasonsIn(r) {
+		c := r.ReasonCounts[reason]
+		p.Reasons = append(p.Reasons, htmlCount{Name: string(reason), Count: c,
+			Share: fmt.Sprintf("%d of %d unqualified (%s)", c, unqualified, htmlPercent(fractionOf(c, unqualified)))})
+	}
+	p.ReasonsNote = fmt.Sprintf("%d of %d offered are unqualified; a request can fail several criteria, so the counts can add up to more.", unqualified, r.Offered)
+	p.Quality = fmt.Sprintf("%d judged (%d pass, %d fail), %d unscored, of %d offered",
+		r.Quality.Judged, r.Quality.Passed, r.Quality.Failed, r.Quality.Unscored, r.Offered)
+
+	for _, m := range reportMetricsIn(r) {
+		d := r.Percentiles[m]
+		p.Latency = append(p.Latency, htmlLatencyRow{Metric: string(m), Population: d.Population, N: strconv.Itoa(d.N),
+			Mean: htmlOptMS(d.Mean), P50: htmlOptMS(d.P50), P90: htmlOptMS(d.P90), P95: htmlOptMS(d.P95), P99: htmlOptMS(d.P99), Max: htmlOptMS(d.Max)})
+	}
+	p.Delivery, p.GeneratorNotes = htmlDelivery(r)
+	p.Checks, p.CheckExamples = htmlChecks(r)
+	p.CDFs = []svgCDF{
+		cdfChart("TTFT: first content − sent (ms)", successValues(r, func(q *RequestScore) *float64 { return q.TTFTMS }),
+			cdfBound(Millis(r.SLO.TTFT), !r.SLO.TTFTFromScheduled, "TTFT bound")),
+		cdfChart("E2E: terminal − sent (ms)", successValues(r, func(q *RequestScore) *float64 { return q.E2EMS }),
+			cdfBound(Millis(r.SLO.E2E), true, "E2E bound")),
+	}
+	p.Scatter = scatterChart(r)
+	p.Engine = htmlEngineMetrics(r.EngineMetrics)
+	p.Worst = htmlWorstRequests(r)
+	p.Footer, p.Notes = htmlFooter(r)
+	return p
+}
+
+// htmlHeader lists what was run, against what, and how.
+func htmlHeader(r *Report) []htmlField {
+	e := r.Experiment
+	if e == nil {
+		e = &Experiment{}
+	}
+	engine := "n/a"
+	if en := e.Engine; en != nil {
+		parts := []string{htmlOr(en.Kind, "unknown kind")}
+		if en.Image != "" {
+			parts = append(parts, "image "+en.Image)
+		}
+		if en.ImageID != "" {
+			parts = append(parts, "digest "+en.ImageID)
+		}
+		if en.Version != "" {
+			parts = append(parts, "version "+en.Version)
+		}
+		if en.ColdStartMS != nil {
+			parts = append(parts, "cold start "+htmlOptMS(en.ColdStartMS)+" ms")
+		}
+		if len(en.Args) > 0 {
+			parts = append(parts, "args "+strings.Join(en.Args, " "))
+		}
+		engine = strings.Join(parts, ", ")
+	}
+	model := e.Model
+	if model == "" && e.Engine != nil {
+		model = e.Engine.Model
+	}
+	workload := htmlOr(e.Workload, "n/a")
+	if r.Inputs.WorkloadSHA256 != "" {
+		workload += ", sha256 " + r.Inputs.WorkloadSHA256
+	}
+	fields := []htmlField{
+		{Label: "Run ID", Value: htmlOr(e.RunID, "n/a")},
+		{Label: "Start time", Value: htmlOr(e.StartTime, "n/a")},
+		{Label: "Engine", Value: engine},
+		{Label: "Model", Value: htmlOr(model, "n/a")},
+		{Label: "Endpoint", Value: htmlOr(strings.TrimSpace(string(e.Endpoint)+" "+e.BaseURL), "n/a")},
+		{Label: "Arrival", Value: describeArrival(r)},
+		{Label: "Workload", Value: workload},
+		{Label: "SLO", Value: describeSLO(r.SLO)},
+	}
+	if t := e.Timeouts; t != (Timeouts{}) {
+		fields = append(fields, htmlField{Label: "Timeouts", Value: fmt.Sprintf("first token %s, idle %s, total %s",
+			htmlTimeout(t.FirstTokenMS), htmlTimeout(t.IdleMS), htmlTimeout(t.TotalMS))})
+	}
+	if e.WarmupCount > 0 {
+		fields = append(fields, htmlField{Label: "Warmup", Value: fmt.Sprintf("%d requests, excluded from the cohort", e.WarmupCount)})
+	}
+	for _, k := range sortedKeys(e.Labels) {
+		fields = append(fields, htmlField{Label: "Label " + k, Value: fmt.Sprint(e.Labels[k])})
+	}
+	return fields
+}
+
+// describeArrival names the arrival process with its parameters; a report
+// without an experiment record says what the generator saw.
+func describeArrival(r *Report) string {
+	if r.Experiment == nil || r.Experiment.Arrival.Process == "" {
+		if g := r.Generator; g != nil {
+			return g.Mode + " loop (process not recorded)"
+		}
+		return "n/a"
+	}
+	a := r.Experiment.Arrival
+	var parts []string
+	switch a.Process {
+	case "closed":
+		parts = append(parts, fmt.Sprintf("closed loop, %d users, think time %s ms (never a capacity)", a.Users, htmlMS(a.ThinkTimeMS)))
+	default:
+		parts = append(parts, fmt.Sprintf("%s, %s req/s", a.Process, htmlMS(a.RateRPS)))
+	}
+	if a.Burstiness > 0 {
+		parts = append(parts, "burstiness "+htmlG(a.Burstiness))
+	}
+	if a.BurstSize > 0 {
+		parts = append(parts, "burst size "+strconv.Itoa(a.BurstSize))
+	}
+	if a.TimeScale > 0 {
+		parts = append(parts, "time scale "+htmlG(a.TimeScale))
+	}
+	parts = append(parts, "seed "+strconv.FormatInt(a.Seed, 10))
+	return strings.Join(parts, ", ")
+}
+
+// htmlDelivery lists the load delivery verdict and the generator's notes.
+func htmlDelivery(r *Report) ([]htmlField, []string) {
+	valid := htmlField{Label: "Valid", Value: fmt.Sprintf("yes: every offered request was sent within %s ms of its schedule", htmlMS(r.ScheduleLagToleranceMS))}
+	if !r.Valid {
+		valid = htmlField{Label: "Valid", Value: "NO: the load was not delivered", Bad: true}
+	}
+	fields := []htmlField{valid,
+		{Label: "Max schedule lag", Value: fmt.Sprintf("%s ms (tolerance %s ms; %d of %d late)",
+			htmlOptMS(r.MaxScheduleLagMS), htmlMS(r.ScheduleLagToleranceMS), r.LateCount, r.Offered), Bad: r.LateCount > 0},
+	}
+	if b := r.Backlog; b != nil {
+		growth := "not growing"
+		switch {
+		case b.Inconclusive:
+			growth = "inconclusive: " + b.Note
+		case b.Growing:
+			growth = "GROWING"
+		}
+		fields = append(fields, htmlField{Label: "Outstanding requests",
+			Value: fmt.Sprintf("%d at window midpoint, %d at window end (%s)", b.AtWindowMid, b.AtWindowEnd, growth), Bad: b.Growing})
+	}
+	if f := r.Fluidity; f != nil {
+		fields = append(fields, htmlField{Label: "Fluidity index", Value: fmt.Sprintf("%s (%d of %d deadlines missed; first token %s ms, cadence %s ms)",
+			htmlFixed(f.Index, 3), f.MissedDeadlines, f.Deadlines, htmlMS(f.FirstTokenDeadlineMS), htmlMS(f.CadenceMS))})
+	}
+	g := r.Generator
+	if g == nil {
+		return fields, nil
+	}
+	capacity := "none"
+	if g.MaxConcurrency > 0 {
+		capacity = fmt.Sprintf("%d in flight (bound: %v)", g.MaxConcurrency, g.CapBound)
+	}
+	fields = append(fields,
+		htmlField{Label: "Generator", Value: fmt.Sprintf("%s loop, %d of %d scheduled sent, saturated: %v", g.Mode, g.Sent, g.Scheduled, g.Saturated), Bad: g.Saturated},
+		htmlField{Label: "Ideal / delivered rate", Value: fmt.Sprintf("%s / %s req/s", htmlFixed(g.IdealRPS, 3), htmlFixed(g.DeliveredRPS, 3))},
+		htmlField{Label: "Client concurrency cap", Value: capacity, Bad: g.CapBound},
+		htmlField{Label: "Peak outstanding", Value: strconv.Itoa(g.PeakOutstanding)},
+		htmlField{Label: "Go scheduler latency p99", Value: htmlOptMS(g.SchedulerLatencyP99MS) + " ms"},
+	)
+	return fields, g.Notes
+}
+
+// htmlChecks lists the prompt-length audit and the forced output lengths.
+func htmlChecks(r *Report) ([]htmlField, []string) {
+	var fields []htmlField
+	var examples []string
+	if a := r.PromptTokens; a != nil {
+		fields = append(fields, htmlField{Label: "Prompt tokens",
+			Value: fmt.Sprintf("%d compared, %d beyond tolerance, %d unreported; mean reported − intended %s, max |difference| %d",
+				a.Compared, a.Mismatched, a.Unreported, htmlFixed(a.MeanDifference, 1), a.MaxAbsDifference), Bad: a.Mismatched > 0})
+		examples = append(examples, a.Examples...)
+	}
+	if o := r.OutputLengths; o != nil {
+		fields = append(fields, htmlField{Label: "Forced output lengths",
+			Value: fmt.Sprintf("%d forced, %d not enforceable, %d short of max_tokens, %d unknown", o.Forced, o.NotEnforceable, o.ShortOfMaxTokens, o.Unknown),
+			Bad:   o.NotEnforceable > 0 || o.ShortOfMaxTokens > 0})
+		examples = append(examples, o.Examples...)
+	}
+	return fields, examples
+}
+
+// htmlEngineMetrics formats the engine's scrape; nil when there was none.
+func htmlEngineMetrics(em *EngineMetrics) *htmlEngine {
+	if em == nil {
+		return nil
+	}
+	e := &htmlEngine{URL: em.URL, Errors: em.Errors}
+	for _, k := range sortedKeys(em.Histograms) {
+		h := em.Histograms[k]
+		mean := "n/a"
+		if h.Mean != nil && finite(*h.Mean) {
+			mean = strconv.FormatFloat(*h.Mean, 'g', 6, 64)
+		}
+		e.Histograms = append(e.Histograms, [3]string{k, htmlG(h.Count), mean})
+	}
+	for _, k := range sortedKeys(em.Counters) {
+		if v := em.Counters[k]; v != 0 {
+			e.Counters = append(e.Counters, [2]string{k, "+" + htmlG(v)})
+		}
+	}
+	for _, k := range sortedKeys(em.Gauges) {
+		e.Gauges = append(e.Gauges, [2]string{k, htmlG(em.Gauges[k])})
+	}
+	return e
+}
+
+// htmlWorstRequests picks the worst unqualified requests: those that did
+// not succeed first, in schedule order, then successes by how far they
+// exceeded their worst declared bound, most first.
+func htmlWorstRequests(r *Report) htmlWorst {
+	type ranked struct {
+		i      int
+		failed bool
+		excess float64
+	}
+	var bad []ranked
+	for i := range r.Requests {
+		q := &r.Requests[i]
+		if q.Qualified {
+			continue
+		}
+		bad = append(bad, ranked{i: i, failed: q.Status != StatusSuccess, excess: boundExcess(r.SLO, q)})
+	}
+	slices.SortStableFunc(bad, func(a, b ranked) int {
+		if a.failed != b.failed {
+			if a.failed {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(b.excess, a.excess)
+	})
+	shown := min(len(bad), worstRequestsShown)
+	w := htmlWorst{Caption: fmt.Sprintf("%d of %d unqualified requests shown: those that did not succeed first, in schedule order, then successes by how far they exceeded their worst declared bound (observed / bound).",
+		shown, len(bad))}
+	for _, b := range bad[:shown] {
+		q := &r.Requests[b.i]
+		reasons := make([]string, len(q.Reasons))
+		for k, reason := range q.Reasons {
+			reasons[k] = string(reason)
+		}
+		msg := q.Error
+		if q.QualityEvidence != "" {
+			msg = strings.TrimPrefix(msg+"; quality: "+q.QualityEvidence, "; ")
+		}
+		if n := utf8.RuneCountInString(msg); n > worstErrorRunes {
+			msg = fmt.Sprintf("%s… (cut at %d of %d characters; the JSON report holds them all)", string([]rune(msg)[:worstErrorRunes]), worstErrorRunes, n)
+		}
+		tokens := "n/a"
+		if q.OutputTokens != nil {
+			tokens = strconv.Itoa(*q.OutputTokens)
+		}
+		w.Rows = append(w.Rows, htmlWorstRow{ID: q.ID, LongID: utf8.RuneCountInString(q.ID) > 32, Class: q.Class, Status: string(q.Status), Reasons: strings.Join(reasons, ", "),
+			Scheduled: htmlMS(q.ScheduledMS), Lag: htmlOptMS(q.ScheduleLagMS), TTFT: htmlOptMS(q.TTFTMS), TTFTSched: htmlOptMS(q.TTFTFromScheduledMS),
+			TPOT: htmlOptMS(q.TPOTMS), E2E: htmlOptMS(q.E2EMS), N: tokens, Error: msg})
+	}
+	return w
+}
+
+// boundExcess is the largest ratio of an observed latency to its declared
+// bound, over the bounds the SLO declares; 0 when none applies.
+func boundExcess(s SLO, q *RequestScore) float64 {
+	worst := 0.0
+	check := func(v *float64, boundMS float64) {
+		if v != nil && boundMS > 0 && finite(*v) {
+			worst = max(worst, *v/boundMS)
+		}
+	}
+	ttft := q.TTFTMS
+	if s.TTFTFromScheduled {
+		ttft = q.TTFTFromScheduledMS
+	}
+	check(ttft, Millis(s.TTFT))
+	check(q.TPOTMS, Millis(s.TPOT))
+	check(q.E2EMS, Millis(s.E2E))
+	return worst
+}
+
+// htmlFooter lists the input hashes and the client that measured.
+func htmlFooter(r *Report) ([]htmlField, []string) {
+	var fields []htmlField
+	for _, in := range []struct{ name, sum string }{
+		{"trace", r.Inputs.TraceSHA256}, {"events", r.Inputs.EventsSHA256}, {"workload", r.Inputs.WorkloadSHA256},
+		{"schedule", r.Inputs.ScheduleSHA256}, {"outcomes", r.Inputs.OutcomesSHA256},
+	} {
+		if in.sum != "" {
+			fields = append(fields, htmlField{Label: in.name + " sha256", Value: in.sum})
+		}
+	}
+	e := r.Experiment
+	if e == nil {
+		return fields, nil
+	}
+	fields = append(fields, htmlField{Label: "Client", Value: fmt.Sprintf("servebench %s, %s, host %s",
+		htmlOr(e.ClientVersion, "n/a"), htmlOr(e.GoVersion, "n/a"), htmlOr(e.Host, "n/a"))})
+	return fields, e.Notes
+}
+
+// statusesIn lists every known status, then any other the report counts.
+func statusesIn(r *Report) []Status {
+	out := slices.Clone(Statuses)
+	var extra []Status
+	for s := range r.StatusCounts {
+		if !slices.Contains(Statuses, s) {
+			extra = append(extra, s)
+		}
+	}
+	slices.Sort(extra)
+	return append(out, extra...)
+}
+
+// reasonsIn lists every known reason, then any other the report counts.
+func reasonsIn(r *Report) []Reason {
+	out := slices.Clone(Reasons)
+	var extra []Reason
+	for reason := range r.ReasonCounts {
+		if !slices.Contains(Reasons, reason) {
+			extra = append(extra, reason)
+		}
+	}
+	slices.Sort(extra)
+	return append(out, extra...)
+}
+
+// finite reports whether v is neither NaN nor infinite.
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// htmlMS formats milliseconds like the text report, "n/a" when not finite.
+func htmlMS(v float64) string {
+	if !finite(v) {
+		return "n/a"
+	}
+	return textMS(v)
+}
+
+// htmlOptMS formats an optional millisecond value.
+func htmlOptMS(v *float64) string {
+	if v == nil {
+		return "n/a"
+	}
+	return htmlMS(*v)
+}
+
+// htmlFixed formats an optional value with fixed decimals.
+func htmlFixed(v *float64, decimals int) string {
+	if v == nil || !finite(*v) {
+		return "n/a"
+	}
+	return textFixed(v, decimals)
+}
+
+// htmlPercent formats an optional fraction as a percentage.
+func htmlPercent(v *float64) string {
+	if v == nil || !finite(*v) {
+		return "n/a"
+	}
+	return textPercent(v)
+}
+
+// htmlG formats a plain number in its shortest form.
+func htmlG(v float64) string {
+	if !finite(v) {
+		return "n/a"
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// htmlTimeout formats a declared deadline; zero is "none".
+func htmlTimeout(ms float64) string {
+	if ms == 0 {
+		return "none"
+	}
+	return htmlMS(ms) + " ms"
+}
+
+// htmlOr returns s, or alt when s is empty.
+func htmlOr(s, alt string) string {
+	if s == "" {
+		return alt
+	}
+	return s
+}
