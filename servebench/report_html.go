@@ -38,7 +38,7 @@ const worstErrorRunes = 300
 // with its population, the load delivery verdict, inline SVG charts drawn
 // from Requests (the CDFs of TTFT and E2E over successful requests and a
 // timeline of TTFT from the scheduled time, thinned to at most
-// scatterMaxMarks marks), the engine's own metrics when present, and the
+// 2,000 marks), the engine's own metrics when present, and the
 // worst unqualified requests. Every string from the report is escaped, and
 // an undefined value reads "n/a".
 func (r *Report) WriteHTML(w io.Writer) error {
@@ -148,7 +148,7 @@ func buildHTMLPage(r *Report) *htmlPage {
 			Detail: fmt.Sprintf("%d of %d offered; %s req/s = %d / %s s horizon", r.Qualified, r.Offered, htmlFixed(r.QualifiedRPS, 3), r.Qualified, htmlMS(horizonS))},
 		{Label: "SLO attainment", Value: htmlPercent(r.Attainment),
 			Detail: fmt.Sprintf("%d / %d; %s", r.Qualified, r.Offered, htmlOr(r.AttainmentKind, "n/a"))},
-		{Label: fmt.Sprintf("Wilson lower bound (%s%%, one-sided)", htmlG(r.WilsonConfidence*100)), Value: htmlPercent(r.WilsonLower),
+		{Label: fmt.Sprintf("Wilson lower bound (%s%%, one-sided)", htmlG6(r.WilsonConfidence*100)), Value: htmlPercent(r.WilsonLower),
 			Detail: fmt.Sprintf("on %d / %d", r.Qualified, r.Offered)},
 	}
 	if r.Pending > 0 {
@@ -273,6 +273,8 @@ func describeArrival(r *Report) string {
 	switch a.Process {
 	case "closed":
 		parts = append(parts, fmt.Sprintf("closed loop, %d users, think time %s ms (never a capacity)", a.Users, htmlMS(a.ThinkTimeMS)))
+	case "replay":
+		parts = append(parts, "replay of stored timestamps")
 	default:
 		parts = append(parts, fmt.Sprintf("%s, %s req/s", a.Process, htmlMS(a.RateRPS)))
 	}
@@ -535,6 +537,14 @@ func htmlG(v float64) string {
 		return "n/a"
 	}
 	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// htmlG6 formats a number to six significant digits, as %g does.
+func htmlG6(v float64) string {
+	if !finite(v) {
+		return "n/a"
+	}
+	return strconv.FormatFloat(v, 'g', 6, 64)
 }
 
 // htmlTimeout formats a declared deadline; zero is "none".

@@ -59,7 +59,12 @@ func newAxes(w, h int, left, top, right, bottom, gridBottom float64, xMin, xMax,
 	if a.xHi <= a.xLo {
 		a.xHi = a.xLo + xStep
 	}
-	for v := a.xLo; v <= a.xHi+xStep/2; v += xStep {
+	if !(a.xHi > a.xLo) { // a span below the values' precision
+		a.xLo, a.xHi = xMin*xFactor-1, xMax*xFactor+1
+		xStep = a.xHi - a.xLo
+	}
+	for k := 0; k <= min(50, int(math.Round((a.xHi-a.xLo)/xStep))); k++ {
+		v := a.xLo + float64(k)*xStep
 		px := left + (v-a.xLo)/(a.xHi-a.xLo)*(right-left)
 		fmt.Fprintf(&grid, "M%s %sV%s", svgNum(px), svgNum(top), svgNum(gridBottom))
 		a.XTicks = append(a.XTicks, svgText{X: svgNum(px), Y: svgNum(gridBottom + 14), Text: svgTickLabel(v, xStep), Anchor: "middle"})
@@ -73,7 +78,8 @@ func newAxes(w, h int, left, top, right, bottom, gridBottom float64, xMin, xMax,
 	if a.yHi <= 0 {
 		a.yHi = yStep
 	}
-	for v := 0.0; v <= a.yHi+yStep/2; v += yStep {
+	for k := 0; k <= min(50, int(math.Round(a.yHi/yStep))); k++ {
+		v := float64(k) * yStep
 		py := a.y(v)
 		fmt.Fprintf(&grid, "M%s %sH%s", svgNum(left), svgNum(py), svgNum(right))
 		label := svgTickLabel(v, yStep)
@@ -185,7 +191,7 @@ func cdfChart(title string, xs []float64, bound *cdfBoundSpec) svgCDF {
 	if bound != nil {
 		xMax = max(xMax, bound.ms*1.05) // the bound's line clears the frame
 	}
-	a := newAxes(540, 270, 56, 10, 524, 220, 220, 0, xMax, 1, 1, true, "milliseconds", "share of requests")
+	a := newAxes(540, 270, 56, 10, 524, 220, 220, min(0, xs[0]), xMax, 1, 1, true, "milliseconds", "share of requests")
 	c.Axes = a
 	ranks := make([]int, 0, min(n, cdfMaxSteps))
 	if n <= cdfMaxSteps {

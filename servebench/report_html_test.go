@@ -189,7 +189,13 @@ func TestWriteHTMLPrintsUndefinedValuesAsNotAvailable(t *testing.T) {
 	r.Attainment, r.WilsonLower, r.HorizonMS = htmlFloat(math.NaN()), htmlFloat(math.Inf(1)), math.NaN()
 	r.Requests[0].TTFTMS, r.Requests[0].ScheduledMS = htmlFloat(math.Inf(-1)), math.NaN()
 	odd := renderHTML(t, r)
-	for name, p := range map[string]string{"small": page, "empty": empty, "not finite": odd} {
+	// One request late in a long run: the time axis has no span.
+	point := renderHTML(t, &servebench.Report{WindowMS: [2]float64{1e12, 1e12}, Requests: []servebench.RequestScore{
+		{ID: "x", Status: servebench.StatusSuccess, ScheduledMS: 1e12, TTFTMS: htmlFloat(5), TTFTFromScheduledMS: htmlFloat(5), Qualified: true}}})
+	if !strings.Contains(point, "1 of 1 offered requests placed; 1 marks drawn") || !strings.Contains(point, `data-steps="1"`) {
+		t.Errorf("a one-request report's charts")
+	}
+	for name, p := range map[string]string{"small": page, "empty": empty, "not finite": odd, "one request": point} {
 		if strings.Contains(p, "NaN") || strings.Contains(p, "Inf") {
 			t.Errorf("%s page prints a non-finite value", name)
 		}
