@@ -104,7 +104,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	fmt.Fprintf(stdout, "\nrun directories (schedule.json, outcomes.jsonl, report.json per rate): %s\n", cfg.OutputDir)
+	fmt.Fprintf(stdout, "\nrun directories (schedule.json, outcomes.jsonl, report.json and report.html per rate): %s\n", cfg.OutputDir)
 	return 0
 }
 
