@@ -8,47 +8,76 @@ import (
 	"strconv"
 )
 
-// RunSweep runs cfg once per offered rate, lowest first, each into its own
-// sub-directory of cfg.OutputDir ("rate-<rps>"), and selects the SLO
-// capacity by rule: the highest passing tested offered rate. Each point
-// re-realizes the schedule with the same process and seed at its own rate.
-// A cancelled sweep returns the points it finished.
-func RunSweep(ctx context.Context, cfg RunConfig, rates []float64, rule CapacityRule) (*Sweep, error) {
+// SweepPlan declares a sweep: the offered rates, the runs at each, their
+// order, and the rule that selects the capacity.
+type SweepPlan struct {
+	// Rates are the offered rates to test, in requests per second.
+	Rates []float64
+	// Repeat is the number of runs at each rate (default 1). Run k (from
+	// 0) re-realizes the schedule with the arrival seed plus k, so repeats
+	// are independent draws; a rate passes only when all its runs pass.
+	Repeat int
+	// Descending tests the highest rate first. A downward sweep shows
+	// hysteresis (caches or thermal state carried over from a heavier
+	// point) that an upward one hides; compare the two.
+	Descending bool
+	// Rule decides which points pass.
+	Rule CapacityRule
+}
+
+// RunSweep runs cfg at every rate of the plan, each run into its own
+// sub-directory of cfg.OutputDir ("rate-<rps>", with "/run-<k>" when a rate
+// is repeated), and selects the SLO capacity by the plan's rule: the highest
+// passing tested offered rate. Every point keeps cfg's arrival process and
+// workload and re-realizes its schedule at its own rate. A cancelled sweep
+// returns the points it finished.
+func RunSweep(ctx context.Context, cfg RunConfig, plan SweepPlan) (*Sweep, error) {
 	if cfg.Arrival == nil {
 		return nil, fmt.Errorf("sweep: an open-loop arrival process is required (a closed loop has no offered rate)")
 	}
-	if len(rates) == 0 {
+	if len(plan.Rates) == 0 {
 		return nil, fmt.Errorf("sweep: no rates")
 	}
-	rates = slices.Clone(rates)
+	if plan.Repeat < 0 {
+		return nil, fmt.Errorf("sweep: repeat must not be negative")
+	}
+	repeat := max(plan.Repeat, 1)
+	rates := slices.Clone(plan.Rates)
 	slices.Sort(rates)
+	if plan.Descending {
+		slices.Reverse(rates)
+	}
 	base := cfg.Arrival.Spec()
 	dir, err := runDir(cfg.OutputDir)
 	if err != nil {
 		return nil, err
 	}
-	sw := &Sweep{Rule: rule}
+	sw := &Sweep{Rule: plan.Rule}
 	for _, rate := range rates {
-		spec := base
-		spec.RateRPS = rate
-		a, err := NewArrival(spec)
-		if err != nil {
-			return nil, fmt.Errorf("sweep: rate %v: %w", rate, err)
-		}
-		point := cfg
-		point.Arrival = a
-		point.Schedule = nil
-		point.RunID = ""
-		point.OutputDir = filepath.Join(dir, "rate-"+strconv.FormatFloat(rate, 'f', -1, 64))
-		res, err := Run(ctx, point)
-		if res != nil && res.Report != nil {
-			sw.Points = append(sw.Points, SweepPoint{OfferedRPS: rate, Report: res.Report})
-		}
-		if err != nil {
-			sw.Selection = SelectCapacity(sw.Points, rule)
-			return sw, fmt.Errorf("sweep: rate %v: %w", rate, err)
+		for k := range repeat {
+			spec := base
+			spec.RateRPS = rate
+			spec.Seed = base.Seed + int64(k)
+			a, err := NewArrival(spec)
+			if err != nil {
+				return nil, fmt.Errorf("sweep: rate %v: %w", rate, err)
+			}
+			point := cfg
+			point.Arrival, point.Schedule, point.RunID = a, nil, ""
+			point.OutputDir = filepath.Join(dir, "rate-"+strconv.FormatFloat(rate, 'f', -1, 64))
+			if repeat > 1 {
+				point.OutputDir = filepath.Join(point.OutputDir, "run-"+strconv.Itoa(k+1))
+			}
+			res, err := Run(ctx, point)
+			if res != nil && res.Report != nil {
+				sw.Points = append(sw.Points, SweepPoint{OfferedRPS: rate, Report: res.Report})
+			}
+			if err != nil {
+				sw.Selection = SelectCapacity(sw.Points, plan.Rule)
+				return sw, fmt.Errorf("sweep: rate %v: %w", rate, err)
+			}
 		}
 	}
-	sw.Selection = SelectCapacity(sw.Points, rule)
+	sw.Selection = SelectCapacity(sw.Points, plan.Rule)
 	return sw, nil
 }

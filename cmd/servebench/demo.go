@@ -85,7 +85,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "SLO: TTFT <= %v and TPOT <= %v; a rate passes at attainment >= %.2f with the load delivered and no backlog growth\n\n", *ttft, *tpot, *alpha)
 
 	rule := servebench.CapacityRule{MinAttainment: *alpha, RequireNoBacklogGrowth: true}
-	sweep, err := servebench.RunSweep(ctx, cfg, points, rule)
+	sweep, err := servebench.RunSweep(ctx, cfg, servebench.SweepPlan{Rates: points, Rule: rule})
 	if sweep == nil {
 		fmt.Fprintf(stderr, "servebench demo: %v\n", err)
 		return 1

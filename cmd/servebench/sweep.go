@@ -29,6 +29,8 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 	wilson := fs.Bool("wilson", false, "judge the one-sided Wilson lower bound of attainment instead of the observed value")
 	confidence := fs.Float64("confidence", 0.95, "confidence of the Wilson bound")
 	backlog := fs.Bool("no-backlog-growth", true, "fail a rate whose outstanding work grew over its window")
+	repeat := fs.Int("repeat", 1, "runs at each rate, each with the next seed; a rate passes only when all its runs pass")
+	descending := fs.Bool("descending", false, "test the highest rate first (shows hysteresis an upward sweep hides)")
 	if err := fs.Parse(args); err != nil {
 		return 1
 	}
@@ -50,7 +52,7 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 	rule := servebench.CapacityRule{MinAttainment: *alpha, UseWilsonLower: *wilson, Confidence: *confidence, RequireNoBacklogGrowth: *backlog}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	sweep, err := servebench.RunSweep(ctx, cfg, points, rule)
+	sweep, err := servebench.RunSweep(ctx, cfg, servebench.SweepPlan{Rates: points, Repeat: *repeat, Descending: *descending, Rule: rule})
 	if sweep != nil {
 		printSweep(stdout, sweep)
 		fmt.Fprintf(stderr, "run directories: %s/rate-*\n", cfg.OutputDir)
