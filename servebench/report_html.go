@@ -471,25 +471,19 @@ func htmlFooter(r *Report) ([]htmlField, []string) {
 }
 
 // statusesIn lists every known status, then any other the report counts.
-func statusesIn(r *Report) []Status {
-	out := slices.Clone(Statuses)
-	var extra []Status
-	for s := range r.StatusCounts {
-		if !slices.Contains(Statuses, s) {
-			extra = append(extra, s)
-		}
-	}
-	slices.Sort(extra)
-	return append(out, extra...)
-}
+func statusesIn(r *Report) []Status { return knownThenExtra(Statuses, r.StatusCounts) }
 
 // reasonsIn lists every known reason, then any other the report counts.
-func reasonsIn(r *Report) []Reason {
-	out := slices.Clone(Reasons)
-	var extra []Reason
-	for reason := range r.ReasonCounts {
-		if !slices.Contains(Reasons, reason) {
-			extra = append(extra, reason)
+func reasonsIn(r *Report) []Reason { return knownThenExtra(Reasons, r.ReasonCounts) }
+
+// knownThenExtra lists the known keys in their order, then the keys of
+// counts that are not among them, sorted.
+func knownThenExtra[K ~string](known []K, counts map[K]int) []K {
+	out := slices.Clone(known)
+	var extra []K
+	for k := range counts {
+		if !slices.Contains(known, k) {
+			extra = append(extra, k)
 		}
 	}
 	slices.Sort(extra)
