@@ -204,3 +204,23 @@ func withLogTail(err error, ring *LogRing, apiKey string) error {
 	}
 	return fmt.Errorf("%w\nlast engine output:\n%s", err, Redact([]string{string(tail)}, apiKey)[0])
 }
+
+// RunModule is the body of an engine module's Run: it stops at planErr (the
+// error of assembling the request) before anything starts, otherwise starts
+// plan and wraps the started Base in the module's container type. Errors
+// read "run <kind>: …". Like testcontainers.Run it may return a container
+// together with an error; the caller terminates it in either case.
+func RunModule[C any](ctx context.Context, kind string, plan Plan, planErr error, wrap func(*Base) *C) (*C, error) {
+	if planErr != nil {
+		return nil, fmt.Errorf("run %s: %w", kind, planErr)
+	}
+	base, err := Start(ctx, plan)
+	var c *C
+	if base != nil {
+		c = wrap(base)
+	}
+	if err != nil {
+		return c, fmt.Errorf("run %s: %w", kind, err)
+	}
+	return c, nil
+}

@@ -85,18 +85,7 @@ func Run(ctx context.Context, opts ...testcontainers.ContainerCustomizer) (*Cont
 		opts = append(opts, WithBinary(bin))
 	}
 	plan, err := request(opts...)
-	if err != nil {
-		return nil, fmt.Errorf("run simengine: %w", err)
-	}
-	base, err := containers.Start(ctx, plan)
-	var c *Container
-	if base != nil {
-		c = &Container{Base: base}
-	}
-	if err != nil {
-		return c, fmt.Errorf("run simengine: %w", err)
-	}
-	return c, nil
+	return containers.RunModule(ctx, "simengine", plan, err, func(b *containers.Base) *Container { return &Container{Base: b} })
 }
 
 // request assembles the container request Run would start from an already

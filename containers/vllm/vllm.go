@@ -65,18 +65,7 @@ func LengthControl() servebench.LengthControl { return servebench.LengthIgnoreEO
 // with an error; terminate it in either case.
 func Run(ctx context.Context, img string, opts ...testcontainers.ContainerCustomizer) (*Container, error) {
 	plan, err := request(img, opts...)
-	if err != nil {
-		return nil, fmt.Errorf("run vllm: %w", err)
-	}
-	base, err := containers.Start(ctx, plan)
-	var c *Container
-	if base != nil {
-		c = &Container{Base: base}
-	}
-	if err != nil {
-		return c, fmt.Errorf("run vllm: %w", err)
-	}
-	return c, nil
+	return containers.RunModule(ctx, "vllm", plan, err, func(b *containers.Base) *Container { return &Container{Base: b} })
 }
 
 // request assembles the container request Run would start.
