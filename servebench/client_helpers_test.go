@@ -34,14 +34,14 @@ type scriptServer struct {
 }
 
 // newScriptServer starts a server whose every request runs script.
-func newScriptServer(t *testing.T, script func(w *sseWriter)) *scriptServer {
+func newScriptServer(t testing.TB, script func(w *sseWriter)) *scriptServer {
 	t.Helper()
 	return newScriptServerWith(t, script, nil)
 }
 
 // newScriptServerWith is newScriptServer with a chance to configure the
 // http.Server before it starts.
-func newScriptServerWith(t *testing.T, script func(w *sseWriter), configure func(*http.Server)) *scriptServer {
+func newScriptServerWith(t testing.TB, script func(w *sseWriter), configure func(*http.Server)) *scriptServer {
 	t.Helper()
 	s := &scriptServer{start: time.Now()}
 	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {

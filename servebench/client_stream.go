@@ -90,8 +90,8 @@ func (x *exchange) streamEnded(ctx context.Context, err error) {
 		x.failed(ctx, src, now)
 		return
 	}
-	if kind, at := x.wd.expired(); kind != deadlineNone {
-		x.timedOut(kind, at)
+	if kind, at, due := x.wd.expired(); kind != deadlineNone {
+		x.timedOut(kind, at, due)
 		return
 	}
 	if f := &x.body.errField; f.seen {
