@@ -151,7 +151,8 @@ func (c *Client) Do(ctx context.Context, start time.Time, req *Request, requestI
 	x.finish()
 }
 
-// String describes the Client without its API key.
+// String describes the Client without its API key or the userinfo of its
+// base URL.
 func (c Client) String() string {
 	key := "none"
 	if c.APIKey != "" {
@@ -160,7 +161,7 @@ func (c Client) String() string {
 	return fmt.Sprintf("servebench.Client{BaseURL: %q, Model: %q, Endpoint: %q, APIKey: %s, Stream: %t, "+
 		"FirstTokenTimeout: %v, IdleTimeout: %v, TotalTimeout: %v, LengthControl: %q, KeepText: %t, "+
 		"EstimateTokens: %t, Logprobs: %t}",
-		c.BaseURL, c.Model, c.Endpoint, key, c.Stream, c.FirstTokenTimeout, c.IdleTimeout, c.TotalTimeout,
+		RedactURL(c.BaseURL), c.Model, c.Endpoint, key, c.Stream, c.FirstTokenTimeout, c.IdleTimeout, c.TotalTimeout,
 		c.LengthControl, c.KeepText, c.EstimateTokens, c.Logprobs)
 }
 

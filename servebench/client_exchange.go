@@ -173,9 +173,10 @@ func (x *exchange) run(ctx context.Context, requestID string) {
 	}
 }
 
-// end records a terminal status decided at t.
+// end records a terminal status decided at t. The message loses its
+// secrets first and is cut to maxMessageBytes after.
 func (x *exchange) end(status Status, t time.Time, msg string) {
-	x.out.Status, x.out.TerminalMS, x.out.Error = status, x.ms(t), msg
+	x.out.Status, x.out.TerminalMS, x.out.Error = status, x.ms(t), truncateText(x.c.redactMessage(msg))
 }
 
 // failed ends a request whose transport call or body read failed at t:

@@ -57,7 +57,7 @@ func (x *exchange) readStream(ctx context.Context, resp *http.Response) {
 		x.events++
 		x.chunk.reset()
 		if err := x.decoder.decode(data, &x.chunk); err != nil {
-			x.streamError(resp, t, fmt.Sprintf("event %d is not a readable chunk: %v: %s", x.events, err, truncateText(string(data))))
+			x.streamError(resp, t, fmt.Sprintf("event %d is not a readable chunk: %v: %s", x.events, err, quoteData(string(data))))
 			return
 		}
 		if msg, isErr := x.chunk.errorMessage(); isErr {
@@ -124,7 +124,7 @@ func (x *exchange) readWhole(ctx context.Context, resp *http.Response) {
 	}
 	x.chunk.reset()
 	if err := x.decoder.decode(bytes.TrimSpace(data), &x.chunk); err != nil {
-		x.end(StatusStreamError, t, fmt.Sprintf("response body is not a readable completion: %v: %s", err, truncateText(string(data))))
+		x.end(StatusStreamError, t, fmt.Sprintf("response body is not a readable completion: %v: %s", err, quoteData(string(data))))
 		return
 	}
 	if msg, isErr := x.chunk.errorMessage(); isErr {

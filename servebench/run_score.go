@@ -93,7 +93,7 @@ func experimentRecord(cfg RunConfig, s *Schedule, wallStart time.Time) *Experime
 		StartTime:     wallStart.UTC().Format(time.RFC3339Nano),
 		Arrival:       s.Arrival,
 		Endpoint:      cfg.Client.Endpoint,
-		BaseURL:       cfg.Client.BaseURL,
+		BaseURL:       RedactURL(cfg.Client.BaseURL),
 		Model:         cfg.Client.Model,
 		Engine:        cfg.Engine,
 		Timeouts:      clientTimeouts(cfg.Client),
