@@ -58,6 +58,9 @@ type exchange struct {
 	events      int // data events decoded
 	textEvents  int // events with visible or reasoning text
 	textBytes   int // their bytes
+	// generated counts events with visible text, reasoning or a tool
+	// call's piece, and generatedBytes their bytes (see boundViolation).
+	generated, generatedBytes int
 	visible     bool
 	eventTokens []int
 

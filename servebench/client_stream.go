@@ -71,6 +71,10 @@ func (x *exchange) readStream(ctx context.Context, resp *http.Response) {
 			return
 		}
 		x.apply(t, false)
+		if msg := x.boundViolation(); msg != "" {
+			x.streamError(resp, t, msg)
+			return
+		}
 	}
 }
 
@@ -198,6 +202,11 @@ func (x *exchange) applyChoice(t time.Time, c *wireChoice, m *wireMessage, whole
 		x.logprobsSeen = true
 	}
 	if visible || reasoning != "" || toolPiece {
+		x.generated++
+		x.generatedBytes += len(c.Text) + len(m.Content) + len(reasoning)
+		for j := range m.ToolCalls {
+			x.generatedBytes += len(m.ToolCalls[j].Function.Name) + len(m.ToolCalls[j].Function.Arguments)
+		}
 		if !hasLogprobs {
 			x.textWithoutLogprobs = true
 		}
