@@ -55,14 +55,14 @@ type exchange struct {
 	text      strings.Builder
 	tools     []*toolAccum
 
-	events      int // data events decoded
-	textEvents  int // events with visible or reasoning text
-	textBytes   int // their bytes
+	events     int // data events decoded
+	textEvents int // events with visible or reasoning text
+	textBytes  int // their bytes
 	// generated counts events with visible text, reasoning or a tool
 	// call's piece, and generatedBytes their bytes (see boundViolation).
 	generated, generatedBytes int
-	visible     bool
-	eventTokens []int
+	visible                   bool
+	eventTokens               []int
 
 	decoder                     *chunkDecoder
 	finalUsage, lastUsage       wireUsage
