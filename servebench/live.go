@@ -2,6 +2,7 @@ package servebench
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"sync"
@@ -70,7 +71,7 @@ func (l *LiveRun) run(ctx context.Context) (*RunResult, error) {
 			return nil, fmt.Errorf("run: warmup: %w", err)
 		}
 	}
-	w, err := CreateOutcomeWriter(filepath.Join(l.dir, OutcomesFile))
+	w, err := createOutcomeWriter(filepath.Join(l.dir, OutcomesFile), l.cfg.outcomeSink)
 	if err != nil {
 		return nil, fmt.Errorf("run: %w", err)
 	}
@@ -81,21 +82,25 @@ func (l *LiveRun) run(ctx context.Context) (*RunResult, error) {
 	d := newDispatcher(l.cfg, l.sched, w)
 	d.run(ctx)
 	after := l.scrape(context.WithoutCancel(ctx))
-	if err := w.Close(); err != nil {
-		return nil, fmt.Errorf("run: %w", err)
-	}
+	writeErr := w.Close()
 	res.Outcomes = w.Outcomes()
 	rep, err := scoreRun(l.cfg, l.sched, res, d.report(), wallStart)
 	if err != nil {
 		return res, fmt.Errorf("run: score: %w", err)
 	}
 	rep.EngineMetrics = l.engineMetrics(before, after)
+	if writeErr != nil {
+		markOutcomeWriteFailure(rep, writeErr)
+	}
 	res.Report = rep
 	if err := writeJSONFile(filepath.Join(l.dir, ReportFile), rep); err != nil {
-		return res, fmt.Errorf("run: %w", err)
+		return res, fmt.Errorf("run: %w", errors.Join(writeErr, err))
 	}
 	if err := writeHTMLFile(filepath.Join(l.dir, ReportHTMLFile), rep); err != nil {
-		return res, fmt.Errorf("run: %w", err)
+		return res, fmt.Errorf("run: %w", errors.Join(writeErr, err))
+	}
+	if writeErr != nil {
+		return res, fmt.Errorf("run stopped at once: the outcome file could not be written: %w", writeErr)
 	}
 	if ctx.Err() != nil {
 		return res, fmt.Errorf("run cancelled, every request recorded: %w", ctx.Err())

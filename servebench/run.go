@@ -62,6 +62,10 @@ type RunConfig struct {
 	RunID string
 	// Labels are copied into the experiment record.
 	Labels map[string]any
+
+	// outcomeSink, when set, wraps outcomes.jsonl's file: the seam where a
+	// test puts a disk that fills up.
+	outcomeSink func(*os.File) io.Writer
 }
 
 // RunResult is what a run leaves: its directory and the values written there.

@@ -39,6 +39,15 @@ func scoreRun(cfg RunConfig, s *Schedule, res *RunResult, gen *GeneratorReport, 
 	return rep, nil
 }
 
+// markOutcomeWriteFailure makes the report of a run whose outcome file
+// could not be written not valid, saying why. The requests without a
+// record already count as not_sent with their own reason.
+func markOutcomeWriteFailure(rep *Report, err error) {
+	rep.Valid = false
+	rep.InvalidReasons = append(rep.InvalidReasons,
+		"the outcome file could not be written, so the run was stopped at once: "+err.Error())
+}
+
 // scoreOptionsFor completes the run's score options with what the schedule
 // declares: its lag tolerance and, for a closed loop, a window that closes
 // at the users' last terminal outcome.

@@ -1,0 +1,10 @@
+package servebench
+
+import (
+	"io"
+	"os"
+)
+
+// SetOutcomeSink wraps a run's outcomes.jsonl file for the external tests
+// (a disk that fills up).
+func SetOutcomeSink(cfg *RunConfig, wrap func(*os.File) io.Writer) { cfg.outcomeSink = wrap }
