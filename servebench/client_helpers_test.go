@@ -16,9 +16,12 @@ import (
 )
 
 // slack is the tolerance allowed above a time computed from the server's
-// sleeps: the machine running the tests is shared and loaded. Lower bounds
-// are exact (a client cannot receive bytes before the server writes them).
-const slack = 100 * time.Millisecond
+// sleeps. Lower bounds are exact (a client cannot receive bytes before the
+// server writes them); upper bounds only catch gross errors, since the
+// machine running the tests may be shared and loaded (.ci/flake-check.sh
+// runs the suite with both cores busy). How promptly the client stamps and
+// fires is measured by the benchmarks and loadcheck, not asserted here.
+const slack = time.Second
 
 // scriptServer is an HTTP server on 127.0.0.1 whose handler runs a script
 // against an sseWriter, recording when it wrote content on the same clock
