@@ -93,14 +93,15 @@ func (l *LiveRun) run(ctx context.Context) (*RunResult, error) {
 		markOutcomeWriteFailure(rep, writeErr)
 	}
 	res.Report = rep
-	if err := writeJSONFile(filepath.Join(l.dir, ReportFile), rep); err != nil {
-		return res, fmt.Errorf("run: %w", errors.Join(writeErr, err))
-	}
-	if err := writeHTMLFile(filepath.Join(l.dir, ReportHTMLFile), rep); err != nil {
-		return res, fmt.Errorf("run: %w", errors.Join(writeErr, err))
+	reportErr := writeJSONFile(filepath.Join(l.dir, ReportFile), rep)
+	if reportErr == nil {
+		reportErr = writeHTMLFile(filepath.Join(l.dir, ReportHTMLFile), rep)
 	}
 	if writeErr != nil {
-		return res, fmt.Errorf("run stopped at once: the outcome file could not be written: %w", writeErr)
+		return res, errors.Join(fmt.Errorf("run stopped at once: the outcome file could not be written: %w", writeErr), reportErr)
+	}
+	if reportErr != nil {
+		return res, fmt.Errorf("run: %w", reportErr)
 	}
 	if ctx.Err() != nil {
 		return res, fmt.Errorf("run cancelled, every request recorded: %w", ctx.Err())

@@ -147,13 +147,30 @@ func fileSHA256(path string) (string, error) {
 	return hex.EncodeToString(sum[:]), nil
 }
 
-// writeJSONFile writes v as indented JSON.
+// writeJSONFile writes v as indented JSON, whole or not at all.
 func writeJSONFile(path string, v any) error {
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, append(data, '\n'), 0o644)
+	return writeFileWhole(path, append(data, '\n'))
+}
+
+// writeFileWhole writes data to path through a temporary file beside it
+// and a rename, so that a failed write (a full disk) leaves whatever path
+// held before, never a partial file that would make the directory
+// unscorable.
+func writeFileWhole(path string, data []byte) error {
+	tmp := path + ".tmp"
+	err := os.WriteFile(tmp, data, 0o644)
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		_ = os.Remove(tmp)
+		return err
+	}
+	return nil
 }
 
 // clientTimeouts reports the client's declared deadlines in milliseconds.

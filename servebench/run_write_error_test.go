@@ -146,3 +146,30 @@ func TestScoreRunDirScoresTheLinesBeforeATornLastLine(t *testing.T) {
 		t.Errorf("valid %v, %d successes scored, want not valid and the %d complete records", rep.Valid, rep.StatusCounts[servebench.StatusSuccess], kept)
 	}
 }
+
+// TestAFailedReportWriteLeavesNoPartialReport: report.json is written whole
+// or not at all, so a full disk cannot leave an empty or cut report that
+// would make `score --run` fail on the directory. Here the write fails
+// because its temporary file's name is taken by a directory.
+func TestAFailedReportWriteLeavesNoPartialReport(t *testing.T) {
+	srv := quickAnswerServer(t)
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, servebench.ReportFile+".tmp"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, err := servebench.Run(context.Background(), servebench.RunConfig{
+		Workload: workloadOf(t, `{"id":"a","prompt":"p","max_tokens":4}
+`),
+		Arrival: constant(t, 50), Count: 2, OutputDir: dir,
+		Client: &servebench.Client{BaseURL: srv.URL, Model: "m", Endpoint: servebench.EndpointCompletions, Stream: true},
+	})
+	if err == nil {
+		t.Fatal("the report could not be written, yet the run returned no error")
+	}
+	if _, serr := os.Stat(filepath.Join(dir, servebench.ReportFile)); !errors.Is(serr, os.ErrNotExist) {
+		t.Fatalf("report.json exists after its write failed (%v)", serr)
+	}
+	if _, err := servebench.ScoreRunDir(dir, servebench.ScoreOptions{}); err != nil {
+		t.Fatalf("score --run on the directory: %v", err)
+	}
+}
