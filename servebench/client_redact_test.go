@@ -107,9 +107,15 @@ func TestRunReportsNeverHoldTheBaseURLsUserinfo(t *testing.T) {
 		Workload: workloadOf(t, `{"id":"a","prompt":"check the pager","max_tokens":4}
 `),
 		Arrival: constant(t, 50), Count: 2, Warmup: 1, Client: c, OutputDir: t.TempDir(),
+		// A metrics endpoint with userinfo that cannot be scraped: its URL
+		// and the scrape's error are written to the report.
+		MetricsURL: strings.Replace(closedPortURL(t), "http://", "http://operator:PASSWORD123@", 1) + "/metrics",
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if res.Report.EngineMetrics == nil || len(res.Report.EngineMetrics.Errors) == 0 {
+		t.Error("the unscrapable metrics endpoint left no error in the report")
 	}
 	if res.Report.Experiment.BaseURL != strings.Replace(srv.URL(), "http://", "http://[redacted]@", 1) {
 		t.Errorf("experiment base_url %q", res.Report.Experiment.BaseURL)

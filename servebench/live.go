@@ -130,15 +130,15 @@ func (l *LiveRun) engineMetrics(before, after scrapeResult) *EngineMetrics {
 		return nil
 	}
 	if before.err != nil || after.err != nil {
-		em := &EngineMetrics{URL: l.cfg.MetricsURL}
+		em := &EngineMetrics{URL: RedactURL(l.cfg.MetricsURL)}
 		for _, err := range []error{before.err, after.err} {
 			if err != nil {
-				em.Errors = append(em.Errors, err.Error())
+				em.Errors = append(em.Errors, redactUserinfo(err.Error(), l.cfg.MetricsURL))
 			}
 		}
 		return em
 	}
-	return engineMetricsBetween(l.cfg.MetricsURL, before.snap, after.snap)
+	return engineMetricsBetween(RedactURL(l.cfg.MetricsURL), before.snap, after.snap)
 }
 
 // Schedule is the run's realized schedule.
