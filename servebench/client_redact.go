@@ -16,12 +16,12 @@ const redactedUserinfo = "[redacted]"
 // (as written, escaped, Go's "user:***" form, and the password or user name
 // alone when they are long enough not to be a common word's fragment).
 func (c *Client) redactMessage(s string) string {
-	return redactUserinfo(redact(s, c.APIKey), c.BaseURL)
+	return redactURLUserinfo(redact(s, c.APIKey), c.BaseURL)
 }
 
-// redactUserinfo removes rawURL's userinfo from s in every form an error
+// redactURLUserinfo removes rawURL's userinfo from s in every form an error
 // can carry it (see redactMessage).
-func redactUserinfo(s, rawURL string) string {
+func redactURLUserinfo(s, rawURL string) string {
 	for _, secret := range userinfoSecrets(rawURL) {
 		if strings.Contains(s, secret) {
 			s = strings.ReplaceAll(s, secret, redactedUserinfo)
