@@ -82,7 +82,8 @@ func ScoreRunDir(dir string, opts ScoreOptions) (*Report, error) {
 			opts.WindowMS = &w
 		}
 	}
-	rep, err := scoreOutcomes(&sched, outcomes, opts, src)
+	// A shard's schedule.json holds the whole run; it scores its own share.
+	rep, err := scoreOutcomes(sched.OwnShare(), outcomes, opts, src)
 	if err != nil {
 		return nil, err
 	}
