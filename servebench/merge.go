@@ -76,7 +76,16 @@ type shardDir struct {
 	sched    *Schedule
 	report   *Report // nil when the shard left no report.json
 	lines    [][]byte
-	outcomes []Outcome
+	outcomes []recordKey
+}
+
+// recordKey is the part of an outcome record a merge reads: which request
+// and attempt it records, and whether it was sent. The line itself is
+// copied as it is; the merged run's scoring reads it in full.
+type recordKey struct {
+	ID      string   `json:"id"`
+	Attempt int      `json:"attempt"`
+	SentMS  *float64 `json:"sent_ms"`
 }
 
 // readShardDir reads a shard's schedule, outcome records and report.
@@ -100,7 +109,7 @@ func readShardDir(dir string) (*shardDir, error) {
 
 // readOutcomeLines reads an outcomes file's lines and decodes each one. A
 // shard that was never started (no file) has no records.
-func readOutcomeLines(path string) ([][]byte, []Outcome, error) {
+func readOutcomeLines(path string) ([][]byte, []recordKey, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil, nil
@@ -110,7 +119,7 @@ func readOutcomeLines(path string) ([][]byte, []Outcome, error) {
 	}
 	defer f.Close()
 	var lines [][]byte
-	var outcomes []Outcome
+	var outcomes []recordKey
 	r := bufio.NewReader(f)
 	for n := 1; ; n++ {
 		line, err := r.ReadBytes('\n')
@@ -118,7 +127,7 @@ func readOutcomeLines(path string) ([][]byte, []Outcome, error) {
 			if !bytes.HasSuffix(line, []byte("\n")) {
 				return nil, nil, fmt.Errorf("merge: %s:%d: the last line is cut short (no newline): the shard's run was interrupted while writing it", path, n)
 			}
-			var o Outcome
+			var o recordKey
 			if err := json.Unmarshal(line, &o); err != nil {
 				return nil, nil, fmt.Errorf("merge: %s:%d: %v", path, n, err)
 			}
@@ -170,7 +179,7 @@ func checkShardsAgree(shards []*shardDir) (*Schedule, error) {
 // partitionRecords checks that every record belongs to its shard's share
 // and that no ID is recorded twice, and returns every record with the
 // indices of the shards that are missing.
-func partitionRecords(full *Schedule, shards []*shardDir) ([]Outcome, []int, error) {
+func partitionRecords(full *Schedule, shards []*shardDir) ([]recordKey, []int, error) {
 	n := shards[0].sched.Shard.Count
 	owner := make(map[string]int, len(full.Entries))
 	for u, unit := range scheduleUnits(full) {
@@ -183,7 +192,7 @@ func partitionRecords(full *Schedule, shards []*shardDir) ([]Outcome, []int, err
 		line int
 	}
 	recorded := make(map[string]place)
-	var all []Outcome
+	var all []recordKey
 	present := make([]bool, n)
 	for _, sd := range shards {
 		k := sd.sched.Shard.Index
@@ -303,7 +312,7 @@ func fillMergeOptions(opts *ScoreOptions, shards []*shardDir) {
 
 // mergedGenerator joins the shards' self-observation: every shard's start
 // offset and lag, the start skew, and the delivered rate of the whole run.
-func mergedGenerator(full *Schedule, shards []*shardDir, missing []int, rep *Report, outcomes []Outcome) *GeneratorReport {
+func mergedGenerator(full *Schedule, shards []*shardDir, missing []int, rep *Report, outcomes []recordKey) *GeneratorReport {
 	n := shards[0].sched.Shard.Count
 	g := &GeneratorReport{Mode: full.Mode, Scheduled: len(full.Entries)}
 	timings := make([]ShardTiming, n)

@@ -103,11 +103,14 @@ func TestOwnSharesPartitionTheScheduleByUnit(t *testing.T) {
 
 // runShards runs shards of one run in-process against srv, all starting
 // at one instant, and returns their directories in shard order.
-func runShards(t *testing.T, srv *simengine.Server, n int, seed int64, only ...int) []string {
+func runShards(t testing.TB, srv *simengine.Server, n int, seed int64, only ...int) []string {
 	t.Helper()
-	w := workloadOf(t, `{"id":"a","prompt":"check the pager","max_tokens":4,"ignore_eos":true}
+	w, err := servebench.ParseWorkload("w.jsonl", []byte(`{"id":"a","prompt":"check the pager","max_tokens":4,"ignore_eos":true}
 {"id":"b","prompt":"summarize the outage","max_tokens":4,"ignore_eos":true}
-`)
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
 	arrival, err := servebench.NewArrival(servebench.ArrivalSpec{Process: "poisson", RateRPS: 80, Seed: seed})
 	if err != nil {
 		t.Fatal(err)
