@@ -244,6 +244,15 @@ func TestAMissingShardIsNotSentAndMakesTheMergedRunInvalid(t *testing.T) {
 	if g := rep.Generator; g == nil || !g.Shards[2].Missing || g.Shards[1].Missing {
 		t.Errorf("generator shards %+v; want shard 2 alone marked missing", rep.Generator)
 	}
+	var text strings.Builder
+	if err := rep.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Shards:", "shard 2/4:", "MISSING: its share is recorded as not_sent", "shard 1/4:", "10 of 10 sent"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("the text report lacks %q:\n%s", want, text.String())
+		}
+	}
 }
 
 func TestMergeRefusesShardsThatDoNotPartitionOneRun(t *testing.T) {
