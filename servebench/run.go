@@ -114,6 +114,8 @@ func (cfg *RunConfig) validate() error {
 		return errors.New("run: warmup must not be negative")
 	case cfg.Shard != nil && cfg.Shard.Validate() != nil:
 		return fmt.Errorf("run: %w", cfg.Shard.Validate())
+	case cfg.Shard != nil && cfg.ClosedLoop != nil && cfg.Shard.Count > 1:
+		return errors.New("run: a closed loop's users are one population and cannot be sharded")
 	case cfg.Shard != nil && cfg.RunID == "" && cfg.Schedule == nil:
 		return errors.New("run: a shard needs the run ID its sibling shards share")
 	case !cfg.StartAt.IsZero() && !time.Now().Before(cfg.StartAt):

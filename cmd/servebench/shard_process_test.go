@@ -122,6 +122,14 @@ func TestFourShardProcessesMergeIntoOneRun(t *testing.T) {
 	}
 }
 
+func TestASweepRefusesShardFlags(t *testing.T) {
+	code, _, stderr := runCLI("sweep", "--rates", "1,2", "--base-url", "http://127.0.0.1:1", "--model", "m", "--workload", writeWorkload(t, twoRows),
+		"--count", "2", "--output", filepath.Join(t.TempDir(), "s"), "--no-progress", "--start-at", time.Now().Add(time.Hour).UTC().Format(time.RFC3339))
+	if code != 1 || !strings.Contains(stderr, "shard each rate's run instead") {
+		t.Errorf("exit %d, stderr %q; want 1 refusing a sharded sweep", code, stderr)
+	}
+}
+
 func TestShardFlagsAreCheckedBeforeAnythingIsSent(t *testing.T) {
 	workload := writeWorkload(t, twoRows)
 	base := []string{"run", "--base-url", "http://127.0.0.1:1", "--model", "m", "--workload", workload, "--rate", "1", "--count", "2", "--output", filepath.Join(t.TempDir(), "r"), "--no-progress"}
@@ -136,6 +144,7 @@ func TestShardFlagsAreCheckedBeforeAnythingIsSent(t *testing.T) {
 		{[]string{"--run-id", "not-a-uuid"}, "--run-id: want a UUID"},
 		{[]string{"--start-at", "tomorrow"}, "--start-at: want an RFC 3339 instant"},
 		{[]string{"--start-at", "2020-01-01T00:00:00Z"}, "has already passed"},
+		{[]string{"--arrival", "closed", "--users", "2", "--shard", "0/2", "--run-id", "0193a5a0-0000-7000-8000-0000000000cc", "--start-at", future}, "cannot be sharded"},
 	} {
 		code, _, stderr := runCLI(append(base, c.args...)...)
 		if code != 1 || !strings.Contains(stderr, c.wantErr) {
