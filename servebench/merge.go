@@ -46,7 +46,7 @@ func MergeShards(dirs []string, out string, opts ScoreOptions) (*Report, error) 
 	if err != nil {
 		return nil, err
 	}
-	outcomes, missing, err := partitionRecords(full, shards)
+	missing, err := partitionRecords(full, shards)
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +59,7 @@ func MergeShards(dirs []string, out string, opts ScoreOptions) (*Report, error) 
 		return nil, fmt.Errorf("merge: score: %w", err)
 	}
 	rep.Inputs.WorkloadSHA256 = full.WorkloadSHA256
-	rep.Generator = mergedGenerator(full, shards, missing, rep, outcomes)
+	rep.Generator = mergedGenerator(full, shards, missing, rep)
 	rep.Experiment = mergedExperiment(shards, missing)
 	if err := writeJSONFile(filepath.Join(out, ReportFile), rep); err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
@@ -80,12 +80,11 @@ type shardDir struct {
 }
 
 // recordKey is the part of an outcome record a merge reads: which request
-// and attempt it records, and whether it was sent. The line itself is
+// and attempt it records. The line itself is
 // copied as it is; the merged run's scoring reads it in full.
 type recordKey struct {
-	ID      string   `json:"id"`
-	Attempt int      `json:"attempt"`
-	SentMS  *float64 `json:"sent_ms"`
+	ID      string `json:"id"`
+	Attempt int    `json:"attempt"`
 }
 
 // readShardDir reads a shard's schedule, outcome records and report.
@@ -177,9 +176,9 @@ func checkShardsAgree(shards []*shardDir) (*Schedule, error) {
 }
 
 // partitionRecords checks that every record belongs to its shard's share
-// and that no ID is recorded twice, and returns every record with the
-// indices of the shards that are missing.
-func partitionRecords(full *Schedule, shards []*shardDir) ([]recordKey, []int, error) {
+// and that no ID is recorded twice, and returns the indices of the shards
+// that are missing.
+func partitionRecords(full *Schedule, shards []*shardDir) ([]int, error) {
 	n := shards[0].sched.Shard.Count
 	owner := make(map[string]int, len(full.Entries))
 	for u, unit := range scheduleUnits(full) {
@@ -192,7 +191,6 @@ func partitionRecords(full *Schedule, shards []*shardDir) ([]recordKey, []int, e
 		line int
 	}
 	recorded := make(map[string]place)
-	var all []recordKey
 	present := make([]bool, n)
 	for _, sd := range shards {
 		k := sd.sched.Shard.Index
@@ -203,17 +201,16 @@ func partitionRecords(full *Schedule, shards []*shardDir) ([]recordKey, []int, e
 			want, ok := owner[o.ID]
 			switch {
 			case !ok:
-				return nil, nil, fmt.Errorf("merge: %s:%d: id %q is not in the schedule", filepath.Join(sd.dir, OutcomesFile), at.line, o.ID)
+				return nil, fmt.Errorf("merge: %s:%d: id %q is not in the schedule", filepath.Join(sd.dir, OutcomesFile), at.line, o.ID)
 			case want != k:
-				return nil, nil, fmt.Errorf("merge: %s:%d: id %q belongs to shard %d/%d, not to this shard %s", filepath.Join(sd.dir, OutcomesFile), at.line, o.ID, want, n, sd.sched.Shard.Shard)
+				return nil, fmt.Errorf("merge: %s:%d: id %q belongs to shard %d/%d, not to this shard %s", filepath.Join(sd.dir, OutcomesFile), at.line, o.ID, want, n, sd.sched.Shard.Shard)
 			}
 			key := fmt.Sprintf("%s\x00%d", o.ID, o.Attempt)
 			if prev, dup := recorded[key]; dup {
-				return nil, nil, fmt.Errorf("merge: id %q attempt %d is recorded twice: %s:%d and %s:%d",
+				return nil, fmt.Errorf("merge: id %q attempt %d is recorded twice: %s:%d and %s:%d",
 					o.ID, o.Attempt, filepath.Join(prev.dir, OutcomesFile), prev.line, filepath.Join(sd.dir, OutcomesFile), at.line)
 			}
 			recorded[key] = at
-			all = append(all, *o)
 		}
 	}
 	var missing []int
@@ -222,7 +219,7 @@ func partitionRecords(full *Schedule, shards []*shardDir) ([]recordKey, []int, e
 			missing = append(missing, k)
 		}
 	}
-	return all, missing, nil
+	return missing, nil
 }
 
 // missingShardRecords records the share of each missing shard as not_sent.
@@ -291,28 +288,16 @@ func writeMergedRun(out string, full *Schedule, shards []*shardDir, missing []in
 // fillMergeOptions takes unset options from the first shard's report.
 func fillMergeOptions(opts *ScoreOptions, shards []*shardDir) {
 	for _, sd := range shards {
-		prev := sd.report
-		if prev == nil {
-			continue
+		if sd.report != nil {
+			opts.fillFrom(sd.report)
+			return
 		}
-		if sloUnset(opts.SLO) {
-			fromScheduled := opts.SLO.TTFTFromScheduled
-			opts.SLO = prev.SLO
-			opts.SLO.TTFTFromScheduled = opts.SLO.TTFTFromScheduled || fromScheduled
-		}
-		if opts.Confidence == 0 {
-			opts.Confidence = prev.WilsonConfidence
-		}
-		if opts.PercentileMethod == "" {
-			opts.PercentileMethod = prev.PercentileMethod
-		}
-		return
 	}
 }
 
 // mergedGenerator joins the shards' self-observation: every shard's start
 // offset and lag, the start skew, and the delivered rate of the whole run.
-func mergedGenerator(full *Schedule, shards []*shardDir, missing []int, rep *Report, outcomes []recordKey) *GeneratorReport {
+func mergedGenerator(full *Schedule, shards []*shardDir, missing []int, rep *Report) *GeneratorReport {
 	n := shards[0].sched.Shard.Count
 	g := &GeneratorReport{Mode: full.Mode, Scheduled: len(full.Entries)}
 	timings := make([]ShardTiming, n)
@@ -320,11 +305,15 @@ func mergedGenerator(full *Schedule, shards []*shardDir, missing []int, rep *Rep
 		timings[k] = ShardTiming{Shard: Shard{Index: k, Count: n}, Missing: true}
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
+	delivered := 0.0
 	for _, sd := range shards {
 		k := sd.sched.Shard.Index
 		t := ShardTiming{Shard: sd.sched.Shard.Shard, Scheduled: len(sd.sched.OwnShare().Entries)}
 		if sg := shardGenerator(sd); sg != nil {
 			g.Sent += sg.Sent
+			if sg.DeliveredRPS != nil {
+				delivered += *sg.DeliveredRPS
+			}
 			g.MaxConcurrency += sg.MaxConcurrency
 			g.PeakOutstanding += sg.PeakOutstanding
 			g.Saturated = g.Saturated || sg.Saturated
@@ -357,14 +346,9 @@ func mergedGenerator(full *Schedule, shards []*shardDir, missing []int, rep *Rep
 		g.Notes = append(g.Notes, "shards "+strings.Join(names, ", ")+" are missing: their share is recorded as not_sent")
 	}
 	if window := (rep.WindowMS[1] - rep.WindowMS[0]) / 1000; window > 0 && full.Mode == "open" {
-		inWindow := 0
-		for i := range outcomes {
-			if o := &outcomes[i]; o.SentMS != nil && *o.SentMS < rep.WindowMS[1] {
-				inWindow++
-			}
-		}
-		g.IdealRPS = ptr(float64(g.Scheduled) / window)
-		g.DeliveredRPS = ptr(float64(inWindow) / window)
+		// Every shard scores the same window, so the shards' delivered
+		// rates add up; a missing shard delivered nothing.
+		g.IdealRPS, g.DeliveredRPS = ptr(float64(g.Scheduled)/window), ptr(delivered)
 	}
 	return g
 }

@@ -244,6 +244,10 @@ func TestAMissingShardIsNotSentAndMakesTheMergedRunInvalid(t *testing.T) {
 	if g := rep.Generator; g == nil || !g.Shards[2].Missing || g.Shards[1].Missing {
 		t.Errorf("generator shards %+v; want shard 2 alone marked missing", rep.Generator)
 	}
+	// 30 of 40 scheduled requests could be sent: delivered is at most 3/4 of ideal.
+	if g := rep.Generator; g.IdealRPS == nil || g.DeliveredRPS == nil || *g.DeliveredRPS > 0.75**g.IdealRPS+1e-9 {
+		t.Errorf("ideal %v, delivered %v req/s; want delivered at most 3/4 of ideal", g.IdealRPS, g.DeliveredRPS)
+	}
 	var text strings.Builder
 	if err := rep.WriteText(&text); err != nil {
 		t.Fatal(err)
