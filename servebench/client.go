@@ -52,8 +52,12 @@ import (
 // events or comments alike, from the first line on; before any line arrives
 // only the first-token and total deadlines apply. TotalTimeout runs from
 // the hand-over to the transport. Zero disables a deadline. The deadlines
-// share one lazily re-armed timer per request (no goroutine or timer reset
-// per event).
+// are enforced together: whichever is due first ends the request, and a
+// long one never delays a short one (before the first line the timer looks
+// again at least once per IdleTimeout). Outcome.Timeout names the deadline
+// that fired, Outcome.TimeoutDueMS says when it was due, and TerminalMS is
+// when it fired. The deadlines share one lazily re-armed timer per request
+// (no goroutine or timer reset per event).
 //
 // # Statuses
 //
@@ -62,7 +66,10 @@ import (
 // ends without data: [DONE], an error event (a JSON object with a non-null
 // "error", with or without "event: error"), an event whose data is not a
 // readable JSON chunk, or a 2xx non-streaming body that carries an error
-// is stream_error. A protocol success without visible text or tool call is
+// is stream_error, and so is a stream that breaks its bound (more generated
+// events than max_tokens allows, see streamEventLimit, or too much text):
+// its error starts "protocol violation". A protocol success without
+// visible text or tool call is
 // empty_output. A passed deadline is timeout with Outcome.Timeout naming
 // it. A cancelled ctx is cancelled, or not_sent if the request had not yet
 // been handed to a connection (likewise a body that cannot be built). An
