@@ -26,7 +26,7 @@ func closedPortURL(t *testing.T) string {
 
 // TestRunWhoseRequestsNeverReachTheEngineIsNotValid: requests that never
 // obtained a connection (refused, a TLS handshake against a plain HTTP
-// port, a URL that cannot be dialled) were not delivered load, so the run
+// port, an address that cannot be dialled) were not delivered load, so the run
 // is not valid and its reason counts them.
 func TestRunWhoseRequestsNeverReachTheEngineIsNotValid(t *testing.T) {
 	plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -36,7 +36,7 @@ func TestRunWhoseRequestsNeverReachTheEngineIsNotValid(t *testing.T) {
 	for name, baseURL := range map[string]string{
 		"connection refused":     closedPortURL(t),
 		"TLS to a plain port":    "https://" + strings.TrimPrefix(plain.URL, "http://"),
-		"a host that is no host": "http://no-such-host.invalid:8000",
+		"a port that cannot be dialled": "http://127.0.0.1:99999",
 	} {
 		t.Run(name, func(t *testing.T) {
 			c := &servebench.Client{BaseURL: baseURL, Model: "m", Endpoint: servebench.EndpointCompletions, Stream: true}
