@@ -34,8 +34,8 @@ func TestRunWhoseRequestsNeverReachTheEngineIsNotValid(t *testing.T) {
 	}))
 	t.Cleanup(plain.Close)
 	for name, baseURL := range map[string]string{
-		"connection refused":     closedPortURL(t),
-		"TLS to a plain port":    "https://" + strings.TrimPrefix(plain.URL, "http://"),
+		"connection refused":            closedPortURL(t),
+		"TLS to a plain port":           "https://" + strings.TrimPrefix(plain.URL, "http://"),
 		"a port that cannot be dialled": "http://127.0.0.1:99999",
 	} {
 		t.Run(name, func(t *testing.T) {
