@@ -16,6 +16,7 @@ func TestClientStreamMissingDone(t *testing.T) {
 		w.streamHeader()
 		w.content(chatContent("partial"))
 		w.sleep(100 * time.Millisecond)
+		w.mark()
 		// The handler returns: the body ends cleanly, without [DONE].
 	})
 	out := sendRow(t, srv, chatClient(), chatRow())
@@ -24,7 +25,7 @@ func TestClientStreamMissingDone(t *testing.T) {
 	if len(out.ContentMS) != 1 {
 		t.Errorf("content times %v: what arrived is still recorded", out.ContentMS)
 	}
-	within(t, "terminal at the end of the body", out.TerminalMS, *out.FirstContentMS+100)
+	within(t, "terminal at the end of the body", out.TerminalMS, srv.markTimes()[0])
 	wantInt(t, "HTTP status", out.HTTPStatus, 200)
 }
 
@@ -44,13 +45,14 @@ func TestClientStreamErrorEvents(t *testing.T) {
 				w.streamHeader()
 				w.content(chatContent("a"))
 				w.sleep(80 * time.Millisecond)
+				w.mark()
 				w.raw(c.raw)
 				w.done()
 			})
 			out := sendRow(t, srv, chatClient(), chatRow())
 			wantStatus(t, out, servebench.StatusStreamError)
 			wantContains(t, "error", out.Error, c.want)
-			within(t, "terminal at the error event", out.TerminalMS, *out.FirstContentMS+80)
+			within(t, "terminal at the error event", out.TerminalMS, srv.markTimes()[0])
 		})
 	}
 }
@@ -119,6 +121,7 @@ func TestClientConnectionResetMidStream(t *testing.T) {
 		w.streamHeader()
 		w.content(chatContent("a"))
 		w.sleep(100 * time.Millisecond)
+		w.mark()
 		conn, buf, err := http.NewResponseController(w.rw).Hijack()
 		if err != nil {
 			panic(err)
@@ -138,7 +141,7 @@ func TestClientConnectionResetMidStream(t *testing.T) {
 	if len(out.ContentMS) != 1 {
 		t.Errorf("content %v, want the one event before the reset", out.ContentMS)
 	}
-	within(t, "terminal at the reset", out.TerminalMS, *out.FirstContentMS+100)
+	within(t, "terminal at the reset", out.TerminalMS, srv.markTimes()[0])
 }
 
 func TestClientConnectionRefused(t *testing.T) {

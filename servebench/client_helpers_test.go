@@ -32,6 +32,7 @@ type scriptServer struct {
 
 	mu        sync.Mutex
 	contentAt []time.Duration // server time just before each content write
+	marks     []time.Duration // server times a script marked (see sseWriter.mark)
 	bodies    [][]byte
 	headers   []http.Header
 }
@@ -69,6 +70,17 @@ func (s *scriptServer) contentTimes() []float64 {
 	defer s.mu.Unlock()
 	out := make([]float64, len(s.contentAt))
 	for i, d := range s.contentAt {
+		out[i] = servebench.Millis(d)
+	}
+	return out
+}
+
+// markTimes returns the server's marked times in milliseconds.
+func (s *scriptServer) markTimes() []float64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]float64, len(s.marks))
+	for i, d := range s.marks {
 		out[i] = servebench.Millis(d)
 	}
 	return out
@@ -117,6 +129,15 @@ func (w *sseWriter) content(data string) {
 	w.s.contentAt = append(w.s.contentAt, time.Since(w.s.start))
 	w.s.mu.Unlock()
 	w.event(data)
+}
+
+// mark records the server's time now, on the client's clock: a lower
+// bound, exact on any machine, for when the client can see what the
+// script writes next.
+func (w *sseWriter) mark() {
+	w.s.mu.Lock()
+	w.s.marks = append(w.s.marks, time.Since(w.s.start))
+	w.s.mu.Unlock()
 }
 
 // done writes the stream's end.
