@@ -118,8 +118,8 @@ func printSweep(w io.Writer, s *servebench.Sweep) {
 		v := s.Selection.Verdicts[i]
 		verdict := "pass"
 		if !v.Pass {
-			verdict = "FAIL"
-			failures = append(failures, fmt.Sprintf("%g req/s: %s", p.OfferedRPS, strings.Join(v.Reasons, "; ")))
+			verdict = strings.ToUpper(v.Verdict)
+			failures = append(failures, fmt.Sprintf("%g req/s %s: %s", p.OfferedRPS, v.Verdict, strings.Join(v.Reasons, "; ")))
 		}
 		backlog := "-"
 		if r.Backlog != nil {
@@ -137,6 +137,9 @@ func printSweep(w io.Writer, s *servebench.Sweep) {
 	sel := s.Selection
 	if sel.RPS == nil {
 		fmt.Fprintln(w, "\nknee: no tested rate passed; test lower rates")
+		for _, n := range sel.Notes {
+			fmt.Fprintf(w, "  (%s)\n", n)
+		}
 		return
 	}
 	fmt.Fprintf(w, "\nknee: %g req/s is the %s", *sel.RPS, sel.Label)
