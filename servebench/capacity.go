@@ -30,7 +30,11 @@ type SweepPoint struct {
 	// OfferedRPS is the rate the run was declared at; zero takes the
 	// report's realized offered rate.
 	OfferedRPS float64 `json:"offered_rps"`
-	Report     *Report `json:"report"`
+	// Repeat numbers the run at this rate from 1; zero when unknown.
+	Repeat int `json:"repeat,omitempty"`
+	// RunDir is the run's directory, when it was written to one.
+	RunDir string  `json:"run_dir,omitempty"`
+	Report *Report `json:"report"`
 }
 
 // Sweep is a set of runs at increasing offered rates with the capacity
@@ -39,6 +43,11 @@ type Sweep struct {
 	Points    []SweepPoint      `json:"points"`
 	Rule      CapacityRule      `json:"rule"`
 	Selection CapacitySelection `json:"selection"`
+	// Arrival is the declared arrival process the rates were applied to;
+	// nil when the sweep was assembled from reports.
+	Arrival *ArrivalSpec `json:"arrival,omitempty"`
+	// Auto is the knee search that chose the rates, when one did.
+	Auto *AutoRates `json:"auto,omitempty"`
 }
 
 // NewSweep selects the capacity of points under rule.

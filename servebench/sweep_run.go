@@ -23,6 +23,9 @@ type SweepPlan struct {
 	Descending bool
 	// Rule decides which points pass.
 	Rule CapacityRule
+	// Auto, when set, replaces Rates: the sweep searches for the knee
+	// itself (see AutoRates). Descending does not apply to it.
+	Auto *AutoRates
 }
 
 // RunSweep runs cfg at every rate of the plan, each run into its own
@@ -35,32 +38,32 @@ func RunSweep(ctx context.Context, cfg RunConfig, plan SweepPlan) (*Sweep, error
 	if cfg.Arrival == nil {
 		return nil, fmt.Errorf("sweep: an open-loop arrival process is required (a closed loop has no offered rate)")
 	}
-	if len(plan.Rates) == 0 {
+	if plan.Auto != nil {
+		if err := plan.Auto.check(); err != nil {
+			return nil, err
+		}
+	} else if len(plan.Rates) == 0 {
 		return nil, fmt.Errorf("sweep: no rates")
 	}
 	if plan.Repeat < 0 {
 		return nil, fmt.Errorf("sweep: repeat must not be negative")
 	}
 	repeat := max(plan.Repeat, 1)
-	rates := slices.Clone(plan.Rates)
-	slices.Sort(rates)
-	if plan.Descending {
-		slices.Reverse(rates)
-	}
 	base := cfg.Arrival.Spec()
 	dir, err := runDir(cfg.OutputDir)
 	if err != nil {
 		return nil, err
 	}
-	sw := &Sweep{Rule: plan.Rule}
-	for _, rate := range rates {
+	sw := &Sweep{Rule: plan.Rule, Arrival: &base}
+	// runRate runs every repeat at rate and reports whether the rate passed.
+	runRate := func(rate float64) (bool, error) {
 		for k := range repeat {
 			spec := base
 			spec.RateRPS = rate
 			spec.Seed = base.Seed + int64(k)
 			a, err := NewArrival(spec)
 			if err != nil {
-				return nil, fmt.Errorf("sweep: rate %v: %w", rate, err)
+				return false, fmt.Errorf("sweep: rate %v: %w", rate, err)
 			}
 			point := cfg
 			point.Arrival, point.Schedule, point.RunID = a, nil, ""
@@ -70,14 +73,29 @@ func RunSweep(ctx context.Context, cfg RunConfig, plan SweepPlan) (*Sweep, error
 			}
 			res, err := Run(ctx, point)
 			if res != nil && res.Report != nil {
-				sw.Points = append(sw.Points, SweepPoint{OfferedRPS: rate, Report: res.Report})
+				sw.Points = append(sw.Points, SweepPoint{OfferedRPS: rate, Repeat: k + 1, RunDir: point.OutputDir, Report: res.Report})
 			}
 			if err != nil {
-				sw.Selection = SelectCapacity(sw.Points, plan.Rule)
-				return sw, fmt.Errorf("sweep: rate %v: %w", rate, err)
+				return false, fmt.Errorf("sweep: rate %v: %w", rate, err)
+			}
+		}
+		return RateVerdicts(SelectCapacity(sw.Points, plan.Rule).Verdicts)[rate] == VerdictPass, nil
+	}
+	if plan.Auto != nil {
+		err = plan.Auto.search(runRate)
+		sw.Auto = plan.Auto
+	} else {
+		rates := slices.Clone(plan.Rates)
+		slices.Sort(rates)
+		if plan.Descending {
+			slices.Reverse(rates)
+		}
+		for _, rate := range rates {
+			if _, err = runRate(rate); err != nil {
+				break
 			}
 		}
 	}
 	sw.Selection = SelectCapacity(sw.Points, plan.Rule)
-	return sw, nil
+	return sw, err
 }
