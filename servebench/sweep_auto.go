@@ -59,6 +59,7 @@ func (a *AutoRates) check() error {
 // search drives run (which runs one rate and says whether it passed)
 // through the coarse series and the bisection.
 func (a *AutoRates) search(run func(rate float64) (bool, error)) error {
+	a.Coarse, a.Bisected = []float64{}, []float64{}
 	var lo, hi *float64 // highest passing, lowest non-passing
 	tried := 0
 	try := func(rate float64, phase *[]float64) (bool, error) {

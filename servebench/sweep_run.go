@@ -54,7 +54,9 @@ func RunSweep(ctx context.Context, cfg RunConfig, plan SweepPlan) (*Sweep, error
 	if err != nil {
 		return nil, err
 	}
-	sw := &Sweep{Rule: plan.Rule, Arrival: &base}
+	declared := base
+	declared.RateRPS = 0 // each point sets its own
+	sw := &Sweep{Rule: plan.Rule, Arrival: &declared}
 	// runRate runs every repeat at rate and reports whether the rate passed.
 	runRate := func(rate float64) (bool, error) {
 		for k := range repeat {

@@ -1,0 +1,82 @@
+// Package plotsvg draws gonum.org/v1/plot charts as SVG elements to inline
+// in a self-contained HTML page: no XML declaration, a view box that
+// scales with the page, and text in Liberation Sans (the metrics gonum/plot
+// lays text out with) falling back to its metric-compatible equivalents,
+// so labels keep their measured widths without embedding a font file.
+package plotsvg
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// Sans is the typeface the charts are laid out with.
+var Sans = font.Font{Typeface: "Liberation", Variant: "Sans"}
+
+// fontFallback lists the browser fonts with Liberation Sans's metrics.
+const fontFallback = "font-family:'Liberation Sans',Arimo,Arial,Helvetica,sans-serif;"
+
+// Palette holds distinguishable colours (Okabe–Ito, safe for colour
+// blindness), in the order series take them.
+var Palette = []color.Color{
+	color.RGBA{0, 114, 178, 255},   // blue
+	color.RGBA{213, 94, 0, 255},    // vermillion
+	color.RGBA{0, 158, 115, 255},   // bluish green
+	color.RGBA{204, 121, 167, 255}, // reddish purple
+	color.RGBA{230, 159, 0, 255},   // orange
+	color.RGBA{86, 180, 233, 255},  // sky blue
+	color.RGBA{153, 153, 153, 255}, // grey
+	color.RGBA{0, 0, 0, 255},       // black
+}
+
+// Grey is the colour of marks drawn for context only.
+var Grey = color.RGBA{170, 170, 170, 255}
+
+// New returns an empty plot with the title and axis labels set in Sans
+// and a light grid.
+func New(title, xLabel, yLabel string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = xLabel
+	p.Y.Label.Text = yLabel
+	for _, s := range []*draw.TextStyle{&p.Title.TextStyle, &p.X.Label.TextStyle, &p.Y.Label.TextStyle,
+		&p.X.Tick.Label, &p.Y.Tick.Label, &p.Legend.TextStyle} {
+		s.Font.Typeface, s.Font.Variant = Sans.Typeface, Sans.Variant
+	}
+	p.Title.TextStyle.Font.Size = vg.Points(13)
+	p.Legend.Top = true
+	return p
+}
+
+// Render draws p at w × h points and returns the SVG element.
+func Render(p *plot.Plot, w, h vg.Length) (string, error) {
+	c := vgsvg.New(w, h)
+	p.Draw(draw.New(c))
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
+		return "", fmt.Errorf("render chart %q: %w", p.Title.Text, err)
+	}
+	return inline(buf.String(), w, h), nil
+}
+
+// inline turns vgsvg's standalone document into an element for an HTML
+// page.
+func inline(doc string, w, h vg.Length) string {
+	if i := strings.Index(doc, "<svg"); i >= 0 {
+		doc = doc[i:]
+	}
+	// A fixed size in points becomes a width that shrinks with the page.
+	if j := strings.Index(doc, "viewBox="); j >= 0 {
+		doc = fmt.Sprintf(`<svg role="img" width="100%%" style="max-width:%.0fpx" `, w.Points()*4/3) + doc[j:]
+	}
+	doc = strings.ReplaceAll(doc, "font-family:Liberation Sans;", fontFallback)
+	return doc
+}
