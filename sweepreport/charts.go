@@ -25,7 +25,7 @@ type chart struct {
 
 // chartW and chartH are a sweep chart's size in points.
 const (
-	chartW = 7 * vg.Inch
+	chartW = 8.5 * vg.Inch
 	chartH = 3.6 * vg.Inch
 )
 
@@ -213,7 +213,6 @@ func (r Result) attainmentChart() chart {
 		}
 	}
 	p.Y.Min, p.Y.Max = min(p.Y.Min, r.Rule.MinAttainment-0.05), 1.0
-	p.Legend.Top, p.Legend.Left = false, true
 	if err := hLine(p, r.Rule.MinAttainment, fmt.Sprintf("target %g", r.Rule.MinAttainment), plotsvg.Palette[2]); err != nil {
 		return chart{Title: p.Title.Text, Empty: err.Error()}
 	}
@@ -254,7 +253,6 @@ func (r Result) goodputChart() chart {
 	if x, ok := r.kneeX(); ok {
 		_ = vLine(p, x, fmt.Sprintf("knee %g req/s", *r.KneeRPS))
 	}
-	p.Legend.Left = true
 	return render(p, "Rates over each run's horizon (window start to last outcome). "+marksCaption)
 }
 
@@ -272,7 +270,6 @@ func (r Result) tokensChart() chart {
 	if x, ok := r.kneeX(); ok {
 		_ = vLine(p, x, fmt.Sprintf("knee %g req/s", *r.KneeRPS))
 	}
-	p.Legend.Left = true
 	return render(p, "Output tokens of successful requests over each run's horizon. "+marksCaption)
 }
 

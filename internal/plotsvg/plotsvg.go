@@ -56,10 +56,26 @@ func New(title, xLabel, yLabel string) *plot.Plot {
 	return p
 }
 
-// Render draws p at w × h points and returns the SVG element.
+// Render draws p at w × h points and returns the SVG element. The legend,
+// when p has one, is drawn in a column right of the plot rather than over
+// the data.
 func Render(p *plot.Plot, w, h vg.Length) (string, error) {
 	c := vgsvg.New(w, h)
-	p.Draw(draw.New(c))
+	dc := draw.New(c)
+	legend := p.Legend
+	p.Legend = plot.NewLegend()
+	const gap = vg.Length(8)
+	width := legend.Rectangle(dc).Size().X
+	if width > 0 {
+		width = min(width, w/3)
+		p.Draw(draw.Crop(dc, 0, -(width + gap), 0, 0))
+		legend.Top, legend.Left = true, true
+		top := p.Title.TextStyle.Height(p.Title.Text) + p.Title.Padding
+		legend.Draw(draw.Crop(dc, w-width, 0, 0, -top-gap))
+	} else {
+		p.Draw(dc)
+	}
+	p.Legend = legend
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
 		return "", fmt.Errorf("render chart %q: %w", p.Title.Text, err)
