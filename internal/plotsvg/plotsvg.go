@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"fmt"
 	"image/color"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -52,8 +53,24 @@ func New(title, xLabel, yLabel string) *plot.Plot {
 		s.Font.Typeface, s.Font.Variant = Sans.Typeface, Sans.Variant
 	}
 	p.Title.TextStyle.Font.Size = vg.Points(13)
+	p.X.Tick.Marker, p.Y.Tick.Marker = Ticks{}, Ticks{}
 	p.Legend.Top = true
 	return p
+}
+
+// Ticks are gonum/plot's default tick positions with their labels printed
+// in the fewest digits that tell them apart ("2500", not "2500.00").
+type Ticks struct{}
+
+// Ticks returns the tick marks of [lo, hi].
+func (Ticks) Ticks(lo, hi float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
+	for i := range ticks {
+		if ticks[i].Label != "" {
+			ticks[i].Label = strconv.FormatFloat(ticks[i].Value, 'f', -1, 64)
+		}
+	}
+	return ticks
 }
 
 // Render draws p at w × h points and returns the SVG element. The legend,
