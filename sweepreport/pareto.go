@@ -228,7 +228,6 @@ func (p Pareto) WriteHTML(w io.Writer, configs []Config) error {
 	return err
 }
 
-
 func abs(v float64) float64 {
 	if v < 0 {
 		return -v

@@ -157,4 +157,3 @@ func checkSVGs(t *testing.T, page string) int {
 		rest = rest[i+j:]
 	}
 }
-
