@@ -94,8 +94,7 @@ type Rate struct {
 	Verdict          string   `json:"verdict"`
 	Reasons          []string `json:"reasons"`
 	DecidingWindowMS *float64 `json:"deciding_window_ms,omitempty"`
-	// RunDir is the run's directory, relative to the sweep's when inside
-	// it.
+	// RunDir is the run's directory, relative to the sweep's.
 	RunDir string `json:"run_dir"`
 }
 
@@ -173,7 +172,7 @@ func rateRow(p servebench.SweepPoint, v servebench.PointVerdict, rule servebench
 		row.Reasons = []string{}
 	}
 	if dir != "" && p.RunDir != "" {
-		if rel, err := filepath.Rel(dir, p.RunDir); err == nil && filepath.IsLocal(rel) {
+		if rel, err := filepath.Rel(dir, p.RunDir); err == nil {
 			row.RunDir = filepath.ToSlash(rel)
 		}
 	}
