@@ -77,13 +77,27 @@ func (Ticks) Ticks(lo, hi float64) []plot.Tick {
 // when p has one, is drawn in a column right of the plot rather than over
 // the data.
 func Render(p *plot.Plot, w, h vg.Length) (string, error) {
+	return render(p, w, h, true)
+}
+
+// RenderLegendInside draws p at w × h points with its legend where p's
+// Legend places it, over the plot area.
+func RenderLegendInside(p *plot.Plot, w, h vg.Length) (string, error) {
+	return render(p, w, h, false)
+}
+
+func render(p *plot.Plot, w, h vg.Length, legendColumn bool) (string, error) {
 	c := vgsvg.New(w, h)
 	dc := draw.New(c)
 	legend := p.Legend
-	p.Legend = plot.NewLegend()
+	if legendColumn {
+		p.Legend = plot.NewLegend()
+	}
 	const gap = vg.Length(8)
-	width := legend.Rectangle(dc).Size().X
-	if width > 0 {
+	// A sixth more than Liberation Sans needs, for a browser that falls
+	// back to a wider face.
+	width := legend.Rectangle(dc).Size().X * 7 / 6
+	if legendColumn && width > 0 {
 		width = min(width, w/3)
 		p.Draw(draw.Crop(dc, 0, -(width + gap), 0, 0))
 		legend.Top, legend.Left = true, true
@@ -111,5 +125,8 @@ func inline(doc string, w, h vg.Length) string {
 		doc = fmt.Sprintf(`<svg role="img" width="100%%" style="max-width:%.0fpx" `, w.Points()*4/3) + doc[j:]
 	}
 	doc = strings.ReplaceAll(doc, "font-family:Liberation Sans;", fontFallback)
+	// Inline SVG in HTML needs no namespace declarations, and the page
+	// then names no external address at all.
+	doc = strings.Replace(doc, "\n\txmlns=\"http://www.w3.org/2000/svg\"\n\txmlns:xlink=\"http://www.w3.org/1999/xlink\"", "", 1)
 	return doc
 }
