@@ -16,6 +16,7 @@ require (
 	github.com/testcontainers/testcontainers-go v0.45.0
 	github.com/tiktoken-go/tokenizer v0.10.0
 	go.yaml.in/yaml/v3 v3.0.6
+	gonum.org/v1/plot v0.17.0
 )
 
 require (
@@ -84,6 +85,5 @@ require (
 	golang.org/x/term v0.47.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
 	golang.org/x/tools v0.51.0 // indirect
-	gonum.org/v1/plot v0.17.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 )
