@@ -84,14 +84,14 @@ func TestWorkloadImportBurstGPT(t *testing.T) {
 	}
 }
 
-// Importer errors name the file and the line.
+// Importer errors name the file, the line and the column.
 func TestWorkloadImportErrorNamesFileAndLine(t *testing.T) {
 	src := filepath.Join(t.TempDir(), "bad.csv")
 	if err := os.WriteFile(src, []byte("Timestamp,Request tokens,Response tokens\n0,10,5\nsoon,10,5\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	code, _, stderr := runCLI("workload", "import", "burstgpt", src, "--output", filepath.Join(t.TempDir(), "w.jsonl"), "--failed", "keep")
-	if code != 1 || !strings.Contains(stderr, src+":3:") || !strings.Contains(stderr, `"Timestamp"`) {
+	if code != 1 || !strings.Contains(stderr, src+`:3:1: column "Timestamp": "soon"`) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	if code, _, stderr := runCLI("workload", "import", "csv", src, "--output", "x"); code != 1 || !strings.Contains(stderr, `no importer for format "csv"`) {
