@@ -132,13 +132,15 @@ func vLine(p *plot.Plot, x float64, label string) error {
 	return nil
 }
 
-// render finishes a chart.
+// render finishes a chart; its title becomes the page's heading over it.
 func render(p *plot.Plot, caption string) chart {
+	title := p.Title.Text
+	p.Title.Text = ""
 	svg, err := plotsvg.Render(p, chartW, chartH)
 	if err != nil {
-		return chart{Title: p.Title.Text, Empty: err.Error()}
+		return chart{Title: title, Empty: err.Error()}
 	}
-	return chart{Title: p.Title.Text, SVG: template.HTML(svg), Caption: caption}
+	return chart{Title: title, SVG: template.HTML(svg), Caption: caption}
 }
 
 // offered is the x of every sweep chart: the realized offered rate.

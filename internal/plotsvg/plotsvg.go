@@ -67,7 +67,9 @@ func (Ticks) Ticks(lo, hi float64) []plot.Tick {
 	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
 	for i := range ticks {
 		if ticks[i].Label != "" {
-			ticks[i].Label = strconv.FormatFloat(ticks[i].Value, 'f', -1, 64)
+			// Ten significant digits drop the binary noise of a step
+			// (0.6000000000000001 reads 0.6).
+			ticks[i].Label = strconv.FormatFloat(ticks[i].Value, 'g', 10, 64)
 		}
 	}
 	return ticks

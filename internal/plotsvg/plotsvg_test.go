@@ -51,3 +51,16 @@ func TestRenderInlinesAParsableElement(t *testing.T) {
 		}
 	}
 }
+
+// Tick labels print the value, not its binary noise.
+func TestTicksLabelsRound(t *testing.T) {
+	var labels []string
+	for _, tk := range (Ticks{}).Ticks(0.2, 1) {
+		if tk.Label != "" {
+			labels = append(labels, tk.Label)
+		}
+	}
+	if strings.Join(labels, " ") != "0.2 0.6 1" {
+		t.Fatalf("labels %q", labels)
+	}
+}
