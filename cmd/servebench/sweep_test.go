@@ -80,3 +80,28 @@ func TestSweepThenParetoJSON(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 }
+
+// --rates auto climbs the geometric series to --auto-max and keeps every
+// run: from 20 by ×2 to 40, both passing, nothing left to bisect.
+func TestSweepAutoKeepsEveryRun(t *testing.T) {
+	url := startSim(t, nil)
+	out := filepath.Join(t.TempDir(), "auto")
+	code, stdout, stderr := runCLI("sweep", "--base-url", url, "--model", "simengine-tiny", "--endpoint", "chat",
+		"--workload", writeWorkload(t, twoRows), "--arrival", "constant", "--rates", "auto", "--auto-start", "20", "--auto-max", "40",
+		"--resolution", "5", "--count", "10", "--schedule-lag-tolerance", "5s", "--output", out, "--format", "json", "--no-progress")
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, stderr)
+	}
+	var res sweepreport.Result
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Auto == nil || len(res.Auto.Coarse) != 2 || res.Auto.Coarse[0] != 20 || res.Auto.Coarse[1] != 40 || len(res.Auto.Bisected) != 0 ||
+		len(res.Rates) != 2 || res.Rates[1].RunDir != "rate-40" || *res.KneeRPS != 40 {
+		t.Fatalf("auto %+v, rates %+v", res.Auto, res.Rates)
+	}
+	if code, _, stderr := runCLI("sweep", "--base-url", url, "--model", "m", "--workload", writeWorkload(t, twoRows), "--rates", "auto",
+		"--auto-max", "0.5", "--count", "2", "--output", filepath.Join(t.TempDir(), "x")); code != 1 || !strings.Contains(stderr, "auto max rate 0.5 must be finite and at least the start rate 1") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+}
