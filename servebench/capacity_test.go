@@ -1,6 +1,7 @@
 package servebench
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -190,4 +191,15 @@ func TestSelectCapacityMonotonicFlag(t *testing.T) {
 	if sel := SelectCapacity(points, seedRule); sel.Monotonic {
 		t.Fatalf("non-monotonic sweep not flagged: %+v", sel)
 	}
+}
+
+func ExampleRateVerdicts() {
+	// Two runs at 1 req/s (one could not be judged) and two at 2 req/s
+	// (one failed).
+	v := RateVerdicts([]PointVerdict{
+		{OfferedRPS: 1, Verdict: VerdictPass}, {OfferedRPS: 1, Verdict: VerdictInconclusive},
+		{OfferedRPS: 2, Verdict: VerdictPass}, {OfferedRPS: 2, Verdict: VerdictFail},
+	})
+	fmt.Println(v[1], v[2])
+	// Output: inconclusive fail
 }
