@@ -28,6 +28,8 @@ type page struct {
 	Charts  []chart
 	Columns []string
 	Rows    []row
+	// RunColumns adds each row's reasons and a link to its report.
+	RunColumns bool
 }
 
 type field struct{ Name, Value string }
@@ -43,7 +45,7 @@ type row struct {
 // goodput against offered rate, and a table of every run linking to its
 // report.html.
 func (r Result) WriteHTML(w io.Writer) error {
-	p := page{Title: "servebench sweep", Knee: r.kneeText(), Notes: r.Notes, Charts: r.charts(),
+	p := page{Title: "servebench sweep", Knee: r.kneeText(), Notes: r.Notes, Charts: r.charts(), RunColumns: true,
 		Columns: []string{"rate req/s", "repeat", "offered req/s", "qualified/offered", "attainment", "Wilson lower",
 			"qualified req/s", "output tok/s", "TTFT p50/p99 ms", "TPOT p50/p99 ms", "E2E p99 ms", "max lag ms", "verdict", "reasons", "run"}}
 	if r.WorkloadSHA256 != "" {

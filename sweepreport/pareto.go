@@ -207,7 +207,7 @@ func (p Pareto) WriteHTML(w io.Writer, configs []Config) error {
 	c := p.chart(configs)
 	pg := page{Title: "servebench Pareto front", Knee: fmt.Sprintf("%d of %d runs on the front.", len(p.Front), len(p.Points)),
 		Notes: p.Skipped, Pareto: &c,
-		Columns: []string{"configuration", "rate req/s", "repeat", "output tok/s", "per-user tok/s", "TPOT p50 ms", "on front", "verdict", "", "run"}}
+		Columns: []string{"configuration", "rate req/s", "repeat", "output tok/s", "per-user tok/s", "TPOT p50 ms", "on front", "verdict"}}
 	if p.WorkloadSHA256 != "" {
 		pg.Header = []field{{"workload sha256", p.WorkloadSHA256}}
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/servebench/servebench/fixtures/samples"
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/sweepreport"
 )
 
 func init() {
@@ -91,6 +92,9 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	printSweep(stdout, sweep)
+	if werr := sweepreport.FromSweep(sweep, cfg.OutputDir).WriteFiles(cfg.OutputDir); werr != nil {
+		fmt.Fprintf(stderr, "servebench demo: %v\n", werr)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "servebench demo: %v\n", err)
 		return 1
@@ -104,7 +108,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	fmt.Fprintf(stdout, "\nrun directories (schedule.json, outcomes.jsonl, report.json and report.html per rate): %s\n", cfg.OutputDir)
+	fmt.Fprintf(stdout, "\nsweep.json, sweep.html and the run directories (schedule.json, outcomes.jsonl, report.json and report.html per rate): %s\n", cfg.OutputDir)
 	return 0
 }
 
