@@ -3,6 +3,7 @@ package plotsvg
 import (
 	"encoding/xml"
 	"io"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -40,6 +41,11 @@ func TestRenderInlinesAParsableElement(t *testing.T) {
 	if !strings.Contains(svg, "stroke-width:3") || strings.Count(svg, "stroke-width:3\"") != 1 {
 		t.Errorf("marks are not one path:\n%s", svg)
 	}
+	for _, d := range pathData.FindAllString(svg, -1) {
+		if regexp.MustCompile(`[0-9]\.[0-9]{2}`).MatchString(d) {
+			t.Fatalf("path data kept more than a tenth of a point: %s", d)
+		}
+	}
 	dec := xml.NewDecoder(strings.NewReader(svg))
 	for {
 		_, err := dec.Token()
@@ -60,7 +66,23 @@ func TestTicksLabelsRound(t *testing.T) {
 			labels = append(labels, tk.Label)
 		}
 	}
-	if strings.Join(labels, " ") != "0.2 0.6 1" {
+	// [0.2, 1] in about six steps: 0.8 / 6 = 0.133, rounded up to 0.2.
+	if strings.Join(labels, " ") != "0.2 0.4 0.6 0.8 1" {
 		t.Fatalf("labels %q", labels)
+	}
+}
+
+// [0, 2730] in about six steps: 455 rounds up to 500, so 0 to 2500 are
+// labelled, with a mark every 100.
+func TestTicksRoundSteps(t *testing.T) {
+	ticks := (Ticks{}).Ticks(0, 2730)
+	var labels []string
+	for _, tk := range ticks {
+		if tk.Label != "" {
+			labels = append(labels, tk.Label)
+		}
+	}
+	if strings.Join(labels, " ") != "0 500 1000 1500 2000 2500" || len(ticks) != 28 {
+		t.Fatalf("labels %q, %d ticks", labels, len(ticks))
 	}
 }
