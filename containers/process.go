@@ -17,7 +17,7 @@ import (
 	"time"
 )
 
-// DefaultStopTimeout is how long Terminate waits after the polite stop
+// DefaultStopTimeout is how long Shutdown waits after the polite stop
 // signal before it kills the process group.
 const DefaultStopTimeout = 10 * time.Second
 
@@ -50,7 +50,7 @@ type ProcessSpec struct {
 	// StartupTimeout bounds the wait for readiness; zero means
 	// DefaultStartupTimeout.
 	StartupTimeout time.Duration
-	// StopTimeout is how long Terminate waits for the process to exit after
+	// StopTimeout is how long Shutdown waits for the process to exit after
 	// SIGTERM before it kills the whole process group; zero means
 	// DefaultStopTimeout.
 	StopTimeout time.Duration
@@ -89,7 +89,7 @@ var _ Engine = (*Process)(nil)
 // StartProcess starts the engine of spec on a free 127.0.0.1 port and waits
 // until its health endpoint answers 200 (polled every 100 ms, each poll
 // bounded by two seconds), the process exits, StartupTimeout passes or ctx
-// ends. The process gets its own process group, so Terminate also stops
+// ends. The process gets its own process group, so Shutdown also stops
 // whatever it started (an engine's runner subprocesses).
 //
 // Like Start it may return a non-nil Process together with an error (a
@@ -152,7 +152,7 @@ func StartProcess(ctx context.Context, spec ProcessSpec) (*Process, error) {
 	}
 
 	// exec.Command, not CommandContext: the process must outlive the start
-	// context; Terminate stops it.
+	// context; Shutdown stops it.
 	p.cmd = exec.Command(binary, args...)
 	p.cmd.Dir = spec.Dir
 	p.cmd.Env = mergeEnv(os.Environ(), env)
@@ -179,7 +179,7 @@ func StartProcess(ctx context.Context, spec ProcessSpec) (*Process, error) {
 		timeout = DefaultStartupTimeout
 	}
 	if err := p.waitReady(ctx, spec.HealthPath, timeout); err != nil {
-		stopErr := p.Terminate(context.Background())
+		stopErr := p.Shutdown(context.Background())
 		err = fmt.Errorf("%s: %w", spec.Kind, err)
 		if stopErr != nil {
 			err = errors.Join(err, stopErr)
@@ -287,12 +287,12 @@ func (p *Process) Logs(context.Context) (io.ReadCloser, error) {
 // LogTail returns the engine output kept in memory, for failure reports.
 func (p *Process) LogTail() string { return p.logs.String() }
 
-// Terminate sends SIGTERM to the process group, waits up to the stop timeout
+// Shutdown sends SIGTERM to the process group, waits up to the stop timeout
 // for the engine to exit, then kills the whole group with SIGKILL, and waits
 // for the process to be reaped. It is safe to call more than once and on a
 // process that already exited; it returns an error only when the process
 // could not be stopped or ctx ended first.
-func (p *Process) Terminate(ctx context.Context) error {
+func (p *Process) Shutdown(ctx context.Context) error {
 	if p == nil || p.cmd == nil || p.cmd.Process == nil {
 		return nil
 	}
@@ -320,13 +320,13 @@ func (p *Process) stop(ctx context.Context) error {
 	case <-ctx.Done():
 	}
 	if err := killGroup(pid); err != nil {
-		return fmt.Errorf("terminate %s (pid %d): %w", p.kind, pid, err)
+		return fmt.Errorf("shut down %s (pid %d): %w", p.kind, pid, err)
 	}
 	select {
 	case <-p.exited:
 		return nil
 	case <-time.After(5 * time.Second):
-		return fmt.Errorf("terminate %s (pid %d): still running 5s after SIGKILL", p.kind, pid)
+		return fmt.Errorf("shut down %s (pid %d): still running 5s after SIGKILL", p.kind, pid)
 	}
 }
 

@@ -15,7 +15,7 @@ var _ = Describe("StartEngine", func() {
 	It("starts the simulated engine in-process with the contract's model and flags", func(ctx SpecContext) {
 		eng, err := suites.StartEngine(ctx, suites.EngineSpec{Kind: "simengine", Model: "tiny-test", Args: []string{"--time-scale=0.1"}})
 		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(eng.Terminate)
+		DeferCleanup(eng.Shutdown)
 
 		Expect(eng.Kind()).To(Equal("simengine"))
 		Expect(eng.Model()).To(Equal("tiny-test"))
@@ -30,7 +30,7 @@ var _ = Describe("StartEngine", func() {
 		Expect(resp.StatusCode).To(Equal(http.StatusOK))
 		Expect(string(body)).To(ContainSubstring(`"tiny-test"`))
 
-		Expect(eng.Terminate(ctx)).To(Succeed())
+		Expect(eng.Shutdown(ctx)).To(Succeed())
 		_, err = http.Get(eng.BaseURL() + "/v1/models")
 		Expect(err).To(HaveOccurred(), "the engine stopped listening")
 	})

@@ -49,13 +49,11 @@ type Container struct {
 	*containers.Base
 }
 
-// Terminate stops and removes the container; it is safe on a nil Container.
-func (c *Container) Terminate(ctx context.Context) error {
-	if c == nil {
-		return nil
-	}
-	return c.Base.Terminate(ctx)
-}
+// A Container is a testcontainers.Container and a containers.Engine.
+var (
+	_ testcontainers.Container = (*Container)(nil)
+	_ containers.Engine        = (*Container)(nil)
+)
 
 // LengthControl says how a forced output length reaches llama.cpp:
 // servebench.LengthIgnoreEOS.

@@ -3,6 +3,7 @@ package vllm_test
 import (
 	"context"
 	"fmt"
+	"github.com/testcontainers/testcontainers-go"
 	"os"
 	"path/filepath"
 	"time"
@@ -27,7 +28,7 @@ func ExampleRun() {
 		containers.WithModelCache(filepath.Join(home, ".cache", "huggingface")),
 		containers.WithStartupTimeout(15*time.Minute),
 	)
-	defer func() { _ = engine.Terminate(ctx) }() // nil-safe, and Run may return a half-started container
+	defer func() { _ = testcontainers.TerminateContainer(engine) }() // nil-safe; Run may return a half-started container
 	if err != nil {
 		fmt.Println(err)
 		return
