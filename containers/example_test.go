@@ -64,3 +64,18 @@ func ExampleAssemble() {
 	// published: [9000/tcp] on 127.0.0.1
 	// gpus: nvidia -1 shm: 2147483648
 }
+
+// A module declares its engine's flags once; each With… option is one call.
+func ExampleFlagSet() {
+	flags := containers.FlagSet{Kind: "myengine", Order: []string{"--model", "--max-seqs"}}
+	withMaxSeqs := func(n int) containers.FlagOption { return flags.Positive("WithMaxSeqs", "--max-seqs", n) }
+	withModel := func(m string) containers.FlagOption { return flags.Text("WithModel", "--model", m) }
+
+	f, err := flags.Collect([]testcontainers.ContainerCustomizer{withMaxSeqs(64), withModel("tiny")})
+	fmt.Println(f.Args(), err)
+	_, err = flags.Collect([]testcontainers.ContainerCustomizer{withMaxSeqs(0)})
+	fmt.Println(err)
+	// Output:
+	// [--model tiny --max-seqs 64] <nil>
+	// myengine.WithMaxSeqs: must be positive, got 0
+}

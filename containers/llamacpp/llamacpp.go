@@ -72,28 +72,37 @@ func Run(ctx context.Context, img string, opts ...testcontainers.ContainerCustom
 
 // request assembles the container request Run would start.
 func request(img string, opts ...testcontainers.ContainerCustomizer) (containers.Plan, error) {
-	var o options
-	if err := containers.Collect[Option](&o, opts); err != nil {
+	f, err := flags.Collect(opts)
+	if err != nil {
 		return containers.Plan{}, err
 	}
+	file, hasFile := f.Get("--model")
+	repo, hasRepo := f.Get("--hf-repo")
 	switch {
-	case o.modelFile == "" && o.hfRepo == "":
+	case !hasFile && !hasRepo:
 		return containers.Plan{}, fmt.Errorf("no model: pass llamacpp.WithModelFile or llamacpp.WithHFRepo")
-	case o.modelFile != "" && o.hfRepo != "":
+	case hasFile && hasRepo:
 		return containers.Plan{}, fmt.Errorf("llamacpp.WithModelFile and llamacpp.WithHFRepo both given; pass one")
 	}
 	var s containers.Settings
 	if err := containers.ApplySettings(&s, opts); err != nil {
 		return containers.Plan{}, err
 	}
-	alias := o.alias
-	if alias == "" {
-		alias = o.model()
+	alias, ok := f.Get("--alias")
+	if !ok {
+		alias = file + repo
+		opts = append(opts, WithAlias(alias))
+	}
+	if s.GPUs != nil && !f.Has("--n-gpu-layers") {
+		opts = append(opts, WithGPULayers("99"))
+	}
+	if f, err = flags.Collect(opts); err != nil {
+		return containers.Plan{}, err
 	}
 	spec := containers.Spec{
 		Kind:  "llamacpp",
 		Image: img,
-		Args:  o.args(s.GPUs != nil),
+		Args:  append(f.Args(), "--metrics"),
 		Env:   map[string]string{"LLAMA_CACHE": CachePath},
 		Port:  Port,
 		Listen: func(host string, port int) ([]string, map[string]string) {

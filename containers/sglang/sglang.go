@@ -69,26 +69,27 @@ func Run(ctx context.Context, img string, opts ...testcontainers.ContainerCustom
 
 // request assembles the container request Run would start.
 func request(img string, opts ...testcontainers.ContainerCustomizer) (containers.Plan, error) {
-	var o options
-	if err := containers.Collect[Option](&o, opts); err != nil {
+	f, err := flags.Collect(opts)
+	if err != nil {
 		return containers.Plan{}, err
 	}
-	if o.modelPath == "" {
+	model, ok := f.Get("--model-path")
+	if !ok {
 		return containers.Plan{}, fmt.Errorf("no model: pass sglang.WithModel")
 	}
 	var s containers.Settings
 	if err := containers.ApplySettings(&s, opts); err != nil {
 		return containers.Plan{}, err
 	}
-	served := o.servedModelName
-	if served == "" {
-		served = o.modelPath
+	served, ok := f.Get("--served-model-name")
+	if !ok {
+		served = model
 	}
 	spec := containers.Spec{
 		Kind:    "sglang",
 		Image:   img,
 		Program: Program,
-		Args:    o.args(),
+		Args:    append(f.Args(), "--enable-metrics"),
 		Port:    Port,
 		Listen: func(host string, port int) ([]string, map[string]string) {
 			return []string{"--host", host, "--port", strconv.Itoa(port)}, nil

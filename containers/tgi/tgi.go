@@ -73,11 +73,12 @@ func Run(ctx context.Context, img string, opts ...testcontainers.ContainerCustom
 
 // request assembles the container request Run would start.
 func request(img string, opts ...testcontainers.ContainerCustomizer) (containers.Plan, error) {
-	var o options
-	if err := containers.Collect[Option](&o, opts); err != nil {
+	f, err := flags.Collect(opts)
+	if err != nil {
 		return containers.Plan{}, err
 	}
-	if o.modelID == "" {
+	model, ok := f.Get("--model-id")
+	if !ok {
 		return containers.Plan{}, fmt.Errorf("no model: pass tgi.WithModel")
 	}
 	var s containers.Settings
@@ -87,7 +88,7 @@ func request(img string, opts ...testcontainers.ContainerCustomizer) (containers
 	spec := containers.Spec{
 		Kind:  "tgi",
 		Image: img,
-		Args:  o.args(),
+		Args:  f.Args(),
 		Port:  Port,
 		Listen: func(host string, port int) ([]string, map[string]string) {
 			return []string{"--hostname", host, "--port", strconv.Itoa(port)}, nil
@@ -99,7 +100,7 @@ func request(img string, opts ...testcontainers.ContainerCustomizer) (containers
 		MetricsPath:    "/metrics",
 		VersionPath:    "/info",
 		CachePath:      CachePath,
-		Model:          o.modelID,
+		Model:          model,
 		StartupTimeout: containers.DefaultModelStartupTimeout,
 		ShmSize:        DefaultShmSize,
 	}

@@ -68,25 +68,26 @@ func Run(ctx context.Context, img string, opts ...testcontainers.ContainerCustom
 
 // request assembles the container request Run would start.
 func request(img string, opts ...testcontainers.ContainerCustomizer) (containers.Plan, error) {
-	var o options
-	if err := containers.Collect[Option](&o, opts); err != nil {
+	f, err := flags.Collect(opts)
+	if err != nil {
 		return containers.Plan{}, err
 	}
-	if o.model == "" {
+	model, ok := f.Get("--model")
+	if !ok {
 		return containers.Plan{}, fmt.Errorf("no model: pass vllm.WithModel")
 	}
 	var s containers.Settings
 	if err := containers.ApplySettings(&s, opts); err != nil {
 		return containers.Plan{}, err
 	}
-	served := o.servedModelName
-	if served == "" {
-		served = o.model
+	served, ok := f.Get("--served-model-name")
+	if !ok {
+		served = model
 	}
 	spec := containers.Spec{
 		Kind:  "vllm",
 		Image: img,
-		Args:  o.args(),
+		Args:  f.Args(),
 		Port:  Port,
 		Listen: func(host string, port int) ([]string, map[string]string) {
 			return []string{"--host", host, "--port", strconv.Itoa(port)}, nil
