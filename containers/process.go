@@ -47,6 +47,12 @@ type ProcessSpec struct {
 	Model string
 	// Version describes the engine build for Identity; empty when unknown.
 	Version string
+	// VersionPath, when set and Version is empty, answers a JSON object
+	// whose "version" field is read once the engine is ready.
+	VersionPath string
+	// APIKey is the key the engine requires, sent by the readiness probe
+	// and redacted from Command and Identity; empty when none.
+	APIKey string
 	// StartupTimeout bounds the wait for readiness; zero means
 	// DefaultStartupTimeout.
 	StartupTimeout time.Duration
@@ -71,6 +77,7 @@ type Process struct {
 	command    []string
 	baseURL    string
 	metricsURL string
+	apiKey     string
 	coldStart  time.Duration
 	stopAfter  time.Duration
 
@@ -127,8 +134,9 @@ func StartProcess(ctx context.Context, spec ProcessSpec) (*Process, error) {
 		kind:      spec.Kind,
 		model:     spec.Model,
 		version:   spec.Version,
-		args:      args,
-		command:   append([]string{binary}, args...),
+		args:      Redact(args, spec.APIKey),
+		command:   Redact(append([]string{binary}, args...), spec.APIKey),
+		apiKey:    spec.APIKey,
 		baseURL:   "http://" + net.JoinHostPort(host, strconv.Itoa(port)),
 		stopAfter: spec.StopTimeout,
 		logs:      NewLogRing(spec.LogBufferBytes),
@@ -184,9 +192,25 @@ func StartProcess(ctx context.Context, spec ProcessSpec) (*Process, error) {
 		if stopErr != nil {
 			err = errors.Join(err, stopErr)
 		}
-		return p, withLogTail(err, p.logs, "")
+		return p, withLogTail(err, p.logs, p.apiKey)
 	}
 	p.coldStart = time.Since(started)
+	if p.version == "" && spec.VersionPath != "" {
+		// A version is a courtesy of the engine; its absence is not a
+		// failed start.
+		p.version, _ = engineVersion(ctx, p.baseURL+spec.VersionPath, p.apiKey)
+	}
+	if p.model == "" {
+		model, err := ServedModel(ctx, p.baseURL, p.apiKey)
+		if err != nil {
+			err = fmt.Errorf("%s: served model name: %w", spec.Kind, err)
+			if stopErr := p.Shutdown(context.Background()); stopErr != nil {
+				err = errors.Join(err, stopErr)
+			}
+			return p, withLogTail(err, p.logs, p.apiKey)
+		}
+		p.model = model
+	}
 	return p, nil
 }
 
@@ -203,6 +227,9 @@ func (p *Process) waitReady(ctx context.Context, path string, timeout time.Durat
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 		if err != nil {
 			return err
+		}
+		if p.apiKey != "" {
+			req.Header.Set("Authorization", "Bearer "+p.apiKey)
 		}
 		resp, err := client.Do(req)
 		if err == nil {
@@ -283,6 +310,10 @@ func (p *Process) Identity() Identity {
 func (p *Process) Logs(context.Context) (io.ReadCloser, error) {
 	return io.NopCloser(bytes.NewReader([]byte(p.logs.String()))), nil
 }
+
+// APIKey is the key clients must send as "Authorization: Bearer <key>";
+// empty when the engine requires none.
+func (p *Process) APIKey() string { return p.apiKey }
 
 // LogTail returns the engine output kept in memory, for failure reports.
 func (p *Process) LogTail() string { return p.logs.String() }

@@ -70,23 +70,43 @@ func Run(ctx context.Context, img string, opts ...testcontainers.ContainerCustom
 	return containers.RunModule(ctx, "llamacpp", plan, err, func(b *containers.Base) *Container { return &Container{Base: b} })
 }
 
+// RunProcess starts llamacpp as a local process (llama-server, or the executable
+// containers.WithExecutable names) with the same engine arguments Run gives
+// the container, listening on a free 127.0.0.1 port, and waits until it
+// serves. Container-only settings (shared memory, IPC, host network) are
+// refused. Shutdown the process in either case, as with Run.
+func RunProcess(ctx context.Context, opts ...testcontainers.ContainerCustomizer) (*containers.Process, error) {
+	spec, s, err := engineSpec("", opts)
+	return containers.RunModuleProcess(ctx, "llamacpp", spec, s, err)
+}
+
 // request assembles the container request Run would start.
 func request(img string, opts ...testcontainers.ContainerCustomizer) (containers.Plan, error) {
-	f, err := flags.Collect(opts)
+	spec, s, err := engineSpec(img, opts)
 	if err != nil {
 		return containers.Plan{}, err
+	}
+	return containers.Assemble(spec, s, opts)
+}
+
+// engineSpec reads the options into the engine's launch description, shared
+// by the container (request) and the local process (RunProcess).
+func engineSpec(img string, opts []testcontainers.ContainerCustomizer) (containers.Spec, containers.Settings, error) {
+	f, err := flags.Collect(opts)
+	if err != nil {
+		return containers.Spec{}, containers.Settings{}, err
 	}
 	file, hasFile := f.Get("--model")
 	repo, hasRepo := f.Get("--hf-repo")
 	switch {
 	case !hasFile && !hasRepo:
-		return containers.Plan{}, fmt.Errorf("no model: pass llamacpp.WithModelFile or llamacpp.WithHFRepo")
+		return containers.Spec{}, containers.Settings{}, fmt.Errorf("no model: pass llamacpp.WithModelFile or llamacpp.WithHFRepo")
 	case hasFile && hasRepo:
-		return containers.Plan{}, fmt.Errorf("llamacpp.WithModelFile and llamacpp.WithHFRepo both given; pass one")
+		return containers.Spec{}, containers.Settings{}, fmt.Errorf("llamacpp.WithModelFile and llamacpp.WithHFRepo both given; pass one")
 	}
 	var s containers.Settings
 	if err := containers.ApplySettings(&s, opts); err != nil {
-		return containers.Plan{}, err
+		return containers.Spec{}, containers.Settings{}, err
 	}
 	alias, ok := f.Get("--alias")
 	if !ok {
@@ -97,14 +117,16 @@ func request(img string, opts ...testcontainers.ContainerCustomizer) (containers
 		opts = append(opts, WithGPULayers("99"))
 	}
 	if f, err = flags.Collect(opts); err != nil {
-		return containers.Plan{}, err
+		return containers.Spec{}, containers.Settings{}, err
 	}
 	spec := containers.Spec{
-		Kind:  "llamacpp",
-		Image: img,
-		Args:  append(f.Args(), "--metrics"),
-		Env:   map[string]string{"LLAMA_CACHE": CachePath},
-		Port:  Port,
+		Process:  []string{"llama-server"},
+		CacheEnv: "LLAMA_CACHE",
+		Kind:     "llamacpp",
+		Image:    img,
+		Args:     append(f.Args(), "--metrics"),
+		Env:      map[string]string{"LLAMA_CACHE": CachePath},
+		Port:     Port,
 		Listen: func(host string, port int) ([]string, map[string]string) {
 			return []string{"--host", host, "--port", strconv.Itoa(port)}, nil
 		},
@@ -117,5 +139,5 @@ func request(img string, opts ...testcontainers.ContainerCustomizer) (containers
 		Model:          alias,
 		StartupTimeout: containers.DefaultModelStartupTimeout,
 	}
-	return containers.Assemble(spec, s, opts)
+	return spec, s, nil
 }
