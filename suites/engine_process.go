@@ -2,11 +2,11 @@ package suites
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"os/exec"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/testcontainers/testcontainers-go"
@@ -41,6 +41,11 @@ func processStarter(run runFunc) EngineStarter {
 				return nil, fmt.Errorf("%w: %v", ErrEngineUnavailable, err)
 			}
 		}
+		if spec.GPUs != 0 {
+			if reason := containers.LocalGPUSkipReason(ctx); reason != "" {
+				return nil, fmt.Errorf("%w: %s", ErrEngineUnavailable, reason)
+			}
+		}
 		return run(ctx, spec, processOptions(spec, *p))
 	}
 }
@@ -64,13 +69,18 @@ func processOptions(spec EngineSpec, p EngineProcess) []testcontainers.Container
 		opts = append(opts, containers.WithEnv(env))
 	}
 	if spec.GPUs > 0 {
-		ids := make([]string, spec.GPUs)
-		for i := range ids {
-			ids[i] = strconv.Itoa(i)
-		}
-		opts = append(opts, containers.WithGPUDeviceIDs(ids...))
+		opts = append(opts, containers.WithGPUDeviceIDs(strings.Split(deviceList(spec.GPUs), ",")...))
 	}
 	return opts
+}
+
+// deviceList returns the GPU indexes 0,…,n-1.
+func deviceList(n int) string {
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = strconv.Itoa(i)
+	}
+	return strings.Join(ids, ",")
 }
 
 // startOllama starts Ollama serving the GGUF file engine.model: as a local
@@ -85,7 +95,9 @@ func startOllama(ctx context.Context, spec EngineSpec) (containers.Engine, error
 		})(ctx, spec)
 	}
 	if spec.GPUs != 0 {
-		return nil, errors.New("engine.gpus: a local Ollama uses the GPUs it finds; leave gpus out")
+		if reason := containers.LocalGPUSkipReason(ctx); reason != "" {
+			return nil, fmt.Errorf("%w: %s", ErrEngineUnavailable, reason)
+		}
 	}
 	p := EngineProcess{}
 	if spec.Process != nil {
@@ -103,6 +115,15 @@ func startOllama(ctx context.Context, spec EngineSpec) (containers.Engine, error
 		return nil, fmt.Errorf("%w: %v", ErrEngineUnavailable, err)
 	}
 	p.Binary = ""
+	gpus := spec.GPUs
+	spec.GPUs = 0 // a local Ollama takes no GPU option: it uses the GPUs it sees
+	if gpus > 0 {
+		p.Env = maps.Clone(p.Env)
+		if p.Env == nil {
+			p.Env = map[string]string{}
+		}
+		p.Env["CUDA_VISIBLE_DEVICES"] = deviceList(gpus)
+	}
 	opts := append(processOptions(spec, p), model)
 	if deadline, ok := ctx.Deadline(); ok {
 		opts = append(opts, containers.WithStartupTimeout(time.Until(deadline)))
