@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/testcontainers/testcontainers-go"
 )
 
@@ -114,12 +115,13 @@ func (b *Base) SaveLogs(ctx context.Context, path string) error {
 }
 
 // Shutdown stops and removes the container. It is safe on a nil Base, on a Base
-// whose container never started, and when called again after it succeeded.
+// whose container never started, when called again after it succeeded, and
+// after testcontainers' Terminate removed the container.
 func (b *Base) Shutdown(ctx context.Context) error {
 	if b == nil || b.Container == nil || b.terminated.Load() {
 		return nil
 	}
-	if err := b.Container.Terminate(ctx); err != nil {
+	if err := b.Container.Terminate(ctx); err != nil && !cerrdefs.IsNotFound(err) {
 		return fmt.Errorf("shut down %s: %w", b.kind, err)
 	}
 	b.terminated.Store(true)

@@ -48,3 +48,25 @@ func TestCleanupContainerTakesAModuleContainer(t *testing.T) {
 		t.Errorf("container %s after its test ended: inspect error %v, want not found", id, err)
 	}
 }
+
+// testcontainers' Terminate and Engine's Shutdown stop the same container;
+// Shutdown after Terminate finds nothing left to do.
+func TestShutdownAfterTerminate(t *testing.T) {
+	if err := containers.UseAirGappedDefaults(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	containers.SkipIfNoDocker(ctx, t)
+	c, err := simengine.Run(ctx, simengine.WithModel("terminate"))
+	testcontainers.CleanupContainer(t, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Terminate(ctx); err != nil {
+		t.Fatalf("Terminate: %v", err)
+	}
+	if err := c.Shutdown(ctx); err != nil {
+		t.Errorf("Shutdown after Terminate: %v", err)
+	}
+}
