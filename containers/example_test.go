@@ -79,3 +79,25 @@ func ExampleFlagSet() {
 	// [--model tiny --max-seqs 64] <nil>
 	// myengine.WithMaxSeqs: must be positive, got 0
 }
+
+// An engine module's spec becomes a local process's: the same arguments,
+// the process's own executable, CUDA_VISIBLE_DEVICES for the GPUs.
+func ExampleProcessPlan() {
+	spec := containers.Spec{
+		Kind: "vllm", Process: []string{"vllm", "serve"}, Args: []string{"--model", "m"},
+		Listen: func(host string, port int) ([]string, map[string]string) {
+			return []string{"--host", host, "--port", strconv.Itoa(port)}, nil
+		},
+		HealthPath: "/health",
+	}
+	var s containers.Settings
+	for _, o := range []containers.Option{containers.WithExecutable("/opt/vllm/bin/vllm"), containers.WithGPUDeviceIDs("1")} {
+		if err := o(&s); err != nil {
+			fmt.Println(err)
+		}
+	}
+	ps, err := containers.ProcessPlan(spec, s)
+	fmt.Println(ps.Binary, ps.Args, ps.Env, err)
+	// Output:
+	// /opt/vllm/bin/vllm [serve --model m] map[CUDA_VISIBLE_DEVICES:1] <nil>
+}

@@ -43,3 +43,24 @@ func ExampleRun() {
 	}
 	fmt.Println(client, engine.ColdStart(), containers.EngineInfo(engine).ImageID)
 }
+
+// Start vLLM as a local process, from a virtual environment, with the same
+// engine arguments Run gives the container. This example only compiles: it
+// needs vLLM and a GPU.
+func ExampleRunProcess() {
+	ctx := context.Background()
+	engine, err := vllm.RunProcess(ctx,
+		vllm.WithModel("Qwen/Qwen3-0.6B"),
+		vllm.WithMaxModelLen(4096),
+		containers.WithExecutable("/opt/vllm/bin/vllm"),
+		containers.WithGPUDeviceIDs("0"),
+	)
+	if engine != nil {
+		defer engine.Shutdown(ctx)
+	}
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(engine.BaseURL(), engine.Command(), engine.ColdStart())
+}
