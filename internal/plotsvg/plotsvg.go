@@ -68,8 +68,8 @@ func New(title, xLabel, yLabel string) *plot.Plot {
 }
 
 // Ticks are round ticks (1, 2, 2.5 or 5 times a power of ten) cutting
-// the axis into about six labelled steps, with unlabelled marks at fifths
-// of a step, labelled in the fewest digits that tell them apart ("2500",
+// the axis into about six labelled steps, with an unlabelled mark halfway
+// through each, labelled in the fewest digits that tell them apart ("2500",
 // "0.6", not "2500.00" or "0.6000000000000001").
 type Ticks struct{}
 
@@ -79,7 +79,7 @@ func (Ticks) Ticks(lo, hi float64) []plot.Tick {
 		return plot.DefaultTicks{}.Ticks(lo, hi)
 	}
 	step := niceStep(hi-lo, 6)
-	minor := step / 5
+	minor := step / 2
 	var t []plot.Tick
 	for k := math.Ceil(lo/minor - 1e-9); k*minor <= hi+minor*1e-9 && len(t) < 200; k++ {
 		v := k * minor
