@@ -62,6 +62,9 @@ func ParseWorkload(name string, data []byte) (*Workload, error) {
 	if len(w.Requests) == 0 {
 		return nil, fmt.Errorf("%s: workload has no requests", name)
 	}
+	if err := checkCycledIDs(w, seen); err != nil {
+		return nil, err
+	}
 	return w, nil
 }
 
@@ -119,7 +122,11 @@ func (r *Request) validate() error {
 func describeJSONError(err error) error {
 	switch e := err.(type) {
 	case *json.UnmarshalTypeError:
-		return fmt.Errorf("%s: expected %s, got JSON %s", e.Field, e.Type, e.Value)
+		field := e.Field
+		if field == "" {
+			field = "row"
+		}
+		return fmt.Errorf("%s: expected %s, got JSON %s", field, jsonKind(e.Type), e.Value)
 	case *json.SyntaxError:
 		return fmt.Errorf("malformed JSON at byte %d: %v", e.Offset, e)
 	}

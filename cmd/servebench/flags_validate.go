@@ -123,3 +123,34 @@ func (f *runFlags) validateNumbers(set map[string]bool) error {
 	}
 	return nil
 }
+
+// checkSweepNumbers checks the sweep's own numeric flags.
+func checkSweepNumbers(minAttainment, confidence float64, repeat int) error {
+	if err := checkFraction("min-attainment", minAttainment); err != nil {
+		return err
+	}
+	if !(confidence > 0 && confidence < 1) {
+		return fmt.Errorf("--confidence: want a value in (0, 1), got %v", confidence)
+	}
+	if repeat < 1 {
+		return fmt.Errorf("--repeat: want at least 1, got %d", repeat)
+	}
+	return nil
+}
+
+// checkDemoFlags checks the demo's numeric flags.
+func checkDemoFlags(window, ttft, tpot time.Duration, attainment, timeScale float64) error {
+	if window <= 0 {
+		return fmt.Errorf("--duration: want a positive duration, got %v", window)
+	}
+	if err := checkNonNegativeDuration("ttft-slo", ttft); err != nil {
+		return err
+	}
+	if err := checkNonNegativeDuration("tpot-slo", tpot); err != nil {
+		return err
+	}
+	if err := checkFraction("attainment", attainment); err != nil {
+		return err
+	}
+	return checkPositive("time-scale", timeScale)
+}

@@ -1,13 +1,9 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/servebench/servebench/servebench"
 )
@@ -31,7 +27,16 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 	backlog := fs.Bool("no-backlog-growth", true, "fail a rate whose outstanding work grew over its window")
 	repeat := fs.Int("repeat", 1, "runs at each rate, each with the next seed; a rate passes only when all its runs pass")
 	descending := fs.Bool("descending", false, "test the highest rate first (shows hysteresis an upward sweep hides)")
-	if err := fs.Parse(args); err != nil {
+	if code, done := parseCommandLine(fs, args, stderr); done {
+		return code
+	}
+	f.given = setFlags(fs)
+	if f.given["rate"] {
+		fmt.Fprintln(stderr, "servebench sweep: --rate: a sweep takes its rates from --rates")
+		return 1
+	}
+	if err := checkSweepNumbers(*alpha, *confidence, *repeat); err != nil {
+		fmt.Fprintf(stderr, "servebench sweep: %v\n", err)
 		return 1
 	}
 	points, err := parseRates(*rates)
@@ -50,8 +55,12 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	rule := servebench.CapacityRule{MinAttainment: *alpha, UseWilsonLower: *wilson, Confidence: *confidence, RequireNoBacklogGrowth: *backlog}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptContext(stderr)
 	defer stop()
+	if err := f.beforeLoad(ctx, &cfg, stderr); err != nil {
+		fmt.Fprintf(stderr, "servebench sweep: %v\n", err)
+		return 1
+	}
 	sweep, err := servebench.RunSweep(ctx, cfg, servebench.SweepPlan{Rates: points, Repeat: *repeat, Descending: *descending, Rule: rule})
 	if sweep != nil {
 		printSweep(stdout, sweep)
