@@ -187,12 +187,12 @@ func demoRates(s string, capacity float64) ([]float64, error) {
 	return out, nil
 }
 
-// parseRates reads a comma-separated list of positive rates.
+// parseRates reads a comma-separated list of positive finite rates.
 func parseRates(s string) ([]float64, error) {
 	var out []float64
 	for _, f := range strings.Split(s, ",") {
 		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-		if err != nil || !(v > 0) {
+		if err != nil || !(v > 0) || math.IsInf(v, 1) {
 			return nil, fmt.Errorf("%q is not a positive rate", f)
 		}
 		out = append(out, v)
