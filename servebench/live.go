@@ -69,6 +69,9 @@ func (l *LiveRun) run(ctx context.Context) (*RunResult, error) {
 		if res.Warmup, err = warmup(ctx, l.cfg, l.sched.RunID, filepath.Join(l.dir, WarmupFile)); err != nil {
 			return nil, fmt.Errorf("run: warmup: %w", err)
 		}
+		if err := checkWarmup(res.Warmup); err != nil {
+			return nil, fmt.Errorf("run: warmup: %w", err)
+		}
 	}
 	w, err := CreateOutcomeWriter(filepath.Join(l.dir, OutcomesFile))
 	if err != nil {

@@ -264,3 +264,16 @@ func TestScoreRunKeepsTheObjectivesItIsNotGiven(t *testing.T) {
 		t.Fatalf("re-scored report lacks %s:\n%.600s", want, stdout)
 	}
 }
+
+func TestEveryWarmupRequestFailingStopsTheRun(t *testing.T) {
+	// The preflight is skipped so that the warmup meets the failure first.
+	f := startFront(t, false, func(c *simengine.Config) { c.ErrorRate = 1 })
+	code, _, stderr := runCLI(runArgs(t, f.url, "--output", t.TempDir(), "--warmup", "3", "--skip-preflight")...)
+	want := "every warmup request failed (3 of 3); the engine said: http_error: HTTP 500: simulated internal error (http_error fault) (3×); no load was sent"
+	if code != 1 || !strings.Contains(stderr, want) {
+		t.Fatalf("exit %d, stderr %q; want 1 and %q", code, stderr, want)
+	}
+	if n := f.generate.Load(); n != 3 {
+		t.Fatalf("%d generation requests; want the 3 warmup requests only", n)
+	}
+}
