@@ -39,6 +39,7 @@ func Register(contracts ...*Contract) {
 
 // register builds one contract's container.
 func register(c *Contract) {
+	contractFiles.Store(c.Path, true)
 	Describe(c.Name, Label(c.AllLabels()...), Ordered, ContinueOnFailure, Serial, c.Location("name"), func() {
 		var target Target
 		BeforeAll(func(ctx SpecContext) {
@@ -60,26 +61,28 @@ func register(c *Contract) {
 						sweep = append(sweep, servebench.SweepPoint{OfferedRPS: p.RateRPS, Report: res.Report})
 						mu.Unlock()
 					}
-					Expect(err).NotTo(HaveOccurred(), "the load point did not complete")
+					Expect(err).NotTo(HaveOccurred(), failureHeading(c.Location("arrival.rates", "arrival.rate", "arrival"), p.Name+": the load point did not complete"))
 					result = res
 				}, NodeTimeout(c.RunBudget(p)), GracePeriod(loadGracePeriod))
 
 				for _, o := range c.PointObjectives(p) {
-					It(o.Name, c.Location(o.Field, "objectives"), func() {
-						Expect(result).To(o.Matcher)
+					at := c.Location(o.Field, "objectives")
+					It(o.Name, at, func() {
+						Expect(result).To(o.Matcher, failureHeading(at, o.Name))
 					})
 				}
 			})
 		}
 
 		if o, rule, ok := c.CapacityObjective(); ok {
-			It(o.Name, c.Location(o.Field), func() {
+			at := c.Location(o.Field)
+			It(o.Name, at, func() {
 				mu.Lock()
 				points := append([]servebench.SweepPoint(nil), sweep...)
 				mu.Unlock()
 				Expect(points).To(HaveLen(len(c.Points())),
-					fmt.Sprintf("only %d of the %d load points produced a report", len(points), len(c.Points())))
-				Expect(servebench.NewSweep(points, rule)).To(o.Matcher)
+					failureHeading(at, fmt.Sprintf("only %d of the %d load points produced a report", len(points), len(c.Points()))))
+				Expect(servebench.NewSweep(points, rule)).To(o.Matcher, failureHeading(at, o.Name))
 			})
 		}
 	})
