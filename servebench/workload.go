@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 )
 
 // Workload is a frozen list of requests with the hash of the exact bytes it
@@ -71,6 +72,9 @@ func ParseWorkload(name string, data []byte) (*Workload, error) {
 // parseRow decodes and validates one workload row.
 func parseRow(raw []byte, line int) (Request, error) {
 	var r Request
+	if bytes.Equal(raw, []byte("null")) {
+		return r, fmt.Errorf("row: expected a JSON object, got JSON null")
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&r); err != nil {
@@ -129,6 +133,9 @@ func describeJSONError(err error) error {
 		return fmt.Errorf("%s: expected %s, got JSON %s", field, jsonKind(e.Type), e.Value)
 	case *json.SyntaxError:
 		return fmt.Errorf("malformed JSON at byte %d: %v", e.Offset, e)
+	}
+	if field, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		return fmt.Errorf("%s: unknown field", strings.Trim(field, `"`))
 	}
 	return fmt.Errorf("malformed row: %w", err)
 }

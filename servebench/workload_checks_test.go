@@ -34,6 +34,8 @@ func TestParseWorkloadErrorsNameNoGoTypes(t *testing.T) {
 		{`"text"`, "array.jsonl:1: row: expected a JSON object, got JSON string"},
 		{`{"prompt":"x","max_tokens":1,"messages":"hi"}`, "array.jsonl:1: messages: expected a JSON array, got JSON string"},
 		{`{"prompt":"x","max_tokens":1.5}`, "array.jsonl:1: max_tokens: expected an integer, got JSON number 1.5"},
+		{`null`, "array.jsonl:1: row: expected a JSON object, got JSON null"},
+		{`{"prompt":"x","max_tokens":1,"tokens":5}`, "array.jsonl:1: tokens: unknown field"},
 	} {
 		_, err := ParseWorkload("array.jsonl", []byte(tc.rows))
 		if err == nil || err.Error() != tc.want {
