@@ -27,23 +27,41 @@ const (
 // password in a URL would be written into records and reports), query or
 // fragment.
 func ValidateBaseURL(raw string) error {
+	shown := redactUserinfo(raw)
 	u, err := url.Parse(raw)
 	if err != nil {
-		return fmt.Errorf("base URL %q: %v", raw, errors.Unwrap(err))
+		return fmt.Errorf("base URL %q: not a URL", shown)
 	}
 	switch {
-	case u.Scheme != "http" && u.Scheme != "https":
-		return fmt.Errorf("base URL %q: want an http:// or https:// URL", raw)
 	case u.User != nil:
-		return errors.New("base URL: user information (user:password@) is refused: it would be written into every output; give the key with --api-key-env or a --header")
+		return fmt.Errorf("base URL %q: user information (user:password@) is refused: it would be written into every output; give the key with --api-key-env or a --header", shown)
+	case u.Scheme != "http" && u.Scheme != "https":
+		return fmt.Errorf("base URL %q: want an http:// or https:// URL", shown)
 	case u.Host == "" || u.Hostname() == "":
-		return fmt.Errorf("base URL %q: no host", raw)
+		return fmt.Errorf("base URL %q: no host", shown)
 	case u.RawQuery != "" || u.ForceQuery:
-		return fmt.Errorf("base URL %q: no query string allowed", raw)
+		return fmt.Errorf("base URL %q: no query string allowed", shown)
 	case u.Fragment != "":
-		return fmt.Errorf("base URL %q: no fragment allowed", raw)
+		return fmt.Errorf("base URL %q: no fragment allowed", shown)
 	}
 	return nil
+}
+
+// redactUserinfo replaces whatever stands between "//" and the next "@"
+// of a URL-like string, so that an error never shows a password, even of
+// a URL that does not parse.
+func redactUserinfo(raw string) string {
+	_, rest, ok := strings.Cut(raw, "//")
+	if !ok {
+		return raw
+	}
+	authority, _, _ := strings.Cut(rest, "/")
+	at := strings.LastIndexByte(authority, '@')
+	if at < 0 {
+		return raw
+	}
+	head := raw[:len(raw)-len(rest)]
+	return head + "xxxxx" + rest[at:]
 }
 
 // ValidateHeader checks one HTTP header a Client's transport adds: a valid
