@@ -27,7 +27,9 @@ const loadGracePeriod = 30 * time.Second
 // BeforeAll runs the load (bounded by NodeTimeout(RunBudget)), attaches a
 // RunEntry with AddReportEntry and keeps the run directory, and whose specs
 // are one It per objective, so a report names each objective that failed
-// and at which load. A sweep with a capacity objective ends with one more
+// and at which load. Each spec is located at the contract line that
+// declared it, and a failure message's first line names that line
+// (WriteJUnitReport also moves the failure's own location there). A sweep with a capacity objective ends with one more
 // It for the capacity. The engine comes from SharedEngine when it was
 // called, else it is started in the contract container's BeforeAll and
 // stopped when the container ends.
