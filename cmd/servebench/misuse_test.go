@@ -277,3 +277,24 @@ func TestEveryWarmupRequestFailingStopsTheRun(t *testing.T) {
 		t.Fatalf("%d generation requests; want the 3 warmup requests only", n)
 	}
 }
+
+func TestMergeRefusesAnOutputHoldingServebenchOutputUnlessOverwrite(t *testing.T) {
+	out := t.TempDir()
+	if err := os.WriteFile(filepath.Join(out, "report.json"), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	shard := filepath.Join(t.TempDir(), "missing-shard")
+	code, _, stderr := runCLI("merge", "--output", out, shard)
+	if code != 1 || !strings.Contains(stderr, "already holds servebench output (report.json)") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	// --overwrite removes the old report first; the missing shard then
+	// fails the merge itself.
+	code, _, stderr = runCLI("merge", "--output", out, "--overwrite", shard)
+	if code != 1 || strings.Contains(stderr, "already holds") {
+		t.Fatalf("--overwrite: exit %d, stderr %q", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out, "report.json")); !os.IsNotExist(err) {
+		t.Fatalf("the old report.json is still there (stat: %v)", err)
+	}
+}

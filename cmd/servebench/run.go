@@ -25,6 +25,7 @@ type runFlags struct {
 	lagTolerance, ttftSLO, tpotSLO, e2eSLO                                                            time.Duration
 	ttftFromScheduled, keepText, logprobs, noStream, noProgress                                       bool
 	runSafety
+	sharding shardFlags
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
@@ -63,6 +64,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.noStream, "no-stream", false, "use non-streaming requests (TTFT then equals E2E)")
 	fs.BoolVar(&f.noProgress, "no-progress", false, "do not show progress on stderr")
 	f.runSafety.register(fs)
+	f.sharding.register(fs)
 }
 
 // runRun is the run command.
@@ -143,6 +145,9 @@ func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
 	}
 	if !f.noProgress {
 		cfg.Progress = stderr
+	}
+	if err := f.sharding.apply(&cfg); err != nil {
+		return cfg, err
 	}
 	switch f.arrival {
 	case "closed":

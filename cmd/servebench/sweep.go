@@ -54,6 +54,11 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "servebench sweep: %v\n", err)
 		return 1
 	}
+	if cfg.Shard != nil || !cfg.StartAt.IsZero() {
+		// Refused here too, so that the preflight does not come first.
+		fmt.Fprintln(stderr, "servebench sweep: a sweep runs its rates one after another; shard each rate's run instead (run --shard, --start-at)")
+		return 1
+	}
 	rule := servebench.CapacityRule{MinAttainment: *alpha, UseWilsonLower: *wilson, Confidence: *confidence, RequireNoBacklogGrowth: *backlog}
 	ctx, stop := interruptContext(stderr)
 	defer stop()
