@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 
@@ -38,7 +40,8 @@ func (h headerFlags) header() http.Header {
 
 // headerTransport adds fixed headers (a gateway's, say) to every request.
 // The Client never sees them, so they are never written to a record,
-// report or log.
+// report or log; and an error response that echoes a value (a gateway's
+// "invalid key X") has it replaced before the Client reads the message.
 type headerTransport struct {
 	base   http.RoundTripper
 	header http.Header
@@ -50,7 +53,41 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	for name, values := range t.header {
 		r.Header[http.CanonicalHeaderKey(name)] = values
 	}
-	return t.base.RoundTrip(r)
+	resp, err := t.base.RoundTrip(r)
+	if err != nil || resp.StatusCode < 400 {
+		return resp, err
+	}
+	body, readErr := io.ReadAll(io.LimitReader(resp.Body, errorBodyBytes))
+	_ = resp.Body.Close()
+	for _, values := range t.header {
+		for _, v := range values {
+			if v != "" {
+				body = bytes.ReplaceAll(body, []byte(v), []byte(redactedHeader))
+			}
+		}
+	}
+	resp.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), errReader{readErr}))
+	resp.ContentLength = -1
+	resp.Header.Del("Content-Length")
+	return resp, nil
+}
+
+// errorBodyBytes is the most of an error response read to redact it, and
+// redactedHeader what a header value is replaced with.
+const (
+	errorBodyBytes = 1 << 20
+	redactedHeader = "[redacted]"
+)
+
+// errReader returns err (io.EOF when nil) from every Read, so that a body
+// cut short while it was read for redaction still fails as it would have.
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	return 0, io.EOF
 }
 
 // clientWithHeaders is an HTTP client with servebench's transport that

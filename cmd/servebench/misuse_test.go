@@ -298,3 +298,42 @@ func TestMergeRefusesAnOutputHoldingServebenchOutputUnlessOverwrite(t *testing.T
 		t.Fatalf("the old report.json is still there (stat: %v)", err)
 	}
 }
+
+func TestHeaderValueEchoedInAnErrorIsRedacted(t *testing.T) {
+	secret := "gw-SECRET-4242"
+	// A gateway that refuses the key, quoting it back.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnauthorized)
+		_, _ = w.Write([]byte(`{"error":{"message":"key ` + r.Header.Get("X-Gateway-Key") + ` is not allowed","type":"auth"}}`))
+	}))
+	t.Cleanup(srv.Close)
+	code, _, stderr := runCLI(runArgs(t, srv.URL, "--output", t.TempDir(), "--header", "X-Gateway-Key="+secret)...)
+	if code != 1 || !strings.Contains(stderr, "GET /v1/models: HTTP 401") || !strings.Contains(stderr, "key [redacted] is not allowed") {
+		t.Fatalf("preflight: exit %d, stderr %q", code, stderr)
+	}
+	out := filepath.Join(t.TempDir(), "run")
+	code, stdout, stderr := runCLI(runArgs(t, srv.URL, "--output", out, "--header", "X-Gateway-Key="+secret, "--skip-preflight")...)
+	if code != 0 || !strings.Contains(stdout, "key [redacted] is not allowed") {
+		t.Fatalf("run: exit %d, stdout:\n%s\nstderr %q", code, stdout, stderr)
+	}
+	if strings.Contains(stdout+stderr, secret) {
+		t.Fatal("the header value is on stdout or stderr")
+	}
+	entries, err := os.ReadDir(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(out, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(data), secret) {
+			t.Errorf("%s holds the header value", e.Name())
+		}
+		if e.Name() == "outcomes.jsonl" && !strings.Contains(string(data), "key [redacted] is not allowed") {
+			t.Errorf("outcomes.jsonl lacks the redacted message:\n%s", data)
+		}
+	}
+}
