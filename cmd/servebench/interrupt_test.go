@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -118,5 +121,57 @@ func TestInterruptAtEveryPhaseLeavesAScorableRun(t *testing.T) {
 					rep.StatusCounts[servebench.StatusNotSent], len(rep.Requests), sent)
 			}
 		})
+	}
+}
+
+func TestInterruptDuringThePreflightWritesNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command")
+	}
+	bin := buildServebench(t)
+	// An engine whose generation never answers: the probe hangs until the
+	// client goes away.
+	probing := make(chan struct{}, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/v1/models" {
+			_, _ = w.Write([]byte(`{"object":"list","data":[{"id":"m"}]}`))
+			return
+		}
+		// Reading the body lets the server notice when the client goes.
+		_, _ = io.Copy(io.Discard, r.Body)
+		select {
+		case probing <- struct{}{}:
+		default:
+		}
+		select {
+		case <-r.Context().Done():
+		case <-time.After(time.Minute):
+		}
+	}))
+	t.Cleanup(srv.Close)
+	dir := filepath.Join(t.TempDir(), "run")
+	cmd := exec.Command(bin, "run", "--base-url", srv.URL, "--model", "m", "--workload", writeWorkload(t, twoRows),
+		"--arrival", "constant", "--rate", "2", "--count", "2", "--output", dir, "--no-progress")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-probing:
+	case <-time.After(30 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatalf("no probe request within 30 s; stderr:\n%s", stderr.String())
+	}
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	var exitErr *exec.ExitError
+	if !errors.As(err, &exitErr) || exitErr.ExitCode() != 1 || !strings.Contains(stderr.String(), "interrupted during the preflight: nothing was sent or written") {
+		t.Fatalf("exit %v, stderr:\n%s", err, stderr.String())
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Fatalf("the run directory exists (stat: %v)", err)
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -68,6 +69,9 @@ func preflight(ctx context.Context, cfg servebench.RunConfig, stderr io.Writer) 
 	}
 	if err != nil && rep == nil {
 		return err // the configuration itself
+	}
+	if err != nil && ctx.Err() != nil {
+		return errors.New("interrupted during the preflight: nothing was sent or written")
 	}
 	if err != nil {
 		return fmt.Errorf("preflight: %w (--skip-preflight skips this check)", err)
