@@ -19,17 +19,6 @@ import (
 	"github.com/servebench/servebench/servebench"
 )
 
-// buildServebench builds this command into a temporary directory.
-func buildServebench(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "servebench")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
 // waitFor polls cond every 10 ms until it holds or the deadline passes.
 func waitFor(t *testing.T, what string, limit time.Duration, cond func() bool) {
 	t.Helper()
@@ -44,9 +33,8 @@ func waitFor(t *testing.T, what string, limit time.Duration, cond func() bool) {
 
 func TestInterruptAtEveryPhaseLeavesAScorableRun(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the command and runs it against a slow simulated engine")
+		t.Skip("runs the command against a slow simulated engine")
 	}
-	bin := buildServebench(t)
 	// 8 ms steps at time scale 1: a 300-token answer takes about 2.4 s, so
 	// every phase lasts long enough to be interrupted in.
 	cfg := simengine.DefaultConfig()
@@ -69,7 +57,7 @@ func TestInterruptAtEveryPhaseLeavesAScorableRun(t *testing.T) {
 	} {
 		t.Run(tc.phase, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "run")
-			cmd := exec.Command(bin, "run", "--base-url", engine.URL(), "--model", cfg.Model, "--endpoint", "completions",
+			cmd := startCLI(context.Background(), "run", "--base-url", engine.URL(), "--model", cfg.Model, "--endpoint", "completions",
 				"--workload", wl, "--arrival", "constant", "--rate", "2", "--count", "6", "--warmup", tc.warmup,
 				"--schedule-lag-tolerance", "1s", "--output", dir, "--no-progress", "--format", "json")
 			var stderr strings.Builder
@@ -125,10 +113,6 @@ func TestInterruptAtEveryPhaseLeavesAScorableRun(t *testing.T) {
 }
 
 func TestInterruptDuringThePreflightWritesNothing(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the command")
-	}
-	bin := buildServebench(t)
 	// An engine whose generation never answers: the probe hangs until the
 	// client goes away.
 	probing := make(chan struct{}, 1)
@@ -150,7 +134,7 @@ func TestInterruptDuringThePreflightWritesNothing(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 	dir := filepath.Join(t.TempDir(), "run")
-	cmd := exec.Command(bin, "run", "--base-url", srv.URL, "--model", "m", "--workload", writeWorkload(t, twoRows),
+	cmd := startCLI(context.Background(), "run", "--base-url", srv.URL, "--model", "m", "--workload", writeWorkload(t, twoRows),
 		"--arrival", "constant", "--rate", "2", "--count", "2", "--output", dir, "--no-progress")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
