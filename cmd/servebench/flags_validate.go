@@ -154,3 +154,32 @@ func checkDemoFlags(window, ttft, tpot time.Duration, attainment, timeScale floa
 	}
 	return checkPositive("time-scale", timeScale)
 }
+
+// checkAutoRateFlags checks the flags of --rates auto by their names
+// before anything is sent (the sweep checks them again as a plan).
+func checkAutoRateFlags(start, factor, maxRPS, resolution float64) error {
+	if err := checkPositive("auto-start", start); err != nil {
+		return err
+	}
+	if !(factor > 1) || math.IsInf(factor, 0) {
+		return fmt.Errorf("--auto-factor: want a finite number above 1, got %v", factor)
+	}
+	if err := checkFloat("auto-max", maxRPS, start, math.Inf(1)); err != nil {
+		return err
+	}
+	return checkFloat("resolution", resolution, 0, math.Inf(1))
+}
+
+// isHelpArg reports whether a command's first argument asks for help.
+func isHelpArg(args []string) bool {
+	return len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help")
+}
+
+// parseFailureCode is the exit code after fs.Parse failed: 0 when -h
+// asked for the flags, else 1.
+func parseFailureCode(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	return 1
+}

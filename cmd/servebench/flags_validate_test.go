@@ -58,6 +58,10 @@ func TestSweepAndDemoFlags(t *testing.T) {
 		{append(sweep, "--confidence", "1"), "--confidence: want a value in (0, 1), got 1"},
 		{append(sweep, "--repeat", "0"), "--repeat: want at least 1, got 0"},
 		{[]string{"sweep", "--rates", "1,+Inf"}, `"+Inf" is not a positive rate`},
+		{append(sweep[:0:0], append(sweep, "--rates", "auto", "--auto-start", "NaN")...), "--auto-start: want a positive finite number, got NaN"},
+		{append(sweep[:0:0], append(sweep, "--rates", "auto", "--auto-factor", "1")...), "--auto-factor: want a finite number above 1, got 1"},
+		{append(sweep[:0:0], append(sweep, "--rates", "auto", "--auto-max", "0.5")...), "--auto-max: want a finite number in [1, ∞), got 0.5"},
+		{append(sweep[:0:0], append(sweep, "--rates", "auto", "--resolution", "-1")...), "--resolution: want a finite number in [0, ∞), got -1"},
 		{[]string{"demo", "--attainment", "2"}, "--attainment: want a fraction in [0, 1], got 2"},
 		{[]string{"demo", "--duration", "0s"}, "--duration: want a positive duration, got 0s"},
 		{[]string{"demo", "--time-scale", "NaN"}, "--time-scale: want a positive finite number, got NaN"},
@@ -94,6 +98,12 @@ func TestHelpExitsZeroForEveryCommand(t *testing.T) {
 	}
 	if code, _, _ := runCLI("help"); code != 0 {
 		t.Errorf("help: exit %d", code)
+	}
+	for _, args := range [][]string{{"k8s", "job", "-h"}, {"k8s", "merge-job", "-h"}, {"workload", "import", "-h"},
+		{"workload", "generate", "-h"}, {"workload", "generate", "fixed", "-h"}, {"workload", "import", "sharegpt", "f.json", "-h"}} {
+		if code, _, stderr := runCLI(args...); code != 0 {
+			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
+		}
 	}
 }
 

@@ -10,12 +10,15 @@ import (
 	"strings"
 
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/sweepreport"
 )
 
-// runOutputFiles are the files a run writes into its directory.
+// runOutputFiles are the files a run writes into its directory, and a
+// sweep (or the demo) beside its rate-* directories.
 var runOutputFiles = []string{
 	servebench.ScheduleFile, servebench.OutcomesFile, servebench.WarmupFile,
 	servebench.ReportFile, servebench.ReportHTMLFile,
+	sweepreport.JSONFile, sweepreport.HTMLFile,
 }
 
 // previousOutput lists the servebench output dir already holds: a run's
