@@ -111,6 +111,25 @@ type PreflightReport struct {
 // error names what failed: the models served, or the probe's status and
 // the engine's own message.
 func Preflight(ctx context.Context, c *Client, probe Request) (*PreflightReport, error) {
+	rep, err := CheckServedModel(ctx, c)
+	if err != nil {
+		return rep, err
+	}
+	probe.ID, probe.MaxTokens = "preflight", min(probe.MaxTokens, preflightProbeTokens)
+	out := &Outcome{ID: "preflight", Attempt: 1}
+	c.Do(ctx, time.Now(), &probe, "preflight", out)
+	rep.Probe = out
+	if out.Status != StatusSuccess {
+		return rep, fmt.Errorf("probe request failed (%s): %s", out.Status, out.Error)
+	}
+	return rep, nil
+}
+
+// CheckServedModel is Preflight without the probe: it validates c's base
+// URL and checks that GET /v1/models lists c.Model. An engine that answers
+// 404 or 405 there has no model list; that is noted and the check passes.
+// Nothing is generated, so it leaves no trace in the engine's metrics.
+func CheckServedModel(ctx context.Context, c *Client) (*PreflightReport, error) {
 	if err := ValidateBaseURL(c.BaseURL); err != nil {
 		return nil, err
 	}
@@ -121,22 +140,15 @@ func Preflight(ctx context.Context, c *Client, probe Request) (*PreflightReport,
 	}
 	if note != "" {
 		rep.Notes = append(rep.Notes, note)
-	} else {
-		rep.ServedModels = models
-		if !slices.Contains(models, c.Model) {
-			served := strings.Join(models, ", ")
-			if served == "" {
-				served = "none"
-			}
-			return rep, fmt.Errorf("model %q is not served here; served: %s", c.Model, served)
-		}
+		return rep, nil
 	}
-	probe.ID, probe.MaxTokens = "preflight", min(probe.MaxTokens, preflightProbeTokens)
-	out := &Outcome{ID: "preflight", Attempt: 1}
-	c.Do(ctx, time.Now(), &probe, "preflight", out)
-	rep.Probe = out
-	if out.Status != StatusSuccess {
-		return rep, fmt.Errorf("probe request failed (%s): %s", out.Status, out.Error)
+	rep.ServedModels = models
+	if !slices.Contains(models, c.Model) {
+		served := strings.Join(models, ", ")
+		if served == "" {
+			served = "none"
+		}
+		return rep, fmt.Errorf("model %q is not served here; served: %s", c.Model, served)
 	}
 	return rep, nil
 }

@@ -69,3 +69,22 @@ func ExamplePreflightRun() {
 	// Output:
 	// run: chat.jsonl:1: prompt: the completions endpoint needs a prompt and row "c1" has only messages (use the chat endpoint)
 }
+
+// CheckServedModel asks GET /v1/models only: nothing is generated.
+func ExampleCheckServedModel() {
+	cfg := simengine.DefaultConfig()
+	cfg.TimeScale = 0.1
+	engine, err := simengine.Start(context.Background(), cfg)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer engine.Close()
+	client := &servebench.Client{BaseURL: engine.URL() + "/v1", Model: "Qwen/Qwen3-0.6B"}
+	_, err = servebench.CheckServedModel(context.Background(), client)
+	fmt.Println(err)
+	fmt.Println(engine.Stats().Submitted)
+	// Output:
+	// model "Qwen/Qwen3-0.6B" is not served here; served: simengine-tiny
+	// 0
+}
