@@ -126,7 +126,8 @@ func Preflight(ctx context.Context, c *Client, probe Request) (*PreflightReport,
 }
 
 // CheckServedModel is Preflight without the probe: it validates c's base
-// URL and checks that GET /v1/models lists c.Model. An engine that answers
+// URL and checks that GET /v1/models lists c.Model (a name without a tag
+// also matches its ":latest", as Ollama serves "tiny" as "tiny:latest"). An engine that answers
 // 404 or 405 there has no model list; that is noted and the check passes.
 // Nothing is generated, so it leaves no trace in the engine's metrics.
 func CheckServedModel(ctx context.Context, c *Client) (*PreflightReport, error) {
@@ -143,7 +144,7 @@ func CheckServedModel(ctx context.Context, c *Client) (*PreflightReport, error) 
 		return rep, nil
 	}
 	rep.ServedModels = models
-	if !slices.Contains(models, c.Model) {
+	if !modelListed(models, c.Model) {
 		served := strings.Join(models, ", ")
 		if served == "" {
 			served = "none"
@@ -205,4 +206,14 @@ func (c *Client) servedModels(ctx context.Context) (models []string, note string
 	}
 	sort.Strings(models)
 	return models, "", nil
+}
+
+// modelListed reports whether name is in models, a name without a tag
+// also matching its ":latest" (Ollama lists "tiny:latest" and serves it as
+// "tiny").
+func modelListed(models []string, name string) bool {
+	if slices.Contains(models, name) {
+		return true
+	}
+	return !strings.Contains(name, ":") && slices.Contains(models, name+":latest")
 }

@@ -1,6 +1,9 @@
 package servebench
 
 import (
+	"context"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 )
@@ -26,6 +29,35 @@ func TestValidateBaseURLNeverShowsAPassword(t *testing.T) {
 	for _, ok := range []string{"http://127.0.0.1:8000", "https://gateway.example/v1/", "http://[::1]:8000"} {
 		if err := ValidateBaseURL(ok); err != nil {
 			t.Errorf("%q: %v", ok, err)
+		}
+	}
+}
+
+func TestCheckServedModelMatchesOllamasLatestTag(t *testing.T) {
+	// An engine that lists its models as Ollama does and generates nothing.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/v1/models" {
+			t.Errorf("unexpected %s %s", r.Method, r.URL.Path)
+			http.NotFound(w, r)
+			return
+		}
+		_, _ = w.Write([]byte(`{"object":"list","data":[{"id":"tiny:latest"},{"id":"qwen3:0.6b"}]}`))
+	}))
+	defer srv.Close()
+	for _, tc := range []struct{ model, err string }{
+		{"tiny", ""},
+		{"tiny:latest", ""},
+		{"qwen3:0.6b", ""},
+		{"qwen3", `model "qwen3" is not served here; served: qwen3:0.6b, tiny:latest`},
+		{"tiny:1b", `model "tiny:1b" is not served here; served: qwen3:0.6b, tiny:latest`},
+	} {
+		_, err := CheckServedModel(context.Background(), &Client{BaseURL: srv.URL, Model: tc.model})
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tc.err {
+			t.Errorf("%q: error %q, want %q", tc.model, got, tc.err)
 		}
 	}
 }
