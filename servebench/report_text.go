@@ -46,6 +46,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	for _, s := range Statuses {
 		line(string(s), "%d", r.StatusCounts[s])
 	}
+	writeErrorMessagesText(line, rule, r)
 	rule("Unqualified requests by failed criterion")
 	for _, reason := range Reasons {
 		line(string(reason), "%d", r.ReasonCounts[reason])
