@@ -78,8 +78,10 @@ func (l *LiveRun) run(ctx context.Context) (*RunResult, error) {
 	l.w = w
 	l.mu.Unlock()
 	before := l.scrape(ctx)
+	stopGPU := startGPUSampling(ctx, l.cfg.GPUSampler)
 	d := newDispatcher(l.cfg, l.sched, w)
 	d.run(ctx)
+	gpu := stopGPU()
 	after := l.scrape(context.WithoutCancel(ctx))
 	if err := w.Close(); err != nil {
 		return nil, fmt.Errorf("run: %w", err)
@@ -90,6 +92,8 @@ func (l *LiveRun) run(ctx context.Context) (*RunResult, error) {
 		return res, fmt.Errorf("run: score: %w", err)
 	}
 	rep.EngineMetrics = l.engineMetrics(before, after)
+	gpu.attributeWork(rep)
+	rep.GPUTelemetry = gpu
 	res.Report = rep
 	if err := writeJSONFile(filepath.Join(l.dir, ReportFile), rep); err != nil {
 		return res, fmt.Errorf("run: %w", err)
