@@ -1,0 +1,98 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/servebench/servebench/servebench"
+)
+
+// dcgmServer serves one GPU in DCGM exporter format, its energy counter
+// rising by 1,000 mJ per scrape.
+func dcgmServer(t *testing.T) string {
+	t.Helper()
+	var scrapes atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		k := scrapes.Add(1)
+		fmt.Fprintf(w, "# TYPE DCGM_FI_DEV_POWER_USAGE gauge\nDCGM_FI_DEV_POWER_USAGE{gpu=\"0\",UUID=\"GPU-x\",modelName=\"NVIDIA H200\"} 300\n"+
+			"# TYPE DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION counter\nDCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{gpu=\"0\",UUID=\"GPU-x\",modelName=\"NVIDIA H200\"} %d\n", 5_000_000+1000*k)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/metrics"
+}
+
+func TestRunSamplesADCGMExporterAndReportsJoulesPerToken(t *testing.T) {
+	url := startSim(t, nil)
+	out := filepath.Join(t.TempDir(), "run")
+	code, stdout, stderr := runCLI("run", "--base-url", url, "--model", "simengine-tiny", "--workload", writeWorkload(t, twoRows),
+		"--arrival", "constant", "--rate", "40", "--count", "8", "--schedule-lag-tolerance", "2s", "--output", out,
+		"--format", "json", "--no-progress", "--gpu-sample-interval", "10ms", "--dcgm-url", dcgmServer(t))
+	if code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
+	}
+	var rep servebench.Report
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	g := rep.GPUTelemetry
+	if g == nil || g.Status != "sampled" || g.Source != "dcgm" || g.SampleIntervalMS != 10 || len(g.GPUs) != 1 {
+		t.Fatalf("telemetry %+v", g)
+	}
+	// The counter rose 1 J per scrape: (readings − 1) J over the window,
+	// spread over 8 qualified requests and their 8 × 4 output tokens.
+	want := float64(g.GPUs[0].Samples - 1)
+	if g.EnergyMethod != "counter" || *g.EnergyJ != want || *g.JoulesPerQualifiedRequest != want/8 || *g.JoulesPerOutputToken != want/32 {
+		t.Fatalf("energy %v (%s), J/request %v, J/token %v; want %g J", *g.EnergyJ, g.EnergyMethod,
+			*g.JoulesPerQualifiedRequest, *g.JoulesPerOutputToken, want)
+	}
+}
+
+func TestRunWithoutATelemetrySourceStillSucceeds(t *testing.T) {
+	url := startSim(t, nil)
+	dead := httptest.NewServer(http.NotFoundHandler())
+	defer dead.Close()
+	code, stdout, stderr := runCLI("run", "--base-url", url, "--model", "simengine-tiny", "--workload", writeWorkload(t, twoRows),
+		"--arrival", "constant", "--rate", "40", "--count", "4", "--schedule-lag-tolerance", "2s", "--output", t.TempDir(),
+		"--format", "json", "--no-progress", "--dcgm-url", dead.URL)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
+	}
+	var rep servebench.Report
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	want := "unavailable: dcgm: GET " + dead.URL + ": HTTP 404"
+	if rep.GPUTelemetry == nil || rep.GPUTelemetry.Status != want || rep.GPUTelemetry.EnergyJ != nil {
+		t.Fatalf("telemetry %+v, want status %q", rep.GPUTelemetry, want)
+	}
+	if !strings.Contains(stderr, "GPU telemetry unavailable: dcgm: GET") {
+		t.Fatalf("stderr does not say telemetry is unavailable:\n%s", stderr)
+	}
+	// --gpu-sample-interval 0 turns telemetry off: no section at all.
+	code, stdout, stderr = runCLI("run", "--base-url", url, "--model", "simengine-tiny", "--workload", writeWorkload(t, twoRows),
+		"--arrival", "constant", "--rate", "40", "--count", "2", "--schedule-lag-tolerance", "2s", "--output", t.TempDir(),
+		"--format", "json", "--no-progress", "--gpu-sample-interval", "0")
+	if code != 0 || strings.Contains(stdout, "gpu_telemetry") {
+		t.Fatalf("exit %d, telemetry present with interval 0; stderr:\n%s", code, stderr)
+	}
+}
+
+func TestBadGPUSampleIntervalIsAUsageError(t *testing.T) {
+	for _, tc := range []struct{ args []string }{
+		{[]string{"--gpu-sample-interval", "-1s"}},
+		{[]string{"--gpu-sample-interval", "0", "--dcgm-url", "http://127.0.0.1:1/metrics"}},
+	} {
+		args := append([]string{"run", "--base-url", "http://127.0.0.1:1", "--model", "m", "--workload", writeWorkload(t, twoRows),
+			"--count", "1", "--output", t.TempDir()}, tc.args...)
+		code, _, stderr := runCLI(args...)
+		if code != 1 || !strings.Contains(stderr, "--gpu-sample-interval") && !strings.Contains(stderr, "--dcgm-url") {
+			t.Fatalf("%v: exit %d, stderr %q", tc.args, code, stderr)
+		}
+	}
+}
