@@ -16,7 +16,7 @@ import (
 // fixedGPUSampler reports the same energy for every measurement and counts
 // how often it was started and stopped.
 type fixedGPUSampler struct {
-	energyJ         float64
+	energyJ          float64
 	started, stopped atomic.Int32
 }
 
@@ -26,7 +26,7 @@ func (s *fixedGPUSampler) StartGPUSampling(context.Context) func() *servebench.G
 		s.stopped.Add(1)
 		e := s.energyJ
 		return &servebench.GPUTelemetry{Status: servebench.GPUTelemetrySampled, Source: "fixed", SampleIntervalMS: 1000,
-			GPUs: []servebench.GPUStats{{Index: 0, Samples: 2, EnergyJ: &e, EnergyMethod: servebench.EnergyFromCounter}},
+			GPUs:    []servebench.GPUStats{{Index: 0, Samples: 2, EnergyJ: &e, EnergyMethod: servebench.EnergyFromCounter}},
 			EnergyJ: &e, EnergyMethod: servebench.EnergyFromCounter}
 	}
 }
