@@ -47,10 +47,10 @@ func TestWriteHTMLShowsGPUTelemetryPerGPU(t *testing.T) {
 		t.Fatal("a GPU name was not escaped")
 	}
 	for first, want := range map[string][]string{
-		"power (W)":          {"power (W)", "200.0", "300.0"},
-		"utilisation (%)":    {"utilisation (%)", "30", "50"},
-		"memory used (MiB)":  {"memory used (MiB)", "n/a", "n/a"},
-		"temperature (°C)":   {"temperature (°C)", "42", "45"},
+		"power (W)":         {"power (W)", "200.0", "300.0"},
+		"utilisation (%)":   {"utilisation (%)", "30", "50"},
+		"memory used (MiB)": {"memory used (MiB)", "n/a", "n/a"},
+		"temperature (°C)":  {"temperature (°C)", "42", "45"},
 		"energy over 1.5 s": {"energy over 1.5 s", "325.0 J, power integrated over the readings (trapezoid rule); the source has no energy counter", ""},
 	} {
 		if got := tableRow(page, first); strings.Join(got, "|") != strings.Join(want, "|") {
@@ -76,5 +76,24 @@ func TestWriteHTMLSaysWhyGPUTelemetryIsUnavailable(t *testing.T) {
 	r.GPUTelemetry = nil
 	if strings.Contains(renderHTML(t, r), "GPU telemetry") {
 		t.Fatal("a run without a sampler shows a GPU section")
+	}
+}
+
+func TestTextReportShowsGPUTelemetry(t *testing.T) {
+	r := smallHTMLReport(t)
+	r.GPUTelemetry = gpuTelemetry()
+	var b strings.Builder
+	if err := r.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"source nvidia-smi every 500 ms; energy 325.0 J (integrated power)\n",
+		"joules per qualified request 162.500 (2 qualified); joules per output token 23.2143 (14 tokens)\n",
+		"; power 200.0/300.0 W;",
+		"; memory used n/a/n/a MiB;",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("text report lacks %q:\n%s", want, b.String())
+		}
 	}
 }
