@@ -5,8 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"time"
 
+	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/telemetry"
 )
 
@@ -41,4 +43,34 @@ func (f *telemetryFlags) sampler(stderr io.Writer) (*telemetry.Sampler, error) {
 		fmt.Fprintf(stderr, "GPU telemetry unavailable: %v\n", err)
 	}
 	return s, nil
+}
+
+// printSweepEnergy writes, when any tested rate was sampled, each rate's
+// energy per output token and per qualified request.
+func printSweepEnergy(w io.Writer, s *servebench.Sweep) {
+	sampled := false
+	for _, p := range s.Points {
+		sampled = sampled || p.Report.GPUTelemetry.Available()
+	}
+	if !sampled {
+		return
+	}
+	fmt.Fprintln(w, "\nGPU energy per rate:")
+	for _, p := range s.Points {
+		g := p.Report.GPUTelemetry
+		if !g.Available() || g.EnergyJ == nil {
+			fmt.Fprintf(w, "  %g req/s: energy unknown (%s)\n", p.OfferedRPS, g.UnavailableReason())
+			continue
+		}
+		fmt.Fprintf(w, "  %g req/s: %s J/output token, %s J/qualified request (%.1f J, %s, %d GPU)\n", p.OfferedRPS,
+			fmtEnergy(g.JoulesPerOutputToken), fmtEnergy(g.JoulesPerQualifiedRequest), *g.EnergyJ, g.EnergyMethod, len(g.GPUs))
+	}
+}
+
+// fmtEnergy prints joules with four significant digits; n/a when undefined.
+func fmtEnergy(v *float64) string {
+	if v == nil {
+		return "n/a"
+	}
+	return strconv.FormatFloat(*v, 'g', 4, 64)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -93,6 +94,36 @@ func TestBadGPUSampleIntervalIsAUsageError(t *testing.T) {
 		code, _, stderr := runCLI(args...)
 		if code != 1 || !strings.Contains(stderr, "--gpu-sample-interval") && !strings.Contains(stderr, "--dcgm-url") {
 			t.Fatalf("%v: exit %d, stderr %q", tc.args, code, stderr)
+		}
+	}
+}
+
+func TestSweepPrintsEnergyPerRate(t *testing.T) {
+	url := startSim(t, nil)
+	code, stdout, stderr := runCLI("sweep", "--rates", "20,40", "--base-url", url, "--model", "simengine-tiny",
+		"--workload", writeWorkload(t, twoRows), "--arrival", "constant", "--count", "4", "--schedule-lag-tolerance", "2s",
+		"--output", t.TempDir(), "--no-progress", "--gpu-sample-interval", "10ms", "--dcgm-url", dcgmServer(t))
+	if code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
+	}
+	// Each rate: 4 qualified requests of 4 tokens; the counter rose 1 J per
+	// scrape, so J/token = J/request / 4.
+	for _, rate := range []string{"20", "40"} {
+		i := strings.Index(stdout, "  "+rate+" req/s: ")
+		if i < 0 {
+			t.Fatalf("no energy line for %s req/s:\n%s", rate, stdout)
+		}
+		var perToken, perRequest, energy float64
+		var gpus int
+		line := stdout[i : i+strings.Index(stdout[i:], "\n")]
+		if _, err := fmt.Sscanf(strings.TrimSpace(line), rate+" req/s: %g J/output token, %g J/qualified request (%g J, counter, %d GPU)",
+			&perToken, &perRequest, &energy, &gpus); err != nil {
+			t.Fatalf("line %q: %v", line, err)
+		}
+		// Printed with four significant digits.
+		near := func(got, want float64) bool { return math.Abs(got-want) <= 5e-4*want }
+		if !near(perRequest, energy/4) || !near(perToken, energy/16) || gpus != 1 {
+			t.Fatalf("line %q: want energy/4 per request and energy/16 per token", line)
 		}
 	}
 }
