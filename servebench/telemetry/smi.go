@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -20,6 +21,9 @@ var SMIQueryFields = []string{"timestamp", "index", "uuid", "name", "utilization
 
 // smiTimestampLayout is nvidia-smi's timestamp, in local time.
 const smiTimestampLayout = "2006/01/02 15:04:05.000"
+
+// smiStopGrace is how long nvidia-smi may take to exit once interrupted.
+const smiStopGrace = 3 * time.Second
 
 // smiProbeTimeout bounds the query that checks nvidia-smi works.
 const smiProbeTimeout = 15 * time.Second
@@ -74,6 +78,11 @@ func (s *NvidiaSMI) Stream(ctx context.Context, interval time.Duration, emit fun
 	ms := max(1, interval.Milliseconds())
 	cmd := exec.CommandContext(ctx, s.path, "--query-gpu="+strings.Join(SMIQueryFields, ","),
 		"--format=csv,noheader,nounits", "-lms", strconv.FormatInt(ms, 10))
+	// Interrupt rather than kill, as Ctrl-C would: nvidia-smi then exits on
+	// its own and writes out what it still buffers; it is killed only if it
+	// has not exited within smiStopGrace.
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = smiStopGrace
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return fmt.Errorf("nvidia-smi: %w", err)

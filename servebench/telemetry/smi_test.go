@@ -13,7 +13,8 @@ import (
 // in loop mode checks that it was asked exactly SMIQueryFields every 50
 // ms, then prints four rounds (one line per GPU, timestamps 500 ms apart
 // on its own clock, 50 ms apart in real time), touches the file named by
-// $FAKE_SMI_DONE, and waits to be killed.
+// $FAKE_SMI_DONE, and waits for an interrupt, upon which it prints a fifth
+// round and exits.
 const fakeSMI = `#!/bin/sh
 if [ "$1" = "--query-gpu=index" ]; then
 	printf '0\n1\n'
@@ -31,8 +32,13 @@ for ts in "00.000" "00.500" "01.000" "01.500"; do
 	printf '2026/11/30 12:00:%s, 1, GPU-bbbb, NVIDIA H200, 0, [N/A], 50.00, 345, 30\n' "$ts"
 	sleep 0.05
 done
+# Interrupted, it writes one more round on its way out, as a program
+# that buffers its output would, and exits.
+trap 'kill $pid; printf "2026/11/30 12:00:02.000, 0, GPU-aaaa, NVIDIA H200, 50, 2048, 500.00, 1980, 45\n2026/11/30 12:00:02.000, 1, GPU-bbbb, NVIDIA H200, 0, [N/A], 50.00, 345, 30\n"; exit 0' INT
+sleep 60 >/dev/null &
+pid=$!
 : > "$FAKE_SMI_DONE"
-exec sleep 60
+wait $pid
 `
 
 // withFakeSMI puts the fake nvidia-smi alone on PATH and returns the file
@@ -70,27 +76,28 @@ func TestNvidiaSMIIsSampledAndItsPowerIntegrated(t *testing.T) {
 	if tel.Status != "sampled" || tel.Source != "nvidia-smi" || len(tel.Errors) != 0 {
 		t.Fatalf("status %q, source %q, errors %q", tel.Status, tel.Source, tel.Errors)
 	}
-	if len(tel.GPUs) != 2 || tel.GPUs[0].Samples != 4 || tel.GPUs[1].Samples != 4 {
-		t.Fatalf("GPUs %+v, want two with 4 readings each", tel.GPUs)
+	if len(tel.GPUs) != 2 || tel.GPUs[0].Samples != 5 || tel.GPUs[1].Samples != 5 {
+		t.Fatalf("GPUs %+v, want two with 5 readings each (the last written after the interrupt)", tel.GPUs)
 	}
 	g0, g1 := tel.GPUs[0], tel.GPUs[1]
-	// GPU 0: 100, 200, 300, 400 W, 0.5 s apart on nvidia-smi's clock:
-	// (150 + 250 + 350) W × 0.5 s = 375 J. GPU 1: 50 W × 1.5 s = 75 J.
-	eq(t, "GPU 0 energy", g0.EnergyJ, 375)
-	eq(t, "GPU 1 energy", g1.EnergyJ, 75)
-	eq(t, "total", tel.EnergyJ, 450)
+	// GPU 0: 100, 200, 300, 400, 500 W, 0.5 s apart on nvidia-smi's clock:
+	// (150 + 250 + 350 + 450) W × 0.5 s = 600 J. GPU 1: 50 W × 2 s = 100 J.
+	eq(t, "GPU 0 energy", g0.EnergyJ, 600)
+	eq(t, "GPU 1 energy", g1.EnergyJ, 100)
+	eq(t, "total", tel.EnergyJ, 700)
 	if tel.EnergyMethod != "integrated_power" {
 		t.Fatalf("method %q: nvidia-smi has no energy counter", tel.EnergyMethod)
 	}
-	eq(t, "GPU 0 util mean", g0.UtilizationPercent.Mean, 25)
-	eq(t, "GPU 0 util max", g0.UtilizationPercent.Max, 40)
-	eq(t, "GPU 0 temperature max", g0.TemperatureC.Max, 44)
+	// Utilisation 10, 20, 30, 40, 50 %; temperature 41, 42, 43, 44, 45 °C.
+	eq(t, "GPU 0 util mean", g0.UtilizationPercent.Mean, 30)
+	eq(t, "GPU 0 util max", g0.UtilizationPercent.Max, 50)
+	eq(t, "GPU 0 temperature max", g0.TemperatureC.Max, 45)
 	eq(t, "GPU 0 memory", g0.MemoryUsedMiB.Mean, 2048)
 	if g1.MemoryUsedMiB.Mean != nil {
 		t.Fatalf("GPU 1 memory %v: [N/A] must stay nil", *g1.MemoryUsedMiB.Mean)
 	}
-	if g0.SpanMS[1]-g0.SpanMS[0] != 1500 {
-		t.Fatalf("span %v, want 1500 ms on nvidia-smi's clock", g0.SpanMS)
+	if g0.SpanMS[1]-g0.SpanMS[0] != 2000 {
+		t.Fatalf("span %v, want 2000 ms on nvidia-smi's clock", g0.SpanMS)
 	}
 	if g0.Name != "NVIDIA H200" || g0.UUID != "GPU-aaaa" {
 		t.Fatalf("identity %q %q", g0.Name, g0.UUID)
