@@ -173,3 +173,26 @@ func TestNoReadingsIsSampledButSaysSo(t *testing.T) {
 		t.Fatalf("got %+v", tel)
 	}
 }
+
+func TestALongRunKeepsABoundedTimeline(t *testing.T) {
+	// 100,000 readings (27 hours at 1 s): the timeline stays within 600
+	// points, each the mean of a power-of-two run of readings, while the
+	// mean and max still cover every reading: mean of 1..100000 = 50000.5.
+	rec := NewRecorder(t0, 0)
+	for i := 1; i <= 100_000; i++ {
+		r := at(0, float64(i-1)*1000)
+		r.UtilizationPercent = f(float64(i))
+		rec.Add(r, t0)
+	}
+	g := rec.Summary("test", time.Second).GPUs[0]
+	if len(g.Timeline) > DefaultMaxTimelinePoints || len(g.Timeline) < DefaultMaxTimelinePoints/2 {
+		t.Fatalf("%d points, want between %d and %d", len(g.Timeline), DefaultMaxTimelinePoints/2, DefaultMaxTimelinePoints)
+	}
+	if g.TimelineStride != 256 {
+		t.Fatalf("stride %d, want 256 (600 points × 256 > 100,000 > 300 × 256)", g.TimelineStride)
+	}
+	eq(t, "mean", g.UtilizationPercent.Mean, 50000.5)
+	eq(t, "max", g.UtilizationPercent.Max, 100000)
+	// The first point is the mean of readings 1..256.
+	eq(t, "first point", g.Timeline[0].UtilizationPercent, 128.5)
+}
