@@ -24,12 +24,15 @@ func useDCGM(url string) {
 }
 
 // oneGPUExporter serves one GPU in DCGM exporter format, its energy
-// counter rising by 2,000 mJ per scrape.
+// counter rising by 2,000 mJ per scrape and its temperature field holding
+// the scrape's number.
 func oneGPUExporter() string {
 	var scrapes atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		k := scrapes.Add(1)
 		fmt.Fprintf(w, "# TYPE DCGM_FI_DEV_POWER_USAGE gauge\nDCGM_FI_DEV_POWER_USAGE{gpu=\"0\",modelName=\"NVIDIA H200\"} 200\n"+
-			"# TYPE DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION counter\nDCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{gpu=\"0\",modelName=\"NVIDIA H200\"} %d\n", 2000*scrapes.Add(1))
+			"# TYPE DCGM_FI_DEV_GPU_TEMP gauge\nDCGM_FI_DEV_GPU_TEMP{gpu=\"0\",modelName=\"NVIDIA H200\"} %d\n"+
+			"# TYPE DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION counter\nDCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{gpu=\"0\",modelName=\"NVIDIA H200\"} %d\n", k, 2000*k)
 	}))
 	DeferCleanup(srv.Close)
 	return srv.URL + "/metrics"
@@ -80,7 +83,8 @@ objectives:
 		g := res.Report.GPUTelemetry
 		Expect(g).NotTo(BeNil())
 		Expect(g.Source).To(Equal("dcgm"))
-		Expect(*g.EnergyJ).To(Equal(2 * float64(g.GPUs[0].Samples-1)))
+		tl := g.GPUs[0].Timeline
+		Expect(*g.EnergyJ).To(Equal(2 * (*tl[len(tl)-1].TemperatureC - *tl[0].TemperatureC)))
 		Expect(res).To(matchers.HaveEnergyPerOutputTokenBelow(1e6))
 	})
 })

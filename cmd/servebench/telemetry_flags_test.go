@@ -15,14 +15,17 @@ import (
 )
 
 // dcgmServer serves one GPU in DCGM exporter format, its energy counter
-// rising by 1,000 mJ per scrape.
+// rising by 1,000 mJ per scrape and its temperature field holding the
+// scrape's number, so a test can tell which scrapes became readings (a
+// scrape cut short when sampling stops is served but never read).
 func dcgmServer(t *testing.T) string {
 	t.Helper()
 	var scrapes atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		k := scrapes.Add(1)
 		fmt.Fprintf(w, "# TYPE DCGM_FI_DEV_POWER_USAGE gauge\nDCGM_FI_DEV_POWER_USAGE{gpu=\"0\",UUID=\"GPU-x\",modelName=\"NVIDIA H200\"} 300\n"+
-			"# TYPE DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION counter\nDCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{gpu=\"0\",UUID=\"GPU-x\",modelName=\"NVIDIA H200\"} %d\n", 5_000_000+1000*k)
+			"# TYPE DCGM_FI_DEV_GPU_TEMP gauge\nDCGM_FI_DEV_GPU_TEMP{gpu=\"0\",UUID=\"GPU-x\",modelName=\"NVIDIA H200\"} %d\n"+
+			"# TYPE DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION counter\nDCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{gpu=\"0\",UUID=\"GPU-x\",modelName=\"NVIDIA H200\"} %d\n", k, 5_000_000+1000*k)
 	}))
 	t.Cleanup(srv.Close)
 	return srv.URL + "/metrics"
@@ -45,9 +48,11 @@ func TestRunSamplesADCGMExporterAndReportsJoulesPerToken(t *testing.T) {
 	if g == nil || g.Status != "sampled" || g.Source != "dcgm" || g.SampleIntervalMS != 10 || len(g.GPUs) != 1 {
 		t.Fatalf("telemetry %+v", g)
 	}
-	// The counter rose 1 J per scrape: (readings − 1) J over the window,
-	// spread over 8 qualified requests and their 8 × 4 output tokens.
-	want := float64(g.GPUs[0].Samples - 1)
+	// The counter rose 1 J per scrape: (last scrape read − first scrape
+	// read) J over the window, spread over 8 qualified requests and their
+	// 8 × 4 output tokens.
+	tl := g.GPUs[0].Timeline
+	want := *tl[len(tl)-1].TemperatureC - *tl[0].TemperatureC
 	if g.EnergyMethod != "counter" || *g.EnergyJ != want || *g.JoulesPerQualifiedRequest != want/8 || *g.JoulesPerOutputToken != want/32 {
 		t.Fatalf("energy %v (%s), J/request %v, J/token %v; want %g J", *g.EnergyJ, g.EnergyMethod,
 			*g.JoulesPerQualifiedRequest, *g.JoulesPerOutputToken, want)

@@ -14,7 +14,9 @@ import (
 // dcgmExporter is a loopback server that answers like dcgm-exporter: two
 // GPUs, GPU 0's series repeated for a second MIG instance (with other
 // values that must be ignored), and a total-energy counter that rises by
-// 500 mJ on GPU 0 and 250 mJ on GPU 1 at every scrape.
+// 500 mJ on GPU 0 and 250 mJ on GPU 1 at every scrape. GPU 1's memory
+// field holds the scrape's number, so the test can tell which scrapes
+// became readings: one cut short when sampling stops is served, never read.
 type dcgmExporter struct {
 	mu      sync.Mutex
 	scrapes int
@@ -39,7 +41,7 @@ func (e *dcgmExporter) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
 	series(DCGMPowerUsage, "gauge", 250.5, 75)
 	series(DCGMTotalEnergy, "counter", 1e9+500*float64(k), 2e9+250*float64(k))
 	series(DCGMGPUUtil, "gauge", 40, 0)
-	series(DCGMFBUsed, "gauge", 1024, 0)
+	series(DCGMFBUsed, "gauge", 1024, float64(k))
 	b.WriteString("# HELP DCGM_FI_DEV_MEM_CLOCK help\n# TYPE DCGM_FI_DEV_MEM_CLOCK gauge\nDCGM_FI_DEV_MEM_CLOCK{gpu=\"0\"} 2619\n")
 	_, _ = w.Write([]byte(b.String()))
 }
@@ -76,15 +78,18 @@ func TestDCGMExporterIsSampledWithItsEnergyCounter(t *testing.T) {
 	if g0.UUID != "GPU-aaaa" || g0.Name != "NVIDIA H200" || g1.UUID != "GPU-bbbb" {
 		t.Fatalf("identities: %+v / %+v", g0, g1)
 	}
-	// Every streamed scrape is one reading per GPU; the counter rose by
-	// 500 mJ (GPU 0) and 250 mJ (GPU 1) between consecutive ones.
+	// Each scrape read is one reading per GPU; the counter rose by 500 mJ
+	// (GPU 0) and 250 mJ (GPU 1) per scrape served between the first
+	// scrape read and the last.
 	n := g0.Samples
 	if n < 4 || g1.Samples != n {
 		t.Fatalf("samples %d and %d, want equal and at least 4", n, g1.Samples)
 	}
-	eq(t, "GPU 0 energy", g0.EnergyJ, 0.5*float64(n-1))
-	eq(t, "GPU 1 energy", g1.EnergyJ, 0.25*float64(n-1))
-	eq(t, "total energy", tel.EnergyJ, 0.75*float64(n-1))
+	tl := g1.Timeline
+	served := *tl[len(tl)-1].MemoryUsedMiB - *tl[0].MemoryUsedMiB
+	eq(t, "GPU 0 energy", g0.EnergyJ, 0.5*served)
+	eq(t, "GPU 1 energy", g1.EnergyJ, 0.25*served)
+	eq(t, "total energy", tel.EnergyJ, 0.75*served)
 	if tel.EnergyMethod != "counter" {
 		t.Fatalf("method %q, want counter", tel.EnergyMethod)
 	}
