@@ -28,6 +28,7 @@ type runFlags struct {
 	lagTolerance, ttftSLO, tpotSLO, e2eSLO                                                            time.Duration
 	ttftFromScheduled, keepText, logprobs, noStream, noProgress                                       bool
 	gpu                                                                                               telemetryFlags
+	sharding                                                                                          shardFlags
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
@@ -66,6 +67,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.noStream, "no-stream", false, "use non-streaming requests (TTFT then equals E2E)")
 	fs.BoolVar(&f.noProgress, "no-progress", false, "do not show progress on stderr")
 	f.gpu.register(fs)
+	f.sharding.register(fs)
 }
 
 // runRun is the run command.
@@ -145,6 +147,9 @@ func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
 		return cfg, err
 	} else if gpu != nil {
 		cfg.GPUSampler = gpu
+	}
+	if err := f.sharding.apply(&cfg); err != nil {
+		return cfg, err
 	}
 	switch f.arrival {
 	case "closed":

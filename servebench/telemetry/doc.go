@@ -6,9 +6,15 @@
 //
 // Three sources read the GPUs:
 //
-//   - NVML, loaded at run time from libnvidia-ml.so.1 without cgo
-//     (github.com/ebitengine/purego). Its total-energy counter
-//     (nvmlDeviceGetTotalEnergyConsumption, millijoules) gives the energy.
+//   - NVML, loaded at run time from libnvidia-ml.so.1 through
+//     github.com/ebitengine/purego (no C bindings, no NVML headers). Its
+//     total-energy counter (nvmlDeviceGetTotalEnergyConsumption,
+//     millijoules) gives the energy. NVML is compiled in wherever cgo is
+//     (the default where a C compiler is installed; such binaries link libc
+//     already), and into a CGO_ENABLED=0 build with -tags nvml, which then
+//     links the system's dynamic loader. A plain CGO_ENABLED=0 build stays
+//     fully static (the FROM-scratch images rely on it) and reports NVML as
+//     unavailable, falling back to nvidia-smi.
 //   - nvidia-smi --query-gpu=... --format=csv,noheader,nounits -lms N.
 //     nvidia-smi has no energy field, so the energy is power.draw
 //     integrated over time with the trapezoid rule, and labelled so.
@@ -21,8 +27,6 @@
 // and reports "unavailable: <reason>"; telemetry never fails a run.
 //
 // The package sits beside servebench, as net/http/httptest sits beside
-// net/http, so that the measurement core and the simulated engine's static
-// binary never load a shared library: only programs that import this
-// package (the servebench CLI, a suite that samples GPUs) link the dynamic
-// loader that NVML needs.
+// net/http: servebench.RunConfig takes any servebench.GPUSampler, and the
+// measurement core imports neither purego nor this package.
 package telemetry

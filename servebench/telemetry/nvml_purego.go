@@ -1,4 +1,4 @@
-//go:build linux && (amd64 || arm64) && !nonvml
+//go:build linux && (amd64 || arm64) && (cgo || nvml)
 
 package telemetry
 
@@ -9,8 +9,11 @@ import (
 	"github.com/ebitengine/purego"
 )
 
-// nvmlLib holds the NVML functions, bound with purego (no cgo: the binary
-// needs no C compiler to build and loads NVML only when asked to).
+// nvmlLib holds the NVML functions, bound with purego. A cgo build has them
+// by default; a build without cgo has them with the nvml tag, at the cost
+// of linking the system's dynamic loader (purego's dlopen), so a plain
+// CGO_ENABLED=0 build stays static and reads the GPUs through nvidia-smi or
+// DCGM instead.
 type nvmlLib struct {
 	init                            func() int32
 	shutdown                        func() int32

@@ -1,11 +1,11 @@
-//go:build !linux || !(amd64 || arm64) || nonvml
+//go:build !(linux && (amd64 || arm64) && (cgo || nvml))
 
 package telemetry
 
 import "errors"
 
-// nvmlLib is empty where NVML is not loaded: this platform, or a build with
-// the nonvml tag (a fully static binary).
+// nvmlLib is empty where NVML is not loaded: a build without cgo and
+// without the nvml tag (a fully static binary), or another platform.
 type nvmlLib struct {
 	init                            func() int32
 	shutdown                        func() int32
@@ -24,5 +24,5 @@ type nvmlLib struct {
 
 // loadNVML always fails here.
 func loadNVML(string) (*nvmlLib, error) {
-	return nil, errors.New("this build does not load NVML (built with the nonvml tag, or for a platform without it)")
+	return nil, errors.New("this build does not load NVML (a static build: rebuild with cgo, or with -tags nvml, to load libnvidia-ml.so.1)")
 }

@@ -1,4 +1,4 @@
-//go:build linux && (amd64 || arm64) && !nonvml
+//go:build linux && (amd64 || arm64) && (cgo || nvml)
 
 package telemetry
 
