@@ -2,6 +2,7 @@ package suites
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -10,7 +11,9 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"github.com/testcontainers/testcontainers-go"
 
+	"github.com/servebench/servebench/containers"
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/matchers"
 	"github.com/servebench/servebench/servebench/telemetry"
@@ -52,6 +55,25 @@ var _ = Describe("GPUs for an engine run as a local process", func() {
 		Expect(err).To(MatchError(ErrEngineUnavailable))
 		Expect(err.Error()).To(ContainSubstring("GPU process spec needs a GPU that NVML, nvidia-smi or a DCGM exporter can see: dcgm: GET " + dead.URL + ": HTTP 404"))
 		Expect(CheckProcessGPUs(ctx, EngineSpec{Kind: "ollama"})).To(Succeed(), "no GPUs asked for, nothing to check")
+	})
+
+	It("decide whether a process engine starts", func(ctx SpecContext) {
+		started := 0
+		start := processStarter(func(context.Context, EngineSpec, []testcontainers.ContainerCustomizer) (containers.Engine, error) {
+			started++
+			return nil, errors.New("stop here")
+		})
+		spec := EngineSpec{Kind: "vllm", Model: "m", GPUs: 1, Process: &EngineProcess{}}
+		dead := httptest.NewServer(http.NotFoundHandler())
+		DeferCleanup(dead.Close)
+		useDCGM(dead.URL)
+		_, err := start(ctx, spec)
+		Expect(err).To(MatchError(ErrEngineUnavailable))
+		Expect(started).To(Equal(0))
+		useDCGM(oneGPUExporter())
+		_, err = start(ctx, spec)
+		Expect(err).To(MatchError("stop here"))
+		Expect(started).To(Equal(1))
 	})
 })
 
