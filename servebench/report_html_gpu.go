@@ -5,7 +5,11 @@ import (
 	"fmt"
 	"html/template"
 	"strconv"
-	"strings"
+
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/servebench/servebench/internal/plotsvg"
 )
 
 // gpuHTMLTemplateText is the GPU section of the page, a template named
@@ -34,13 +38,14 @@ type htmlGPUCard struct {
 	Caption string
 }
 
-// svgTimeline is one quantity of one GPU over time.
+// svgTimeline is one quantity of one GPU over time, drawn with gonum/plot.
 type svgTimeline struct {
-	Title  string
-	Empty  string
-	Axes   *svgAxes
-	Path   string
-	Points int
+	Title, Empty string
+	SVG          template.HTML
+	// Points are the drawn points in data units (ms since sampling
+	// started, the quantity), N how many.
+	Points [][2]float64
+	N      int
 }
 
 // gpuQuantity names one quantity of a GPU, its unit and where to find it.
@@ -129,43 +134,67 @@ func htmlGPUCardOf(s *GPUStats) htmlGPUCard {
 	return c
 }
 
-// timelineChart draws one quantity of a GPU against time, the line broken
-// where a point lacks the quantity.
+// timelineW and timelineH are a GPU timeline chart's size in points.
+const timelineW, timelineH = 5.4 * vg.Inch, 2.2 * vg.Inch
+
+// timelineChart draws one quantity of a GPU against time in seconds, the
+// line broken where a point lacks the quantity.
 func timelineChart(q gpuQuantity, s *GPUStats) svgTimeline {
 	t := svgTimeline{Title: q.name + " (" + q.unit + ")"}
-	var xMax, yMax float64
-	n := 0
-	for i := range s.Timeline {
-		p := &s.Timeline[i]
-		if v := q.at(p); v != nil && finite(*v) {
-			n++
-			xMax, yMax = max(xMax, p.AtMS), max(yMax, *v)
+	p := plotsvg.New("", "seconds since sampling started", q.unit)
+	var segment plotter.XYs
+	flush := func() error {
+		if len(segment) == 0 {
+			return nil
 		}
+		line, err := plotter.NewLine(segment)
+		if err != nil {
+			return err
+		}
+		line.Color, line.Width = plotsvg.Palette[0], vg.Points(1.4)
+		p.Add(line)
+		if len(segment) == 1 { // a lone point has no line: mark it
+			sc, err := plotter.NewScatter(segment)
+			if err != nil {
+				return err
+			}
+			sc.Color = plotsvg.Palette[0]
+			p.Add(sc)
+		}
+		segment = nil
+		return nil
 	}
-	if n == 0 {
+	for i := range s.Timeline {
+		pt := &s.Timeline[i]
+		v := q.at(pt)
+		if v == nil || !finite(*v) {
+			if err := flush(); err != nil {
+				t.Empty = err.Error()
+				return t
+			}
+			continue
+		}
+		t.Points = append(t.Points, [2]float64{pt.AtMS, *v})
+		segment = append(segment, plotter.XY{X: pt.AtMS / 1000, Y: *v})
+	}
+	if err := flush(); err != nil {
+		t.Empty = err.Error()
+		return t
+	}
+	t.N = len(t.Points)
+	if t.N == 0 {
 		t.Empty = "not reported by the source"
 		return t
 	}
+	p.X.Min, p.Y.Min = 0, 0
 	if q.unit == "%" {
-		yMax = max(yMax, 100)
+		p.Y.Max = max(p.Y.Max, 100)
 	}
-	a := newAxes(540, 200, 56, 10, 524, 150, 150, 0, xMax, 0.001, yMax*1.05, false, "seconds since sampling started", q.unit)
-	t.Axes = a
-	var d strings.Builder
-	move := true
-	for i := range s.Timeline {
-		p := &s.Timeline[i]
-		v := q.at(p)
-		if v == nil || !finite(*v) {
-			move = true
-			continue
-		}
-		cmd := "L"
-		if move {
-			cmd, move = "M", false
-		}
-		fmt.Fprintf(&d, "%s%s %s", cmd, svgNum(a.x(p.AtMS)), svgNum(a.y(*v)))
+	svg, err := plotsvg.Render(p, timelineW, timelineH)
+	if err != nil {
+		t.Empty = err.Error()
+		return t
 	}
-	t.Path, t.Points = d.String(), n
+	t.SVG = template.HTML(svg)
 	return t
 }
