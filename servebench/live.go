@@ -97,8 +97,10 @@ func (l *LiveRun) run(ctx context.Context) (*RunResult, error) {
 		return nil, err
 	}
 	before := l.scrape(ctx)
+	stopGPU := startGPUSampling(ctx, l.cfg.GPUSampler)
 	d := newDispatcher(l.cfg, l.sched, w)
 	d.run(ctx)
+	gpu := stopGPU()
 	after := l.scrape(context.WithoutCancel(ctx))
 	if err := w.Close(); err != nil {
 		return nil, fmt.Errorf("run: %w", err)
@@ -114,6 +116,8 @@ func (l *LiveRun) run(ctx context.Context) (*RunResult, error) {
 		t.Sent, t.MaxScheduleLagMS, t.LateCount = gen.Sent, rep.MaxScheduleLagMS, rep.LateCount
 	}
 	rep.EngineMetrics = l.engineMetrics(before, after)
+	gpu.attributeWork(rep)
+	rep.GPUTelemetry = gpu
 	res.Report = rep
 	if err := writeJSONFile(filepath.Join(l.dir, ReportFile), rep); err != nil {
 		return res, fmt.Errorf("run: %w", err)

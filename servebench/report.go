@@ -99,6 +99,10 @@ type Report struct {
 	EngineMetrics *EngineMetrics `json:"engine_metrics,omitempty"`
 	// Experiment records what was run, against what, and how.
 	Experiment *Experiment `json:"experiment,omitempty"`
+	// GPUTelemetry is what the GPUs did over the measurement and the
+	// energy per qualified request and per output token, when the run had
+	// a GPU sampler.
+	GPUTelemetry *GPUTelemetry `json:"gpu_telemetry,omitempty"`
 	// Requests has one entry per offered request, in schedule order.
 	Requests []RequestScore `json:"requests"`
 

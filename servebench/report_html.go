@@ -84,6 +84,7 @@ type htmlPage struct {
 	CDFs           []svgCDF
 	Scatter        svgScatter
 	Engine         *htmlEngine
+	GPU            *htmlGPU
 	Worst          htmlWorst
 	Footer         []htmlField
 	Notes          []string
@@ -198,6 +199,7 @@ func buildHTMLPage(r *Report) *htmlPage {
 	}
 	p.Scatter = scatterChart(r)
 	p.Engine = htmlEngineMetrics(r.EngineMetrics)
+	p.GPU = htmlGPUTelemetry(r.GPUTelemetry)
 	p.Worst = htmlWorstRequests(r)
 	p.Footer, p.Notes = htmlFooter(r)
 	return p

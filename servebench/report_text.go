@@ -96,6 +96,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(bw, "%-24s %s\n", m, r.Percentiles[m].Population)
 	}
 	writeEngineMetricsText(bw, rule, r.EngineMetrics)
+	writeGPUTelemetryText(bw, rule, r.GPUTelemetry)
 	if r.Inputs != (Inputs{}) {
 		rule("Inputs (SHA-256)")
 		for _, in := range []struct{ name, sum string }{

@@ -58,6 +58,10 @@ type RunConfig struct {
 	// scraped right before and right after the measurement, and the report
 	// carries what changed (EngineMetrics).
 	MetricsURL string
+	// GPUSampler, when set, samples the GPUs over the measurement (see
+	// package servebench/telemetry); the report then carries
+	// GPUTelemetry.
+	GPUSampler GPUSampler
 	// RunID names the run; empty means a new UUIDv7.
 	RunID string
 	// Labels are copied into the experiment record.

@@ -85,6 +85,8 @@ func ScoreRunDir(dir string, opts ScoreOptions) (*Report, error) {
 		rep.Experiment = prev.Experiment
 		rep.Generator = prev.Generator
 		rep.EngineMetrics = prev.EngineMetrics
+		rep.GPUTelemetry = prev.GPUTelemetry
+		rep.GPUTelemetry.attributeWork(rep)
 		rep.PromptTokens = prev.PromptTokens
 		rep.OutputLengths = prev.OutputLengths
 	}

@@ -165,6 +165,11 @@ type Objectives struct {
 	QualifiedRate *float64
 	// Capacity is the minimum SLO capacity of a sweep.
 	Capacity *CapacityObjective
+	// JoulesPerOutputToken and JoulesPerQualifiedRequest bound the GPUs'
+	// energy over the measurement per output token and per qualified
+	// request (strictly below).
+	JoulesPerOutputToken      *float64
+	JoulesPerQualifiedRequest *float64
 }
 
 // PercentileObjective bounds the P-th percentile of Metric by Below.

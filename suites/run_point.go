@@ -43,6 +43,10 @@ func (c *Contract) RunPoint(ctx context.Context, p LoadPoint, target Target, pro
 	}
 	cfg.OutputDir = c.runDir(p, time.Now())
 	cfg.Progress = progress
+	if gpu := c.gpuSampler(ctx); gpu != nil {
+		defer gpu.Close()
+		cfg.GPUSampler = gpu
+	}
 	if err := os.MkdirAll(cfg.OutputDir, 0o755); err != nil {
 		return nil, fmt.Errorf("contract %s: %w", c.Name, err)
 	}

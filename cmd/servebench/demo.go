@@ -144,6 +144,7 @@ func printSweep(w io.Writer, s *servebench.Sweep) {
 	for _, f := range failures {
 		fmt.Fprintf(w, "  %s\n", f)
 	}
+	printSweepEnergy(w, s)
 	sel := s.Selection
 	if sel.RPS == nil {
 		fmt.Fprintln(w, "\nknee: no tested rate passed; test lower rates")

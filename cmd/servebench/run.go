@@ -25,6 +25,7 @@ type runFlags struct {
 	lagTolerance, ttftSLO, tpotSLO, e2eSLO                                                            time.Duration
 	ttftFromScheduled, keepText, logprobs, noStream, noProgress                                       bool
 	runSafety
+	gpu      telemetryFlags
 	sharding shardFlags
 }
 
@@ -64,6 +65,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.noStream, "no-stream", false, "use non-streaming requests (TTFT then equals E2E)")
 	fs.BoolVar(&f.noProgress, "no-progress", false, "do not show progress on stderr")
 	f.runSafety.register(fs)
+	f.gpu.register(fs)
 	f.sharding.register(fs)
 }
 
@@ -145,6 +147,11 @@ func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
 	}
 	if !f.noProgress {
 		cfg.Progress = stderr
+	}
+	if gpu, err := f.gpu.sampler(stderr); err != nil {
+		return cfg, err
+	} else if gpu != nil {
+		cfg.GPUSampler = gpu
 	}
 	if err := f.sharding.apply(&cfg); err != nil {
 		return cfg, err
