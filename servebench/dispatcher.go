@@ -29,7 +29,6 @@ type dispatcher struct {
 	peak        atomic.Int64
 	sent        atomic.Int64
 	capWaitMax  atomic.Int64 // nanoseconds
-	lastEnd     atomic.Int64 // nanoseconds since start
 	schedBefore *metrics.Float64Histogram
 	schedAfter  *metrics.Float64Histogram
 	bar         *progressbar.ProgressBar
@@ -210,7 +209,6 @@ func (d *dispatcher) record(idx int, out *Outcome) {
 	if !d.recorded[idx].CompareAndSwap(false, true) {
 		return
 	}
-	atomicMax(&d.lastEnd, int64(fromMillis(out.TerminalMS)))
 	_ = d.w.Write(out) // the writer keeps its first error for Close
 	if d.bar != nil {
 		_ = d.bar.Add(1)
@@ -251,9 +249,6 @@ func (d *dispatcher) report() *GeneratorReport {
 	}
 	return g
 }
-
-// lastTerminal is the latest terminal instant recorded.
-func (d *dispatcher) lastTerminal() time.Duration { return time.Duration(d.lastEnd.Load()) }
 
 // sleepUntil waits for the monotonic instant at; false when ctx ended first.
 func sleepUntil(ctx context.Context, timer *time.Timer, at time.Time) bool {

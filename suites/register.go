@@ -5,8 +5,8 @@ import (
 	"sync"
 	"time"
 
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
+	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/gomega"
 
 	"github.com/servebench/servebench/servebench"
 )
@@ -39,47 +39,47 @@ func Register(contracts ...*Contract) {
 
 // register builds one contract's container.
 func register(c *Contract) {
-	Describe(c.Name, Label(c.AllLabels()...), Ordered, ContinueOnFailure, Serial, c.Location("name"), func() {
+	ginkgo.Describe(c.Name, ginkgo.Label(c.AllLabels()...), ginkgo.Ordered, ginkgo.ContinueOnFailure, ginkgo.Serial, c.Location("name"), func() {
 		var target Target
-		BeforeAll(func(ctx SpecContext) {
+		ginkgo.BeforeAll(func(ctx ginkgo.SpecContext) {
 			target = acquireTarget(ctx, c)
-		}, NodeTimeout(c.startupBudget()+time.Minute))
+		}, ginkgo.NodeTimeout(c.startupBudget()+time.Minute))
 
 		var mu sync.Mutex
 		var sweep []servebench.SweepPoint
 		for _, p := range c.Points() {
-			Describe(p.Name, c.Location("arrival.rates", "arrival.rate", "arrival"), func() {
+			ginkgo.Describe(p.Name, c.Location("arrival.rates", "arrival.rate", "arrival"), func() {
 				var result *servebench.RunResult
-				BeforeAll(func(ctx SpecContext) {
-					GinkgoWriter.Printf("servebench: running %s, %s against %s\n", c.Name, p.Name, target.BaseURL)
+				ginkgo.BeforeAll(func(ctx ginkgo.SpecContext) {
+					ginkgo.GinkgoWriter.Printf("servebench: running %s, %s against %s\n", c.Name, p.Name, target.BaseURL)
 					res, err := c.RunPoint(ctx, p, target, nil)
 					if res != nil && res.Report != nil {
-						AddReportEntry(ReportEntryName, &RunEntry{Contract: c.Name, LoadPoint: p.Name, Dir: res.Dir, Report: res.Report},
-							ReportEntryVisibilityAlways, c.Location("arrival.rates", "arrival.rate", "arrival"))
+						ginkgo.AddReportEntry(ReportEntryName, &RunEntry{Contract: c.Name, LoadPoint: p.Name, Dir: res.Dir, Report: res.Report},
+							ginkgo.ReportEntryVisibilityAlways, c.Location("arrival.rates", "arrival.rate", "arrival"))
 						mu.Lock()
 						sweep = append(sweep, servebench.SweepPoint{OfferedRPS: p.RateRPS, Report: res.Report})
 						mu.Unlock()
 					}
-					Expect(err).NotTo(HaveOccurred(), "the load point did not complete")
+					gomega.Expect(err).NotTo(gomega.HaveOccurred(), "the load point did not complete")
 					result = res
-				}, NodeTimeout(c.RunBudget(p)), GracePeriod(loadGracePeriod))
+				}, ginkgo.NodeTimeout(c.RunBudget(p)), ginkgo.GracePeriod(loadGracePeriod))
 
 				for _, o := range c.PointObjectives(p) {
-					It(o.Name, c.Location(o.Field, "objectives"), func() {
-						Expect(result).To(o.Matcher)
+					ginkgo.It(o.Name, c.Location(o.Field, "objectives"), func() {
+						gomega.Expect(result).To(o.Matcher)
 					})
 				}
 			})
 		}
 
 		if o, rule, ok := c.CapacityObjective(); ok {
-			It(o.Name, c.Location(o.Field), func() {
+			ginkgo.It(o.Name, c.Location(o.Field), func() {
 				mu.Lock()
 				points := append([]servebench.SweepPoint(nil), sweep...)
 				mu.Unlock()
-				Expect(points).To(HaveLen(len(c.Points())),
+				gomega.Expect(points).To(gomega.HaveLen(len(c.Points())),
 					fmt.Sprintf("only %d of the %d load points produced a report", len(points), len(c.Points())))
-				Expect(servebench.NewSweep(points, rule)).To(o.Matcher)
+				gomega.Expect(servebench.NewSweep(points, rule)).To(o.Matcher)
 			})
 		}
 	})
