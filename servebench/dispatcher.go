@@ -8,7 +8,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/servebench/servebench/servebench/quality"
 )
 
@@ -31,7 +30,6 @@ type dispatcher struct {
 	capWaitMax  atomic.Int64 // nanoseconds
 	schedBefore *metrics.Float64Histogram
 	schedAfter  *metrics.Float64Histogram
-	bar         *progressbar.ProgressBar
 	wg          sync.WaitGroup
 }
 
@@ -40,16 +38,6 @@ func newDispatcher(cfg RunConfig, s *Schedule, w *OutcomeWriter) *dispatcher {
 	d.recorded = make([]atomic.Bool, len(s.Entries))
 	if cfg.MaxConcurrency > 0 {
 		d.slots = make(chan struct{}, cfg.MaxConcurrency)
-	}
-	if cfg.Progress != nil {
-		d.bar = progressbar.NewOptions(len(s.Entries),
-			progressbar.OptionSetWriter(cfg.Progress),
-			progressbar.OptionSetDescription("requests"),
-			progressbar.OptionShowCount(),
-			progressbar.OptionSetElapsedTime(true),
-			progressbar.OptionThrottle(200*time.Millisecond),
-			progressbar.OptionClearOnFinish(),
-		)
 	}
 	return d
 }
@@ -73,6 +61,9 @@ func scheduleUnits(s *Schedule) [][]int {
 // terminal record.
 func (d *dispatcher) run(ctx context.Context) {
 	d.schedBefore = schedLatencySnapshot()
+	if d.cfg.Observer != nil {
+		d.cfg.Observer.Started(len(d.sched.Entries))
+	}
 	d.start = time.Now()
 	if d.sched.Mode == "closed" {
 		d.runClosed(ctx)
@@ -82,8 +73,8 @@ func (d *dispatcher) run(ctx context.Context) {
 	d.wg.Wait()
 	d.schedAfter = schedLatencySnapshot()
 	d.recordUnsent()
-	if d.bar != nil {
-		_ = d.bar.Finish()
+	if d.cfg.Observer != nil {
+		d.cfg.Observer.Finished()
 	}
 }
 
@@ -210,8 +201,8 @@ func (d *dispatcher) record(idx int, out *Outcome) {
 		return
 	}
 	_ = d.w.Write(out) // the writer keeps its first error for Close
-	if d.bar != nil {
-		_ = d.bar.Add(1)
+	if d.cfg.Observer != nil {
+		d.cfg.Observer.Ended(out)
 	}
 }
 

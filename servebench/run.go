@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"time"
 )
@@ -50,8 +49,9 @@ type RunConfig struct {
 	// OutputDir receives schedule.json, outcomes.jsonl, warmup.jsonl and
 	// report.json; empty means a new temporary directory.
 	OutputDir string
-	// Progress, when set, shows a progress bar there (usually os.Stderr).
-	Progress io.Writer
+	// Observer, when set, is told as the run starts, as each request ends
+	// and as the run finishes (see Observer).
+	Observer Observer
 	// Engine identifies the engine for the experiment record.
 	Engine *EngineInfo
 	// MetricsURL is the engine's Prometheus endpoint; when set it is

@@ -3,7 +3,6 @@ package suites
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -28,15 +27,15 @@ type Target struct {
 
 // RunPoint runs one load point of the contract against target and keeps the
 // run directory (schedule, outcomes, report and a copy of the contract)
-// under the contract's ArtifactsRoot. Progress, when set, receives the
-// runner's progress.
-func (c *Contract) RunPoint(ctx context.Context, p LoadPoint, target Target, progress io.Writer) (*servebench.RunResult, error) {
+// under the contract's ArtifactsRoot. observer, when set, watches
+// the run (see servebench.Observer).
+func (c *Contract) RunPoint(ctx context.Context, p LoadPoint, target Target, observer servebench.Observer) (*servebench.RunResult, error) {
 	cfg, err := c.runConfig(p, target)
 	if err != nil {
 		return nil, err
 	}
 	cfg.OutputDir = c.runDir(p, time.Now())
-	cfg.Progress = progress
+	cfg.Observer = observer
 	if err := os.MkdirAll(cfg.OutputDir, 0o755); err != nil {
 		return nil, fmt.Errorf("contract %s: %w", c.Name, err)
 	}

@@ -63,7 +63,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.keepText, "keep-text", false, "keep every response's text in the outcome records")
 	fs.BoolVar(&f.logprobs, "logprobs", false, "ask for logprobs so that tokens per event are proven")
 	fs.BoolVar(&f.noStream, "no-stream", false, "use non-streaming requests (TTFT then equals E2E)")
-	fs.BoolVar(&f.noProgress, "no-progress", false, "do not show progress on stderr")
+	fs.BoolVar(&f.noProgress, "no-progress", false, "do not show progress on stderr (it is shown only when stderr is a terminal)")
 }
 
 // runRun is the run command.
@@ -137,7 +137,7 @@ func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
 		}},
 	}
 	if !f.noProgress {
-		cfg.Progress = stderr
+		cfg.Observer = newProgress(stderr)
 	}
 	switch f.arrival {
 	case "closed":
