@@ -11,6 +11,27 @@
 //	Schedule -> Runner (open loop, optional client cap) -> Client (SSE) -> Outcome records (JSONL)
 //	Outcomes + Schedule + SLO -> Score -> Report -> matchers, exit codes, report entries
 //
+// # Where each stage lives
+//
+// Each stage, its entry point and the file that holds it:
+//
+//	stage      entry point                               file
+//	workload   LoadWorkload, ParseWorkload               workload.go
+//	arrival    NewArrival (ArrivalSpec), NewReplay       arrival.go, arrival_spec.go, arrival_replay.go
+//	schedule   BuildSchedule (SchedulePlan),             schedule_build.go (Schedule: schedule.go)
+//	           WriteSchedule, ReadSchedule
+//	dispatch   Run, Start (RunConfig, LiveRun)           run.go, live.go; the open/closed loop in dispatcher.go
+//	           RunSweep (SweepPlan)                      sweep_run.go
+//	observe    Observer (set in RunConfig)               observer.go
+//	client     Client.Do                                 client.go, client_*.go (SSE framing: package sse)
+//	outcomes   Outcome, ReadOutcomes                     outcome.go, outcome_writer.go
+//	score      Score, ScoreRunDir, ScoreFiles            score_outcomes.go, score_run.go, trace.go; score_*.go
+//	report     Report, Report.WriteText,                 report.go, report_text.go,
+//	           Report.WriteHTML, Report.Percentile       report_html.go, report_query.go
+//
+// The Gomega matchers over a Report are in package matchers, YAML contracts
+// in package suites, and the command line in cmd/servebench.
+//
 // # Clocks
 //
 // Every time in a record is milliseconds (float, microsecond resolution) on
