@@ -9,6 +9,7 @@ import (
 
 	"github.com/onsi/gomega/types"
 
+	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -105,12 +106,12 @@ func (m percentileMatcher) headline(v percentileVerdict, relation string) string
 		method = "nearest-rank"
 	}
 	return fmt.Sprintf("Expected %s %s %s (%s, n = %d) %s %s\npopulation: %s",
-		m.pLabel(), metricLabel(m.metric), ms(v.value), method, v.n, relation, durationMS(m.limit), v.population)
+		m.pLabel(), metricLabel(m.metric), numfmt.MS(v.value), method, v.n, relation, numfmt.DurationMS(m.limit), v.population)
 }
 
 // String names the objective, for MeetSLOs and spec reports.
 func (m percentileMatcher) String() string {
-	return fmt.Sprintf("%s %s <= %s", m.pLabel(), metricLabel(m.metric), durationMS(m.limit))
+	return fmt.Sprintf("%s %s <= %s", m.pLabel(), metricLabel(m.metric), numfmt.DurationMS(m.limit))
 }
 
 // pLabel renders the percentile: p99, p99.9.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/servebench/servebench/internal/numfmt"
 )
 
 // CapacityRule declares when a tested offered rate passes: its attainment
@@ -116,7 +118,7 @@ func SelectCapacity(points []SweepPoint, rule CapacityRule) CapacitySelection {
 	}
 	if best < 0 {
 		if len(rates) > 0 {
-			sel.Notes = append(sel.Notes, fmt.Sprintf("even the lowest tested rate (%s rps) failed: test lower rates", textRate(rates[0])))
+			sel.Notes = append(sel.Notes, fmt.Sprintf("even the lowest tested rate (%s rps) failed: test lower rates", numfmt.Compact(rates[0])))
 		}
 		return sel
 	}
@@ -132,12 +134,12 @@ func SelectCapacity(points []SweepPoint, rule CapacityRule) CapacitySelection {
 		sel.Notes = append(sel.Notes, "the highest tested rate passed: the boundary lies above the tested range")
 	} else {
 		sel.Notes = append(sel.Notes, fmt.Sprintf("the boundary lies between %s and %s rps: refine between them and repeat the failing neighbor",
-			textRate(rates[best]), textRate(*sel.FailingNeighborRPS)))
+			numfmt.Compact(rates[best]), numfmt.Compact(*sel.FailingNeighborRPS)))
 	}
 	for _, r := range rates[:best] {
 		if !ratePass[r] {
 			sel.Notes = append(sel.Notes, fmt.Sprintf("a lower rate (%s rps) failed while %s rps passed: the results are not monotonic; repeat the runs before trusting the boundary",
-				textRate(r), textRate(rates[best])))
+				numfmt.Compact(r), numfmt.Compact(rates[best])))
 			break
 		}
 	}
@@ -187,7 +189,7 @@ func judgePoint(p SweepPoint, rule CapacityRule) PointVerdict {
 	what := "attainment"
 	if rule.UseWilsonLower {
 		judged = v.WilsonLower
-		what = fmt.Sprintf("Wilson %g%% lower bound", rule.Confidence*100)
+		what = "Wilson " + numfmt.Level(rule.Confidence) + " lower bound"
 	}
 	switch {
 	case judged == nil:
@@ -224,7 +226,7 @@ func (s *Sweep) GomegaString() string {
 	var b strings.Builder
 	judged := "attainment"
 	if rule.UseWilsonLower {
-		judged = fmt.Sprintf("Wilson %g%% lower bound", rule.Confidence*100)
+		judged = "Wilson " + numfmt.Level(rule.Confidence) + " lower bound"
 	}
 	fmt.Fprintf(&b, "Sweep{rule: %s >= %.3f, load delivered", judged, rule.MinAttainment)
 	if rule.RequireNoBacklogGrowth {
@@ -239,12 +241,12 @@ func (s *Sweep) GomegaString() string {
 		if !v.Pass {
 			verdict = "FAIL (" + strings.Join(v.Reasons, "; ") + ")"
 		}
-		fmt.Fprintf(&b, " %s rps attainment %s %s", textRate(v.OfferedRPS), textFixed(v.Attainment, 3), verdict)
+		fmt.Fprintf(&b, " %s rps attainment %s %s", numfmt.Compact(v.OfferedRPS), numfmt.OptFixed(v.Attainment, 3), verdict)
 	}
 	if s.Selection.RPS != nil {
-		fmt.Fprintf(&b, "; capacity %s rps (%s", textRate(*s.Selection.RPS), s.Selection.Label)
+		fmt.Fprintf(&b, "; capacity %s rps (%s", numfmt.Compact(*s.Selection.RPS), s.Selection.Label)
 		if s.Selection.FailingNeighborRPS != nil {
-			fmt.Fprintf(&b, "; failing neighbor %s rps", textRate(*s.Selection.FailingNeighborRPS))
+			fmt.Fprintf(&b, "; failing neighbor %s rps", numfmt.Compact(*s.Selection.FailingNeighborRPS))
 		}
 		b.WriteString(")}")
 	} else {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/servebench/servebench/fixtures/samples"
 	"github.com/servebench/servebench/fixtures/simengine"
+	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -121,14 +122,14 @@ func printSweep(w io.Writer, s *servebench.Sweep) {
 			verdict = "FAIL"
 			failures = append(failures, fmt.Sprintf("%g req/s: %s", p.OfferedRPS, strings.Join(v.Reasons, "; ")))
 		}
-		backlog := "-"
+		backlog := numfmt.Undefined
 		if r.Backlog != nil {
 			backlog = fmt.Sprintf("%d→%d", r.Backlog.AtWindowMid, r.Backlog.AtWindowEnd)
 		}
 		fmt.Fprintf(tw, "%g\t%d/%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", p.OfferedRPS, r.Qualified, r.Offered,
-			fmtFrac(r.Attainment), fmtFrac(r.WilsonLower),
-			fmtDist(r.Percentiles[servebench.MetricTTFT].P50), fmtDist(r.Percentiles[servebench.MetricTTFT].P99),
-			fmtDist(r.Percentiles[servebench.MetricTPOT].P99), fmtDist(r.MaxScheduleLagMS), backlog, verdict)
+			numfmt.OptFixed(r.Attainment, 3), numfmt.OptFixed(r.WilsonLower, 3),
+			numfmt.OptFixed(r.Percentiles[servebench.MetricTTFT].P50, 1), numfmt.OptFixed(r.Percentiles[servebench.MetricTTFT].P99, 1),
+			numfmt.OptFixed(r.Percentiles[servebench.MetricTPOT].P99, 1), numfmt.OptFixed(r.MaxScheduleLagMS, 1), backlog, verdict)
 	}
 	_ = tw.Flush()
 	for _, f := range failures {
@@ -147,20 +148,6 @@ func printSweep(w io.Writer, s *servebench.Sweep) {
 	for _, n := range sel.Notes {
 		fmt.Fprintf(w, "  (%s)\n", n)
 	}
-}
-
-func fmtFrac(v *float64) string {
-	if v == nil {
-		return "n/a"
-	}
-	return strconv.FormatFloat(*v, 'f', 3, 64)
-}
-
-func fmtDist(v *float64) string {
-	if v == nil {
-		return "n/a"
-	}
-	return strconv.FormatFloat(*v, 'f', 1, 64)
 }
 
 // scaled is a model duration in wall-clock time.
