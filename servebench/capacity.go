@@ -182,7 +182,7 @@ func judgePoint(p SweepPoint, rule CapacityRule) PointVerdict {
 		v.Reasons = append(v.Reasons, fmt.Sprintf("invalid rule: min attainment %g, confidence %g", rule.MinAttainment, rule.Confidence))
 		return v
 	}
-	if r.Generator != nil && r.Generator.Mode == "closed" {
+	if r.Generator != nil && r.Generator.Mode == ModeClosed {
 		v.Reasons = append(v.Reasons, "closed-loop run: not evidence for an offered arrival rate")
 	}
 	judged := v.Attainment

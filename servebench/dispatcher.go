@@ -65,7 +65,7 @@ func (d *dispatcher) run(ctx context.Context) {
 		d.cfg.Observer.Started(len(d.sched.Entries))
 	}
 	d.start = time.Now()
-	if d.sched.Mode == "closed" {
+	if d.sched.Mode == ModeClosed {
 		d.runClosed(ctx)
 	} else {
 		d.runOpen(ctx)

@@ -252,8 +252,8 @@ type FluidityReport struct {
 
 // GeneratorReport says whether the load generator delivered its schedule.
 type GeneratorReport struct {
-	// Mode is "open" or "closed"; a closed-loop run is never a capacity.
-	Mode string `json:"mode"`
+	// Mode is open or closed loop; a closed-loop run is never a capacity.
+	Mode Mode `json:"mode"`
 	// Scheduled counts the requests in the schedule (warmup excluded).
 	Scheduled int `json:"scheduled"`
 	// Sent counts those handed to the connection.

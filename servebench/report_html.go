@@ -266,16 +266,16 @@ func htmlHeader(r *Report) []htmlField {
 func describeArrival(r *Report) string {
 	if r.Experiment == nil || r.Experiment.Arrival.Process == "" {
 		if g := r.Generator; g != nil {
-			return g.Mode + " loop (process not recorded)"
+			return string(g.Mode) + " loop (process not recorded)"
 		}
 		return numfmt.Undefined
 	}
 	a := r.Experiment.Arrival
 	var parts []string
 	switch a.Process {
-	case "closed":
+	case ProcessClosed:
 		parts = append(parts, fmt.Sprintf("closed loop, %d users, think time %s ms (never a capacity)", a.Users, numfmt.Compact(a.ThinkTimeMS)))
-	case "replay":
+	case ProcessReplay:
 		parts = append(parts, "replay of stored timestamps")
 	default:
 		parts = append(parts, fmt.Sprintf("%s, %s req/s", a.Process, numfmt.Compact(a.RateRPS)))

@@ -47,7 +47,7 @@ func scoreOptionsFor(cfg RunConfig, s *Schedule, outcomes []Outcome) ScoreOption
 	if opts.LagToleranceMS == nil {
 		opts.LagToleranceMS = ptr(s.ScheduleLagToleranceMS)
 	}
-	if s.Mode == "closed" && opts.WindowMS == nil {
+	if s.Mode == ModeClosed && opts.WindowMS == nil {
 		end := 0.0
 		for i := range outcomes {
 			end = max(end, outcomes[i].TerminalMS)
@@ -65,7 +65,7 @@ func scoreOptionsFor(cfg RunConfig, s *Schedule, outcomes []Outcome) ScoreOption
 // as a shortfall.
 func completeGenerator(g *GeneratorReport, rep *Report, s *Schedule, outcomes []Outcome) {
 	window := (rep.WindowMS[1] - rep.WindowMS[0]) / 1000
-	if window > 0 && s.Mode == "open" {
+	if window > 0 && s.Mode == ModeOpen {
 		inWindow := 0
 		for i := range outcomes {
 			if o := &outcomes[i]; o.SentMS != nil && *o.SentMS < rep.WindowMS[1] {

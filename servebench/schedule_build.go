@@ -96,12 +96,12 @@ func BuildSchedule(p SchedulePlan) (*Schedule, error) {
 		if p.Count < 1 {
 			return nil, fmt.Errorf("schedule: a closed loop needs a request count")
 		}
-		s.Mode = "closed"
-		s.Arrival = ArrivalSpec{Process: "closed", Users: p.ClosedLoop.Users, ThinkTimeMS: Millis(p.ClosedLoop.ThinkTime)}
+		s.Mode = ModeClosed
+		s.Arrival = ArrivalSpec{Process: ProcessClosed, Users: p.ClosedLoop.Users, ThinkTimeMS: Millis(p.ClosedLoop.ThinkTime)}
 		offsets = make([]time.Duration, p.Count)
 		s.Notes = append(s.Notes, "closed loop: each request is scheduled when its user is free again (previous end plus think time); the window closes at the last terminal outcome, and the offered rate is the users' realized rate, not an external arrival rate")
 	} else {
-		s.Mode = "open"
+		s.Mode = ModeOpen
 		s.Arrival = p.Arrival.Spec()
 		offsets, windowEnd, err = p.Arrival.Offsets(p.Count, p.Duration)
 		if err != nil {

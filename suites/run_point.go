@@ -80,18 +80,10 @@ func (c *Contract) runConfig(p LoadPoint, target Target) (servebench.RunConfig, 
 		Labels:         map[string]any{"contract": c.Name, "load_point": p.Name, "labels": c.AllLabels()},
 	}
 	a := c.Arrival
-	var err error
-	switch a.Process {
-	case "closed":
-		cfg.ClosedLoop = &servebench.ClosedLoop{Users: a.Users, ThinkTime: a.ThinkTime}
-	case "replay":
-		cfg.Arrival, err = servebench.NewReplay(c.Workload, a.TimeScale)
-	default:
-		cfg.Arrival, err = servebench.NewArrival(servebench.ArrivalSpec{
-			Process: a.Process, RateRPS: p.RateRPS, Burstiness: a.Burstiness, BurstSize: a.BurstSize, Seed: a.Seed,
-		})
-	}
-	if err != nil {
+	if err := cfg.SetArrival(servebench.ArrivalSpec{
+		Process: a.Process, RateRPS: p.RateRPS, Burstiness: a.Burstiness, BurstSize: a.BurstSize, TimeScale: a.TimeScale,
+		Users: a.Users, ThinkTimeMS: servebench.Millis(a.ThinkTime), Seed: a.Seed,
+	}); err != nil {
 		return servebench.RunConfig{}, fmt.Errorf("contract %s: %w", c.Name, err)
 	}
 	return cfg, nil

@@ -52,7 +52,7 @@ func client(args []string) error {
 	if err != nil {
 		return err
 	}
-	arrival, err := servebench.NewArrival(servebench.ArrivalSpec{Process: "poisson", RateRPS: *rate, Seed: *seed})
+	arrival, err := servebench.NewArrival(servebench.ArrivalSpec{Process: servebench.ProcessPoisson, RateRPS: *rate, Seed: *seed})
 	if err != nil {
 		return err
 	}

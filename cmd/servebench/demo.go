@@ -63,7 +63,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer engine.Close()
-	arrival, _ := servebench.NewArrival(servebench.ArrivalSpec{Process: "poisson", RateRPS: points[0], Seed: 1})
+	arrival, _ := servebench.NewArrival(servebench.ArrivalSpec{Process: servebench.ProcessPoisson, RateRPS: points[0], Seed: 1})
 	cfg := servebench.RunConfig{
 		Workload: w, Arrival: arrival, Duration: *window, Warmup: 4, OutputDir: *output,
 		Client: &servebench.Client{BaseURL: engine.URL(), Model: engineCfg.Model, Endpoint: servebench.EndpointCompletions,

@@ -98,6 +98,14 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	return verdictExitCode(res.Report, f.requireAttainment, stderr)
 }
 
+// arrivalSpec is the arrival the flags declare, for any process.
+func (f *runFlags) arrivalSpec() servebench.ArrivalSpec {
+	return servebench.ArrivalSpec{
+		Process: servebench.Process(f.arrival), RateRPS: f.rate, Burstiness: f.burstiness, BurstSize: f.burstSize,
+		TimeScale: f.timeScale, Users: f.users, ThinkTimeMS: servebench.Millis(f.thinkTime), Seed: f.seed,
+	}
+}
+
 // config turns the flags into a RunConfig, rejecting bad combinations.
 func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
 	var cfg servebench.RunConfig
@@ -110,7 +118,7 @@ func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
 		return cfg, errors.New("--workload is required")
 	case f.output == "":
 		return cfg, errors.New("--output is required")
-	case f.count == 0 && f.duration == 0 && f.arrival != "replay":
+	case f.count == 0 && f.duration == 0 && servebench.Process(f.arrival) != servebench.ProcessReplay:
 		return cfg, errors.New("give --count or --duration")
 	case f.format != "text" && f.format != "json" && f.format != "html":
 		return cfg, fmt.Errorf("--format: want text, json or html, got %q", f.format)
@@ -139,18 +147,8 @@ func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
 	if !f.noProgress {
 		cfg.Observer = newProgress(stderr)
 	}
-	switch f.arrival {
-	case "closed":
-		cfg.ClosedLoop = &servebench.ClosedLoop{Users: f.users, ThinkTime: f.thinkTime}
-	case "replay":
-		if cfg.Arrival, err = servebench.NewReplay(w, f.timeScale); err != nil {
-			return cfg, err
-		}
-	default:
-		spec := servebench.ArrivalSpec{Process: f.arrival, RateRPS: f.rate, Burstiness: f.burstiness, BurstSize: f.burstSize, Seed: f.seed}
-		if cfg.Arrival, err = servebench.NewArrival(spec); err != nil {
-			return cfg, err
-		}
+	if err := cfg.SetArrival(f.arrivalSpec()); err != nil {
+		return cfg, err
 	}
 	apiKey := ""
 	if f.apiKeyEnv != "" {

@@ -39,7 +39,7 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "servebench sweep: --rates: %v\n", err)
 		return 1
 	}
-	if f.arrival == "replay" || f.arrival == "closed" {
+	if !servebench.Process(f.arrival).Sampled() {
 		fmt.Fprintf(stderr, "servebench sweep: --arrival %s has no offered rate to sweep\n", f.arrival)
 		return 1
 	}
