@@ -11,6 +11,7 @@ import (
 
 	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/stats"
 )
 
 // HaveLatencyPercentileBelow succeeds when the p-th percentile (0 < p <=
@@ -103,7 +104,7 @@ func (m percentileMatcher) NegatedFailureMessage(actual any) string {
 func (m percentileMatcher) headline(v percentileVerdict, relation string) string {
 	method := v.report.PercentileMethod
 	if method == "" {
-		method = "nearest-rank"
+		method = stats.NearestRank
 	}
 	return fmt.Sprintf("Expected %s %s %s (%s, n = %d) %s %s\npopulation: %s",
 		m.pLabel(), metricLabel(m.metric), numfmt.MS(v.value), method, v.n, relation, numfmt.DurationMS(m.limit), v.population)

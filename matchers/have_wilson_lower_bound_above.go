@@ -8,6 +8,7 @@ import (
 
 	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/stats"
 )
 
 // DefaultConfidence is the confidence of HaveWilsonLowerBoundAbove's bound
@@ -78,7 +79,7 @@ func (m wilsonMatcher) evaluate(actual any) (wilsonVerdict, error) {
 	if err != nil {
 		return wilsonVerdict{}, err
 	}
-	lower, ok := servebench.Wilson(r.Qualified, r.Offered, m.confidence)
+	lower, ok := stats.WilsonLower(r.Qualified, r.Offered, m.confidence)
 	if !ok {
 		return wilsonVerdict{}, fmt.Errorf("%s could not compute a Wilson bound for %d qualified of %d offered", who, r.Qualified, r.Offered)
 	}
@@ -89,7 +90,7 @@ func (m wilsonMatcher) evaluate(actual any) (wilsonVerdict, error) {
 		pass:     lower >= m.target,
 	}
 	if live != nil && !v.pass {
-		if best, _ := servebench.Wilson(r.Qualified+r.Pending, r.Offered, m.confidence); best < m.target {
+		if best, _ := stats.WilsonLower(r.Qualified+r.Pending, r.Offered, m.confidence); best < m.target {
 			return v, unreachable(numfmt.Level(m.confidence)+" Wilson lower bound", best, m.target, r)
 		}
 	}
@@ -154,7 +155,7 @@ func (m wilsonMatcher) evidenceHint(v wilsonVerdict) string {
 // observed > target, doubles from the current count and then bisects.
 func requestsToClear(observed, target, confidence float64, from int) (int, bool) {
 	clears := func(n int) bool {
-		lower, ok := servebench.Wilson(int(math.Round(observed*float64(n))), n, confidence)
+		lower, ok := stats.WilsonLower(int(math.Round(observed*float64(n))), n, confidence)
 		return ok && lower >= target
 	}
 	const limit = 1 << 30

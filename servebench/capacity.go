@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/servebench/servebench/internal/numfmt"
+	"github.com/servebench/servebench/servebench/stats"
 )
 
 // CapacityRule declares when a tested offered rate passes: its attainment
@@ -172,7 +173,7 @@ func judgePoint(p SweepPoint, rule CapacityRule) PointVerdict {
 	}
 	v.Valid = r.Valid
 	v.Attainment = r.Attainment
-	if lo, ok := Wilson(r.Qualified, r.Offered, rule.Confidence); ok {
+	if lo, ok := stats.WilsonLower(r.Qualified, r.Offered, rule.Confidence); ok {
 		v.WilsonLower = ptr(lo)
 	}
 	if r.Backlog != nil && !r.Backlog.Inconclusive {

@@ -1,5 +1,7 @@
 package servebench
 
+import "github.com/servebench/servebench/servebench/stats"
+
 // ReportSchema names the version of the Report's JSON form.
 const ReportSchema = "servebench.report/v1"
 
@@ -77,9 +79,9 @@ type Report struct {
 	Inputs Inputs `json:"inputs"`
 	// SLO is the declared latency objective the requests were judged by.
 	SLO SLO `json:"slo"`
-	// PercentileMethod is "nearest-rank" (rank = ceil(p/100 * N)) or
-	// "linear".
-	PercentileMethod string `json:"percentile_method"`
+	// PercentileMethod is how the percentiles were picked:
+	// stats.NearestRank (rank = ceil(p/100 * N)) or stats.Linear.
+	PercentileMethod stats.PercentileMethod `json:"percentile_method"`
 	// Percentiles maps a Metric to its distribution over a named population.
 	Percentiles map[Metric]Distribution `json:"percentiles"`
 	// Backlog describes outstanding work over the window.

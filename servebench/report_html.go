@@ -135,7 +135,7 @@ type htmlWorstRow struct {
 
 // buildHTMLPage formats the report for the template.
 func buildHTMLPage(r *Report) *htmlPage {
-	p := &htmlPage{Valid: r.Valid, InvalidReasons: r.InvalidReasons, Method: numfmt.Or(r.PercentileMethod)}
+	p := &htmlPage{Valid: r.Valid, InvalidReasons: r.InvalidReasons, Method: numfmt.Or(string(r.PercentileMethod))}
 	p.Title = "servebench report"
 	if e := r.Experiment; e != nil && e.RunID != "" {
 		p.Title += " " + e.RunID

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/servebench/servebench/servebench/stats"
 )
 
 // scoreRecords is the one scoring core: it turns the cohort's records (one
@@ -140,7 +142,7 @@ func scoreRecords(set scoreSetup, recs []scoreRecord) *Report {
 	r.AttainmentKind = attainmentKind(judgedSuccesses, r.ProtocolSuccesses)
 	if n > 0 {
 		r.Attainment = ptr(float64(r.Qualified) / float64(n))
-		if lo, ok := Wilson(r.Qualified, n, set.confidence); ok {
+		if lo, ok := stats.WilsonLower(r.Qualified, n, set.confidence); ok {
 			r.WilsonLower = ptr(lo)
 		}
 	}
