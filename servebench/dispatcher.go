@@ -167,7 +167,7 @@ func (d *dispatcher) send(ctx context.Context, idx int, at time.Time) time.Time 
 		atomicMax(&d.capWaitMax, wait)
 	}
 	atomicMax(&d.peak, d.outstanding.Add(1))
-	d.cfg.Client.Do(ctx, d.start, req, d.requestID(e), out)
+	d.cfg.sender().Do(ctx, d.start, req, d.requestID(e), out)
 	d.outstanding.Add(-1)
 	if out.SentMS != nil {
 		d.sent.Add(1)

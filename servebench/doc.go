@@ -23,14 +23,16 @@
 //	dispatch   Run, Start (RunConfig, LiveRun)           run.go, live.go; the open/closed loop in dispatcher.go
 //	           RunSweep (SweepPlan)                      sweep_run.go
 //	observe    Observer (set in RunConfig)               observer.go
-//	client     Client.Do                                 client.go, client_*.go (SSE framing: package sse)
+//	send       Sender (set in RunConfig)                 sender.go
+//	client     Client.Do (the OpenAI Sender)             client.go, client_*.go (SSE framing: package sse)
 //	outcomes   Outcome, ReadOutcomes                     outcome.go, outcome_writer.go
 //	score      Score, ScoreRunDir, ScoreFiles            score_outcomes.go, score_run.go, trace.go; score_*.go
 //	report     Report, Report.WriteText,                 report.go, report_text.go,
 //	           Report.WriteHTML, Report.Percentile       report_html.go, report_query.go
 //
-// The Gomega matchers over a Report are in package matchers, YAML contracts
-// in package suites, and the command line in cmd/servebench.
+// The statistics (Wilson bound, normal quantile, percentiles) are in package
+// stats; the Gomega matchers over a Report in package matchers, YAML
+// contracts in package suites, and the command line in cmd/servebench.
 //
 // # Clocks
 //

@@ -92,11 +92,7 @@ func experimentRecord(cfg RunConfig, s *Schedule, wallStart time.Time) *Experime
 		RunID:         s.RunID,
 		StartTime:     wallStart.UTC().Format(time.RFC3339Nano),
 		Arrival:       s.Arrival,
-		Endpoint:      cfg.Client.Endpoint,
-		BaseURL:       cfg.Client.BaseURL,
-		Model:         cfg.Client.Model,
 		Engine:        cfg.Engine,
-		Timeouts:      clientTimeouts(cfg.Client),
 		Workload:      s.Workload,
 		WarmupCount:   cfg.Warmup,
 		ClientVersion: clientVersion(),
@@ -104,6 +100,9 @@ func experimentRecord(cfg RunConfig, s *Schedule, wallStart time.Time) *Experime
 		Host:          host,
 		Notes:         append([]string(nil), s.Notes...),
 		Labels:        cfg.Labels,
+	}
+	if c := cfg.Client; c != nil {
+		x.Endpoint, x.BaseURL, x.Model, x.Timeouts = c.Endpoint, c.BaseURL, c.Model, clientTimeouts(c)
 	}
 	if cfg.Warmup > 0 {
 		x.Notes = append(x.Notes, fmt.Sprintf("warmup: %d requests from the workload's first rows, excluded from the cohort; their prefixes start warm", cfg.Warmup))

@@ -38,7 +38,7 @@ func warmup(ctx context.Context, cfg RunConfig, runID, path string) ([]Outcome, 
 			defer func() { <-slots }()
 			out := &Outcome{ID: id, Attempt: 1, Class: req.Class, ScheduledMS: Millis(time.Since(start))}
 			out.SlotMS = ptr(out.ScheduledMS)
-			cfg.Client.Do(ctx, start, req, runID+"/"+id+"/1", out)
+			cfg.sender().Do(ctx, start, req, runID+"/"+id+"/1", out)
 			_ = w.Write(out)
 		}()
 	}
