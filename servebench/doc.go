@@ -24,7 +24,7 @@
 //	           RunSweep (SweepPlan)                      sweep_run.go
 //	observe    Observer (set in RunConfig)               observer.go
 //	send       Sender (set in RunConfig)                 sender.go
-//	client     Client.Do (the OpenAI Sender)             client.go, client_*.go (SSE framing: package sse)
+//	client     Client.Do (a Sender)                      client.go, client_*.go (SSE framing: package sse)
 //	outcomes   Outcome, ReadOutcomes                     outcome.go, outcome_writer.go
 //	score      Score, ScoreRunDir, ScoreFiles            score_outcomes.go, score_run.go, trace.go; score_*.go
 //	report     Report, Report.WriteText,                 report.go, report_text.go,
