@@ -29,7 +29,7 @@ func withTTFTSummary(r *servebench.Report) *servebench.Report {
 // report holds raw samples and answers any percentile.
 func twentyRuns(method stats.PercentileMethod) *servebench.Report {
 	sched := &servebench.Schedule{
-		Schema: servebench.ScheduleSchema, RunID: "run-test", Mode: "open",
+		Schema: servebench.ScheduleSchema, RunID: "run-test", Mode: servebench.ModeOpen,
 		WindowMS: [2]float64{0, 2000}, ScheduleLagToleranceMS: 20,
 	}
 	var outcomes []servebench.Outcome
