@@ -15,10 +15,10 @@ import (
 const worstShown = 5
 
 // statusCounts renders the terminal statuses that occurred, in the order of
-// servebench.Statuses: "success 5, timeout 1".
+// servebench.Statuses(): "success 5, timeout 1".
 func statusCounts(r *servebench.Report) string {
 	var parts []string
-	for _, s := range servebench.Statuses {
+	for _, s := range servebench.Statuses() {
 		if n := r.StatusCounts[s]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d", s, n))
 		}
@@ -30,10 +30,10 @@ func statusCounts(r *servebench.Report) string {
 }
 
 // reasonCounts renders the failed criteria that occurred, in the order of
-// servebench.Reasons: "status 2, ttft 1"; empty when none did.
+// servebench.Reasons(): "status 2, ttft 1"; empty when none did.
 func reasonCounts(r *servebench.Report) string {
 	var parts []string
-	for _, k := range servebench.Reasons {
+	for _, k := range servebench.Reasons() {
 		if n := r.ReasonCounts[k]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d", k, n))
 		}

@@ -14,7 +14,7 @@ func f(v float64) *float64 { return &v }
 // statusCounts fills every status with zero, then sets the given counts.
 func statusCounts(set map[servebench.Status]int) map[servebench.Status]int {
 	out := map[servebench.Status]int{}
-	for _, s := range servebench.Statuses {
+	for _, s := range servebench.Statuses() {
 		out[s] = set[s]
 	}
 	return out

@@ -16,7 +16,7 @@ import (
 // # Clocks
 //
 // Every time is read from the monotonic clock and recorded as
-// Millis(t - start), where start is the run's start instant:
+// millis(t - start), where start is the run's start instant:
 //
 //   - SentMS (d) is stamped when the transport has obtained a connection
 //     for the request and is about to write it (httptrace GotConn): the
@@ -115,7 +115,7 @@ type Client struct {
 	// false sends a non-streaming request.
 	Stream bool
 	// HTTPClient sends the requests; nil uses one shared client with the
-	// transport of NewTransport.
+	// transport of newTransport.
 	HTTPClient *http.Client `json:"-"`
 	// FirstTokenTimeout, IdleTimeout and TotalTimeout are the request's
 	// deadlines (see Deadlines above); zero means none.

@@ -18,7 +18,7 @@ import (
 type dispatcher struct {
 	cfg   RunConfig
 	sched *Schedule
-	w     *OutcomeWriter
+	w     *outcomeWriter
 	units [][]int // entry indices: a first arrival and its later turns
 	start time.Time
 
@@ -33,7 +33,7 @@ type dispatcher struct {
 	wg          sync.WaitGroup
 }
 
-func newDispatcher(cfg RunConfig, s *Schedule, w *OutcomeWriter) *dispatcher {
+func newDispatcher(cfg RunConfig, s *Schedule, w *outcomeWriter) *dispatcher {
 	d := &dispatcher{cfg: cfg, sched: s, w: w, units: scheduleUnits(s)}
 	d.recorded = make([]atomic.Bool, len(s.Entries))
 	if cfg.MaxConcurrency > 0 {
@@ -152,7 +152,7 @@ func (d *dispatcher) runUnit(ctx context.Context, unit []int, at time.Time) time
 func (d *dispatcher) send(ctx context.Context, idx int, at time.Time) time.Time {
 	e := &d.sched.Entries[idx]
 	req := &d.cfg.Workload.Requests[e.Row]
-	out := &Outcome{ID: e.ID, Attempt: 1, Class: e.Class, ScheduledMS: Millis(at.Sub(d.start))}
+	out := &Outcome{ID: e.ID, Attempt: 1, Class: e.Class, ScheduledMS: millis(at.Sub(d.start))}
 	if d.slots != nil {
 		select {
 		case d.slots <- struct{}{}:
@@ -162,7 +162,7 @@ func (d *dispatcher) send(ctx context.Context, idx int, at time.Time) time.Time 
 		}
 	}
 	slot := time.Now()
-	out.SlotMS = ptr(Millis(slot.Sub(d.start)))
+	out.SlotMS = ptr(millis(slot.Sub(d.start)))
 	if wait := int64(slot.Sub(at)); d.slots != nil {
 		atomicMax(&d.capWaitMax, wait)
 	}
@@ -190,7 +190,7 @@ func (d *dispatcher) requestID(e *ScheduleEntry) string {
 func (d *dispatcher) notSent(idx int, out *Outcome, why string) time.Time {
 	now := time.Now()
 	out.Status, out.Error = StatusNotSent, why
-	out.TerminalMS = Millis(now.Sub(d.start))
+	out.TerminalMS = millis(now.Sub(d.start))
 	d.record(idx, out)
 	return now
 }
@@ -233,7 +233,7 @@ func (d *dispatcher) report() *GeneratorReport {
 	if d.slots != nil && time.Duration(d.capWaitMax.Load()) > tol {
 		g.CapBound = true
 		g.Notes = append(g.Notes, "the client concurrency cap bound: requests waited up to "+
-			strconv.FormatFloat(Millis(time.Duration(d.capWaitMax.Load())), 'f', 1, 64)+" ms for a slot")
+			strconv.FormatFloat(millis(time.Duration(d.capWaitMax.Load())), 'f', 1, 64)+" ms for a slot")
 	}
 	if p99, ok := schedLatencyQuantile(d.schedBefore, d.schedAfter, 0.99); ok {
 		g.SchedulerLatencyP99MS = &p99

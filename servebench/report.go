@@ -1,6 +1,10 @@
 package servebench
 
-import "github.com/servebench/servebench/servebench/stats"
+import (
+	"slices"
+
+	"github.com/servebench/servebench/servebench/stats"
+)
 
 // ReportSchema names the version of the Report's JSON form.
 const ReportSchema = "servebench.report/v1"
@@ -162,8 +166,11 @@ const (
 	ReasonE2E     Reason = "e2e"
 )
 
-// Reasons lists every Reason in report order.
-var Reasons = []Reason{ReasonStatus, ReasonQuality, ReasonTTFT, ReasonTPOT, ReasonE2E}
+// reasons are the declared reasons in report order.
+var reasons = [...]Reason{ReasonStatus, ReasonQuality, ReasonTTFT, ReasonTPOT, ReasonE2E}
+
+// Reasons lists every Reason in report order. The slice is the caller's own.
+func Reasons() []Reason { return slices.Clone(reasons[:]) }
 
 // QualitySummary counts quality judgments over offered requests.
 type QualitySummary struct {

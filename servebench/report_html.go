@@ -193,9 +193,9 @@ func buildHTMLPage(r *Report) *htmlPage {
 	p.Checks, p.CheckExamples = htmlChecks(r)
 	p.CDFs = []svgCDF{
 		cdfChart("TTFT: first content − sent (ms)", successValues(r, func(q *RequestScore) *float64 { return q.TTFTMS }),
-			cdfBound(Millis(r.SLO.TTFT), !r.SLO.TTFTFromScheduled, "TTFT bound")),
+			cdfBound(millis(r.SLO.TTFT), !r.SLO.TTFTFromScheduled, "TTFT bound")),
 		cdfChart("E2E: terminal − sent (ms)", successValues(r, func(q *RequestScore) *float64 { return q.E2EMS }),
-			cdfBound(Millis(r.SLO.E2E), true, "E2E bound")),
+			cdfBound(millis(r.SLO.E2E), true, "E2E bound")),
 	}
 	p.Scatter = scatterChart(r)
 	p.Engine = htmlEngineMetrics(r.EngineMetrics)
@@ -446,9 +446,9 @@ func boundExcess(s SLO, q *RequestScore) float64 {
 	if s.TTFTFromScheduled {
 		ttft = q.TTFTFromScheduledMS
 	}
-	check(ttft, Millis(s.TTFT))
-	check(q.TPOTMS, Millis(s.TPOT))
-	check(q.E2EMS, Millis(s.E2E))
+	check(ttft, millis(s.TTFT))
+	check(q.TPOTMS, millis(s.TPOT))
+	check(q.E2EMS, millis(s.E2E))
 	return worst
 }
 
@@ -473,10 +473,10 @@ func htmlFooter(r *Report) ([]htmlField, []string) {
 }
 
 // statusesIn lists every known status, then any other the report counts.
-func statusesIn(r *Report) []Status { return knownThenExtra(Statuses, r.StatusCounts) }
+func statusesIn(r *Report) []Status { return knownThenExtra(statuses[:], r.StatusCounts) }
 
 // reasonsIn lists every known reason, then any other the report counts.
-func reasonsIn(r *Report) []Reason { return knownThenExtra(Reasons, r.ReasonCounts) }
+func reasonsIn(r *Report) []Reason { return knownThenExtra(reasons[:], r.ReasonCounts) }
 
 // knownThenExtra lists the known keys in their order, then the keys of
 // counts that are not among them, sorted.

@@ -328,7 +328,7 @@ func scatterChart(r *Report) svgScatter {
 	}
 	ttftBound := 0.0
 	if r.SLO.TTFTFromScheduled && r.SLO.TTFT > 0 {
-		ttftBound = Millis(r.SLO.TTFT)
+		ttftBound = millis(r.SLO.TTFT)
 		yMax = max(yMax, ttftBound)
 	}
 	const top, right, plotH, laneH = 10.0, 1064.0, 300.0, 16.0
@@ -400,7 +400,7 @@ func scatterChart(r *Report) svgScatter {
 	}
 	s.Caption += ". y: TTFT from the scheduled time, first content − scheduled (ms); requests that did not succeed sit in their status's lane."
 	if ttftBound == 0 && r.SLO.TTFT > 0 {
-		s.Caption += fmt.Sprintf(" The TTFT bound (%s ms) judges first content − sent, so it is not drawn here: the mark's kind carries the verdict.", htmlMS(Millis(r.SLO.TTFT)))
+		s.Caption += fmt.Sprintf(" The TTFT bound (%s ms) judges first content − sent, so it is not drawn here: the mark's kind carries the verdict.", htmlMS(millis(r.SLO.TTFT)))
 	}
 	return s
 }

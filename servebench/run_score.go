@@ -149,8 +149,8 @@ func writeJSONFile(path string, v any) error {
 // clientTimeouts reports the client's declared deadlines in milliseconds.
 func clientTimeouts(c *Client) Timeouts {
 	return Timeouts{
-		FirstTokenMS: Millis(c.FirstTokenTimeout),
-		IdleMS:       Millis(c.IdleTimeout),
-		TotalMS:      Millis(c.TotalTimeout),
+		FirstTokenMS: millis(c.FirstTokenTimeout),
+		IdleMS:       millis(c.IdleTimeout),
+		TotalMS:      millis(c.TotalTimeout),
 	}
 }

@@ -75,7 +75,7 @@ func resolveScoreSetup(opts ScoreOptions, window [2]float64, tolerance float64) 
 			return set, fmt.Errorf("score options: lag tolerance %v ms: want a finite value >= 0", set.tolerance)
 		}
 	} else if !(set.tolerance > 0) {
-		set.tolerance = Millis(DefaultLagTolerance)
+		set.tolerance = millis(DefaultLagTolerance)
 	}
 	if w := set.window; !scoreFinite(w[0]) || !scoreFinite(w[1]) || w[0] < 0 || w[1] <= w[0] {
 		return set, fmt.Errorf("score options: window [%v, %v) ms: want 0 <= start < end", w[0], w[1])
@@ -122,7 +122,7 @@ func (set scoreSetup) inWindow(scheduledMS float64) bool {
 }
 
 // limitMS converts a declared bound into the records' unit.
-func sloLimitMS(d time.Duration) float64 { return Millis(d) }
+func sloLimitMS(d time.Duration) float64 { return millis(d) }
 
 // sloUnset reports whether no bound was given at all (a negative bound is
 // given, and rejected later).

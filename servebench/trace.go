@@ -93,7 +93,7 @@ func ScoreTrace(traceName string, trace []byte, eventsName string, events []byte
 	if err != nil {
 		return nil, err
 	}
-	tol := Millis(DefaultLagTolerance)
+	tol := millis(DefaultLagTolerance)
 	if tf.ScheduleLagToleranceMS != nil {
 		tol = *tf.ScheduleLagToleranceMS
 	}

@@ -82,7 +82,7 @@ func (c *Contract) runConfig(p LoadPoint, target Target) (servebench.RunConfig, 
 	a := c.Arrival
 	if err := cfg.SetArrival(servebench.ArrivalSpec{
 		Process: a.Process, RateRPS: p.RateRPS, Burstiness: a.Burstiness, BurstSize: a.BurstSize, TimeScale: a.TimeScale,
-		Users: a.Users, ThinkTimeMS: servebench.Millis(a.ThinkTime), Seed: a.Seed,
+		Users: a.Users, ThinkTimeMS: float64(a.ThinkTime) / float64(time.Millisecond), Seed: a.Seed,
 	}); err != nil {
 		return servebench.RunConfig{}, fmt.Errorf("contract %s: %w", c.Name, err)
 	}

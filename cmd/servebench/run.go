@@ -100,11 +100,14 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	return verdictExitCode(res.Report, f.requireAttainment, stderr)
 }
 
+// msOf converts a duration to milliseconds, the unit of the records.
+func msOf(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
 // arrivalSpec is the arrival the flags declare, for any process.
 func (f *runFlags) arrivalSpec() servebench.ArrivalSpec {
 	return servebench.ArrivalSpec{
 		Process: servebench.Process(f.arrival), RateRPS: f.rate, Burstiness: f.burstiness, BurstSize: f.burstSize,
-		TimeScale: f.timeScale, Users: f.users, ThinkTimeMS: servebench.Millis(f.thinkTime), Seed: f.seed,
+		TimeScale: f.timeScale, Users: f.users, ThinkTimeMS: msOf(f.thinkTime), Seed: f.seed,
 	}
 }
 

@@ -64,7 +64,7 @@ func (f *scoreFlags) options() (servebench.ScoreOptions, error) {
 		if f.lagTolerance < 0 {
 			return opts, fmt.Errorf("--schedule-lag-tolerance %v: must not be negative", f.lagTolerance)
 		}
-		ms := servebench.Millis(f.lagTolerance)
+		ms := msOf(f.lagTolerance)
 		opts.LagToleranceMS = &ms
 	}
 	if (f.fluidityFirstToken > 0) != (f.fluidityCadence > 0) || f.fluidityFirstToken < 0 || f.fluidityCadence < 0 {
