@@ -26,7 +26,7 @@ func startLive(errorRate float64) *servebench.LiveRun {
 	Expect(err).NotTo(HaveOccurred())
 	live, err := servebench.Start(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: a, Count: 40, OutputDir: GinkgoT().TempDir(),
-		Client: &servebench.Client{BaseURL: srv.URL(), Model: cfg.Model, Endpoint: servebench.EndpointCompletions,
+		Client: &servebench.Client{BaseURL: srv.BaseURL(), Model: cfg.Model, Endpoint: servebench.EndpointCompletions,
 			Stream: true, TotalTimeout: 10 * time.Second},
 	})
 	Expect(err).NotTo(HaveOccurred())

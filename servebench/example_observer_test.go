@@ -41,7 +41,7 @@ func ExampleObserver() {
 
 	_, err = servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: arrival, Count: 4, OutputDir: dir, Observer: &endCounter{},
-		Client: &servebench.Client{BaseURL: engine.URL(), Model: cfg.Model, Endpoint: servebench.EndpointCompletions,
+		Client: &servebench.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: servebench.EndpointCompletions,
 			Stream: true, TotalTimeout: 10 * time.Second},
 	})
 	if err != nil {

@@ -31,7 +31,7 @@ func ExampleRun() {
 
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: arrival, Count: 10, OutputDir: dir,
-		Client: &servebench.Client{BaseURL: engine.URL(), Model: cfg.Model, Endpoint: servebench.EndpointCompletions,
+		Client: &servebench.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: servebench.EndpointCompletions,
 			Stream: true, TotalTimeout: 10 * time.Second},
 		Score: servebench.ScoreOptions{SLO: servebench.SLO{TTFT: 2 * time.Second}},
 	})

@@ -33,7 +33,7 @@ func ExampleSender() {
 	dir, _ := os.MkdirTemp("", "example-sender-")
 	defer os.RemoveAll(dir)
 
-	client := &servebench.Client{BaseURL: engine.URL(), Model: cfg.Model, Endpoint: servebench.EndpointCompletions,
+	client := &servebench.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: servebench.EndpointCompletions,
 		Stream: true, TotalTimeout: 10 * time.Second}
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: arrival, Count: 3, OutputDir: dir, Sender: idPrefixer{client},

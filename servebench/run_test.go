@@ -38,7 +38,7 @@ func workloadOf(t *testing.T, rows string) *servebench.Workload {
 }
 
 func clientFor(srv *simengine.Server) *servebench.Client {
-	return &servebench.Client{BaseURL: srv.URL(), Model: "simengine-tiny", Endpoint: servebench.EndpointCompletions,
+	return &servebench.Client{BaseURL: srv.BaseURL(), Model: "simengine-tiny", Endpoint: servebench.EndpointCompletions,
 		Stream: true, TotalTimeout: 20 * time.Second}
 }
 
@@ -191,7 +191,7 @@ func TestConversationTurnsFollowThePreviousAnswer(t *testing.T) {
 {"id":"t2","messages":[{"role":"user","content":"what broke?"},{"role":"assistant","content":"the cache"},{"role":"user","content":"why?"}],"max_tokens":4,"conversation":"c","turn":2,"think_ms":40}
 `),
 		Arrival: constant(t, 10), Count: 1,
-		Client: &servebench.Client{BaseURL: srv.URL(), Model: "simengine-tiny", Endpoint: servebench.EndpointChat, Stream: true, TotalTimeout: 10 * time.Second},
+		Client: &servebench.Client{BaseURL: srv.BaseURL(), Model: "simengine-tiny", Endpoint: servebench.EndpointChat, Stream: true, TotalTimeout: 10 * time.Second},
 	})
 	if err != nil {
 		t.Fatal(err)

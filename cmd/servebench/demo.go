@@ -66,11 +66,11 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	arrival, _ := servebench.NewArrival(servebench.ArrivalSpec{Process: servebench.ProcessPoisson, RateRPS: points[0], Seed: 1})
 	cfg := servebench.RunConfig{
 		Workload: w, Arrival: arrival, Duration: *window, Warmup: 4, OutputDir: *output,
-		Client: &servebench.Client{BaseURL: engine.URL(), Model: engineCfg.Model, Endpoint: servebench.EndpointCompletions,
+		Client: &servebench.Client{BaseURL: engine.BaseURL(), Model: engineCfg.Model, Endpoint: servebench.EndpointCompletions,
 			Stream: true, TotalTimeout: 30 * time.Second, IdleTimeout: 10 * time.Second},
 		Score:      servebench.ScoreOptions{SLO: servebench.SLO{TTFT: *ttft, TPOT: *tpot}},
 		Engine:     &servebench.EngineInfo{Kind: "simengine", Model: engineCfg.Model, Version: "in-process"},
-		MetricsURL: engine.URL() + "/metrics",
+		MetricsURL: engine.BaseURL() + "/metrics",
 	}
 	if cfg.OutputDir == "" {
 		if cfg.OutputDir, err = os.MkdirTemp("", "servebench-demo-"); err != nil {
@@ -79,7 +79,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	fmt.Fprintf(stdout, "servebench demo: the simulated engine at %s (continuous batching, time scale %g: %v step + %v per running sequence + %v per prompt token; computed capacity for this workload about %.1f req/s)\n",
-		engine.URL(), engineCfg.TimeScale, scaled(engineCfg.StepBase, engineCfg.TimeScale), scaled(engineCfg.DecodePerSequence, engineCfg.TimeScale),
+		engine.BaseURL(), engineCfg.TimeScale, scaled(engineCfg.StepBase, engineCfg.TimeScale), scaled(engineCfg.DecodePerSequence, engineCfg.TimeScale),
 		scaled(engineCfg.PrefillPerToken, engineCfg.TimeScale), capacity)
 	fmt.Fprintf(stdout, "workload %s (%d rows, sha256 %s…), Poisson arrivals, %v window per rate\n",
 		w.Name, len(w.Requests), w.SHA256[:12], *window)
