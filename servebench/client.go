@@ -11,7 +11,8 @@ import (
 // endpoint, streamed over Server-Sent Events or not, and turns each into
 // the timing and status fields of an Outcome. One Client is safe for
 // concurrent use by many goroutines; do not change its fields while it is
-// in use.
+// in use. NewClient returns one with the command's defaults (streaming,
+// with deadlines); the zero Client is non-streaming with no deadline.
 //
 // # Clocks
 //

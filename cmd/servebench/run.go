@@ -31,9 +31,12 @@ type runFlags struct {
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
+	// The client's defaults are NewClient's, so the command and the
+	// library cannot drift apart.
+	defaults := servebench.NewClient("", "")
 	fs.StringVar(&f.baseURL, "base-url", "", "engine root URL, e.g. http://127.0.0.1:8000 (required)")
 	fs.StringVar(&f.model, "model", "", "served model name (required)")
-	fs.StringVar(&f.endpoint, "endpoint", "chat", "API: completions or chat")
+	fs.StringVar(&f.endpoint, "endpoint", string(defaults.Endpoint), "API: completions or chat")
 	fs.StringVar(&f.workload, "workload", "", "workload JSONL file (required)")
 	fs.StringVar(&f.arrival, "arrival", "poisson", "arrival process: constant, poisson, gamma, burst, replay or closed")
 	fs.Float64Var(&f.rate, "rate", 0, "mean offered rate in requests per second (open loop)")
@@ -47,9 +50,9 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.duration, "duration", 0, "length of the arrival window")
 	fs.IntVar(&f.maxConcurrency, "max-concurrency", 0, "client cap on requests in flight (0: none)")
 	fs.IntVar(&f.warmup, "warmup", 0, "warmup requests before the window (excluded from the cohort)")
-	fs.DurationVar(&f.timeout, "timeout", 5*time.Minute, "total deadline per request")
-	fs.DurationVar(&f.firstTokenTimeout, "first-token-timeout", 0, "deadline for the first content after send (0: none)")
-	fs.DurationVar(&f.idleTimeout, "idle-timeout", time.Minute, "deadline for the gap between stream events (0: none)")
+	fs.DurationVar(&f.timeout, "timeout", defaults.TotalTimeout, "total deadline per request")
+	fs.DurationVar(&f.firstTokenTimeout, "first-token-timeout", defaults.FirstTokenTimeout, "deadline for the first content after send (0: none)")
+	fs.DurationVar(&f.idleTimeout, "idle-timeout", defaults.IdleTimeout, "deadline for the gap between stream events (0: none)")
 	fs.DurationVar(&f.ttftSLO, "ttft-slo", 0, "TTFT objective (0: not declared)")
 	fs.DurationVar(&f.tpotSLO, "tpot-slo", 0, "TPOT objective (0: not declared)")
 	fs.DurationVar(&f.e2eSLO, "e2e-slo", 0, "end-to-end objective (0: not declared)")
@@ -60,7 +63,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.output, "output", "", "run directory for schedule.json, outcomes.jsonl and report.json (required)")
 	fs.Float64Var(&f.requireAttainment, "require-attainment", -1, "exit 3 when a valid run's attainment is below this fraction")
 	fs.StringVar(&f.format, "format", "text", "report on stdout: text, json or html")
-	fs.StringVar(&f.lengthControl, "length-control", "ignore_eos", "how ignore_eos rows are sent: ignore_eos, ignore_eos+min_tokens or unsupported")
+	fs.StringVar(&f.lengthControl, "length-control", string(defaults.LengthControl), "how ignore_eos rows are sent: ignore_eos, ignore_eos+min_tokens or unsupported")
 	fs.BoolVar(&f.keepText, "keep-text", false, "keep every response's text in the outcome records")
 	fs.BoolVar(&f.logprobs, "logprobs", false, "ask for logprobs so that tokens per event are proven")
 	fs.BoolVar(&f.noStream, "no-stream", false, "use non-streaming requests (TTFT then equals E2E)")
@@ -164,10 +167,9 @@ func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
 			return cfg, fmt.Errorf("--api-key-env: %s is empty or unset", f.apiKeyEnv)
 		}
 	}
-	cfg.Client = &servebench.Client{
-		BaseURL: f.baseURL, Model: f.model, Endpoint: endpoint, APIKey: apiKey, Stream: !f.noStream,
-		FirstTokenTimeout: f.firstTokenTimeout, IdleTimeout: f.idleTimeout, TotalTimeout: f.timeout,
-		LengthControl: lc, KeepText: f.keepText, Logprobs: f.logprobs,
-	}
+	c := servebench.NewClient(f.baseURL, f.model)
+	c.Endpoint, c.APIKey, c.Stream, c.LengthControl, c.KeepText, c.Logprobs = endpoint, apiKey, !f.noStream, lc, f.keepText, f.logprobs
+	c.FirstTokenTimeout, c.IdleTimeout, c.TotalTimeout = f.firstTokenTimeout, f.idleTimeout, f.timeout
+	cfg.Client = c
 	return cfg, nil
 }
