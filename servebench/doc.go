@@ -4,6 +4,12 @@
 // endpoint, writes one outcome record per attempt as each request ends, and
 // scores the records strictly into a Report.
 //
+// The entry points: Run (or Start, for a run polled while it goes) with a
+// RunConfig built from LoadWorkload, RunConfig.SetArrival and NewClient;
+// RunSweep for several offered rates; ScoreRunDir to score a saved run
+// again; and the Report's WriteText, WriteHTML and Percentile. The matchers
+// package turns a Report into a test verdict.
+//
 // The flow of data, each arrow a value or a file that can be saved and fed to
 // the next stage alone:
 //
@@ -18,6 +24,7 @@
 //	stage      entry point                               file
 //	workload   LoadWorkload, ParseWorkload               workload.go
 //	arrival    NewArrival (ArrivalSpec), NewReplay       arrival.go, arrival_spec.go, arrival_replay.go
+//	           RunConfig.SetArrival (any Process)        arrival_set.go, arrival_process.go
 //	schedule   BuildSchedule (SchedulePlan),             schedule_build.go (Schedule: schedule.go)
 //	           WriteSchedule, ReadSchedule
 //	dispatch   Run, Start (RunConfig, LiveRun)           run.go, live.go; the open/closed loop in dispatcher.go
