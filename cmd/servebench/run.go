@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -38,7 +39,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.model, "model", "", "served model name (required)")
 	fs.StringVar(&f.endpoint, "endpoint", string(defaults.Endpoint), "API: completions or chat")
 	fs.StringVar(&f.workload, "workload", "", "workload JSONL file (required)")
-	fs.StringVar(&f.arrival, "arrival", "poisson", "arrival process: constant, poisson, gamma, burst, replay or closed")
+	fs.StringVar(&f.arrival, "arrival", string(servebench.ProcessPoisson), "arrival process: "+processNames())
 	fs.Float64Var(&f.rate, "rate", 0, "mean offered rate in requests per second (open loop)")
 	fs.Float64Var(&f.burstiness, "burstiness", 1, "gamma shape k; CV = 1/sqrt(k)")
 	fs.IntVar(&f.burstSize, "burst-size", 1, "requests per burst group (burst b requests every b/rate)")
@@ -101,6 +102,15 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "run directory: %s\n", res.Dir)
 	return verdictExitCode(res.Report, f.requireAttainment, stderr)
+}
+
+// processNames lists the arrival processes for the flag's help.
+func processNames() string {
+	var names []string
+	for _, p := range servebench.Processes() {
+		names = append(names, string(p))
+	}
+	return strings.Join(names, ", ")
 }
 
 // msOf converts a duration to milliseconds, the unit of the records.
