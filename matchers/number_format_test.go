@@ -16,7 +16,7 @@ func TestTextHTMLAndMatcherMessagesFormatNumbersAlike(t *testing.T) {
 	r := cohort(190, 200)
 	r.WilsonConfidence = 0.95
 	r.WilsonLower = f(0.9181081670817905) // 190 of 200 at 95%, by hand in stats' tests
-	r.MaxScheduleLagMS = nil               // undefined
+	r.MaxScheduleLagMS = nil              // undefined
 
 	var text, html bytes.Buffer
 	if err := r.WriteText(&text); err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/sweepreport"
 )
 
 func init() {
@@ -92,6 +93,9 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	printSweep(stdout, sweep)
+	if werr := sweepreport.FromSweep(sweep, cfg.OutputDir).WriteFiles(cfg.OutputDir); werr != nil {
+		fmt.Fprintf(stderr, "servebench demo: %v\n", werr)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "servebench demo: %v\n", err)
 		return 1
@@ -105,7 +109,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	fmt.Fprintf(stdout, "\nrun directories (schedule.json, outcomes.jsonl, report.json and report.html per rate): %s\n", cfg.OutputDir)
+	fmt.Fprintf(stdout, "\nsweep.json, sweep.html and the run directories (schedule.json, outcomes.jsonl, report.json and report.html per rate): %s\n", cfg.OutputDir)
 	return 0
 }
 
@@ -119,8 +123,8 @@ func printSweep(w io.Writer, s *servebench.Sweep) {
 		v := s.Selection.Verdicts[i]
 		verdict := "pass"
 		if !v.Pass {
-			verdict = "FAIL"
-			failures = append(failures, fmt.Sprintf("%g req/s: %s", p.OfferedRPS, strings.Join(v.Reasons, "; ")))
+			verdict = strings.ToUpper(v.Verdict)
+			failures = append(failures, fmt.Sprintf("%g req/s %s: %s", p.OfferedRPS, v.Verdict, strings.Join(v.Reasons, "; ")))
 		}
 		backlog := numfmt.Undefined
 		if r.Backlog != nil {
@@ -138,6 +142,9 @@ func printSweep(w io.Writer, s *servebench.Sweep) {
 	sel := s.Selection
 	if sel.RPS == nil {
 		fmt.Fprintln(w, "\nknee: no tested rate passed; test lower rates")
+		for _, n := range sel.Notes {
+			fmt.Fprintf(w, "  (%s)\n", n)
+		}
 		return
 	}
 	fmt.Fprintf(w, "\nknee: %g req/s is the %s", *sel.RPS, sel.Label)
