@@ -116,7 +116,7 @@ type Client struct {
 	// false sends a non-streaming request.
 	Stream bool
 	// HTTPClient sends the requests; nil uses one shared client with the
-	// transport of newTransport.
+	// transport of NewTransport.
 	HTTPClient *http.Client `json:"-"`
 	// FirstTokenTimeout, IdleTimeout and TotalTimeout are the request's
 	// deadlines (see Deadlines above); zero means none.

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// newTransport returns the HTTP transport a Client uses when its
+// NewTransport returns the HTTP transport a Client uses when its
 // HTTPClient is nil, tuned for load generation against one engine:
 //   - HTTP/1.1 only, with keep-alive, and up to 4096 idle connections per
 //     host, so that an open-loop burst does not close and redial
@@ -16,7 +16,10 @@ import (
 //     timing) and no proxy from the environment (the client talks to the
 //     engine directly);
 //   - a 30 s connect timeout; every other deadline is the Client's own.
-func newTransport() *http.Transport {
+//
+// Build on it when setting Client.HTTPClient (extra headers, TLS settings)
+// so that the tuning is kept.
+func NewTransport() *http.Transport {
 	protocols := new(http.Protocols)
 	protocols.SetHTTP1(true)
 	return &http.Transport{
@@ -38,7 +41,7 @@ func newTransport() *http.Transport {
 // defaultHTTPClient is shared by every Client without an HTTPClient, so
 // that they share one connection pool.
 var defaultHTTPClient = sync.OnceValue(func() *http.Client {
-	return &http.Client{Transport: newTransport()}
+	return &http.Client{Transport: NewTransport()}
 })
 
 // httpClient returns the client to send with.

@@ -72,8 +72,17 @@ func (l *LiveRun) run(ctx context.Context) (*RunResult, error) {
 	wallStart := time.Now()
 	var err error
 	if l.cfg.Warmup > 0 {
-		if res.Warmup, err = warmup(ctx, l.cfg, l.sched.RunID, filepath.Join(l.dir, WarmupFile)); err != nil {
+		res.Warmup, err = warmup(ctx, l.cfg, l.sched.RunID, filepath.Join(l.dir, WarmupFile))
+		switch {
+		case ctx.Err() != nil:
+			// Interrupted in warmup: go on, so that every scheduled
+			// request is recorded as not sent and the run still scores.
+		case err != nil:
 			return nil, fmt.Errorf("run: warmup: %w", err)
+		default:
+			if err := checkWarmup(res.Warmup); err != nil {
+				return nil, fmt.Errorf("run: warmup: %w", err)
+			}
 		}
 	}
 	w, err := createOutcomeWriter(filepath.Join(l.dir, OutcomesFile))

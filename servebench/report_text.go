@@ -48,6 +48,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	for _, s := range statuses {
 		line(string(s), "%d", r.StatusCounts[s])
 	}
+	writeErrorMessagesText(line, rule, r)
 	rule("Unqualified requests by failed criterion")
 	for _, reason := range reasons {
 		line(string(reason), "%d", r.ReasonCounts[reason])

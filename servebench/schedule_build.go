@@ -107,6 +107,9 @@ func BuildSchedule(p SchedulePlan) (*Schedule, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := checkWindowEnd(windowEnd, offsets); err != nil {
+			return nil, err
+		}
 		if r, ok := p.Arrival.(*Replay); ok {
 			order = replayUnitOrder(units, r.rowOrder())
 			s.Notes = append(s.Notes, r.notes()...)

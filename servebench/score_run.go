@@ -22,7 +22,8 @@ import (
 // report says so and is not valid.
 //
 // Options left at their zero value fall back to what the run's report.json
-// recorded, when it exists: the SLO, the Wilson confidence and the
+// recorded, when it exists: each SLO objective on its own (a new TTFT
+// bound keeps the run's TPOT and E2E bounds), the Wilson confidence and the
 // percentile method; so re-scoring with no options reproduces the run's
 // own verdict. The experiment and generator records are carried over from
 // it as well, since only the run could observe them.
@@ -93,11 +94,7 @@ func ScoreRunDir(dir string, opts ScoreOptions) (*Report, error) {
 // fillFrom takes the options left at their zero value from a report: its
 // SLO, Wilson confidence and percentile method.
 func (opts *ScoreOptions) fillFrom(prev *Report) {
-	if sloUnset(opts.SLO) {
-		fromScheduled := opts.SLO.TTFTFromScheduled
-		opts.SLO = prev.SLO
-		opts.SLO.TTFTFromScheduled = opts.SLO.TTFTFromScheduled || fromScheduled
-	}
+	opts.SLO = keepUnsetObjectives(opts.SLO, prev.SLO)
 	if opts.Confidence == 0 {
 		opts.Confidence = prev.WilsonConfidence
 	}

@@ -27,7 +27,9 @@ const loadGracePeriod = 30 * time.Second
 // BeforeAll runs the load (bounded by NodeTimeout(RunBudget)), attaches a
 // RunEntry with AddReportEntry and keeps the run directory, and whose specs
 // are one It per objective, so a report names each objective that failed
-// and at which load. A sweep with a capacity objective ends with one more
+// and at which load. Each spec is located at the contract line that
+// declared it, and a failure message's first line names that line
+// (WriteJUnitReport also moves the failure's own location there). A sweep with a capacity objective ends with one more
 // It for the capacity. The engine comes from SharedEngine when it was
 // called, else it is started in the contract container's BeforeAll and
 // stopped when the container ends.
@@ -39,6 +41,7 @@ func Register(contracts ...*Contract) {
 
 // register builds one contract's container.
 func register(c *Contract) {
+	contractFiles.Store(c.Path, true)
 	ginkgo.Describe(c.Name, ginkgo.Label(c.AllLabels()...), ginkgo.Ordered, ginkgo.ContinueOnFailure, ginkgo.Serial, c.Location("name"), func() {
 		var target Target
 		ginkgo.BeforeAll(func(ctx ginkgo.SpecContext) {
@@ -60,13 +63,14 @@ func register(c *Contract) {
 						sweep = append(sweep, servebench.SweepPoint{OfferedRPS: p.RateRPS, RunDir: res.Dir, Report: res.Report})
 						mu.Unlock()
 					}
-					gomega.Expect(err).NotTo(gomega.HaveOccurred(), "the load point did not complete")
+					gomega.Expect(err).NotTo(gomega.HaveOccurred(), failureHeading(c.Location("arrival.rates", "arrival.rate", "arrival"), p.Name+": the load point did not complete"))
 					result = res
 				}, ginkgo.NodeTimeout(c.RunBudget(p)), ginkgo.GracePeriod(loadGracePeriod))
 
 				for _, o := range c.PointObjectives(p) {
-					ginkgo.It(o.Name, c.Location(o.Field, "objectives"), func() {
-						gomega.Expect(result).To(o.Matcher)
+					at := c.Location(o.Field, "objectives")
+					ginkgo.It(o.Name, at, func() {
+						gomega.Expect(result).To(o.Matcher, failureHeading(at, o.Name))
 					})
 				}
 			})
@@ -89,13 +93,14 @@ func register(c *Contract) {
 		}
 
 		if o, rule, ok := c.CapacityObjective(); ok {
-			ginkgo.It(o.Name, c.Location(o.Field), func() {
+			at := c.Location(o.Field)
+			ginkgo.It(o.Name, at, func() {
 				mu.Lock()
 				points := append([]servebench.SweepPoint(nil), sweep...)
 				mu.Unlock()
 				gomega.Expect(points).To(gomega.HaveLen(len(c.Points())),
-					fmt.Sprintf("only %d of the %d load points produced a report", len(points), len(c.Points())))
-				gomega.Expect(servebench.NewSweep(points, rule)).To(o.Matcher)
+					failureHeading(at, fmt.Sprintf("only %d of the %d load points produced a report", len(points), len(c.Points()))))
+				gomega.Expect(servebench.NewSweep(points, rule)).To(o.Matcher, failureHeading(at, o.Name))
 			})
 		}
 	})

@@ -27,12 +27,18 @@ type Target struct {
 
 // RunPoint runs one load point of the contract against target and keeps the
 // run directory (schedule, outcomes, report and a copy of the contract)
-// under the contract's ArtifactsRoot. observer, when set, watches
-// the run (see servebench.Observer).
+// under the contract's ArtifactsRoot. It first checks that the engine lists
+// the contract's model (servebench.CheckServedModel). observer, when set,
+// watches the run (see servebench.Observer).
 func (c *Contract) RunPoint(ctx context.Context, p LoadPoint, target Target, observer servebench.Observer) (*servebench.RunResult, error) {
 	cfg, err := c.runConfig(p, target)
 	if err != nil {
 		return nil, err
+	}
+	// As the CLI's preflight: a model the engine does not serve fails
+	// here, before anything is sent or written.
+	if _, err := servebench.CheckServedModel(ctx, cfg.Client); err != nil {
+		return nil, fmt.Errorf("contract %s, %s: %w", c.Name, p.Name, err)
 	}
 	cfg.OutputDir = c.runDir(p, time.Now())
 	cfg.Observer = observer

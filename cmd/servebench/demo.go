@@ -1,16 +1,13 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"os"
-	"os/signal"
 	"strconv"
 	"strings"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -38,10 +35,19 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	tpot := fs.Duration("tpot-slo", 10*time.Millisecond, "TPOT objective")
 	alpha := fs.Float64("attainment", 0.95, "required attainment at a passing rate")
 	timeScale := fs.Float64("time-scale", 0.25, "the simulated engine's time scale (0.25: steps four times faster than the model's)")
-	if err := fs.Parse(args); err != nil {
+	overwrite := fs.Bool("overwrite", false, "remove servebench output already in --output instead of refusing")
+	if code, done := parseCommandLine(fs, args, stderr); done {
+		return code
+	}
+	err := checkDemoFlags(*window, *ttft, *tpot, *alpha, *timeScale)
+	if err == nil {
+		err = prepareOutput(*output, *overwrite)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "servebench demo: %v\n", err)
 		return 1
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptContext(stderr)
 	defer stop()
 
 	w, err := samples.Workload(demoWorkloadName)
@@ -175,12 +181,12 @@ func demoRates(s string, capacity float64) ([]float64, error) {
 	return out, nil
 }
 
-// parseRates reads a comma-separated list of positive rates.
+// parseRates reads a comma-separated list of positive finite rates.
 func parseRates(s string) ([]float64, error) {
 	var out []float64
 	for _, f := range strings.Split(s, ",") {
 		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-		if err != nil || !(v > 0) {
+		if err != nil || !(v > 0) || math.IsInf(v, 1) {
 			return nil, fmt.Errorf("%q is not a positive rate", f)
 		}
 		out = append(out, v)

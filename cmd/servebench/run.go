@@ -1,15 +1,12 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/servebench/servebench/servebench"
@@ -28,7 +25,8 @@ type runFlags struct {
 	thinkTime, duration, timeout, firstTokenTimeout, idleTimeout                                      time.Duration
 	lagTolerance, ttftSLO, tpotSLO, e2eSLO                                                            time.Duration
 	ttftFromScheduled, keepText, logprobs, noStream, noProgress                                       bool
-	sharding                                                                                          shardFlags
+	runSafety
+	sharding shardFlags
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
@@ -69,6 +67,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.logprobs, "logprobs", false, "ask for logprobs so that tokens per event are proven")
 	fs.BoolVar(&f.noStream, "no-stream", false, "use non-streaming requests (TTFT then equals E2E)")
 	fs.BoolVar(&f.noProgress, "no-progress", false, "do not show progress on stderr (it is shown only when stderr is a terminal)")
+	f.runSafety.register(fs)
 	f.sharding.register(fs)
 }
 
@@ -78,16 +77,21 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	var f runFlags
 	f.register(fs)
-	if err := fs.Parse(args); err != nil {
-		return 1
+	if code, done := parseCommandLine(fs, args, stderr); done {
+		return code
 	}
+	f.given = setFlags(fs)
 	cfg, err := f.config(stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "servebench run: %v\n", err)
 		return 1
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptContext(stderr)
 	defer stop()
+	if err := f.beforeLoad(ctx, &cfg, stderr); err != nil {
+		fmt.Fprintf(stderr, "servebench run: %v\n", err)
+		return 1
+	}
 	res, err := servebench.Run(ctx, cfg)
 	if res == nil || res.Report == nil {
 		fmt.Fprintf(stderr, "servebench run: %v\n", err)
@@ -140,8 +144,9 @@ func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
 		return cfg, errors.New("give --count or --duration")
 	case f.format != "text" && f.format != "json" && f.format != "html":
 		return cfg, fmt.Errorf("--format: want text, json or html, got %q", f.format)
-	case f.requireAttainment > 1:
-		return cfg, fmt.Errorf("--require-attainment: want a fraction in [0, 1], got %v", f.requireAttainment)
+	}
+	if err := f.checkFlags(); err != nil {
+		return cfg, err
 	}
 	endpoint := servebench.Endpoint(f.endpoint)
 	if endpoint != servebench.EndpointChat && endpoint != servebench.EndpointCompletions {

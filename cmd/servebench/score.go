@@ -93,6 +93,9 @@ func runScore(args []string, stdout, stderr io.Writer) int {
 	var f scoreFlags
 	f.register(fs)
 	positional, err := parseInterleaved(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
 	if err != nil {
 		return 1
 	}
