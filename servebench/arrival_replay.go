@@ -44,7 +44,7 @@ func NewReplay(w *Workload, scale float64) (*Replay, error) {
 	sort.SliceStable(rows, func(a, b int) bool {
 		return *w.Requests[rows[a]].ScheduledMS < *w.Requests[rows[b]].ScheduledMS
 	})
-	p := &Replay{spec: ArrivalSpec{Process: "replay", TimeScale: scale}, rows: rows}
+	p := &Replay{spec: ArrivalSpec{Process: ProcessReplay, TimeScale: scale}, rows: rows}
 	for _, i := range rows {
 		p.times = append(p.times, time.Duration(math.Round(*w.Requests[i].ScheduledMS*scale*float64(time.Millisecond))))
 	}

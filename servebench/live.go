@@ -19,7 +19,7 @@ type LiveRun struct {
 	sum   string
 
 	mu sync.Mutex
-	w  *OutcomeWriter // nil until warmup has ended
+	w  *outcomeWriter // nil until warmup has ended
 
 	done chan struct{}
 	res  *RunResult
@@ -85,7 +85,7 @@ func (l *LiveRun) run(ctx context.Context) (*RunResult, error) {
 			}
 		}
 	}
-	w, err := CreateOutcomeWriter(filepath.Join(l.dir, OutcomesFile))
+	w, err := createOutcomeWriter(filepath.Join(l.dir, OutcomesFile))
 	if err != nil {
 		return nil, fmt.Errorf("run: %w", err)
 	}

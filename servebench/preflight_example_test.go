@@ -22,7 +22,7 @@ func ExamplePreflight() {
 	defer engine.Close()
 
 	probe := servebench.Request{ID: "p", Prompt: "Is the pager storm over?", MaxTokens: 4}
-	client := &servebench.Client{BaseURL: engine.URL(), Model: cfg.Model, Endpoint: servebench.EndpointCompletions,
+	client := &servebench.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: servebench.EndpointCompletions,
 		Stream: true, TotalTimeout: 10 * time.Second}
 	rep, err := servebench.Preflight(context.Background(), client, probe)
 	fmt.Println(rep.ServedModels, rep.Probe.Status, err)
@@ -80,7 +80,7 @@ func ExampleCheckServedModel() {
 		return
 	}
 	defer engine.Close()
-	client := &servebench.Client{BaseURL: engine.URL() + "/v1", Model: "Qwen/Qwen3-0.6B"}
+	client := &servebench.Client{BaseURL: engine.BaseURL() + "/v1", Model: "Qwen/Qwen3-0.6B"}
 	_, err = servebench.CheckServedModel(context.Background(), client)
 	fmt.Println(err)
 	fmt.Println(engine.Stats().Submitted)

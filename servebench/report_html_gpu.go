@@ -3,6 +3,7 @@ package servebench
 import (
 	_ "embed"
 	"fmt"
+	"github.com/servebench/servebench/internal/numfmt"
 	"html/template"
 	"strconv"
 
@@ -75,16 +76,16 @@ func htmlGPUTelemetry(g *GPUTelemetry) *htmlGPU {
 		return &htmlGPU{Unavailable: g.Status}
 	}
 	h := &htmlGPU{Errors: g.Errors,
-		Caption: fmt.Sprintf("Read from %s every %s ms from right before the window's first request to right after its last ended.", g.Source, htmlG(g.SampleIntervalMS))}
+		Caption: fmt.Sprintf("Read from %s every %s ms from right before the window's first request to right after its last ended.", g.Source, numfmt.Shortest(g.SampleIntervalMS))}
 	energy := "n/a"
 	if g.EnergyJ != nil {
-		energy = htmlFixed(g.EnergyJ, 1) + " J"
+		energy = numfmt.OptFixed(g.EnergyJ, 1) + " J"
 	}
 	h.Summary = []htmlField{
 		{Label: "Energy", Value: energy, Detail: "(" + energyMethodText(g.EnergyMethod) + ", every GPU)"},
-		{Label: "Joules per qualified request", Value: htmlFixed(g.JoulesPerQualifiedRequest, 3),
+		{Label: "Joules per qualified request", Value: numfmt.OptFixed(g.JoulesPerQualifiedRequest, 3),
 			Detail: fmt.Sprintf("energy / %d qualified requests", g.Qualified), Bad: g.EnergyJ != nil && g.JoulesPerQualifiedRequest == nil},
-		{Label: "Joules per output token", Value: htmlFixed(g.JoulesPerOutputToken, 4),
+		{Label: "Joules per output token", Value: numfmt.OptFixed(g.JoulesPerOutputToken, 4),
 			Detail: fmt.Sprintf("energy / %d output tokens of the successful requests", g.OutputTokens)},
 	}
 	if g.SuccessesWithoutTokenCount > 0 {
@@ -122,14 +123,14 @@ func htmlGPUCardOf(s *GPUStats) htmlGPUCard {
 	c := htmlGPUCard{Title: title}
 	for _, q := range gpuQuantities {
 		st := q.stat(s)
-		c.Rows = append(c.Rows, [3]string{q.name + " (" + q.unit + ")", htmlFixed(st.Mean, q.decimals), htmlFixed(st.Max, q.decimals)})
+		c.Rows = append(c.Rows, [3]string{q.name + " (" + q.unit + ")", numfmt.OptFixed(st.Mean, q.decimals), numfmt.OptFixed(st.Max, q.decimals)})
 		c.Charts = append(c.Charts, timelineChart(q, s))
 	}
 	energy := "unknown"
 	if s.EnergyJ != nil {
-		energy = htmlFixed(s.EnergyJ, 1) + " J, " + energyMethodText(s.EnergyMethod)
+		energy = numfmt.OptFixed(s.EnergyJ, 1) + " J, " + energyMethodText(s.EnergyMethod)
 	}
-	c.Rows = append(c.Rows, [3]string{"energy over " + htmlG((s.SpanMS[1]-s.SpanMS[0])/1000) + " s", energy, ""})
+	c.Rows = append(c.Rows, [3]string{"energy over " + numfmt.Shortest((s.SpanMS[1]-s.SpanMS[0])/1000) + " s", energy, ""})
 	c.Caption = fmt.Sprintf("%d readings; each timeline point is the mean of %d consecutive readings.", s.Samples, max(1, s.TimelineStride))
 	return c
 }

@@ -2,6 +2,7 @@ package servebench
 
 import (
 	"fmt"
+	"github.com/servebench/servebench/internal/numfmt"
 	"io"
 	"strings"
 )
@@ -22,9 +23,9 @@ func writeGPUTelemetryText(w io.Writer, rule func(string), g *GPUTelemetry) {
 	if g.EnergyJ != nil {
 		energy = fmt.Sprintf("%.1f J (%s)", *g.EnergyJ, strings.ReplaceAll(g.EnergyMethod, "_", " "))
 	}
-	fmt.Fprintf(w, "source %s every %s ms; energy %s\n", g.Source, htmlG(g.SampleIntervalMS), energy)
+	fmt.Fprintf(w, "source %s every %s ms; energy %s\n", g.Source, numfmt.Shortest(g.SampleIntervalMS), energy)
 	fmt.Fprintf(w, "joules per qualified request %s (%d qualified); joules per output token %s (%d tokens)\n",
-		htmlFixed(g.JoulesPerQualifiedRequest, 3), g.Qualified, htmlFixed(g.JoulesPerOutputToken, 4), g.OutputTokens)
+		numfmt.OptFixed(g.JoulesPerQualifiedRequest, 3), g.Qualified, numfmt.OptFixed(g.JoulesPerOutputToken, 4), g.OutputTokens)
 	for _, e := range g.Errors {
 		fmt.Fprintf(w, "error: %s\n", e)
 	}
@@ -33,7 +34,7 @@ func writeGPUTelemetryText(w io.Writer, rule func(string), g *GPUTelemetry) {
 		fmt.Fprintf(w, "GPU %d %s: %d readings", s.Index, s.Name, s.Samples)
 		for _, q := range gpuQuantities {
 			st := q.stat(s)
-			fmt.Fprintf(w, "; %s %s/%s %s", q.name, htmlFixed(st.Mean, q.decimals), htmlFixed(st.Max, q.decimals), q.unit)
+			fmt.Fprintf(w, "; %s %s/%s %s", q.name, numfmt.OptFixed(st.Mean, q.decimals), numfmt.OptFixed(st.Max, q.decimals), q.unit)
 		}
 		if s.EnergyJ != nil {
 			fmt.Fprintf(w, "; energy %.1f J", *s.EnergyJ)

@@ -67,7 +67,7 @@ func ScoreRunDir(dir string, opts ScoreOptions) (*Report, error) {
 	}
 	if prev != nil {
 		opts.fillFrom(prev)
-		if opts.WindowMS == nil && sched.Mode == "closed" {
+		if opts.WindowMS == nil && sched.Mode == ModeClosed {
 			// A closed loop's window is fixed when the run ends.
 			w := prev.WindowMS
 			opts.WindowMS = &w

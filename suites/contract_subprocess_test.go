@@ -28,10 +28,12 @@ var _ = Describe("a contract suite run in a subprocess", Ordered, func() {
 	var binary string
 
 	BeforeAll(func() {
-		var err error
-		binary, err = gexec.CompileTest("github.com/servebench/servebench/suites/testdata/contractsuite")
-		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(gexec.CleanupBuildArtifacts)
+		// go test -c builds the suite's test binary the way `go test` does;
+		// the binary lives in a temporary directory removed after the run.
+		binary = filepath.Join(GinkgoT().TempDir(), "contractsuite.test")
+		build := exec.Command("go", "test", "-c", "-o", binary, "./testdata/contractsuite")
+		out, err := build.CombinedOutput()
+		Expect(err).NotTo(HaveOccurred(), "go test -c: %s", out)
 	})
 
 	// run runs the suite on one contract with its artifacts and its JSON

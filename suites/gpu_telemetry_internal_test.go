@@ -86,7 +86,7 @@ var _ = Describe("a contract with an energy objective", func() {
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(srv.Close)
 		c, err := Parse("testdata/inline.yaml", []byte(`name: energy
-base_url: `+srv.URL()+`
+base_url: `+srv.BaseURL()+`
 model: simengine-tiny
 workload:
   file: workload.jsonl
@@ -100,7 +100,7 @@ objectives:
   joules_per_output_token: 1000000
 `))
 		Expect(err).NotTo(HaveOccurred())
-		res, err := c.RunPoint(ctx, c.Points()[0], Target{BaseURL: srv.URL(), Model: "simengine-tiny"}, nil)
+		res, err := c.RunPoint(ctx, c.Points()[0], Target{BaseURL: srv.BaseURL(), Model: "simengine-tiny"}, nil)
 		Expect(err).NotTo(HaveOccurred())
 		g := res.Report.GPUTelemetry
 		Expect(g).NotTo(BeNil())

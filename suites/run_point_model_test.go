@@ -20,7 +20,7 @@ var _ = Describe("RunPoint against a base URL", func() {
 		DeferCleanup(engine.Close)
 		artifacts := GinkgoT().TempDir()
 		c := mustParse(`name: wrong-model
-base_url: ` + engine.URL() + `
+base_url: ` + engine.BaseURL() + `
 model: Qwen/Qwen3-0.6B
 workload:
   file: workload.jsonl
@@ -30,7 +30,7 @@ arrival:
 count: 4
 artifacts: ` + artifacts + `
 `)
-		_, err = c.RunPoint(ctx, c.Points()[0], suites.Target{BaseURL: engine.URL(), Model: "Qwen/Qwen3-0.6B"}, nil)
+		_, err = c.RunPoint(ctx, c.Points()[0], suites.Target{BaseURL: engine.BaseURL(), Model: "Qwen/Qwen3-0.6B"}, nil)
 		Expect(err).To(MatchError(`contract wrong-model, constant 4 requests at 5 req/s: model "Qwen/Qwen3-0.6B" is not served here; served: simengine-tiny`))
 		Expect(engine.Stats().Submitted).To(BeZero())
 		entries, err := os.ReadDir(artifacts)

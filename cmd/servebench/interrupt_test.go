@@ -57,7 +57,7 @@ func TestInterruptAtEveryPhaseLeavesAScorableRun(t *testing.T) {
 	} {
 		t.Run(tc.phase, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "run")
-			cmd := startCLI(context.Background(), "run", "--base-url", engine.URL(), "--model", cfg.Model, "--endpoint", "completions",
+			cmd := startCLI(context.Background(), "run", "--base-url", engine.BaseURL(), "--model", cfg.Model, "--endpoint", "completions",
 				"--workload", wl, "--arrival", "constant", "--rate", "2", "--count", "6", "--warmup", tc.warmup,
 				"--schedule-lag-tolerance", "1s", "--output", dir, "--no-progress", "--format", "json")
 			var stderr strings.Builder

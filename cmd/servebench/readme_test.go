@@ -80,7 +80,7 @@ func TestREADMEExamplesRunAsWritten(t *testing.T) {
 				if args[i] != readmeURL {
 					t.Fatalf("--base-url %s is not the simulated engine's %s", args[i], readmeURL)
 				}
-				args[i] = engine.URL()
+				args[i] = engine.BaseURL()
 			case "--output", "--run":
 				args[i] = filepath.Join(root, args[i])
 			case "--workload":

@@ -32,7 +32,7 @@ func startSim(t *testing.T, tune func(*simengine.Config)) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = srv.Close() })
-	return srv.URL()
+	return srv.BaseURL()
 }
 
 func writeWorkload(t *testing.T, rows string) string {

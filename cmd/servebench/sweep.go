@@ -66,7 +66,7 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 		plan.Rates = points
 		f.rate = points[0]
 	}
-	if f.arrival == "replay" || f.arrival == "closed" {
+	if !servebench.Process(f.arrival).Sampled() {
 		fmt.Fprintf(stderr, "servebench sweep: --arrival %s has no offered rate to sweep\n", f.arrival)
 		return 1
 	}

@@ -26,7 +26,9 @@ func (f *telemetryFlags) register(fs *flag.FlagSet) {
 
 // sampler opens the GPU telemetry source; nil when telemetry is off. A
 // missing source is not an error: the report then says
-// "unavailable: <reason>", and stderr says so once.
+// "unavailable: <reason>", and stderr says so once when the flags asked for
+// telemetry (a DCGM URL or a sampling interval of their own); by default a
+// host without GPUs runs quietly.
 func (f *telemetryFlags) sampler(stderr io.Writer) (*telemetry.Sampler, error) {
 	switch {
 	case f.interval < 0:
@@ -39,7 +41,7 @@ func (f *telemetryFlags) sampler(stderr io.Writer) (*telemetry.Sampler, error) {
 		return nil, fmt.Errorf("--gpu-sample-interval: want at least 1ms, got %s", f.interval)
 	}
 	s := telemetry.Open(context.Background(), telemetry.Options{Interval: f.interval, DCGMURL: f.dcgmURL})
-	if err := s.Err(); err != nil {
+	if err := s.Err(); err != nil && (f.dcgmURL != "" || f.interval != telemetry.DefaultInterval) {
 		fmt.Fprintf(stderr, "GPU telemetry unavailable: %v\n", err)
 	}
 	return s, nil

@@ -75,9 +75,9 @@ func NewRecorder(start time.Time, maxPoints int) *Recorder {
 func (rec *Recorder) atMS(at, arrived time.Time) float64 {
 	if rec.origin == nil {
 		rec.origin = &at
-		rec.originMS = servebench.Millis(arrived.Sub(rec.start))
+		rec.originMS = millis(arrived.Sub(rec.start))
 	}
-	return rec.originMS + servebench.Millis(at.Sub(*rec.origin))
+	return rec.originMS + millis(at.Sub(*rec.origin))
 }
 
 // Add records one reading that arrived at the given time.
@@ -109,7 +109,7 @@ func (rec *Recorder) Warn(err error) {
 // GPUs, nil when any GPU's energy is unknown.
 func (rec *Recorder) Summary(source string, interval time.Duration) *servebench.GPUTelemetry {
 	t := &servebench.GPUTelemetry{Status: servebench.GPUTelemetrySampled, Source: source,
-		SampleIntervalMS: servebench.Millis(interval), GPUs: []servebench.GPUStats{}}
+		SampleIntervalMS: millis(interval), GPUs: []servebench.GPUStats{}}
 	indices := make([]int, 0, len(rec.gpus))
 	for i := range rec.gpus {
 		indices = append(indices, i)
@@ -338,3 +338,6 @@ func (c *energyCounter) joules() (float64, bool) {
 	}
 	return (c.last - c.first) / 1000, true
 }
+
+// millis is a duration in milliseconds, as the report's times are.
+func millis(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

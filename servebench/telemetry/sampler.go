@@ -112,7 +112,7 @@ func (s *Sampler) Close() error {
 // summarises them. It implements servebench.GPUSampler.
 func (s *Sampler) StartGPUSampling(ctx context.Context) (stop func() *servebench.GPUTelemetry) {
 	if s.source == nil {
-		t := &servebench.GPUTelemetry{Status: "unavailable: " + s.reason, SampleIntervalMS: servebench.Millis(s.interval), GPUs: []servebench.GPUStats{}}
+		t := &servebench.GPUTelemetry{Status: "unavailable: " + s.reason, SampleIntervalMS: millis(s.interval), GPUs: []servebench.GPUStats{}}
 		return func() *servebench.GPUTelemetry { return t }
 	}
 	rec := NewRecorder(time.Now(), s.maxPoints)
