@@ -117,7 +117,7 @@ func TestRunReportsNeverHoldTheBaseURLsUserinfo(t *testing.T) {
 	if res.Report.EngineMetrics == nil || len(res.Report.EngineMetrics.Errors) == 0 {
 		t.Error("the unscrapable metrics endpoint left no error in the report")
 	}
-	if res.Report.Experiment.BaseURL != strings.Replace(srv.URL(), "http://", "http://[redacted]@", 1) {
+	if res.Report.Experiment.BaseURL != strings.Replace(srv.BaseURL(), "http://", "http://[redacted]@", 1) {
 		t.Errorf("experiment base_url %q", res.Report.Experiment.BaseURL)
 	}
 	for _, name := range []string{servebench.ReportFile, servebench.ReportHTMLFile, servebench.OutcomesFile, servebench.WarmupFile, servebench.ScheduleFile} {

@@ -20,7 +20,7 @@ type LiveRun struct {
 	sum   string
 
 	mu sync.Mutex
-	w  *OutcomeWriter // nil until warmup has ended
+	w  *outcomeWriter // nil until warmup has ended
 
 	done chan struct{}
 	res  *RunResult
@@ -73,8 +73,17 @@ func (l *LiveRun) run(ctx context.Context) (*RunResult, error) {
 	wallStart := time.Now()
 	var err error
 	if l.cfg.Warmup > 0 {
-		if res.Warmup, err = warmup(ctx, l.cfg, l.sched.RunID, filepath.Join(l.dir, WarmupFile)); err != nil {
+		res.Warmup, err = warmup(ctx, l.cfg, l.sched.RunID, filepath.Join(l.dir, WarmupFile))
+		switch {
+		case ctx.Err() != nil:
+			// Interrupted in warmup: go on, so that every scheduled
+			// request is recorded as not sent and the run still scores.
+		case err != nil:
 			return nil, fmt.Errorf("run: warmup: %w", err)
+		default:
+			if err := checkWarmup(res.Warmup); err != nil {
+				return nil, fmt.Errorf("run: warmup: %w", err)
+			}
 		}
 	}
 	w, err := createOutcomeWriter(filepath.Join(l.dir, OutcomesFile), l.cfg.outcomeSink)
@@ -89,8 +98,10 @@ func (l *LiveRun) run(ctx context.Context) (*RunResult, error) {
 		return nil, err
 	}
 	before := l.scrape(ctx)
+	stopGPU := startGPUSampling(ctx, l.cfg.GPUSampler)
 	d := newDispatcher(l.cfg, l.sched, w)
 	d.run(ctx)
+	gpu := stopGPU()
 	after := l.scrape(context.WithoutCancel(ctx))
 	writeErr := w.Close()
 	res.Outcomes = w.Outcomes()
@@ -104,6 +115,8 @@ func (l *LiveRun) run(ctx context.Context) (*RunResult, error) {
 		t.Sent, t.MaxScheduleLagMS, t.LateCount = gen.Sent, rep.MaxScheduleLagMS, rep.LateCount
 	}
 	rep.EngineMetrics = l.engineMetrics(before, after)
+	gpu.attributeWork(rep)
+	rep.GPUTelemetry = gpu
 	if writeErr != nil {
 		markOutcomeWriteFailure(rep, writeErr)
 	}

@@ -10,7 +10,7 @@ import (
 	"sync"
 )
 
-// OutcomeWriter appends outcome records to a JSONL file, each in one write
+// outcomeWriter appends outcome records to a JSONL file, each in one write
 // as it is written, so an interrupted run still leaves every finished
 // request on disk. It is safe for concurrent use.
 //
@@ -18,7 +18,7 @@ import (
 // the last complete record, so no torn line is left where that is
 // possible, Failed is closed, and every later Write returns the first
 // error without writing.
-type OutcomeWriter struct {
+type outcomeWriter struct {
 	mu     sync.Mutex
 	sink   io.Writer
 	closer io.Closer
@@ -35,14 +35,9 @@ type truncater interface {
 	Truncate(size int64) error
 }
 
-// CreateOutcomeWriter creates (or truncates) the file at path.
-func CreateOutcomeWriter(path string) (*OutcomeWriter, error) {
-	return createOutcomeWriter(path, nil)
-}
-
-// createOutcomeWriter is CreateOutcomeWriter whose writes go through wrap
-// when it is set (a test's stand-in for a full disk).
-func createOutcomeWriter(path string, wrap func(*os.File) io.Writer) (*OutcomeWriter, error) {
+// createOutcomeWriter creates (or truncates) the file at path. Its writes
+// go through wrap when that is set (a test's stand-in for a full disk).
+func createOutcomeWriter(path string, wrap func(*os.File) io.Writer) (*outcomeWriter, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("outcomes: %w", err)
@@ -56,15 +51,15 @@ func createOutcomeWriter(path string, wrap func(*os.File) io.Writer) (*OutcomeWr
 
 // newOutcomeWriter writes records to sink; closer, when not nil, is closed
 // by Close.
-func newOutcomeWriter(sink io.Writer, closer io.Closer) *OutcomeWriter {
-	w := &OutcomeWriter{sink: sink, closer: closer, failed: make(chan struct{})}
+func newOutcomeWriter(sink io.Writer, closer io.Closer) *outcomeWriter {
+	w := &outcomeWriter{sink: sink, closer: closer, failed: make(chan struct{})}
 	w.enc = json.NewEncoder(&w.buf)
 	return w
 }
 
 // Write appends one record. The first error is kept and returned by every
 // later call and by Close.
-func (w *OutcomeWriter) Write(o *Outcome) error {
+func (w *outcomeWriter) Write(o *Outcome) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.err != nil {
@@ -90,7 +85,7 @@ func (w *OutcomeWriter) Write(o *Outcome) error {
 }
 
 // fail keeps the first error and closes Failed.
-func (w *OutcomeWriter) fail(err error) {
+func (w *outcomeWriter) fail(err error) {
 	w.err = err
 	close(w.failed)
 }
@@ -98,7 +93,7 @@ func (w *OutcomeWriter) fail(err error) {
 // cutTornRecord removes the n bytes of a record that was only partly
 // written, when the sink can be cut; otherwise the torn line stays and the
 // scorer reports it.
-func (w *OutcomeWriter) cutTornRecord(n int) {
+func (w *outcomeWriter) cutTornRecord(n int) {
 	if n == 0 {
 		return
 	}
@@ -112,24 +107,24 @@ func (w *OutcomeWriter) cutTornRecord(n int) {
 }
 
 // Failed is closed when a write has failed; Err then says why.
-func (w *OutcomeWriter) Failed() <-chan struct{} { return w.failed }
+func (w *outcomeWriter) Failed() <-chan struct{} { return w.failed }
 
 // Err returns the first write error, or nil.
-func (w *OutcomeWriter) Err() error {
+func (w *outcomeWriter) Err() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.err
 }
 
 // Outcomes returns the records written so far, in write order.
-func (w *OutcomeWriter) Outcomes() []Outcome {
+func (w *outcomeWriter) Outcomes() []Outcome {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return append([]Outcome(nil), w.kept...)
 }
 
 // Close closes the file. It returns the first write error, if any.
-func (w *OutcomeWriter) Close() error {
+func (w *outcomeWriter) Close() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closer == nil {

@@ -3,6 +3,8 @@ package servebench
 import (
 	"fmt"
 	"slices"
+
+	"github.com/servebench/servebench/servebench/stats"
 )
 
 // backlogOf counts outstanding cohort requests (sent at or before t, not
@@ -71,7 +73,7 @@ func earlyDurationP90(window [2]float64, recs []scoreRecord) (float64, bool) {
 		}
 	}
 	slices.Sort(d)
-	return Percentile(d, 90, PercentileNearestRank)
+	return stats.Percentile(d, 90, stats.NearestRank)
 }
 
 // outstandingAt reports whether a sent request was in flight at time t. A

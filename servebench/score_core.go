@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/servebench/servebench/servebench/stats"
 )
 
 // scoreRecords is the one scoring core: it turns the cohort's records (one
@@ -15,8 +17,8 @@ func scoreRecords(set scoreSetup, recs []scoreRecord) *Report {
 		Schema:                 ReportSchema,
 		Offered:                n,
 		WilsonConfidence:       set.confidence,
-		StatusCounts:           make(map[Status]int, len(Statuses)),
-		ReasonCounts:           make(map[Reason]int, len(Reasons)),
+		StatusCounts:           make(map[Status]int, len(statuses)),
+		ReasonCounts:           make(map[Reason]int, len(reasons)),
 		WindowMS:               set.window,
 		ScheduleLagToleranceMS: set.tolerance,
 		InvalidReasons:         []string{},
@@ -24,10 +26,10 @@ func scoreRecords(set scoreSetup, recs []scoreRecord) *Report {
 		PercentileMethod:       set.method,
 		Requests:               make([]RequestScore, n),
 	}
-	for _, s := range Statuses {
+	for _, s := range statuses {
 		r.StatusCounts[s] = 0
 	}
-	for _, reason := range Reasons {
+	for _, reason := range reasons {
 		r.ReasonCounts[reason] = 0
 	}
 	pop := newPopulations(recs)
@@ -143,7 +145,7 @@ func scoreRecords(set scoreSetup, recs []scoreRecord) *Report {
 	r.AttainmentKind = attainmentKind(judgedSuccesses, r.ProtocolSuccesses)
 	if n > 0 {
 		r.Attainment = ptr(float64(r.Qualified) / float64(n))
-		if lo, ok := Wilson(r.Qualified, n, set.confidence); ok {
+		if lo, ok := stats.WilsonLower(r.Qualified, n, set.confidence); ok {
 			r.WilsonLower = ptr(lo)
 		}
 	}
@@ -347,8 +349,8 @@ func (t *fluidityTally) add(f fluidityResult) {
 
 func (t *fluidityTally) report(rule FluidityRule) *FluidityReport {
 	fr := &FluidityReport{
-		FirstTokenDeadlineMS: Millis(rule.FirstTokenDeadline),
-		CadenceMS:            Millis(rule.Cadence),
+		FirstTokenDeadlineMS: millis(rule.FirstTokenDeadline),
+		CadenceMS:            millis(rule.Cadence),
 		MissedDeadlines:      t.missed,
 		Deadlines:            t.deadlines,
 	}

@@ -1,6 +1,10 @@
 package servebench
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/servebench/servebench/servebench/stats"
+)
 
 // MetricMaxGap is each successful request's worst gap between content
 // events: a population of requests, unlike the pooled gaps of MetricITL and
@@ -103,7 +107,7 @@ func (p *populations) addSuccess(rec *scoreRecord, m *requestMeasures) {
 }
 
 // summarize sorts every population once and computes its distribution.
-func (p *populations) summarize(method string, offered, successes int) (map[Metric][]float64, map[Metric]Distribution) {
+func (p *populations) summarize(method stats.PercentileMethod, offered, successes int) (map[Metric][]float64, map[Metric]Distribution) {
 	dists := make(map[Metric]Distribution, len(reportMetricIndex))
 	samples := make(map[Metric][]float64, len(reportMetricIndex))
 	for i, m := range reportMetricIndex {
@@ -126,7 +130,7 @@ func (p *populations) summarize(method string, offered, successes int) (map[Metr
 
 // distributionOf summarizes an ascending sample; an empty one has N = 0 and
 // every value nil.
-func distributionOf(sorted []float64, method string) Distribution {
+func distributionOf(sorted []float64, method stats.PercentileMethod) Distribution {
 	d := Distribution{N: len(sorted)}
 	if len(sorted) == 0 {
 		return d
@@ -137,7 +141,7 @@ func distributionOf(sorted []float64, method string) Distribution {
 	}
 	d.Mean = ptr(sum / float64(len(sorted)))
 	at := func(q float64) *float64 {
-		v, _ := Percentile(sorted, q, method)
+		v, _ := stats.Percentile(sorted, q, method)
 		return ptr(v)
 	}
 	d.P50, d.P90, d.P95, d.P99 = at(50), at(90), at(95), at(99)

@@ -25,7 +25,8 @@ import (
 // unrecorded.
 //
 // Options left at their zero value fall back to what the run's report.json
-// recorded, when it exists: the SLO, the Wilson confidence and the
+// recorded, when it exists: each SLO objective on its own (a new TTFT
+// bound keeps the run's TPOT and E2E bounds), the Wilson confidence and the
 // percentile method; so re-scoring with no options reproduces the run's
 // own verdict. The experiment and generator records are carried over from
 // it as well, since only the run could observe them.
@@ -68,7 +69,7 @@ func ScoreRunDir(dir string, opts ScoreOptions) (*Report, error) {
 	}
 	if prev != nil {
 		opts.fillFrom(prev)
-		if opts.WindowMS == nil && sched.Mode == "closed" {
+		if opts.WindowMS == nil && sched.Mode == ModeClosed {
 			// A closed loop's window is fixed when the run ends.
 			w := prev.WindowMS
 			opts.WindowMS = &w
@@ -89,6 +90,8 @@ func ScoreRunDir(dir string, opts ScoreOptions) (*Report, error) {
 		rep.Experiment = prev.Experiment
 		rep.Generator = prev.Generator
 		rep.EngineMetrics = prev.EngineMetrics
+		rep.GPUTelemetry = prev.GPUTelemetry
+		rep.GPUTelemetry.attributeWork(rep)
 		rep.PromptTokens = prev.PromptTokens
 		rep.OutputLengths = prev.OutputLengths
 	}
@@ -98,11 +101,7 @@ func ScoreRunDir(dir string, opts ScoreOptions) (*Report, error) {
 // fillFrom takes the options left at their zero value from a report: its
 // SLO, Wilson confidence and percentile method.
 func (opts *ScoreOptions) fillFrom(prev *Report) {
-	if sloUnset(opts.SLO) {
-		fromScheduled := opts.SLO.TTFTFromScheduled
-		opts.SLO = prev.SLO
-		opts.SLO.TTFTFromScheduled = opts.SLO.TTFTFromScheduled || fromScheduled
-	}
+	opts.SLO = keepUnsetObjectives(opts.SLO, prev.SLO)
 	if opts.Confidence == 0 {
 		opts.Confidence = prev.WilsonConfidence
 	}

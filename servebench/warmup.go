@@ -16,7 +16,7 @@ import (
 // not_sent, so that a run interrupted during its warmup leaves a scorable
 // directory; the run reports the cancellation itself.
 func warmup(ctx context.Context, cfg RunConfig, runID, path string) ([]Outcome, error) {
-	w, err := CreateOutcomeWriter(path)
+	w, err := createOutcomeWriter(path, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -40,9 +40,9 @@ func warmup(ctx context.Context, cfg RunConfig, runID, path string) ([]Outcome, 
 		go func() {
 			defer wg.Done()
 			defer func() { <-slots }()
-			out := &Outcome{ID: id, Attempt: 1, Class: req.Class, ScheduledMS: Millis(time.Since(start))}
+			out := &Outcome{ID: id, Attempt: 1, Class: req.Class, ScheduledMS: millis(time.Since(start))}
 			out.SlotMS = ptr(out.ScheduledMS)
-			cfg.Client.Do(ctx, start, req, runID+"/"+id+"/1", out)
+			cfg.sender().Do(ctx, start, req, runID+"/"+id+"/1", out)
 			_ = w.Write(out)
 		}()
 	}
