@@ -48,6 +48,7 @@ func scoreRecords(set scoreSetup, recs []scoreRecord) *Report {
 	}
 	var (
 		unsent, notRecorded int
+		neverReached        int
 		lastTerminal        = math.Inf(-1)
 		judgedSuccesses     int
 		flu                 fluidityTally
@@ -86,6 +87,8 @@ func scoreRecords(set scoreSetup, recs []scoreRecord) *Report {
 		}
 		if rec.status == StatusNotSent {
 			unsent++
+		} else if rec.sent == nil && rec.hasTerminal {
+			neverReached++
 		}
 
 		m := measureRecord(rec)
@@ -161,6 +164,10 @@ func scoreRecords(set scoreSetup, recs []scoreRecord) *Report {
 	}
 	if unsent > 0 {
 		r.InvalidReasons = append(r.InvalidReasons, fmt.Sprintf("%d of %d offered requests were not sent", unsent, n))
+	}
+	if neverReached > 0 {
+		r.InvalidReasons = append(r.InvalidReasons, fmt.Sprintf(
+			"%d of %d offered requests never reached the engine (no connection was obtained: sent_ms is null) and were not delivered load", neverReached, n))
 	}
 	if r.LateCount > 0 {
 		r.InvalidReasons = append(r.InvalidReasons, fmt.Sprintf(
