@@ -44,3 +44,34 @@ func Percentile(sorted []float64, p float64, method string) (float64, bool) {
 func validPercentileMethod(m string) bool {
 	return m == PercentileNearestRank || m == PercentileLinear
 }
+
+// percentileRanks lists the 1-based ranks in a sorted sample of n values
+// that Percentile reads for p by method (n > 0, p in [0, 100]).
+func percentileRanks(n int, p float64, method string) []int {
+	if method == PercentileLinear {
+		h := float64(n-1) * p / 100
+		lo := int(math.Floor(h))
+		if lo >= n-1 {
+			return []int{n}
+		}
+		return []int{lo + 1, lo + 2}
+	}
+	rank := int(math.Ceil(p * float64(n) / 100))
+	return []int{min(max(rank, 1), n)}
+}
+
+// percentileFromRanks is Percentile computed from the values at the ranks
+// percentileRanks listed, with the same arithmetic.
+func percentileFromRanks(n int, p float64, method string, at map[int]float64) float64 {
+	if method == PercentileLinear {
+		h := float64(n-1) * p / 100
+		lo := int(math.Floor(h))
+		if lo >= n-1 {
+			return at[n]
+		}
+		frac := h - float64(lo)
+		return at[lo+1] + frac*(at[lo+2]-at[lo+1])
+	}
+	rank := int(math.Ceil(p * float64(n) / 100))
+	return at[min(max(rank, 1), n)]
+}
