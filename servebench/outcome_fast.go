@@ -23,6 +23,7 @@ func decodeOutcomeFast(line []byte, o *Outcome) bool {
 		return false
 	}
 	var seen uint32
+	next := 0 // the runner writes the keys in this order
 	for first := true; ; first = false {
 		if s.peek() == '}' && first {
 			s.i++
@@ -32,7 +33,11 @@ func decodeOutcomeFast(line []byte, o *Outcome) bool {
 		if !ok || !s.byte(':') {
 			return false
 		}
-		f, known := outcomeFastFields[string(key)]
+		f, known := next, next < len(outcomeFastNames) && string(key) == outcomeFastNames[next]
+		if !known {
+			f, known = outcomeFastFields[string(key)]
+		}
+		next = f + 1
 		if !known || seen&(1<<f) != 0 {
 			return false
 		}
@@ -77,6 +82,16 @@ const (
 	ofLengthEnforced
 	ofTimeout
 )
+
+// outcomeFastNames lists the keys in the order json.Marshal writes them.
+var outcomeFastNames = []string{
+	ofID: "id", ofAttempt: "attempt", ofClass: "class", ofStatus: "status", ofScheduled: "scheduled_ms",
+	ofSlot: "slot_ms", ofSent: "sent_ms", ofFirstContent: "first_content_ms", ofLastContent: "last_content_ms",
+	ofFirstReasoning: "first_reasoning_ms", ofTerminal: "terminal_ms", ofContent: "content_ms",
+	ofEventTokens: "event_tokens", ofOutputTokens: "output_tokens", ofTokenSource: "token_count_source",
+	ofPromptTokens: "prompt_tokens", ofReasoningTokens: "reasoning_tokens", ofHTTPStatus: "http_status",
+	ofError: "error", ofFinishReason: "finish_reason", ofLengthEnforced: "length_enforced", ofTimeout: "timeout",
+}
 
 var outcomeFastFields = map[string]int{
 	"id": ofID, "attempt": ofAttempt, "class": ofClass, "status": ofStatus, "scheduled_ms": ofScheduled,
@@ -315,15 +330,60 @@ func (s *fastScanner) number() (num []byte, integral, ok bool) {
 	return b[start:i], integral, true
 }
 
-// float reads a finite number. The digits are passed to ParseFloat
-// without a copy: it only reads them.
+// float reads a finite number. A plain decimal of at most 15 digits is
+// converted as strconv does on its own exact path (an integer below 2^53
+// divided by an exactly representable power of ten: one correctly rounded
+// operation, so the same float64); anything else goes to ParseFloat,
+// without a copy of the digits.
 func (s *fastScanner) float() (float64, bool) {
 	num, _, ok := s.number()
 	if !ok {
 		return 0, false
 	}
+	if v, ok := exactDecimal(num); ok {
+		return v, true
+	}
 	v, err := strconv.ParseFloat(unsafe.String(unsafe.SliceData(num), len(num)), 64)
 	return v, err == nil
+}
+
+// pow10 holds the powers of ten a float64 represents exactly.
+var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
+
+// exactDecimal converts [-]digits[.digits] of at most 15 digits in all;
+// ok is false for anything else (an exponent, more digits).
+func exactDecimal(num []byte) (float64, bool) {
+	neg := num[0] == '-'
+	if neg {
+		num = num[1:]
+	}
+	var mant uint64
+	digits, frac := 0, -1
+	for _, c := range num {
+		switch {
+		case c >= '0' && c <= '9':
+			mant = mant*10 + uint64(c-'0')
+			digits++
+			if frac >= 0 {
+				frac++
+			}
+		case c == '.':
+			frac = 0
+		default:
+			return 0, false
+		}
+	}
+	if digits > 15 {
+		return 0, false
+	}
+	v := float64(mant)
+	if frac > 0 {
+		v /= pow10[frac]
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
 }
 
 // integer reads a number without fraction or exponent that fits an int.

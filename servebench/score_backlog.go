@@ -26,7 +26,7 @@ import "fmt"
 func backlogOf(window [2]float64, recs []scoreRecord) *Backlog {
 	var t backlogTally
 	t.start(window)
-	early := newPopulation(false, false)
+	early := newPopulation(false)
 	defer early.close()
 	for i := range recs {
 		t.add(&recs[i], early)

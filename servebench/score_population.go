@@ -15,11 +15,13 @@ import (
 // selects exact nearest-rank or linear percentiles from those counts.
 //
 // What it keeps, and why:
-//   - Values on the records' 1 µs grid between 0 and denseLimitUS go to a
-//     counter array indexed by microsecond (4 bytes a counter, allocated on
-//     first use): the pooled chunk-gap and ITL populations hold about 63
-//     values per 64-token request, and counting them costs an array
-//     increment rather than a map lookup.
+//   - Values on the records' 1 µs grid from 0 up to denseLimitUS (about
+//     16.8 s) go to counters indexed by microsecond, in pages of
+//     densePage counters (4 bytes each) allocated when first touched: the
+//     pooled chunk-gap and ITL populations hold about 63 values per
+//     64-token request, and counting them costs an array increment rather
+//     than a map lookup. Memory follows the span of values, not their
+//     number.
 //   - Any other value goes to a map of distinct values, up to
 //     spillDistinct of them.
 //   - Past that, further new values are appended to a temporary file (8
@@ -35,28 +37,29 @@ type population struct {
 	n      int
 	sum    exactSum
 	max    float64
-	dense  []uint32 // dense[u] counts the value u µs
+	dense  [][]uint32 // dense[u/densePage][u%densePage] counts the value u µs
 	counts map[float64]uint64
 	spill  *populationSpill
 	// samples keeps every value when the caller asks for them (the
 	// in-memory scorer, so a fresh report answers any percentile).
-	samples  []float64
-	keep     bool
-	useDense bool
+	samples []float64
+	keep    bool
 }
 
-// denseLimitUS is the dense counters' range: values below 1.048576 s.
-const denseLimitUS = 1 << 20
+// The dense counters' range (values below 2^24 µs, about 16.8 s) and page.
+const (
+	denseLimitUS = 1 << 24
+	densePage    = 1 << 12
+)
 
 // spillDistinct caps the distinct values held in the map (a variable so
 // that tests can make populations spill early).
 var spillDistinct = 1 << 16
 
-// newPopulation makes an empty population. dense says whether its values
-// come in large numbers (the pooled gaps); keep whether to keep the raw
-// samples as well.
-func newPopulation(dense, keep bool) *population {
-	return &population{useDense: dense, keep: keep, counts: map[float64]uint64{}}
+// newPopulation makes an empty population; keep says whether to keep the
+// raw samples as well.
+func newPopulation(keep bool) *population {
+	return &population{keep: keep, counts: map[float64]uint64{}}
 }
 
 // add counts one value.
@@ -68,13 +71,17 @@ func (p *population) add(v float64) {
 	if p.keep {
 		p.samples = append(p.samples, v)
 	}
-	if p.useDense && v >= 0 {
+	if v >= 0 {
 		if u := math.Round(v * 1000); u < denseLimitUS && float64(u)/1000 == v {
+			page, at := int(u)/densePage, int(u)%densePage
 			if p.dense == nil {
-				p.dense = make([]uint32, denseLimitUS)
+				p.dense = make([][]uint32, denseLimitUS/densePage)
 			}
-			if p.dense[int(u)] < math.MaxUint32 {
-				p.dense[int(u)]++
+			if p.dense[page] == nil {
+				p.dense[page] = make([]uint32, densePage)
+			}
+			if c := &p.dense[page][at]; *c < math.MaxUint32 {
+				*c++
 				return
 			}
 		}
@@ -111,22 +118,14 @@ func (p *population) mean() (float64, bool) {
 	}
 	s := p.sum
 	s.partials = slices.Clone(s.partials)
-	for u, c := range p.dense {
-		if c != 0 {
-			s.addProduct(float64(u)/1000, uint64(c))
-		}
-	}
+	p.eachDense(func(v float64, c uint64) { s.addProduct(v, c) })
 	return s.value() / float64(p.n), true
 }
 
 // distinct calls f for every held value (dense counters and map, not the
 // spill file) with its count, in no particular order.
 func (p *population) distinct(f func(v float64, c uint64)) {
-	for u, c := range p.dense {
-		if c != 0 {
-			f(float64(u)/1000, uint64(c))
-		}
-	}
+	p.eachDense(f)
 	for v, c := range p.counts {
 		f(v, c)
 	}
@@ -144,11 +143,7 @@ func (p *population) selectRanks(ranks []int) ([]float64, error) {
 			c uint64
 		}
 		all := make([]vc, 0, len(p.counts))
-		for u, c := range p.dense {
-			if c != 0 {
-				all = append(all, vc{float64(u) / 1000, uint64(c)})
-			}
-		}
+		p.eachDense(func(v float64, c uint64) { all = append(all, vc{v, c}) })
 		keys := slices.Sorted(maps.Keys(p.counts))
 		merged := make([]vc, 0, len(all)+len(keys))
 		i := 0
@@ -218,6 +213,18 @@ func (p *population) selectRanks(ranks []int) ([]float64, error) {
 		}
 	}
 	return out, nil
+}
+
+// eachDense calls f for every non-zero dense counter in ascending order of
+// value.
+func (p *population) eachDense(f func(v float64, c uint64)) {
+	for page, counters := range p.dense {
+		for at, c := range counters {
+			if c != 0 {
+				f(float64(page*densePage+at)/1000, uint64(c))
+			}
+		}
+	}
 }
 
 // bucketOf is the leading 16 bits of v's order-preserving bit pattern.

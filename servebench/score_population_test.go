@@ -33,15 +33,17 @@ func TestPopulationMatchesSortedSample(t *testing.T) {
 	for _, spill := range []int{1 << 16, 64} {
 		spillDistinct = spill
 		for name, xs := range samples {
-			for _, dense := range []bool{false, true} {
-				pop := newPopulation(dense, false)
-				for _, x := range xs {
-					pop.add(x)
+			for _, scale := range []float64{1, 1000} { // on and mostly off the dense grid
+				pop := newPopulation(false)
+				scaled := make([]float64, len(xs))
+				for i, x := range xs {
+					scaled[i] = x * scale
+					pop.add(scaled[i])
 				}
 				if spill == 64 && name == "quotients" && pop.spill == nil {
 					t.Fatalf("%s: expected the population to spill past %d distinct values", name, spill)
 				}
-				sorted := slices.Sorted(slices.Values(xs))
+				sorted := slices.Sorted(slices.Values(scaled))
 				for _, method := range []string{PercentileNearestRank, PercentileLinear} {
 					got, err := distributionOfPopulation(pop, method)
 					if err != nil {
@@ -53,7 +55,7 @@ func TestPopulationMatchesSortedSample(t *testing.T) {
 					}{{50, got.P50}, {90, got.P90}, {95, got.P95}, {99, got.P99}, {100, got.Max}} {
 						want, _ := Percentile(sorted, q.p, method)
 						if *q.got != want {
-							t.Fatalf("%s (dense %v, spill cap %d) %s p%v = %v, sorted sample gives %v", name, dense, spill, method, q.p, *q.got, want)
+							t.Fatalf("%s (scale %v, spill cap %d) %s p%v = %v, sorted sample gives %v", name, scale, spill, method, q.p, *q.got, want)
 						}
 					}
 					if got.N != len(xs) {
@@ -70,7 +72,7 @@ func TestPopulationMatchesSortedSample(t *testing.T) {
 // 0.1 + 0.2 + 0.3 is 0.6 exactly in decimal, and the correctly rounded
 // float64 sum is 0.6 (a left-to-right float sum gives 0.6000000000000001).
 func TestPopulationMeanIsExact(t *testing.T) {
-	pop := newPopulation(true, false)
+	pop := newPopulation(false)
 	for _, v := range []float64{0.1, 0.2, 0.3} {
 		pop.add(v)
 	}
@@ -79,7 +81,7 @@ func TestPopulationMeanIsExact(t *testing.T) {
 	if !ok || m != sum/three {
 		t.Fatalf("mean %v, want %v", m, sum/three)
 	}
-	if _, ok := newPopulation(false, false).mean(); ok {
+	if _, ok := newPopulation(false).mean(); ok {
 		t.Fatal("an empty population has a mean")
 	}
 }

@@ -53,10 +53,9 @@ const (
 // newPopulations makes empty populations; keep says whether to keep every
 // raw sample too (so that a fresh report answers any percentile).
 func newPopulations(keep bool) *populations {
-	p := &populations{itlIsChunk: true, keep: keep, earlyDuration: newPopulation(false, false)}
+	p := &populations{itlIsChunk: true, keep: keep, earlyDuration: newPopulation(false)}
 	for i := range p.pops {
-		gaps := i == popITL || i == popChunkGap || i == popMaxGap
-		p.pops[i] = newPopulation(gaps, keep && i != popITL)
+		p.pops[i] = newPopulation(keep && i != popITL)
 	}
 	return p
 }
@@ -176,7 +175,7 @@ func distributionOfPopulation(pop *population, method string) (Distribution, err
 // distributionOf summarizes an ascending sample; an empty one has N = 0 and
 // every value nil.
 func distributionOf(sorted []float64, method string) Distribution {
-	pop := newPopulation(false, false)
+	pop := newPopulation(false)
 	for _, x := range sorted {
 		pop.add(x)
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"syscall"
 	"time"
 
@@ -20,6 +21,8 @@ func scoreCheck(args []string) error {
 	dir := fs.String("dir", "", "run directory (required)")
 	maxRSS := fs.Int("max-rss-mb", 150, "target peak RSS in MB")
 	maxWall := fs.Duration("max-wall", 10*time.Second, "target wall time")
+	profile := fs.String("cpuprofile", "", "write a CPU profile of the scoring here")
+	requests := fs.String("requests", "", "write the per-request entries to this file (default: drop them)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -33,10 +36,29 @@ func scoreCheck(args []string) error {
 	}
 	readWall := time.Since(readStart)
 
+	if *profile != "" {
+		pf, err := os.Create(*profile)
+		if err != nil {
+			return err
+		}
+		if err := pprof.StartCPUProfile(pf); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	var before syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &before)
 	start := time.Now()
-	rep, err := servebench.ScoreRunDir(*dir, servebench.ScoreOptions{})
+	var out io.Writer
+	if *requests != "" {
+		f, err := os.Create(*requests)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		out = f
+	}
+	rep, err := servebench.ScoreRunDirTo(*dir, servebench.ScoreOptions{}, out)
 	if err != nil {
 		return err
 	}
