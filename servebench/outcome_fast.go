@@ -282,38 +282,52 @@ func (s *fastScanner) boolean() (bool, bool) {
 }
 
 // number reads a number in JSON's grammar; integral says it had no
-// fraction or exponent.
-func (s *fastScanner) number() (num []byte, integral, ok bool) {
+// fraction or exponent. short holds its value when it is a plain decimal
+// of at most 15 digits, converted as strconv does on its own exact path
+// (an integer below 2^53 divided by an exactly representable power of
+// ten: one correctly rounded operation, so the same float64).
+func (s *fastScanner) number() (num []byte, integral bool, short float64, isShort, ok bool) {
 	s.ws()
 	b, i := s.b, s.i
 	start := i
-	if i < len(b) && b[i] == '-' {
+	neg := i < len(b) && b[i] == '-'
+	if neg {
 		i++
 	}
+	var mant uint64
+	digits := 0
 	switch {
 	case i < len(b) && b[i] == '0':
 		i++
+		digits = 1
 	case i < len(b) && b[i] >= '1' && b[i] <= '9':
 		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			mant = mant*10 + uint64(b[i]-'0')
+			digits++
 			i++
 		}
 	default:
-		return nil, false, false
+		return nil, false, 0, false, false
 	}
 	integral = true
+	frac := 0
 	if i < len(b) && b[i] == '.' {
 		integral = false
 		i++
 		d := i
 		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			mant = mant*10 + uint64(b[i]-'0')
+			digits++
 			i++
 		}
 		if i == d {
-			return nil, false, false
+			return nil, false, 0, false, false
 		}
+		frac = i - d
 	}
+	isShort = digits <= 15
 	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		integral = false
+		integral, isShort = false, false
 		i++
 		if i < len(b) && (b[i] == '+' || b[i] == '-') {
 			i++
@@ -323,25 +337,31 @@ func (s *fastScanner) number() (num []byte, integral, ok bool) {
 			i++
 		}
 		if i == d {
-			return nil, false, false
+			return nil, false, 0, false, false
 		}
 	}
 	s.i = i
-	return b[start:i], integral, true
+	if isShort {
+		short = float64(mant)
+		if frac > 0 {
+			short /= pow10[frac]
+		}
+		if neg {
+			short = -short
+		}
+	}
+	return b[start:i], integral, short, isShort, true
 }
 
-// float reads a finite number. A plain decimal of at most 15 digits is
-// converted as strconv does on its own exact path (an integer below 2^53
-// divided by an exactly representable power of ten: one correctly rounded
-// operation, so the same float64); anything else goes to ParseFloat,
-// without a copy of the digits.
+// float reads a finite number; anything but a short decimal goes to
+// ParseFloat, without a copy of the digits.
 func (s *fastScanner) float() (float64, bool) {
-	num, _, ok := s.number()
+	num, _, short, isShort, ok := s.number()
 	if !ok {
 		return 0, false
 	}
-	if v, ok := exactDecimal(num); ok {
-		return v, true
+	if isShort {
+		return short, true
 	}
 	v, err := strconv.ParseFloat(unsafe.String(unsafe.SliceData(num), len(num)), 64)
 	return v, err == nil
@@ -350,45 +370,9 @@ func (s *fastScanner) float() (float64, bool) {
 // pow10 holds the powers of ten a float64 represents exactly.
 var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
 
-// exactDecimal converts [-]digits[.digits] of at most 15 digits in all;
-// ok is false for anything else (an exponent, more digits).
-func exactDecimal(num []byte) (float64, bool) {
-	neg := num[0] == '-'
-	if neg {
-		num = num[1:]
-	}
-	var mant uint64
-	digits, frac := 0, -1
-	for _, c := range num {
-		switch {
-		case c >= '0' && c <= '9':
-			mant = mant*10 + uint64(c-'0')
-			digits++
-			if frac >= 0 {
-				frac++
-			}
-		case c == '.':
-			frac = 0
-		default:
-			return 0, false
-		}
-	}
-	if digits > 15 {
-		return 0, false
-	}
-	v := float64(mant)
-	if frac > 0 {
-		v /= pow10[frac]
-	}
-	if neg {
-		v = -v
-	}
-	return v, true
-}
-
 // integer reads a number without fraction or exponent that fits an int.
 func (s *fastScanner) integer() (int, bool) {
-	num, integral, ok := s.number()
+	num, integral, _, _, ok := s.number()
 	if !ok || !integral {
 		return 0, false
 	}

@@ -150,13 +150,15 @@ func TestExactDecimalMatchesParseFloat(t *testing.T) {
 			start := len(b) - digits
 			b = append(b[:start+point], append([]byte{'.'}, b[start+point:]...)...)
 		}
-		got, ok := exactDecimal(b)
+		sc := fastScanner{b: b}
+		got, ok := sc.float()
+		_, _, _, short, _ := (&fastScanner{b: b}).number()
 		want, err := strconv.ParseFloat(string(b), 64)
-		if !ok || err != nil || got != want || math.Signbit(got) != math.Signbit(want) {
-			t.Fatalf("%s: exactDecimal %v (%v), ParseFloat %v (%v)", b, got, ok, want, err)
+		if !ok || !short || err != nil || got != want || math.Signbit(got) != math.Signbit(want) {
+			t.Fatalf("%s: short path %v (%v, %v), ParseFloat %v (%v)", b, got, ok, short, want, err)
 		}
 	}
-	if _, ok := exactDecimal([]byte("1234567890123456")); ok {
+	if _, _, _, short, _ := (&fastScanner{b: []byte("1234567890123456")}).number(); short {
 		t.Fatal("16 digits taken by the short path")
 	}
 }

@@ -238,6 +238,29 @@ func bucketOf(v float64) int {
 	return int(b >> 48)
 }
 
+// clone copies the population (the spill file's values are re-added, so
+// the copy spills into a file of its own); keep says whether the copy
+// keeps raw samples, starting with the original's.
+func (p *population) clone(keep bool) *population {
+	c := &population{n: p.n, max: p.max, keep: keep, counts: maps.Clone(p.counts)}
+	c.sum.partials = slices.Clone(p.sum.partials)
+	if p.dense != nil {
+		c.dense = make([][]uint32, len(p.dense))
+		for i, page := range p.dense {
+			if page != nil {
+				c.dense[i] = slices.Clone(page)
+			}
+		}
+	}
+	if keep {
+		c.samples = slices.Clone(p.samples)
+	}
+	if p.spill != nil {
+		_ = p.spill.each(func(v float64) { c.spillValue(v) })
+	}
+	return c
+}
+
 // close removes the temporary file, if any.
 func (p *population) close() {
 	if p.spill != nil {

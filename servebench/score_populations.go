@@ -84,19 +84,19 @@ func (p *populations) addSuccess(rec *scoreRecord, m *requestMeasures) {
 		p.tokenLevelRequests++
 	} else if p.itlIsChunk {
 		// The first gaps not proven token level: from here on the token
-		// gaps are kept apart, starting with those pooled so far.
+		// gaps are counted apart, starting with those pooled so far.
 		p.itlIsChunk = false
-		if p.keep {
-			itl := p.pops[popITL]
-			itl.samples = append([]float64(nil), p.pops[popChunkGap].samples...)
-			itl.keep = true
-		}
+		p.pops[popITL].close()
+		p.pops[popITL] = p.pops[popChunkGap].clone(p.keep)
 	}
 	chunk, itl := p.pops[popChunkGap], p.pops[popITL]
+	// While every gap is token level, MetricITL is MetricChunkGap's
+	// sample: counted once.
+	both := rec.tokenLevel && !p.itlIsChunk
 	for j := 1; j < len(rec.content); j++ {
 		g := msBetween(rec.content[j-1], rec.content[j])
 		chunk.add(g)
-		if rec.tokenLevel {
+		if both {
 			itl.add(g)
 		}
 	}
@@ -114,6 +114,9 @@ func (p *populations) summarize(method string, offered, successes int) (map[Metr
 	}
 	for i, m := range reportMetricIndex {
 		pop := p.pops[i]
+		if i == popITL && p.itlIsChunk {
+			pop = p.pops[popChunkGap]
+		}
 		d, err := distributionOfPopulation(pop, method)
 		if err != nil {
 			return nil, nil, err

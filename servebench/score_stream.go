@@ -99,6 +99,8 @@ func scoreRunDirStreaming(dir string, opts ScoreOptions, out io.Writer) (*Report
 type outcomeIndex struct {
 	final   []int32
 	attempt []int32
+	// entry[k] is the entry of line k+1 (-1 for a blank line).
+	entry []int32
 	// firstTry maps a retried entry to its first attempt's line.
 	firstTry map[int32]int32
 	attempts map[int32][]int32
@@ -131,6 +133,10 @@ func indexOutcomes(path string, cs *compactSchedule) (*outcomeIndex, string, err
 		if i < 0 || attempt < 1 || attempt > 1<<31-1 {
 			return errStreamDeclined
 		}
+		for len(idx.entry) < number-1 {
+			idx.entry = append(idx.entry, -1)
+		}
+		idx.entry = append(idx.entry, int32(i))
 		return idx.note(int32(i), int32(attempt), int32(number))
 	})
 	if err != nil {
@@ -176,6 +182,46 @@ func minInt32(xs []int32) int32 {
 	return m
 }
 
+// outcomeBatch is a run of decoded lines handed from the decoding
+// goroutine to the scoring one.
+type outcomeBatch struct {
+	numbers  []int
+	outcomes []Outcome
+	err      error
+}
+
+// decodeOutcomeLines decodes outcomes.jsonl in a goroutine of its own, in
+// batches, so that decoding and scoring use two cores. Batches are
+// recycled through free; a decode error ends the stream with a batch that
+// carries it.
+func decodeOutcomeLines(r io.Reader, batches chan<- *outcomeBatch, free chan *outcomeBatch) {
+	defer close(batches)
+	const size = 512
+	b := <-free
+	b.numbers, b.outcomes = b.numbers[:0], b.outcomes[:size]
+	n := 0
+	err := eachLine(r, func(number int, line []byte) error {
+		o := &b.outcomes[n]
+		if !decodeOutcomeFast(line, o) {
+			*o = Outcome{}
+			if strictjson.Decode(line, o) != nil {
+				return errStreamDeclined
+			}
+		}
+		b.numbers = append(b.numbers, number)
+		n++
+		if n == size {
+			b.outcomes = b.outcomes[:n]
+			batches <- b
+			b, n = <-free, 0
+			b.numbers, b.outcomes = b.numbers[:0], b.outcomes[:size]
+		}
+		return nil
+	})
+	b.outcomes, b.err = b.outcomes[:n], err
+	batches <- b
+}
+
 // scoreOutcomeLines is the second pass: it decodes every line, checks
 // earlier attempts against the clock rules, and scores each final attempt
 // in the window.
@@ -185,51 +231,72 @@ func scoreOutcomeLines(path string, cs *compactSchedule, idx *outcomeIndex, set 
 		return &ScoreInputError{File: path, Msg: err.Error()}
 	}
 	defer f.Close()
+	batches, free := make(chan *outcomeBatch, 4), make(chan *outcomeBatch, 6)
+	for range cap(free) {
+		free <- &outcomeBatch{outcomes: make([]Outcome, 512)}
+	}
+	go decodeOutcomeLines(f, batches, free)
+	defer func() {
+		for range batches { // let the decoder finish after an early return
+		}
+	}()
 	firstSent := map[int32]*float64{} // retried entries whose first attempt was read
-	var o Outcome
 	closed := cs.head.Mode == "closed"
-	return eachLine(f, func(number int, line []byte) error {
-		if !decodeOutcomeFast(line, &o) {
-			o = Outcome{}
-			if strictjson.Decode(line, &o) != nil {
-				return errStreamDeclined
+	for b := range batches {
+		for k := range b.outcomes {
+			if err := scoreOutcomeLine(&b.outcomes[k], b.numbers[k], cs, idx, set, closed, firstSent, emit); err != nil {
+				return err
 			}
 		}
-		i := int32(cs.lookup([]byte(o.ID)))
-		if i < 0 {
-			return errStreamDeclined
+		if b.err != nil {
+			return b.err
 		}
-		scheduled := cs.scheduled[i]
-		if closed || cs.dependent[i] {
-			scheduled = o.ScheduledMS
-		}
-		rec, err := recordFromOutcome(&o, scheduled, cs.classes[cs.class[i]], func(string, string, ...any) error {
-			return errStreamDeclined
-		})
-		if err != nil {
-			return err
-		}
-		line32 := int32(number)
-		if idx.final[i] != line32 {
-			if idx.firstTry[i] == line32 {
-				firstSent[i] = o.SentMS
-			}
-			return nil
-		}
-		if !set.inWindow(scheduled) {
-			return nil
-		}
-		if j, retried := idx.firstTry[i]; retried && j != line32 {
-			sent, read := firstSent[i]
-			if !read {
-				return errStreamDeclined // the first attempt comes later in the file
-			}
-			if sent != nil {
-				rec.firstSent = sent
-			}
-		}
-		return emit(&rec)
+		free <- b
+	}
+	return nil
+}
+
+// scoreOutcomeLine checks one decoded line and scores it when it is its
+// request's final attempt.
+func scoreOutcomeLine(o *Outcome, number int, cs *compactSchedule, idx *outcomeIndex, set scoreSetup, closed bool,
+	firstSent map[int32]*float64, emit func(*scoreRecord) error) error {
+	if number-1 >= len(idx.entry) {
+		return errStreamDeclined
+	}
+	i := idx.entry[number-1]
+	if i < 0 || string(cs.id(int(i))) != o.ID {
+		return errStreamDeclined // the file changed between the passes
+	}
+	scheduled := cs.scheduled[i]
+	if closed || cs.dependent[i] {
+		scheduled = o.ScheduledMS
+	}
+	rec, err := recordFromOutcome(o, scheduled, cs.classes[cs.class[i]], func(string, string, ...any) error {
+		return errStreamDeclined
 	})
+	if err != nil {
+		return err
+	}
+	line32 := int32(number)
+	if idx.final[i] != line32 {
+		if idx.firstTry[i] == line32 {
+			firstSent[i] = o.SentMS
+		}
+		return nil
+	}
+	if !set.inWindow(scheduled) {
+		return nil
+	}
+	if j, retried := idx.firstTry[i]; retried && j != line32 {
+		sent, read := firstSent[i]
+		if !read {
+			return errStreamDeclined // the first attempt comes later in the file
+		}
+		if sent != nil {
+			rec.firstSent = sent
+		}
+	}
+	return emit(&rec)
 }
 
 // eachLine calls f for every non-blank line (without its line ending) with
