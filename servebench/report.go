@@ -99,6 +99,9 @@ type Report struct {
 	EngineMetrics *EngineMetrics `json:"engine_metrics,omitempty"`
 	// Experiment records what was run, against what, and how.
 	Experiment *Experiment `json:"experiment,omitempty"`
+	// Drift follows the client's figures interval by interval and tests
+	// p99 TTFT and TPOT for a trend (ScoreOptions.DriftInterval).
+	Drift *DriftReport `json:"drift,omitempty"`
 	// Requests has one entry per offered request, in schedule order.
 	Requests []RequestScore `json:"requests"`
 

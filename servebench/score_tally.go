@@ -22,6 +22,7 @@ type scoreTally struct {
 	reasons                              reasonArena
 	floats                               floatArena
 	backlog                              backlogTally
+	drift                                *driftTally // nil when left out
 }
 
 // newScoreTally starts a tally; keep says whether to keep every raw sample
@@ -50,6 +51,9 @@ func newScoreTally(set scoreSetup, keep bool) *scoreTally {
 			fromScheduled: set.slo.TTFTFromScheduled,
 		}}
 	t.backlog.start(set.window)
+	if set.driftMS > 0 {
+		t.drift = newDriftTally(set.window, set.driftMS)
+	}
 	return t
 }
 
@@ -79,6 +83,9 @@ func (t *scoreTally) add(rec *scoreRecord, rs *RequestScore) {
 
 	m := measureRecord(rec)
 	t.putMeasures(rec, &m, rs)
+	if t.drift != nil {
+		t.drift.add(rec, &m)
+	}
 	rs.Reasons = judgeRecord(rec, &m, t.limits, &t.reasons)
 	rs.Qualified = len(rs.Reasons) == 0
 	if rs.Qualified {
@@ -195,6 +202,9 @@ func (t *scoreTally) finish() (*Report, error) {
 	r.Backlog = b
 	if set.fluidity != nil {
 		r.Fluidity = t.flu.report(*set.fluidity)
+	}
+	if t.drift != nil {
+		r.Drift = t.drift.report(set.confidence)
 	}
 	samples, dists, err := t.pop.summarize(set.method, n, r.ProtocolSuccesses)
 	if err != nil {
