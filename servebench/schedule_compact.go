@@ -161,7 +161,9 @@ func readCompactSchedule(path string) (*compactSchedule, error) {
 		return nil, errStreamDeclined
 	}
 	obj, err := json.Marshal(head)
-	if err != nil || strictjson.Decode(obj, &c.head) != nil || c.head.Schema != ScheduleSchema {
+	// A shard's schedule holds the whole run and the shard scores its own
+	// share: the in-memory reader knows how to split it.
+	if err != nil || strictjson.Decode(obj, &c.head) != nil || c.head.Schema != ScheduleSchema || c.head.Shard != nil {
 		return nil, errStreamDeclined
 	}
 	if len(c.ids) > 1<<32-1 || c.len() > 1<<31-1 || !c.index() {
