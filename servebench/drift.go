@@ -45,6 +45,9 @@ type DriftInterval struct {
 	// minDriftSamples values.
 	TTFTP99MS *float64 `json:"ttft_p99_ms"`
 	TPOTP99MS *float64 `json:"tpot_p99_ms"`
+	// KVCacheUsage is the engine's mean KV-cache usage (0 to 1) over the
+	// scrapes in the interval, when the run scraped its metrics.
+	KVCacheUsage *float64 `json:"kv_cache_usage,omitempty"`
 }
 
 // DriftTrend is one metric's trend over the intervals: Sen's slope (the

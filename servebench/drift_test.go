@@ -114,7 +114,7 @@ func TestScoreReportsDrift(t *testing.T) {
 		a := float64(i * 50)
 		s.Entries = append(s.Entries, ScheduleEntry{ID: id, Row: i, ScheduledMS: a})
 		f := a + 100 + 10*math.Floor(a/1000)
-		outs = append(outs, success(id, a, a, []float64{f, f + 20}, f + 30, ptr(2)))
+		outs = append(outs, success(id, a, a, []float64{f, f + 20}, f+30, ptr(2)))
 	}
 	r, err := Score(s, outs, ScoreOptions{DriftInterval: time.Second})
 	if err != nil {

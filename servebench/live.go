@@ -88,8 +88,10 @@ func (l *LiveRun) run(ctx context.Context) (*RunResult, error) {
 		return nil, err
 	}
 	before := l.scrape(ctx)
+	sampler := l.startSampler(ctx)
 	d := newDispatcher(l.cfg, l.sched, w)
 	d.run(ctx)
+	series := sampler.stopIfStarted()
 	after := l.scrape(context.WithoutCancel(ctx))
 	if err := w.Close(); err != nil {
 		return nil, fmt.Errorf("run: %w", err)
@@ -105,6 +107,7 @@ func (l *LiveRun) run(ctx context.Context) (*RunResult, error) {
 		t.Sent, t.MaxScheduleLagMS, t.LateCount = gen.Sent, rep.MaxScheduleLagMS, rep.LateCount
 	}
 	rep.EngineMetrics = l.engineMetrics(before, after)
+	attachEngineSeries(rep, series)
 	res.Report = rep
 	if err := writeJSONFile(filepath.Join(l.dir, ReportFile), rep); err != nil {
 		return res, fmt.Errorf("run: %w", err)

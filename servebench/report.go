@@ -102,6 +102,10 @@ type Report struct {
 	// Drift follows the client's figures interval by interval and tests
 	// p99 TTFT and TPOT for a trend (ScoreOptions.DriftInterval).
 	Drift *DriftReport `json:"drift,omitempty"`
+	// EngineSeries is the engine's queue, running requests, KV-cache usage
+	// and preemptions through the measurement, when the run scraped its
+	// metrics (RunConfig.MetricsInterval).
+	EngineSeries *EngineSeries `json:"engine_series,omitempty"`
 	// Requests has one entry per offered request, in schedule order.
 	Requests []RequestScore `json:"requests"`
 

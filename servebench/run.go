@@ -58,6 +58,11 @@ type RunConfig struct {
 	// scraped right before and right after the measurement, and the report
 	// carries what changed (EngineMetrics).
 	MetricsURL string
+	// MetricsInterval is how often MetricsURL is scraped through the
+	// measurement for the report's EngineSeries: 0 means
+	// DefaultMetricsInterval, a negative value scrapes only before and
+	// after.
+	MetricsInterval time.Duration
 	// RunID names the run; empty means a new UUIDv7.
 	RunID string
 	// Labels are copied into the experiment record.

@@ -143,6 +143,7 @@ func carryPrevious(rep *Report, prev *Report) {
 	rep.EngineMetrics = prev.EngineMetrics
 	rep.PromptTokens = prev.PromptTokens
 	rep.OutputLengths = prev.OutputLengths
+	attachEngineSeries(rep, prev.EngineSeries)
 }
 
 // fillFrom takes the options left at their zero value from a report: its

@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"time"
 
 	"github.com/servebench/servebench/servebench"
 )
@@ -29,4 +30,13 @@ func scoreRunStreamed(dir, requestsPath string, opts servebench.ScoreOptions) (*
 		out = f
 	}
 	return servebench.ScoreRunDirTo(dir, opts, out)
+}
+
+// metricsIntervalFlag maps --metrics-interval onto RunConfig: 0 on the
+// command line turns the series off, which RunConfig spells negative.
+func metricsIntervalFlag(d time.Duration) time.Duration {
+	if d <= 0 {
+		return -1
+	}
+	return d
 }
