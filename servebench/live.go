@@ -77,6 +77,9 @@ func (l *LiveRun) run(ctx context.Context) (*RunResult, error) {
 		}
 	}
 	w, err := CreateOutcomeWriter(filepath.Join(l.dir, OutcomesFile))
+	if err == nil {
+		w.keepNone = l.cfg.boundedScoring(l.sched)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("run: %w", err)
 	}
@@ -96,10 +99,15 @@ func (l *LiveRun) run(ctx context.Context) (*RunResult, error) {
 	if err := w.Close(); err != nil {
 		return nil, fmt.Errorf("run: %w", err)
 	}
-	res.Outcomes = w.Outcomes()
 	gen := d.report()
 	gen.Shard = shardTiming(l.sched, l.cfg.StartAt, d.start)
-	rep, err := scoreRun(l.cfg, l.sched, res, gen, wallStart)
+	var rep *Report
+	if w.keepNone {
+		rep, err = scoreRunBounded(l.cfg, l.sched, res, gen, wallStart)
+	} else {
+		res.Outcomes = w.Outcomes()
+		rep, err = scoreRun(l.cfg, l.sched, res, gen, wallStart)
+	}
 	if err != nil {
 		return res, fmt.Errorf("run: score: %w", err)
 	}

@@ -18,6 +18,8 @@ type OutcomeWriter struct {
 	enc  *json.Encoder
 	err  error
 	kept []Outcome
+	// keepNone stops Write from keeping a copy (a BoundedMemory run).
+	keepNone bool
 }
 
 // CreateOutcomeWriter creates (or truncates) the file at path.
@@ -46,7 +48,9 @@ func (w *OutcomeWriter) Write(o *Outcome) error {
 		w.err = fmt.Errorf("outcomes: %w", err)
 		return w.err
 	}
-	w.kept = append(w.kept, *o)
+	if !w.keepNone {
+		w.kept = append(w.kept, *o)
+	}
 	return nil
 }
 

@@ -15,6 +15,8 @@ const (
 	OutcomesFile = "outcomes.jsonl"
 	WarmupFile   = "warmup.jsonl"
 	ReportFile   = "report.json"
+	// RequestsFile holds one RequestScore per line for a BoundedMemory run.
+	RequestsFile = "requests.jsonl"
 	// ReportHTMLFile is the report as a self-contained HTML page.
 	ReportHTMLFile = "report.html"
 )
@@ -63,6 +65,13 @@ type RunConfig struct {
 	// DefaultMetricsInterval, a negative value scrapes only before and
 	// after.
 	MetricsInterval time.Duration
+	// BoundedMemory keeps no per-request state for the report: outcomes are
+	// not kept (RunResult.Outcomes stays nil), the run is scored from
+	// outcomes.jsonl in a streamed pass, and each request's entry goes to
+	// requests.jsonl instead of report.json. The prompt-token and
+	// output-length audits, which need every record, are skipped. It
+	// applies to open-loop, unsharded runs; others are scored in memory.
+	BoundedMemory bool
 	// RunID names the run; empty means a new UUIDv7.
 	RunID string
 	// Labels are copied into the experiment record.

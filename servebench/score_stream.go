@@ -27,23 +27,40 @@ import (
 // the runner's plain shape it leaves to the strict reader: the caller then
 // scores in memory, which names the file, line and field of the error.
 func scoreRunDirStreaming(dir string, opts ScoreOptions, out io.Writer) (*Report, error) {
+	rep, _, err := scoreRunDirCounting(dir, opts, out)
+	return rep, err
+}
+
+// scoreRunDirCounting is scoreRunDirStreaming that also counts the
+// attempts (every line, retries included) sent before the window's end,
+// for the generator's delivered rate.
+func scoreRunDirCounting(dir string, opts ScoreOptions, out io.Writer) (*Report, int, error) {
+	rep, idx, err := scoreRunDirStreamed(dir, opts, out)
+	if err != nil {
+		return nil, 0, err
+	}
+	return rep, idx.sentBeforeEnd, nil
+}
+
+// scoreRunDirStreamed does the work of scoreRunDirStreaming.
+func scoreRunDirStreamed(dir string, opts ScoreOptions, out io.Writer) (*Report, *outcomeIndex, error) {
 	cs, err := readCompactSchedule(filepath.Join(dir, ScheduleFile))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	prev, err := readPreviousReportHead(filepath.Join(dir, ReportFile))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	opts = optionsFromPrevious(opts, prev, &cs.head)
 	set, err := resolveScoreSetup(opts, cs.head.WindowMS, cs.head.ScheduleLagToleranceMS)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	outPath := filepath.Join(dir, OutcomesFile)
 	idx, outSHA, err := indexOutcomes(outPath, cs)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	t := newScoreTally(set, false)
 	defer t.pop.close()
@@ -62,7 +79,7 @@ func scoreRunDirStreaming(dir string, opts ScoreOptions, out io.Writer) (*Report
 		return nil
 	}
 	if err := scoreOutcomeLines(outPath, cs, idx, set, emit); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for i := range cs.len() {
 		if idx.final[i] != 0 || !set.inWindow(cs.scheduled[i]) {
@@ -71,26 +88,26 @@ func scoreRunDirStreaming(dir string, opts ScoreOptions, out io.Writer) (*Report
 		rec := scoreRecord{id: string(cs.id(i)), class: cs.classes[cs.class[i]], status: StatusNotSent,
 			scheduled: cs.scheduled[i], errMsg: noOutcomeRecordError}
 		if err := emit(&rec); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	if t.r.Offered == 0 {
-		return nil, errStreamDeclined // the in-memory path says why
+		return nil, nil, errStreamDeclined // the in-memory path says why
 	}
 	if bw != nil {
 		if err := bw.Flush(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	rep, err := t.finish()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	rep.Inputs.WorkloadSHA256 = cs.head.WorkloadSHA256
 	rep.Inputs.ScheduleSHA256 = cs.sha256
 	rep.Inputs.OutcomesSHA256 = outSHA
 	carryPrevious(rep, prev)
-	return rep, nil
+	return rep, idx, nil
 }
 
 // outcomeIndex says, per schedule entry, which line of outcomes.jsonl holds
@@ -101,6 +118,9 @@ type outcomeIndex struct {
 	attempt []int32
 	// entry[k] is the entry of line k+1 (-1 for a blank line).
 	entry []int32
+	// sentBeforeEnd counts the attempts sent before the window's end,
+	// filled by the second pass.
+	sentBeforeEnd int
 	// firstTry maps a retried entry to its first attempt's line.
 	firstTry map[int32]int32
 	attempts map[int32][]int32
@@ -276,6 +296,9 @@ func scoreOutcomeLine(o *Outcome, number int, cs *compactSchedule, idx *outcomeI
 	})
 	if err != nil {
 		return err
+	}
+	if o.SentMS != nil && *o.SentMS < set.window[1] {
+		idx.sentBeforeEnd++
 	}
 	line32 := int32(number)
 	if idx.final[i] != line32 {
