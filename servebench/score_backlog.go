@@ -2,7 +2,7 @@ package servebench
 
 import "fmt"
 
-// backlogOf counts outstanding cohort requests (sent at or before t, not
+// backlogTally counts outstanding cohort requests (sent at or before t, not
 // yet terminal at t) at the window's midpoint and at its end, and calls the
 // backlog growing when the end count exceeds the midpoint count by more
 // than max(2, 10% of the requests scheduled in the second half of the
@@ -22,20 +22,8 @@ import "fmt"
 // window's first quarter, a growing count is only the ramp-up of a short
 // window: growth is then not judged, and the report says why. The first
 // quarter's requests measure service time before any queue could build, so
-// an overloaded server's ever longer requests do not hide its growth.
-func backlogOf(window [2]float64, recs []scoreRecord) *Backlog {
-	var t backlogTally
-	t.start(window)
-	early := newPopulation(false)
-	defer early.close()
-	for i := range recs {
-		t.add(&recs[i], early)
-	}
-	b, _ := t.report(early) // without a spill file it cannot fail
-	return b
-}
-
-// backlogTally counts what backlogOf needs one record at a time.
+// an overloaded server's ever longer requests do not hide its growth. It
+// takes the records one at a time (add) and judges at the end (report).
 type backlogTally struct {
 	window     [2]float64
 	mid, end   float64

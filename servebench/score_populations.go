@@ -175,18 +175,6 @@ func distributionOfPopulation(pop *population, method string) (Distribution, err
 	return d, nil
 }
 
-// distributionOf summarizes an ascending sample; an empty one has N = 0 and
-// every value nil.
-func distributionOf(sorted []float64, method string) Distribution {
-	pop := newPopulation(false)
-	for _, x := range sorted {
-		pop.add(x)
-	}
-	d, _ := distributionOfPopulation(pop, method) // without a spill file it cannot fail
-	pop.close()
-	return d
-}
-
 // describe names a population in words, with its size and what it is a
 // part of.
 func (p *populations) describe(m Metric, n, offered, successes int) string {
