@@ -131,9 +131,9 @@ func (m capacityMatcher) details(v capacityVerdict) string {
 	verdicts := append([]servebench.PointVerdict(nil), v.sel.Verdicts...)
 	sort.SliceStable(verdicts, func(i, j int) bool { return verdicts[i].OfferedRPS < verdicts[j].OfferedRPS })
 	for _, p := range verdicts {
-		verdict := "pass"
-		if !p.Pass {
-			verdict = "fail"
+		verdict := p.Verdict
+		if verdict == "" { // a verdict from before verdicts were named
+			verdict = map[bool]string{true: "pass", false: "fail"}[p.Pass]
 		}
 		value := p.Attainment
 		if rule.UseWilsonLower {

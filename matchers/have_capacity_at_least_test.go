@@ -55,6 +55,15 @@ tested points:
 			"Expected SLO capacity to be at least 0.500 req/s, but no tested offered rate passed\nrule: 95 % Wilson lower bound of attainment >= 0.990, load delivered\n"))
 	})
 
+	It("names a rate whose backlog could not be judged inconclusive, not failed", func() {
+		// cohort reports carry no backlog, so with the backlog rule no
+		// rate can be judged: each is inconclusive, and none passes.
+		s := sweep(servebench.CapacityRule{MinAttainment: 0.85, RequireNoBacklogGrowth: true})
+		Expect(s).NotTo(matchers.HaveCapacityAtLeast(1))
+		Expect(matchers.HaveCapacityAtLeast(1).FailureMessage(s)).To(ContainSubstring(
+			"    1.000 req/s: inconclusive (attainment 1.000): backlog not measured, so no growth cannot be shown"))
+	})
+
 	It("reads a negated failure on its own", func() {
 		Expect(matchers.HaveCapacityAtLeast(1).NegatedFailureMessage(sweep(servebench.CapacityRule{}))).To(HavePrefix(
 			"Expected SLO capacity 2.000 req/s (highest passing tested offered rate; failing neighbor 4.000 req/s) not to be at least 1.000 req/s\nrule: attainment >= 0.950, load delivered\n"))

@@ -36,9 +36,10 @@ const worstErrorRunes = 300
 // Wilson bound, every rate beside its numerator and denominator, outcomes
 // by status and unqualified requests by reason, each latency distribution
 // with its population, the load delivery verdict, inline SVG charts drawn
-// from Requests (the CDFs of TTFT and E2E over successful requests and a
-// timeline of TTFT from the scheduled time, thinned to at most
-// 2,000 marks), the engine's own metrics when present, and the
+// with gonum.org/v1/plot from Requests (the CDFs of TTFT and E2E over
+// successful requests and a timeline of TTFT from the scheduled time,
+// thinned to at most 2,000 marks), the engine's own metrics when present,
+// and the
 // worst unqualified requests. Every string from the report is escaped, and
 // an undefined value reads "n/a".
 func (r *Report) WriteHTML(w io.Writer) error {

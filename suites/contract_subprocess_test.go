@@ -16,6 +16,7 @@ import (
 
 	"github.com/servebench/servebench/containers"
 	"github.com/servebench/servebench/suites"
+	"github.com/servebench/servebench/sweepreport"
 )
 
 // The contract suite in testdata/contractsuite is built once and run in a
@@ -134,6 +135,24 @@ var _ = Describe("a contract suite run in a subprocess", Ordered, func() {
 			"contract simengine-sweep constant 30 requests at 20 req/s attainment >= 0.900",
 			"contract simengine-sweep SLO capacity >= 20.000 req/s",
 		}))
+		By("keeping sweep.json and sweep.html with the artifacts and in the report")
+		var entry *suites.SweepEntry
+		for _, spec := range report.SpecReports {
+			for _, e := range spec.ReportEntries {
+				if e.Name == suites.SweepEntryName {
+					entry = &suites.SweepEntry{}
+					Expect(json.Unmarshal([]byte(e.Value.AsJSON), entry)).To(Succeed())
+				}
+			}
+		}
+		Expect(entry).NotTo(BeNil(), "no sweep report entry")
+		Expect(entry.Sweep.Rates).To(HaveLen(2))
+		Expect(*entry.Sweep.KneeRPS).To(Equal(20.0))
+		Expect(entry.JSON).To(BeARegularFile())
+		Expect(entry.HTML).To(BeARegularFile())
+		onDisk, err := sweepreport.Load(entry.JSON)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(onDisk.Rates[1].RunDir).To(HavePrefix("../"), "run directories are linked relative to the sweep's")
 	}, SpecTimeout(5*time.Minute))
 	It("skips the specs of a contract whose engine cannot run here, saying why", func(ctx SpecContext) {
 		session, report, _ := run(ctx, "unregistered/unavailable.yaml")

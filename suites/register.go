@@ -57,7 +57,7 @@ func register(c *Contract) {
 						AddReportEntry(ReportEntryName, &RunEntry{Contract: c.Name, LoadPoint: p.Name, Dir: res.Dir, Report: res.Report},
 							ReportEntryVisibilityAlways, c.Location("arrival.rates", "arrival.rate", "arrival"))
 						mu.Lock()
-						sweep = append(sweep, servebench.SweepPoint{OfferedRPS: p.RateRPS, Report: res.Report})
+						sweep = append(sweep, servebench.SweepPoint{OfferedRPS: p.RateRPS, RunDir: res.Dir, Report: res.Report})
 						mu.Unlock()
 					}
 					Expect(err).NotTo(HaveOccurred(), "the load point did not complete")
@@ -69,6 +69,22 @@ func register(c *Contract) {
 						Expect(result).To(o.Matcher)
 					})
 				}
+			})
+		}
+
+		if c.Arrival.Sweep() {
+			// sweep.json and sweep.html join the artifacts and the report
+			// once every point ran, whatever their objectives said.
+			AfterAll(func() {
+				mu.Lock()
+				points := append([]servebench.SweepPoint(nil), sweep...)
+				mu.Unlock()
+				if len(points) == 0 {
+					return
+				}
+				entry, err := c.writeSweep(points, time.Now())
+				Expect(err).NotTo(HaveOccurred(), "keeping sweep.json and sweep.html")
+				AddReportEntry(SweepEntryName, entry, ReportEntryVisibilityAlways, c.Location("arrival.rates", "arrival"))
 			})
 		}
 

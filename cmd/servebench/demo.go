@@ -17,6 +17,7 @@ import (
 	"github.com/servebench/servebench/fixtures/samples"
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/sweepreport"
 )
 
 func init() {
@@ -91,6 +92,9 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	printSweep(stdout, sweep)
+	if werr := sweepreport.FromSweep(sweep, cfg.OutputDir).WriteFiles(cfg.OutputDir); werr != nil {
+		fmt.Fprintf(stderr, "servebench demo: %v\n", werr)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "servebench demo: %v\n", err)
 		return 1
@@ -104,7 +108,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	fmt.Fprintf(stdout, "\nrun directories (schedule.json, outcomes.jsonl, report.json and report.html per rate): %s\n", cfg.OutputDir)
+	fmt.Fprintf(stdout, "\nsweep.json, sweep.html and the run directories (schedule.json, outcomes.jsonl, report.json and report.html per rate): %s\n", cfg.OutputDir)
 	return 0
 }
 
@@ -118,8 +122,8 @@ func printSweep(w io.Writer, s *servebench.Sweep) {
 		v := s.Selection.Verdicts[i]
 		verdict := "pass"
 		if !v.Pass {
-			verdict = "FAIL"
-			failures = append(failures, fmt.Sprintf("%g req/s: %s", p.OfferedRPS, strings.Join(v.Reasons, "; ")))
+			verdict = strings.ToUpper(v.Verdict)
+			failures = append(failures, fmt.Sprintf("%g req/s %s: %s", p.OfferedRPS, v.Verdict, strings.Join(v.Reasons, "; ")))
 		}
 		backlog := "-"
 		if r.Backlog != nil {
@@ -137,6 +141,9 @@ func printSweep(w io.Writer, s *servebench.Sweep) {
 	sel := s.Selection
 	if sel.RPS == nil {
 		fmt.Fprintln(w, "\nknee: no tested rate passed; test lower rates")
+		for _, n := range sel.Notes {
+			fmt.Fprintf(w, "  (%s)\n", n)
+		}
 		return
 	}
 	fmt.Fprintf(w, "\nknee: %g req/s is the %s", *sel.RPS, sel.Label)

@@ -6,6 +6,9 @@
 //	servebench demo                 sweep the embedded simulated engine
 //	servebench run [flags]          replay a workload against an endpoint
 //	servebench sweep --rates R,R,…  run at several offered rates and select the SLO capacity
+//	servebench sweep --rates auto   search for the knee (geometric series, then bisection)
+//	servebench pareto SWEEPDIR…     the front of per-user speed against total output tokens/s
+//	servebench workload import|generate …  a workload from a trace or a generator
 //	servebench score TRACE EVENTS   score normalized token events
 //	servebench score --run DIR      re-score a run directory with new SLOs
 //
