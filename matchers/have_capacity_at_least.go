@@ -9,6 +9,7 @@ import (
 	"github.com/onsi/gomega/format"
 	"github.com/onsi/gomega/types"
 
+	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -121,7 +122,7 @@ func (m capacityMatcher) details(v capacityVerdict) string {
 	var b strings.Builder
 	judged := "attainment"
 	if rule.UseWilsonLower {
-		judged = confidenceLabel(conf) + " Wilson lower bound of attainment"
+		judged = numfmt.Level(conf) + " Wilson lower bound of attainment"
 	}
 	fmt.Fprintf(&b, "\nrule: %s >= %.3f, load delivered", judged, alpha)
 	if rule.RequireNoBacklogGrowth {
@@ -139,10 +140,7 @@ func (m capacityMatcher) details(v capacityVerdict) string {
 		if rule.UseWilsonLower {
 			value = p.WilsonLower
 		}
-		shown := "-"
-		if value != nil {
-			shown = fmt.Sprintf("%.3f", *value)
-		}
+		shown := numfmt.OptFixed(value, 3)
 		fmt.Fprintf(&b, "\n    %.3f req/s: %s (%s %s)", p.OfferedRPS, verdict, judged, shown)
 		if len(p.Reasons) > 0 {
 			b.WriteString(": " + strings.Join(p.Reasons, "; "))

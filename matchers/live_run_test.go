@@ -26,7 +26,7 @@ func startLive(errorRate float64) *servebench.LiveRun {
 	Expect(err).NotTo(HaveOccurred())
 	live, err := servebench.Start(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: a, Count: 40, OutputDir: GinkgoT().TempDir(),
-		Client: &servebench.Client{BaseURL: srv.URL(), Model: cfg.Model, Endpoint: servebench.EndpointCompletions,
+		Client: &servebench.Client{BaseURL: srv.BaseURL(), Model: cfg.Model, Endpoint: servebench.EndpointCompletions,
 			Stream: true, TotalTimeout: 10 * time.Second},
 	})
 	Expect(err).NotTo(HaveOccurred())
@@ -65,7 +65,7 @@ var _ = Describe("matchers on a live run", func() {
 		g := NewGomega(func(m string, _ ...int) { message = m })
 		g.Eventually(live).WithTimeout(20 * time.Second).WithPolling(20 * time.Millisecond).
 			Should(matchers.HaveWilsonLowerBoundAbove(0.8))
-		Expect(message).To(ContainSubstring("95 % Wilson lower bound cannot reach 0.800 any more"))
+		Expect(message).To(ContainSubstring("95% Wilson lower bound cannot reach 0.800 any more"))
 	})
 
 	It("refuses a live run where a verdict could still move either way", func() {

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/servebench/servebench/internal/numfmt"
+	"github.com/servebench/servebench/servebench/stats"
 )
 
 // CapacityRule declares when a tested offered rate passes: its attainment
@@ -152,9 +155,9 @@ func SelectCapacity(points []SweepPoint, rule CapacityRule) CapacitySelection {
 		}
 		sel.InconclusiveRPS = append(sel.InconclusiveRPS, r)
 		if w, ok := window[r]; ok {
-			sel.Notes = append(sel.Notes, fmt.Sprintf("%s rps is inconclusive: a criterion could not be judged; an arrival window of at least %.1f s would decide it", textRate(r), w/1000))
+			sel.Notes = append(sel.Notes, fmt.Sprintf("%s rps is inconclusive: a criterion could not be judged; an arrival window of at least %.1f s would decide it", numfmt.Compact(r), w/1000))
 		} else {
-			sel.Notes = append(sel.Notes, fmt.Sprintf("%s rps is inconclusive: a criterion could not be judged; measure it on a longer window", textRate(r)))
+			sel.Notes = append(sel.Notes, fmt.Sprintf("%s rps is inconclusive: a criterion could not be judged; measure it on a longer window", numfmt.Compact(r)))
 		}
 	}
 	best := -1
@@ -165,7 +168,7 @@ func SelectCapacity(points []SweepPoint, rule CapacityRule) CapacitySelection {
 	}
 	if best < 0 {
 		if len(rates) > 0 {
-			sel.Notes = append(sel.Notes, fmt.Sprintf("even the lowest tested rate (%s rps) did not pass: test lower rates or longer windows", textRate(rates[0])))
+			sel.Notes = append(sel.Notes, fmt.Sprintf("even the lowest tested rate (%s rps) did not pass: test lower rates or longer windows", numfmt.Compact(rates[0])))
 		}
 		return sel
 	}
@@ -181,13 +184,13 @@ func SelectCapacity(points []SweepPoint, rule CapacityRule) CapacitySelection {
 		sel.Notes = append(sel.Notes, "the highest tested rate passed: the boundary lies above the tested range")
 	} else {
 		sel.Notes = append(sel.Notes, fmt.Sprintf("the boundary lies between %s and %s rps: refine between them and repeat the failing neighbor",
-			textRate(rates[best]), textRate(*sel.FailingNeighborRPS)))
+			numfmt.Compact(rates[best]), numfmt.Compact(*sel.FailingNeighborRPS)))
 	}
 	for _, r := range rates[:best] {
 		if !ratePass[r] {
 			sel.Monotonic = false
 			sel.Notes = append(sel.Notes, fmt.Sprintf("a lower rate (%s rps) did not pass while %s rps passed: the results are not monotonic; repeat the runs before trusting the boundary",
-				textRate(r), textRate(rates[best])))
+				numfmt.Compact(r), numfmt.Compact(rates[best])))
 			break
 		}
 	}
@@ -238,7 +241,7 @@ func judgePoint(p SweepPoint, rule CapacityRule) PointVerdict {
 	}
 	v.Valid = r.Valid
 	v.Attainment = r.Attainment
-	if lo, ok := Wilson(r.Qualified, r.Offered, rule.Confidence); ok {
+	if lo, ok := stats.WilsonLower(r.Qualified, r.Offered, rule.Confidence); ok {
 		v.WilsonLower = ptr(lo)
 	}
 	if r.Backlog != nil && !r.Backlog.Inconclusive {
@@ -248,14 +251,14 @@ func judgePoint(p SweepPoint, rule CapacityRule) PointVerdict {
 		v.Reasons = append(v.Reasons, fmt.Sprintf("invalid rule: min attainment %g, confidence %g", rule.MinAttainment, rule.Confidence))
 		return v
 	}
-	if r.Generator != nil && r.Generator.Mode == "closed" {
+	if r.Generator != nil && r.Generator.Mode == ModeClosed {
 		v.Reasons = append(v.Reasons, "closed-loop run: not evidence for an offered arrival rate")
 	}
 	judged := v.Attainment
 	what := "attainment"
 	if rule.UseWilsonLower {
 		judged = v.WilsonLower
-		what = fmt.Sprintf("Wilson %g%% lower bound", rule.Confidence*100)
+		what = "Wilson " + numfmt.Level(rule.Confidence) + " lower bound"
 	}
 	switch {
 	case judged == nil:
@@ -309,7 +312,7 @@ func decidingWindowMS(r *Report) *float64 {
 		}
 	}
 	slices.Sort(d)
-	p90, ok := Percentile(d, 90, PercentileNearestRank)
+	p90, ok := stats.Percentile(d, 90, stats.NearestRank)
 	if !ok {
 		return nil
 	}
@@ -326,7 +329,7 @@ func (s *Sweep) GomegaString() string {
 	var b strings.Builder
 	judged := "attainment"
 	if rule.UseWilsonLower {
-		judged = fmt.Sprintf("Wilson %g%% lower bound", rule.Confidence*100)
+		judged = "Wilson " + numfmt.Level(rule.Confidence) + " lower bound"
 	}
 	fmt.Fprintf(&b, "Sweep{rule: %s >= %.3f, load delivered", judged, rule.MinAttainment)
 	if rule.RequireNoBacklogGrowth {
@@ -344,12 +347,12 @@ func (s *Sweep) GomegaString() string {
 		case VerdictFail:
 			verdict = "FAIL (" + strings.Join(v.Reasons, "; ") + ")"
 		}
-		fmt.Fprintf(&b, " %s rps attainment %s %s", textRate(v.OfferedRPS), textFixed(v.Attainment, 3), verdict)
+		fmt.Fprintf(&b, " %s rps attainment %s %s", numfmt.Compact(v.OfferedRPS), numfmt.OptFixed(v.Attainment, 3), verdict)
 	}
 	if s.Selection.RPS != nil {
-		fmt.Fprintf(&b, "; capacity %s rps (%s", textRate(*s.Selection.RPS), s.Selection.Label)
+		fmt.Fprintf(&b, "; capacity %s rps (%s", numfmt.Compact(*s.Selection.RPS), s.Selection.Label)
 		if s.Selection.FailingNeighborRPS != nil {
-			fmt.Fprintf(&b, "; failing neighbor %s rps", textRate(*s.Selection.FailingNeighborRPS))
+			fmt.Fprintf(&b, "; failing neighbor %s rps", numfmt.Compact(*s.Selection.FailingNeighborRPS))
 		}
 		b.WriteString(")}")
 	} else {

@@ -84,7 +84,7 @@ func TestSelectCapacityFailures(t *testing.T) {
 	}
 	// A closed loop is never a capacity.
 	closed := sweepReport(100, 100, true, false)
-	closed.Generator = &GeneratorReport{Mode: "closed"}
+	closed.Generator = &GeneratorReport{Mode: ModeClosed}
 	sel = SelectCapacity([]SweepPoint{{OfferedRPS: 1, Report: closed}}, seedRule)
 	if sel.RPS != nil {
 		t.Fatalf("closed loop selected: %+v", sel)

@@ -11,12 +11,13 @@ import (
 // endpoint, streamed over Server-Sent Events or not, and turns each into
 // the timing and status fields of an Outcome. One Client is safe for
 // concurrent use by many goroutines; do not change its fields while it is
-// in use.
+// in use. NewClient returns one with the command's defaults (streaming,
+// with deadlines); the zero Client is non-streaming with no deadline.
 //
 // # Clocks
 //
 // Every time is read from the monotonic clock and recorded as
-// Millis(t - start), where start is the run's start instant:
+// millis(t - start), where start is the run's start instant:
 //
 //   - SentMS (d) is stamped when the transport has obtained a connection
 //     for the request and is about to write it (httptrace GotConn): the

@@ -111,7 +111,7 @@ func clearOutcome(out *Outcome) {
 }
 
 // ms converts an instant into the records' unit.
-func (x *exchange) ms(t time.Time) float64 { return Millis(t.Sub(x.start)) }
+func (x *exchange) ms(t time.Time) float64 { return millis(t.Sub(x.start)) }
 
 // gotConn stamps d.
 func (x *exchange) gotConn(httptrace.GotConnInfo) { x.wd.markSent(time.Now()) }

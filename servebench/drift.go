@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"time"
+
+	"github.com/servebench/servebench/servebench/stats"
 )
 
 // DriftReport follows the client's figures over the run in fixed intervals
@@ -277,7 +279,7 @@ func (b *driftBins) p99() *float64 {
 	if b.n < minDriftSamples {
 		return nil
 	}
-	rank := percentileRanks(b.n, 99, PercentileNearestRank)[0]
+	rank := percentileRanks(b.n, 99, stats.NearestRank)[0]
 	cum := 0
 	for _, k := range slices.Sorted(maps.Keys(b.bins)) {
 		cum += b.bins[k]

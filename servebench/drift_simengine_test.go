@@ -30,7 +30,7 @@ func driftRun(t *testing.T, slowdown float64) *servebench.Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	client := &servebench.Client{BaseURL: srv.URL(), Model: "simengine-tiny", Endpoint: servebench.EndpointCompletions,
+	client := &servebench.Client{BaseURL: srv.BaseURL(), Model: "simengine-tiny", Endpoint: servebench.EndpointCompletions,
 		Stream: true, TotalTimeout: 30 * time.Second}
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: arrival, Count: 180, Client: client, OutputDir: t.TempDir(),

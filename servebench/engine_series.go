@@ -142,7 +142,7 @@ type engineSampler struct {
 func startEngineSampler(ctx context.Context, url string, interval time.Duration, t0 time.Time) *engineSampler {
 	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s := &engineSampler{url: url, cancel: cancel, done: make(chan struct{}),
-		series: EngineSeries{URL: url, IntervalMS: Millis(interval)}}
+		series: EngineSeries{URL: url, IntervalMS: millis(interval)}}
 	go func() {
 		defer close(s.done)
 		for every := interval; ; {
@@ -166,7 +166,7 @@ func startEngineSampler(ctx context.Context, url string, interval time.Duration,
 // sample scrapes once and appends the sample.
 func (s *engineSampler) sample(ctx context.Context, t0 time.Time) {
 	snap, err := scrapeMetrics(ctx, s.url)
-	at := Millis(time.Since(t0))
+	at := millis(time.Since(t0))
 	if ctx.Err() != nil {
 		return // stopped while scraping: not a failure of the engine
 	}

@@ -27,11 +27,11 @@ func TestRunScrapesEngineMetricsOverTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	client := &servebench.Client{BaseURL: srv.URL(), Model: "simengine-tiny", Endpoint: servebench.EndpointCompletions,
+	client := &servebench.Client{BaseURL: srv.BaseURL(), Model: "simengine-tiny", Endpoint: servebench.EndpointCompletions,
 		Stream: true, TotalTimeout: 20 * time.Second}
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: arrival, Count: 30, Client: client, OutputDir: t.TempDir(),
-		LagTolerance: 5 * time.Second, MetricsURL: srv.URL() + "/metrics", MetricsInterval: 100 * time.Millisecond,
+		LagTolerance: 5 * time.Second, MetricsURL: srv.BaseURL() + "/metrics", MetricsInterval: 100 * time.Millisecond,
 		Score: servebench.ScoreOptions{DriftInterval: 250 * time.Millisecond},
 	})
 	if err != nil {

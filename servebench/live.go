@@ -19,7 +19,7 @@ type LiveRun struct {
 	sum   string
 
 	mu sync.Mutex
-	w  *OutcomeWriter // nil until warmup has ended
+	w  *outcomeWriter // nil until warmup has ended
 
 	done chan struct{}
 	res  *RunResult
@@ -72,11 +72,20 @@ func (l *LiveRun) run(ctx context.Context) (*RunResult, error) {
 	wallStart := time.Now()
 	var err error
 	if l.cfg.Warmup > 0 {
-		if res.Warmup, err = warmup(ctx, l.cfg, l.sched.RunID, filepath.Join(l.dir, WarmupFile)); err != nil {
+		res.Warmup, err = warmup(ctx, l.cfg, l.sched.RunID, filepath.Join(l.dir, WarmupFile))
+		switch {
+		case ctx.Err() != nil:
+			// Interrupted in warmup: go on, so that every scheduled
+			// request is recorded as not sent and the run still scores.
+		case err != nil:
 			return nil, fmt.Errorf("run: warmup: %w", err)
+		default:
+			if err := checkWarmup(res.Warmup); err != nil {
+				return nil, fmt.Errorf("run: warmup: %w", err)
+			}
 		}
 	}
-	w, err := CreateOutcomeWriter(filepath.Join(l.dir, OutcomesFile))
+	w, err := createOutcomeWriter(filepath.Join(l.dir, OutcomesFile))
 	if err == nil {
 		w.keepNone = l.cfg.boundedScoring(l.sched)
 	}
@@ -92,8 +101,10 @@ func (l *LiveRun) run(ctx context.Context) (*RunResult, error) {
 	}
 	before := l.scrape(ctx)
 	sampler := l.startSampler(ctx)
+	stopGPU := startGPUSampling(ctx, l.cfg.GPUSampler)
 	d := newDispatcher(l.cfg, l.sched, w)
 	d.run(ctx)
+	gpu := stopGPU()
 	series := sampler.stopIfStarted()
 	after := l.scrape(context.WithoutCancel(ctx))
 	if err := w.Close(); err != nil {
@@ -116,6 +127,8 @@ func (l *LiveRun) run(ctx context.Context) (*RunResult, error) {
 	}
 	rep.EngineMetrics = l.engineMetrics(before, after)
 	attachEngineSeries(rep, series)
+	gpu.attributeWork(rep)
+	rep.GPUTelemetry = gpu
 	res.Report = rep
 	if err := writeJSONFile(filepath.Join(l.dir, ReportFile), rep); err != nil {
 		return res, fmt.Errorf("run: %w", err)

@@ -345,7 +345,7 @@ func mergedGenerator(full *Schedule, shards []*shardDir, missing []int, rep *Rep
 		}
 		g.Notes = append(g.Notes, "shards "+strings.Join(names, ", ")+" are missing: their share is recorded as not_sent")
 	}
-	if window := (rep.WindowMS[1] - rep.WindowMS[0]) / 1000; window > 0 && full.Mode == "open" {
+	if window := (rep.WindowMS[1] - rep.WindowMS[0]) / 1000; window > 0 && full.Mode == ModeOpen {
 		// Every shard scores the same window, so the shards' delivered
 		// rates add up; a missing shard delivered nothing.
 		g.IdealRPS, g.DeliveredRPS = ptr(float64(g.Scheduled)/window), ptr(delivered)

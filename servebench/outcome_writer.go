@@ -8,10 +8,10 @@ import (
 	"sync"
 )
 
-// OutcomeWriter appends outcome records to a JSONL file and flushes each one
+// outcomeWriter appends outcome records to a JSONL file and flushes each one
 // as it is written, so an interrupted run still leaves every finished
 // request on disk. It is safe for concurrent use.
-type OutcomeWriter struct {
+type outcomeWriter struct {
 	mu   sync.Mutex
 	f    *os.File
 	buf  *bufio.Writer
@@ -22,19 +22,19 @@ type OutcomeWriter struct {
 	keepNone bool
 }
 
-// CreateOutcomeWriter creates (or truncates) the file at path.
-func CreateOutcomeWriter(path string) (*OutcomeWriter, error) {
+// createOutcomeWriter creates (or truncates) the file at path.
+func createOutcomeWriter(path string) (*outcomeWriter, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("outcomes: %w", err)
 	}
 	buf := bufio.NewWriterSize(f, 64<<10)
-	return &OutcomeWriter{f: f, buf: buf, enc: json.NewEncoder(buf)}, nil
+	return &outcomeWriter{f: f, buf: buf, enc: json.NewEncoder(buf)}, nil
 }
 
 // Write appends one record and flushes it to the file. The first error is
 // kept and returned by every later call and by Close.
-func (w *OutcomeWriter) Write(o *Outcome) error {
+func (w *outcomeWriter) Write(o *Outcome) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.err != nil {
@@ -55,14 +55,14 @@ func (w *OutcomeWriter) Write(o *Outcome) error {
 }
 
 // Outcomes returns the records written so far, in write order.
-func (w *OutcomeWriter) Outcomes() []Outcome {
+func (w *outcomeWriter) Outcomes() []Outcome {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return append([]Outcome(nil), w.kept...)
 }
 
 // Close flushes and closes the file.
-func (w *OutcomeWriter) Close() error {
+func (w *outcomeWriter) Close() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.f == nil {

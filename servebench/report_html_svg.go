@@ -288,7 +288,7 @@ func scatterChart(r *Report) svgScatter {
 	}
 	ttftBound := 0.0
 	if r.SLO.TTFTFromScheduled && r.SLO.TTFT > 0 {
-		ttftBound = Millis(r.SLO.TTFT)
+		ttftBound = millis(r.SLO.TTFT)
 		yMax = max(yMax, ttftBound)
 	}
 	if !(yMax > 0) {
@@ -380,7 +380,7 @@ func scatterChart(r *Report) svgScatter {
 	}
 	s.Caption += ". y: TTFT from the scheduled time, first content − scheduled (ms); requests that did not succeed sit in their status's lane below zero."
 	if ttftBound == 0 && r.SLO.TTFT > 0 {
-		s.Caption += fmt.Sprintf(" The TTFT bound (%s ms) judges first content − sent, so it is not drawn here: the mark's kind carries the verdict.", htmlMS(Millis(r.SLO.TTFT)))
+		s.Caption += fmt.Sprintf(" The TTFT bound (%s ms) judges first content − sent, so it is not drawn here: the mark's kind carries the verdict.", htmlMS(millis(r.SLO.TTFT)))
 	}
 	return s
 }

@@ -44,7 +44,7 @@ func htmlSuccess(id string, a, d float64, content []float64, n int, e float64) s
 //	e   at 800: success, f - d = 30, TPOT (860-830)/3 = 10, E2E 70: qualified
 func smallHTMLReport(t *testing.T) *servebench.Report {
 	t.Helper()
-	s := &servebench.Schedule{Schema: servebench.ScheduleSchema, Mode: "open", WindowMS: [2]float64{0, 1000}, ScheduleLagToleranceMS: 20}
+	s := &servebench.Schedule{Schema: servebench.ScheduleSchema, Mode: servebench.ModeOpen, WindowMS: [2]float64{0, 1000}, ScheduleLagToleranceMS: 20}
 	for i, id := range []string{"a", "b", "c", scriptID, "e"} {
 		s.Entries = append(s.Entries, servebench.ScheduleEntry{ID: id, Row: i, ScheduledMS: float64(200 * i), MaxTokens: 8})
 	}
@@ -331,7 +331,7 @@ func checkPageSVGs(t *testing.T, page string) int {
 // 419 ms to the first token.
 func largeHTMLReport(t *testing.T, n int) *servebench.Report {
 	t.Helper()
-	s := &servebench.Schedule{Schema: servebench.ScheduleSchema, Mode: "open", WindowMS: [2]float64{0, float64(n)}, ScheduleLagToleranceMS: 20}
+	s := &servebench.Schedule{Schema: servebench.ScheduleSchema, Mode: servebench.ModeOpen, WindowMS: [2]float64{0, float64(n)}, ScheduleLagToleranceMS: 20}
 	outs := make([]servebench.Outcome, 0, n)
 	firstToken := servebench.TimeoutFirstToken
 	status500 := 500
@@ -429,7 +429,7 @@ func TestRunWritesTheReportPageBesideTheReport(t *testing.T) {
 }
 
 func ExampleReport_WriteHTML() {
-	s := &servebench.Schedule{Schema: servebench.ScheduleSchema, Mode: "open", WindowMS: [2]float64{0, 1000}}
+	s := &servebench.Schedule{Schema: servebench.ScheduleSchema, Mode: servebench.ModeOpen, WindowMS: [2]float64{0, 1000}}
 	s.Entries = []servebench.ScheduleEntry{{ID: "q1", ScheduledMS: 0, MaxTokens: 4}, {ID: "q2", ScheduledMS: 500, MaxTokens: 4}}
 	outs := []servebench.Outcome{
 		htmlSuccess("q1", 0, 0, []float64{40, 60}, 3, 70),

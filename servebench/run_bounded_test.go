@@ -35,7 +35,7 @@ func TestBoundedMemoryRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	client := &servebench.Client{BaseURL: srv.URL(), Model: "simengine-tiny", Endpoint: servebench.EndpointCompletions,
+	client := &servebench.Client{BaseURL: srv.BaseURL(), Model: "simengine-tiny", Endpoint: servebench.EndpointCompletions,
 		Stream: true, TotalTimeout: 20 * time.Second}
 	dir := t.TempDir()
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{

@@ -47,7 +47,7 @@ func scoreOptionsFor(cfg RunConfig, s *Schedule, outcomes []Outcome) ScoreOption
 	if opts.LagToleranceMS == nil {
 		opts.LagToleranceMS = ptr(s.ScheduleLagToleranceMS)
 	}
-	if s.Mode == "closed" && opts.WindowMS == nil {
+	if s.Mode == ModeClosed && opts.WindowMS == nil {
 		end := 0.0
 		for i := range outcomes {
 			end = max(end, outcomes[i].TerminalMS)
@@ -65,7 +65,7 @@ func scoreOptionsFor(cfg RunConfig, s *Schedule, outcomes []Outcome) ScoreOption
 // as a shortfall.
 func completeGenerator(g *GeneratorReport, rep *Report, s *Schedule, inWindow int) {
 	window := (rep.WindowMS[1] - rep.WindowMS[0]) / 1000
-	if window > 0 && s.Mode == "open" {
+	if window > 0 && s.Mode == ModeOpen {
 		g.IdealRPS = ptr(float64(g.Scheduled) / window)
 		g.DeliveredRPS = ptr(float64(inWindow) / window)
 	}
@@ -98,11 +98,7 @@ func experimentRecord(cfg RunConfig, s *Schedule, wallStart time.Time) *Experime
 		RunID:         s.RunID,
 		StartTime:     wallStart.UTC().Format(time.RFC3339Nano),
 		Arrival:       s.Arrival,
-		Endpoint:      cfg.Client.Endpoint,
-		BaseURL:       cfg.Client.BaseURL,
-		Model:         cfg.Client.Model,
 		Engine:        cfg.Engine,
-		Timeouts:      clientTimeouts(cfg.Client),
 		Workload:      s.Workload,
 		WarmupCount:   cfg.Warmup,
 		ClientVersion: clientVersion(),
@@ -110,6 +106,9 @@ func experimentRecord(cfg RunConfig, s *Schedule, wallStart time.Time) *Experime
 		Host:          host,
 		Notes:         append([]string(nil), s.Notes...),
 		Labels:        cfg.Labels,
+	}
+	if c := cfg.Client; c != nil {
+		x.Endpoint, x.BaseURL, x.Model, x.Timeouts = c.Endpoint, c.BaseURL, c.Model, clientTimeouts(c)
 	}
 	if cfg.Warmup > 0 {
 		x.Notes = append(x.Notes, fmt.Sprintf("warmup: %d requests from the workload's first rows, excluded from the cohort; their prefixes start warm", cfg.Warmup))
@@ -156,8 +155,8 @@ func writeJSONFile(path string, v any) error {
 // clientTimeouts reports the client's declared deadlines in milliseconds.
 func clientTimeouts(c *Client) Timeouts {
 	return Timeouts{
-		FirstTokenMS: Millis(c.FirstTokenTimeout),
-		IdleMS:       Millis(c.IdleTimeout),
-		TotalMS:      Millis(c.TotalTimeout),
+		FirstTokenMS: millis(c.FirstTokenTimeout),
+		IdleMS:       millis(c.IdleTimeout),
+		TotalMS:      millis(c.TotalTimeout),
 	}
 }

@@ -12,7 +12,7 @@ import (
 // open loop and unsharded (a closed loop's window and a shard's share are
 // fixed from the records in memory).
 func (cfg *RunConfig) boundedScoring(s *Schedule) bool {
-	return cfg.BoundedMemory && s.Mode == "open" && s.Shard == nil
+	return cfg.BoundedMemory && s.Mode == ModeOpen && s.Shard == nil
 }
 
 // scoreRunBounded scores a BoundedMemory run from its files: the report

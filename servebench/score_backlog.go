@@ -1,6 +1,10 @@
 package servebench
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/servebench/servebench/servebench/stats"
+)
 
 // backlogTally counts outstanding cohort requests (sent at or before t, not
 // yet terminal at t) at the window's midpoint and at its end, and calls the
@@ -64,7 +68,7 @@ func (t *backlogTally) report(early *population) (*Backlog, error) {
 	window, mid := t.window, t.mid
 	p90, ok := 0.0, early.n > 0
 	if ok {
-		vs, err := early.selectRanks(percentileRanks(early.n, 90, PercentileNearestRank))
+		vs, err := early.selectRanks(percentileRanks(early.n, 90, stats.NearestRank))
 		if err != nil {
 			return nil, err
 		}

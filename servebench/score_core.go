@@ -192,8 +192,8 @@ func (t *fluidityTally) add(f fluidityResult) {
 
 func (t *fluidityTally) report(rule FluidityRule) *FluidityReport {
 	fr := &FluidityReport{
-		FirstTokenDeadlineMS: Millis(rule.FirstTokenDeadline),
-		CadenceMS:            Millis(rule.Cadence),
+		FirstTokenDeadlineMS: millis(rule.FirstTokenDeadline),
+		CadenceMS:            millis(rule.Cadence),
 		MissedDeadlines:      t.missed,
 		Deadlines:            t.deadlines,
 	}

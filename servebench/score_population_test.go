@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/servebench/servebench/servebench/stats"
 )
 
 // TestPopulationMatchesSortedSample checks that the counted population
@@ -44,7 +46,7 @@ func TestPopulationMatchesSortedSample(t *testing.T) {
 					t.Fatalf("%s: expected the population to spill past %d distinct values", name, spill)
 				}
 				sorted := slices.Sorted(slices.Values(scaled))
-				for _, method := range []string{PercentileNearestRank, PercentileLinear} {
+				for _, method := range []stats.PercentileMethod{stats.NearestRank, stats.Linear} {
 					got, err := distributionOfPopulation(pop, method)
 					if err != nil {
 						t.Fatal(err)
@@ -53,7 +55,7 @@ func TestPopulationMatchesSortedSample(t *testing.T) {
 						p   float64
 						got *float64
 					}{{50, got.P50}, {90, got.P90}, {95, got.P95}, {99, got.P99}, {100, got.Max}} {
-						want, _ := Percentile(sorted, q.p, method)
+						want, _ := stats.Percentile(sorted, q.p, method)
 						if *q.got != want {
 							t.Fatalf("%s (scale %v, spill cap %d) %s p%v = %v, sorted sample gives %v", name, scale, spill, method, q.p, *q.got, want)
 						}

@@ -1,6 +1,10 @@
 package servebench
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/servebench/servebench/servebench/stats"
+)
 
 // MetricMaxGap is each successful request's worst gap between content
 // events: a population of requests, unlike the pooled gaps of MetricITL and
@@ -105,7 +109,7 @@ func (p *populations) addSuccess(rec *scoreRecord, m *requestMeasures) {
 // summarize computes every population's distribution, and returns the raw
 // samples when they were kept (sorted in place). It removes any temporary
 // file the populations used.
-func (p *populations) summarize(method string, offered, successes int) (map[Metric][]float64, map[Metric]Distribution, error) {
+func (p *populations) summarize(method stats.PercentileMethod, offered, successes int) (map[Metric][]float64, map[Metric]Distribution, error) {
 	defer p.close()
 	dists := make(map[Metric]Distribution, len(reportMetricIndex))
 	var samples map[Metric][]float64
@@ -149,7 +153,7 @@ func (p *populations) close() {
 // distributionOfPopulation summarizes a population; an empty one has N = 0
 // and every value nil. The percentiles are those Percentile gives on the
 // sorted sample.
-func distributionOfPopulation(pop *population, method string) (Distribution, error) {
+func distributionOfPopulation(pop *population, method stats.PercentileMethod) (Distribution, error) {
 	d := Distribution{N: pop.n}
 	if pop.n == 0 {
 		return d, nil

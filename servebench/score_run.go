@@ -24,7 +24,8 @@ import (
 // report says so and is not valid.
 //
 // Options left at their zero value fall back to what the run's report.json
-// recorded, when it exists: the SLO, the Wilson confidence and the
+// recorded, when it exists: each SLO objective on its own (a new TTFT
+// bound keeps the run's TPOT and E2E bounds), the Wilson confidence and the
 // percentile method; so re-scoring with no options reproduces the run's
 // own verdict. The experiment and generator records are carried over from
 // it as well, since only the run could observe them.
@@ -124,7 +125,7 @@ func optionsFromPrevious(opts ScoreOptions, prev *Report, sched *Schedule) Score
 		return opts
 	}
 	opts.fillFrom(prev)
-	if opts.WindowMS == nil && sched.Mode == "closed" {
+	if opts.WindowMS == nil && sched.Mode == ModeClosed {
 		// A closed loop's window is fixed when the run ends.
 		w := prev.WindowMS
 		opts.WindowMS = &w
@@ -143,17 +144,15 @@ func carryPrevious(rep *Report, prev *Report) {
 	rep.EngineMetrics = prev.EngineMetrics
 	rep.PromptTokens = prev.PromptTokens
 	rep.OutputLengths = prev.OutputLengths
+	rep.GPUTelemetry = prev.GPUTelemetry
+	rep.GPUTelemetry.attributeWork(rep)
 	attachEngineSeries(rep, prev.EngineSeries)
 }
 
 // fillFrom takes the options left at their zero value from a report: its
 // SLO, Wilson confidence and percentile method.
 func (opts *ScoreOptions) fillFrom(prev *Report) {
-	if sloUnset(opts.SLO) {
-		fromScheduled := opts.SLO.TTFTFromScheduled
-		opts.SLO = prev.SLO
-		opts.SLO.TTFTFromScheduled = opts.SLO.TTFTFromScheduled || fromScheduled
-	}
+	opts.SLO = keepUnsetObjectives(opts.SLO, prev.SLO)
 	if opts.Confidence == 0 {
 		opts.Confidence = prev.WilsonConfidence
 	}

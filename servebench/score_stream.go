@@ -261,7 +261,7 @@ func scoreOutcomeLines(path string, cs *compactSchedule, idx *outcomeIndex, set 
 		}
 	}()
 	firstSent := map[int32]*float64{} // retried entries whose first attempt was read
-	closed := cs.head.Mode == "closed"
+	closed := cs.head.Mode == ModeClosed
 	for b := range batches {
 		for k := range b.outcomes {
 			if err := scoreOutcomeLine(&b.outcomes[k], b.numbers[k], cs, idx, set, closed, firstSent, emit); err != nil {

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/servebench/servebench/servebench/quality"
+
+	"github.com/servebench/servebench/servebench/stats"
 )
 
 // streamedRun builds a run of n requests with every kind of record the
@@ -91,7 +93,7 @@ func TestScoreRunDirToMatchesInMemory(t *testing.T) {
 	}{
 		{"small", 40, 1 << 16, ScoreOptions{}},
 		{"slo and linear", 400, 1 << 16, ScoreOptions{SLO: SLO{TTFT: 150 * time.Millisecond, TPOT: 20 * time.Millisecond, E2E: 400 * time.Millisecond},
-			PercentileMethod: PercentileLinear, Fluidity: &FluidityRule{FirstTokenDeadline: 200 * time.Millisecond, Cadence: 30 * time.Millisecond}}},
+			PercentileMethod: stats.Linear, Fluidity: &FluidityRule{FirstTokenDeadline: 200 * time.Millisecond, Cadence: 30 * time.Millisecond}}},
 		{"spilled populations", 3000, 32, ScoreOptions{SLO: SLO{TTFT: 100 * time.Millisecond}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -3,6 +3,8 @@ package servebench
 import (
 	"fmt"
 	"math"
+
+	"github.com/servebench/servebench/servebench/stats"
 )
 
 // scoreTally is the scoring core: it takes the cohort's records one at a
@@ -31,18 +33,18 @@ func newScoreTally(set scoreSetup, keep bool) *scoreTally {
 	r := &Report{
 		Schema:                 ReportSchema,
 		WilsonConfidence:       set.confidence,
-		StatusCounts:           make(map[Status]int, len(Statuses)),
-		ReasonCounts:           make(map[Reason]int, len(Reasons)),
+		StatusCounts:           make(map[Status]int, len(statuses)),
+		ReasonCounts:           make(map[Reason]int, len(reasons)),
 		WindowMS:               set.window,
 		ScheduleLagToleranceMS: set.tolerance,
 		InvalidReasons:         []string{},
 		SLO:                    set.slo,
 		PercentileMethod:       set.method,
 	}
-	for _, s := range Statuses {
+	for _, s := range statuses {
 		r.StatusCounts[s] = 0
 	}
-	for _, reason := range Reasons {
+	for _, reason := range reasons {
 		r.ReasonCounts[reason] = 0
 	}
 	t := &scoreTally{set: set, r: r, pop: newPopulations(keep), lastTerminal: math.Inf(-1),
@@ -168,7 +170,7 @@ func (t *scoreTally) finish() (*Report, error) {
 	r.AttainmentKind = attainmentKind(t.judgedSuccesses, r.ProtocolSuccesses)
 	if n > 0 {
 		r.Attainment = ptr(float64(r.Qualified) / float64(n))
-		if lo, ok := Wilson(r.Qualified, n, set.confidence); ok {
+		if lo, ok := stats.WilsonLower(r.Qualified, n, set.confidence); ok {
 			r.WilsonLower = ptr(lo)
 		}
 	}

@@ -11,7 +11,7 @@ import (
 // waits for all of them, with at most MaxConcurrency in flight. Their
 // records go to path on their own clock; they are never part of the cohort.
 func warmup(ctx context.Context, cfg RunConfig, runID, path string) ([]Outcome, error) {
-	w, err := CreateOutcomeWriter(path)
+	w, err := createOutcomeWriter(path)
 	if err != nil {
 		return nil, err
 	}
@@ -36,9 +36,9 @@ func warmup(ctx context.Context, cfg RunConfig, runID, path string) ([]Outcome, 
 		go func() {
 			defer wg.Done()
 			defer func() { <-slots }()
-			out := &Outcome{ID: id, Attempt: 1, Class: req.Class, ScheduledMS: Millis(time.Since(start))}
+			out := &Outcome{ID: id, Attempt: 1, Class: req.Class, ScheduledMS: millis(time.Since(start))}
 			out.SlotMS = ptr(out.ScheduledMS)
-			cfg.Client.Do(ctx, start, req, runID+"/"+id+"/1", out)
+			cfg.sender().Do(ctx, start, req, runID+"/"+id+"/1", out)
 			_ = w.Write(out)
 		}()
 	}

@@ -70,7 +70,7 @@ var _ = Describe("Contract", func() {
 				names = append(names, o.Name)
 			}
 			Expect(names).To(Equal([]string{
-				"no lost requests", "valid load", "attainment >= 0.900", "99 % Wilson lower bound of attainment >= 0.800",
+				"no lost requests", "valid load", "attainment >= 0.900", "99% Wilson lower bound of attainment >= 0.800",
 				"p95 E2E <= 2000 ms", "error rate <= 0.050", "qualified request rate >= 3.000 req/s",
 			}))
 		})

@@ -27,7 +27,8 @@ var Metrics = map[string]servebench.Metric{
 // objectives reads the objectives section.
 func (d *decoder) objectives(m *mapping, c *Contract) {
 	o := d.mapping(orEmpty(m.get("objectives")), "objectives",
-		"valid_load", "attainment", "wilson_lower", "confidence", "percentiles", "error_rate", "qualified_rate", "capacity", "drift")
+		"valid_load", "attainment", "wilson_lower", "confidence", "percentiles", "error_rate", "qualified_rate", "capacity",
+		"joules_per_output_token", "joules_per_qualified_request", "drift")
 	if o == nil {
 		return
 	}
@@ -57,6 +58,8 @@ func (d *decoder) objectives(m *mapping, c *Contract) {
 			}
 		}
 	}
+	obj.JoulesPerOutputToken = d.joules(o, "joules_per_output_token")
+	obj.JoulesPerQualifiedRequest = d.joules(o, "joules_per_qualified_request")
 	obj.Percentiles = d.percentiles(o)
 	obj.Drift = d.drift(o)
 	obj.Capacity = d.capacity(o, obj, c.Arrival.Sweep())
@@ -186,6 +189,22 @@ func (d *decoder) drift(o *mapping) *float64 {
 	}
 	if v < 0 {
 		d.errorf(n, "objectives.drift.max_growth", "want a growth of at least 0, got %g", v)
+		return nil
+	}
+	return &v
+}
+
+// joules reads an energy bound in joules; it must be above 0.
+func (d *decoder) joules(o *mapping, key string) *float64 {
+	if !o.has(key) {
+		return nil
+	}
+	v, ok := d.number(o.get(key), "objectives."+key)
+	if !ok {
+		return nil
+	}
+	if v <= 0 {
+		d.errorf(o.get(key), "objectives."+key, "want an energy in joules above 0, got %g", v)
 		return nil
 	}
 	return &v

@@ -61,6 +61,12 @@ func (c *Contract) PointObjectives(p LoadPoint) []Objective {
 	if o.QualifiedRate != nil {
 		out = append(out, objective("objectives.qualified_rate", matchers.HaveQualifiedRateAtLeast(*o.QualifiedRate)))
 	}
+	if o.JoulesPerOutputToken != nil {
+		out = append(out, objective("objectives.joules_per_output_token", matchers.HaveEnergyPerOutputTokenBelow(*o.JoulesPerOutputToken)))
+	}
+	if o.JoulesPerQualifiedRequest != nil {
+		out = append(out, objective("objectives.joules_per_qualified_request", matchers.HaveEnergyPerQualifiedRequestBelow(*o.JoulesPerQualifiedRequest)))
+	}
 	return out
 }
 

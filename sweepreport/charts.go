@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/internal/plotsvg"
 )
 
@@ -205,7 +206,7 @@ func (r Result) latencyChart(name string, p50, p90, p99 func(Rate) *float64, bou
 func (r Result) attainmentChart() chart {
 	p := plotsvg.New("Attainment against offered rate", "offered rate (req/s, realized)", "share of offered requests qualified")
 	att := seriesOf("attainment", plotsvg.Palette[0], r.Rates, offered, func(x Rate) *float64 { return x.Attainment })
-	wil := seriesOf(fmt.Sprintf("Wilson %g%% lower bound", r.Rule.Confidence*100), plotsvg.Palette[5], r.Rates, offered, func(x Rate) *float64 { return x.WilsonLower })
+	wil := seriesOf("Wilson "+numfmt.Level(r.Rule.Confidence)+" lower bound", plotsvg.Palette[5], r.Rates, offered, func(x Rate) *float64 { return x.WilsonLower })
 	if len(att.runs) == 0 {
 		return chart{Title: p.Title.Text, Empty: "no run offered a request"}
 	}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -64,10 +65,10 @@ func (r Result) WriteHTML(w io.Writer) error {
 	}
 	for _, x := range r.Rates {
 		rw := row{Verdict: x.Verdict, Reasons: strings.Join(x.Reasons, "; "), Cells: []string{
-			num(&x.RateRPS, -1), strconv.Itoa(x.Repeat), num(x.OfferedRPS, 3), fmt.Sprintf("%d/%d", x.Qualified, x.Offered),
-			num(x.Attainment, 3), num(x.WilsonLower, 3), num(x.QualifiedRPS, 3), num(x.OutputTokensPerS, 1),
-			num(x.TTFTP50MS, 1) + " / " + num(x.TTFTP99MS, 1), num(x.TPOTP50MS, 1) + " / " + num(x.TPOTP99MS, 1),
-			num(x.E2EP99MS, 1), num(x.MaxScheduleLagMS, 1)}}
+			numfmt.OptFixed(&x.RateRPS, -1), strconv.Itoa(x.Repeat), numfmt.OptFixed(x.OfferedRPS, 3), fmt.Sprintf("%d/%d", x.Qualified, x.Offered),
+			numfmt.OptFixed(x.Attainment, 3), numfmt.OptFixed(x.WilsonLower, 3), numfmt.OptFixed(x.QualifiedRPS, 3), numfmt.OptFixed(x.OutputTokensPerS, 1),
+			numfmt.OptFixed(x.TTFTP50MS, 1) + " / " + numfmt.OptFixed(x.TTFTP99MS, 1), numfmt.OptFixed(x.TPOTP50MS, 1) + " / " + numfmt.OptFixed(x.TPOTP99MS, 1),
+			numfmt.OptFixed(x.E2EP99MS, 1), numfmt.OptFixed(x.MaxScheduleLagMS, 1)}}
 		if x.RunDir != "" && !strings.HasPrefix(x.RunDir, "/") {
 			rw.Link = path.Join(x.RunDir, servebench.ReportHTMLFile)
 		}
@@ -130,12 +131,4 @@ func rateList(v []float64) string {
 		return "(none)"
 	}
 	return strings.Join(s, ", ")
-}
-
-// num prints v with the given decimals (-1: shortest), "n/a" when nil.
-func num(v *float64, decimals int) string {
-	if v == nil {
-		return "n/a"
-	}
-	return strconv.FormatFloat(*v, 'f', decimals, 64)
 }

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -150,7 +151,7 @@ func FromSweep(sw *servebench.Sweep, dir string) Result {
 func ruleText(rule servebench.CapacityRule) string {
 	s := fmt.Sprintf("attainment ≥ %g", rule.MinAttainment)
 	if rule.UseWilsonLower {
-		s = fmt.Sprintf("Wilson %g%% lower bound of attainment ≥ %g", rule.Confidence*100, rule.MinAttainment)
+		s = fmt.Sprintf("Wilson %s lower bound of attainment ≥ %g", numfmt.Level(rule.Confidence), rule.MinAttainment)
 	}
 	s += ", load delivered"
 	if rule.RequireNoBacklogGrowth {

@@ -32,7 +32,7 @@ func runPareto(args []string, stdout, stderr io.Writer) int {
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		return 1
+		return parseFailureCode(err)
 	}
 	dirs := fs.Args()
 	if len(dirs) == 0 {

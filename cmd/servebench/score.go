@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/stats"
 )
 
 func init() {
@@ -47,7 +48,7 @@ func (f *scoreFlags) options() (servebench.ScoreOptions, error) {
 	opts := servebench.ScoreOptions{
 		SLO:              servebench.SLO{TTFT: f.ttftSLO, TPOT: f.tpotSLO, E2E: f.e2eSLO, TTFTFromScheduled: f.ttftFromScheduled},
 		Confidence:       f.confidence,
-		PercentileMethod: f.percentile,
+		PercentileMethod: stats.PercentileMethod(f.percentile),
 	}
 	if f.format != "json" && f.format != "text" && f.format != "html" {
 		return opts, fmt.Errorf("--format %q: want json, text or html", f.format)
@@ -55,7 +56,7 @@ func (f *scoreFlags) options() (servebench.ScoreOptions, error) {
 	if f.confidence != 0 && !(f.confidence > 0 && f.confidence < 1) {
 		return opts, fmt.Errorf("--confidence %v: want a value in (0, 1)", f.confidence)
 	}
-	if f.percentile != "" && f.percentile != servebench.PercentileNearestRank && f.percentile != servebench.PercentileLinear {
+	if !stats.PercentileMethod(f.percentile).Valid() {
 		return opts, fmt.Errorf("--percentile %q: want nearest-rank or linear", f.percentile)
 	}
 	if f.ttftSLO < 0 || f.tpotSLO < 0 || f.e2eSLO < 0 {
@@ -65,7 +66,7 @@ func (f *scoreFlags) options() (servebench.ScoreOptions, error) {
 		if f.lagTolerance < 0 {
 			return opts, fmt.Errorf("--schedule-lag-tolerance %v: must not be negative", f.lagTolerance)
 		}
-		ms := servebench.Millis(f.lagTolerance)
+		ms := msOf(f.lagTolerance)
 		opts.LagToleranceMS = &ms
 	}
 	if (f.fluidityFirstToken > 0) != (f.fluidityCadence > 0) || f.fluidityFirstToken < 0 || f.fluidityCadence < 0 {
@@ -94,6 +95,9 @@ func runScore(args []string, stdout, stderr io.Writer) int {
 	var f scoreFlags
 	f.register(fs)
 	positional, err := parseInterleaved(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
 	if err != nil {
 		return 1
 	}

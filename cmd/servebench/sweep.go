@@ -1,13 +1,9 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/sweepreport"
@@ -38,11 +34,24 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&auto.Factor, "auto-factor", 2, "--rates auto: ratio between successive coarse rates")
 	fs.Float64Var(&auto.MaxRPS, "auto-max", 256, "--rates auto: the highest rate tried (req/s)")
 	fs.Float64Var(&auto.ResolutionRPS, "resolution", 0, "--rates auto: bisect until the passing and failing rates are this close (req/s; default a tenth of the start rate)")
-	if err := fs.Parse(args); err != nil {
+	if code, done := parseCommandLine(fs, args, stderr); done {
+		return code
+	}
+	f.given = setFlags(fs)
+	if f.given["rate"] {
+		fmt.Fprintln(stderr, "servebench sweep: --rate: a sweep takes its rates from --rates")
+		return 1
+	}
+	if err := checkSweepNumbers(*alpha, *confidence, *repeat); err != nil {
+		fmt.Fprintf(stderr, "servebench sweep: %v\n", err)
 		return 1
 	}
 	plan := servebench.SweepPlan{Repeat: *repeat, Descending: *descending}
 	if *rates == "auto" {
+		if err := checkAutoRateFlags(auto.StartRPS, auto.Factor, auto.MaxRPS, auto.ResolutionRPS); err != nil {
+			fmt.Fprintf(stderr, "servebench sweep: %v\n", err)
+			return 1
+		}
 		if auto.ResolutionRPS == 0 {
 			auto.ResolutionRPS = auto.StartRPS / 10
 		}
@@ -57,7 +66,7 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 		plan.Rates = points
 		f.rate = points[0]
 	}
-	if f.arrival == "replay" || f.arrival == "closed" {
+	if !servebench.Process(f.arrival).Sampled() {
 		fmt.Fprintf(stderr, "servebench sweep: --arrival %s has no offered rate to sweep\n", f.arrival)
 		return 1
 	}
@@ -66,9 +75,18 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "servebench sweep: %v\n", err)
 		return 1
 	}
+	if cfg.Shard != nil || !cfg.StartAt.IsZero() {
+		// Refused here too, so that the preflight does not come first.
+		fmt.Fprintln(stderr, "servebench sweep: a sweep runs its rates one after another; shard each rate's run instead (run --shard, --start-at)")
+		return 1
+	}
 	plan.Rule = servebench.CapacityRule{MinAttainment: *alpha, UseWilsonLower: *wilson, Confidence: *confidence, RequireNoBacklogGrowth: *backlog}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptContext(stderr)
 	defer stop()
+	if err := f.beforeLoad(ctx, &cfg, stderr); err != nil {
+		fmt.Fprintf(stderr, "servebench sweep: %v\n", err)
+		return 1
+	}
 	sweep, err := servebench.RunSweep(ctx, cfg, plan)
 	if sweep != nil {
 		res := sweepreport.FromSweep(sweep, cfg.OutputDir)

@@ -101,7 +101,7 @@ func TestSweepAutoKeepsEveryRun(t *testing.T) {
 		t.Fatalf("auto %+v, rates %+v", res.Auto, res.Rates)
 	}
 	if code, _, stderr := runCLI("sweep", "--base-url", url, "--model", "m", "--workload", writeWorkload(t, twoRows), "--rates", "auto",
-		"--auto-max", "0.5", "--count", "2", "--output", filepath.Join(t.TempDir(), "x")); code != 1 || !strings.Contains(stderr, "auto max rate 0.5 must be finite and at least the start rate 1") {
+		"--auto-max", "0.5", "--count", "2", "--output", filepath.Join(t.TempDir(), "x")); code != 1 || !strings.Contains(stderr, "--auto-max: want a finite number in [1, ∞), got 0.5") {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 }

@@ -24,6 +24,9 @@ func runWorkload(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: servebench workload import FORMAT FILE --output W.jsonl [options]")
 		fmt.Fprintln(stderr, "       servebench workload generate KIND --output W.jsonl [options]")
 		fmt.Fprintf(stderr, "formats: %s\nkinds: %s\n", strings.Join(catalog.Importers(), ", "), strings.Join(catalog.Generators(), ", "))
+		if isHelpArg(args) {
+			return 0
+		}
 		return 1
 	}
 	if args[0] == "import" {
@@ -37,6 +40,9 @@ func runWorkload(args []string, stdout, stderr io.Writer) int {
 func runWorkloadImport(args []string, stdout, stderr io.Writer) int {
 	if len(args) < 2 || strings.HasPrefix(args[0], "-") || strings.HasPrefix(args[1], "-") {
 		fmt.Fprintf(stderr, "usage: servebench workload import FORMAT FILE --output W.jsonl [options]\nformats: %s\n", strings.Join(catalog.Importers(), ", "))
+		if isHelpArg(args) {
+			return 0
+		}
 		return 1
 	}
 	format, file := args[0], args[1]
@@ -50,7 +56,7 @@ func runWorkloadImport(args []string, stdout, stderr io.Writer) int {
 	output := fs.String("output", "", "workload JSONL file to write; its side file goes beside it (required)")
 	params := optionFlags(fs, opts, nil)
 	if err := fs.Parse(args[2:]); err != nil {
-		return 1
+		return parseFailureCode(err)
 	}
 	if fs.NArg() > 0 || *output == "" {
 		fmt.Fprintf(stderr, "servebench workload import: give --output and no other argument after FILE (got %q)\n", fs.Args())
@@ -69,6 +75,9 @@ func runWorkloadImport(args []string, stdout, stderr io.Writer) int {
 func runWorkloadGenerate(args []string, stdout, stderr io.Writer) int {
 	if len(args) < 1 || strings.HasPrefix(args[0], "-") {
 		fmt.Fprintf(stderr, "usage: servebench workload generate KIND --output W.jsonl [options]\nkinds: %s\n", strings.Join(catalog.Generators(), ", "))
+		if isHelpArg(args) {
+			return 0
+		}
 		return 1
 	}
 	kind := args[0]
@@ -85,7 +94,7 @@ func runWorkloadGenerate(args []string, stdout, stderr io.Writer) int {
 	raw := fs.String("params", "", `structured parameters as JSON, e.g. '{"classes":[...]}'; flags override its fields`)
 	params := optionFlags(fs, defaults, map[string]bool{"seed": true})
 	if err := fs.Parse(args[1:]); err != nil {
-		return 1
+		return parseFailureCode(err)
 	}
 	if fs.NArg() > 0 || *output == "" {
 		fmt.Fprintf(stderr, "servebench workload generate: give --output and no other argument (got %q)\n", fs.Args())
