@@ -49,14 +49,13 @@ var _ = Describe("matchers on a live run", func() {
 		live := startLive(1) // every request fails with HTTP 500
 		var message string
 		g := NewGomega(func(m string, _ ...int) { message = m })
-		start := time.Now()
 		g.Eventually(live).WithTimeout(20 * time.Second).WithPolling(20 * time.Millisecond).
 			Should(matchers.HaveAttainmentAtLeast(0.9))
 		// 0.9 of 40 needs 36 qualified: the fifth failure (at about 200 ms of a
-		// 2 s window) makes it unreachable.
-		Expect(time.Since(start)).To(BeNumerically("<", 1500*time.Millisecond))
-		Expect(message).To(ContainSubstring("attainment cannot reach 0.900 any more: even if all"))
+		// 2 s window) makes it unreachable. The run is still going (its own
+		// state, not the wall clock, says so) and most of it is still to come.
 		Expect(live.Finished()).To(BeFalse())
+		Expect(message).To(ContainSubstring("attainment cannot reach 0.900 any more: even if all"))
 	})
 
 	It("does the same for the Wilson bound", func() {

@@ -2,6 +2,7 @@ package servebench
 
 import (
 	"context"
+	"fmt"
 	"runtime/metrics"
 	"strconv"
 	"sync"
@@ -58,8 +59,11 @@ func scheduleUnits(s *Schedule) [][]int {
 }
 
 // run dispatches the whole schedule and returns when every entry has a
-// terminal record.
+// terminal record, or, when the outcome file cannot be written, once the
+// dispatch has stopped and the requests in flight have ended.
 func (d *dispatcher) run(ctx context.Context) {
+	ctx, stop := d.stopOnWriteError(ctx)
+	defer stop()
 	d.schedBefore = schedLatencySnapshot()
 	if d.cfg.Observer != nil {
 		d.cfg.Observer.Started(len(d.sched.Entries))
@@ -75,6 +79,25 @@ func (d *dispatcher) run(ctx context.Context) {
 	d.recordUnsent()
 	if d.cfg.Observer != nil {
 		d.cfg.Observer.Finished()
+	}
+}
+
+// stopOnWriteError derives the dispatch's context: it is cancelled the
+// moment a record cannot be written (a full disk), so that nothing more is
+// sent and the requests in flight end at once. stop releases it.
+func (d *dispatcher) stopOnWriteError(ctx context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-d.w.Failed():
+			cancel(fmt.Errorf("the outcome file could not be written, the run was stopped: %w", d.w.Err()))
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		close(done)
+		cancel(nil)
 	}
 }
 

@@ -13,7 +13,7 @@ import (
 // requests, KV-cache usage and preemptions under one name whatever the
 // engine calls them, and its other gauges by their own names.
 type EngineSeries struct {
-	// URL is the scraped endpoint.
+	// URL is the scraped endpoint, without the URL's userinfo.
 	URL string `json:"url"`
 	// IntervalMS is the time between scrapes (doubled, and the series
 	// thinned to every other sample, whenever it reaches
@@ -142,7 +142,7 @@ type engineSampler struct {
 func startEngineSampler(ctx context.Context, url string, interval time.Duration, t0 time.Time) *engineSampler {
 	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s := &engineSampler{url: url, cancel: cancel, done: make(chan struct{}),
-		series: EngineSeries{URL: url, IntervalMS: millis(interval)}}
+		series: EngineSeries{URL: RedactURL(url), IntervalMS: millis(interval)}}
 	go func() {
 		defer close(s.done)
 		for every := interval; ; {
@@ -173,7 +173,7 @@ func (s *engineSampler) sample(ctx context.Context, t0 time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err != nil {
-		s.series.Samples = append(s.series.Samples, EngineSample{AtMS: at, Error: err.Error()})
+		s.series.Samples = append(s.series.Samples, EngineSample{AtMS: at, Error: redactURLUserinfo(err.Error(), s.url)})
 		s.series.FailedScrapes++
 		return
 	}

@@ -2,6 +2,7 @@ package servebench
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"sync"
@@ -85,13 +86,11 @@ func (l *LiveRun) run(ctx context.Context) (*RunResult, error) {
 			}
 		}
 	}
-	w, err := createOutcomeWriter(filepath.Join(l.dir, OutcomesFile))
-	if err == nil {
-		w.keepNone = l.cfg.boundedScoring(l.sched)
-	}
+	w, err := createOutcomeWriter(filepath.Join(l.dir, OutcomesFile), l.cfg.outcomeSink)
 	if err != nil {
 		return nil, fmt.Errorf("run: %w", err)
 	}
+	w.keepNone = l.cfg.boundedScoring(l.sched)
 	l.mu.Lock()
 	l.w = w
 	l.mu.Unlock()
@@ -107,9 +106,7 @@ func (l *LiveRun) run(ctx context.Context) (*RunResult, error) {
 	gpu := stopGPU()
 	series := sampler.stopIfStarted()
 	after := l.scrape(context.WithoutCancel(ctx))
-	if err := w.Close(); err != nil {
-		return nil, fmt.Errorf("run: %w", err)
-	}
+	writeErr := w.Close()
 	gen := d.report()
 	gen.Shard = shardTiming(l.sched, l.cfg.StartAt, d.start)
 	var rep *Report
@@ -129,12 +126,19 @@ func (l *LiveRun) run(ctx context.Context) (*RunResult, error) {
 	attachEngineSeries(rep, series)
 	gpu.attributeWork(rep)
 	rep.GPUTelemetry = gpu
-	res.Report = rep
-	if err := writeJSONFile(filepath.Join(l.dir, ReportFile), rep); err != nil {
-		return res, fmt.Errorf("run: %w", err)
+	if writeErr != nil {
+		markOutcomeWriteFailure(rep, writeErr)
 	}
-	if err := writeHTMLFile(filepath.Join(l.dir, ReportHTMLFile), rep); err != nil {
-		return res, fmt.Errorf("run: %w", err)
+	res.Report = rep
+	reportErr := writeJSONFile(filepath.Join(l.dir, ReportFile), rep)
+	if reportErr == nil {
+		reportErr = writeHTMLFile(filepath.Join(l.dir, ReportHTMLFile), rep)
+	}
+	if writeErr != nil {
+		return res, errors.Join(fmt.Errorf("run stopped at once: the outcome file could not be written: %w", writeErr), reportErr)
+	}
+	if reportErr != nil {
+		return res, fmt.Errorf("run: %w", reportErr)
 	}
 	if ctx.Err() != nil {
 		return res, fmt.Errorf("run cancelled, every request recorded: %w", ctx.Err())
@@ -163,15 +167,15 @@ func (l *LiveRun) engineMetrics(before, after scrapeResult) *EngineMetrics {
 		return nil
 	}
 	if before.err != nil || after.err != nil {
-		em := &EngineMetrics{URL: l.cfg.MetricsURL}
+		em := &EngineMetrics{URL: RedactURL(l.cfg.MetricsURL)}
 		for _, err := range []error{before.err, after.err} {
 			if err != nil {
-				em.Errors = append(em.Errors, err.Error())
+				em.Errors = append(em.Errors, redactURLUserinfo(err.Error(), l.cfg.MetricsURL))
 			}
 		}
 		return em
 	}
-	return engineMetricsBetween(l.cfg.MetricsURL, before.snap, after.snap)
+	return engineMetricsBetween(RedactURL(l.cfg.MetricsURL), before.snap, after.snap)
 }
 
 // Schedule is the run's realized schedule.

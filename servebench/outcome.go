@@ -76,6 +76,10 @@ type Outcome struct {
 	LengthEnforced *bool `json:"length_enforced,omitempty"`
 	// Timeout names the deadline that ended a StatusTimeout attempt.
 	Timeout *TimeoutKind `json:"timeout"`
+	// TimeoutDueMS is when the deadline named by Timeout was due; the
+	// attempt's TerminalMS is when it fired (never earlier). Absent for
+	// any other status.
+	TimeoutDueMS *float64 `json:"timeout_due_ms,omitempty"`
 
 	// Text is the visible response text, kept only for rows that need
 	// judging or when the run asks for it.

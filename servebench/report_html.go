@@ -8,7 +8,6 @@ import (
 	"html/template"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -62,7 +61,7 @@ func writeHTMLFile(path string, r *Report) error {
 	if err := r.WriteHTML(&buf); err != nil {
 		return err
 	}
-	return os.WriteFile(path, buf.Bytes(), 0o644)
+	return writeFileWhole(path, buf.Bytes())
 }
 
 // htmlPage is everything the template shows, already formatted.

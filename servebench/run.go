@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"time"
 )
@@ -93,6 +94,10 @@ type RunConfig struct {
 	// warmup runs before it, and a start instant that has passed before
 	// warmup ends is an error. Shards of one run share it.
 	StartAt time.Time
+
+	// outcomeSink, when set, wraps outcomes.jsonl's file: the seam where a
+	// test puts a disk that fills up.
+	outcomeSink func(*os.File) io.Writer
 }
 
 // RunResult is what a run leaves: its directory and the values written there.

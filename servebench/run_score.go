@@ -39,6 +39,15 @@ func scoreRun(cfg RunConfig, s *Schedule, res *RunResult, gen *GeneratorReport, 
 	return rep, nil
 }
 
+// markOutcomeWriteFailure makes the report of a run whose outcome file
+// could not be written not valid, saying why. The requests without a
+// record already count as not_sent with their own reason.
+func markOutcomeWriteFailure(rep *Report, err error) {
+	rep.Valid = false
+	rep.InvalidReasons = append(rep.InvalidReasons,
+		"the outcome file could not be written, so the run was stopped at once: "+err.Error())
+}
+
 // scoreOptionsFor completes the run's score options with what the schedule
 // declares: its lag tolerance and, for a closed loop, a window that closes
 // at the users' last terminal outcome.
@@ -108,7 +117,7 @@ func experimentRecord(cfg RunConfig, s *Schedule, wallStart time.Time) *Experime
 		Labels:        cfg.Labels,
 	}
 	if c := cfg.Client; c != nil {
-		x.Endpoint, x.BaseURL, x.Model, x.Timeouts = c.Endpoint, c.BaseURL, c.Model, clientTimeouts(c)
+		x.Endpoint, x.BaseURL, x.Model, x.Timeouts = c.Endpoint, RedactURL(c.BaseURL), c.Model, clientTimeouts(c)
 	}
 	if cfg.Warmup > 0 {
 		x.Notes = append(x.Notes, fmt.Sprintf("warmup: %d requests from the workload's first rows, excluded from the cohort; their prefixes start warm", cfg.Warmup))
@@ -143,13 +152,30 @@ func fileSHA256(path string) (string, error) {
 	return hex.EncodeToString(sum[:]), nil
 }
 
-// writeJSONFile writes v as indented JSON.
+// writeJSONFile writes v as indented JSON, whole or not at all.
 func writeJSONFile(path string, v any) error {
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, append(data, '\n'), 0o644)
+	return writeFileWhole(path, append(data, '\n'))
+}
+
+// writeFileWhole writes data to path through a temporary file beside it
+// and a rename, so that a failed write (a full disk) leaves whatever path
+// held before, never a partial file that would make the directory
+// unscorable.
+func writeFileWhole(path string, data []byte) error {
+	tmp := path + ".tmp"
+	err := os.WriteFile(tmp, data, 0o644)
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		_ = os.Remove(tmp)
+		return err
+	}
+	return nil
 }
 
 // clientTimeouts reports the client's declared deadlines in milliseconds.

@@ -190,7 +190,11 @@ func TestConversationTurnsFollowThePreviousAnswer(t *testing.T) {
 		Workload: workloadOf(t, `{"id":"t1","messages":[{"role":"user","content":"what broke?"}],"max_tokens":4,"conversation":"c","turn":1}
 {"id":"t2","messages":[{"role":"user","content":"what broke?"},{"role":"assistant","content":"the cache"},{"role":"user","content":"why?"}],"max_tokens":4,"conversation":"c","turn":2,"think_ms":40}
 `),
-		Arrival: constant(t, 10), Count: 1,
+		// One conversation in a 2 s window: its second turn, due 40 ms after
+		// the first one's answer, falls inside the window however slowly a
+		// loaded machine answers (at 10 req/s the 100 ms window left the
+		// second turn out whenever the first took over 60 ms).
+		Arrival: constant(t, 0.5), Count: 1,
 		Client: &servebench.Client{BaseURL: srv.BaseURL(), Model: "simengine-tiny", Endpoint: servebench.EndpointChat, Stream: true, TotalTimeout: 10 * time.Second},
 	})
 	if err != nil {

@@ -21,7 +21,10 @@ import (
 // and field (a field is missing when json.Marshal would have written it, so
 // a record cut short by a crash is caught). A scheduled request with no
 // record counts as not_sent, so an interrupted run can still be scored; the
-// report says so and is not valid.
+// report says so and is not valid. A torn last line (cut off mid-write,
+// with no newline at its end) is reported with its line number; the
+// complete lines before it are scored and its request counts as
+// unrecorded.
 //
 // Options left at their zero value fall back to what the run's report.json
 // recorded, when it exists: each SLO objective on its own (a new TTFT
@@ -47,8 +50,7 @@ func ScoreRunDir(dir string, opts ScoreOptions) (*Report, error) {
 	if err != nil {
 		return nil, &ScoreInputError{File: outPath, Msg: err.Error()}
 	}
-	lines := splitJSONL(outBytes)
-	outcomes, _, err := decodeJSONL(lines, func(l jsonlLine) (Outcome, error) {
+	outcomes, lines, torn, err := splitTornTail(outBytes, splitJSONL(outBytes), func(l jsonlLine) (Outcome, error) {
 		var o Outcome
 		if err := strictjson.Decode(l.raw, &o); err != nil {
 			return o, inputErrorFromJSON(outPath, l.number, err)
@@ -72,6 +74,9 @@ func ScoreRunDir(dir string, opts ScoreOptions) (*Report, error) {
 	rep, err := scoreOutcomes(sched.OwnShare(), outcomes, opts, src)
 	if err != nil {
 		return nil, err
+	}
+	if torn != nil {
+		markTornLine(rep, outPath, torn)
 	}
 	rep.Inputs.ScheduleSHA256 = scoreSHA256Hex(schedBytes)
 	rep.Inputs.OutcomesSHA256 = scoreSHA256Hex(outBytes)

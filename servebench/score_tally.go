@@ -19,6 +19,7 @@ type scoreTally struct {
 	limits sloLimits
 
 	unsent, notRecorded, judgedSuccesses int
+	neverReached                         int
 	lastTerminal                         float64
 	flu                                  fluidityTally
 	reasons                              reasonArena
@@ -80,6 +81,8 @@ func (t *scoreTally) add(rec *scoreRecord, rs *RequestScore) {
 	}
 	if rec.status == StatusNotSent {
 		t.unsent++
+	} else if rec.sent == nil && rec.hasTerminal {
+		t.neverReached++
 	}
 	t.backlog.add(rec, t.pop.earlyDuration)
 
@@ -189,6 +192,10 @@ func (t *scoreTally) finish() (*Report, error) {
 	}
 	if t.unsent > 0 {
 		r.InvalidReasons = append(r.InvalidReasons, fmt.Sprintf("%d of %d offered requests were not sent", t.unsent, n))
+	}
+	if t.neverReached > 0 {
+		r.InvalidReasons = append(r.InvalidReasons, fmt.Sprintf(
+			"%d of %d offered requests never reached the engine (no connection was obtained: sent_ms is null) and were not delivered load", t.neverReached, n))
 	}
 	if r.LateCount > 0 {
 		r.InvalidReasons = append(r.InvalidReasons, fmt.Sprintf(

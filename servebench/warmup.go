@@ -10,8 +10,13 @@ import (
 // warmup sends cfg.Warmup requests (the workload's first rows, cycled) and
 // waits for all of them, with at most MaxConcurrency in flight. Their
 // records go to path on their own clock; they are never part of the cohort.
+//
+// A cancelled ctx ends the warmup early without an error: the run goes on
+// to write outcomes.jsonl, where every scheduled request is recorded as
+// not_sent, so that a run interrupted during its warmup leaves a scorable
+// directory; the run reports the cancellation itself.
 func warmup(ctx context.Context, cfg RunConfig, runID, path string) ([]Outcome, error) {
-	w, err := createOutcomeWriter(path)
+	w, err := createOutcomeWriter(path, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -29,8 +34,7 @@ func warmup(ctx context.Context, cfg RunConfig, runID, path string) ([]Outcome, 
 		case slots <- struct{}{}:
 		case <-ctx.Done():
 			wg.Wait()
-			_ = w.Close()
-			return w.Outcomes(), ctx.Err()
+			return w.Outcomes(), w.Close()
 		}
 		wg.Add(1)
 		go func() {
@@ -46,5 +50,5 @@ func warmup(ctx context.Context, cfg RunConfig, runID, path string) ([]Outcome, 
 	if err := w.Close(); err != nil {
 		return nil, err
 	}
-	return w.Outcomes(), ctx.Err()
+	return w.Outcomes(), nil
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -134,7 +135,17 @@ func TestDemoFindsTheKnee(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
 	}
-	for _, want := range []string{"knee: 10 req/s is the highest passing tested offered rate; 400 req/s fails", "report at 10 req/s:", "servebench report"} {
+	// 400 req/s is 7.5 times the engine's computed capacity: it fails on
+	// any machine. Whether 10 req/s passes is this machine's verdict: on a
+	// loaded machine the generator can miss the demo's 20 ms lag tolerance
+	// or a request its 10 ms TPOT objective, and then the knee line must
+	// say that no rate passed. Either way the knee follows the table.
+	wants := []string{"400 req/s fail: attainment", "knee: 10 req/s is the highest passing tested offered rate; 400 req/s fails", "report at 10 req/s:", "servebench report"}
+	if regexp.MustCompile(`(?m)^\s*10 req/s fail: `).MatchString(stdout) { // 10 req/s failed, and says why
+		wants = []string{"400 req/s fail: attainment", "knee: no tested rate passed; test lower rates"}
+		t.Logf("10 req/s failed on this machine; checking the knee line that says so")
+	}
+	for _, want := range wants {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("demo output lacks %q:\n%s", want, stdout)
 		}
