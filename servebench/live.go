@@ -90,6 +90,7 @@ func (l *LiveRun) run(ctx context.Context) (*RunResult, error) {
 	if err != nil {
 		return nil, fmt.Errorf("run: %w", err)
 	}
+	w.keepNone = l.cfg.boundedScoring(l.sched)
 	l.mu.Lock()
 	l.w = w
 	l.mu.Unlock()
@@ -98,16 +99,23 @@ func (l *LiveRun) run(ctx context.Context) (*RunResult, error) {
 		return nil, err
 	}
 	before := l.scrape(ctx)
+	sampler := l.startSampler(ctx)
 	stopGPU := startGPUSampling(ctx, l.cfg.GPUSampler)
 	d := newDispatcher(l.cfg, l.sched, w)
 	d.run(ctx)
 	gpu := stopGPU()
+	series := sampler.stopIfStarted()
 	after := l.scrape(context.WithoutCancel(ctx))
 	writeErr := w.Close()
-	res.Outcomes = w.Outcomes()
 	gen := d.report()
 	gen.Shard = shardTiming(l.sched, l.cfg.StartAt, d.start)
-	rep, err := scoreRun(l.cfg, l.sched, res, gen, wallStart)
+	var rep *Report
+	if w.keepNone {
+		rep, err = scoreRunBounded(l.cfg, l.sched, res, gen, wallStart)
+	} else {
+		res.Outcomes = w.Outcomes()
+		rep, err = scoreRun(l.cfg, l.sched, res, gen, wallStart)
+	}
 	if err != nil {
 		return res, fmt.Errorf("run: score: %w", err)
 	}
@@ -115,6 +123,7 @@ func (l *LiveRun) run(ctx context.Context) (*RunResult, error) {
 		t.Sent, t.MaxScheduleLagMS, t.LateCount = gen.Sent, rep.MaxScheduleLagMS, rep.LateCount
 	}
 	rep.EngineMetrics = l.engineMetrics(before, after)
+	attachEngineSeries(rep, series)
 	gpu.attributeWork(rep)
 	rep.GPUTelemetry = gpu
 	if writeErr != nil {

@@ -28,6 +28,8 @@ type outcomeWriter struct {
 	err    error
 	kept   []Outcome
 	failed chan struct{}
+	// keepNone stops Write from keeping a copy (a BoundedMemory run).
+	keepNone bool
 }
 
 // truncater is the part of *os.File that cuts a torn record off.
@@ -80,7 +82,9 @@ func (w *outcomeWriter) Write(o *Outcome) error {
 		return w.err
 	}
 	w.good += int64(n)
-	w.kept = append(w.kept, *o)
+	if !w.keepNone {
+		w.kept = append(w.kept, *o)
+	}
 	return nil
 }
 

@@ -105,6 +105,13 @@ type Report struct {
 	EngineMetrics *EngineMetrics `json:"engine_metrics,omitempty"`
 	// Experiment records what was run, against what, and how.
 	Experiment *Experiment `json:"experiment,omitempty"`
+	// Drift follows the client's figures interval by interval and tests
+	// p99 TTFT and TPOT for a trend (ScoreOptions.DriftInterval).
+	Drift *DriftReport `json:"drift,omitempty"`
+	// EngineSeries is the engine's queue, running requests, KV-cache usage
+	// and preemptions through the measurement, when the run scraped its
+	// metrics (RunConfig.MetricsInterval).
+	EngineSeries *EngineSeries `json:"engine_series,omitempty"`
 	// GPUTelemetry is what the GPUs did over the measurement and the
 	// energy per qualified request and per output token, when the run had
 	// a GPU sampler.

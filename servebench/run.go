@@ -15,6 +15,8 @@ const (
 	OutcomesFile = "outcomes.jsonl"
 	WarmupFile   = "warmup.jsonl"
 	ReportFile   = "report.json"
+	// RequestsFile holds one RequestScore per line for a BoundedMemory run.
+	RequestsFile = "requests.jsonl"
 	// ReportHTMLFile is the report as a self-contained HTML page.
 	ReportHTMLFile = "report.html"
 )
@@ -64,6 +66,18 @@ type RunConfig struct {
 	// scraped right before and right after the measurement, and the report
 	// carries what changed (EngineMetrics).
 	MetricsURL string
+	// MetricsInterval is how often MetricsURL is scraped through the
+	// measurement for the report's EngineSeries: 0 means
+	// DefaultMetricsInterval, a negative value scrapes only before and
+	// after.
+	MetricsInterval time.Duration
+	// BoundedMemory keeps no per-request state for the report: outcomes are
+	// not kept (RunResult.Outcomes stays nil), the run is scored from
+	// outcomes.jsonl in a streamed pass, and each request's entry goes to
+	// requests.jsonl instead of report.json. The prompt-token and
+	// output-length audits, which need every record, are skipped. It
+	// applies to open-loop, unsharded runs; others are scored in memory.
+	BoundedMemory bool
 	// GPUSampler, when set, samples the GPUs over the measurement (see
 	// package servebench/telemetry); the report then carries
 	// GPUTelemetry.

@@ -27,7 +27,7 @@ func scoreRun(cfg RunConfig, s *Schedule, res *RunResult, gen *GeneratorReport, 
 	if sum, err := fileSHA256(filepath.Join(res.Dir, OutcomesFile)); err == nil {
 		rep.Inputs.OutcomesSHA256 = sum
 	}
-	completeGenerator(gen, rep, s, res.Outcomes)
+	completeGenerator(gen, rep, s, sentBefore(res.Outcomes, rep.WindowMS[1]))
 	rep.Generator = gen
 	rep.Experiment = experimentRecord(cfg, s, wallStart)
 	rep.PromptTokens = checkPromptTokens(cfg.Workload, s, res.Outcomes)
@@ -72,15 +72,9 @@ func scoreOptionsFor(cfg RunConfig, s *Schedule, outcomes []Outcome) ScoreOption
 // rate counts only the requests actually sent inside the window, so a
 // generator that falls behind and spills its sends past the window shows
 // as a shortfall.
-func completeGenerator(g *GeneratorReport, rep *Report, s *Schedule, outcomes []Outcome) {
+func completeGenerator(g *GeneratorReport, rep *Report, s *Schedule, inWindow int) {
 	window := (rep.WindowMS[1] - rep.WindowMS[0]) / 1000
 	if window > 0 && s.Mode == ModeOpen {
-		inWindow := 0
-		for i := range outcomes {
-			if o := &outcomes[i]; o.SentMS != nil && *o.SentMS < rep.WindowMS[1] {
-				inWindow++
-			}
-		}
 		g.IdealRPS = ptr(float64(g.Scheduled) / window)
 		g.DeliveredRPS = ptr(float64(inWindow) / window)
 	}
@@ -92,6 +86,18 @@ func completeGenerator(g *GeneratorReport, rep *Report, s *Schedule, outcomes []
 		g.Saturated = true
 		g.Notes = append(g.Notes, fmt.Sprintf("the Go scheduler's p99 latency was %.2f ms: the client process was short of CPU", *g.SchedulerLatencyP99MS))
 	}
+}
+
+// sentBefore counts the attempts sent before end: the sends inside the
+// window.
+func sentBefore(outcomes []Outcome, end float64) int {
+	n := 0
+	for i := range outcomes {
+		if o := &outcomes[i]; o.SentMS != nil && *o.SentMS < end {
+			n++
+		}
+	}
+	return n
 }
 
 // experimentRecord is the compact record that makes the run reproducible.

@@ -33,6 +33,10 @@ type ScoreOptions struct {
 	PercentileMethod stats.PercentileMethod
 	// Fluidity, when set, adds Etalon-style deadline fluidity to the report.
 	Fluidity *FluidityRule
+	// DriftInterval is the interval of the report's drift analysis; 0
+	// means DefaultDriftInterval, and a negative value leaves the analysis
+	// out.
+	DriftInterval time.Duration
 }
 
 // ErrLoadNotDelivered says that the accounting is complete but the run is
@@ -58,6 +62,8 @@ type scoreSetup struct {
 	confidence float64
 	method     stats.PercentileMethod
 	fluidity   *FluidityRule
+	// driftMS is the drift interval in ms; 0 leaves drift out.
+	driftMS float64
 }
 
 // resolveScoreSetup applies defaults and checks every option. window and
@@ -85,6 +91,14 @@ func resolveScoreSetup(opts ScoreOptions, window [2]float64, tolerance float64) 
 	}
 	if set.confidence == 0 {
 		set.confidence = 0.95
+	}
+	switch {
+	case opts.DriftInterval == 0:
+		set.driftMS = millis(DefaultDriftInterval)
+	case opts.DriftInterval > 0 && opts.DriftInterval < time.Millisecond:
+		return set, fmt.Errorf("score options: drift interval %v: want at least 1ms", opts.DriftInterval)
+	case opts.DriftInterval > 0:
+		set.driftMS = millis(opts.DriftInterval)
 	}
 	if !(set.confidence > 0 && set.confidence < 1) {
 		return set, fmt.Errorf("score options: confidence %v: want a value in (0, 1)", set.confidence)

@@ -165,6 +165,9 @@ type Objectives struct {
 	QualifiedRate *float64
 	// Capacity is the minimum SLO capacity of a sweep.
 	Capacity *CapacityObjective
+	// Drift is the largest growth of p99 TTFT or TPOT over the run, as a
+	// fraction of its start value (matchers.HaveNoDrift).
+	Drift *float64
 	// JoulesPerOutputToken and JoulesPerQualifiedRequest bound the GPUs'
 	// energy over the measurement per output token and per qualified
 	// request (strictly below).

@@ -75,6 +75,17 @@ var _ = Describe("Contract", func() {
 			}))
 		})
 
+		It("reads drift as the largest growth of p99 over the run", func() {
+			c := mustParse(edit(0, "objectives:\n  drift: {max_growth: 0.25}"))
+			Expect(*c.Objectives.Drift).To(Equal(0.25))
+			objectives := c.PointObjectives(c.Points()[0])
+			Expect(objectives[len(objectives)-1].Name).To(Equal("no p99 drift above 25.0%"))
+			_, err := suites.Parse(inline, []byte(edit(0, "objectives:\n  drift: {max_growth: -1}")))
+			Expect(err).To(MatchError(ContainSubstring("objectives.drift.max_growth: want a growth of at least 0, got -1")))
+			_, err = suites.Parse(inline, []byte(edit(0, "objectives:\n  drift: {}")))
+			Expect(err).To(MatchError(ContainSubstring("objectives.drift.max_growth: required")))
+		})
+
 		It("leaves out valid load when the contract says so", func() {
 			c := mustParse(edit(0, "objectives: {valid_load: false}"))
 			Expect(c.PointObjectives(c.Points()[0])).To(HaveLen(1))

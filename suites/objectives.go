@@ -55,6 +55,9 @@ func (c *Contract) PointObjectives(p LoadPoint) []Objective {
 	if o.ErrorRate != nil {
 		out = append(out, objective("objectives.error_rate", matchers.HaveErrorRateBelow(*o.ErrorRate)))
 	}
+	if o.Drift != nil {
+		out = append(out, objective("objectives.drift", matchers.HaveNoDrift(*o.Drift)))
+	}
 	if o.QualifiedRate != nil {
 		out = append(out, objective("objectives.qualified_rate", matchers.HaveQualifiedRateAtLeast(*o.QualifiedRate)))
 	}

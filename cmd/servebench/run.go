@@ -26,8 +26,10 @@ type runFlags struct {
 	lagTolerance, ttftSLO, tpotSLO, e2eSLO                                                            time.Duration
 	ttftFromScheduled, keepText, logprobs, noStream, noProgress                                       bool
 	runSafety
-	gpu      telemetryFlags
-	sharding shardFlags
+	gpu             telemetryFlags
+	sharding        shardFlags
+	metricsInterval time.Duration
+	boundedMemory   bool
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
@@ -60,6 +62,8 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.lagTolerance, "schedule-lag-tolerance", servebench.DefaultLagTolerance, "schedule lag beyond which the run is not valid")
 	fs.StringVar(&f.apiKeyEnv, "api-key-env", "", "environment variable holding the API key (never written anywhere)")
 	fs.StringVar(&f.metricsURL, "metrics-url", "", "the engine's Prometheus endpoint, scraped before and after the measurement (e.g. http://127.0.0.1:8000/metrics)")
+	fs.BoolVar(&f.boundedMemory, "bounded-memory", false, "keep no per-request state (open loop, unsharded): score from outcomes.jsonl in a streamed pass and write request entries to requests.jsonl, not report.json")
+	fs.DurationVar(&f.metricsInterval, "metrics-interval", servebench.DefaultMetricsInterval, "with --metrics-url: scrape this often through the measurement and put the series in the report (0: only before and after)")
 	fs.StringVar(&f.output, "output", "", "run directory for schedule.json, outcomes.jsonl and report.json (required)")
 	fs.Float64Var(&f.requireAttainment, "require-attainment", -1, "exit 3 when a valid run's attainment is below this fraction")
 	fs.StringVar(&f.format, "format", "text", "report on stdout: text, json or html")
@@ -164,7 +168,7 @@ func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
 	}
 	cfg = servebench.RunConfig{
 		Workload: w, Count: f.count, Duration: f.duration, Warmup: f.warmup,
-		MaxConcurrency: f.maxConcurrency, LagTolerance: f.lagTolerance, OutputDir: f.output, MetricsURL: f.metricsURL,
+		MaxConcurrency: f.maxConcurrency, LagTolerance: f.lagTolerance, OutputDir: f.output, MetricsURL: f.metricsURL, MetricsInterval: metricsIntervalFlag(f.metricsInterval), BoundedMemory: f.boundedMemory,
 		Score: servebench.ScoreOptions{SLO: servebench.SLO{
 			TTFT: f.ttftSLO, TPOT: f.tpotSLO, E2E: f.e2eSLO, TTFTFromScheduled: f.ttftFromScheduled,
 		}},

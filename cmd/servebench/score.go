@@ -19,6 +19,7 @@ func init() {
 // scoreFlags holds the score command's flags.
 type scoreFlags struct {
 	runDir, format, percentile          string
+	requests                            string
 	confidence                          float64
 	ttftSLO, tpotSLO, e2eSLO            time.Duration
 	ttftFromScheduled                   bool
@@ -29,6 +30,7 @@ type scoreFlags struct {
 
 func (f *scoreFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.runDir, "run", "", "re-score the run directory DIR (schedule.json, outcomes.jsonl) instead of TRACE EVENTS")
+	fs.StringVar(&f.requests, "requests", "", "with --run: stream the scoring in bounded memory, write the per-request entries as JSON lines to FILE ('none' drops them) and leave them out of the report")
 	fs.StringVar(&f.format, "format", "json", "report on stdout: json, text or html")
 	fs.StringVar(&f.percentile, "percentile", "", "percentile method: nearest-rank (default) or linear")
 	fs.Float64Var(&f.confidence, "confidence", 0, "confidence of the one-sided Wilson lower bound (default 0.95)")
@@ -112,6 +114,8 @@ func runScore(args []string, stdout, stderr io.Writer) int {
 
 	var rep *servebench.Report
 	switch {
+	case f.runDir != "" && len(positional) == 0 && f.requests != "":
+		rep, err = scoreRunStreamed(f.runDir, f.requests, opts)
 	case f.runDir != "" && len(positional) == 0:
 		rep, err = servebench.ScoreRunDir(f.runDir, opts)
 	case f.runDir == "" && len(positional) == 2:
