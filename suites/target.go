@@ -71,13 +71,25 @@ func acquireTarget(ctx context.Context, c *Contract) Target {
 }
 
 // skipOrFail skips the contract's specs because its engine cannot run here,
-// or fails them when the environment requires Docker or GPUs.
+// or fails them when the environment requires what was missing.
 func skipOrFail(c *Contract, reason string) {
 	ginkgo.GinkgoHelper()
-	if containers.DockerRequired() || (c.Engine != nil && c.Engine.GPUs != 0 && containers.GPURequired()) {
+	if engineRequired(c.Engine) {
 		ginkgo.Fail(fmt.Sprintf("contract %s: %s", c.Name, reason))
 	}
 	ginkgo.Skip(fmt.Sprintf("contract %s: %s", c.Name, reason))
+}
+
+// engineRequired reports whether an engine that cannot start here fails
+// its contract instead of skipping it: a GPU engine when
+// SERVEBENCH_REQUIRE_GPU=1 (a runner with GPUs), any other engine when
+// SERVEBENCH_REQUIRE_DOCKER=1. A CI runner that requires Docker but has no
+// GPU still skips the GPU contracts.
+func engineRequired(e *EngineSpec) bool {
+	if e != nil && e.GPUs != 0 {
+		return containers.GPURequired()
+	}
+	return containers.DockerRequired()
 }
 
 // saveEngineLogs writes what the engine logged to path; a failure is noted
