@@ -8,12 +8,15 @@
 //	servebench sweep --rates R,R,…  run at several offered rates and select the SLO capacity
 //	servebench score TRACE EVENTS   score normalized token events
 //	servebench score --run DIR      re-score a run directory with new SLOs
+//	servebench ab --baseline-url U --candidate-url U …  A/B rounds, then compare
+//	servebench compare BASELINE CANDIDATE  is the candidate worse than noise explains?
 //
 // Exit codes: 0 the run or input is valid; 1 bad input or usage; 2 the
 // accounting is available but the load was not delivered (a request unsent
 // or sent later than the lag tolerance); 3 attainment below
 // --require-attainment on an otherwise valid run; 4 (sweep) no tested rate
-// passed the capacity rule.
+// passed the capacity rule; 5 (ab, compare) a regression; 6 (ab, compare
+// with --strict) inconclusive.
 package main
 
 import (

@@ -231,7 +231,8 @@ func (c *Comparison) refs(side string, reports []*servebench.Report) []RunRef {
 }
 
 // checkSameWorkload refuses runs of different workloads or SLOs, unless
-// allowed, and notes rounds whose two sides ran different schedules.
+// allowed, and notes rounds whose two sides ran different arrival
+// processes or seeds.
 func (c *Comparison) checkSameWorkload(allow bool) error {
 	first := c.baseline[0]
 	sloOf := func(r *servebench.Report) string {
@@ -264,10 +265,11 @@ func (c *Comparison) checkSameWorkload(allow bool) error {
 		if err := check("candidate", i, r); err != nil {
 			return err
 		}
-		if i < len(c.baseline) {
-			b := c.baseline[i].Inputs.ScheduleSHA256
-			if s := r.Inputs.ScheduleSHA256; b != "" && s != "" && b != s {
-				c.Notes = append(c.Notes, fmt.Sprintf("round %d: the two sides ran different schedules (%.12s, %.12s)", i+1, b, s))
+		if i < len(c.baseline) && r.Experiment != nil && c.baseline[i].Experiment != nil {
+			b, _ := json.Marshal(c.baseline[i].Experiment.Arrival)
+			s, _ := json.Marshal(r.Experiment.Arrival)
+			if string(b) != string(s) {
+				c.Notes = append(c.Notes, fmt.Sprintf("round %d: the two sides ran different arrivals (%s, %s), so the round is not a like-for-like pair", i+1, b, s))
 			}
 		}
 	}
