@@ -25,9 +25,9 @@ func (c *Comparison) WriteText(w io.Writer) error {
 	}
 	b.WriteString("(change, interval and tolerance: positive is worse)\n")
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "statistic\tbaseline\tcandidate\tchange\tinterval\ttolerance\tverdict\t")
+	fmt.Fprintln(tw, "statistic\tbaseline\tcandidate\tchange\tinterval\ttolerance\tverdict")
 	for _, m := range c.Comparisons {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t[%s, %s]\t%s\t%s\t\n", m.Name,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t[%s, %s]\t%s\t%s\n", m.Name,
 			m.formatValue(m.Baseline), m.formatValue(m.Candidate),
 			m.formatChange(m.Change), m.formatChange(m.CILow), m.formatChange(m.CIHigh),
 			m.formatTolerance(), m.Verdict)
