@@ -44,6 +44,10 @@ func register(c *Contract) {
 		BeforeAll(func(ctx SpecContext) {
 			target = acquireTarget(ctx, c)
 		}, NodeTimeout(c.startupBudget()+time.Minute))
+		if c.Baseline != nil {
+			registerBaseline(c, &target)
+			return
+		}
 
 		var mu sync.Mutex
 		var sweep []servebench.SweepPoint
