@@ -150,29 +150,12 @@ var _ = Describe("a contract suite run in a subprocess", Ordered, func() {
 		Expect(reasons).To(ContainElement(
 			"contract engine-unavailable: start absent engine: engine unavailable on this machine: the absent engine exists nowhere"))
 	}, SpecTimeout(5*time.Minute))
-})
 
-var _ = Describe("a contract with a baseline run in a subprocess", func() {
 	It("runs alternating rounds per rate, one spec per comparison at its line, and compares capacities", func(ctx SpecContext) {
-		binary, err := gexec.CompileTest("github.com/servebench/servebench/suites/testdata/contractsuite")
-		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(gexec.CleanupBuildArtifacts)
-		dir := GinkgoT().TempDir()
-		reportPath := filepath.Join(dir, "report.json")
-		cmd := exec.CommandContext(ctx, binary, "-ginkgo.no-color", "-ginkgo.json-report="+reportPath)
-		cmd.Dir = "testdata/contractsuite"
-		cmd.Env = append(os.Environ(), "SUITE_CONTRACT=baseline.yaml", suites.EnvArtifacts+"="+filepath.Join(dir, "artifacts"),
-			containers.EnvRequireDocker+"=", containers.EnvRequireGPU+"=")
-		session, err := gexec.Start(cmd, GinkgoWriter, GinkgoWriter)
-		Expect(err).NotTo(HaveOccurred())
-		Eventually(ctx, session).Should(gexec.Exit())
+		session, report, dir := run(ctx, "baseline.yaml")
 		Expect(session.ExitCode()).NotTo(Equal(0))
-		b, err := os.ReadFile(reportPath)
-		Expect(err).NotTo(HaveOccurred())
-		var reports []types.Report
-		Expect(json.Unmarshal(b, &reports)).To(Succeed())
 		states := map[string]types.SpecState{}
-		for _, spec := range reports[0].SpecReports {
+		for _, spec := range report.SpecReports {
 			if spec.LeafNodeType != types.NodeTypeIt {
 				continue
 			}
