@@ -28,11 +28,16 @@ func (s statistic) value(r *servebench.Report) (float64, error) {
 	}
 	if requestMetrics[s.metric] {
 		xs, err := s.samples(r)
-		if err != nil {
-			return 0, err
+		if err == nil {
+			v, _ := servebench.Percentile(xs, s.p, r.PercentileMethod)
+			return v, nil
 		}
-		v, _ := servebench.Percentile(xs, s.p, r.PercentileMethod)
-		return v, nil
+		// Without per-request entries, the stored summary still answers
+		// p50, p90, p95, p99 and the maximum.
+		if v, _, _, perr := r.Percentile(s.metric, s.p); perr == nil {
+			return v, nil
+		}
+		return 0, err
 	}
 	v, _, _, err := r.Percentile(s.metric, s.p)
 	if err != nil {
