@@ -202,3 +202,24 @@ func TestParseTolerance(t *testing.T) {
 		}
 	}
 }
+
+// Unequal round counts get Welch's interval. Baseline attainment 0.90 and
+// 0.94 (variance 0.0008, so 0.0004 for the mean), candidate 0.90 three
+// times (variance 0): the standard error is 0.02 with Welch's 1 degree of
+// freedom, t(0.95, 1) = 6.313752, so the drop 0.02 has the interval
+// 0.02 ± 0.126275.
+func TestUnequalRoundsUseWelch(t *testing.T) {
+	c, err := Reports([]*servebench.Report{attainmentReport(90, 100), attainmentReport(94, 100)},
+		[]*servebench.Report{attainmentReport(90, 100), attainmentReport(90, 100), attainmentReport(90, 100)},
+		Options{Tolerances: []Tolerance{{"attainment", 0.01}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := c.Comparisons[0]
+	near(t, "change", m.Change, 0.02, 1e-12)
+	near(t, "ci_low", m.CILow, 0.02-0.126275, 1e-6)
+	near(t, "ci_high", m.CIHigh, 0.02+0.126275, 1e-6)
+	if m.Verdict != Inconclusive || !strings.Contains(c.Method, "Welch") {
+		t.Errorf("verdict %s, method %q", m.Verdict, c.Method)
+	}
+}
