@@ -59,7 +59,13 @@ func runAB(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	res, err := compare.RunAB(ctx, compare.ABConfig{Baseline: base, Candidate: cand, Rounds: af.rounds, OutputDir: rf.output, Options: opts})
+	res, err := compare.RunAB(ctx, compare.ABConfig{
+		Baseline: base, Candidate: cand, Rounds: af.rounds, OutputDir: rf.output, Options: opts,
+		BeforeRun: func(side compare.Side, round int, cfg *servebench.RunConfig) (func(), error) {
+			fmt.Fprintf(stderr, "round %d of %d: %s (%s)\n", round, af.rounds, side, cfg.Client.BaseURL)
+			return nil, nil
+		},
+	})
 	if err != nil {
 		fmt.Fprintf(stderr, "servebench ab: %v\n", err)
 		return 1
