@@ -35,11 +35,11 @@ func main() {
 
 // settings are the calibration's parameters.
 type settings struct {
-	reps, rounds, count, promptTokens, outputTokens, warmup int
-	lagTolerance                                            time.Duration
-	rate, timeScale, confidence                             float64
-	experiments, out                                        string
-	baseStep                                                time.Duration
+	reps, first, rounds, count, promptTokens, outputTokens, warmup int
+	lagTolerance                                                   time.Duration
+	rate, timeScale, confidence                                    float64
+	experiments, out                                               string
+	baseStep                                                       time.Duration
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -47,6 +47,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	var s settings
 	fs.IntVar(&s.reps, "reps", 30, "repetitions of each experiment")
+	fs.IntVar(&s.first, "first", 1, "number of the first repetition; repetition n seeds its arrivals and engines from n, so batches with different -first are independent")
 	fs.IntVar(&s.rounds, "rounds", 3, "rounds per A/B qualification")
 	fs.IntVar(&s.count, "count", 150, "requests per run")
 	fs.IntVar(&s.promptTokens, "prompt-tokens", 256, "prompt length of every row")
@@ -149,7 +150,7 @@ type tally struct {
 
 func (e experiment) run(ctx context.Context, s settings, w *servebench.Workload, out io.Writer, log io.Writer) (tally, error) {
 	t := tally{verdicts: map[compare.Verdict]int{}}
-	for rep := 1; rep <= s.reps; rep++ {
+	for rep := s.first; rep < s.first+s.reps; rep++ {
 		c, err := repetition(ctx, s, w, e.slowdown, rep)
 		if err != nil {
 			return t, fmt.Errorf("repetition %d: %w", rep, err)
