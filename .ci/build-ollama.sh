@@ -9,6 +9,7 @@
 #   SERVEBENCH_CACHE_DIR  cache root (default $HOME/.cache/servebench)
 #
 # The binary lands in $SERVEBENCH_CACHE_DIR/ollama-$OLLAMA_VERSION/bin/ollama.
+# For a GPU host, .ci/build-ollama-cuda.sh adds the CUDA backend beside it.
 #
 # Why the extra steps: Go module zips drop every vendor/ directory, so three
 # C/C++ header libraries bundled with Ollama's llama.cpp are missing from the

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/testcontainers/testcontainers-go"
 )
 
@@ -15,8 +16,9 @@ import (
 // Container (so every testcontainers method is at hand) and implements
 // Engine. Engine modules embed *Base in their own Container type.
 //
-// Base's Terminate takes no options, as Engine requires; the options form
-// stays reachable as c.Container.Terminate(ctx, opts...).
+// Base keeps testcontainers' Terminate(ctx, ...TerminateOption), so a module
+// container is a testcontainers.Container (testcontainers.CleanupContainer
+// and TerminateContainer accept it); Shutdown is Engine's way to stop it.
 type Base struct {
 	testcontainers.Container
 
@@ -36,7 +38,10 @@ type Base struct {
 	terminated  atomic.Bool
 }
 
-var _ Engine = (*Base)(nil)
+var (
+	_ Engine                   = (*Base)(nil)
+	_ testcontainers.Container = (*Base)(nil)
+)
 
 // Kind names the engine.
 func (b *Base) Kind() string { return b.kind }
@@ -109,15 +114,15 @@ func (b *Base) SaveLogs(ctx context.Context, path string) error {
 	return nil
 }
 
-// Terminate stops and removes the container (and an image Start built). It
-// is safe on a nil Base, on a Base whose container never started, and when
-// called again after it succeeded.
-func (b *Base) Terminate(ctx context.Context) error {
+// Shutdown stops and removes the container. It is safe on a nil Base, on a Base
+// whose container never started, when called again after it succeeded, and
+// after testcontainers' Terminate removed the container.
+func (b *Base) Shutdown(ctx context.Context) error {
 	if b == nil || b.Container == nil || b.terminated.Load() {
 		return nil
 	}
-	if err := b.Container.Terminate(ctx); err != nil {
-		return fmt.Errorf("terminate %s: %w", b.kind, err)
+	if err := b.Container.Terminate(ctx); err != nil && !cerrdefs.IsNotFound(err) {
+		return fmt.Errorf("shut down %s: %w", b.kind, err)
 	}
 	b.terminated.Store(true)
 	return nil

@@ -29,8 +29,12 @@ type Engine interface {
 	Command() []string
 	// Identity describes the engine for the report's experiment record.
 	Identity() Identity
-	// Terminate stops the engine and releases what it held.
-	Terminate(ctx context.Context) error
+	// Shutdown stops the engine and releases what it held: it stops and
+	// removes a container, ends a local process and its children, closes
+	// an in-process server. It is safe to call more than once. (The name is
+	// not Stop because testcontainers.Container has Stop(ctx, *Duration),
+	// which leaves a container in place.)
+	Shutdown(ctx context.Context) error
 }
 
 // Identity is what a report records about the engine it measured.

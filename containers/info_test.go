@@ -22,7 +22,7 @@ func (e fixedEngine) Logs(context.Context) (io.ReadCloser, error) { return nil, 
 func (e fixedEngine) ColdStart() time.Duration                    { return e.cold }
 func (e fixedEngine) Command() []string                           { return nil }
 func (e fixedEngine) Identity() Identity                          { return e.id }
-func (e fixedEngine) Terminate(context.Context) error             { return nil }
+func (e fixedEngine) Shutdown(context.Context) error              { return nil }
 
 func TestEngineInfo(t *testing.T) {
 	e := fixedEngine{

@@ -39,6 +39,9 @@ type Settings struct {
 	// LogBufferBytes bounds the in-memory tail of engine output kept for
 	// failure reports; zero uses DefaultLogBufferBytes.
 	LogBufferBytes int
+	// Executable replaces the first word of a local process's command (a
+	// path or a name on PATH); containers ignore it.
+	Executable string
 }
 
 // GPURequest says which GPUs the container gets through the NVIDIA device
@@ -189,6 +192,20 @@ func WithLogBuffer(bytes int) Option {
 			return fmt.Errorf("WithLogBuffer: size must be positive, got %d", bytes)
 		}
 		s.LogBufferBytes = bytes
+		return nil
+	}
+}
+
+// WithExecutable runs a local process engine from this executable instead
+// of the engine's default name on PATH (for example a vllm inside a
+// virtual environment, or python3 of the environment that has SGLang). The
+// words that follow the executable (serve, -m sglang.launch_server) stay.
+func WithExecutable(path string) Option {
+	return func(s *Settings) error {
+		if path == "" {
+			return errors.New("WithExecutable: empty path")
+		}
+		s.Executable = path
 		return nil
 	}
 }

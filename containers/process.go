@@ -17,7 +17,7 @@ import (
 	"time"
 )
 
-// DefaultStopTimeout is how long Terminate waits after the polite stop
+// DefaultStopTimeout is how long Shutdown waits after the polite stop
 // signal before it kills the process group.
 const DefaultStopTimeout = 10 * time.Second
 
@@ -47,10 +47,16 @@ type ProcessSpec struct {
 	Model string
 	// Version describes the engine build for Identity; empty when unknown.
 	Version string
+	// VersionPath, when set and Version is empty, answers a JSON object
+	// whose "version" field is read once the engine is ready.
+	VersionPath string
+	// APIKey is the key the engine requires, sent by the readiness probe
+	// and redacted from Command and Identity; empty when none.
+	APIKey string
 	// StartupTimeout bounds the wait for readiness; zero means
 	// DefaultStartupTimeout.
 	StartupTimeout time.Duration
-	// StopTimeout is how long Terminate waits for the process to exit after
+	// StopTimeout is how long Shutdown waits for the process to exit after
 	// SIGTERM before it kills the whole process group; zero means
 	// DefaultStopTimeout.
 	StopTimeout time.Duration
@@ -71,6 +77,7 @@ type Process struct {
 	command    []string
 	baseURL    string
 	metricsURL string
+	apiKey     string
 	coldStart  time.Duration
 	stopAfter  time.Duration
 
@@ -89,7 +96,7 @@ var _ Engine = (*Process)(nil)
 // StartProcess starts the engine of spec on a free 127.0.0.1 port and waits
 // until its health endpoint answers 200 (polled every 100 ms, each poll
 // bounded by two seconds), the process exits, StartupTimeout passes or ctx
-// ends. The process gets its own process group, so Terminate also stops
+// ends. The process gets its own process group, so Shutdown also stops
 // whatever it started (an engine's runner subprocesses).
 //
 // Like Start it may return a non-nil Process together with an error (a
@@ -127,8 +134,9 @@ func StartProcess(ctx context.Context, spec ProcessSpec) (*Process, error) {
 		kind:      spec.Kind,
 		model:     spec.Model,
 		version:   spec.Version,
-		args:      args,
-		command:   append([]string{binary}, args...),
+		args:      Redact(args, spec.APIKey),
+		command:   Redact(append([]string{binary}, args...), spec.APIKey),
+		apiKey:    spec.APIKey,
 		baseURL:   "http://" + net.JoinHostPort(host, strconv.Itoa(port)),
 		stopAfter: spec.StopTimeout,
 		logs:      NewLogRing(spec.LogBufferBytes),
@@ -152,7 +160,7 @@ func StartProcess(ctx context.Context, spec ProcessSpec) (*Process, error) {
 	}
 
 	// exec.Command, not CommandContext: the process must outlive the start
-	// context; Terminate stops it.
+	// context; Shutdown stops it.
 	p.cmd = exec.Command(binary, args...)
 	p.cmd.Dir = spec.Dir
 	p.cmd.Env = mergeEnv(os.Environ(), env)
@@ -179,14 +187,30 @@ func StartProcess(ctx context.Context, spec ProcessSpec) (*Process, error) {
 		timeout = DefaultStartupTimeout
 	}
 	if err := p.waitReady(ctx, spec.HealthPath, timeout); err != nil {
-		stopErr := p.Terminate(context.Background())
+		stopErr := p.Shutdown(context.Background())
 		err = fmt.Errorf("%s: %w", spec.Kind, err)
 		if stopErr != nil {
 			err = errors.Join(err, stopErr)
 		}
-		return p, withLogTail(err, p.logs, "")
+		return p, withLogTail(err, p.logs, p.apiKey)
 	}
 	p.coldStart = time.Since(started)
+	if p.version == "" && spec.VersionPath != "" {
+		// A version is a courtesy of the engine; its absence is not a
+		// failed start.
+		p.version, _ = engineVersion(ctx, p.baseURL+spec.VersionPath, p.apiKey)
+	}
+	if p.model == "" {
+		model, err := ServedModel(ctx, p.baseURL, p.apiKey)
+		if err != nil {
+			err = fmt.Errorf("%s: served model name: %w", spec.Kind, err)
+			if stopErr := p.Shutdown(context.Background()); stopErr != nil {
+				err = errors.Join(err, stopErr)
+			}
+			return p, withLogTail(err, p.logs, p.apiKey)
+		}
+		p.model = model
+	}
 	return p, nil
 }
 
@@ -203,6 +227,9 @@ func (p *Process) waitReady(ctx context.Context, path string, timeout time.Durat
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 		if err != nil {
 			return err
+		}
+		if p.apiKey != "" {
+			req.Header.Set("Authorization", "Bearer "+p.apiKey)
 		}
 		resp, err := client.Do(req)
 		if err == nil {
@@ -284,15 +311,19 @@ func (p *Process) Logs(context.Context) (io.ReadCloser, error) {
 	return io.NopCloser(bytes.NewReader([]byte(p.logs.String()))), nil
 }
 
+// APIKey is the key clients must send as "Authorization: Bearer <key>";
+// empty when the engine requires none.
+func (p *Process) APIKey() string { return p.apiKey }
+
 // LogTail returns the engine output kept in memory, for failure reports.
 func (p *Process) LogTail() string { return p.logs.String() }
 
-// Terminate sends SIGTERM to the process group, waits up to the stop timeout
+// Shutdown sends SIGTERM to the process group, waits up to the stop timeout
 // for the engine to exit, then kills the whole group with SIGKILL, and waits
 // for the process to be reaped. It is safe to call more than once and on a
 // process that already exited; it returns an error only when the process
 // could not be stopped or ctx ended first.
-func (p *Process) Terminate(ctx context.Context) error {
+func (p *Process) Shutdown(ctx context.Context) error {
 	if p == nil || p.cmd == nil || p.cmd.Process == nil {
 		return nil
 	}
@@ -320,13 +351,13 @@ func (p *Process) stop(ctx context.Context) error {
 	case <-ctx.Done():
 	}
 	if err := killGroup(pid); err != nil {
-		return fmt.Errorf("terminate %s (pid %d): %w", p.kind, pid, err)
+		return fmt.Errorf("shut down %s (pid %d): %w", p.kind, pid, err)
 	}
 	select {
 	case <-p.exited:
 		return nil
 	case <-time.After(5 * time.Second):
-		return fmt.Errorf("terminate %s (pid %d): still running 5s after SIGKILL", p.kind, pid)
+		return fmt.Errorf("shut down %s (pid %d): still running 5s after SIGKILL", p.kind, pid)
 	}
 }
 

@@ -10,7 +10,7 @@ import (
 )
 
 // Start an engine binary as a local process on 127.0.0.1 and wait until it
-// serves; Terminate stops it and everything it started. (Compiled, not run:
+// serves; Shutdown stops it and everything it started. (Compiled, not run:
 // it needs the engine's binary.)
 func ExampleStartProcess() {
 	ctx := context.Background()
@@ -26,7 +26,7 @@ func ExampleStartProcess() {
 		Model:          "tiny",
 		StartupTimeout: 2 * time.Minute,
 	})
-	defer engine.Terminate(ctx)
+	defer engine.Shutdown(ctx)
 	if err != nil {
 		panic(err)
 	}

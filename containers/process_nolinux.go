@@ -5,5 +5,5 @@ package containers
 import "syscall"
 
 // setParentDeathSignal does nothing where the kernel has no parent-death
-// signal; Terminate stops the engine.
+// signal; Shutdown stops the engine.
 func setParentDeathSignal(*syscall.SysProcAttr) {}

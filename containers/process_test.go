@@ -132,7 +132,7 @@ func startFake(t *testing.T, spec ProcessSpec) *Process {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	p, err := StartProcess(ctx, spec)
-	t.Cleanup(func() { p.Terminate(context.Background()) })
+	t.Cleanup(func() { p.Shutdown(context.Background()) })
 	if err != nil {
 		t.Fatalf("StartProcess: %v", err)
 	}
@@ -192,23 +192,23 @@ func TestStartProcessServesOnLoopback(t *testing.T) {
 		t.Errorf("logs %q lack the listen line", logs)
 	}
 
-	if err := p.Terminate(context.Background()); err != nil {
-		t.Fatalf("Terminate: %v", err)
+	if err := p.Shutdown(context.Background()); err != nil {
+		t.Fatalf("Shutdown: %v", err)
 	}
 	select {
 	case <-p.Exited():
 	default:
-		t.Fatal("process still running after Terminate")
+		t.Fatal("process still running after Shutdown")
 	}
-	if err := p.Terminate(context.Background()); err != nil {
-		t.Errorf("second Terminate: %v", err)
+	if err := p.Shutdown(context.Background()); err != nil {
+		t.Errorf("second Shutdown: %v", err)
 	}
 }
 
 func TestStartProcessReportsEarlyExit(t *testing.T) {
 	start := time.Now()
 	p, err := StartProcess(context.Background(), fakeSpec(t, "exit"))
-	t.Cleanup(func() { p.Terminate(context.Background()) })
+	t.Cleanup(func() { p.Shutdown(context.Background()) })
 	if err == nil {
 		t.Fatal("StartProcess succeeded for an engine that exits")
 	}
@@ -226,7 +226,7 @@ func TestStartProcessTimesOut(t *testing.T) {
 	spec := fakeSpec(t, "never")
 	spec.StartupTimeout = 500 * time.Millisecond
 	p, err := StartProcess(context.Background(), spec)
-	t.Cleanup(func() { p.Terminate(context.Background()) })
+	t.Cleanup(func() { p.Shutdown(context.Background()) })
 	if err == nil || !strings.Contains(err.Error(), "not ready after 500ms: GET http://127.0.0.1:") ||
 		!strings.Contains(err.Error(), "loading forever") {
 		t.Fatalf("error %v, want a readiness timeout quoting the output", err)
@@ -242,13 +242,13 @@ func TestStartProcessHonoursContext(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	p, err := StartProcess(ctx, fakeSpec(t, "never"))
-	t.Cleanup(func() { p.Terminate(context.Background()) })
+	t.Cleanup(func() { p.Shutdown(context.Background()) })
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("error %v, want context.DeadlineExceeded", err)
 	}
 }
 
-func TestTerminateKillsTheProcessGroup(t *testing.T) {
+func TestShutdownKillsTheProcessGroup(t *testing.T) {
 	spec := fakeSpec(t, "child")
 	p := startFake(t, spec)
 	child, err := strconv.Atoi(get(t, p.BaseURL()+"/child"))
@@ -256,9 +256,9 @@ func TestTerminateKillsTheProcessGroup(t *testing.T) {
 		t.Fatalf("child pid %q: %v", get(t, p.BaseURL()+"/child"), err)
 	}
 	if !alive(child) {
-		t.Fatalf("grandchild %d not running before Terminate", child)
+		t.Fatalf("grandchild %d not running before Shutdown", child)
 	}
-	if err := p.Terminate(context.Background()); err != nil {
+	if err := p.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(10 * time.Second)
@@ -266,21 +266,21 @@ func TestTerminateKillsTheProcessGroup(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	if alive(child) {
-		t.Errorf("grandchild %d survived Terminate", child)
+		t.Errorf("grandchild %d survived Shutdown", child)
 	}
 }
 
-func TestTerminateEscalatesToKill(t *testing.T) {
+func TestShutdownEscalatesToKill(t *testing.T) {
 	spec := fakeSpec(t, "ignore-term")
 	spec.StopTimeout = 300 * time.Millisecond
 	p := startFake(t, spec)
 	start := time.Now()
-	if err := p.Terminate(context.Background()); err != nil {
+	if err := p.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	took := time.Since(start)
 	if took < 300*time.Millisecond || took > 15*time.Second {
-		t.Errorf("Terminate took %s, want the 300ms stop timeout then SIGKILL", took)
+		t.Errorf("Shutdown took %s, want the 300ms stop timeout then SIGKILL", took)
 	}
 	if ws, ok := p.cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || ws.Signal() != syscall.SIGKILL {
 		t.Errorf("process state %v, want killed by SIGKILL", p.cmd.ProcessState)
@@ -303,7 +303,7 @@ func TestProcessLogsAreBounded(t *testing.T) {
 	if !strings.Contains(body, "listening on 127.0.0.1") {
 		t.Errorf("tail lacks the latest line")
 	}
-	if err := p.Terminate(context.Background()); err != nil {
+	if err := p.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	full, err := os.ReadFile(spec.LogFile)

@@ -7,7 +7,7 @@ import (
 	"syscall"
 )
 
-// processGroupAttr has nothing to set on Windows; Terminate stops only the
+// processGroupAttr has nothing to set on Windows; Shutdown stops only the
 // engine process itself there.
 func processGroupAttr() *syscall.SysProcAttr { return nil }
 

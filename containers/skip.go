@@ -3,6 +3,9 @@ package containers
 import (
 	"context"
 	"os"
+	"os/exec"
+	"strings"
+	"time"
 )
 
 // EnvRequireDocker names the environment variable that turns a missing
@@ -73,4 +76,23 @@ func SkipIfNoGPU(ctx context.Context, t TB) {
 		}
 		t.Skip(reason)
 	}
+}
+
+// LocalGPUSkipReason returns why a local-process engine that asks for GPUs
+// cannot run here (nvidia-smi is missing or lists no GPU), or "" when
+// nvidia-smi lists at least one. Containers check Docker's NVIDIA runtime
+// instead (GPUSkipReason).
+func LocalGPUSkipReason(ctx context.Context) string {
+	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "nvidia-smi", "-L").Output()
+	switch {
+	case err != nil:
+		return "GPU process spec needs an NVIDIA GPU: nvidia-smi -L: " + err.Error() +
+			" (set " + EnvRequireGPU + "=1 to fail instead of skipping)"
+	case !strings.Contains(string(out), "GPU "):
+		return "GPU process spec needs an NVIDIA GPU: nvidia-smi -L lists none" +
+			" (set " + EnvRequireGPU + "=1 to fail instead of skipping)"
+	}
+	return ""
 }

@@ -68,6 +68,16 @@ type Spec struct {
 	IPCHost bool
 	// ShmSize is the default size of /dev/shm in bytes.
 	ShmSize int64
+
+	// Process is the engine's command as a local process: the executable
+	// (a name looked up on PATH) and the words before Args, e.g. vllm
+	// serve, or python3 -m sglang.launch_server. Empty when the engine
+	// cannot run as a process. Env, Port, CachePath and the container
+	// settings do not apply to a process.
+	Process []string
+	// CacheEnv names the environment variable that points a local process
+	// at its model cache (HF_HOME, LLAMA_CACHE); WithModelCache sets it.
+	CacheEnv string
 }
 
 // Plan is an assembled container request plus what Start needs to turn the

@@ -44,6 +44,12 @@ func Start(ctx context.Context, cfg RunConfig) (*LiveRun, error) {
 			return nil, fmt.Errorf("run: %w", err)
 		}
 	}
+	if cfg.Shard != nil && sched.Shard == nil {
+		var err error
+		if sched, err = sched.ForShard(*cfg.Shard); err != nil {
+			return nil, fmt.Errorf("run: %w", err)
+		}
+	}
 	dir, err := runDir(cfg.OutputDir)
 	if err != nil {
 		return nil, err
@@ -52,7 +58,7 @@ func Start(ctx context.Context, cfg RunConfig) (*LiveRun, error) {
 	if err != nil {
 		return nil, fmt.Errorf("run: %w", err)
 	}
-	l := &LiveRun{cfg: cfg, sched: sched, dir: dir, sum: sum, done: make(chan struct{})}
+	l := &LiveRun{cfg: cfg, sched: sched.OwnShare(), dir: dir, sum: sum, done: make(chan struct{})}
 	go func() {
 		defer close(l.done)
 		l.res, l.err = l.run(ctx)
@@ -77,6 +83,10 @@ func (l *LiveRun) run(ctx context.Context) (*RunResult, error) {
 	l.mu.Lock()
 	l.w = w
 	l.mu.Unlock()
+	if err := waitForStart(ctx, l.cfg.StartAt); err != nil {
+		_ = w.Close()
+		return nil, err
+	}
 	before := l.scrape(ctx)
 	d := newDispatcher(l.cfg, l.sched, w)
 	d.run(ctx)
@@ -85,9 +95,14 @@ func (l *LiveRun) run(ctx context.Context) (*RunResult, error) {
 		return nil, fmt.Errorf("run: %w", err)
 	}
 	res.Outcomes = w.Outcomes()
-	rep, err := scoreRun(l.cfg, l.sched, res, d.report(), wallStart)
+	gen := d.report()
+	gen.Shard = shardTiming(l.sched, l.cfg.StartAt, d.start)
+	rep, err := scoreRun(l.cfg, l.sched, res, gen, wallStart)
 	if err != nil {
 		return res, fmt.Errorf("run: score: %w", err)
+	}
+	if t := gen.Shard; t != nil {
+		t.Sent, t.MaxScheduleLagMS, t.LateCount = gen.Sent, rep.MaxScheduleLagMS, rep.LateCount
 	}
 	rep.EngineMetrics = l.engineMetrics(before, after)
 	res.Report = rep

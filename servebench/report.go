@@ -276,6 +276,13 @@ type GeneratorReport struct {
 	Saturated bool `json:"saturated"`
 	// Notes explains any sign of trouble in words.
 	Notes []string `json:"notes,omitempty"`
+	// Shard describes this run's shard: its share and how far its
+	// measurement started from the common start instant.
+	Shard *ShardTiming `json:"shard,omitempty"`
+	// Shards lists every shard of a merged run, and StartSkewMS is the
+	// spread of their start offsets (latest minus earliest).
+	Shards      []ShardTiming `json:"shards,omitempty"`
+	StartSkewMS *float64      `json:"start_skew_ms,omitempty"`
 }
 
 // Experiment is the compact record that makes a run reproducible.

@@ -80,6 +80,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		for _, n := range g.Notes {
 			line("  note", "%s", n)
 		}
+		writeShardsText(line, g)
 	}
 
 	rule(fmt.Sprintf("Latency (ms, %s percentiles)", r.PercentileMethod))

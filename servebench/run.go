@@ -62,6 +62,14 @@ type RunConfig struct {
 	RunID string
 	// Labels are copied into the experiment record.
 	Labels map[string]any
+	// Shard, when set, sends and scores only that shard's share of the
+	// schedule; schedule.json still holds the whole schedule. Every shard of
+	// a run must realize the same schedule, so they share RunID and seed.
+	Shard *Shard
+	// StartAt, when set, is the wall-clock instant the measurement starts:
+	// warmup runs before it, and a start instant that has passed before
+	// warmup ends is an error. Shards of one run share it.
+	StartAt time.Time
 }
 
 // RunResult is what a run leaves: its directory and the values written there.
@@ -104,6 +112,14 @@ func (cfg *RunConfig) validate() error {
 		return errors.New("run: max concurrency must not be negative")
 	case cfg.Warmup < 0:
 		return errors.New("run: warmup must not be negative")
+	case cfg.Shard != nil && cfg.Shard.Validate() != nil:
+		return fmt.Errorf("run: %w", cfg.Shard.Validate())
+	case cfg.Shard != nil && cfg.ClosedLoop != nil && cfg.Shard.Count > 1:
+		return errors.New("run: a closed loop's users are one population and cannot be sharded")
+	case cfg.Shard != nil && cfg.RunID == "" && cfg.Schedule == nil:
+		return errors.New("run: a shard needs the run ID its sibling shards share")
+	case !cfg.StartAt.IsZero() && !time.Now().Before(cfg.StartAt):
+		return fmt.Errorf("run: the start instant %s has already passed", cfg.StartAt.UTC().Format(time.RFC3339Nano))
 	case cfg.Schedule != nil && cfg.Schedule.WorkloadSHA256 != cfg.Workload.SHA256:
 		return errors.New("run: the schedule was realized from another workload (hash differs)")
 	}

@@ -29,6 +29,12 @@ type Schedule struct {
 	// Notes records facts a reader must know (e.g. that time scaling
 	// changed the duration).
 	Notes []string `json:"notes,omitempty"`
+	// Shard is set when this run sent one shard's share of the schedule;
+	// Entries still lists the whole schedule (see Schedule.OwnShare).
+	Shard *ScheduleShard `json:"shard,omitempty"`
+	// whole is set on a schedule OwnShare cut to its shard's share: the
+	// schedule it was cut from.
+	whole *Schedule
 	// Entries lists the cohort's requests in arrival order.
 	Entries []ScheduleEntry `json:"entries"`
 }

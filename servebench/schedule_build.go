@@ -200,11 +200,10 @@ func replayUnitOrder(units [][]int, rows []int) []int {
 // WriteSchedule writes the schedule as indented JSON to path and returns the
 // SHA-256 of the exact bytes written.
 func WriteSchedule(path string, s *Schedule) (string, error) {
-	data, err := json.MarshalIndent(s, "", "  ")
+	data, err := scheduleBytes(s)
 	if err != nil {
-		return "", fmt.Errorf("write schedule: %w", err)
+		return "", err
 	}
-	data = append(data, '\n')
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		return "", fmt.Errorf("write schedule: %w", err)
 	}

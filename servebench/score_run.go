@@ -65,24 +65,15 @@ func ScoreRunDir(dir string, opts ScoreOptions) (*Report, error) {
 		return nil, err
 	}
 	if prev != nil {
-		if sloUnset(opts.SLO) {
-			fromScheduled := opts.SLO.TTFTFromScheduled
-			opts.SLO = prev.SLO
-			opts.SLO.TTFTFromScheduled = opts.SLO.TTFTFromScheduled || fromScheduled
-		}
-		if opts.Confidence == 0 {
-			opts.Confidence = prev.WilsonConfidence
-		}
-		if opts.PercentileMethod == "" {
-			opts.PercentileMethod = prev.PercentileMethod
-		}
+		opts.fillFrom(prev)
 		if opts.WindowMS == nil && sched.Mode == "closed" {
 			// A closed loop's window is fixed when the run ends.
 			w := prev.WindowMS
 			opts.WindowMS = &w
 		}
 	}
-	rep, err := scoreOutcomes(&sched, outcomes, opts, src)
+	// A shard's schedule.json holds the whole run; it scores its own share.
+	rep, err := scoreOutcomes(sched.OwnShare(), outcomes, opts, src)
 	if err != nil {
 		return nil, err
 	}
@@ -97,6 +88,22 @@ func ScoreRunDir(dir string, opts ScoreOptions) (*Report, error) {
 		rep.OutputLengths = prev.OutputLengths
 	}
 	return rep, nil
+}
+
+// fillFrom takes the options left at their zero value from a report: its
+// SLO, Wilson confidence and percentile method.
+func (opts *ScoreOptions) fillFrom(prev *Report) {
+	if sloUnset(opts.SLO) {
+		fromScheduled := opts.SLO.TTFTFromScheduled
+		opts.SLO = prev.SLO
+		opts.SLO.TTFTFromScheduled = opts.SLO.TTFTFromScheduled || fromScheduled
+	}
+	if opts.Confidence == 0 {
+		opts.Confidence = prev.WilsonConfidence
+	}
+	if opts.PercentileMethod == "" {
+		opts.PercentileMethod = prev.PercentileMethod
+	}
 }
 
 // readPreviousReport reads a run's report.json; nil when there is none.

@@ -38,6 +38,9 @@ func RunSweep(ctx context.Context, cfg RunConfig, plan SweepPlan) (*Sweep, error
 	if len(plan.Rates) == 0 {
 		return nil, fmt.Errorf("sweep: no rates")
 	}
+	if cfg.Shard != nil || !cfg.StartAt.IsZero() {
+		return nil, fmt.Errorf("sweep: a sweep runs its rates one after another; shard each rate's run instead (run --shard, --start-at)")
+	}
 	if plan.Repeat < 0 {
 		return nil, fmt.Errorf("sweep: repeat must not be negative")
 	}

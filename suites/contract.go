@@ -93,6 +93,23 @@ type EngineSpec struct {
 	GPUs int `json:"gpus,omitempty"`
 	// Env is extra environment for the engine.
 	Env map[string]string `json:"env,omitempty"`
+	// Process, when set, runs the engine as a local process instead of a
+	// container; nil runs the container (Ollama: a process unless Image
+	// is given and Docker is there).
+	Process *EngineProcess `json:"process,omitempty"`
+}
+
+// EngineProcess is a local-process engine: the engine module builds the
+// same command line it gives its container, run from Binary.
+type EngineProcess struct {
+	// Binary replaces the engine's executable (vllm, python3,
+	// text-generation-launcher, llama-server, ollama); empty looks the
+	// default up on PATH.
+	Binary string `json:"binary,omitempty"`
+	// Args are extra engine arguments, after Engine.Args.
+	Args []string `json:"args,omitempty"`
+	// Env is extra environment for the process, after Engine.Env.
+	Env map[string]string `json:"env,omitempty"`
 }
 
 // ArrivalSpec declares a contract's arrival process.

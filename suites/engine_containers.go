@@ -17,22 +17,44 @@ import (
 
 // The container engines, started through their testcontainers modules.
 func init() {
-	RegisterEngine("vllm", containerStarter(func(ctx context.Context, s EngineSpec, opts []testcontainers.ContainerCustomizer) (containers.Engine, error) {
-		return nilIfTyped(vllm.Run(ctx, s.Image, append(opts, vllm.WithModel(s.Model))...))
-	}))
-	RegisterEngine("sglang", containerStarter(func(ctx context.Context, s EngineSpec, opts []testcontainers.ContainerCustomizer) (containers.Engine, error) {
-		return nilIfTyped(sglang.Run(ctx, s.Image, append(opts, sglang.WithModel(s.Model))...))
-	}))
-	RegisterEngine("tgi", containerStarter(func(ctx context.Context, s EngineSpec, opts []testcontainers.ContainerCustomizer) (containers.Engine, error) {
-		return nilIfTyped(tgi.Run(ctx, s.Image, append(opts, tgi.WithModel(s.Model))...))
-	}))
-	RegisterEngine("llamacpp", containerStarter(func(ctx context.Context, s EngineSpec, opts []testcontainers.ContainerCustomizer) (containers.Engine, error) {
-		model := llamacpp.WithHFRepo(s.Model)
-		if strings.HasSuffix(s.Model, ".gguf") {
-			model = llamacpp.WithModelFile(s.Model)
-		}
-		return nilIfTyped(llamacpp.Run(ctx, s.Image, append(opts, model)...))
-	}))
+	RegisterEngine("vllm", moduleStarter(
+		func(ctx context.Context, s EngineSpec, opts []testcontainers.ContainerCustomizer) (containers.Engine, error) {
+			return nilIfTyped(vllm.Run(ctx, s.Image, append(opts, vllm.WithModel(s.Model))...))
+		},
+		func(ctx context.Context, s EngineSpec, opts []testcontainers.ContainerCustomizer) (containers.Engine, error) {
+			return nilIfTyped(vllm.RunProcess(ctx, append(opts, vllm.WithModel(s.Model))...))
+		}))
+	RegisterEngine("sglang", moduleStarter(
+		func(ctx context.Context, s EngineSpec, opts []testcontainers.ContainerCustomizer) (containers.Engine, error) {
+			return nilIfTyped(sglang.Run(ctx, s.Image, append(opts, sglang.WithModel(s.Model))...))
+		},
+		func(ctx context.Context, s EngineSpec, opts []testcontainers.ContainerCustomizer) (containers.Engine, error) {
+			return nilIfTyped(sglang.RunProcess(ctx, append(opts, sglang.WithModel(s.Model))...))
+		}))
+	RegisterEngine("tgi", moduleStarter(
+		func(ctx context.Context, s EngineSpec, opts []testcontainers.ContainerCustomizer) (containers.Engine, error) {
+			return nilIfTyped(tgi.Run(ctx, s.Image, append(opts, tgi.WithModel(s.Model))...))
+		},
+		func(ctx context.Context, s EngineSpec, opts []testcontainers.ContainerCustomizer) (containers.Engine, error) {
+			return nilIfTyped(tgi.RunProcess(ctx, append(opts, tgi.WithModel(s.Model))...))
+		}))
+	RegisterEngine("llamacpp", moduleStarter(
+		func(ctx context.Context, s EngineSpec, opts []testcontainers.ContainerCustomizer) (containers.Engine, error) {
+			return nilIfTyped(llamacpp.Run(ctx, s.Image, append(opts, llamacppModel(s.Model))...))
+		},
+		func(ctx context.Context, s EngineSpec, opts []testcontainers.ContainerCustomizer) (containers.Engine, error) {
+			return nilIfTyped(llamacpp.RunProcess(ctx, append(opts, llamacppModel(s.Model))...))
+		}))
+	RegisterEngine("ollama", startOllama)
+}
+
+// llamacppModel reads a model ending in .gguf as a file, anything else as a
+// Hugging Face repository.
+func llamacppModel(model string) llamacpp.Option {
+	if strings.HasSuffix(model, ".gguf") {
+		return llamacpp.WithModelFile(model)
+	}
+	return llamacpp.WithHFRepo(model)
 }
 
 // runFunc starts one container engine with the shared options.

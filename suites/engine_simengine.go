@@ -62,5 +62,5 @@ func (e *inProcessEngine) Identity() containers.Identity {
 	return containers.Identity{Kind: "simengine", Model: e.Model(), Args: e.spec.Args, Version: "in-process", ColdStart: e.coldStart}
 }
 
-// Terminate stops the server; requests still in flight are cut.
-func (e *inProcessEngine) Terminate(context.Context) error { return e.srv.Close() }
+// Shutdown stops the server; requests still in flight are cut.
+func (e *inProcessEngine) Shutdown(context.Context) error { return e.srv.Close() }

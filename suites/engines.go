@@ -69,7 +69,7 @@ func StartEngine(ctx context.Context, spec EngineSpec) (Engine, error) {
 	eng, err := start(ctx, spec)
 	if err != nil {
 		if eng != nil {
-			_ = eng.Terminate(context.WithoutCancel(ctx))
+			_ = eng.Shutdown(context.WithoutCancel(ctx))
 		}
 		return nil, fmt.Errorf("start %s engine: %w", spec.Kind, err)
 	}

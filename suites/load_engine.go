@@ -16,7 +16,7 @@ var EngineKinds = []string{"simengine", "vllm", "sglang", "tgi", "llamacpp", "ol
 
 // engine reads the engine section.
 func (d *decoder) engine(n *yaml.Node) *EngineSpec {
-	m := d.mapping(n, "engine", "kind", "image", "model", "args", "gpus", "env")
+	m := d.mapping(n, "engine", "kind", "image", "model", "args", "gpus", "env", "process")
 	if m == nil {
 		return nil
 	}
@@ -32,6 +32,9 @@ func (d *decoder) engine(n *yaml.Node) *EngineSpec {
 	e.Args = d.strings(m, "args")
 	e.Env = d.stringMap(m, "env")
 	e.GPUs = d.gpus(m)
+	if m.has("process") {
+		e.Process = d.process(m.get("process"))
+	}
 	switch {
 	case e.Kind == "simengine":
 		if m.has("image") {
@@ -40,18 +43,44 @@ func (d *decoder) engine(n *yaml.Node) *EngineSpec {
 		if m.has("gpus") {
 			d.errorf(m.get("gpus"), "engine.gpus", "the simulated engine needs no GPU")
 		}
+		if m.has("process") {
+			d.errorf(m.get("process"), "engine.process", "the simulated engine runs in-process; it has no process section")
+		}
 		if err := simengineConfig(e, new(simengine.Config)); err != nil {
 			d.errorf(m.get("args"), "engine.args", "%v", err)
 		}
+	case e.Kind == "ollama":
+		if !m.has("model") {
+			d.errorf(m.node, "engine.model", "required for engine ollama: the GGUF file to serve")
+		}
+		if m.has("image") && m.has("process") {
+			d.errorf(m.get("process"), "engine.process", "give image (a container) or process (a local process), not both")
+		}
 	case knownKind(e.Kind):
-		if !m.has("image") {
-			d.errorf(m.node, "engine.image", "required for engine %s: the container image to run", e.Kind)
+		if m.has("image") && m.has("process") {
+			d.errorf(m.get("process"), "engine.process", "give image (a container) or process (a local process), not both")
+		}
+		if !m.has("image") && !m.has("process") {
+			d.errorf(m.node, "engine.image", "required for engine %s: the container image to run (or a process section)", e.Kind)
 		}
 		if !m.has("model") {
 			d.errorf(m.node, "engine.model", "required for engine %s: the model to serve", e.Kind)
 		}
 	}
 	return e
+}
+
+// process reads engine.process: binary, args and env of a local process.
+func (d *decoder) process(n *yaml.Node) *EngineProcess {
+	m := d.mapping(n, "engine.process", "binary", "args", "env")
+	if m == nil {
+		return nil
+	}
+	p := &EngineProcess{Binary: d.str(m, "binary"), Args: d.strings(m, "args"), Env: d.stringMap(m, "env")}
+	if m.has("binary") && p.Binary == "" {
+		d.errorf(m.get("binary"), "engine.process.binary", "empty; leave it out to use the engine's default executable")
+	}
+	return p
 }
 
 // gpus reads the number of GPUs to request: a count, or "all" (-1).

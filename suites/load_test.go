@@ -91,6 +91,20 @@ var _ = Describe("Load", func() {
 		Expect(c.AllLabels()).To(Equal([]string{"engine:simengine"}))
 	})
 
+	It("reads a process engine: the module's command from a local binary, no image", func() {
+		c, err := suites.Parse(inline, []byte(edit(3, "  kind: vllm\n  model: Qwen/Qwen3-0.6B\n  args: [--max-num-seqs, \"8\"]\n"+
+			"  process:\n    binary: /opt/vllm/bin/vllm\n    args: [--enforce-eager]\n    env: {VLLM_LOGGING_LEVEL: DEBUG}")))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(c.Engine).To(Equal(&suites.EngineSpec{
+			Kind: "vllm", Model: "Qwen/Qwen3-0.6B", Args: []string{"--max-num-seqs", "8"},
+			Process: &suites.EngineProcess{Binary: "/opt/vllm/bin/vllm", Args: []string{"--enforce-eager"},
+				Env: map[string]string{"VLLM_LOGGING_LEVEL": "DEBUG"}},
+		}))
+		c, err = suites.Parse(inline, []byte(edit(3, "  kind: ollama\n  model: /models/tiny.gguf")))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(c.Engine).To(Equal(&suites.EngineSpec{Kind: "ollama", Model: "/models/tiny.gguf"}))
+	})
+
 	DescribeTable("names the file, line, column and field of every problem",
 		func(yaml string, want ...string) {
 			_, err := suites.Parse(inline, []byte(yaml))
@@ -106,7 +120,7 @@ var _ = Describe("Load", func() {
 		Entry("no rate", edit(8, "  seed: 4"),
 			`testdata/inline.yaml:7:3: arrival.rate: required for the open-loop processes: the offered rate in requests per second (or rates, a list, for a sweep)`),
 		Entry("an unknown field", edit(0, "users: 4"),
-			`testdata/inline.yaml:10:1: users: unknown field (known: api_key_env, arrival, artifacts, base_url, count, duration, endpoint, engine, labels, length_control, max_concurrency, model, name, objectives, schedule_lag_tolerance, slo, timeouts, warmup, workload)`),
+			`testdata/inline.yaml:10:1: users: unknown field (known: api_key_env, arrival, artifacts, base_url, baseline, count, duration, endpoint, engine, labels, length_control, max_concurrency, model, name, objectives, schedule_lag_tolerance, slo, timeouts, warmup, workload)`),
 		Entry("a field that does not apply to the process", edit(8, "  rate: 5\n  users: 4"),
 			`testdata/inline.yaml:9:10: arrival.users: does not apply to the constant process`),
 		Entry("an unknown process", edit(7, "  process: uniform"),
@@ -116,8 +130,16 @@ var _ = Describe("Load", func() {
 		Entry("an unknown engine", edit(3, "  kind: tensorrt"),
 			`testdata/inline.yaml:3:9: engine.kind: unknown engine "tensorrt" (want one of simengine, vllm, sglang, tgi, llamacpp, ollama, or a kind given to suites.RegisterEngine)`),
 		Entry("a container engine without image or model", edit(3, "  kind: vllm"),
-			`testdata/inline.yaml:3:3: engine.image: required for engine vllm: the container image to run`,
+			`testdata/inline.yaml:3:3: engine.image: required for engine vllm: the container image to run (or a process section)`,
 			`testdata/inline.yaml:3:3: engine.model: required for engine vllm: the model to serve`),
+		Entry("a process engine with an image too", edit(3, "  kind: vllm\n  image: i\n  model: m\n  process: {binary: vllm}"),
+			`testdata/inline.yaml:6:12: engine.process: give image (a container) or process (a local process), not both`),
+		Entry("a simulated engine with a process section", edit(3, "  kind: simengine\n  process: {binary: x}"),
+			`testdata/inline.yaml:4:12: engine.process: the simulated engine runs in-process; it has no process section`),
+		Entry("an unknown field of a process section", edit(3, "  kind: vllm\n  model: m\n  process: {binary: vllm, argv: [x]}"),
+			`testdata/inline.yaml:5:27: engine.process.argv: unknown field (known: args, binary, env)`),
+		Entry("an Ollama engine without a model", edit(3, "  kind: ollama"),
+			`testdata/inline.yaml:3:3: engine.model: required for engine ollama: the GGUF file to serve`),
 		Entry("a simulated engine flag that does not exist", edit(3, "  kind: simengine\n  args: [--warp=9]"),
 			`testdata/inline.yaml:4:9: engine.args: flag provided but not defined: -warp`),
 		Entry("a simulated engine flag out of range", edit(3, "  kind: simengine\n  args: [--time-scale=0]"),
@@ -199,7 +221,7 @@ var _ = Describe("LoadDir", func() {
 		for i, c := range cs {
 			names[i] = c.Name
 		}
-		Expect(names).To(Equal([]string{"simengine-meetable", "simengine-sweep", "simengine-unmeetable"}))
+		Expect(names).To(Equal([]string{"simengine-against-baseline", "simengine-meetable", "simengine-sweep", "simengine-unmeetable"}))
 	})
 
 	It("rejects two contracts with one name, naming both files", func() {

@@ -117,7 +117,7 @@ func startShared(ctx context.Context, contracts []*Contract) map[string]sharedEn
 		logPath := filepath.Join(c.ArtifactsRoot(), "engines", c.Engine.Kind+"-"+shortHash(key)+".log")
 		DeferCleanup(func(ctx SpecContext) error {
 			saveEngineLogs(ctx, eng, logPath)
-			return eng.Terminate(ctx)
+			return eng.Shutdown(ctx)
 		}, NodeTimeout(2*time.Minute))
 		out[key] = sharedEngine{Target: targetOf(eng)}
 	}

@@ -65,7 +65,7 @@ func acquireTarget(ctx context.Context, c *Contract) Target {
 	logPath := filepath.Join(c.ArtifactsRoot(), dirName(c.Name), "engine-"+c.Engine.Kind+".log")
 	DeferCleanup(func(ctx SpecContext) error {
 		saveEngineLogs(ctx, eng, logPath)
-		return eng.Terminate(ctx)
+		return eng.Shutdown(ctx)
 	}, NodeTimeout(2*time.Minute))
 	return targetOf(eng)
 }

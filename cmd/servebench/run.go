@@ -27,6 +27,7 @@ type runFlags struct {
 	thinkTime, duration, timeout, firstTokenTimeout, idleTimeout                                      time.Duration
 	lagTolerance, ttftSLO, tpotSLO, e2eSLO                                                            time.Duration
 	ttftFromScheduled, keepText, logprobs, noStream, noProgress                                       bool
+	sharding                                                                                          shardFlags
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
@@ -64,6 +65,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.logprobs, "logprobs", false, "ask for logprobs so that tokens per event are proven")
 	fs.BoolVar(&f.noStream, "no-stream", false, "use non-streaming requests (TTFT then equals E2E)")
 	fs.BoolVar(&f.noProgress, "no-progress", false, "do not show progress on stderr")
+	f.sharding.register(fs)
 }
 
 // runRun is the run command.
@@ -138,6 +140,9 @@ func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
 	}
 	if !f.noProgress {
 		cfg.Progress = stderr
+	}
+	if err := f.sharding.apply(&cfg); err != nil {
+		return cfg, err
 	}
 	switch f.arrival {
 	case "closed":

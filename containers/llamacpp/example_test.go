@@ -3,6 +3,7 @@ package llamacpp_test
 import (
 	"context"
 	"fmt"
+	"github.com/testcontainers/testcontainers-go"
 
 	"github.com/servebench/servebench/containers"
 	"github.com/servebench/servebench/containers/llamacpp"
@@ -19,7 +20,7 @@ func ExampleRun() {
 		llamacpp.WithContextSize(4096),
 		containers.WithModelCache("/srv/gguf"),
 	)
-	defer func() { _ = engine.Terminate(ctx) }()
+	defer func() { _ = testcontainers.TerminateContainer(engine) }() // nil-safe; Run may return a half-started container
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -49,13 +49,11 @@ type Container struct {
 	*containers.Base
 }
 
-// Terminate stops and removes the container; it is safe on a nil Container.
-func (c *Container) Terminate(ctx context.Context) error {
-	if c == nil {
-		return nil
-	}
-	return c.Base.Terminate(ctx)
-}
+// A Container is a testcontainers.Container and a containers.Engine.
+var (
+	_ testcontainers.Container = (*Container)(nil)
+	_ containers.Engine        = (*Container)(nil)
+)
 
 // LengthControl says how a forced output length reaches llama.cpp:
 // servebench.LengthIgnoreEOS.
@@ -72,32 +70,63 @@ func Run(ctx context.Context, img string, opts ...testcontainers.ContainerCustom
 	return containers.RunModule(ctx, "llamacpp", plan, err, func(b *containers.Base) *Container { return &Container{Base: b} })
 }
 
+// RunProcess starts llamacpp as a local process (llama-server, or the executable
+// containers.WithExecutable names) with the same engine arguments Run gives
+// the container, listening on a free 127.0.0.1 port, and waits until it
+// serves. Container-only settings (shared memory, IPC, host network) are
+// refused. Shutdown the process in either case, as with Run.
+func RunProcess(ctx context.Context, opts ...testcontainers.ContainerCustomizer) (*containers.Process, error) {
+	spec, s, err := engineSpec("", opts)
+	return containers.RunModuleProcess(ctx, "llamacpp", spec, s, err)
+}
+
 // request assembles the container request Run would start.
 func request(img string, opts ...testcontainers.ContainerCustomizer) (containers.Plan, error) {
-	var o options
-	if err := containers.Collect[Option](&o, opts); err != nil {
+	spec, s, err := engineSpec(img, opts)
+	if err != nil {
 		return containers.Plan{}, err
 	}
+	return containers.Assemble(spec, s, opts)
+}
+
+// engineSpec reads the options into the engine's launch description, shared
+// by the container (request) and the local process (RunProcess).
+func engineSpec(img string, opts []testcontainers.ContainerCustomizer) (containers.Spec, containers.Settings, error) {
+	f, err := flags.Collect(opts)
+	if err != nil {
+		return containers.Spec{}, containers.Settings{}, err
+	}
+	file, hasFile := f.Get("--model")
+	repo, hasRepo := f.Get("--hf-repo")
 	switch {
-	case o.modelFile == "" && o.hfRepo == "":
-		return containers.Plan{}, fmt.Errorf("no model: pass llamacpp.WithModelFile or llamacpp.WithHFRepo")
-	case o.modelFile != "" && o.hfRepo != "":
-		return containers.Plan{}, fmt.Errorf("llamacpp.WithModelFile and llamacpp.WithHFRepo both given; pass one")
+	case !hasFile && !hasRepo:
+		return containers.Spec{}, containers.Settings{}, fmt.Errorf("no model: pass llamacpp.WithModelFile or llamacpp.WithHFRepo")
+	case hasFile && hasRepo:
+		return containers.Spec{}, containers.Settings{}, fmt.Errorf("llamacpp.WithModelFile and llamacpp.WithHFRepo both given; pass one")
 	}
 	var s containers.Settings
 	if err := containers.ApplySettings(&s, opts); err != nil {
-		return containers.Plan{}, err
+		return containers.Spec{}, containers.Settings{}, err
 	}
-	alias := o.alias
-	if alias == "" {
-		alias = o.model()
+	alias, ok := f.Get("--alias")
+	if !ok {
+		alias = file + repo
+		opts = append(opts, WithAlias(alias))
+	}
+	if s.GPUs != nil && !f.Has("--n-gpu-layers") {
+		opts = append(opts, WithGPULayers("99"))
+	}
+	if f, err = flags.Collect(opts); err != nil {
+		return containers.Spec{}, containers.Settings{}, err
 	}
 	spec := containers.Spec{
-		Kind:  "llamacpp",
-		Image: img,
-		Args:  o.args(s.GPUs != nil),
-		Env:   map[string]string{"LLAMA_CACHE": CachePath},
-		Port:  Port,
+		Process:  []string{"llama-server"},
+		CacheEnv: "LLAMA_CACHE",
+		Kind:     "llamacpp",
+		Image:    img,
+		Args:     append(f.Args(), "--metrics"),
+		Env:      map[string]string{"LLAMA_CACHE": CachePath},
+		Port:     Port,
 		Listen: func(host string, port int) ([]string, map[string]string) {
 			return []string{"--host", host, "--port", strconv.Itoa(port)}, nil
 		},
@@ -110,5 +139,5 @@ func request(img string, opts ...testcontainers.ContainerCustomizer) (containers
 		Model:          alias,
 		StartupTimeout: containers.DefaultModelStartupTimeout,
 	}
-	return containers.Assemble(spec, s, opts)
+	return spec, s, nil
 }

@@ -149,11 +149,3 @@ func (c *Container) Identity() containers.Identity {
 	id.ColdStart = c.coldStart
 	return id
 }
-
-// Terminate stops and removes the container; it is safe on a nil Container.
-func (c *Container) Terminate(ctx context.Context) error {
-	if c == nil {
-		return nil
-	}
-	return c.Base.Terminate(ctx)
-}

@@ -101,7 +101,7 @@ var _ = Describe("Ollama as a container (stand-in image)", Ordered, func() {
 			containers.WithStartupTimeout(3*time.Minute), build)
 		DeferCleanup(func(ctx SpecContext) {
 			if c != nil {
-				Expect(c.Terminate(ctx)).To(Succeed())
+				Expect(c.Shutdown(ctx)).To(Succeed())
 			}
 		}, NodeTimeout(time.Minute))
 		Expect(err).NotTo(HaveOccurred())
@@ -140,9 +140,9 @@ var _ = Describe("Ollama as a container (stand-in image)", Ordered, func() {
 		Expect(string(logs)).To(ContainSubstring(`POST     "/api/create"`))
 	})
 
-	It("is gone after Terminate", func(ctx SpecContext) {
+	It("is gone after Shutdown", func(ctx SpecContext) {
 		id := c.GetContainerID()
-		Expect(c.Terminate(ctx)).To(Succeed())
+		Expect(c.Shutdown(ctx)).To(Succeed())
 		c = nil
 		out, _ := exec.CommandContext(ctx, "docker", "ps", "-aq", "--filter", "id="+id).Output()
 		Expect(strings.TrimSpace(string(out))).To(BeEmpty())

@@ -72,12 +72,12 @@ var _ = BeforeSuite(func(ctx SpecContext) {
 	never, err = ollama.RunLocal(ctx, binary,
 		ollama.WithModelFile(neverPath), ollama.WithModelName("tiny"), ollama.WithNumPredict(numPredict),
 		containers.WithLogBuffer(4<<20), containers.WithStartupTimeout(2*time.Minute))
-	DeferCleanup(func() { never.Terminate(context.Background()) })
+	DeferCleanup(func() { never.Shutdown(context.Background()) })
 	Expect(err).NotTo(HaveOccurred())
 	early, err = ollama.RunLocal(ctx, binary,
 		ollama.WithModelFile(earlyPath), ollama.WithModelName("early"), ollama.WithNumPredict(numPredict),
 		containers.WithStartupTimeout(2*time.Minute))
-	DeferCleanup(func() { early.Terminate(context.Background()) })
+	DeferCleanup(func() { early.Shutdown(context.Background()) })
 	Expect(err).NotTo(HaveOccurred())
 	GinkgoWriter.Printf("ollama %s from %s: models written and both servers ready in %s (cold starts %s, %s)\n",
 		never.Identity().Version, binary, time.Since(start).Round(time.Millisecond),

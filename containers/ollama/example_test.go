@@ -23,7 +23,7 @@ func ExampleRunLocal() {
 		panic(err)
 	}
 	engine, err := ollama.RunLocal(ctx, "", ollama.WithModelFile(model), ollama.WithNumParallel(4))
-	defer engine.Terminate(ctx)
+	defer engine.Shutdown(ctx)
 	if err != nil {
 		panic(err)
 	}
@@ -36,7 +36,7 @@ func ExampleRun() {
 	ctx := context.Background()
 	engine, err := ollama.Run(ctx, "ollama/ollama:0.17.4",
 		ollama.WithModelFile("tiny.gguf"), containers.WithGPUs())
-	defer engine.Terminate(ctx)
+	defer engine.Shutdown(ctx)
 	if err != nil {
 		panic(err)
 	}

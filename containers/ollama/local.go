@@ -184,16 +184,16 @@ func (l *Local) Identity() containers.Identity {
 	return id
 }
 
-// Terminate stops the server and its runners and removes the temporary
+// Shutdown stops the server and its runners and removes the temporary
 // directory (Modelfile, and the models unless WithModelCache named a
 // directory). It is safe on a nil Local.
-func (l *Local) Terminate(ctx context.Context) error {
+func (l *Local) Shutdown(ctx context.Context) error {
 	if l == nil {
 		return nil
 	}
 	var err error
 	if l.Process != nil {
-		err = l.Process.Terminate(ctx)
+		err = l.Process.Shutdown(ctx)
 	}
 	if l.dir != "" {
 		if rerr := os.RemoveAll(l.dir); rerr != nil && err == nil {

@@ -3,6 +3,7 @@ package sglang_test
 import (
 	"context"
 	"fmt"
+	"github.com/testcontainers/testcontainers-go"
 
 	"github.com/servebench/servebench/containers"
 	"github.com/servebench/servebench/containers/sglang"
@@ -18,7 +19,7 @@ func ExampleRun() {
 		sglang.WithContextLength(8192),
 		containers.WithGPUDeviceIDs("0", "1"),
 	)
-	defer func() { _ = engine.Terminate(ctx) }()
+	defer func() { _ = testcontainers.TerminateContainer(engine) }() // nil-safe; Run may return a half-started container
 	if err != nil {
 		fmt.Println(err)
 		return

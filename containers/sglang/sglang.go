@@ -47,13 +47,11 @@ type Container struct {
 	*containers.Base
 }
 
-// Terminate stops and removes the container; it is safe on a nil Container.
-func (c *Container) Terminate(ctx context.Context) error {
-	if c == nil {
-		return nil
-	}
-	return c.Base.Terminate(ctx)
-}
+// A Container is a testcontainers.Container and a containers.Engine.
+var (
+	_ testcontainers.Container = (*Container)(nil)
+	_ containers.Engine        = (*Container)(nil)
+)
 
 // LengthControl says how a forced output length reaches SGLang:
 // servebench.LengthIgnoreEOSMinTokens.
@@ -69,29 +67,52 @@ func Run(ctx context.Context, img string, opts ...testcontainers.ContainerCustom
 	return containers.RunModule(ctx, "sglang", plan, err, func(b *containers.Base) *Container { return &Container{Base: b} })
 }
 
+// RunProcess starts sglang as a local process (python3 -m sglang.launch_server, or the executable
+// containers.WithExecutable names) with the same engine arguments Run gives
+// the container, listening on a free 127.0.0.1 port, and waits until it
+// serves. Container-only settings (shared memory, IPC, host network) are
+// refused. Shutdown the process in either case, as with Run.
+func RunProcess(ctx context.Context, opts ...testcontainers.ContainerCustomizer) (*containers.Process, error) {
+	spec, s, err := engineSpec("", opts)
+	return containers.RunModuleProcess(ctx, "sglang", spec, s, err)
+}
+
 // request assembles the container request Run would start.
 func request(img string, opts ...testcontainers.ContainerCustomizer) (containers.Plan, error) {
-	var o options
-	if err := containers.Collect[Option](&o, opts); err != nil {
+	spec, s, err := engineSpec(img, opts)
+	if err != nil {
 		return containers.Plan{}, err
 	}
-	if o.modelPath == "" {
-		return containers.Plan{}, fmt.Errorf("no model: pass sglang.WithModel")
+	return containers.Assemble(spec, s, opts)
+}
+
+// engineSpec reads the options into the engine's launch description, shared
+// by the container (request) and the local process (RunProcess).
+func engineSpec(img string, opts []testcontainers.ContainerCustomizer) (containers.Spec, containers.Settings, error) {
+	f, err := flags.Collect(opts)
+	if err != nil {
+		return containers.Spec{}, containers.Settings{}, err
+	}
+	model, ok := f.Get("--model-path")
+	if !ok {
+		return containers.Spec{}, containers.Settings{}, fmt.Errorf("no model: pass sglang.WithModel")
 	}
 	var s containers.Settings
 	if err := containers.ApplySettings(&s, opts); err != nil {
-		return containers.Plan{}, err
+		return containers.Spec{}, containers.Settings{}, err
 	}
-	served := o.servedModelName
-	if served == "" {
-		served = o.modelPath
+	served, ok := f.Get("--served-model-name")
+	if !ok {
+		served = model
 	}
 	spec := containers.Spec{
-		Kind:    "sglang",
-		Image:   img,
-		Program: Program,
-		Args:    o.args(),
-		Port:    Port,
+		Process:  Program,
+		CacheEnv: "HF_HOME",
+		Kind:     "sglang",
+		Image:    img,
+		Program:  Program,
+		Args:     append(f.Args(), "--enable-metrics"),
+		Port:     Port,
 		Listen: func(host string, port int) ([]string, map[string]string) {
 			return []string{"--host", host, "--port", strconv.Itoa(port)}, nil
 		},
@@ -105,5 +126,5 @@ func request(img string, opts ...testcontainers.ContainerCustomizer) (containers
 		StartupTimeout: containers.DefaultModelStartupTimeout,
 		IPCHost:        true,
 	}
-	return containers.Assemble(spec, s, opts)
+	return spec, s, nil
 }

@@ -126,7 +126,7 @@ var _ = Describe("the simulated engine as a container", Ordered, Label("docker")
 			if engine != nil && CurrentSpecReport().Failed() {
 				AddReportEntry("engine log tail", engine.LogTail(), ReportEntryVisibilityFailureOrVerbose)
 			}
-			Expect(engine.Terminate(ctx)).To(Succeed())
+			Expect(engine.Shutdown(ctx)).To(Succeed())
 		}, NodeTimeout(time.Minute))
 		Expect(err).NotTo(HaveOccurred())
 	}, NodeTimeout(3*time.Minute))
@@ -247,13 +247,13 @@ var _ = Describe("the simulated engine as a container", Ordered, Label("docker")
 		Expect(engine.LogTail()).To(ContainSubstring("simengine listening on"))
 
 		id, imageID := engine.GetContainerID(), engine.Identity().ImageID
-		Expect(engine.Terminate(ctx)).To(Succeed())
+		Expect(engine.Shutdown(ctx)).To(Succeed())
 		cli := dockerClient(ctx)
 		_, err = cli.ContainerInspect(ctx, id, client.ContainerInspectOptions{})
 		Expect(cerrdefs.IsNotFound(err)).To(BeTrue(), "container %s still exists: %v", id, err)
 		_, err = cli.ImageInspect(ctx, imageID)
 		Expect(cerrdefs.IsNotFound(err)).To(BeTrue(), "image %s still exists: %v", imageID, err)
-		Expect(engine.Terminate(ctx)).To(Succeed(), "a second Terminate is a no-op")
+		Expect(engine.Shutdown(ctx)).To(Succeed(), "a second Shutdown is a no-op")
 	}, SpecTimeout(time.Minute))
 })
 
@@ -261,7 +261,7 @@ var _ = Describe("the simulated engine on Docker's default bridge", Label("docke
 	It("publishes its port on 127.0.0.1 only and serves there", func(ctx SpecContext) {
 		requireDocker(ctx)
 		engine, err := simengine.Run(ctx, simengine.WithBinary(binary), simengine.WithBridgeNetwork(), simengine.WithModel("bridge-model"))
-		DeferCleanup(func(ctx SpecContext) { Expect(engine.Terminate(ctx)).To(Succeed()) }, NodeTimeout(time.Minute))
+		DeferCleanup(func(ctx SpecContext) { Expect(engine.Shutdown(ctx)).To(Succeed()) }, NodeTimeout(time.Minute))
 		Expect(err).NotTo(HaveOccurred())
 
 		inspect, err := engine.Inspect(ctx)

@@ -3,6 +3,7 @@ package simengine_test
 import (
 	"context"
 	"fmt"
+	"github.com/testcontainers/testcontainers-go"
 
 	"github.com/servebench/servebench/containers"
 	"github.com/servebench/servebench/containers/simengine"
@@ -18,7 +19,7 @@ func ExampleRun() {
 		return
 	}
 	engine, err := simengine.Run(ctx, simengine.WithMaxNumSeqs(32), simengine.WithTimeScale(0.5))
-	defer func() { _ = engine.Terminate(ctx) }()
+	defer func() { _ = testcontainers.TerminateContainer(engine) }() // nil-safe; Run may return a half-started container
 	if err != nil {
 		fmt.Println(err)
 		return

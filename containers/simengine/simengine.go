@@ -47,14 +47,11 @@ type Container struct {
 	*containers.Base
 }
 
-// Terminate stops and removes the container and, unless WithKeepImage, its
-// image; it is safe on a nil Container.
-func (c *Container) Terminate(ctx context.Context) error {
-	if c == nil {
-		return nil
-	}
-	return c.Base.Terminate(ctx)
-}
+// A Container is a testcontainers.Container and a containers.Engine.
+var (
+	_ testcontainers.Container = (*Container)(nil)
+	_ containers.Engine        = (*Container)(nil)
+)
 
 // LengthControl says how a forced output length reaches the simulated
 // engine:
@@ -68,11 +65,11 @@ func LengthControl() servebench.LengthControl { return servebench.LengthIgnoreEO
 // last. Like testcontainers.Run, Run may return a container
 // together with an error; terminate it in either case.
 func Run(ctx context.Context, opts ...testcontainers.ContainerCustomizer) (*Container, error) {
-	var o options
-	if err := containers.Collect[Option](&o, opts); err != nil {
+	f, err := flags.Collect(opts)
+	if err != nil {
 		return nil, fmt.Errorf("run simengine: %w", err)
 	}
-	if o.binary == "" {
+	if !f.Has(settingBinary) {
 		dir, err := os.MkdirTemp("", "simengine-build-")
 		if err != nil {
 			return nil, fmt.Errorf("run simengine: %w", err)
@@ -91,21 +88,23 @@ func Run(ctx context.Context, opts ...testcontainers.ContainerCustomizer) (*Cont
 // request assembles the container request Run would start from an already
 // built binary (WithBinary is required here).
 func request(opts ...testcontainers.ContainerCustomizer) (containers.Plan, error) {
-	var o options
-	if err := containers.Collect[Option](&o, opts); err != nil {
+	f, err := flags.Collect(opts)
+	if err != nil {
 		return containers.Plan{}, err
 	}
-	if o.binary == "" {
+	binary, ok := f.Get(settingBinary)
+	if !ok {
 		return containers.Plan{}, fmt.Errorf("no binary: pass simengine.WithBinary")
 	}
-	s := containers.Settings{HostNetwork: !o.bridge}
+	bridge := f.Has(settingBridge)
+	s := containers.Settings{HostNetwork: !bridge}
 	if err := containers.ApplySettings(&s, opts); err != nil {
 		return containers.Plan{}, err
 	}
-	if o.bridge && s.HostNetwork {
+	if bridge && s.HostNetwork {
 		return containers.Plan{}, fmt.Errorf("simengine.WithBridgeNetwork and containers.WithHostNetwork contradict each other")
 	}
-	bin, err := os.ReadFile(o.binary)
+	bin, err := os.ReadFile(binary)
 	if err != nil {
 		return containers.Plan{}, fmt.Errorf("read binary: %w", err)
 	}
@@ -120,9 +119,9 @@ func request(opts ...testcontainers.ContainerCustomizer) (containers.Plan, error
 			Dockerfile:     "Dockerfile",
 			Repo:           ImageRepo,
 			Tag:            tag,
-			KeepImage:      o.keepImage,
+			KeepImage:      f.Has(settingKeepImage),
 		},
-		Args: o.args(),
+		Args: f.Args(),
 		Port: Port,
 		Listen: func(host string, port int) ([]string, map[string]string) {
 			return nil, map[string]string{EnvAddr: fmt.Sprintf("%s:%d", host, port)}
@@ -130,8 +129,15 @@ func request(opts ...testcontainers.ContainerCustomizer) (containers.Plan, error
 		HealthPath:     "/health",
 		MetricsPath:    "/metrics",
 		VersionPath:    "/version",
-		Model:          o.model,
+		Model:          model(f),
 		StartupTimeout: containers.DefaultStartupTimeout,
 	}
 	return containers.Assemble(spec, s, opts)
+}
+
+// model returns the served model name the options set; empty asks Start to
+// read it from GET /v1/models.
+func model(f containers.Flags) string {
+	m, _ := f.Get("-model")
+	return m
 }

@@ -50,13 +50,11 @@ type Container struct {
 	*containers.Base
 }
 
-// Terminate stops and removes the container; it is safe on a nil Container.
-func (c *Container) Terminate(ctx context.Context) error {
-	if c == nil {
-		return nil
-	}
-	return c.Base.Terminate(ctx)
-}
+// A Container is a testcontainers.Container and a containers.Engine.
+var (
+	_ testcontainers.Container = (*Container)(nil)
+	_ containers.Engine        = (*Container)(nil)
+)
 
 // LengthControl says how a forced output length reaches TGI: it cannot,
 // servebench.LengthUnsupported.
@@ -73,24 +71,47 @@ func Run(ctx context.Context, img string, opts ...testcontainers.ContainerCustom
 	return containers.RunModule(ctx, "tgi", plan, err, func(b *containers.Base) *Container { return &Container{Base: b} })
 }
 
+// RunProcess starts tgi as a local process (text-generation-launcher, or the executable
+// containers.WithExecutable names) with the same engine arguments Run gives
+// the container, listening on a free 127.0.0.1 port, and waits until it
+// serves. Container-only settings (shared memory, IPC, host network) are
+// refused. Shutdown the process in either case, as with Run.
+func RunProcess(ctx context.Context, opts ...testcontainers.ContainerCustomizer) (*containers.Process, error) {
+	spec, s, err := engineSpec("", opts)
+	return containers.RunModuleProcess(ctx, "tgi", spec, s, err)
+}
+
 // request assembles the container request Run would start.
 func request(img string, opts ...testcontainers.ContainerCustomizer) (containers.Plan, error) {
-	var o options
-	if err := containers.Collect[Option](&o, opts); err != nil {
+	spec, s, err := engineSpec(img, opts)
+	if err != nil {
 		return containers.Plan{}, err
 	}
-	if o.modelID == "" {
-		return containers.Plan{}, fmt.Errorf("no model: pass tgi.WithModel")
+	return containers.Assemble(spec, s, opts)
+}
+
+// engineSpec reads the options into the engine's launch description, shared
+// by the container (request) and the local process (RunProcess).
+func engineSpec(img string, opts []testcontainers.ContainerCustomizer) (containers.Spec, containers.Settings, error) {
+	f, err := flags.Collect(opts)
+	if err != nil {
+		return containers.Spec{}, containers.Settings{}, err
+	}
+	model, ok := f.Get("--model-id")
+	if !ok {
+		return containers.Spec{}, containers.Settings{}, fmt.Errorf("no model: pass tgi.WithModel")
 	}
 	var s containers.Settings
 	if err := containers.ApplySettings(&s, opts); err != nil {
-		return containers.Plan{}, err
+		return containers.Spec{}, containers.Settings{}, err
 	}
 	spec := containers.Spec{
-		Kind:  "tgi",
-		Image: img,
-		Args:  o.args(),
-		Port:  Port,
+		Process:  []string{"text-generation-launcher"},
+		CacheEnv: "HF_HOME",
+		Kind:     "tgi",
+		Image:    img,
+		Args:     f.Args(),
+		Port:     Port,
 		Listen: func(host string, port int) ([]string, map[string]string) {
 			return []string{"--hostname", host, "--port", strconv.Itoa(port)}, nil
 		},
@@ -101,9 +122,9 @@ func request(img string, opts ...testcontainers.ContainerCustomizer) (containers
 		MetricsPath:    "/metrics",
 		VersionPath:    "/info",
 		CachePath:      CachePath,
-		Model:          o.modelID,
+		Model:          model,
 		StartupTimeout: containers.DefaultModelStartupTimeout,
 		ShmSize:        DefaultShmSize,
 	}
-	return containers.Assemble(spec, s, opts)
+	return spec, s, nil
 }

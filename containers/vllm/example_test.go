@@ -3,6 +3,7 @@ package vllm_test
 import (
 	"context"
 	"fmt"
+	"github.com/testcontainers/testcontainers-go"
 	"os"
 	"path/filepath"
 	"time"
@@ -27,7 +28,7 @@ func ExampleRun() {
 		containers.WithModelCache(filepath.Join(home, ".cache", "huggingface")),
 		containers.WithStartupTimeout(15*time.Minute),
 	)
-	defer func() { _ = engine.Terminate(ctx) }() // nil-safe, and Run may return a half-started container
+	defer func() { _ = testcontainers.TerminateContainer(engine) }() // nil-safe; Run may return a half-started container
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -41,4 +42,25 @@ func ExampleRun() {
 		LengthControl: vllm.LengthControl(),
 	}
 	fmt.Println(client, engine.ColdStart(), containers.EngineInfo(engine).ImageID)
+}
+
+// Start vLLM as a local process, from a virtual environment, with the same
+// engine arguments Run gives the container. This example only compiles: it
+// needs vLLM and a GPU.
+func ExampleRunProcess() {
+	ctx := context.Background()
+	engine, err := vllm.RunProcess(ctx,
+		vllm.WithModel("Qwen/Qwen3-0.6B"),
+		vllm.WithMaxModelLen(4096),
+		containers.WithExecutable("/opt/vllm/bin/vllm"),
+		containers.WithGPUDeviceIDs("0"),
+	)
+	if engine != nil {
+		defer engine.Shutdown(ctx)
+	}
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(engine.BaseURL(), engine.Command(), engine.ColdStart())
 }

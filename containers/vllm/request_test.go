@@ -174,7 +174,7 @@ func TestRequestErrors(t *testing.T) {
 		want string
 	}{
 		{nil, "no model: pass vllm.WithModel"},
-		{[]testcontainers.ContainerCustomizer{WithModel("")}, "vllm.WithModel: empty model"},
+		{[]testcontainers.ContainerCustomizer{WithModel("")}, "vllm.WithModel: empty value for --model"},
 		{[]testcontainers.ContainerCustomizer{WithModel("m"), WithDtype("fp8")}, `vllm.WithDtype: "fp8" is not one of`},
 		{[]testcontainers.ContainerCustomizer{WithModel("m"), WithMaxNumSeqs(0)}, "vllm.WithMaxNumSeqs: must be positive, got 0"},
 		{[]testcontainers.ContainerCustomizer{WithModel("m"), WithGPUMemoryUtilization(1.5)}, "vllm.WithGPUMemoryUtilization: 1.5 is not in (0, 1]"},

@@ -107,7 +107,7 @@ var _ = Describe("An Ollama contract it cannot meet", Ordered, Label("ollama"), 
 		}
 		DeferCleanup(func(ctx SpecContext) {
 			if eng != nil {
-				Expect(eng.Terminate(ctx)).To(Succeed())
+				Expect(eng.Shutdown(ctx)).To(Succeed())
 			}
 		}, NodeTimeout(time.Minute))
 		Expect(err).NotTo(HaveOccurred())

@@ -1,0 +1,172 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/servebench/servebench/kube"
+)
+
+func init() {
+	register("k8s", "render Kubernetes manifests of a sharded run: k8s job | k8s merge-job", runK8s)
+}
+
+// k8sFlags are the flags that place a sharded run on a cluster.
+type k8sFlags struct {
+	name, namespace, image, volumeClaim, secretEnv string
+	shards                                         int
+	startIn                                        time.Duration
+}
+
+func (f *k8sFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.name, "name", "", "name of the Job and its objects (default servebench-<first 8 characters of the run ID>)")
+	fs.StringVar(&f.namespace, "namespace", "", "namespace of every object (default: kubectl's)")
+	fs.StringVar(&f.image, "image", "", "servebench image whose entrypoint is the servebench binary (required)")
+	fs.StringVar(&f.volumeClaim, "volume-claim", "", "PersistentVolumeClaim mounted at --output in every pod (required; ReadWriteMany across nodes)")
+	fs.StringVar(&f.secretEnv, "secret-env", "", "Secret whose keys become the pods' environment (e.g. the variable --api-key-env names)")
+	fs.IntVar(&f.shards, "shards", 0, "number of shards: the Job's completions and parallelism (required)")
+	fs.DurationVar(&f.startIn, "start-in", 2*time.Minute, "without --start-at: start the measurement this long after rendering")
+}
+
+// k8sOnly are the flags of k8s job that are not run flags, and owned are
+// the run flags the Job sets itself for every shard.
+var (
+	k8sOnly = map[string]bool{"name": true, "namespace": true, "image": true, "volume-claim": true, "secret-env": true, "shards": true, "start-in": true}
+	owned   = map[string]bool{"shard": true, "run-id": true, "start-at": true, "workload": true, "output": true, "no-progress": true}
+)
+
+// runK8s is the k8s command: it writes manifests on stdout for kubectl.
+func runK8s(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || (args[0] != "job" && args[0] != "merge-job") {
+		fmt.Fprintln(stderr, "usage: servebench k8s job [run flags] --shards N --image IMAGE --volume-claim PVC --output /results")
+		fmt.Fprintln(stderr, "       servebench k8s merge-job --run-id ID --shards N --image IMAGE --volume-claim PVC --output /results")
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
+			return 0
+		}
+		return 1
+	}
+	if args[0] == "merge-job" {
+		return runK8sMergeJob(args[1:], stdout, stderr)
+	}
+	return runK8sJob(args[1:], stdout, stderr)
+}
+
+// runK8sJob renders the workload ConfigMap and the sharded Indexed Job.
+func runK8sJob(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("servebench k8s job", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var run runFlags
+	var k k8sFlags
+	run.register(fs)
+	k.register(fs)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 1
+	}
+	spec, err := k8sJobSpec(fs, &run, &k)
+	if err != nil {
+		fmt.Fprintf(stderr, "servebench k8s job: %v\n", err)
+		return 1
+	}
+	out, err := kube.RenderJob(spec)
+	if err != nil {
+		fmt.Fprintf(stderr, "servebench k8s job: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "# servebench run %s: %d shards start their measurement at %s.\n", spec.RunID, spec.Shards, spec.StartAt.UTC().Format(time.RFC3339))
+	fmt.Fprintf(stdout, "# Once job/%s completes, merge the shards with:\n", spec.Name)
+	fmt.Fprintf(stdout, "#   servebench k8s merge-job --name %s --run-id %s --shards %d --image %s --volume-claim %s --output %s | kubectl apply -f -\n",
+		spec.Name, spec.RunID, spec.Shards, spec.Image, spec.VolumeClaim, spec.Output)
+	_, _ = stdout.Write(out)
+	return 0
+}
+
+// k8sJobSpec checks the run flags as a run would and builds the Job's spec.
+func k8sJobSpec(fs *flag.FlagSet, run *runFlags, k *k8sFlags) (kube.JobSpec, error) {
+	if fs.NArg() > 0 {
+		return kube.JobSpec{}, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if run.sharding.shard != "" {
+		return kube.JobSpec{}, errors.New("--shard: the Job gives every pod its shard; use --shards N")
+	}
+	// The API key lives in the pods' environment, not here.
+	apiKeyEnv := run.apiKeyEnv
+	run.apiKeyEnv = ""
+	if _, err := run.config(io.Discard); err != nil {
+		return kube.JobSpec{}, err
+	}
+	run.apiKeyEnv = apiKeyEnv
+	workload, err := os.ReadFile(run.workload)
+	if err != nil {
+		return kube.JobSpec{}, err
+	}
+	spec := kube.JobSpec{
+		Name: k.name, Namespace: k.namespace, Image: k.image, Shards: k.shards, RunID: run.sharding.runID,
+		WorkloadName: filepath.Base(run.workload), Workload: workload,
+		VolumeClaim: k.volumeClaim, Output: run.output, SecretEnv: k.secretEnv,
+		StartAt: time.Now().Add(k.startIn),
+	}
+	if spec.RunID == "" {
+		id, err := uuid.NewV7()
+		if err != nil {
+			return spec, err
+		}
+		spec.RunID = id.String()
+	}
+	if spec.Name == "" {
+		spec.Name = "servebench-" + spec.RunID[:8]
+	}
+	if run.sharding.startAt != "" {
+		if spec.StartAt, err = time.Parse(time.RFC3339Nano, run.sharding.startAt); err != nil {
+			return spec, fmt.Errorf("--start-at: want an RFC 3339 instant, got %q", run.sharding.startAt)
+		}
+	}
+	fs.Visit(func(f *flag.Flag) {
+		if !k8sOnly[f.Name] && !owned[f.Name] {
+			spec.RunArgs = append(spec.RunArgs, "--"+f.Name+"="+f.Value.String())
+		}
+	})
+	return spec, nil
+}
+
+// runK8sMergeJob renders the Job that merges a sharded run's directories.
+func runK8sMergeJob(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("servebench k8s merge-job", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var k k8sFlags
+	k.register(fs)
+	runID := fs.String("run-id", "", "the sharded run's ID (required)")
+	output := fs.String("output", "", "the volume's mount path the shards wrote to (required)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 1
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "servebench k8s merge-job: unexpected argument %q\n", fs.Arg(0))
+		return 1
+	}
+	name := k.name
+	if name == "" && len(*runID) >= 8 {
+		name = "servebench-" + (*runID)[:8]
+	}
+	out, err := kube.RenderMergeJob(kube.JobSpec{
+		Name: name, Namespace: k.namespace, Image: k.image, Shards: k.shards, RunID: *runID,
+		VolumeClaim: k.volumeClaim, Output: *output,
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "servebench k8s merge-job: %v\n", err)
+		return 1
+	}
+	_, _ = stdout.Write(out)
+	return 0
+}

@@ -1,0 +1,122 @@
+package kube_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/servebench/servebench/kube"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/yaml"
+)
+
+func spec() kube.JobSpec {
+	return kube.JobSpec{
+		Name: "sb-run", Namespace: "bench", Image: "registry.example/servebench:v1", Shards: 4,
+		RunID: "0193a5a0-0000-7000-8000-0000000000dd", StartAt: time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC),
+		RunArgs:      []string{"--base-url=http://vllm.bench.svc:8000", "--model=m", "--rate=400", "--count=20000"},
+		WorkloadName: "chat.jsonl", Workload: []byte(`{"id":"a","prompt":"x","max_tokens":4}` + "\n"),
+		VolumeClaim: "results", Output: "/results", SecretEnv: "engine-key",
+	}
+}
+
+// documents splits a YAML stream and decodes each document strictly: an
+// unknown or misspelt field is an error, as the API server would see it.
+func documents(t *testing.T, data []byte, into ...any) {
+	t.Helper()
+	docs := strings.Split(string(data), "\n---\n")
+	if len(docs) != len(into) {
+		t.Fatalf("%d documents; want %d:\n%s", len(docs), len(into), data)
+	}
+	for i, d := range docs {
+		if err := yaml.UnmarshalStrict([]byte(d), into[i]); err != nil {
+			t.Fatalf("document %d does not decode strictly: %v\n%s", i, err, d)
+		}
+	}
+}
+
+func TestRenderJobIsAnIndexedJobOfShardedRuns(t *testing.T) {
+	s := spec()
+	data, err := kube.RenderJob(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cm corev1.ConfigMap
+	var job batchv1.Job
+	documents(t, data, &cm, &job)
+	if cm.Kind != "ConfigMap" || cm.Name != "sb-run-workload" || cm.Namespace != "bench" || cm.Data["chat.jsonl"] != string(s.Workload) {
+		t.Errorf("configmap %s/%s %s holds %q; want bench/sb-run-workload with the workload's exact bytes", cm.Namespace, cm.Name, cm.Kind, cm.Data)
+	}
+	js := job.Spec
+	if job.Kind != "Job" || job.APIVersion != "batch/v1" || js.CompletionMode == nil || *js.CompletionMode != batchv1.IndexedCompletion ||
+		*js.Completions != 4 || *js.Parallelism != 4 || *js.BackoffLimit != 0 {
+		t.Fatalf("job %s %s spec %+v; want an Indexed Job of 4 completions, parallelism 4, no retries", job.APIVersion, job.Kind, js)
+	}
+	pod := js.Template.Spec
+	if pod.RestartPolicy != corev1.RestartPolicyNever || len(pod.Containers) != 1 {
+		t.Fatalf("pod spec %+v; want one container that is never restarted", pod)
+	}
+	c := pod.Containers[0]
+	want := []string{"run", "--base-url=http://vllm.bench.svc:8000", "--model=m", "--rate=400", "--count=20000",
+		"--shard", "env/4", "--run-id", s.RunID, "--start-at", "2026-12-01T10:00:00Z",
+		"--workload", "/etc/servebench/workload/chat.jsonl",
+		"--output", "/results/" + s.RunID + "/shard-$(SERVEBENCH_SHARD_INDEX)", "--no-progress"}
+	if c.Image != s.Image || !slices.Equal(c.Args, want) {
+		t.Errorf("container %s args\n%q\nwant %s args\n%q", c.Image, c.Args, s.Image, want)
+	}
+	if len(c.Env) != 1 || c.Env[0].Name != kube.ShardIndexVar || c.Env[0].ValueFrom.FieldRef.FieldPath != "metadata.annotations['batch.kubernetes.io/job-completion-index']" {
+		t.Errorf("env %+v; want %s from the completion-index annotation", c.Env, kube.ShardIndexVar)
+	}
+	if len(c.EnvFrom) != 1 || c.EnvFrom[0].SecretRef.Name != "engine-key" {
+		t.Errorf("envFrom %+v; want the engine-key Secret", c.EnvFrom)
+	}
+	mounts := map[string]string{}
+	for _, m := range c.VolumeMounts {
+		mounts[m.Name] = m.MountPath
+	}
+	vols := map[string]corev1.Volume{}
+	for _, v := range pod.Volumes {
+		vols[v.Name] = v
+	}
+	if mounts["results"] != "/results" || mounts["workload"] != "/etc/servebench/workload" ||
+		vols["results"].PersistentVolumeClaim.ClaimName != "results" || vols["workload"].ConfigMap.Name != "sb-run-workload" {
+		t.Errorf("mounts %v, volumes %+v; want the results claim at /results and the workload ConfigMap", mounts, pod.Volumes)
+	}
+}
+
+func TestRenderMergeJobMergesEveryShardDirectory(t *testing.T) {
+	s := spec()
+	data, err := kube.RenderMergeJob(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var job batchv1.Job
+	documents(t, data, &job)
+	root := "/results/" + s.RunID
+	want := []string{"merge", "--output", root + "/merged", root + "/shard-0", root + "/shard-1", root + "/shard-2", root + "/shard-3"}
+	if job.Name != "sb-run-merge" || job.Spec.CompletionMode != nil || !slices.Equal(job.Spec.Template.Spec.Containers[0].Args, want) {
+		t.Errorf("merge job %s (mode %v) args %q; want sb-run-merge, non-indexed, %q", job.Name, job.Spec.CompletionMode, job.Spec.Template.Spec.Containers[0].Args, want)
+	}
+}
+
+func TestRenderJobRefusesAnIncompleteSpec(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		edit    func(*kube.JobSpec)
+		wantErr string
+	}{
+		{"no image", func(s *kube.JobSpec) { s.Image = "" }, "--image is required"},
+		{"no shards", func(s *kube.JobSpec) { s.Shards = 0 }, "want at least 1"},
+		{"no claim", func(s *kube.JobSpec) { s.VolumeClaim = "" }, "--volume-claim is required"},
+		{"relative output", func(s *kube.JobSpec) { s.Output = "results" }, "absolute mount path"},
+		{"no workload", func(s *kube.JobSpec) { s.Workload = nil }, "a workload is required"},
+	} {
+		s := spec()
+		c.edit(&s)
+		if _, err := kube.RenderJob(s); err == nil || !strings.Contains(err.Error(), c.wantErr) {
+			t.Errorf("%s: error %v; want %q", c.name, err, c.wantErr)
+		}
+	}
+}
