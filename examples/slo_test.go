@@ -36,7 +36,7 @@ var _ = Describe("the simulated engine under a light chat load", Ordered, Serial
 			Count:    60,
 			Warmup:   3,
 			Client: &servebench.Client{
-				BaseURL:           engine.URL(),
+				BaseURL:           engine.BaseURL(),
 				Model:             cfg.Model,
 				Endpoint:          servebench.EndpointChat,
 				Stream:            true,

@@ -7,6 +7,7 @@ import (
 
 	"github.com/onsi/gomega/types"
 
+	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -59,7 +60,7 @@ func (m validLoadMatcher) FailureMessage(actual any) string {
 	r := v.report
 	var b strings.Builder
 	fmt.Fprintf(&b, "Expected the load to be delivered (all %d offered requests sent, schedule lag at most %s), but %d %s never sent and %d %s sent late (max schedule lag %s)",
-		r.Offered, ms(r.ScheduleLagToleranceMS), v.unsent, wasWere(v.unsent), r.LateCount, wasWere(r.LateCount), msPtr(r.MaxScheduleLagMS))
+		r.Offered, numfmt.MS(r.ScheduleLagToleranceMS), v.unsent, wasWere(v.unsent), r.LateCount, wasWere(r.LateCount), numfmt.OptMS(r.MaxScheduleLagMS))
 	for _, why := range r.InvalidReasons {
 		b.WriteString("\ninvalid: " + why)
 	}
@@ -83,7 +84,7 @@ func (m validLoadMatcher) NegatedFailureMessage(actual any) string {
 	}
 	r := v.report
 	return fmt.Sprintf("Expected the load not to be delivered, but all %d offered requests were sent within the %s schedule lag tolerance (max schedule lag %s)",
-		r.Offered, ms(r.ScheduleLagToleranceMS), msPtr(r.MaxScheduleLagMS))
+		r.Offered, numfmt.MS(r.ScheduleLagToleranceMS), numfmt.OptMS(r.MaxScheduleLagMS))
 }
 
 // String names the objective, for MeetSLOs and spec reports.

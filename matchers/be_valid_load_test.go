@@ -28,7 +28,7 @@ latest requests:
 
 	It("reports a saturated generator", func() {
 		r := undelivered()
-		r.Generator = &servebench.GeneratorReport{Mode: "open", Saturated: true, Notes: []string{"p99 goroutine scheduling latency 12 ms"}}
+		r.Generator = &servebench.GeneratorReport{Mode: servebench.ModeOpen, Saturated: true, Notes: []string{"p99 goroutine scheduling latency 12 ms"}}
 		Expect(matchers.BeValidLoad().FailureMessage(r)).To(ContainSubstring(
 			"\nthe load generator was saturated\ngenerator: p99 goroutine scheduling latency 12 ms\nlatest requests:"))
 	})

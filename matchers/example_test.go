@@ -56,8 +56,8 @@ func ExampleHaveAttainmentAtLeast() {
 }
 
 func ExampleHaveWilsonLowerBoundAbove() {
-	// 190 of 200 offered requests qualified: 95 % observed, but the
-	// evidence supports only 91.8 % at 95 % confidence.
+	// 190 of 200 offered requests qualified: 95% observed, but the
+	// evidence supports only 91.8% at 95% confidence.
 	report := &servebench.Report{
 		Offered: 200, ProtocolSuccesses: 200, Qualified: 190,
 		StatusCounts: map[servebench.Status]int{servebench.StatusSuccess: 200},
@@ -67,8 +67,8 @@ func ExampleHaveWilsonLowerBoundAbove() {
 	g.Expect(report).To(matchers.HaveAttainmentAtLeast(0.95)) // passes
 	g.Expect(report).To(matchers.HaveWilsonLowerBoundAbove(0.95))
 	// Output:
-	// Expected the one-sided 95 % Wilson lower bound of attainment 91.8 % (190 of 200 offered qualified, observed 95.0 %) to be at least 95.0 %
-	// (the bound lies below the observed rate, so no number of requests at the observed 95.0 % can reach 95.0 %)
+	// Expected the one-sided 95% Wilson lower bound of attainment 91.8% (190 of 200 offered qualified, observed 95.0%) to be at least 95.0%
+	// (the bound lies below the observed rate, so no number of requests at the observed 95.0% can reach 95.0%)
 	// unqualified requests by failed criterion (a request can fail several): e2e 10
 	// terminal statuses: success 200
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/onsi/gomega/format"
 	"github.com/onsi/gomega/types"
 
+	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -121,7 +122,7 @@ func (m capacityMatcher) details(v capacityVerdict) string {
 	var b strings.Builder
 	judged := "attainment"
 	if rule.UseWilsonLower {
-		judged = confidenceLabel(conf) + " Wilson lower bound of attainment"
+		judged = numfmt.Level(conf) + " Wilson lower bound of attainment"
 	}
 	fmt.Fprintf(&b, "\nrule: %s >= %.3f, load delivered", judged, alpha)
 	if rule.RequireNoBacklogGrowth {
@@ -131,18 +132,15 @@ func (m capacityMatcher) details(v capacityVerdict) string {
 	verdicts := append([]servebench.PointVerdict(nil), v.sel.Verdicts...)
 	sort.SliceStable(verdicts, func(i, j int) bool { return verdicts[i].OfferedRPS < verdicts[j].OfferedRPS })
 	for _, p := range verdicts {
-		verdict := "pass"
-		if !p.Pass {
-			verdict = "fail"
+		verdict := p.Verdict
+		if verdict == "" { // a verdict from before verdicts were named
+			verdict = map[bool]string{true: "pass", false: "fail"}[p.Pass]
 		}
 		value := p.Attainment
 		if rule.UseWilsonLower {
 			value = p.WilsonLower
 		}
-		shown := "-"
-		if value != nil {
-			shown = fmt.Sprintf("%.3f", *value)
-		}
+		shown := numfmt.OptFixed(value, 3)
 		fmt.Fprintf(&b, "\n    %.3f req/s: %s (%s %s)", p.OfferedRPS, verdict, judged, shown)
 		if len(p.Reasons) > 0 {
 			b.WriteString(": " + strings.Join(p.Reasons, "; "))

@@ -37,22 +37,31 @@ note: the boundary lies between 2 and 4 rps: refine between them and repeat the 
 	})
 
 	It("judges the Wilson lower bound when the rule says so", func() {
-		// 97 of 100 at 95 %: bound 0.925 < 0.95, so only 1 req/s (100 of
+		// 97 of 100 at 95%: bound 0.925 < 0.95, so only 1 req/s (100 of
 		// 100: 100/102.705543 = 0.973657) passes.
 		s := sweep(servebench.CapacityRule{MinAttainment: 0.95, UseWilsonLower: true})
 		Expect(s).NotTo(matchers.HaveCapacityAtLeast(2))
 		Expect(s).To(matchers.HaveCapacityAtLeast(1))
-		Expect(matchers.HaveCapacityAtLeast(2).FailureMessage(s)).To(ContainSubstring(`rule: 95 % Wilson lower bound of attainment >= 0.950, load delivered
+		Expect(matchers.HaveCapacityAtLeast(2).FailureMessage(s)).To(ContainSubstring(`rule: 95% Wilson lower bound of attainment >= 0.950, load delivered
 tested points:
-    1.000 req/s: pass (95 % Wilson lower bound of attainment 0.974)`))
+    1.000 req/s: pass (95% Wilson lower bound of attainment 0.974)`))
 	})
 
 	It("says so when no tested rate passed", func() {
-		// Even 100 of 100 has a 95 % Wilson lower bound of only 0.974.
+		// Even 100 of 100 has a 95% Wilson lower bound of only 0.974.
 		s := sweep(servebench.CapacityRule{MinAttainment: 0.99, UseWilsonLower: true})
 		Expect(s).NotTo(matchers.HaveCapacityAtLeast(0))
 		Expect(matchers.HaveCapacityAtLeast(0.5).FailureMessage(s)).To(HavePrefix(
-			"Expected SLO capacity to be at least 0.500 req/s, but no tested offered rate passed\nrule: 95 % Wilson lower bound of attainment >= 0.990, load delivered\n"))
+			"Expected SLO capacity to be at least 0.500 req/s, but no tested offered rate passed\nrule: 95% Wilson lower bound of attainment >= 0.990, load delivered\n"))
+	})
+
+	It("names a rate whose backlog could not be judged inconclusive, not failed", func() {
+		// cohort reports carry no backlog, so with the backlog rule no
+		// rate can be judged: each is inconclusive, and none passes.
+		s := sweep(servebench.CapacityRule{MinAttainment: 0.85, RequireNoBacklogGrowth: true})
+		Expect(s).NotTo(matchers.HaveCapacityAtLeast(1))
+		Expect(matchers.HaveCapacityAtLeast(1).FailureMessage(s)).To(ContainSubstring(
+			"    1.000 req/s: inconclusive (attainment 1.000): backlog not measured, so no growth cannot be shown"))
 	})
 
 	It("reads a negated failure on its own", func() {

@@ -9,7 +9,9 @@ import (
 
 	"github.com/onsi/gomega/types"
 
+	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/stats"
 )
 
 // HaveLatencyPercentileBelow succeeds when the p-th percentile (0 < p <=
@@ -102,15 +104,15 @@ func (m percentileMatcher) NegatedFailureMessage(actual any) string {
 func (m percentileMatcher) headline(v percentileVerdict, relation string) string {
 	method := v.report.PercentileMethod
 	if method == "" {
-		method = "nearest-rank"
+		method = stats.NearestRank
 	}
 	return fmt.Sprintf("Expected %s %s %s (%s, n = %d) %s %s\npopulation: %s",
-		m.pLabel(), metricLabel(m.metric), ms(v.value), method, v.n, relation, durationMS(m.limit), v.population)
+		m.pLabel(), metricLabel(m.metric), numfmt.MS(v.value), method, v.n, relation, numfmt.DurationMS(m.limit), v.population)
 }
 
 // String names the objective, for MeetSLOs and spec reports.
 func (m percentileMatcher) String() string {
-	return fmt.Sprintf("%s %s <= %s", m.pLabel(), metricLabel(m.metric), durationMS(m.limit))
+	return fmt.Sprintf("%s %s <= %s", m.pLabel(), metricLabel(m.metric), numfmt.DurationMS(m.limit))
 }
 
 // pLabel renders the percentile: p99, p99.9.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/servebench/servebench/matchers"
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/stats"
 )
 
 // withTTFTSummary adds the stored TTFT distribution of sixRequests' five
@@ -26,9 +27,9 @@ func withTTFTSummary(r *servebench.Report) *servebench.Report {
 // twentyRuns scores twenty successful requests whose TTFTs are 10, 20, ...,
 // 200 ms (request rNN has TTFT 10·NN ms) through servebench.Score, so the
 // report holds raw samples and answers any percentile.
-func twentyRuns(method string) *servebench.Report {
+func twentyRuns(method stats.PercentileMethod) *servebench.Report {
 	sched := &servebench.Schedule{
-		Schema: servebench.ScheduleSchema, RunID: "run-test", Mode: "open",
+		Schema: servebench.ScheduleSchema, RunID: "run-test", Mode: servebench.ModeOpen,
 		WindowMS: [2]float64{0, 2000}, ScheduleLagToleranceMS: 20,
 	}
 	var outcomes []servebench.Outcome
@@ -74,7 +75,7 @@ requests with the largest TTFT:
 	It("computes any percentile from the raw samples of a scored run", func() {
 		// Nearest-rank over 10..200 ms: p85 is rank 17 (170 ms), p97.5 is
 		// rank ceil(19.5) = 20 (200 ms).
-		r := twentyRuns(servebench.PercentileNearestRank)
+		r := twentyRuns(stats.NearestRank)
 		Expect(r).To(matchers.HaveLatencyPercentileBelow(servebench.MetricTTFT, 85, 170*time.Millisecond))
 		Expect(r).NotTo(matchers.HaveLatencyPercentileBelow(servebench.MetricTTFT, 97.5, 199*time.Millisecond))
 		msg := matchers.HaveLatencyPercentileBelow(servebench.MetricTTFT, 85, 169*time.Millisecond).FailureMessage(r)
@@ -86,7 +87,7 @@ requests with the largest TTFT:
 	It("uses the run's percentile method", func() {
 		// Linear p95 over 20 values: position 19 x 0.95 = 18.05, so
 		// 190 + 0.05 x (200 - 190) = 190.5 ms.
-		r := twentyRuns(servebench.PercentileLinear)
+		r := twentyRuns(stats.Linear)
 		Expect(r).To(matchers.HaveLatencyPercentileBelow(servebench.MetricTTFT, 95, 190500*time.Microsecond))
 		Expect(matchers.HaveLatencyPercentileBelow(servebench.MetricTTFT, 95, 190*time.Millisecond).FailureMessage(r)).To(
 			HavePrefix("Expected p95 TTFT 190.5 ms (linear, n = 20) to be at most 190 ms\n"))

@@ -6,6 +6,7 @@ import (
 
 	"github.com/onsi/gomega/types"
 
+	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -46,7 +47,7 @@ func (m qualifiedRateMatcher) evaluate(actual any) (qualifiedRateVerdict, error)
 		return qualifiedRateVerdict{}, err
 	}
 	if r.QualifiedRPS == nil {
-		return qualifiedRateVerdict{}, fmt.Errorf("%s cannot judge a report without a qualified request rate (horizon %s)", who, ms(r.HorizonMS))
+		return qualifiedRateVerdict{}, fmt.Errorf("%s cannot judge a report without a qualified request rate (horizon %s)", who, numfmt.MS(r.HorizonMS))
 	}
 	return qualifiedRateVerdict{report: r, rate: *r.QualifiedRPS, pass: *r.QualifiedRPS >= m.target}, nil
 }
@@ -86,7 +87,7 @@ func (m qualifiedRateMatcher) headline(v qualifiedRateVerdict, relation string) 
 		offered = fmt.Sprintf(", offered %.3f req/s", *r.OfferedRPS)
 	}
 	return fmt.Sprintf("Expected qualified request rate %.3f req/s (%d qualified of %d offered over a %s horizon%s) %s %.3f req/s",
-		v.rate, r.Qualified, r.Offered, ms(r.HorizonMS), offered, relation, m.target)
+		v.rate, r.Qualified, r.Offered, numfmt.MS(r.HorizonMS), offered, relation, m.target)
 }
 
 // String names the objective, for MeetSLOs and spec reports.

@@ -6,7 +6,9 @@ import (
 
 	"github.com/onsi/gomega/types"
 
+	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/stats"
 )
 
 // DefaultConfidence is the confidence of HaveWilsonLowerBoundAbove's bound
@@ -77,7 +79,7 @@ func (m wilsonMatcher) evaluate(actual any) (wilsonVerdict, error) {
 	if err != nil {
 		return wilsonVerdict{}, err
 	}
-	lower, ok := servebench.Wilson(r.Qualified, r.Offered, m.confidence)
+	lower, ok := stats.WilsonLower(r.Qualified, r.Offered, m.confidence)
 	if !ok {
 		return wilsonVerdict{}, fmt.Errorf("%s could not compute a Wilson bound for %d qualified of %d offered", who, r.Qualified, r.Offered)
 	}
@@ -88,8 +90,8 @@ func (m wilsonMatcher) evaluate(actual any) (wilsonVerdict, error) {
 		pass:     lower >= m.target,
 	}
 	if live != nil && !v.pass {
-		if best, _ := servebench.Wilson(r.Qualified+r.Pending, r.Offered, m.confidence); best < m.target {
-			return v, unreachable(confidenceLabel(m.confidence)+" Wilson lower bound", best, m.target, r)
+		if best, _ := stats.WilsonLower(r.Qualified+r.Pending, r.Offered, m.confidence); best < m.target {
+			return v, unreachable(numfmt.Level(m.confidence)+" Wilson lower bound", best, m.target, r)
 		}
 	}
 	return v, nil
@@ -113,7 +115,7 @@ func (m wilsonMatcher) FailureMessage(actual any) string {
 		return err.Error()
 	}
 	return fmt.Sprintf("Expected the one-sided %s Wilson lower bound of attainment %s (%d of %d offered qualified, observed %s) to be at least %s",
-		confidenceLabel(m.confidence), percent(v.lower), v.report.Qualified, v.report.Offered, percent(v.observed), percent(m.target)) +
+		numfmt.Level(m.confidence), numfmt.Percent(v.lower), v.report.Qualified, v.report.Offered, numfmt.Percent(v.observed), numfmt.Percent(m.target)) +
 		"\n" + m.evidenceHint(v) + pendingLine(v.report) +
 		accountingLines(v.report) +
 		requestList("worst unqualified requests", worstUnqualified(v.report))
@@ -126,12 +128,12 @@ func (m wilsonMatcher) NegatedFailureMessage(actual any) string {
 		return err.Error()
 	}
 	return fmt.Sprintf("Expected the one-sided %s Wilson lower bound of attainment %s (%d of %d offered qualified, observed %s) not to be at least %s",
-		confidenceLabel(m.confidence), percent(v.lower), v.report.Qualified, v.report.Offered, percent(v.observed), percent(m.target))
+		numfmt.Level(m.confidence), numfmt.Percent(v.lower), v.report.Qualified, v.report.Offered, numfmt.Percent(v.observed), numfmt.Percent(m.target))
 }
 
 // String names the objective, for MeetSLOs and spec reports.
 func (m wilsonMatcher) String() string {
-	return fmt.Sprintf("%s Wilson lower bound of attainment >= %.3f", confidenceLabel(m.confidence), m.target)
+	return fmt.Sprintf("%s Wilson lower bound of attainment >= %.3f", numfmt.Level(m.confidence), m.target)
 }
 
 // evidenceHint says whether more requests at the observed rate could clear
@@ -139,13 +141,13 @@ func (m wilsonMatcher) String() string {
 func (m wilsonMatcher) evidenceHint(v wilsonVerdict) string {
 	if v.observed <= m.target {
 		return fmt.Sprintf("(the bound lies below the observed rate, so no number of requests at the observed %s can reach %s)",
-			percent(v.observed), percent(m.target))
+			numfmt.Percent(v.observed), numfmt.Percent(m.target))
 	}
 	n, ok := requestsToClear(v.observed, m.target, m.confidence, v.report.Offered)
 	if !ok {
-		return fmt.Sprintf("(more than a billion requests at the observed %s would be needed to reach %s)", percent(v.observed), percent(m.target))
+		return fmt.Sprintf("(more than a billion requests at the observed %s would be needed to reach %s)", numfmt.Percent(v.observed), numfmt.Percent(m.target))
 	}
-	return fmt.Sprintf("(at the observed %s, about %d offered requests would be needed to reach %s)", percent(v.observed), n, percent(m.target))
+	return fmt.Sprintf("(at the observed %s, about %d offered requests would be needed to reach %s)", numfmt.Percent(v.observed), n, numfmt.Percent(m.target))
 }
 
 // requestsToClear finds about the smallest number of offered requests whose
@@ -153,7 +155,7 @@ func (m wilsonMatcher) evidenceHint(v wilsonVerdict) string {
 // observed > target, doubles from the current count and then bisects.
 func requestsToClear(observed, target, confidence float64, from int) (int, bool) {
 	clears := func(n int) bool {
-		lower, ok := servebench.Wilson(int(math.Round(observed*float64(n))), n, confidence)
+		lower, ok := stats.WilsonLower(int(math.Round(observed*float64(n))), n, confidence)
 		return ok && lower >= target
 	}
 	const limit = 1 << 30

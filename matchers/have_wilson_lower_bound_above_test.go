@@ -12,16 +12,16 @@ import (
 // The bounds below are the one-sided Wilson lower bounds computed by hand
 // from (p + z²/2n - z·sqrt(p(1-p)/n + z²/4n²)) / (1 + z²/n):
 //
-//	190/200 at 95 %: z = 1.644854, bound 0.918108
-//	200/200 at 95 %: n/(n+z²) = 200/202.705543 = 0.986653
-//	 20/20  at 95 %: 20/22.705543 = 0.880842
-//	 20/20  at 99 %: z = 2.326348, 20/25.411894 = 0.787033
+//	190/200 at 95%: z = 1.644854, bound 0.918108
+//	200/200 at 95%: n/(n+z²) = 200/202.705543 = 0.986653
+//	 20/20  at 95%: 20/22.705543 = 0.880842
+//	 20/20  at 99%: z = 2.326348, 20/25.411894 = 0.787033
 var _ = Describe("HaveWilsonLowerBoundAbove", func() {
-	It("fails 190 of 200 against 0.95 although 95 % were observed, and says 91.8 %", func() {
+	It("fails 190 of 200 against 0.95 although 95% were observed, and says 91.8%", func() {
 		m := matchers.HaveWilsonLowerBoundAbove(0.95)
 		Expect(m.Match(cohort(190, 200))).To(BeFalse())
-		Expect(m.FailureMessage(cohort(190, 200))).To(Equal(`Expected the one-sided 95 % Wilson lower bound of attainment 91.8 % (190 of 200 offered qualified, observed 95.0 %) to be at least 95.0 %
-(the bound lies below the observed rate, so no number of requests at the observed 95.0 % can reach 95.0 %)
+		Expect(m.FailureMessage(cohort(190, 200))).To(Equal(`Expected the one-sided 95% Wilson lower bound of attainment 91.8% (190 of 200 offered qualified, observed 95.0%) to be at least 95.0%
+(the bound lies below the observed rate, so no number of requests at the observed 95.0% can reach 95.0%)
 unqualified requests by failed criterion (a request can fail several): status 10
 terminal statuses: success 190, http_error 10
 worst unqualified requests:
@@ -37,7 +37,7 @@ worst unqualified requests:
 		m := matchers.HaveWilsonLowerBoundAbove(0.918)
 		Expect(cohort(190, 200)).To(m)
 		Expect(m.NegatedFailureMessage(cohort(190, 200))).To(Equal(
-			"Expected the one-sided 95 % Wilson lower bound of attainment 91.8 % (190 of 200 offered qualified, observed 95.0 %) not to be at least 91.8 %"))
+			"Expected the one-sided 95% Wilson lower bound of attainment 91.8% (190 of 200 offered qualified, observed 95.0%) not to be at least 91.8%"))
 		Expect(cohort(190, 200)).NotTo(matchers.HaveWilsonLowerBoundAbove(0.919))
 	})
 
@@ -46,12 +46,12 @@ worst unqualified requests:
 		// n = 268 (267/269.705543 = 0.989969, 268/270.705543 = 0.990006).
 		m := matchers.HaveWilsonLowerBoundAbove(0.99)
 		Expect(cohort(200, 200)).NotTo(m)
-		Expect(m.FailureMessage(cohort(200, 200))).To(Equal(`Expected the one-sided 95 % Wilson lower bound of attainment 98.7 % (200 of 200 offered qualified, observed 100.0 %) to be at least 99.0 %
-(at the observed 100.0 %, about 268 offered requests would be needed to reach 99.0 %)
+		Expect(m.FailureMessage(cohort(200, 200))).To(Equal(`Expected the one-sided 95% Wilson lower bound of attainment 98.7% (200 of 200 offered qualified, observed 100.0%) to be at least 99.0%
+(at the observed 100.0%, about 268 offered requests would be needed to reach 99.0%)
 terminal statuses: success 200`))
 	})
 
-	It("shows that twenty perfect requests do not certify 95 %", func() {
+	It("shows that twenty perfect requests do not certify 95%", func() {
 		Expect(cohort(20, 20)).To(matchers.HaveWilsonLowerBoundAbove(0.88))
 		Expect(cohort(20, 20)).NotTo(matchers.HaveWilsonLowerBoundAbove(0.95))
 	})
@@ -61,7 +61,7 @@ terminal statuses: success 200`))
 		Expect(cohort(20, 20)).NotTo(m)
 		Expect(cohort(20, 20)).To(matchers.HaveWilsonLowerBoundAbove(0.787, matchers.WithConfidence(0.99)))
 		Expect(m.FailureMessage(cohort(20, 20))).To(HavePrefix(
-			"Expected the one-sided 99 % Wilson lower bound of attainment 78.7 % (20 of 20 offered qualified, observed 100.0 %) to be at least 80.0 %\n"))
+			"Expected the one-sided 99% Wilson lower bound of attainment 78.7% (20 of 20 offered qualified, observed 100.0%) to be at least 80.0%\n"))
 	})
 
 	DescribeTable("rejects input it cannot judge",

@@ -1,6 +1,9 @@
 package matchers
 
-import "github.com/servebench/servebench/servebench"
+import (
+	"github.com/servebench/servebench/internal/numfmt"
+	"github.com/servebench/servebench/servebench"
+)
 
 // metricLabel names a metric for a message.
 func metricLabel(m servebench.Metric) string {
@@ -66,11 +69,11 @@ func perRequestValue(m servebench.Metric, rs servebench.RequestScore) *float64 {
 func perRequestExtra(m servebench.Metric, v float64) string {
 	switch m {
 	case servebench.MetricITL, servebench.MetricChunkGap, servebench.MetricMaxGap:
-		return "largest gap " + ms(v)
+		return "largest gap " + numfmt.MS(v)
 	case servebench.MetricTTFTFromScheduled:
-		return "TTFT from scheduled " + ms(v)
+		return "TTFT from scheduled " + numfmt.MS(v)
 	case servebench.MetricLastToken:
-		return "last token " + ms(v)
+		return "last token " + numfmt.MS(v)
 	}
 	return ""
 }

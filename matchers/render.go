@@ -4,51 +4,21 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/servebench"
 )
 
 // worstShown is how many of the worst requests a message lists.
 const worstShown = 5
 
-// ms renders milliseconds compactly at the records' microsecond resolution:
-// 240, 1500.25, 0.001.
-func ms(v float64) string {
-	return strconv.FormatFloat(math.Round(v*1000)/1000, 'f', -1, 64) + " ms"
-}
-
-// msPtr renders an optional time; an undefined one is "-".
-func msPtr(v *float64) string {
-	if v == nil {
-		return "-"
-	}
-	return ms(*v)
-}
-
-// durationMS renders a duration in milliseconds.
-func durationMS(d time.Duration) string {
-	return ms(float64(d) / float64(time.Millisecond))
-}
-
-// percent renders a fraction as a percentage with one decimal: 91.8 %.
-func percent(f float64) string {
-	return strconv.FormatFloat(f*100, 'f', 1, 64) + " %"
-}
-
-// confidenceLabel renders a confidence level without trailing zeros: 95 %,
-// 99.9 %.
-func confidenceLabel(c float64) string {
-	return strconv.FormatFloat(math.Round(c*1e6)/1e4, 'f', -1, 64) + " %"
-}
-
 // statusCounts renders the terminal statuses that occurred, in the order of
-// servebench.Statuses: "success 5, timeout 1".
+// servebench.Statuses(): "success 5, timeout 1".
 func statusCounts(r *servebench.Report) string {
 	var parts []string
-	for _, s := range servebench.Statuses {
+	for _, s := range servebench.Statuses() {
 		if n := r.StatusCounts[s]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d", s, n))
 		}
@@ -60,10 +30,10 @@ func statusCounts(r *servebench.Report) string {
 }
 
 // reasonCounts renders the failed criteria that occurred, in the order of
-// servebench.Reasons: "status 2, ttft 1"; empty when none did.
+// servebench.Reasons(): "status 2, ttft 1"; empty when none did.
 func reasonCounts(r *servebench.Report) string {
 	var parts []string
-	for _, k := range servebench.Reasons {
+	for _, k := range servebench.Reasons() {
 		if n := r.ReasonCounts[k]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d", k, n))
 		}
@@ -95,13 +65,13 @@ func sloLine(s servebench.SLO) string {
 		if s.TTFTFromScheduled {
 			from = "scheduled"
 		}
-		parts = append(parts, fmt.Sprintf("TTFT <= %s (from %s)", durationMS(s.TTFT), from))
+		parts = append(parts, fmt.Sprintf("TTFT <= %s (from %s)", numfmt.DurationMS(s.TTFT), from))
 	}
 	if s.TPOT > 0 {
-		parts = append(parts, "TPOT <= "+durationMS(s.TPOT))
+		parts = append(parts, "TPOT <= "+numfmt.DurationMS(s.TPOT))
 	}
 	if s.E2E > 0 {
-		parts = append(parts, "E2E <= "+durationMS(s.E2E))
+		parts = append(parts, "E2E <= "+numfmt.DurationMS(s.E2E))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -110,23 +80,23 @@ func sloLine(s servebench.SLO) string {
 // criteria and error, leaving out what is undefined.
 func requestLine(rs servebench.RequestScore) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s: scheduled %s", rs.ID, rs.Status, ms(rs.ScheduledMS))
+	fmt.Fprintf(&b, "%s %s: scheduled %s", rs.ID, rs.Status, numfmt.MS(rs.ScheduledMS))
 	if rs.SentMS == nil {
 		b.WriteString(", never sent")
 	} else {
-		fmt.Fprintf(&b, ", sent %s", ms(*rs.SentMS))
+		fmt.Fprintf(&b, ", sent %s", numfmt.MS(*rs.SentMS))
 		if rs.ScheduleLagMS != nil {
-			fmt.Fprintf(&b, " (lag %s)", ms(*rs.ScheduleLagMS))
+			fmt.Fprintf(&b, " (lag %s)", numfmt.MS(*rs.ScheduleLagMS))
 		}
 	}
 	if rs.TTFTMS != nil {
-		fmt.Fprintf(&b, ", TTFT %s", ms(*rs.TTFTMS))
+		fmt.Fprintf(&b, ", TTFT %s", numfmt.MS(*rs.TTFTMS))
 	}
 	if rs.TPOTMS != nil {
-		fmt.Fprintf(&b, ", TPOT %s", ms(*rs.TPOTMS))
+		fmt.Fprintf(&b, ", TPOT %s", numfmt.MS(*rs.TPOTMS))
 	}
 	if rs.E2EMS != nil {
-		fmt.Fprintf(&b, ", E2E %s", ms(*rs.E2EMS))
+		fmt.Fprintf(&b, ", E2E %s", numfmt.MS(*rs.E2EMS))
 	}
 	if len(rs.Reasons) > 0 {
 		names := make([]string, len(rs.Reasons))

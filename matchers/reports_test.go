@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/stats"
 )
 
 // f returns a pointer to v, for the optional fields of a literal report.
@@ -13,7 +14,7 @@ func f(v float64) *float64 { return &v }
 // statusCounts fills every status with zero, then sets the given counts.
 func statusCounts(set map[servebench.Status]int) map[servebench.Status]int {
 	out := map[servebench.Status]int{}
-	for _, s := range servebench.Statuses {
+	for _, s := range servebench.Statuses() {
 		out[s] = set[s]
 	}
 	return out
@@ -52,7 +53,7 @@ func sixRequests() *servebench.Report {
 		MaxScheduleLagMS:       f(15),
 		Valid:                  true,
 		SLO:                    servebench.SLO{TTFT: 300 * time.Millisecond, TPOT: 80 * time.Millisecond, E2E: 3000 * time.Millisecond},
-		PercentileMethod:       servebench.PercentileNearestRank,
+		PercentileMethod:       stats.NearestRank,
 		Requests: []servebench.RequestScore{
 			success("r01", 0, 0, 240, 60, 500),
 			success("r02", 300, 302, 180, 50, 400),

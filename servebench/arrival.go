@@ -25,30 +25,31 @@ type Arrival interface {
 // loop need more than a spec; use NewReplay and the runner's closed-loop
 // mode for them.
 func NewArrival(spec ArrivalSpec) (Arrival, error) {
-	if spec.Process != "replay" && spec.Process != "closed" && !(spec.RateRPS > 0 && !math.IsInf(spec.RateRPS, 0)) {
+	if spec.Process.Sampled() && !(spec.RateRPS > 0 && !math.IsInf(spec.RateRPS, 0)) {
 		return nil, fmt.Errorf("arrival: rate must be a positive finite number of requests per second, got %v", spec.RateRPS)
 	}
 	switch spec.Process {
-	case "constant":
+	case ProcessConstant:
 		return gapProcess{spec: spec, gap: func(*rand.Rand) float64 { return 1 / spec.RateRPS }}, nil
-	case "poisson":
+	case ProcessPoisson:
 		return gapProcess{spec: spec, gap: func(r *rand.Rand) float64 { return r.ExpFloat64() / spec.RateRPS }}, nil
-	case "gamma":
+	case ProcessGamma:
 		k := spec.Burstiness
 		if !(k > 0) || math.IsInf(k, 0) {
 			return nil, fmt.Errorf("arrival: gamma burstiness must be a positive finite shape k, got %v", k)
 		}
 		scale := 1 / (spec.RateRPS * k)
 		return gapProcess{spec: spec, gap: func(r *rand.Rand) float64 { return gammaSample(r, k) * scale }}, nil
-	case "burst":
+	case ProcessBurst:
 		if spec.BurstSize < 1 {
 			return nil, fmt.Errorf("arrival: burst size must be at least 1, got %d", spec.BurstSize)
 		}
 		return burstProcess{spec: spec}, nil
-	case "replay", "closed":
+	case ProcessReplay, ProcessClosed:
 		return nil, fmt.Errorf("arrival: %s is not built from a spec alone", spec.Process)
 	}
-	return nil, fmt.Errorf("arrival: unknown process %q (want constant, poisson, gamma, burst, replay or closed)", spec.Process)
+	_, err := ParseProcess(string(spec.Process))
+	return nil, fmt.Errorf("arrival: %w", err)
 }
 
 // maxArrivals bounds an unbounded count so that a duration-limited schedule

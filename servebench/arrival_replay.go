@@ -35,12 +35,16 @@ func NewReplay(w *Workload, scale float64) (*Replay, error) {
 		if r.ScheduledMS == nil {
 			return nil, fmt.Errorf("%s:%d: scheduled_ms: required for replay", w.Name, r.Line)
 		}
+		if scaled := *r.ScheduledMS * scale; !(scaled <= maxTimeMS) {
+			return nil, fmt.Errorf("%s:%d: scheduled_ms: %v ms at time scale %g is %v ms, beyond the latest time a schedule holds, %s",
+				w.Name, r.Line, *r.ScheduledMS, scale, scaled, maxTimeText)
+		}
 		rows = append(rows, i)
 	}
 	sort.SliceStable(rows, func(a, b int) bool {
 		return *w.Requests[rows[a]].ScheduledMS < *w.Requests[rows[b]].ScheduledMS
 	})
-	p := &Replay{spec: ArrivalSpec{Process: "replay", TimeScale: scale}, rows: rows}
+	p := &Replay{spec: ArrivalSpec{Process: ProcessReplay, TimeScale: scale}, rows: rows}
 	for _, i := range rows {
 		p.times = append(p.times, time.Duration(math.Round(*w.Requests[i].ScheduledMS*scale*float64(time.Millisecond))))
 	}

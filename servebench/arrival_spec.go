@@ -3,8 +3,8 @@ package servebench
 // ArrivalSpec declares how a run's arrivals are generated. It is recorded in
 // every schedule and report, so a run can be realized again.
 type ArrivalSpec struct {
-	// Process is one of constant, poisson, gamma, burst, replay, closed.
-	Process string `json:"process"`
+	// Process is the arrival process (see Processes).
+	Process Process `json:"process"`
 	// RateRPS is the mean offered rate for the open-loop processes.
 	RateRPS float64 `json:"rate_rps,omitempty"`
 	// Burstiness is the gamma shape k (CV = 1/sqrt(k)).

@@ -100,7 +100,7 @@ func TestSampledProcessStatistics(t *testing.T) {
 }
 
 func TestSampledProcessesAreDeterministicBySeed(t *testing.T) {
-	for _, p := range []string{"poisson", "gamma"} {
+	for _, p := range []Process{ProcessPoisson, ProcessGamma} {
 		spec := ArrivalSpec{Process: p, RateRPS: 50, Burstiness: 0.5, Seed: 42}
 		a1, _ := NewArrival(spec)
 		a2, _ := NewArrival(spec)

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/servebench/servebench/internal/numfmt"
+	"github.com/servebench/servebench/servebench/stats"
 )
 
 // CapacityRule declares when a tested offered rate passes: its attainment
@@ -30,7 +33,11 @@ type SweepPoint struct {
 	// OfferedRPS is the rate the run was declared at; zero takes the
 	// report's realized offered rate.
 	OfferedRPS float64 `json:"offered_rps"`
-	Report     *Report `json:"report"`
+	// Repeat numbers the run at this rate from 1; zero when unknown.
+	Repeat int `json:"repeat,omitempty"`
+	// RunDir is the run's directory, when it was written to one.
+	RunDir string  `json:"run_dir,omitempty"`
+	Report *Report `json:"report"`
 }
 
 // Sweep is a set of runs at increasing offered rates with the capacity
@@ -39,6 +46,11 @@ type Sweep struct {
 	Points    []SweepPoint      `json:"points"`
 	Rule      CapacityRule      `json:"rule"`
 	Selection CapacitySelection `json:"selection"`
+	// Arrival is the declared arrival process the rates were applied to;
+	// nil when the sweep was assembled from reports.
+	Arrival *ArrivalSpec `json:"arrival,omitempty"`
+	// Auto is the knee search that chose the rates, when one did.
+	Auto *AutoRates `json:"auto,omitempty"`
 }
 
 // NewSweep selects the capacity of points under rule.
@@ -60,6 +72,13 @@ type CapacitySelection struct {
 	FailingNeighborRPS *float64 `json:"failing_neighbor_rps"`
 	// Verdicts has one entry per point, in the order of the points.
 	Verdicts []PointVerdict `json:"verdicts"`
+	// InconclusiveRPS lists the tested rates, lowest first, that did not
+	// pass only because a criterion could not be judged; such a rate does
+	// not pass, and the notes say what window would decide it.
+	InconclusiveRPS []float64 `json:"inconclusive_rps,omitempty"`
+	// Monotonic is false when a tested rate below the selected one did not
+	// pass.
+	Monotonic bool `json:"monotonic"`
 	// Notes warns about what the selection cannot show.
 	Notes []string `json:"notes,omitempty"`
 }
@@ -68,6 +87,16 @@ type CapacitySelection struct {
 type PointVerdict struct {
 	OfferedRPS float64 `json:"offered_rps"`
 	Pass       bool    `json:"pass"`
+	// Verdict is VerdictPass, VerdictFail, or VerdictInconclusive when the
+	// point's only problems are criteria that could not be judged (the
+	// backlog on a window too short to settle, or not measured; attainment
+	// with nothing offered). An inconclusive point does not pass.
+	Verdict string `json:"verdict"`
+	// DecidingWindowMS is, for an inconclusive backlog, the arrival window
+	// that would let it be judged: twice the p90 duration (e - d) of the
+	// requests scheduled in the window's first quarter. Nil otherwise or
+	// when no such request ended.
+	DecidingWindowMS *float64 `json:"deciding_window_ms,omitempty"`
 	// Attainment and WilsonLower are the point's figures (the bound at the
 	// rule's confidence); Judged names which one the rule compared.
 	Attainment  *float64 `json:"attainment"`
@@ -81,6 +110,13 @@ type PointVerdict struct {
 	Reasons []string `json:"reasons"`
 }
 
+// The verdicts of a PointVerdict.
+const (
+	VerdictPass         = "pass"
+	VerdictFail         = "fail"
+	VerdictInconclusive = "inconclusive"
+)
+
 // The labels of a CapacitySelection.
 const (
 	CapacityLabelHighestPassing = "highest passing tested offered rate"
@@ -93,21 +129,37 @@ const (
 // as the server slows, so it is not evidence for an external arrival rate.
 func SelectCapacity(points []SweepPoint, rule CapacityRule) CapacitySelection {
 	rule = rule.withDefaults()
-	sel := CapacitySelection{Label: CapacityLabelNonePassed, Verdicts: make([]PointVerdict, 0, len(points))}
+	sel := CapacitySelection{Label: CapacityLabelNonePassed, Verdicts: make([]PointVerdict, 0, len(points)), Monotonic: true}
 	for _, p := range points {
 		sel.Verdicts = append(sel.Verdicts, judgePoint(p, rule))
 	}
-	// A rate passes when all its runs passed.
+	// A rate passes when all its runs passed; it fails when any run failed,
+	// and is inconclusive otherwise.
+	rateVerdict := RateVerdicts(sel.Verdicts)
 	ratePass := map[float64]bool{}
-	for _, v := range sel.Verdicts {
-		prev, seen := ratePass[v.OfferedRPS]
-		ratePass[v.OfferedRPS] = (prev || !seen) && v.Pass
-	}
-	rates := make([]float64, 0, len(ratePass))
-	for r := range ratePass {
+	rates := make([]float64, 0, len(rateVerdict))
+	for r, v := range rateVerdict {
+		ratePass[r] = v == VerdictPass
 		rates = append(rates, r)
 	}
 	slices.Sort(rates)
+	window := map[float64]float64{}
+	for _, v := range sel.Verdicts {
+		if v.DecidingWindowMS != nil {
+			window[v.OfferedRPS] = max(window[v.OfferedRPS], *v.DecidingWindowMS)
+		}
+	}
+	for _, r := range rates {
+		if rateVerdict[r] != VerdictInconclusive {
+			continue
+		}
+		sel.InconclusiveRPS = append(sel.InconclusiveRPS, r)
+		if w, ok := window[r]; ok {
+			sel.Notes = append(sel.Notes, fmt.Sprintf("%s rps is inconclusive: a criterion could not be judged; an arrival window of at least %.1f s would decide it", numfmt.Compact(r), w/1000))
+		} else {
+			sel.Notes = append(sel.Notes, fmt.Sprintf("%s rps is inconclusive: a criterion could not be judged; measure it on a longer window", numfmt.Compact(r)))
+		}
+	}
 	best := -1
 	for i, r := range rates {
 		if ratePass[r] {
@@ -116,7 +168,7 @@ func SelectCapacity(points []SweepPoint, rule CapacityRule) CapacitySelection {
 	}
 	if best < 0 {
 		if len(rates) > 0 {
-			sel.Notes = append(sel.Notes, fmt.Sprintf("even the lowest tested rate (%s rps) failed: test lower rates", textRate(rates[0])))
+			sel.Notes = append(sel.Notes, fmt.Sprintf("even the lowest tested rate (%s rps) did not pass: test lower rates or longer windows", numfmt.Compact(rates[0])))
 		}
 		return sel
 	}
@@ -132,16 +184,34 @@ func SelectCapacity(points []SweepPoint, rule CapacityRule) CapacitySelection {
 		sel.Notes = append(sel.Notes, "the highest tested rate passed: the boundary lies above the tested range")
 	} else {
 		sel.Notes = append(sel.Notes, fmt.Sprintf("the boundary lies between %s and %s rps: refine between them and repeat the failing neighbor",
-			textRate(rates[best]), textRate(*sel.FailingNeighborRPS)))
+			numfmt.Compact(rates[best]), numfmt.Compact(*sel.FailingNeighborRPS)))
 	}
 	for _, r := range rates[:best] {
 		if !ratePass[r] {
-			sel.Notes = append(sel.Notes, fmt.Sprintf("a lower rate (%s rps) failed while %s rps passed: the results are not monotonic; repeat the runs before trusting the boundary",
-				textRate(r), textRate(rates[best])))
+			sel.Monotonic = false
+			sel.Notes = append(sel.Notes, fmt.Sprintf("a lower rate (%s rps) did not pass while %s rps passed: the results are not monotonic; repeat the runs before trusting the boundary",
+				numfmt.Compact(r), numfmt.Compact(rates[best])))
 			break
 		}
 	}
 	return sel
+}
+
+// RateVerdicts folds point verdicts into one verdict per tested rate: pass
+// when every run at the rate passed, fail when any failed, inconclusive
+// otherwise.
+func RateVerdicts(verdicts []PointVerdict) map[float64]string {
+	out := map[float64]string{}
+	for _, v := range verdicts {
+		prev, seen := out[v.OfferedRPS]
+		switch {
+		case !seen || prev == VerdictPass:
+			out[v.OfferedRPS] = v.Verdict
+		case prev == VerdictInconclusive && v.Verdict == VerdictFail:
+			out[v.OfferedRPS] = VerdictFail
+		}
+	}
+	return out
 }
 
 func (rule CapacityRule) withDefaults() CapacityRule {
@@ -156,7 +226,8 @@ func (rule CapacityRule) withDefaults() CapacityRule {
 
 // judgePoint applies the rule to one point.
 func judgePoint(p SweepPoint, rule CapacityRule) PointVerdict {
-	v := PointVerdict{OfferedRPS: p.OfferedRPS, Judged: "attainment", Reasons: []string{}}
+	v := PointVerdict{OfferedRPS: p.OfferedRPS, Judged: "attainment", Reasons: []string{}, Verdict: VerdictFail}
+	undecided := 0 // reasons that are criteria not judged rather than failed
 	if rule.UseWilsonLower {
 		v.Judged = fmt.Sprintf("wilson_lower@%g", rule.Confidence)
 	}
@@ -170,7 +241,7 @@ func judgePoint(p SweepPoint, rule CapacityRule) PointVerdict {
 	}
 	v.Valid = r.Valid
 	v.Attainment = r.Attainment
-	if lo, ok := Wilson(r.Qualified, r.Offered, rule.Confidence); ok {
+	if lo, ok := stats.WilsonLower(r.Qualified, r.Offered, rule.Confidence); ok {
 		v.WilsonLower = ptr(lo)
 	}
 	if r.Backlog != nil && !r.Backlog.Inconclusive {
@@ -180,18 +251,19 @@ func judgePoint(p SweepPoint, rule CapacityRule) PointVerdict {
 		v.Reasons = append(v.Reasons, fmt.Sprintf("invalid rule: min attainment %g, confidence %g", rule.MinAttainment, rule.Confidence))
 		return v
 	}
-	if r.Generator != nil && r.Generator.Mode == "closed" {
+	if r.Generator != nil && r.Generator.Mode == ModeClosed {
 		v.Reasons = append(v.Reasons, "closed-loop run: not evidence for an offered arrival rate")
 	}
 	judged := v.Attainment
 	what := "attainment"
 	if rule.UseWilsonLower {
 		judged = v.WilsonLower
-		what = fmt.Sprintf("Wilson %g%% lower bound", rule.Confidence*100)
+		what = "Wilson " + numfmt.Level(rule.Confidence) + " lower bound"
 	}
 	switch {
 	case judged == nil:
 		v.Reasons = append(v.Reasons, what+" undefined (nothing offered)")
+		undecided++
 	case *judged < rule.MinAttainment:
 		v.Reasons = append(v.Reasons, fmt.Sprintf("%s %.3f (%d of %d qualified) below %.3f",
 			what, *judged, r.Qualified, r.Offered, rule.MinAttainment))
@@ -203,15 +275,48 @@ func judgePoint(p SweepPoint, rule CapacityRule) PointVerdict {
 		switch {
 		case r.Backlog == nil:
 			v.Reasons = append(v.Reasons, "backlog not measured, so no growth cannot be shown")
+			undecided++
 		case r.Backlog.Inconclusive:
 			v.Reasons = append(v.Reasons, "backlog "+r.Backlog.Note)
+			undecided++
+			v.DecidingWindowMS = decidingWindowMS(r)
 		case r.Backlog.Growing:
 			v.Reasons = append(v.Reasons, fmt.Sprintf("backlog grew from %d outstanding at the window's midpoint to %d at its end",
 				r.Backlog.AtWindowMid, r.Backlog.AtWindowEnd))
 		}
 	}
 	v.Pass = len(v.Reasons) == 0
+	switch {
+	case v.Pass:
+		v.Verdict = VerdictPass
+	case undecided == len(v.Reasons):
+		v.Verdict = VerdictInconclusive
+	}
+	if v.Verdict != VerdictInconclusive {
+		v.DecidingWindowMS = nil
+	}
 	return v
+}
+
+// decidingWindowMS is the arrival window on which the backlog rule could
+// judge a run like r: its first half must cover the p90 duration (e - d,
+// nearest rank) of the requests scheduled in its first quarter, so the
+// window is twice that. Nil when no such request has a duration.
+func decidingWindowMS(r *Report) *float64 {
+	quarter := r.WindowMS[0] + (r.WindowMS[1]-r.WindowMS[0])/4
+	var d []float64
+	for i := range r.Requests {
+		q := &r.Requests[i]
+		if q.ScheduledMS < quarter && q.E2EMS != nil && finite(*q.E2EMS) {
+			d = append(d, *q.E2EMS)
+		}
+	}
+	slices.Sort(d)
+	p90, ok := stats.Percentile(d, 90, stats.NearestRank)
+	if !ok {
+		return nil
+	}
+	return ptr(2 * p90)
 }
 
 // GomegaString renders the sweep compactly for Gomega failure messages: the
@@ -224,7 +329,7 @@ func (s *Sweep) GomegaString() string {
 	var b strings.Builder
 	judged := "attainment"
 	if rule.UseWilsonLower {
-		judged = fmt.Sprintf("Wilson %g%% lower bound", rule.Confidence*100)
+		judged = "Wilson " + numfmt.Level(rule.Confidence) + " lower bound"
 	}
 	fmt.Fprintf(&b, "Sweep{rule: %s >= %.3f, load delivered", judged, rule.MinAttainment)
 	if rule.RequireNoBacklogGrowth {
@@ -236,15 +341,18 @@ func (s *Sweep) GomegaString() string {
 			b.WriteString(",")
 		}
 		verdict := "pass"
-		if !v.Pass {
+		switch v.Verdict {
+		case VerdictInconclusive:
+			verdict = "INCONCLUSIVE (" + strings.Join(v.Reasons, "; ") + ")"
+		case VerdictFail:
 			verdict = "FAIL (" + strings.Join(v.Reasons, "; ") + ")"
 		}
-		fmt.Fprintf(&b, " %s rps attainment %s %s", textRate(v.OfferedRPS), textFixed(v.Attainment, 3), verdict)
+		fmt.Fprintf(&b, " %s rps attainment %s %s", numfmt.Compact(v.OfferedRPS), numfmt.OptFixed(v.Attainment, 3), verdict)
 	}
 	if s.Selection.RPS != nil {
-		fmt.Fprintf(&b, "; capacity %s rps (%s", textRate(*s.Selection.RPS), s.Selection.Label)
+		fmt.Fprintf(&b, "; capacity %s rps (%s", numfmt.Compact(*s.Selection.RPS), s.Selection.Label)
 		if s.Selection.FailingNeighborRPS != nil {
-			fmt.Fprintf(&b, "; failing neighbor %s rps", textRate(*s.Selection.FailingNeighborRPS))
+			fmt.Fprintf(&b, "; failing neighbor %s rps", numfmt.Compact(*s.Selection.FailingNeighborRPS))
 		}
 		b.WriteString(")}")
 	} else {

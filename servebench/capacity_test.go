@@ -1,6 +1,7 @@
 package servebench
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -83,7 +84,7 @@ func TestSelectCapacityFailures(t *testing.T) {
 	}
 	// A closed loop is never a capacity.
 	closed := sweepReport(100, 100, true, false)
-	closed.Generator = &GeneratorReport{Mode: "closed"}
+	closed.Generator = &GeneratorReport{Mode: ModeClosed}
 	sel = SelectCapacity([]SweepPoint{{OfferedRPS: 1, Report: closed}}, seedRule)
 	if sel.RPS != nil {
 		t.Fatalf("closed loop selected: %+v", sel)
@@ -128,4 +129,77 @@ func TestSweepGomegaString(t *testing.T) {
 			t.Fatalf("GomegaString %q lacks %q", got, want)
 		}
 	}
+}
+
+// A point whose only problem is a backlog the window was too short to judge
+// is inconclusive, not failed; it does not pass, and the note names the
+// window that would decide it.
+func TestSelectCapacityInconclusiveBacklog(t *testing.T) {
+	short := sweepReport(20, 20, true, false)
+	short.Backlog = &Backlog{Inconclusive: true, Note: "not judged: the window's first half (1000 ms) is shorter than the p90 request duration (1500 ms), so outstanding work had not settled by the midpoint; lengthen the window"}
+	short.WindowMS = [2]float64{0, 2000}
+	// Ten requests scheduled in the first quarter (before 500 ms) with
+	// durations 100..1000 ms: nearest-rank p90 is the 9th, 900 ms, so a
+	// window of 1800 ms decides. A request after the quarter is ignored.
+	for i := 1; i <= 10; i++ {
+		short.Requests = append(short.Requests, RequestScore{ScheduledMS: float64(i * 10), E2EMS: ptr(float64(i * 100))})
+	}
+	short.Requests = append(short.Requests, RequestScore{ScheduledMS: 1500, E2EMS: ptr(99999.0)})
+	failing := sweepReport(20, 20, true, false)
+	failing.Backlog = short.Backlog
+	failing.Valid = false
+	failing.InvalidReasons = []string{"late"}
+	points := []SweepPoint{{OfferedRPS: 1, Report: short}, {OfferedRPS: 2, Report: failing}}
+	sel := SelectCapacity(points, seedRule)
+	if sel.RPS != nil {
+		t.Fatalf("an inconclusive rate passed: %+v", sel)
+	}
+	if v := sel.Verdicts[0]; v.Pass || v.Verdict != VerdictInconclusive || v.DecidingWindowMS == nil || *v.DecidingWindowMS != 1800 {
+		t.Fatalf("verdict at 1 rps: %+v", v)
+	}
+	// A failed criterion besides the undecided one makes it a failure.
+	if v := sel.Verdicts[1]; v.Verdict != VerdictFail || v.DecidingWindowMS != nil {
+		t.Fatalf("verdict at 2 rps: %+v", v)
+	}
+	if len(sel.InconclusiveRPS) != 1 || sel.InconclusiveRPS[0] != 1 {
+		t.Fatalf("inconclusive rates %v", sel.InconclusiveRPS)
+	}
+	if !strings.Contains(strings.Join(sel.Notes, "\n"), "1 rps is inconclusive: a criterion could not be judged; an arrival window of at least 1.8 s would decide it") {
+		t.Fatalf("notes %q", sel.Notes)
+	}
+}
+
+// Repeats fold into one verdict per rate: any failure fails the rate, any
+// inconclusive run otherwise leaves it inconclusive.
+func TestRateVerdicts(t *testing.T) {
+	got := RateVerdicts([]PointVerdict{
+		{OfferedRPS: 1, Verdict: VerdictPass}, {OfferedRPS: 1, Verdict: VerdictInconclusive},
+		{OfferedRPS: 2, Verdict: VerdictInconclusive}, {OfferedRPS: 2, Verdict: VerdictFail}, {OfferedRPS: 2, Verdict: VerdictPass},
+		{OfferedRPS: 3, Verdict: VerdictPass}, {OfferedRPS: 3, Verdict: VerdictPass},
+	})
+	if got[1] != VerdictInconclusive || got[2] != VerdictFail || got[3] != VerdictPass || len(got) != 3 {
+		t.Fatalf("rate verdicts %v", got)
+	}
+}
+
+// A lower rate that did not pass marks the selection non-monotonic.
+func TestSelectCapacityMonotonicFlag(t *testing.T) {
+	if sel := SelectCapacity(hypotheticalSweep(), seedRule); !sel.Monotonic {
+		t.Fatalf("monotonic sweep flagged: %+v", sel)
+	}
+	points := append(hypotheticalSweep(), SweepPoint{OfferedRPS: 0.25, Report: sweepReport(100, 50, true, false)})
+	if sel := SelectCapacity(points, seedRule); sel.Monotonic {
+		t.Fatalf("non-monotonic sweep not flagged: %+v", sel)
+	}
+}
+
+func ExampleRateVerdicts() {
+	// Two runs at 1 req/s (one could not be judged) and two at 2 req/s
+	// (one failed).
+	v := RateVerdicts([]PointVerdict{
+		{OfferedRPS: 1, Verdict: VerdictPass}, {OfferedRPS: 1, Verdict: VerdictInconclusive},
+		{OfferedRPS: 2, Verdict: VerdictPass}, {OfferedRPS: 2, Verdict: VerdictFail},
+	})
+	fmt.Println(v[1], v[2])
+	// Output: inconclusive fail
 }

@@ -11,12 +11,13 @@ import (
 // endpoint, streamed over Server-Sent Events or not, and turns each into
 // the timing and status fields of an Outcome. One Client is safe for
 // concurrent use by many goroutines; do not change its fields while it is
-// in use.
+// in use. NewClient returns one with the command's defaults (streaming,
+// with deadlines); the zero Client is non-streaming with no deadline.
 //
 // # Clocks
 //
 // Every time is read from the monotonic clock and recorded as
-// Millis(t - start), where start is the run's start instant:
+// millis(t - start), where start is the run's start instant:
 //
 //   - SentMS (d) is stamped when the transport has obtained a connection
 //     for the request and is about to write it (httptrace GotConn): the
@@ -52,8 +53,12 @@ import (
 // events or comments alike, from the first line on; before any line arrives
 // only the first-token and total deadlines apply. TotalTimeout runs from
 // the hand-over to the transport. Zero disables a deadline. The deadlines
-// share one lazily re-armed timer per request (no goroutine or timer reset
-// per event).
+// are enforced together: whichever is due first ends the request, and a
+// long one never delays a short one (before the first line the timer looks
+// again at least once per IdleTimeout). Outcome.Timeout names the deadline
+// that fired, Outcome.TimeoutDueMS says when it was due, and TerminalMS is
+// when it fired. The deadlines share one lazily re-armed timer per request
+// (no goroutine or timer reset per event).
 //
 // # Statuses
 //
@@ -62,7 +67,10 @@ import (
 // ends without data: [DONE], an error event (a JSON object with a non-null
 // "error", with or without "event: error"), an event whose data is not a
 // readable JSON chunk, or a 2xx non-streaming body that carries an error
-// is stream_error. A protocol success without visible text or tool call is
+// is stream_error, and so is a stream that breaks its bound (more generated
+// events than max_tokens allows, see streamEventLimit, or too much text):
+// its error starts "protocol violation". A protocol success without
+// visible text or tool call is
 // empty_output. A passed deadline is timeout with Outcome.Timeout naming
 // it. A cancelled ctx is cancelled, or not_sent if the request had not yet
 // been handed to a connection (likewise a body that cannot be built). An
@@ -151,7 +159,8 @@ func (c *Client) Do(ctx context.Context, start time.Time, req *Request, requestI
 	x.finish()
 }
 
-// String describes the Client without its API key.
+// String describes the Client without its API key or the userinfo of its
+// base URL.
 func (c Client) String() string {
 	key := "none"
 	if c.APIKey != "" {
@@ -160,7 +169,7 @@ func (c Client) String() string {
 	return fmt.Sprintf("servebench.Client{BaseURL: %q, Model: %q, Endpoint: %q, APIKey: %s, Stream: %t, "+
 		"FirstTokenTimeout: %v, IdleTimeout: %v, TotalTimeout: %v, LengthControl: %q, KeepText: %t, "+
 		"EstimateTokens: %t, Logprobs: %t}",
-		c.BaseURL, c.Model, c.Endpoint, key, c.Stream, c.FirstTokenTimeout, c.IdleTimeout, c.TotalTimeout,
+		RedactURL(c.BaseURL), c.Model, c.Endpoint, key, c.Stream, c.FirstTokenTimeout, c.IdleTimeout, c.TotalTimeout,
 		c.LengthControl, c.KeepText, c.EstimateTokens, c.Logprobs)
 }
 

@@ -76,7 +76,7 @@ func (d *chunkDecoder) decode(data []byte, v any) error {
 	// white space, which the next Decode skips.
 	if rest := data[len(data)-int(d.fed-d.dec.InputOffset()):]; len(bytes.TrimSpace(rest)) > 0 {
 		d.dec = nil
-		return fmt.Errorf("unexpected data after the JSON value: %s", truncateText(string(rest)))
+		return fmt.Errorf("unexpected data after the JSON value: %s", quoteData(string(rest)))
 	}
 	return nil
 }

@@ -134,7 +134,10 @@ func TestServerMessage(t *testing.T) {
 		}
 	}
 	long := strings.Repeat("é", 400) // 800 bytes
-	got := serverMessage([]byte(long))
+	if got := serverMessage([]byte(long)); got != long {
+		t.Errorf("serverMessage cut a long body to %d bytes: the cut comes after redaction", len(got))
+	}
+	got := truncateText(long)
 	if !strings.HasSuffix(got, "…(truncated)") || len(got) > maxMessageBytes+len("…(truncated)") {
 		t.Errorf("long body: %d bytes, suffix %q", len(got), got[len(got)-20:])
 	}
@@ -145,12 +148,12 @@ func TestServerMessage(t *testing.T) {
 
 func TestRedactOutcome(t *testing.T) {
 	out := &Outcome{Error: "bad key k3y", Text: ptr("k3y!"), FinishReason: "k3y"}
-	redactOutcome(out, "k3y")
+	redactOutcome(out, &Client{APIKey: "k3y"})
 	if out.Error != "bad key [redacted]" || *out.Text != "[redacted]!" || out.FinishReason != "[redacted]" {
 		t.Errorf("%+v", out)
 	}
 	out = &Outcome{Error: "unchanged"}
-	redactOutcome(out, "")
+	redactOutcome(out, &Client{})
 	if out.Error != "unchanged" {
 		t.Error("an empty key redacted text")
 	}

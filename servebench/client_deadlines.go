@@ -53,6 +53,7 @@ type watchdog struct {
 	settleBy atomic.Int64 // set once the outcome is decided
 	fired    atomic.Int32 // the deadlineKind that cancelled the request
 	firedAt  atomic.Int64 // when it did
+	dueAt    atomic.Int64 // when that deadline was due
 
 	mu      sync.Mutex // serializes arming the timer
 	timer   *time.Timer
@@ -104,14 +105,15 @@ func (w *watchdog) stop() {
 	w.mu.Unlock()
 }
 
-// expired returns the request deadline that cancelled the request and
-// when, or deadlineNone. A settle deadline is not reported.
-func (w *watchdog) expired() (deadlineKind, time.Time) {
+// expired returns the request deadline that cancelled the request, when
+// it fired and when it was due, or deadlineNone. A settle deadline is not
+// reported.
+func (w *watchdog) expired() (kind deadlineKind, firedAt, dueAt time.Time) {
 	k := deadlineKind(w.fired.Load())
 	if k == deadlineNone || k == deadlineSettle {
-		return deadlineNone, time.Time{}
+		return deadlineNone, time.Time{}, time.Time{}
 	}
-	return k, w.base.Add(time.Duration(w.firedAt.Load()))
+	return k, w.base.Add(time.Duration(w.firedAt.Load())), w.base.Add(time.Duration(w.dueAt.Load()))
 }
 
 // next returns the earliest pending deadline (offset from base).
@@ -160,23 +162,39 @@ func (w *watchdog) armLocked(now time.Duration) {
 		return
 	}
 	kind, at := w.next()
-	if kind == deadlineNone {
-		if w.idle <= 0 {
-			return // no deadline at all until settle arms one
-		}
-		// Only the idle deadline is declared and no line has come yet:
-		// look again one idle period from now.
-		kind, at = deadlineNone, now+w.idle
-	}
 	if kind != deadlineNone && at <= now {
+		w.dueAt.Store(int64(at))
 		w.firedAt.Store(int64(now))
 		w.fired.Store(int32(kind))
 		w.cancel()
 		return
 	}
-	if w.timer == nil {
-		w.timer = time.AfterFunc(at-now, w.check)
-	} else {
-		w.timer.Reset(at - now)
+	wake, ok := w.wakeAt(kind, at, now)
+	if !ok {
+		return // no deadline at all until settle arms one
 	}
+	if w.timer == nil {
+		w.timer = time.AfterFunc(wake-now, w.check)
+	} else {
+		w.timer.Reset(wake - now)
+	}
+}
+
+// wakeAt is when the timer must look again, given the earliest pending
+// deadline (kind at at) as seen at now; false when nothing is pending.
+//
+// The stream reader never re-arms the timer, so before the first line the
+// idle deadline is not yet known: the timer then looks again at most one
+// idle period later, whatever other deadline is pending. A line that
+// arrives at l is therefore seen by a wake-up no later than l + idle, its
+// deadline, and the idle deadline fires on time even beside a far longer
+// total deadline.
+func (w *watchdog) wakeAt(kind deadlineKind, at, now time.Duration) (time.Duration, bool) {
+	if w.idle > 0 && w.settleBy.Load() == 0 && w.lastLine.Load() == 0 {
+		poll := now + w.idle
+		if kind == deadlineNone || poll < at {
+			return poll, true
+		}
+	}
+	return at, kind != deadlineNone
 }

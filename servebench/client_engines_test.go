@@ -46,6 +46,7 @@ func newEngineServer(t *testing.T, s engineStream) *scriptServer {
 			if !w.sleep(wr.wait) {
 				return
 			}
+			w.mark() // marks[i] is write i's server time
 			if wr.content {
 				w.s.mu.Lock()
 				w.s.contentAt = append(w.s.contentAt, time.Since(w.s.start))
@@ -164,7 +165,7 @@ func TestEngineStreamVLLMChat(t *testing.T) {
 			// not. completion_tokens (4) counts the EOS token too.
 			wantEngineSuccess(t, srv, out, 150, 4, servebench.TokensFromUsage, 9, "stop")
 			near(t, "gap between the first two tokens", out.ContentMS[1]-out.ContentMS[0], 50)
-			within(t, "terminal after the finish chunk", out.TerminalMS, *out.LastContentMS+50)
+			within(t, "terminal at data: [DONE], after the finish chunk", out.TerminalMS, srv.markTimes()[5])
 			wantNil(t, "first reasoning", out.FirstReasoningMS)
 		})
 	}
@@ -249,7 +250,7 @@ func TestEngineStreamVLLMErrors(t *testing.T) {
 		if len(out.ContentMS) != 1 {
 			t.Errorf("content times %v, want the one token before the error", out.ContentMS)
 		}
-		within(t, "terminal at the error event", out.TerminalMS, *out.FirstContentMS+80)
+		within(t, "terminal at the error event", out.TerminalMS, srv.markTimes()[2])
 		wantNil(t, "output tokens (no usage came)", out.OutputTokens)
 	})
 	httpCases := []struct {
@@ -346,7 +347,7 @@ func TestEngineStreamSGLangAbortAndInStreamErrors(t *testing.T) {
 			t.Errorf("finish %q content %v, want abort and the one token that came", out.FinishReason, out.ContentMS)
 		}
 		wantInt(t, "output tokens (the server's count still recorded)", out.OutputTokens, 1)
-		within(t, "terminal at data: [DONE]", out.TerminalMS, *out.FirstContentMS+60)
+		within(t, "terminal at data: [DONE]", out.TerminalMS, srv.markTimes()[1])
 	})
 	t.Run("queue full", func(t *testing.T) {
 		// The scheduler refused the request (503) after the 200 went out.
@@ -613,7 +614,7 @@ func TestEngineStreamLlamaCppErrors(t *testing.T) {
 		if out.Error != "error event: Failed to decode the batch" {
 			t.Errorf("error %q", out.Error)
 		}
-		within(t, "terminal at the error event", out.TerminalMS, *out.FirstContentMS+60)
+		within(t, "terminal at the error event", out.TerminalMS, srv.markTimes()[1])
 	})
 	type legacyCase struct {
 		name    string

@@ -6,12 +6,20 @@ import (
 	"unicode/utf8"
 )
 
-// maxMessageBytes bounds a server message copied into a record.
+// maxMessageBytes bounds a record's error message. Messages are cut to it
+// only when the record is written (exchange.end), after the secrets are
+// redacted, so that a cut never leaves part of a secret behind.
 const maxMessageBytes = 512
+
+// maxQuotedBytes bounds the raw data quoted in a message before it is
+// redacted and cut: far more than maxMessageBytes, so that the final cut,
+// not this one, decides what a record shows.
+const maxQuotedBytes = 16 << 10
 
 // serverMessage extracts the human-readable message of an error body:
 // {"error":{"message":...}}, {"error":"..."}, {"message":...} or
-// {"detail":...}; otherwise the body's text, truncated.
+// {"detail":...}; otherwise the body's text. The message is not cut to
+// maxMessageBytes here: that happens after redaction.
 func serverMessage(body []byte) string {
 	var v struct {
 		Error   json.RawMessage `json:"error"`
@@ -25,7 +33,7 @@ func serverMessage(body []byte) string {
 			}
 		}
 	}
-	return truncateText(strings.TrimSpace(string(body)))
+	return quoteData(strings.TrimSpace(string(body)))
 }
 
 // messageOf reads an error member: a string, an object with a "message"
@@ -36,7 +44,7 @@ func messageOf(raw json.RawMessage) string {
 	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
-		return truncateText(s)
+		return quoteData(s)
 	}
 	var obj struct {
 		Message json.RawMessage `json:"message"`
@@ -44,13 +52,26 @@ func messageOf(raw json.RawMessage) string {
 	}
 	if json.Unmarshal(raw, &obj) == nil {
 		if json.Unmarshal(obj.Message, &s) == nil && s != "" {
-			return truncateText(s)
+			return quoteData(s)
 		}
 		if m := messageOf(obj.Error); m != "" {
 			return m
 		}
 	}
-	return truncateText(string(raw))
+	return quoteData(string(raw))
+}
+
+// quoteData bounds raw data quoted in a message to maxQuotedBytes, on a
+// rune boundary; the record's own cut comes later.
+func quoteData(s string) string {
+	if len(s) <= maxQuotedBytes {
+		return s
+	}
+	cut := maxQuotedBytes
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut]
 }
 
 // truncateText cuts s to maxMessageBytes on a rune boundary, marking the
@@ -77,13 +98,17 @@ func redact(s, key string) string {
 	return strings.ReplaceAll(s, key, redactedKey)
 }
 
-// redactOutcome removes the API key from every text field of out.
-func redactOutcome(out *Outcome, key string) {
+// redactOutcome removes the client's secrets from every text field of out:
+// the error and finish reason lose the API key and the base URL's userinfo
+// (and the error is cut to maxMessageBytes after), the response text and
+// tool calls lose the API key.
+func redactOutcome(out *Outcome, c *Client) {
+	out.Error = truncateText(c.redactMessage(out.Error))
+	out.FinishReason = c.redactMessage(out.FinishReason)
+	key := c.APIKey
 	if key == "" {
 		return
 	}
-	out.Error = redact(out.Error, key)
-	out.FinishReason = redact(out.FinishReason, key)
 	if out.Text != nil {
 		out.Text = ptr(redact(*out.Text, key))
 	}

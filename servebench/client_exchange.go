@@ -55,11 +55,14 @@ type exchange struct {
 	text      strings.Builder
 	tools     []*toolAccum
 
-	events      int // data events decoded
-	textEvents  int // events with visible or reasoning text
-	textBytes   int // their bytes
-	visible     bool
-	eventTokens []int
+	events     int // data events decoded
+	textEvents int // events with visible or reasoning text
+	textBytes  int // their bytes
+	// generated counts events with visible text, reasoning or a tool
+	// call's piece, and generatedBytes their bytes (see boundViolation).
+	generated, generatedBytes int
+	visible                   bool
+	eventTokens               []int
 
 	decoder                     *chunkDecoder
 	finalUsage, lastUsage       wireUsage
@@ -106,12 +109,12 @@ func clearOutcome(out *Outcome) {
 	out.Status, out.SentMS, out.FirstContentMS, out.LastContentMS = "", nil, nil, nil
 	out.FirstReasoningMS, out.TerminalMS, out.ContentMS, out.EventTokens = nil, 0, nil, nil
 	out.OutputTokens, out.TokenCountSource, out.PromptTokens, out.ReasoningTokens = nil, nil, nil, nil
-	out.HTTPStatus, out.Error, out.FinishReason, out.Timeout = nil, "", "", nil
+	out.HTTPStatus, out.Error, out.FinishReason, out.Timeout, out.TimeoutDueMS = nil, "", "", nil, nil
 	out.Text, out.ToolCalls, out.LengthEnforced = nil, nil, nil
 }
 
 // ms converts an instant into the records' unit.
-func (x *exchange) ms(t time.Time) float64 { return Millis(t.Sub(x.start)) }
+func (x *exchange) ms(t time.Time) float64 { return millis(t.Sub(x.start)) }
 
 // gotConn stamps d.
 func (x *exchange) gotConn(httptrace.GotConnInfo) { x.wd.markSent(time.Now()) }
@@ -173,16 +176,17 @@ func (x *exchange) run(ctx context.Context, requestID string) {
 	}
 }
 
-// end records a terminal status decided at t.
+// end records a terminal status decided at t. The message loses its
+// secrets first and is cut to maxMessageBytes after.
 func (x *exchange) end(status Status, t time.Time, msg string) {
-	x.out.Status, x.out.TerminalMS, x.out.Error = status, x.ms(t), msg
+	x.out.Status, x.out.TerminalMS, x.out.Error = status, x.ms(t), truncateText(x.c.redactMessage(msg))
 }
 
 // failed ends a request whose transport call or body read failed at t:
 // a passed deadline, a cancelled run, or a broken connection.
 func (x *exchange) failed(ctx context.Context, err error, t time.Time) {
-	if kind, at := x.wd.expired(); kind != deadlineNone {
-		x.timedOut(kind, at)
+	if kind, at, due := x.wd.expired(); kind != deadlineNone {
+		x.timedOut(kind, at, due)
 		return
 	}
 	if ctx.Err() != nil {
@@ -196,8 +200,9 @@ func (x *exchange) failed(ctx context.Context, err error, t time.Time) {
 	x.end(StatusStreamError, t, "connection failed: "+err.Error())
 }
 
-// timedOut records a passed deadline.
-func (x *exchange) timedOut(kind deadlineKind, at time.Time) {
+// timedOut records a passed deadline: which one, when it was due, and at,
+// when it fired, as the terminal time.
+func (x *exchange) timedOut(kind deadlineKind, at, due time.Time) {
 	var msg string
 	switch kind {
 	case deadlineFirstToken:
@@ -209,6 +214,7 @@ func (x *exchange) timedOut(kind deadlineKind, at time.Time) {
 	}
 	x.end(StatusTimeout, at, msg)
 	x.out.Timeout = ptr(kind.timeoutKind())
+	x.out.TimeoutDueMS = ptr(x.ms(due))
 }
 
 // httpError records a non-2xx response with the server's message.

@@ -16,6 +16,7 @@ func TestClientStreamMissingDone(t *testing.T) {
 		w.streamHeader()
 		w.content(chatContent("partial"))
 		w.sleep(100 * time.Millisecond)
+		w.mark()
 		// The handler returns: the body ends cleanly, without [DONE].
 	})
 	out := sendRow(t, srv, chatClient(), chatRow())
@@ -24,7 +25,7 @@ func TestClientStreamMissingDone(t *testing.T) {
 	if len(out.ContentMS) != 1 {
 		t.Errorf("content times %v: what arrived is still recorded", out.ContentMS)
 	}
-	within(t, "terminal at the end of the body", out.TerminalMS, *out.FirstContentMS+100)
+	within(t, "terminal at the end of the body", out.TerminalMS, srv.markTimes()[0])
 	wantInt(t, "HTTP status", out.HTTPStatus, 200)
 }
 
@@ -44,13 +45,14 @@ func TestClientStreamErrorEvents(t *testing.T) {
 				w.streamHeader()
 				w.content(chatContent("a"))
 				w.sleep(80 * time.Millisecond)
+				w.mark()
 				w.raw(c.raw)
 				w.done()
 			})
 			out := sendRow(t, srv, chatClient(), chatRow())
 			wantStatus(t, out, servebench.StatusStreamError)
 			wantContains(t, "error", out.Error, c.want)
-			within(t, "terminal at the error event", out.TerminalMS, *out.FirstContentMS+80)
+			within(t, "terminal at the error event", out.TerminalMS, srv.markTimes()[0])
 		})
 	}
 }
@@ -119,6 +121,7 @@ func TestClientConnectionResetMidStream(t *testing.T) {
 		w.streamHeader()
 		w.content(chatContent("a"))
 		w.sleep(100 * time.Millisecond)
+		w.mark()
 		conn, buf, err := http.NewResponseController(w.rw).Hijack()
 		if err != nil {
 			panic(err)
@@ -138,7 +141,7 @@ func TestClientConnectionResetMidStream(t *testing.T) {
 	if len(out.ContentMS) != 1 {
 		t.Errorf("content %v, want the one event before the reset", out.ContentMS)
 	}
-	within(t, "terminal at the reset", out.TerminalMS, *out.FirstContentMS+100)
+	within(t, "terminal at the reset", out.TerminalMS, srv.markTimes()[0])
 }
 
 func TestClientConnectionRefused(t *testing.T) {
@@ -180,7 +183,7 @@ func TestClientIdleTimeout(t *testing.T) {
 	if len(out.ContentMS) != 2 {
 		t.Errorf("content %v, want 2 events", out.ContentMS)
 	}
-	within(t, "terminal = last line + idle timeout", out.TerminalMS, *out.LastContentMS+200)
+	wantDue(t, out, *out.LastContentMS+200)
 	wantContains(t, "error", out.Error, "idle timeout")
 }
 
@@ -221,7 +224,7 @@ func TestClientFirstTokenTimeoutHeadersNeverCome(t *testing.T) {
 	if *out.Timeout != servebench.TimeoutFirstToken {
 		t.Errorf("timeout %s, want first_token", *out.Timeout)
 	}
-	within(t, "terminal - sent", out.TerminalMS-*out.SentMS, 150)
+	wantDue(t, out, *out.SentMS+150)
 	wantNil(t, "HTTP status", out.HTTPStatus)
 }
 
@@ -244,7 +247,7 @@ func TestClientFirstTokenTimeoutDespiteKeepalives(t *testing.T) {
 	if *out.Timeout != servebench.TimeoutFirstToken {
 		t.Errorf("timeout %s, want first_token", *out.Timeout)
 	}
-	within(t, "terminal - sent", out.TerminalMS-*out.SentMS, 200)
+	wantDue(t, out, *out.SentMS+200)
 	wantInt(t, "HTTP status", out.HTTPStatus, 200)
 }
 
@@ -270,9 +273,15 @@ func TestClientTotalTimeout(t *testing.T) {
 	}
 	// The total deadline runs from the hand-over to the transport, a
 	// moment before d.
-	near(t, "terminal - sent", out.TerminalMS-*out.SentMS, 300)
-	if n := len(out.ContentMS); n < 3 || n > 7 {
-		t.Errorf("%d content events in 300 ms at one per 50 ms", n)
+	if due := *out.TimeoutDueMS; due > *out.SentMS+300 || out.TerminalMS < due {
+		t.Errorf("total deadline due at %.3f ms, fired at %.3f ms; want due by sent + 300 = %.3f ms and fired after it",
+			due, out.TerminalMS, *out.SentMS+300)
+	}
+	// The server writes one event per 50 ms until the client goes away:
+	// the client cannot have seen more than it wrote, and it saw at least
+	// the first, which comes at once.
+	if n, written := len(out.ContentMS), len(srv.contentTimes()); n < 1 || n > written {
+		t.Errorf("%d content events recorded, the server wrote %d", n, written)
 	}
 }
 
@@ -322,7 +331,7 @@ func TestClientNeverHangsOnAServerThatKeepsTheStreamOpenAfterDone(t *testing.T) 
 	begin := time.Now()
 	out := sendRow(t, srv, chatClient(), chatRow())
 	wantStatus(t, out, servebench.StatusSuccess)
-	if took := time.Since(begin); took > time.Second {
+	if took := time.Since(begin); took > 2500*time.Millisecond { // the server holds on for 3 s
 		t.Errorf("Do took %v after [DONE]", took)
 	}
 }
@@ -344,6 +353,25 @@ func TestClientIdleClockStartsAtTheFirstLine(t *testing.T) {
 	if *out.Timeout != servebench.TimeoutIdle || len(out.ContentMS) != 1 {
 		t.Fatalf("timeout %s content %v, want idle after one event", *out.Timeout, out.ContentMS)
 	}
-	within(t, "first content", *out.FirstContentMS-*out.SentMS, 300)
-	within(t, "terminal = first line + idle", out.TerminalMS, *out.FirstContentMS+100)
+	if got := *out.FirstContentMS - *out.SentMS; got < 300 {
+		t.Errorf("first content %.3f ms after d, before the server's 300 ms wait", got)
+	}
+	// Due one idle period after the first line, not after d: the idle
+	// clock had not started during the 300 ms without a line.
+	wantDue(t, out, *out.FirstContentMS+100)
+}
+
+// wantDue fails unless out's deadline was due at want (from the record's
+// own times, exact to its 1 µs rounding) and fired no earlier.
+func wantDue(t *testing.T, out *servebench.Outcome, want float64) {
+	t.Helper()
+	if out.TimeoutDueMS == nil {
+		t.Fatal("timeout_due_ms is null")
+	}
+	if due := *out.TimeoutDueMS; due < want-0.0015 || due > want+0.0015 {
+		t.Errorf("deadline due at %.3f ms, want %.3f ms", due, want)
+	}
+	if out.TerminalMS < *out.TimeoutDueMS {
+		t.Errorf("terminal %.3f ms before the deadline was due at %.3f ms", out.TerminalMS, *out.TimeoutDueMS)
+	}
 }

@@ -57,7 +57,7 @@ func (x *exchange) readStream(ctx context.Context, resp *http.Response) {
 		x.events++
 		x.chunk.reset()
 		if err := x.decoder.decode(data, &x.chunk); err != nil {
-			x.streamError(resp, t, fmt.Sprintf("event %d is not a readable chunk: %v: %s", x.events, err, truncateText(string(data))))
+			x.streamError(resp, t, fmt.Sprintf("event %d is not a readable chunk: %v: %s", x.events, err, quoteData(string(data))))
 			return
 		}
 		if msg, isErr := x.chunk.errorMessage(); isErr {
@@ -71,6 +71,10 @@ func (x *exchange) readStream(ctx context.Context, resp *http.Response) {
 			return
 		}
 		x.apply(t, false)
+		if msg := x.boundViolation(); msg != "" {
+			x.streamError(resp, t, msg)
+			return
+		}
 	}
 }
 
@@ -90,8 +94,8 @@ func (x *exchange) streamEnded(ctx context.Context, err error) {
 		x.failed(ctx, src, now)
 		return
 	}
-	if kind, at := x.wd.expired(); kind != deadlineNone {
-		x.timedOut(kind, at)
+	if kind, at, due := x.wd.expired(); kind != deadlineNone {
+		x.timedOut(kind, at, due)
 		return
 	}
 	if f := &x.body.errField; f.seen {
@@ -124,7 +128,7 @@ func (x *exchange) readWhole(ctx context.Context, resp *http.Response) {
 	}
 	x.chunk.reset()
 	if err := x.decoder.decode(bytes.TrimSpace(data), &x.chunk); err != nil {
-		x.end(StatusStreamError, t, fmt.Sprintf("response body is not a readable completion: %v: %s", err, truncateText(string(data))))
+		x.end(StatusStreamError, t, fmt.Sprintf("response body is not a readable completion: %v: %s", err, quoteData(string(data))))
 		return
 	}
 	if msg, isErr := x.chunk.errorMessage(); isErr {
@@ -198,6 +202,11 @@ func (x *exchange) applyChoice(t time.Time, c *wireChoice, m *wireMessage, whole
 		x.logprobsSeen = true
 	}
 	if visible || reasoning != "" || toolPiece {
+		x.generated++
+		x.generatedBytes += len(c.Text) + len(m.Content) + len(reasoning)
+		for j := range m.ToolCalls {
+			x.generatedBytes += len(m.ToolCalls[j].Function.Name) + len(m.ToolCalls[j].Function.Arguments)
+		}
 		if !hasLogprobs {
 			x.textWithoutLogprobs = true
 		}

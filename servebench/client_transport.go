@@ -16,6 +16,9 @@ import (
 //     timing) and no proxy from the environment (the client talks to the
 //     engine directly);
 //   - a 30 s connect timeout; every other deadline is the Client's own.
+//
+// Build on it when setting Client.HTTPClient (extra headers, TLS settings)
+// so that the tuning is kept.
 func NewTransport() *http.Transport {
 	protocols := new(http.Protocols)
 	protocols.SetHTTP1(true)

@@ -44,7 +44,7 @@ func (x *exchange) finish() {
 			}
 		}
 	}
-	redactOutcome(out, x.c.APIKey)
+	redactOutcome(out, x.c)
 }
 
 // countTokens fills the output, prompt and reasoning token counts and the

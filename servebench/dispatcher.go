@@ -2,13 +2,13 @@ package servebench
 
 import (
 	"context"
+	"fmt"
 	"runtime/metrics"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/servebench/servebench/servebench/quality"
 )
 
@@ -19,7 +19,7 @@ import (
 type dispatcher struct {
 	cfg   RunConfig
 	sched *Schedule
-	w     *OutcomeWriter
+	w     *outcomeWriter
 	units [][]int // entry indices: a first arrival and its later turns
 	start time.Time
 
@@ -29,28 +29,16 @@ type dispatcher struct {
 	peak        atomic.Int64
 	sent        atomic.Int64
 	capWaitMax  atomic.Int64 // nanoseconds
-	lastEnd     atomic.Int64 // nanoseconds since start
 	schedBefore *metrics.Float64Histogram
 	schedAfter  *metrics.Float64Histogram
-	bar         *progressbar.ProgressBar
 	wg          sync.WaitGroup
 }
 
-func newDispatcher(cfg RunConfig, s *Schedule, w *OutcomeWriter) *dispatcher {
+func newDispatcher(cfg RunConfig, s *Schedule, w *outcomeWriter) *dispatcher {
 	d := &dispatcher{cfg: cfg, sched: s, w: w, units: scheduleUnits(s)}
 	d.recorded = make([]atomic.Bool, len(s.Entries))
 	if cfg.MaxConcurrency > 0 {
 		d.slots = make(chan struct{}, cfg.MaxConcurrency)
-	}
-	if cfg.Progress != nil {
-		d.bar = progressbar.NewOptions(len(s.Entries),
-			progressbar.OptionSetWriter(cfg.Progress),
-			progressbar.OptionSetDescription("requests"),
-			progressbar.OptionShowCount(),
-			progressbar.OptionSetElapsedTime(true),
-			progressbar.OptionThrottle(200*time.Millisecond),
-			progressbar.OptionClearOnFinish(),
-		)
 	}
 	return d
 }
@@ -71,11 +59,17 @@ func scheduleUnits(s *Schedule) [][]int {
 }
 
 // run dispatches the whole schedule and returns when every entry has a
-// terminal record.
+// terminal record, or, when the outcome file cannot be written, once the
+// dispatch has stopped and the requests in flight have ended.
 func (d *dispatcher) run(ctx context.Context) {
+	ctx, stop := d.stopOnWriteError(ctx)
+	defer stop()
 	d.schedBefore = schedLatencySnapshot()
+	if d.cfg.Observer != nil {
+		d.cfg.Observer.Started(len(d.sched.Entries))
+	}
 	d.start = time.Now()
-	if d.sched.Mode == "closed" {
+	if d.sched.Mode == ModeClosed {
 		d.runClosed(ctx)
 	} else {
 		d.runOpen(ctx)
@@ -83,8 +77,27 @@ func (d *dispatcher) run(ctx context.Context) {
 	d.wg.Wait()
 	d.schedAfter = schedLatencySnapshot()
 	d.recordUnsent()
-	if d.bar != nil {
-		_ = d.bar.Finish()
+	if d.cfg.Observer != nil {
+		d.cfg.Observer.Finished()
+	}
+}
+
+// stopOnWriteError derives the dispatch's context: it is cancelled the
+// moment a record cannot be written (a full disk), so that nothing more is
+// sent and the requests in flight end at once. stop releases it.
+func (d *dispatcher) stopOnWriteError(ctx context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-d.w.Failed():
+			cancel(fmt.Errorf("the outcome file could not be written, the run was stopped: %w", d.w.Err()))
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		close(done)
+		cancel(nil)
 	}
 }
 
@@ -162,7 +175,7 @@ func (d *dispatcher) runUnit(ctx context.Context, unit []int, at time.Time) time
 func (d *dispatcher) send(ctx context.Context, idx int, at time.Time) time.Time {
 	e := &d.sched.Entries[idx]
 	req := &d.cfg.Workload.Requests[e.Row]
-	out := &Outcome{ID: e.ID, Attempt: 1, Class: e.Class, ScheduledMS: Millis(at.Sub(d.start))}
+	out := &Outcome{ID: e.ID, Attempt: 1, Class: e.Class, ScheduledMS: millis(at.Sub(d.start))}
 	if d.slots != nil {
 		select {
 		case d.slots <- struct{}{}:
@@ -172,12 +185,12 @@ func (d *dispatcher) send(ctx context.Context, idx int, at time.Time) time.Time 
 		}
 	}
 	slot := time.Now()
-	out.SlotMS = ptr(Millis(slot.Sub(d.start)))
+	out.SlotMS = ptr(millis(slot.Sub(d.start)))
 	if wait := int64(slot.Sub(at)); d.slots != nil {
 		atomicMax(&d.capWaitMax, wait)
 	}
 	atomicMax(&d.peak, d.outstanding.Add(1))
-	d.cfg.Client.Do(ctx, d.start, req, d.requestID(e), out)
+	d.cfg.sender().Do(ctx, d.start, req, d.requestID(e), out)
 	d.outstanding.Add(-1)
 	if out.SentMS != nil {
 		d.sent.Add(1)
@@ -200,7 +213,7 @@ func (d *dispatcher) requestID(e *ScheduleEntry) string {
 func (d *dispatcher) notSent(idx int, out *Outcome, why string) time.Time {
 	now := time.Now()
 	out.Status, out.Error = StatusNotSent, why
-	out.TerminalMS = Millis(now.Sub(d.start))
+	out.TerminalMS = millis(now.Sub(d.start))
 	d.record(idx, out)
 	return now
 }
@@ -210,10 +223,9 @@ func (d *dispatcher) record(idx int, out *Outcome) {
 	if !d.recorded[idx].CompareAndSwap(false, true) {
 		return
 	}
-	atomicMax(&d.lastEnd, int64(fromMillis(out.TerminalMS)))
 	_ = d.w.Write(out) // the writer keeps its first error for Close
-	if d.bar != nil {
-		_ = d.bar.Add(1)
+	if d.cfg.Observer != nil {
+		d.cfg.Observer.Ended(out)
 	}
 }
 
@@ -244,16 +256,13 @@ func (d *dispatcher) report() *GeneratorReport {
 	if d.slots != nil && time.Duration(d.capWaitMax.Load()) > tol {
 		g.CapBound = true
 		g.Notes = append(g.Notes, "the client concurrency cap bound: requests waited up to "+
-			strconv.FormatFloat(Millis(time.Duration(d.capWaitMax.Load())), 'f', 1, 64)+" ms for a slot")
+			strconv.FormatFloat(millis(time.Duration(d.capWaitMax.Load())), 'f', 1, 64)+" ms for a slot")
 	}
 	if p99, ok := schedLatencyQuantile(d.schedBefore, d.schedAfter, 0.99); ok {
 		g.SchedulerLatencyP99MS = &p99
 	}
 	return g
 }
-
-// lastTerminal is the latest terminal instant recorded.
-func (d *dispatcher) lastTerminal() time.Duration { return time.Duration(d.lastEnd.Load()) }
 
 // sleepUntil waits for the monotonic instant at; false when ctx ended first.
 func sleepUntil(ctx context.Context, timer *time.Timer, at time.Time) bool {

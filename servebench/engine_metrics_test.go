@@ -16,7 +16,7 @@ func TestRunRecordsTheEnginesOwnViewOfTheMeasurement(t *testing.T) {
 		// "one two three" is three prompt tokens to the simulated engine.
 		Workload: workloadOf(t, `{"prompt":"one two three","max_tokens":8,"ignore_eos":true}`),
 		Arrival:  constant(t, 50), Count: 10, Warmup: 3,
-		Client: clientFor(srv), OutputDir: t.TempDir(), MetricsURL: srv.URL() + "/metrics",
+		Client: clientFor(srv), OutputDir: t.TempDir(), MetricsURL: srv.BaseURL() + "/metrics",
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +54,7 @@ func TestRunRecordsTheEnginesOwnViewOfTheMeasurement(t *testing.T) {
 	if err := res.Report.WriteText(&text); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Engine metrics (the engine's own view, " + srv.URL() + "/metrics)",
+	for _, want := range []string{"Engine metrics (the engine's own view, " + srv.BaseURL() + "/metrics)",
 		"vllm:generation_tokens_total" + m + ": +80", "vllm:time_to_first_token_seconds" + m + ": 10 observations, mean "} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("text report lacks %q", want)
@@ -67,7 +67,7 @@ func TestEngineMetricsScrapeFailureIsReportedNotFatal(t *testing.T) {
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: workloadOf(t, `{"prompt":"x","max_tokens":2}`),
 		Arrival:  constant(t, 50), Count: 2, Client: clientFor(srv), OutputDir: t.TempDir(),
-		MetricsURL: srv.URL() + "/no-such-metrics",
+		MetricsURL: srv.BaseURL() + "/no-such-metrics",
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -31,7 +31,7 @@ func ExampleRun() {
 
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: arrival, Count: 10, OutputDir: dir,
-		Client: &servebench.Client{BaseURL: engine.URL(), Model: cfg.Model, Endpoint: servebench.EndpointCompletions,
+		Client: &servebench.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: servebench.EndpointCompletions,
 			Stream: true, TotalTimeout: 10 * time.Second},
 		Score: servebench.ScoreOptions{SLO: servebench.SLO{TTFT: 2 * time.Second}},
 	})
@@ -79,4 +79,29 @@ func ExampleParseWorkload() {
 	fmt.Println(err)
 	// Output:
 	// incident.jsonl:2: max_tokens: must be a positive integer, got 0
+}
+
+// SetArrival is the one way from a declared arrival, of any process, to a
+// run configuration: an open-loop process or a replay sets Arrival, a closed
+// loop sets ClosedLoop.
+func ExampleRunConfig_SetArrival() {
+	w, _ := servebench.ParseWorkload("w.jsonl", []byte(`{"id":"a","prompt":"x","max_tokens":4}`))
+	cfg := servebench.RunConfig{Workload: w}
+	for _, spec := range []servebench.ArrivalSpec{
+		{Process: servebench.ProcessGamma, RateRPS: 8, Burstiness: 0.5, Seed: 3},
+		{Process: servebench.ProcessClosed, Users: 4, ThinkTimeMS: 500},
+	} {
+		if err := cfg.SetArrival(spec); err != nil {
+			fmt.Println(err)
+			continue
+		}
+		if cfg.ClosedLoop != nil {
+			fmt.Printf("%s loop: %d users, think %v\n", spec.Process.Mode(), cfg.ClosedLoop.Users, cfg.ClosedLoop.ThinkTime)
+		} else {
+			fmt.Printf("%s loop: %s at %g req/s\n", spec.Process.Mode(), cfg.Arrival.Spec().Process, cfg.Arrival.Spec().RateRPS)
+		}
+	}
+	// Output:
+	// open loop: gamma at 8 req/s
+	// closed loop: 4 users, think 500ms
 }

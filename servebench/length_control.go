@@ -2,6 +2,7 @@ package servebench
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -36,8 +37,12 @@ const (
 	LengthUnsupported LengthControl = "unsupported"
 )
 
-// LengthControls lists the declared values in a stable order.
-var LengthControls = []LengthControl{LengthIgnoreEOS, LengthIgnoreEOSMinTokens, LengthUnsupported}
+// lengthControls are the declared values in a stable order.
+var lengthControls = [...]LengthControl{LengthIgnoreEOS, LengthIgnoreEOSMinTokens, LengthUnsupported}
+
+// LengthControls lists the declared values in a stable order. The slice is
+// the caller's own.
+func LengthControls() []LengthControl { return slices.Clone(lengthControls[:]) }
 
 // ParseLengthControl reads a LengthControl by name; the empty string is
 // LengthIgnoreEOS.
@@ -47,8 +52,8 @@ func ParseLengthControl(s string) (LengthControl, error) {
 		return LengthIgnoreEOS, nil
 	}
 	if !l.Valid() {
-		names := make([]string, len(LengthControls))
-		for i, k := range LengthControls {
+		names := make([]string, len(lengthControls))
+		for i, k := range lengthControls {
 			names[i] = string(k)
 		}
 		return "", fmt.Errorf("unknown length control %q: want one of %s", s, strings.Join(names, ", "))

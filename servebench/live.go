@@ -2,6 +2,7 @@ package servebench
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"sync"
@@ -19,7 +20,7 @@ type LiveRun struct {
 	sum   string
 
 	mu sync.Mutex
-	w  *OutcomeWriter // nil until warmup has ended
+	w  *outcomeWriter // nil until warmup has ended
 
 	done chan struct{}
 	res  *RunResult
@@ -72,14 +73,24 @@ func (l *LiveRun) run(ctx context.Context) (*RunResult, error) {
 	wallStart := time.Now()
 	var err error
 	if l.cfg.Warmup > 0 {
-		if res.Warmup, err = warmup(ctx, l.cfg, l.sched.RunID, filepath.Join(l.dir, WarmupFile)); err != nil {
+		res.Warmup, err = warmup(ctx, l.cfg, l.sched.RunID, filepath.Join(l.dir, WarmupFile))
+		switch {
+		case ctx.Err() != nil:
+			// Interrupted in warmup: go on, so that every scheduled
+			// request is recorded as not sent and the run still scores.
+		case err != nil:
 			return nil, fmt.Errorf("run: warmup: %w", err)
+		default:
+			if err := checkWarmup(res.Warmup); err != nil {
+				return nil, fmt.Errorf("run: warmup: %w", err)
+			}
 		}
 	}
-	w, err := CreateOutcomeWriter(filepath.Join(l.dir, OutcomesFile))
+	w, err := createOutcomeWriter(filepath.Join(l.dir, OutcomesFile), l.cfg.outcomeSink)
 	if err != nil {
 		return nil, fmt.Errorf("run: %w", err)
 	}
+	w.keepNone = l.cfg.boundedScoring(l.sched)
 	l.mu.Lock()
 	l.w = w
 	l.mu.Unlock()
@@ -88,16 +99,23 @@ func (l *LiveRun) run(ctx context.Context) (*RunResult, error) {
 		return nil, err
 	}
 	before := l.scrape(ctx)
+	sampler := l.startSampler(ctx)
+	stopGPU := startGPUSampling(ctx, l.cfg.GPUSampler)
 	d := newDispatcher(l.cfg, l.sched, w)
 	d.run(ctx)
+	gpu := stopGPU()
+	series := sampler.stopIfStarted()
 	after := l.scrape(context.WithoutCancel(ctx))
-	if err := w.Close(); err != nil {
-		return nil, fmt.Errorf("run: %w", err)
-	}
-	res.Outcomes = w.Outcomes()
+	writeErr := w.Close()
 	gen := d.report()
 	gen.Shard = shardTiming(l.sched, l.cfg.StartAt, d.start)
-	rep, err := scoreRun(l.cfg, l.sched, res, gen, wallStart)
+	var rep *Report
+	if w.keepNone {
+		rep, err = scoreRunBounded(l.cfg, l.sched, res, gen, wallStart)
+	} else {
+		res.Outcomes = w.Outcomes()
+		rep, err = scoreRun(l.cfg, l.sched, res, gen, wallStart)
+	}
 	if err != nil {
 		return res, fmt.Errorf("run: score: %w", err)
 	}
@@ -105,12 +123,22 @@ func (l *LiveRun) run(ctx context.Context) (*RunResult, error) {
 		t.Sent, t.MaxScheduleLagMS, t.LateCount = gen.Sent, rep.MaxScheduleLagMS, rep.LateCount
 	}
 	rep.EngineMetrics = l.engineMetrics(before, after)
-	res.Report = rep
-	if err := writeJSONFile(filepath.Join(l.dir, ReportFile), rep); err != nil {
-		return res, fmt.Errorf("run: %w", err)
+	attachEngineSeries(rep, series)
+	gpu.attributeWork(rep)
+	rep.GPUTelemetry = gpu
+	if writeErr != nil {
+		markOutcomeWriteFailure(rep, writeErr)
 	}
-	if err := writeHTMLFile(filepath.Join(l.dir, ReportHTMLFile), rep); err != nil {
-		return res, fmt.Errorf("run: %w", err)
+	res.Report = rep
+	reportErr := writeJSONFile(filepath.Join(l.dir, ReportFile), rep)
+	if reportErr == nil {
+		reportErr = writeHTMLFile(filepath.Join(l.dir, ReportHTMLFile), rep)
+	}
+	if writeErr != nil {
+		return res, errors.Join(fmt.Errorf("run stopped at once: the outcome file could not be written: %w", writeErr), reportErr)
+	}
+	if reportErr != nil {
+		return res, fmt.Errorf("run: %w", reportErr)
 	}
 	if ctx.Err() != nil {
 		return res, fmt.Errorf("run cancelled, every request recorded: %w", ctx.Err())
@@ -139,15 +167,15 @@ func (l *LiveRun) engineMetrics(before, after scrapeResult) *EngineMetrics {
 		return nil
 	}
 	if before.err != nil || after.err != nil {
-		em := &EngineMetrics{URL: l.cfg.MetricsURL}
+		em := &EngineMetrics{URL: RedactURL(l.cfg.MetricsURL)}
 		for _, err := range []error{before.err, after.err} {
 			if err != nil {
-				em.Errors = append(em.Errors, err.Error())
+				em.Errors = append(em.Errors, redactURLUserinfo(err.Error(), l.cfg.MetricsURL))
 			}
 		}
 		return em
 	}
-	return engineMetricsBetween(l.cfg.MetricsURL, before.snap, after.snap)
+	return engineMetricsBetween(RedactURL(l.cfg.MetricsURL), before.snap, after.snap)
 }
 
 // Schedule is the run's realized schedule.

@@ -61,6 +61,11 @@ func MergeShards(dirs []string, out string, opts ScoreOptions) (*Report, error) 
 	rep.Inputs.WorkloadSHA256 = full.WorkloadSHA256
 	rep.Generator = mergedGenerator(full, shards, missing, rep)
 	rep.Experiment = mergedExperiment(shards, missing)
+	for _, sd := range shards {
+		if sd.torn != nil {
+			markTornLine(rep, filepath.Join(sd.dir, OutcomesFile), sd.torn)
+		}
+	}
 	if err := writeJSONFile(filepath.Join(out, ReportFile), rep); err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
 	}
@@ -77,6 +82,7 @@ type shardDir struct {
 	report   *Report // nil when the shard left no report.json
 	lines    [][]byte
 	outcomes []recordKey
+	torn     *tornLine // a last line cut off mid-write, left out
 }
 
 // recordKey is the part of an outcome record a merge reads: which request
@@ -97,7 +103,7 @@ func readShardDir(dir string) (*shardDir, error) {
 		return nil, fmt.Errorf("merge: %s: not a shard's run directory (schedule.json has no shard section; run with --shard)", dir)
 	}
 	sd := &shardDir{dir: dir, sched: sched}
-	if sd.lines, sd.outcomes, err = readOutcomeLines(filepath.Join(dir, OutcomesFile)); err != nil {
+	if sd.lines, sd.outcomes, sd.torn, err = readOutcomeLines(filepath.Join(dir, OutcomesFile)); err != nil {
 		return nil, err
 	}
 	if sd.report, err = readPreviousReport(filepath.Join(dir, ReportFile)); err != nil {
@@ -107,14 +113,16 @@ func readShardDir(dir string) (*shardDir, error) {
 }
 
 // readOutcomeLines reads an outcomes file's lines and decodes each one. A
-// shard that was never started (no file) has no records.
-func readOutcomeLines(path string) ([][]byte, []recordKey, error) {
+// shard that was never started (no file) has no records. A last line cut off
+// mid-write (no newline) is left out and returned as torn: its request
+// counts as unrecorded, as score --run counts it.
+func readOutcomeLines(path string) ([][]byte, []recordKey, *tornLine, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("merge: %w", err)
+		return nil, nil, nil, fmt.Errorf("merge: %w", err)
 	}
 	defer f.Close()
 	var lines [][]byte
@@ -123,20 +131,24 @@ func readOutcomeLines(path string) ([][]byte, []recordKey, error) {
 	for n := 1; ; n++ {
 		line, err := r.ReadBytes('\n')
 		if len(bytes.TrimSpace(line)) > 0 {
-			if !bytes.HasSuffix(line, []byte("\n")) {
-				return nil, nil, fmt.Errorf("merge: %s:%d: the last line is cut short (no newline): the shard's run was interrupted while writing it", path, n)
-			}
 			var o recordKey
-			if err := json.Unmarshal(line, &o); err != nil {
-				return nil, nil, fmt.Errorf("merge: %s:%d: %v", path, n, err)
+			decodeErr := json.Unmarshal(line, &o)
+			if !bytes.HasSuffix(line, []byte("\n")) && err == io.EOF {
+				if decodeErr == nil {
+					decodeErr = errors.New("no newline at its end")
+				}
+				return lines, outcomes, &tornLine{number: n, err: decodeErr}, nil
+			}
+			if decodeErr != nil {
+				return nil, nil, nil, fmt.Errorf("merge: %s:%d: %v", path, n, decodeErr)
 			}
 			lines, outcomes = append(lines, line), append(outcomes, o)
 		}
 		if err == io.EOF {
-			return lines, outcomes, nil
+			return lines, outcomes, nil, nil
 		}
 		if err != nil {
-			return nil, nil, fmt.Errorf("merge: %s: %w", path, err)
+			return nil, nil, nil, fmt.Errorf("merge: %s: %w", path, err)
 		}
 	}
 }
@@ -345,7 +357,7 @@ func mergedGenerator(full *Schedule, shards []*shardDir, missing []int, rep *Rep
 		}
 		g.Notes = append(g.Notes, "shards "+strings.Join(names, ", ")+" are missing: their share is recorded as not_sent")
 	}
-	if window := (rep.WindowMS[1] - rep.WindowMS[0]) / 1000; window > 0 && full.Mode == "open" {
+	if window := (rep.WindowMS[1] - rep.WindowMS[0]) / 1000; window > 0 && full.Mode == ModeOpen {
 		// Every shard scores the same window, so the shards' delivered
 		// rates add up; a missing shard delivered nothing.
 		g.IdealRPS, g.DeliveredRPS = ptr(float64(g.Scheduled)/window), ptr(delivered)

@@ -76,6 +76,10 @@ type Outcome struct {
 	LengthEnforced *bool `json:"length_enforced,omitempty"`
 	// Timeout names the deadline that ended a StatusTimeout attempt.
 	Timeout *TimeoutKind `json:"timeout"`
+	// TimeoutDueMS is when the deadline named by Timeout was due; the
+	// attempt's TerminalMS is when it fired (never earlier). Absent for
+	// any other status.
+	TimeoutDueMS *float64 `json:"timeout_due_ms,omitempty"`
 
 	// Text is the visible response text, kept only for rows that need
 	// judging or when the run asks for it.
@@ -88,9 +92,9 @@ type Outcome struct {
 	Quality *quality.Verdict `json:"quality,omitempty"`
 }
 
-// Millis converts a duration since the run's start instant into the
+// millis converts a duration since the run's start instant into the
 // records' unit: milliseconds rounded to microsecond resolution.
-func Millis(d time.Duration) float64 {
+func millis(d time.Duration) float64 {
 	return math.Round(float64(d)/float64(time.Microsecond)) / 1000
 }
 

@@ -2,73 +2,140 @@ package servebench
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"sync"
 )
 
-// OutcomeWriter appends outcome records to a JSONL file and flushes each one
+// outcomeWriter appends outcome records to a JSONL file, each in one write
 // as it is written, so an interrupted run still leaves every finished
 // request on disk. It is safe for concurrent use.
-type OutcomeWriter struct {
-	mu   sync.Mutex
-	f    *os.File
-	buf  *bufio.Writer
-	enc  *json.Encoder
-	err  error
-	kept []Outcome
+//
+// A failed write (a full disk) is final: the file is cut back to the end of
+// the last complete record, so no torn line is left where that is
+// possible, Failed is closed, and every later Write returns the first
+// error without writing.
+type outcomeWriter struct {
+	mu     sync.Mutex
+	sink   io.Writer
+	closer io.Closer
+	buf    bytes.Buffer
+	enc    *json.Encoder
+	good   int64 // bytes of complete records written
+	err    error
+	kept   []Outcome
+	failed chan struct{}
+	// keepNone stops Write from keeping a copy (a BoundedMemory run).
+	keepNone bool
 }
 
-// CreateOutcomeWriter creates (or truncates) the file at path.
-func CreateOutcomeWriter(path string) (*OutcomeWriter, error) {
+// truncater is the part of *os.File that cuts a torn record off.
+type truncater interface {
+	Truncate(size int64) error
+}
+
+// createOutcomeWriter creates (or truncates) the file at path. Its writes
+// go through wrap when that is set (a test's stand-in for a full disk).
+func createOutcomeWriter(path string, wrap func(*os.File) io.Writer) (*outcomeWriter, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("outcomes: %w", err)
 	}
-	buf := bufio.NewWriterSize(f, 64<<10)
-	return &OutcomeWriter{f: f, buf: buf, enc: json.NewEncoder(buf)}, nil
+	var sink io.Writer = f
+	if wrap != nil {
+		sink = wrap(f)
+	}
+	return newOutcomeWriter(sink, f), nil
 }
 
-// Write appends one record and flushes it to the file. The first error is
-// kept and returned by every later call and by Close.
-func (w *OutcomeWriter) Write(o *Outcome) error {
+// newOutcomeWriter writes records to sink; closer, when not nil, is closed
+// by Close.
+func newOutcomeWriter(sink io.Writer, closer io.Closer) *outcomeWriter {
+	w := &outcomeWriter{sink: sink, closer: closer, failed: make(chan struct{})}
+	w.enc = json.NewEncoder(&w.buf)
+	return w
+}
+
+// Write appends one record. The first error is kept and returned by every
+// later call and by Close.
+func (w *outcomeWriter) Write(o *Outcome) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.err != nil {
 		return w.err
 	}
+	w.buf.Reset()
 	if err := w.enc.Encode(o); err != nil {
-		w.err = fmt.Errorf("outcomes: %s: %w", o.ID, err)
+		w.fail(fmt.Errorf("outcomes: record of %s: %w", o.ID, err))
 		return w.err
 	}
-	if err := w.buf.Flush(); err != nil {
-		w.err = fmt.Errorf("outcomes: %w", err)
+	n, err := w.sink.Write(w.buf.Bytes())
+	if err == nil && n < w.buf.Len() {
+		err = io.ErrShortWrite
+	}
+	if err != nil {
+		w.fail(fmt.Errorf("outcomes: writing the record of %s: %w", o.ID, err))
+		w.cutTornRecord(n)
 		return w.err
 	}
-	w.kept = append(w.kept, *o)
+	w.good += int64(n)
+	if !w.keepNone {
+		w.kept = append(w.kept, *o)
+	}
 	return nil
 }
 
+// fail keeps the first error and closes Failed.
+func (w *outcomeWriter) fail(err error) {
+	w.err = err
+	close(w.failed)
+}
+
+// cutTornRecord removes the n bytes of a record that was only partly
+// written, when the sink can be cut; otherwise the torn line stays and the
+// scorer reports it.
+func (w *outcomeWriter) cutTornRecord(n int) {
+	if n == 0 {
+		return
+	}
+	if t, ok := w.sink.(truncater); ok {
+		if err := t.Truncate(w.good); err == nil {
+			if s, ok := w.sink.(io.Seeker); ok {
+				_, _ = s.Seek(w.good, io.SeekStart)
+			}
+		}
+	}
+}
+
+// Failed is closed when a write has failed; Err then says why.
+func (w *outcomeWriter) Failed() <-chan struct{} { return w.failed }
+
+// Err returns the first write error, or nil.
+func (w *outcomeWriter) Err() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.err
+}
+
 // Outcomes returns the records written so far, in write order.
-func (w *OutcomeWriter) Outcomes() []Outcome {
+func (w *outcomeWriter) Outcomes() []Outcome {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return append([]Outcome(nil), w.kept...)
 }
 
-// Close flushes and closes the file.
-func (w *OutcomeWriter) Close() error {
+// Close closes the file. It returns the first write error, if any.
+func (w *outcomeWriter) Close() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.f == nil {
+	if w.closer == nil {
 		return w.err
 	}
-	err := w.buf.Flush()
-	if cerr := w.f.Close(); err == nil {
-		err = cerr
-	}
-	w.f = nil
+	err := w.closer.Close()
+	w.closer = nil
 	if w.err == nil && err != nil {
 		w.err = fmt.Errorf("outcomes: %w", err)
 	}

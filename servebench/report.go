@@ -1,5 +1,11 @@
 package servebench
 
+import (
+	"slices"
+
+	"github.com/servebench/servebench/servebench/stats"
+)
+
 // ReportSchema names the version of the Report's JSON form.
 const ReportSchema = "servebench.report/v1"
 
@@ -77,9 +83,9 @@ type Report struct {
 	Inputs Inputs `json:"inputs"`
 	// SLO is the declared latency objective the requests were judged by.
 	SLO SLO `json:"slo"`
-	// PercentileMethod is "nearest-rank" (rank = ceil(p/100 * N)) or
-	// "linear".
-	PercentileMethod string `json:"percentile_method"`
+	// PercentileMethod is how the percentiles were picked:
+	// stats.NearestRank (rank = ceil(p/100 * N)) or stats.Linear.
+	PercentileMethod stats.PercentileMethod `json:"percentile_method"`
 	// Percentiles maps a Metric to its distribution over a named population.
 	Percentiles map[Metric]Distribution `json:"percentiles"`
 	// Backlog describes outstanding work over the window.
@@ -99,6 +105,17 @@ type Report struct {
 	EngineMetrics *EngineMetrics `json:"engine_metrics,omitempty"`
 	// Experiment records what was run, against what, and how.
 	Experiment *Experiment `json:"experiment,omitempty"`
+	// Drift follows the client's figures interval by interval and tests
+	// p99 TTFT and TPOT for a trend (ScoreOptions.DriftInterval).
+	Drift *DriftReport `json:"drift,omitempty"`
+	// EngineSeries is the engine's queue, running requests, KV-cache usage
+	// and preemptions through the measurement, when the run scraped its
+	// metrics (RunConfig.MetricsInterval).
+	EngineSeries *EngineSeries `json:"engine_series,omitempty"`
+	// GPUTelemetry is what the GPUs did over the measurement and the
+	// energy per qualified request and per output token, when the run had
+	// a GPU sampler.
+	GPUTelemetry *GPUTelemetry `json:"gpu_telemetry,omitempty"`
 	// Requests has one entry per offered request, in schedule order.
 	Requests []RequestScore `json:"requests"`
 
@@ -160,8 +177,11 @@ const (
 	ReasonE2E     Reason = "e2e"
 )
 
-// Reasons lists every Reason in report order.
-var Reasons = []Reason{ReasonStatus, ReasonQuality, ReasonTTFT, ReasonTPOT, ReasonE2E}
+// reasons are the declared reasons in report order.
+var reasons = [...]Reason{ReasonStatus, ReasonQuality, ReasonTTFT, ReasonTPOT, ReasonE2E}
+
+// Reasons lists every Reason in report order. The slice is the caller's own.
+func Reasons() []Reason { return slices.Clone(reasons[:]) }
 
 // QualitySummary counts quality judgments over offered requests.
 type QualitySummary struct {
@@ -252,8 +272,8 @@ type FluidityReport struct {
 
 // GeneratorReport says whether the load generator delivered its schedule.
 type GeneratorReport struct {
-	// Mode is "open" or "closed"; a closed-loop run is never a capacity.
-	Mode string `json:"mode"`
+	// Mode is open or closed loop; a closed-loop run is never a capacity.
+	Mode Mode `json:"mode"`
 	// Scheduled counts the requests in the schedule (warmup excluded).
 	Scheduled int `json:"scheduled"`
 	// Sent counts those handed to the connection.

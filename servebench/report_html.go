@@ -8,11 +8,12 @@ import (
 	"html/template"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/servebench/servebench/internal/numfmt"
 )
 
 // reportHTMLFiles holds the page template.
@@ -36,9 +37,10 @@ const worstErrorRunes = 300
 // Wilson bound, every rate beside its numerator and denominator, outcomes
 // by status and unqualified requests by reason, each latency distribution
 // with its population, the load delivery verdict, inline SVG charts drawn
-// from Requests (the CDFs of TTFT and E2E over successful requests and a
-// timeline of TTFT from the scheduled time, thinned to at most
-// 2,000 marks), the engine's own metrics when present, and the
+// with gonum.org/v1/plot from Requests (the CDFs of TTFT and E2E over
+// successful requests and a timeline of TTFT from the scheduled time,
+// thinned to at most 2,000 marks), the engine's own metrics when present,
+// and the
 // worst unqualified requests. Every string from the report is escaped, and
 // an undefined value reads "n/a".
 func (r *Report) WriteHTML(w io.Writer) error {
@@ -59,7 +61,7 @@ func writeHTMLFile(path string, r *Report) error {
 	if err := r.WriteHTML(&buf); err != nil {
 		return err
 	}
-	return os.WriteFile(path, buf.Bytes(), 0o644)
+	return writeFileWhole(path, buf.Bytes())
 }
 
 // htmlPage is everything the template shows, already formatted.
@@ -83,6 +85,7 @@ type htmlPage struct {
 	CDFs           []svgCDF
 	Scatter        svgScatter
 	Engine         *htmlEngine
+	GPU            *htmlGPU
 	Worst          htmlWorst
 	Footer         []htmlField
 	Notes          []string
@@ -133,7 +136,7 @@ type htmlWorstRow struct {
 
 // buildHTMLPage formats the report for the template.
 func buildHTMLPage(r *Report) *htmlPage {
-	p := &htmlPage{Valid: r.Valid, InvalidReasons: r.InvalidReasons, Method: htmlOr(r.PercentileMethod, "n/a")}
+	p := &htmlPage{Valid: r.Valid, InvalidReasons: r.InvalidReasons, Method: numfmt.Or(string(r.PercentileMethod))}
 	p.Title = "servebench report"
 	if e := r.Experiment; e != nil && e.RunID != "" {
 		p.Title += " " + e.RunID
@@ -143,12 +146,12 @@ func buildHTMLPage(r *Report) *htmlPage {
 	horizonS := r.HorizonMS / 1000
 	p.Tiles = []htmlField{
 		{Label: "Offered", Value: strconv.Itoa(r.Offered),
-			Detail: fmt.Sprintf("%s req/s = %d / %s s window", htmlFixed(r.OfferedRPS, 3), r.Offered, htmlMS(windowS))},
+			Detail: fmt.Sprintf("%s req/s = %d / %s s window", numfmt.OptFixed(r.OfferedRPS, 3), r.Offered, numfmt.Compact(windowS))},
 		{Label: "Qualified", Value: strconv.Itoa(r.Qualified),
-			Detail: fmt.Sprintf("%d of %d offered; %s req/s = %d / %s s horizon", r.Qualified, r.Offered, htmlFixed(r.QualifiedRPS, 3), r.Qualified, htmlMS(horizonS))},
-		{Label: "SLO attainment", Value: htmlPercent(r.Attainment),
-			Detail: fmt.Sprintf("%d / %d; %s", r.Qualified, r.Offered, htmlOr(r.AttainmentKind, "n/a"))},
-		{Label: fmt.Sprintf("Wilson lower bound (%s%%, one-sided)", htmlG6(r.WilsonConfidence*100)), Value: htmlPercent(r.WilsonLower),
+			Detail: fmt.Sprintf("%d of %d offered; %s req/s = %d / %s s horizon", r.Qualified, r.Offered, numfmt.OptFixed(r.QualifiedRPS, 3), r.Qualified, numfmt.Compact(horizonS))},
+		{Label: "SLO attainment", Value: numfmt.OptPercent(r.Attainment),
+			Detail: fmt.Sprintf("%d / %d; %s", r.Qualified, r.Offered, numfmt.Or(r.AttainmentKind))},
+		{Label: fmt.Sprintf("Wilson lower bound (%s, one-sided)", numfmt.Level(r.WilsonConfidence)), Value: numfmt.OptPercent(r.WilsonLower),
 			Detail: fmt.Sprintf("on %d / %d", r.Qualified, r.Offered)},
 	}
 	if r.Pending > 0 {
@@ -156,27 +159,27 @@ func buildHTMLPage(r *Report) *htmlPage {
 	}
 	capacity := "not estimated: one run is not a capacity (sweep offered rates)"
 	if r.CapacityEstimateRPS != nil {
-		capacity = htmlFixed(r.CapacityEstimateRPS, 3) + " req/s"
+		capacity = numfmt.OptFixed(r.CapacityEstimateRPS, 3) + " req/s"
 	}
 	p.Rates = []htmlField{
-		{Label: "Protocol successes", Value: fmt.Sprintf("%d of %d offered (%s)", r.ProtocolSuccesses, r.Offered, htmlPercent(fractionOf(r.ProtocolSuccesses, r.Offered)))},
-		{Label: "Successful request rate", Value: fmt.Sprintf("%s req/s (%d / %s s horizon)", htmlFixed(r.SuccessfulRPS, 3), r.ProtocolSuccesses, htmlMS(horizonS))},
-		{Label: "Qualified request rate", Value: fmt.Sprintf("%s req/s (%d / %s s horizon)", htmlFixed(r.QualifiedRPS, 3), r.Qualified, htmlMS(horizonS))},
+		{Label: "Protocol successes", Value: fmt.Sprintf("%d of %d offered (%s)", r.ProtocolSuccesses, r.Offered, numfmt.OptPercent(fractionOf(r.ProtocolSuccesses, r.Offered)))},
+		{Label: "Successful request rate", Value: fmt.Sprintf("%s req/s (%d / %s s horizon)", numfmt.OptFixed(r.SuccessfulRPS, 3), r.ProtocolSuccesses, numfmt.Compact(horizonS))},
+		{Label: "Qualified request rate", Value: fmt.Sprintf("%s req/s (%d / %s s horizon)", numfmt.OptFixed(r.QualifiedRPS, 3), r.Qualified, numfmt.Compact(horizonS))},
 		{Label: "SLO capacity", Value: capacity},
-		{Label: "Arrival window", Value: fmt.Sprintf("[%s, %s) ms (%s s)", htmlMS(r.WindowMS[0]), htmlMS(r.WindowMS[1]), htmlMS(windowS))},
-		{Label: "Horizon", Value: htmlMS(r.HorizonMS) + " ms (window start to the later of window end and last terminal outcome)"},
+		{Label: "Arrival window", Value: fmt.Sprintf("[%s, %s) ms (%s s)", numfmt.Compact(r.WindowMS[0]), numfmt.Compact(r.WindowMS[1]), numfmt.Compact(windowS))},
+		{Label: "Horizon", Value: numfmt.Compact(r.HorizonMS) + " ms (window start to the later of window end and last terminal outcome)"},
 	}
 
 	for _, s := range statusesIn(r) {
 		c := r.StatusCounts[s]
 		p.Statuses = append(p.Statuses, htmlCount{Name: string(s), Count: c,
-			Share: fmt.Sprintf("%d of %d offered (%s)", c, r.Offered, htmlPercent(fractionOf(c, r.Offered)))})
+			Share: fmt.Sprintf("%d of %d offered (%s)", c, r.Offered, numfmt.OptPercent(fractionOf(c, r.Offered)))})
 	}
 	unqualified := r.Offered - r.Qualified
 	for _, reason := range reasonsIn(r) {
 		c := r.ReasonCounts[reason]
 		p.Reasons = append(p.Reasons, htmlCount{Name: string(reason), Count: c,
-			Share: fmt.Sprintf("%d of %d unqualified (%s)", c, unqualified, htmlPercent(fractionOf(c, unqualified)))})
+			Share: fmt.Sprintf("%d of %d unqualified (%s)", c, unqualified, numfmt.OptPercent(fractionOf(c, unqualified)))})
 	}
 	p.ReasonsNote = fmt.Sprintf("%d of %d offered are unqualified; a request can fail several criteria, so the counts can add up to more.", unqualified, r.Offered)
 	p.Quality = fmt.Sprintf("%d judged (%d pass, %d fail), %d unscored, of %d offered",
@@ -185,18 +188,19 @@ func buildHTMLPage(r *Report) *htmlPage {
 	for _, m := range reportMetricsIn(r) {
 		d := r.Percentiles[m]
 		p.Latency = append(p.Latency, htmlLatencyRow{Metric: string(m), Population: d.Population, N: strconv.Itoa(d.N),
-			Mean: htmlOptMS(d.Mean), P50: htmlOptMS(d.P50), P90: htmlOptMS(d.P90), P95: htmlOptMS(d.P95), P99: htmlOptMS(d.P99), Max: htmlOptMS(d.Max)})
+			Mean: numfmt.OptCompact(d.Mean), P50: numfmt.OptCompact(d.P50), P90: numfmt.OptCompact(d.P90), P95: numfmt.OptCompact(d.P95), P99: numfmt.OptCompact(d.P99), Max: numfmt.OptCompact(d.Max)})
 	}
 	p.Delivery, p.GeneratorNotes = htmlDelivery(r)
 	p.Checks, p.CheckExamples = htmlChecks(r)
 	p.CDFs = []svgCDF{
 		cdfChart("TTFT: first content − sent (ms)", successValues(r, func(q *RequestScore) *float64 { return q.TTFTMS }),
-			cdfBound(Millis(r.SLO.TTFT), !r.SLO.TTFTFromScheduled, "TTFT bound")),
+			cdfBound(millis(r.SLO.TTFT), !r.SLO.TTFTFromScheduled, "TTFT bound")),
 		cdfChart("E2E: terminal − sent (ms)", successValues(r, func(q *RequestScore) *float64 { return q.E2EMS }),
-			cdfBound(Millis(r.SLO.E2E), true, "E2E bound")),
+			cdfBound(millis(r.SLO.E2E), true, "E2E bound")),
 	}
 	p.Scatter = scatterChart(r)
 	p.Engine = htmlEngineMetrics(r.EngineMetrics)
+	p.GPU = htmlGPUTelemetry(r.GPUTelemetry)
 	p.Worst = htmlWorstRequests(r)
 	p.Footer, p.Notes = htmlFooter(r)
 	return p
@@ -208,9 +212,9 @@ func htmlHeader(r *Report) []htmlField {
 	if e == nil {
 		e = &Experiment{}
 	}
-	engine := "n/a"
+	engine := numfmt.Undefined
 	if en := e.Engine; en != nil {
-		parts := []string{htmlOr(en.Kind, "unknown kind")}
+		parts := []string{cmp.Or(en.Kind, "unknown kind")}
 		if en.Image != "" {
 			parts = append(parts, "image "+en.Image)
 		}
@@ -221,7 +225,7 @@ func htmlHeader(r *Report) []htmlField {
 			parts = append(parts, "version "+en.Version)
 		}
 		if en.ColdStartMS != nil {
-			parts = append(parts, "cold start "+htmlOptMS(en.ColdStartMS)+" ms")
+			parts = append(parts, "cold start "+numfmt.OptCompact(en.ColdStartMS)+" ms")
 		}
 		if len(en.Args) > 0 {
 			parts = append(parts, "args "+strings.Join(en.Args, " "))
@@ -232,16 +236,16 @@ func htmlHeader(r *Report) []htmlField {
 	if model == "" && e.Engine != nil {
 		model = e.Engine.Model
 	}
-	workload := htmlOr(e.Workload, "n/a")
+	workload := numfmt.Or(e.Workload)
 	if r.Inputs.WorkloadSHA256 != "" {
 		workload += ", sha256 " + r.Inputs.WorkloadSHA256
 	}
 	fields := []htmlField{
-		{Label: "Run ID", Value: htmlOr(e.RunID, "n/a")},
-		{Label: "Start time", Value: htmlOr(e.StartTime, "n/a")},
+		{Label: "Run ID", Value: numfmt.Or(e.RunID)},
+		{Label: "Start time", Value: numfmt.Or(e.StartTime)},
 		{Label: "Engine", Value: engine},
-		{Label: "Model", Value: htmlOr(model, "n/a")},
-		{Label: "Endpoint", Value: htmlOr(strings.TrimSpace(string(e.Endpoint)+" "+e.BaseURL), "n/a")},
+		{Label: "Model", Value: numfmt.Or(model)},
+		{Label: "Endpoint", Value: numfmt.Or(strings.TrimSpace(string(e.Endpoint) + " " + e.BaseURL))},
 		{Label: "Arrival", Value: describeArrival(r)},
 		{Label: "Workload", Value: workload},
 		{Label: "SLO", Value: describeSLO(r.SLO)},
@@ -264,28 +268,28 @@ func htmlHeader(r *Report) []htmlField {
 func describeArrival(r *Report) string {
 	if r.Experiment == nil || r.Experiment.Arrival.Process == "" {
 		if g := r.Generator; g != nil {
-			return g.Mode + " loop (process not recorded)"
+			return string(g.Mode) + " loop (process not recorded)"
 		}
-		return "n/a"
+		return numfmt.Undefined
 	}
 	a := r.Experiment.Arrival
 	var parts []string
 	switch a.Process {
-	case "closed":
-		parts = append(parts, fmt.Sprintf("closed loop, %d users, think time %s ms (never a capacity)", a.Users, htmlMS(a.ThinkTimeMS)))
-	case "replay":
+	case ProcessClosed:
+		parts = append(parts, fmt.Sprintf("closed loop, %d users, think time %s ms (never a capacity)", a.Users, numfmt.Compact(a.ThinkTimeMS)))
+	case ProcessReplay:
 		parts = append(parts, "replay of stored timestamps")
 	default:
-		parts = append(parts, fmt.Sprintf("%s, %s req/s", a.Process, htmlMS(a.RateRPS)))
+		parts = append(parts, fmt.Sprintf("%s, %s req/s", a.Process, numfmt.Compact(a.RateRPS)))
 	}
 	if a.Burstiness > 0 {
-		parts = append(parts, "burstiness "+htmlG(a.Burstiness))
+		parts = append(parts, "burstiness "+numfmt.Shortest(a.Burstiness))
 	}
 	if a.BurstSize > 0 {
 		parts = append(parts, "burst size "+strconv.Itoa(a.BurstSize))
 	}
 	if a.TimeScale > 0 {
-		parts = append(parts, "time scale "+htmlG(a.TimeScale))
+		parts = append(parts, "time scale "+numfmt.Shortest(a.TimeScale))
 	}
 	parts = append(parts, "seed "+strconv.FormatInt(a.Seed, 10))
 	return strings.Join(parts, ", ")
@@ -293,13 +297,13 @@ func describeArrival(r *Report) string {
 
 // htmlDelivery lists the load delivery verdict and the generator's notes.
 func htmlDelivery(r *Report) ([]htmlField, []string) {
-	valid := htmlField{Label: "Valid", Value: fmt.Sprintf("yes: every offered request was sent within %s ms of its schedule", htmlMS(r.ScheduleLagToleranceMS))}
+	valid := htmlField{Label: "Valid", Value: fmt.Sprintf("yes: every offered request was sent within %s ms of its schedule", numfmt.Compact(r.ScheduleLagToleranceMS))}
 	if !r.Valid {
 		valid = htmlField{Label: "Valid", Value: "NO: the load was not delivered", Bad: true}
 	}
 	fields := []htmlField{valid,
 		{Label: "Max schedule lag", Value: fmt.Sprintf("%s ms (tolerance %s ms; %d of %d late)",
-			htmlOptMS(r.MaxScheduleLagMS), htmlMS(r.ScheduleLagToleranceMS), r.LateCount, r.Offered), Bad: r.LateCount > 0},
+			numfmt.OptCompact(r.MaxScheduleLagMS), numfmt.Compact(r.ScheduleLagToleranceMS), r.LateCount, r.Offered), Bad: r.LateCount > 0},
 	}
 	if b := r.Backlog; b != nil {
 		growth := "not growing"
@@ -314,7 +318,7 @@ func htmlDelivery(r *Report) ([]htmlField, []string) {
 	}
 	if f := r.Fluidity; f != nil {
 		fields = append(fields, htmlField{Label: "Fluidity index", Value: fmt.Sprintf("%s (%d of %d deadlines missed; first token %s ms, cadence %s ms)",
-			htmlFixed(f.Index, 3), f.MissedDeadlines, f.Deadlines, htmlMS(f.FirstTokenDeadlineMS), htmlMS(f.CadenceMS))})
+			numfmt.OptFixed(f.Index, 3), f.MissedDeadlines, f.Deadlines, numfmt.Compact(f.FirstTokenDeadlineMS), numfmt.Compact(f.CadenceMS))})
 	}
 	g := r.Generator
 	if g == nil {
@@ -326,10 +330,10 @@ func htmlDelivery(r *Report) ([]htmlField, []string) {
 	}
 	fields = append(fields,
 		htmlField{Label: "Generator", Value: fmt.Sprintf("%s loop, %d of %d scheduled sent, saturated: %v", g.Mode, g.Sent, g.Scheduled, g.Saturated), Bad: g.Saturated},
-		htmlField{Label: "Ideal / delivered rate", Value: fmt.Sprintf("%s / %s req/s", htmlFixed(g.IdealRPS, 3), htmlFixed(g.DeliveredRPS, 3))},
+		htmlField{Label: "Ideal / delivered rate", Value: fmt.Sprintf("%s / %s req/s", numfmt.OptFixed(g.IdealRPS, 3), numfmt.OptFixed(g.DeliveredRPS, 3))},
 		htmlField{Label: "Client concurrency cap", Value: capacity, Bad: g.CapBound},
 		htmlField{Label: "Peak outstanding", Value: strconv.Itoa(g.PeakOutstanding)},
-		htmlField{Label: "Go scheduler latency p99", Value: htmlOptMS(g.SchedulerLatencyP99MS) + " ms"},
+		htmlField{Label: "Go scheduler latency p99", Value: numfmt.OptCompact(g.SchedulerLatencyP99MS) + " ms"},
 	)
 	return fields, g.Notes
 }
@@ -341,7 +345,7 @@ func htmlChecks(r *Report) ([]htmlField, []string) {
 	if a := r.PromptTokens; a != nil {
 		fields = append(fields, htmlField{Label: "Prompt tokens",
 			Value: fmt.Sprintf("%d compared, %d beyond tolerance, %d unreported; mean reported − intended %s, max |difference| %d",
-				a.Compared, a.Mismatched, a.Unreported, htmlFixed(a.MeanDifference, 1), a.MaxAbsDifference), Bad: a.Mismatched > 0})
+				a.Compared, a.Mismatched, a.Unreported, numfmt.OptFixed(a.MeanDifference, 1), a.MaxAbsDifference), Bad: a.Mismatched > 0})
 		examples = append(examples, a.Examples...)
 	}
 	if o := r.OutputLengths; o != nil {
@@ -361,19 +365,19 @@ func htmlEngineMetrics(em *EngineMetrics) *htmlEngine {
 	e := &htmlEngine{URL: em.URL, Errors: em.Errors}
 	for _, k := range sortedKeys(em.Histograms) {
 		h := em.Histograms[k]
-		mean := "n/a"
-		if h.Mean != nil && finite(*h.Mean) {
-			mean = strconv.FormatFloat(*h.Mean, 'g', 6, 64)
+		mean := numfmt.Undefined
+		if h.Mean != nil {
+			mean = numfmt.Sig6(*h.Mean)
 		}
-		e.Histograms = append(e.Histograms, [3]string{k, htmlG(h.Count), mean})
+		e.Histograms = append(e.Histograms, [3]string{k, numfmt.Shortest(h.Count), mean})
 	}
 	for _, k := range sortedKeys(em.Counters) {
 		if v := em.Counters[k]; v != 0 {
-			e.Counters = append(e.Counters, [2]string{k, "+" + htmlG(v)})
+			e.Counters = append(e.Counters, [2]string{k, "+" + numfmt.Shortest(v)})
 		}
 	}
 	for _, k := range sortedKeys(em.Gauges) {
-		e.Gauges = append(e.Gauges, [2]string{k, htmlG(em.Gauges[k])})
+		e.Gauges = append(e.Gauges, [2]string{k, numfmt.Shortest(em.Gauges[k])})
 	}
 	return e
 }
@@ -420,13 +424,13 @@ func htmlWorstRequests(r *Report) htmlWorst {
 		if n := utf8.RuneCountInString(msg); n > worstErrorRunes {
 			msg = fmt.Sprintf("%s… (cut at %d of %d characters; the JSON report holds them all)", string([]rune(msg)[:worstErrorRunes]), worstErrorRunes, n)
 		}
-		tokens := "n/a"
+		tokens := numfmt.Undefined
 		if q.OutputTokens != nil {
 			tokens = strconv.Itoa(*q.OutputTokens)
 		}
 		w.Rows = append(w.Rows, htmlWorstRow{ID: q.ID, LongID: utf8.RuneCountInString(q.ID) > 32, Class: q.Class, Status: string(q.Status), Reasons: strings.Join(reasons, ", "),
-			Scheduled: htmlMS(q.ScheduledMS), Lag: htmlOptMS(q.ScheduleLagMS), TTFT: htmlOptMS(q.TTFTMS), TTFTSched: htmlOptMS(q.TTFTFromScheduledMS),
-			TPOT: htmlOptMS(q.TPOTMS), E2E: htmlOptMS(q.E2EMS), N: tokens, Error: msg})
+			Scheduled: numfmt.Compact(q.ScheduledMS), Lag: numfmt.OptCompact(q.ScheduleLagMS), TTFT: numfmt.OptCompact(q.TTFTMS), TTFTSched: numfmt.OptCompact(q.TTFTFromScheduledMS),
+			TPOT: numfmt.OptCompact(q.TPOTMS), E2E: numfmt.OptCompact(q.E2EMS), N: tokens, Error: msg})
 	}
 	return w
 }
@@ -444,9 +448,9 @@ func boundExcess(s SLO, q *RequestScore) float64 {
 	if s.TTFTFromScheduled {
 		ttft = q.TTFTFromScheduledMS
 	}
-	check(ttft, Millis(s.TTFT))
-	check(q.TPOTMS, Millis(s.TPOT))
-	check(q.E2EMS, Millis(s.E2E))
+	check(ttft, millis(s.TTFT))
+	check(q.TPOTMS, millis(s.TPOT))
+	check(q.E2EMS, millis(s.E2E))
 	return worst
 }
 
@@ -466,15 +470,15 @@ func htmlFooter(r *Report) ([]htmlField, []string) {
 		return fields, nil
 	}
 	fields = append(fields, htmlField{Label: "Client", Value: fmt.Sprintf("servebench %s, %s, host %s",
-		htmlOr(e.ClientVersion, "n/a"), htmlOr(e.GoVersion, "n/a"), htmlOr(e.Host, "n/a"))})
+		numfmt.Or(e.ClientVersion), numfmt.Or(e.GoVersion), numfmt.Or(e.Host))})
 	return fields, e.Notes
 }
 
 // statusesIn lists every known status, then any other the report counts.
-func statusesIn(r *Report) []Status { return knownThenExtra(Statuses, r.StatusCounts) }
+func statusesIn(r *Report) []Status { return knownThenExtra(statuses[:], r.StatusCounts) }
 
 // reasonsIn lists every known reason, then any other the report counts.
-func reasonsIn(r *Report) []Reason { return knownThenExtra(Reasons, r.ReasonCounts) }
+func reasonsIn(r *Report) []Reason { return knownThenExtra(reasons[:], r.ReasonCounts) }
 
 // knownThenExtra lists the known keys in their order, then the keys of
 // counts that are not among them, sorted.
@@ -493,66 +497,10 @@ func knownThenExtra[K ~string](known []K, counts map[K]int) []K {
 // finite reports whether v is neither NaN nor infinite.
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
-// htmlMS formats milliseconds like the text report, "n/a" when not finite.
-func htmlMS(v float64) string {
-	if !finite(v) {
-		return "n/a"
-	}
-	return textMS(v)
-}
-
-// htmlOptMS formats an optional millisecond value.
-func htmlOptMS(v *float64) string {
-	if v == nil {
-		return "n/a"
-	}
-	return htmlMS(*v)
-}
-
-// htmlFixed formats an optional value with fixed decimals.
-func htmlFixed(v *float64, decimals int) string {
-	if v == nil || !finite(*v) {
-		return "n/a"
-	}
-	return textFixed(v, decimals)
-}
-
-// htmlPercent formats an optional fraction as a percentage.
-func htmlPercent(v *float64) string {
-	if v == nil || !finite(*v) {
-		return "n/a"
-	}
-	return textPercent(v)
-}
-
-// htmlG formats a plain number in its shortest form.
-func htmlG(v float64) string {
-	if !finite(v) {
-		return "n/a"
-	}
-	return strconv.FormatFloat(v, 'g', -1, 64)
-}
-
-// htmlG6 formats a number to six significant digits, as %g does.
-func htmlG6(v float64) string {
-	if !finite(v) {
-		return "n/a"
-	}
-	return strconv.FormatFloat(v, 'g', 6, 64)
-}
-
 // htmlTimeout formats a declared deadline; zero is "none".
 func htmlTimeout(ms float64) string {
 	if ms == 0 {
 		return "none"
 	}
-	return htmlMS(ms) + " ms"
-}
-
-// htmlOr returns s, or alt when s is empty.
-func htmlOr(s, alt string) string {
-	if s == "" {
-		return alt
-	}
-	return s
+	return numfmt.Compact(ms) + " ms"
 }

@@ -2,11 +2,17 @@ package servebench
 
 import (
 	"fmt"
+	"html/template"
+	"image/color"
 	"math"
 	"slices"
 	"strconv"
-	"strings"
-	"unicode/utf8"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/servebench/servebench/internal/plotsvg"
 )
 
 // The HTML report's charts stay light whatever the run's size.
@@ -19,129 +25,26 @@ const (
 	scatterMaxMarks = 2000
 )
 
-// svgText is one label placed in a chart.
-type svgText struct {
-	X, Y, Text, Anchor string
-}
+// The charts' sizes in points.
+const (
+	cdfW, cdfH          = 5.4 * vg.Inch, 3 * vg.Inch
+	scatterW, scatterH  = 11 * vg.Inch, 4 * vg.Inch
+	scatterGridW        = 960.0 // the nominal plot the thinning grid divides, in px
+	scatterGridH        = 300.0
+	scatterLaneGridH    = 16.0
+	scatterLaneFraction = 0.07 // a lane's height, as a share of the y axis above zero
+	scatterMarkSize     = 3.2  // points
+	scatterTickMarkSize = 7.0
+)
 
-// svgAxes is a chart's frame: its size, plot rectangle, grid and labels.
-type svgAxes struct {
-	W, H                        int
-	Left, Top, PlotW, PlotH     string
-	Grid                        string
-	XTicks, YTicks              []svgText
-	XLabel, YLabel              svgText
-	left, top, right, bottom    float64
-	xLo, xHi, yLo, yHi, xFactor float64
-}
-
-// x maps a data value to its horizontal position.
-func (a *svgAxes) x(v float64) float64 {
-	return a.left + (v*a.xFactor-a.xLo)/(a.xHi-a.xLo)*(a.right-a.left)
-}
-
-// y maps a data value to its vertical position.
-func (a *svgAxes) y(v float64) float64 {
-	return a.bottom - (v-a.yLo)/(a.yHi-a.yLo)*(a.bottom-a.top)
-}
-
-// newAxes lays out a frame whose x axis spans [0 or xMin, xMax] in data
-// units shown multiplied by xFactor, and whose y axis spans [0, yMax];
-// gridBottom is where vertical grid lines end (below the plot when lanes
-// hang under it).
-func newAxes(w, h int, left, top, right, bottom, gridBottom float64, xMin, xMax, xFactor, yMax float64, yPercent bool, xLabel, yLabel string) *svgAxes {
-	a := &svgAxes{W: w, H: h, left: left, top: top, right: right, bottom: bottom, xFactor: xFactor}
-	a.Left, a.Top, a.PlotW, a.PlotH = svgNum(left), svgNum(top), svgNum(right-left), svgNum(bottom-top)
-	var grid strings.Builder
-	xStep := niceStep((xMax-xMin)*xFactor, 8)
-	a.xLo = math.Floor(xMin*xFactor/xStep) * xStep
-	a.xHi = math.Ceil(xMax*xFactor/xStep) * xStep
-	if a.xHi <= a.xLo {
-		a.xHi = a.xLo + xStep
-	}
-	if !(a.xHi > a.xLo) { // a span below the values' precision
-		a.xLo, a.xHi = xMin*xFactor-1, xMax*xFactor+1
-		xStep = a.xHi - a.xLo
-	}
-	for k := 0; k <= min(50, int(math.Round((a.xHi-a.xLo)/xStep))); k++ {
-		v := a.xLo + float64(k)*xStep
-		px := left + (v-a.xLo)/(a.xHi-a.xLo)*(right-left)
-		fmt.Fprintf(&grid, "M%s %sV%s", svgNum(px), svgNum(top), svgNum(gridBottom))
-		a.XTicks = append(a.XTicks, svgText{X: svgNum(px), Y: svgNum(gridBottom + 14), Text: svgTickLabel(v, xStep), Anchor: "middle"})
-	}
-	a.yLo = 0
-	yStep := 0.25
-	if !yPercent {
-		yStep = niceStep(yMax, 5)
-	}
-	a.yHi = math.Ceil(yMax/yStep) * yStep
-	if a.yHi <= 0 {
-		a.yHi = yStep
-	}
-	for k := 0; k <= min(50, int(math.Round(a.yHi/yStep))); k++ {
-		v := float64(k) * yStep
-		py := a.y(v)
-		fmt.Fprintf(&grid, "M%s %sH%s", svgNum(left), svgNum(py), svgNum(right))
-		label := svgTickLabel(v, yStep)
-		if yPercent {
-			label = strconv.FormatFloat(v*100, 'f', 0, 64) + "%"
-		}
-		a.YTicks = append(a.YTicks, svgText{X: svgNum(left - 6), Y: svgNum(py + 4), Text: label, Anchor: "end"})
-	}
-	a.Grid = grid.String()
-	a.XLabel = svgText{X: svgNum((left + right) / 2), Y: svgNum(gridBottom + 32), Text: xLabel, Anchor: "middle"}
-	// The y label is drawn rotated a quarter turn: x is minus the
-	// vertical position.
-	a.YLabel = svgText{X: svgNum(-(top + bottom) / 2), Y: "12", Text: yLabel, Anchor: "middle"}
-	return a
-}
-
-// niceStep is a round step (1, 2, 2.5 or 5 times a power of ten) that cuts
-// span into about n intervals.
-func niceStep(span float64, n int) float64 {
-	if !(span > 0) || !finite(span) {
-		return 1
-	}
-	raw := span / float64(n)
-	mag := math.Pow(10, math.Floor(math.Log10(raw)))
-	for _, m := range []float64{1, 2, 2.5, 5} {
-		if raw <= m*mag {
-			return m * mag
-		}
-	}
-	return 10 * mag
-}
-
-// svgTickLabel prints a tick value with no more decimals than its step.
-func svgTickLabel(v, step float64) string {
-	decimals := 0
-	for s := step; s < 1 && decimals < 6; s *= 10 {
-		decimals++
-	}
-	if math.Abs(v) < step/1e6 {
-		v = 0
-	}
-	return strconv.FormatFloat(v, 'f', decimals, 64)
-}
-
-// svgNum prints a coordinate with one decimal, "12" rather than "12.0".
-func svgNum(v float64) string {
-	return strings.TrimSuffix(strconv.FormatFloat(v, 'f', 1, 64), ".0")
-}
-
-// svgLine is a labelled reference line, such as a declared bound.
-type svgLine struct {
-	D     string
-	Label svgText
-}
-
-// svgCDF is one empirical CDF chart.
+// svgCDF is one empirical CDF chart, drawn with gonum/plot.
 type svgCDF struct {
 	Title, Caption, Empty string
-	Axes                  *svgAxes
-	Path                  string
-	Steps                 int
-	Bound                 *svgLine
+	SVG                   template.HTML
+	// Points are the staircase's corners in data units (ms, share): the
+	// start at the smallest value, then one per drawn order statistic.
+	Points [][2]float64
+	Steps  int
 }
 
 // cdfBoundSpec is a declared bound to mark on a CDF.
@@ -174,6 +77,23 @@ func successValues(r *Report, get func(*RequestScore) *float64) []float64 {
 	return xs
 }
 
+// cdfRanks are the order statistics (0-based) a CDF of n values draws:
+// all of them up to cdfMaxSteps, else that many evenly spaced ones, the
+// first and the last among them.
+func cdfRanks(n int) []int {
+	ranks := make([]int, 0, min(n, cdfMaxSteps))
+	if n <= cdfMaxSteps {
+		for i := range n {
+			ranks = append(ranks, i)
+		}
+		return ranks
+	}
+	for k := range cdfMaxSteps {
+		ranks = append(ranks, int(math.Round(float64(k)*float64(n-1)/float64(cdfMaxSteps-1))))
+	}
+	return ranks
+}
+
 // cdfChart draws the empirical CDF of xs as a staircase: at each drawn
 // order statistic x(i) (0-based) the curve rises to (i+1)/N. Up to
 // cdfMaxSteps values every step is drawn; beyond, evenly spaced order
@@ -187,46 +107,74 @@ func cdfChart(title string, xs []float64, bound *cdfBoundSpec) svgCDF {
 	}
 	xs = slices.Clone(xs)
 	slices.Sort(xs)
-	xMax := xs[n-1]
-	if bound != nil {
-		xMax = max(xMax, bound.ms*1.05) // the bound's line clears the frame
+	c.Points = append(c.Points, [2]float64{xs[0], 0})
+	for _, i := range cdfRanks(n) {
+		c.Points = append(c.Points, [2]float64{xs[i], float64(i+1) / float64(n)})
 	}
-	a := newAxes(540, 270, 56, 10, 524, 220, 220, min(0, xs[0]), xMax, 1, 1, true, "milliseconds", "share of requests")
-	c.Axes = a
-	ranks := make([]int, 0, min(n, cdfMaxSteps))
-	if n <= cdfMaxSteps {
-		for i := range n {
-			ranks = append(ranks, i)
-		}
-	} else {
-		for k := range cdfMaxSteps {
-			ranks = append(ranks, int(math.Round(float64(k)*float64(n-1)/float64(cdfMaxSteps-1))))
-		}
-	}
-	c.Steps = len(ranks)
-	var d strings.Builder
-	fmt.Fprintf(&d, "M%s %s", svgNum(a.x(xs[0])), svgNum(a.y(0)))
-	for _, i := range ranks {
-		fmt.Fprintf(&d, "H%sV%s", svgNum(a.x(xs[i])), svgNum(a.y(float64(i+1)/float64(n))))
-	}
-	fmt.Fprintf(&d, "H%s", svgNum(a.right))
-	c.Path = d.String()
+	c.Steps = len(c.Points) - 1
 	if n <= cdfMaxSteps {
 		c.Caption = fmt.Sprintf("%d successful requests; every step drawn.", n)
 	} else {
 		c.Caption = fmt.Sprintf("%d successful requests; drawn through %d evenly spaced order statistics.", n, c.Steps)
 	}
 	if bound != nil {
-		bx := a.x(bound.ms)
-		label := svgText{X: svgNum(bx + 4), Y: svgNum(a.bottom - 8), Text: bound.label + " " + htmlMS(bound.ms) + " ms", Anchor: "start"}
-		if bx > (a.left+a.right)/2 {
-			label.X, label.Anchor = svgNum(bx-4), "end"
-		}
-		c.Bound = &svgLine{D: fmt.Sprintf("M%s %sV%s", svgNum(bx), svgNum(a.top), svgNum(a.bottom)), Label: label}
 		frac := fractionOf(countAtMost(xs, bound.ms), n)
 		c.Caption += fmt.Sprintf(" %d of %d (%s) at or below the %s of %s ms.", countAtMost(xs, bound.ms), n, htmlPercent(frac), bound.label, htmlMS(bound.ms))
 	}
+
+	p := plotsvg.New("", "milliseconds", "share of requests")
+	xy := make(plotter.XYs, len(c.Points))
+	for i, pt := range c.Points {
+		xy[i] = plotter.XY{X: pt[0], Y: pt[1]}
+	}
+	line, err := plotter.NewLine(xy)
+	if err != nil {
+		c.Empty = err.Error()
+		return c
+	}
+	line.StepStyle = plotter.PostStep
+	line.Color, line.Width = plotsvg.Palette[0], vg.Points(1.4)
+	p.Add(line)
+	p.X.Min, p.Y.Min, p.Y.Max = min(0, xs[0]), 0, 1
+	if bound != nil {
+		p.X.Max = max(p.X.Max, bound.ms*1.05) // the bound's line clears the frame
+		b, err := plotter.NewLine(plotter.XYs{{X: bound.ms, Y: 0}, {X: bound.ms, Y: 1}})
+		if err == nil {
+			b.Color, b.Dashes, b.Width = color.RGBA{179, 38, 30, 255}, []vg.Length{vg.Points(4), vg.Points(3)}, vg.Points(1)
+			p.Add(b)
+			p.Legend.Add(bound.label+" "+htmlMS(bound.ms)+" ms", b)
+		}
+	}
+	p.Y.Tick.Marker = percentTicks{}
+	p.Legend.Top, p.Legend.Left = false, false
+	p.Legend.YOffs = vg.Points(14)
+	svg, err := plotsvg.RenderLegendInside(p, cdfW, cdfH)
+	if err != nil {
+		c.Empty = err.Error()
+		return c
+	}
+	c.SVG = template.HTML(svg)
 	return c
+}
+
+// percentTicks labels a [0, 1] axis in quarters as percentages.
+type percentTicks struct{}
+
+// Ticks returns 0%, 25%, … 100% with unlabelled tenths between.
+func (percentTicks) Ticks(lo, hi float64) []plot.Tick {
+	var t []plot.Tick
+	for k := 0; k <= 20; k++ {
+		v := float64(k) / 20
+		if v < lo || v > hi {
+			continue
+		}
+		label := ""
+		if k%5 == 0 {
+			label = strconv.Itoa(k*5) + "%"
+		}
+		t = append(t, plot.Tick{Value: v, Label: label})
+	}
+	return t
 }
 
 // countAtMost counts the sorted values at or below v.
@@ -242,18 +190,19 @@ func countAtMost(sorted []float64, v float64) int {
 // scheduled time, with failed requests in lanes under the plot.
 type svgScatter struct {
 	Caption, Empty string
-	Axes           *svgAxes
+	SVG            template.HTML
 	Series         []svgSeries
-	Lanes          []svgText
-	Bound          *svgLine
 }
 
 // svgSeries is one kind of mark: a CSS class (k0 qualified, k1
-// unqualified success, k2 and up a failed status), its legend, how many
-// requests it holds and how many marks stand for them.
+// unqualified success, k2 and up a failed status) that colours its legend
+// swatch, its legend, how many requests it holds, how many marks stand for
+// them, and the drawn marks in data units (s from the run's start, ms or
+// the lane's position).
 type svgSeries struct {
-	Class, Legend, D, Shape string
-	Requests, Marks         int
+	Class, Legend, Shape string
+	Requests, Marks      int
+	Drawn                [][2]float64
 }
 
 // statusClass gives each status a fixed colour class, so that a status
@@ -263,9 +212,18 @@ var statusClass = map[Status]string{
 	StatusCancelled: "k6", StatusNotSent: "k7", StatusEmptyOutput: "k8",
 }
 
-// scatterMark is one request's place in the scatter.
+// classColor is each class's colour, as the page's CSS has it.
+var classColor = map[string]color.RGBA{
+	"k0": {0x00, 0x9E, 0x73, 255}, "k1": {0xD5, 0x5E, 0x00, 255}, "k2": {0, 0, 0, 255}, "k3": {0xCC, 0x79, 0xA7, 255},
+	"k4": {0x00, 0x72, 0xB2, 255}, "k5": {0xE6, 0x9F, 0x00, 255}, "k6": {0x7f, 0x7f, 0x7f, 255}, "k7": {0x56, 0xB4, 0xE9, 255},
+	"k8": {0x8B, 0x45, 0x13, 255}, "k9": {0xbb, 0xbb, 0xbb, 255},
+}
+
+// scatterMark is one request's place in the scatter: its data point and
+// its position on the nominal thinning grid.
 type scatterMark struct {
-	x, y   float64
+	x, y   float64 // nominal px
+	dx, dy float64 // data
 	series int
 }
 
@@ -274,8 +232,8 @@ type scatterMark struct {
 // not), any other status as a tick in that status's lane below the plot.
 // Beyond scatterMaxMarks marks the chart is thinned deterministically:
 // within each series only the first request (in schedule order) of each
-// square cell is drawn, the cell growing from 2 px until the marks fit,
-// so isolated outliers always stay.
+// square cell of a nominal 960 × 300 px plot is drawn, the cell growing
+// from 2 px until the marks fit, so isolated outliers always stay.
 func scatterChart(r *Report) svgScatter {
 	s := svgScatter{}
 	if len(r.Requests) == 0 {
@@ -285,19 +243,18 @@ func scatterChart(r *Report) svgScatter {
 	// Series: qualified, unqualified successes, then each failed status
 	// present, in report order.
 	s.Series = []svgSeries{
-		{Class: "k0", Legend: "success, qualified", Shape: "dot"},
+		{Class: "k0", Legend: "success, qualified", Shape: "square"},
 		{Class: "k1", Legend: "success, not qualified", Shape: "square"},
 	}
 	laneOf := map[Status]int{}
 	statuses := statusesIn(r)
-	for _, q := range r.Requests {
+	present := map[Status]bool{}
+	for i := range r.Requests {
+		q := &r.Requests[i]
+		present[q.Status] = true
 		if q.Status != StatusSuccess && !slices.Contains(statuses, q.Status) {
 			statuses = append(statuses, q.Status)
 		}
-	}
-	present := map[Status]bool{}
-	for i := range r.Requests {
-		present[r.Requests[i].Status] = true
 	}
 	for _, st := range statuses {
 		if st == StatusSuccess || !present[st] {
@@ -326,22 +283,19 @@ func scatterChart(r *Report) svgScatter {
 	if !finite(xMin) || !finite(xMax) {
 		xMin, xMax = 0, 1
 	}
+	if !(xMax > xMin) {
+		xMax = xMin + 1
+	}
 	ttftBound := 0.0
 	if r.SLO.TTFTFromScheduled && r.SLO.TTFT > 0 {
-		ttftBound = Millis(r.SLO.TTFT)
+		ttftBound = millis(r.SLO.TTFT)
 		yMax = max(yMax, ttftBound)
 	}
-	const top, right, plotH, laneH = 10.0, 1064.0, 300.0, 16.0
-	left := 64.0 // room for the y ticks, widened for the lane labels
-	for _, se := range s.Series[2:] {
-		label := fmt.Sprintf("%s (%d)", se.Legend, len(r.Requests))
-		left = min(max(left, 12+6.6*float64(utf8.RuneCountInString(label))), 260)
+	if !(yMax > 0) {
+		yMax = 1
 	}
-	bottom := top + plotH
-	gridBottom := bottom + 6 + laneH*float64(lanes)
-	a := newAxes(1080, int(gridBottom+44), left, top, right, bottom, gridBottom, xMin, xMax, 0.001, yMax, false, "scheduled time (s from the run's start)", "TTFT from scheduled (ms)")
-	s.Axes = a
-	laneY := func(lane int) float64 { return bottom + 6 + laneH*float64(lane) + laneH/2 }
+	laneStep := yMax * scatterLaneFraction
+	laneY := func(lane int) float64 { return -float64(lane+1) * laneStep }
 
 	marks := make([]scatterMark, 0, len(r.Requests))
 	for i := range r.Requests {
@@ -349,60 +303,102 @@ func scatterChart(r *Report) svgScatter {
 		if !finite(q.ScheduledMS) {
 			continue
 		}
-		x := a.x(q.ScheduledMS)
+		m := scatterMark{dx: q.ScheduledMS / 1000, x: (q.ScheduledMS - xMin) / (xMax - xMin) * scatterGridW}
 		switch {
 		case q.Status == StatusSuccess && q.TTFTFromScheduledMS != nil && finite(*q.TTFTFromScheduledMS):
-			series := 1
+			m.series = 1
 			if q.Qualified {
-				series = 0
+				m.series = 0
 			}
-			marks = append(marks, scatterMark{x: x, y: a.y(*q.TTFTFromScheduledMS), series: series})
+			m.dy = *q.TTFTFromScheduledMS
+			m.y = scatterGridH - m.dy/yMax*scatterGridH
 		case q.Status != StatusSuccess:
-			lane := laneOf[q.Status]
-			marks = append(marks, scatterMark{x: x, y: laneY(lane - 2), series: lane})
+			m.series = laneOf[q.Status]
+			m.dy = laneY(m.series - 2)
+			m.y = scatterGridH + 6 + scatterLaneGridH*float64(m.series-2) + scatterLaneGridH/2
 		default:
 			continue // a success without a first content time cannot be placed
 		}
-		s.Series[marks[len(marks)-1].series].Requests++
+		marks = append(marks, m)
+		s.Series[m.series].Requests++
 	}
 	drawn, cell := thinMarks(marks, scatterMaxMarks)
-	paths := make([]strings.Builder, len(s.Series))
 	for _, m := range drawn {
-		p := &paths[m.series]
-		if s.Series[m.series].Shape == "tick" {
-			fmt.Fprintf(p, "M%s %sv10", svgNum(m.x), svgNum(m.y-5))
-		} else {
-			fmt.Fprintf(p, "M%s %sh0", svgNum(m.x), svgNum(m.y))
-		}
-		s.Series[m.series].Marks++
+		se := &s.Series[m.series]
+		se.Drawn = append(se.Drawn, [2]float64{m.dx, m.dy})
+		se.Marks++
 	}
+
+	p := plotsvg.New("", "scheduled time (s from the run's start)", "TTFT from scheduled (ms)")
 	for i := range s.Series {
-		s.Series[i].D = paths[i].String()
-		if i >= 2 {
-			s.Lanes = append(s.Lanes, svgText{X: svgNum(left - 6), Y: svgNum(laneY(i-2) + 4),
-				Text: fmt.Sprintf("%s (%d)", s.Series[i].Legend, s.Series[i].Requests), Anchor: "end"})
+		se := &s.Series[i]
+		mk := &plotsvg.Marks{Color: classColor[se.Class], Size: vg.Points(scatterMarkSize)}
+		if se.Shape == "tick" {
+			mk.Shape, mk.Size = plotsvg.Tick, vg.Points(scatterTickMarkSize)
 		}
+		for _, d := range se.Drawn {
+			mk.XYs = append(mk.XYs, vg.Point{X: vg.Length(d[0]), Y: vg.Length(d[1])})
+		}
+		p.Add(mk)
 	}
 	if ttftBound > 0 {
-		by := a.y(ttftBound)
-		s.Bound = &svgLine{D: fmt.Sprintf("M%s %sH%s", svgNum(left), svgNum(by), svgNum(right)),
-			Label: svgText{X: svgNum(right - 4), Y: svgNum(by - 4), Text: "TTFT bound " + htmlMS(ttftBound) + " ms (judged from the scheduled time)", Anchor: "end"}}
+		b, err := plotter.NewLine(plotter.XYs{{X: xMin / 1000, Y: ttftBound}, {X: xMax / 1000, Y: ttftBound}})
+		if err == nil {
+			b.Color, b.Dashes, b.Width = color.RGBA{179, 38, 30, 255}, []vg.Length{vg.Points(4), vg.Points(3)}, vg.Points(1)
+			p.Add(b)
+			p.Legend.Add("TTFT bound "+htmlMS(ttftBound)+" ms (from the scheduled time)", b)
+		}
 	}
+	p.X.Min, p.X.Max = xMin/1000, xMax/1000
+	p.Y.Min, p.Y.Max = laneY(lanes)+laneStep/2, yMax*1.02
+	if lanes == 0 {
+		p.Y.Min = 0
+	}
+	lt := laneTicks{}
+	for i := 2; i < len(s.Series); i++ {
+		lt.at = append(lt.at, laneY(i-2))
+		lt.labels = append(lt.labels, fmt.Sprintf("%s (%d)", s.Series[i].Legend, s.Series[i].Requests))
+	}
+	p.Y.Tick.Marker = lt
+	svg, err := plotsvg.Render(p, scatterW, scatterH+vg.Length(lanes)*vg.Points(10))
+	if err != nil {
+		s.Empty = err.Error()
+		return s
+	}
+	s.SVG = template.HTML(svg)
+
 	placed := 0
 	for _, se := range s.Series {
 		placed += se.Requests
 	}
 	s.Caption = fmt.Sprintf("%d of %d offered requests placed; %d marks drawn", placed, len(r.Requests), len(drawn))
 	if cell > 0 {
-		s.Caption += fmt.Sprintf(" (thinned: within each kind, the first request of each %s-px cell stands for the others in it)", svgNum(cell))
+		s.Caption += fmt.Sprintf(" (thinned: within each kind, the first request of each %s-px cell of a %.0f × %.0f px grid stands for the others in it)",
+			strconv.FormatFloat(cell, 'f', 1, 64), scatterGridW, scatterGridH)
 	} else {
 		s.Caption += ", one per request"
 	}
-	s.Caption += ". y: TTFT from the scheduled time, first content − scheduled (ms); requests that did not succeed sit in their status's lane."
+	s.Caption += ". y: TTFT from the scheduled time, first content − scheduled (ms); requests that did not succeed sit in their status's lane below zero."
 	if ttftBound == 0 && r.SLO.TTFT > 0 {
-		s.Caption += fmt.Sprintf(" The TTFT bound (%s ms) judges first content − sent, so it is not drawn here: the mark's kind carries the verdict.", htmlMS(Millis(r.SLO.TTFT)))
+		s.Caption += fmt.Sprintf(" The TTFT bound (%s ms) judges first content − sent, so it is not drawn here: the mark's kind carries the verdict.", htmlMS(millis(r.SLO.TTFT)))
 	}
 	return s
+}
+
+// laneTicks labels the y axis with gonum/plot's ticks above zero and the
+// failure lanes, by status and count, below it.
+type laneTicks struct {
+	at     []float64
+	labels []string
+}
+
+// Ticks returns the ticks of [lo, hi].
+func (l laneTicks) Ticks(lo, hi float64) []plot.Tick {
+	t := plotsvg.Ticks{}.Ticks(max(lo, 0), hi)
+	for i, y := range l.at {
+		t = append(t, plot.Tick{Value: y, Label: l.labels[i]})
+	}
+	return t
 }
 
 // thinMarks returns marks unchanged when they fit in limit; otherwise it

@@ -1,6 +1,10 @@
 package servebench
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/servebench/servebench/servebench/stats"
+)
 
 // Percentile returns the p-th percentile of a metric's population with the
 // population's size and name. A report fresh from the scorer answers any p
@@ -24,7 +28,7 @@ func (r *Report) Percentile(m Metric, p float64) (value float64, n int, populati
 		return 0, 0, d.Population, fmt.Errorf("percentile of %s: the population is empty (%s)", m, d.Population)
 	}
 	if xs, ok := r.samples[m]; ok && len(xs) == d.N {
-		v, _ := Percentile(xs, p, r.PercentileMethod)
+		v, _ := stats.Percentile(xs, p, r.PercentileMethod)
 		return v, d.N, d.Population, nil
 	}
 	var stored *float64

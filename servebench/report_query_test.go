@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/servebench/servebench/servebench/stats"
 )
 
 func TestReportPercentileFromSamplesAndFromJSON(t *testing.T) {
@@ -51,7 +53,7 @@ func TestReportPercentileFromSamplesAndFromJSON(t *testing.T) {
 
 func TestReportPercentileLinearMethod(t *testing.T) {
 	trace, events := seedInputs(t)
-	r, err := ScoreTrace("trace.json", trace, "events.jsonl", events, ScoreOptions{PercentileMethod: PercentileLinear})
+	r, err := ScoreTrace("trace.json", trace, "events.jsonl", events, ScoreOptions{PercentileMethod: stats.Linear})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/servebench/servebench/internal/numfmt"
 )
 
 // WriteText writes a human summary of the report in the spirit of vllm
@@ -24,17 +26,17 @@ func (r *Report) WriteText(w io.Writer) error {
 	horizonS := r.HorizonMS / 1000
 
 	fmt.Fprintln(bw, strings.Repeat("=", 22)+" servebench report "+strings.Repeat("=", 21))
-	line("Arrival window", "[%s, %s) ms (%s s)", textMS(r.WindowMS[0]), textMS(r.WindowMS[1]), textMS(windowS))
-	line("Horizon", "%s ms (window start to the later of window end and last terminal outcome)", textMS(r.HorizonMS))
-	line("Offered requests", "%d (%s req/s = %d / %s s window)", r.Offered, textFixed(r.OfferedRPS, 3), r.Offered, textMS(windowS))
-	line("Protocol successes", "%d of %d offered (%s)", r.ProtocolSuccesses, r.Offered, textPercent(fractionOf(r.ProtocolSuccesses, r.Offered)))
+	line("Arrival window", "[%s, %s) ms (%s s)", numfmt.Compact(r.WindowMS[0]), numfmt.Compact(r.WindowMS[1]), numfmt.Compact(windowS))
+	line("Horizon", "%s ms (window start to the later of window end and last terminal outcome)", numfmt.Compact(r.HorizonMS))
+	line("Offered requests", "%d (%s req/s = %d / %s s window)", r.Offered, numfmt.OptFixed(r.OfferedRPS, 3), r.Offered, numfmt.Compact(windowS))
+	line("Protocol successes", "%d of %d offered (%s)", r.ProtocolSuccesses, r.Offered, numfmt.OptPercent(fractionOf(r.ProtocolSuccesses, r.Offered)))
 	line("Qualified requests", "%d of %d offered", r.Qualified, r.Offered)
-	line("SLO attainment", "%s (%d / %d; %s)", textPercent(r.Attainment), r.Qualified, r.Offered, r.AttainmentKind)
-	line(fmt.Sprintf("Wilson lower bound (%g%%, 1-sided)", r.WilsonConfidence*100), "%s", textPercent(r.WilsonLower))
-	line("Successful request rate", "%s req/s (%d / %s s horizon)", textFixed(r.SuccessfulRPS, 3), r.ProtocolSuccesses, textMS(horizonS))
-	line("Qualified request rate", "%s req/s (%d / %s s horizon)", textFixed(r.QualifiedRPS, 3), r.Qualified, textMS(horizonS))
+	line("SLO attainment", "%s (%d / %d; %s)", numfmt.OptPercent(r.Attainment), r.Qualified, r.Offered, r.AttainmentKind)
+	line(fmt.Sprintf("Wilson lower bound (%s, 1-sided)", numfmt.Level(r.WilsonConfidence)), "%s", numfmt.OptPercent(r.WilsonLower))
+	line("Successful request rate", "%s req/s (%d / %s s horizon)", numfmt.OptFixed(r.SuccessfulRPS, 3), r.ProtocolSuccesses, numfmt.Compact(horizonS))
+	line("Qualified request rate", "%s req/s (%d / %s s horizon)", numfmt.OptFixed(r.QualifiedRPS, 3), r.Qualified, numfmt.Compact(horizonS))
 	if r.CapacityEstimateRPS != nil {
-		line("SLO capacity", "%s req/s", textFixed(r.CapacityEstimateRPS, 3))
+		line("SLO capacity", "%s req/s", numfmt.OptFixed(r.CapacityEstimateRPS, 3))
 	} else {
 		line("SLO capacity", "not estimated: one run is not a capacity (sweep offered rates)")
 	}
@@ -43,24 +45,25 @@ func (r *Report) WriteText(w io.Writer) error {
 		r.Quality.Judged, r.Quality.Passed, r.Quality.Failed, r.Quality.Unscored, r.Offered)
 
 	rule(fmt.Sprintf("Outcomes (of %d offered)", r.Offered))
-	for _, s := range Statuses {
+	for _, s := range statuses {
 		line(string(s), "%d", r.StatusCounts[s])
 	}
+	writeErrorMessagesText(line, rule, r)
 	rule("Unqualified requests by failed criterion")
-	for _, reason := range Reasons {
+	for _, reason := range reasons {
 		line(string(reason), "%d", r.ReasonCounts[reason])
 	}
 
 	rule("Load delivery")
 	if r.Valid {
-		line("Valid", "yes: every offered request was sent within %s ms of its schedule", textMS(r.ScheduleLagToleranceMS))
+		line("Valid", "yes: every offered request was sent within %s ms of its schedule", numfmt.Compact(r.ScheduleLagToleranceMS))
 	} else {
 		line("Valid", "NO: the load was not delivered")
 		for _, reason := range r.InvalidReasons {
 			line("  reason", "%s", reason)
 		}
 	}
-	line("Max schedule lag", "%s ms (tolerance %s ms; %d of %d late)", textOptMS(r.MaxScheduleLagMS), textMS(r.ScheduleLagToleranceMS), r.LateCount, r.Offered)
+	line("Max schedule lag", "%s ms (tolerance %s ms; %d of %d late)", numfmt.OptCompact(r.MaxScheduleLagMS), numfmt.Compact(r.ScheduleLagToleranceMS), r.LateCount, r.Offered)
 	if b := r.Backlog; b != nil {
 		growth := "not growing"
 		switch {
@@ -73,7 +76,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	if f := r.Fluidity; f != nil {
 		line("Fluidity index", "%s (%d of %d deadlines missed; first token %s ms, cadence %s ms)",
-			textFixed(f.Index, 3), f.MissedDeadlines, f.Deadlines, textMS(f.FirstTokenDeadlineMS), textMS(f.CadenceMS))
+			numfmt.OptFixed(f.Index, 3), f.MissedDeadlines, f.Deadlines, numfmt.Compact(f.FirstTokenDeadlineMS), numfmt.Compact(f.CadenceMS))
 	}
 	if g := r.Generator; g != nil {
 		line("Generator", "%s loop, %d of %d scheduled sent, saturated: %v", g.Mode, g.Sent, g.Scheduled, g.Saturated)
@@ -88,13 +91,14 @@ func (r *Report) WriteText(w io.Writer) error {
 	for _, m := range reportMetricsIn(r) {
 		d := r.Percentiles[m]
 		fmt.Fprintf(bw, "%-24s %8d %10s %10s %10s %10s %10s %10s\n", m, d.N,
-			textOptMS(d.Mean), textOptMS(d.P50), textOptMS(d.P90), textOptMS(d.P95), textOptMS(d.P99), textOptMS(d.Max))
+			numfmt.OptCompact(d.Mean), numfmt.OptCompact(d.P50), numfmt.OptCompact(d.P90), numfmt.OptCompact(d.P95), numfmt.OptCompact(d.P99), numfmt.OptCompact(d.Max))
 	}
 	rule("Populations")
 	for _, m := range reportMetricsIn(r) {
 		fmt.Fprintf(bw, "%-24s %s\n", m, r.Percentiles[m].Population)
 	}
 	writeEngineMetricsText(bw, rule, r.EngineMetrics)
+	writeGPUTelemetryText(bw, rule, r.GPUTelemetry)
 	if r.Inputs != (Inputs{}) {
 		rule("Inputs (SHA-256)")
 		for _, in := range []struct{ name, sum string }{
@@ -137,13 +141,13 @@ func describeSLO(s SLO) string {
 		if s.TTFTFromScheduled {
 			from = "from schedule"
 		}
-		parts = append(parts, fmt.Sprintf("ttft <= %s ms (%s)", textMS(Millis(s.TTFT)), from))
+		parts = append(parts, fmt.Sprintf("ttft <= %s ms (%s)", numfmt.Compact(millis(s.TTFT)), from))
 	}
 	if s.TPOT > 0 {
-		parts = append(parts, fmt.Sprintf("tpot <= %s ms (not applicable to one-token responses)", textMS(Millis(s.TPOT))))
+		parts = append(parts, fmt.Sprintf("tpot <= %s ms (not applicable to one-token responses)", numfmt.Compact(millis(s.TPOT))))
 	}
 	if s.E2E > 0 {
-		parts = append(parts, fmt.Sprintf("e2e <= %s ms", textMS(Millis(s.E2E))))
+		parts = append(parts, fmt.Sprintf("e2e <= %s ms", numfmt.Compact(millis(s.E2E))))
 	}
 	if len(parts) == 0 {
 		return "none declared (a success with acceptable quality qualifies)"
@@ -167,19 +171,19 @@ func (r *Report) GomegaString() string {
 		return "Report<nil>"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Report{offered %d (%s req/s), protocol successes %d, qualified %d, attainment %s (%d/%d, %s), wilson lower %s at %g%%, status",
-		r.Offered, textFixed(r.OfferedRPS, 3), r.ProtocolSuccesses, r.Qualified, textFixed(r.Attainment, 3),
-		r.Qualified, r.Offered, r.AttainmentKind, textFixed(r.WilsonLower, 3), r.WilsonConfidence*100)
-	for _, s := range Statuses {
+	fmt.Fprintf(&b, "Report{offered %d (%s req/s), protocol successes %d, qualified %d, attainment %s (%d/%d, %s), wilson lower %s at %s, status",
+		r.Offered, numfmt.OptFixed(r.OfferedRPS, 3), r.ProtocolSuccesses, r.Qualified, numfmt.OptFixed(r.Attainment, 3),
+		r.Qualified, r.Offered, r.AttainmentKind, numfmt.OptFixed(r.WilsonLower, 3), numfmt.Level(r.WilsonConfidence))
+	for _, s := range statuses {
 		if c := r.StatusCounts[s]; c > 0 {
 			fmt.Fprintf(&b, " %s=%d", s, c)
 		}
 	}
 	for _, m := range []Metric{MetricTTFT, MetricTPOT, MetricE2E} {
 		d := r.Percentiles[m]
-		fmt.Fprintf(&b, ", %s p50/p99 %s/%s ms (n=%d)", strings.TrimSuffix(string(m), "_ms"), textOptMS(d.P50), textOptMS(d.P99), d.N)
+		fmt.Fprintf(&b, ", %s p50/p99 %s/%s ms (n=%d)", strings.TrimSuffix(string(m), "_ms"), numfmt.OptCompact(d.P50), numfmt.OptCompact(d.P99), d.N)
 	}
-	fmt.Fprintf(&b, ", max schedule lag %s ms, valid %v", textOptMS(r.MaxScheduleLagMS), r.Valid)
+	fmt.Fprintf(&b, ", max schedule lag %s ms, valid %v", numfmt.OptCompact(r.MaxScheduleLagMS), r.Valid)
 	if !r.Valid {
 		fmt.Fprintf(&b, " (%s)", strings.Join(r.InvalidReasons, "; "))
 	}

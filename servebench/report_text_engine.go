@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
+
+	"github.com/servebench/servebench/internal/numfmt"
 )
 
 // writeEngineMetricsText adds the engine's own view of the measurement to
@@ -20,9 +21,9 @@ func writeEngineMetricsText(w io.Writer, rule func(string), em *EngineMetrics) {
 	}
 	for _, k := range sortedKeys(em.Histograms) {
 		h := em.Histograms[k]
-		mean := "n/a"
+		mean := numfmt.Undefined
 		if h.Mean != nil {
-			mean = strconv.FormatFloat(*h.Mean, 'g', 6, 64)
+			mean = numfmt.Sig6(*h.Mean)
 		}
 		fmt.Fprintf(w, "%s: %g observations, mean %s\n", k, h.Count, mean)
 	}

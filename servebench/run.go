@@ -15,6 +15,8 @@ const (
 	OutcomesFile = "outcomes.jsonl"
 	WarmupFile   = "warmup.jsonl"
 	ReportFile   = "report.json"
+	// RequestsFile holds one RequestScore per line for a BoundedMemory run.
+	RequestsFile = "requests.jsonl"
 	// ReportHTMLFile is the report as a self-contained HTML page.
 	ReportHTMLFile = "report.html"
 )
@@ -41,8 +43,13 @@ type RunConfig struct {
 	// MaxConcurrency caps the requests in flight (0: no cap). The wait for
 	// a slot is measured per request and the report says whether it bound.
 	MaxConcurrency int
-	// Client sends the requests.
+	// Client sends the requests, unless Sender is set; either is required.
+	// When set it is also what the experiment record describes (endpoint,
+	// base URL, model, deadlines).
 	Client *Client
+	// Sender, when set, sends the requests instead of Client: another
+	// protocol, or a Client wrapped with extra behaviour (see Sender).
+	Sender Sender
 	// LagTolerance is the declared schedule-lag tolerance (default 20 ms).
 	LagTolerance time.Duration
 	// Score declares how the run is scored (SLO, confidence, percentiles).
@@ -50,14 +57,31 @@ type RunConfig struct {
 	// OutputDir receives schedule.json, outcomes.jsonl, warmup.jsonl and
 	// report.json; empty means a new temporary directory.
 	OutputDir string
-	// Progress, when set, shows a progress bar there (usually os.Stderr).
-	Progress io.Writer
+	// Observer, when set, is told as the run starts, as each request ends
+	// and as the run finishes (see Observer).
+	Observer Observer
 	// Engine identifies the engine for the experiment record.
 	Engine *EngineInfo
 	// MetricsURL is the engine's Prometheus endpoint; when set it is
 	// scraped right before and right after the measurement, and the report
 	// carries what changed (EngineMetrics).
 	MetricsURL string
+	// MetricsInterval is how often MetricsURL is scraped through the
+	// measurement for the report's EngineSeries: 0 means
+	// DefaultMetricsInterval, a negative value scrapes only before and
+	// after.
+	MetricsInterval time.Duration
+	// BoundedMemory keeps no per-request state for the report: outcomes are
+	// not kept (RunResult.Outcomes stays nil), the run is scored from
+	// outcomes.jsonl in a streamed pass, and each request's entry goes to
+	// requests.jsonl instead of report.json. The prompt-token and
+	// output-length audits, which need every record, are skipped. It
+	// applies to open-loop, unsharded runs; others are scored in memory.
+	BoundedMemory bool
+	// GPUSampler, when set, samples the GPUs over the measurement (see
+	// package servebench/telemetry); the report then carries
+	// GPUTelemetry.
+	GPUSampler GPUSampler
 	// RunID names the run; empty means a new UUIDv7.
 	RunID string
 	// Labels are copied into the experiment record.
@@ -70,6 +94,10 @@ type RunConfig struct {
 	// warmup runs before it, and a start instant that has passed before
 	// warmup ends is an error. Shards of one run share it.
 	StartAt time.Time
+
+	// outcomeSink, when set, wraps outcomes.jsonl's file: the seam where a
+	// test puts a disk that fills up.
+	outcomeSink func(*os.File) io.Writer
 }
 
 // RunResult is what a run leaves: its directory and the values written there.
@@ -106,8 +134,8 @@ func (cfg *RunConfig) validate() error {
 	switch {
 	case cfg.Workload == nil:
 		return errors.New("run: a workload is required")
-	case cfg.Client == nil:
-		return errors.New("run: a client is required")
+	case cfg.Client == nil && cfg.Sender == nil:
+		return errors.New("run: a client or a sender is required")
 	case cfg.MaxConcurrency < 0:
 		return errors.New("run: max concurrency must not be negative")
 	case cfg.Warmup < 0:
@@ -123,7 +151,7 @@ func (cfg *RunConfig) validate() error {
 	case cfg.Schedule != nil && cfg.Schedule.WorkloadSHA256 != cfg.Workload.SHA256:
 		return errors.New("run: the schedule was realized from another workload (hash differs)")
 	}
-	if cfg.Client.Endpoint == EndpointCompletions {
+	if cfg.Sender == nil && cfg.Client.Endpoint == EndpointCompletions {
 		for _, r := range cfg.Workload.Requests {
 			if r.Prompt == "" {
 				return fmt.Errorf("run: %s:%d: prompt: the completions endpoint needs a prompt and row %q has only messages (use the chat endpoint)",

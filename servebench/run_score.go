@@ -27,7 +27,7 @@ func scoreRun(cfg RunConfig, s *Schedule, res *RunResult, gen *GeneratorReport, 
 	if sum, err := fileSHA256(filepath.Join(res.Dir, OutcomesFile)); err == nil {
 		rep.Inputs.OutcomesSHA256 = sum
 	}
-	completeGenerator(gen, rep, s, res.Outcomes)
+	completeGenerator(gen, rep, s, sentBefore(res.Outcomes, rep.WindowMS[1]))
 	rep.Generator = gen
 	rep.Experiment = experimentRecord(cfg, s, wallStart)
 	rep.PromptTokens = checkPromptTokens(cfg.Workload, s, res.Outcomes)
@@ -39,6 +39,15 @@ func scoreRun(cfg RunConfig, s *Schedule, res *RunResult, gen *GeneratorReport, 
 	return rep, nil
 }
 
+// markOutcomeWriteFailure makes the report of a run whose outcome file
+// could not be written not valid, saying why. The requests without a
+// record already count as not_sent with their own reason.
+func markOutcomeWriteFailure(rep *Report, err error) {
+	rep.Valid = false
+	rep.InvalidReasons = append(rep.InvalidReasons,
+		"the outcome file could not be written, so the run was stopped at once: "+err.Error())
+}
+
 // scoreOptionsFor completes the run's score options with what the schedule
 // declares: its lag tolerance and, for a closed loop, a window that closes
 // at the users' last terminal outcome.
@@ -47,7 +56,7 @@ func scoreOptionsFor(cfg RunConfig, s *Schedule, outcomes []Outcome) ScoreOption
 	if opts.LagToleranceMS == nil {
 		opts.LagToleranceMS = ptr(s.ScheduleLagToleranceMS)
 	}
-	if s.Mode == "closed" && opts.WindowMS == nil {
+	if s.Mode == ModeClosed && opts.WindowMS == nil {
 		end := 0.0
 		for i := range outcomes {
 			end = max(end, outcomes[i].TerminalMS)
@@ -63,15 +72,9 @@ func scoreOptionsFor(cfg RunConfig, s *Schedule, outcomes []Outcome) ScoreOption
 // rate counts only the requests actually sent inside the window, so a
 // generator that falls behind and spills its sends past the window shows
 // as a shortfall.
-func completeGenerator(g *GeneratorReport, rep *Report, s *Schedule, outcomes []Outcome) {
+func completeGenerator(g *GeneratorReport, rep *Report, s *Schedule, inWindow int) {
 	window := (rep.WindowMS[1] - rep.WindowMS[0]) / 1000
-	if window > 0 && s.Mode == "open" {
-		inWindow := 0
-		for i := range outcomes {
-			if o := &outcomes[i]; o.SentMS != nil && *o.SentMS < rep.WindowMS[1] {
-				inWindow++
-			}
-		}
+	if window > 0 && s.Mode == ModeOpen {
 		g.IdealRPS = ptr(float64(g.Scheduled) / window)
 		g.DeliveredRPS = ptr(float64(inWindow) / window)
 	}
@@ -85,6 +88,18 @@ func completeGenerator(g *GeneratorReport, rep *Report, s *Schedule, outcomes []
 	}
 }
 
+// sentBefore counts the attempts sent before end: the sends inside the
+// window.
+func sentBefore(outcomes []Outcome, end float64) int {
+	n := 0
+	for i := range outcomes {
+		if o := &outcomes[i]; o.SentMS != nil && *o.SentMS < end {
+			n++
+		}
+	}
+	return n
+}
+
 // experimentRecord is the compact record that makes the run reproducible.
 func experimentRecord(cfg RunConfig, s *Schedule, wallStart time.Time) *Experiment {
 	host, _ := os.Hostname()
@@ -92,11 +107,7 @@ func experimentRecord(cfg RunConfig, s *Schedule, wallStart time.Time) *Experime
 		RunID:         s.RunID,
 		StartTime:     wallStart.UTC().Format(time.RFC3339Nano),
 		Arrival:       s.Arrival,
-		Endpoint:      cfg.Client.Endpoint,
-		BaseURL:       cfg.Client.BaseURL,
-		Model:         cfg.Client.Model,
 		Engine:        cfg.Engine,
-		Timeouts:      clientTimeouts(cfg.Client),
 		Workload:      s.Workload,
 		WarmupCount:   cfg.Warmup,
 		ClientVersion: clientVersion(),
@@ -104,6 +115,9 @@ func experimentRecord(cfg RunConfig, s *Schedule, wallStart time.Time) *Experime
 		Host:          host,
 		Notes:         append([]string(nil), s.Notes...),
 		Labels:        cfg.Labels,
+	}
+	if c := cfg.Client; c != nil {
+		x.Endpoint, x.BaseURL, x.Model, x.Timeouts = c.Endpoint, RedactURL(c.BaseURL), c.Model, clientTimeouts(c)
 	}
 	if cfg.Warmup > 0 {
 		x.Notes = append(x.Notes, fmt.Sprintf("warmup: %d requests from the workload's first rows, excluded from the cohort; their prefixes start warm", cfg.Warmup))
@@ -138,20 +152,37 @@ func fileSHA256(path string) (string, error) {
 	return hex.EncodeToString(sum[:]), nil
 }
 
-// writeJSONFile writes v as indented JSON.
+// writeJSONFile writes v as indented JSON, whole or not at all.
 func writeJSONFile(path string, v any) error {
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, append(data, '\n'), 0o644)
+	return writeFileWhole(path, append(data, '\n'))
+}
+
+// writeFileWhole writes data to path through a temporary file beside it
+// and a rename, so that a failed write (a full disk) leaves whatever path
+// held before, never a partial file that would make the directory
+// unscorable.
+func writeFileWhole(path string, data []byte) error {
+	tmp := path + ".tmp"
+	err := os.WriteFile(tmp, data, 0o644)
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		_ = os.Remove(tmp)
+		return err
+	}
+	return nil
 }
 
 // clientTimeouts reports the client's declared deadlines in milliseconds.
 func clientTimeouts(c *Client) Timeouts {
 	return Timeouts{
-		FirstTokenMS: Millis(c.FirstTokenTimeout),
-		IdleMS:       Millis(c.IdleTimeout),
-		TotalMS:      Millis(c.TotalTimeout),
+		FirstTokenMS: millis(c.FirstTokenTimeout),
+		IdleMS:       millis(c.IdleTimeout),
+		TotalMS:      millis(c.TotalTimeout),
 	}
 }

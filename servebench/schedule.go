@@ -16,8 +16,8 @@ type Schedule struct {
 	RunID string `json:"run_id"`
 	// Arrival declares the process that realized the schedule.
 	Arrival ArrivalSpec `json:"arrival"`
-	// Mode is "open" or "closed".
-	Mode string `json:"mode"`
+	// Mode is open or closed loop.
+	Mode Mode `json:"mode"`
 	// WindowMS is the half-open arrival window [start, end) of the cohort.
 	WindowMS [2]float64 `json:"window_ms"`
 	// ScheduleLagToleranceMS is the declared lag tolerance (default 20).

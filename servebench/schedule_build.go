@@ -72,7 +72,7 @@ func BuildSchedule(p SchedulePlan) (*Schedule, error) {
 	s := &Schedule{
 		Schema:                 ScheduleSchema,
 		RunID:                  runID,
-		ScheduleLagToleranceMS: Millis(tol),
+		ScheduleLagToleranceMS: millis(tol),
 		WorkloadSHA256:         p.Workload.SHA256,
 		Workload:               p.Workload.Name,
 	}
@@ -96,15 +96,18 @@ func BuildSchedule(p SchedulePlan) (*Schedule, error) {
 		if p.Count < 1 {
 			return nil, fmt.Errorf("schedule: a closed loop needs a request count")
 		}
-		s.Mode = "closed"
-		s.Arrival = ArrivalSpec{Process: "closed", Users: p.ClosedLoop.Users, ThinkTimeMS: Millis(p.ClosedLoop.ThinkTime)}
+		s.Mode = ModeClosed
+		s.Arrival = ArrivalSpec{Process: ProcessClosed, Users: p.ClosedLoop.Users, ThinkTimeMS: millis(p.ClosedLoop.ThinkTime)}
 		offsets = make([]time.Duration, p.Count)
 		s.Notes = append(s.Notes, "closed loop: each request is scheduled when its user is free again (previous end plus think time); the window closes at the last terminal outcome, and the offered rate is the users' realized rate, not an external arrival rate")
 	} else {
-		s.Mode = "open"
+		s.Mode = ModeOpen
 		s.Arrival = p.Arrival.Spec()
 		offsets, windowEnd, err = p.Arrival.Offsets(p.Count, p.Duration)
 		if err != nil {
+			return nil, err
+		}
+		if err := checkWindowEnd(windowEnd, offsets); err != nil {
 			return nil, err
 		}
 		if r, ok := p.Arrival.(*Replay); ok {
@@ -112,7 +115,7 @@ func BuildSchedule(p SchedulePlan) (*Schedule, error) {
 			s.Notes = append(s.Notes, r.notes()...)
 		}
 	}
-	s.WindowMS = [2]float64{0, Millis(windowEnd)}
+	s.WindowMS = [2]float64{0, millis(windowEnd)}
 	if len(offsets) == 0 {
 		return nil, fmt.Errorf("schedule: the arrival process produced no arrivals within the bounds")
 	}
@@ -128,7 +131,7 @@ func BuildSchedule(p SchedulePlan) (*Schedule, error) {
 				ID:          repeatID(r.ID, k),
 				Row:         row,
 				Class:       r.Class,
-				ScheduledMS: Millis(at),
+				ScheduledMS: millis(at),
 				Expect:      r.Expect,
 				MaxTokens:   r.MaxTokens,
 				IgnoreEOS:   r.IgnoreEOS,

@@ -34,7 +34,7 @@ func TestScheduleCyclesRowsWithUniqueIDs(t *testing.T) {
 	if s.Entries[3].ScheduledMS != 750 || s.Entries[4].Class != "short" || s.Entries[4].MaxTokens != 2 {
 		t.Fatalf("entries %+v", s.Entries)
 	}
-	if s.WindowMS != [2]float64{0, 1250} || s.Mode != "open" || s.ScheduleLagToleranceMS != 20 || s.WorkloadSHA256 != w.SHA256 {
+	if s.WindowMS != [2]float64{0, 1250} || s.Mode != ModeOpen || s.ScheduleLagToleranceMS != 20 || s.WorkloadSHA256 != w.SHA256 {
 		t.Fatalf("schedule header %+v", s)
 	}
 }
@@ -65,7 +65,7 @@ func TestClosedLoopSchedule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Mode != "closed" || len(s.Entries) != 4 || s.Arrival.Users != 3 || s.Arrival.ThinkTimeMS != 250 {
+	if s.Mode != ModeClosed || len(s.Entries) != 4 || s.Arrival.Users != 3 || s.Arrival.ThinkTimeMS != 250 {
 		t.Fatalf("schedule %+v", s)
 	}
 	if _, err := BuildSchedule(SchedulePlan{Workload: w, ClosedLoop: &ClosedLoop{Users: 3}}); err == nil {

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"time"
+
+	"github.com/servebench/servebench/servebench/stats"
 )
 
 // ScoreOptions declares how a run is scored. The zero value scores with no
@@ -26,11 +28,15 @@ type ScoreOptions struct {
 	// Confidence is the Wilson bound's confidence level in (0, 1); 0 means
 	// 0.95.
 	Confidence float64
-	// PercentileMethod is PercentileNearestRank (the default when empty) or
-	// PercentileLinear.
-	PercentileMethod string
+	// PercentileMethod is stats.NearestRank (the default when empty) or
+	// stats.Linear.
+	PercentileMethod stats.PercentileMethod
 	// Fluidity, when set, adds Etalon-style deadline fluidity to the report.
 	Fluidity *FluidityRule
+	// DriftInterval is the interval of the report's drift analysis; 0
+	// means DefaultDriftInterval, and a negative value leaves the analysis
+	// out.
+	DriftInterval time.Duration
 }
 
 // ErrLoadNotDelivered says that the accounting is complete but the run is
@@ -54,8 +60,10 @@ type scoreSetup struct {
 	tolerance  float64
 	slo        SLO
 	confidence float64
-	method     string
+	method     stats.PercentileMethod
 	fluidity   *FluidityRule
+	// driftMS is the drift interval in ms; 0 leaves drift out.
+	driftMS float64
 }
 
 // resolveScoreSetup applies defaults and checks every option. window and
@@ -73,7 +81,7 @@ func resolveScoreSetup(opts ScoreOptions, window [2]float64, tolerance float64) 
 			return set, fmt.Errorf("score options: lag tolerance %v ms: want a finite value >= 0", set.tolerance)
 		}
 	} else if !(set.tolerance > 0) {
-		set.tolerance = Millis(DefaultLagTolerance)
+		set.tolerance = millis(DefaultLagTolerance)
 	}
 	if w := set.window; !scoreFinite(w[0]) || !scoreFinite(w[1]) || w[0] < 0 || w[1] <= w[0] {
 		return set, fmt.Errorf("score options: window [%v, %v) ms: want 0 <= start < end", w[0], w[1])
@@ -84,14 +92,22 @@ func resolveScoreSetup(opts ScoreOptions, window [2]float64, tolerance float64) 
 	if set.confidence == 0 {
 		set.confidence = 0.95
 	}
+	switch {
+	case opts.DriftInterval == 0:
+		set.driftMS = millis(DefaultDriftInterval)
+	case opts.DriftInterval > 0 && opts.DriftInterval < time.Millisecond:
+		return set, fmt.Errorf("score options: drift interval %v: want at least 1ms", opts.DriftInterval)
+	case opts.DriftInterval > 0:
+		set.driftMS = millis(opts.DriftInterval)
+	}
 	if !(set.confidence > 0 && set.confidence < 1) {
 		return set, fmt.Errorf("score options: confidence %v: want a value in (0, 1)", set.confidence)
 	}
 	if set.method == "" {
-		set.method = PercentileNearestRank
+		set.method = stats.NearestRank
 	}
-	if !validPercentileMethod(set.method) {
-		return set, fmt.Errorf("score options: percentile method %q: want %q or %q", set.method, PercentileNearestRank, PercentileLinear)
+	if !set.method.Valid() {
+		return set, fmt.Errorf("score options: percentile method %q: want %q or %q", set.method, stats.NearestRank, stats.Linear)
 	}
 	if set.slo.TTFT < 0 || set.slo.TPOT < 0 || set.slo.E2E < 0 {
 		return set, fmt.Errorf("score options: SLO bounds must not be negative (ttft %v, tpot %v, e2e %v)", set.slo.TTFT, set.slo.TPOT, set.slo.E2E)
@@ -120,7 +136,7 @@ func (set scoreSetup) inWindow(scheduledMS float64) bool {
 }
 
 // limitMS converts a declared bound into the records' unit.
-func sloLimitMS(d time.Duration) float64 { return Millis(d) }
+func sloLimitMS(d time.Duration) float64 { return millis(d) }
 
 // sloUnset reports whether no bound was given at all (a negative bound is
 // given, and rejected later).

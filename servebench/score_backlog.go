@@ -2,10 +2,11 @@ package servebench
 
 import (
 	"fmt"
-	"slices"
+
+	"github.com/servebench/servebench/servebench/stats"
 )
 
-// backlogOf counts outstanding cohort requests (sent at or before t, not
+// backlogTally counts outstanding cohort requests (sent at or before t, not
 // yet terminal at t) at the window's midpoint and at its end, and calls the
 // backlog growing when the end count exceeds the midpoint count by more
 // than max(2, 10% of the requests scheduled in the second half of the
@@ -25,53 +26,65 @@ import (
 // window's first quarter, a growing count is only the ramp-up of a short
 // window: growth is then not judged, and the report says why. The first
 // quarter's requests measure service time before any queue could build, so
-// an overloaded server's ever longer requests do not hide its growth.
-func backlogOf(window [2]float64, recs []scoreRecord) *Backlog {
-	mid := (window[0] + window[1]) / 2
-	end := window[1]
-	var b Backlog
-	secondHalf := 0
-	for i := range recs {
-		rec := &recs[i]
-		if rec.scheduled >= mid && rec.scheduled < end {
-			secondHalf++
-		}
-		if rec.sent == nil {
-			continue
-		}
-		if outstandingAt(rec, mid) {
-			b.AtWindowMid++
-		}
-		if outstandingAt(rec, end) {
-			b.AtWindowEnd++
-		}
+// an overloaded server's ever longer requests do not hide its growth. It
+// takes the records one at a time (add) and judges at the end (report).
+type backlogTally struct {
+	window     [2]float64
+	mid, end   float64
+	quarter    float64
+	secondHalf int
+	b          Backlog
+}
+
+func (t *backlogTally) start(window [2]float64) {
+	t.window = window
+	t.mid = (window[0] + window[1]) / 2
+	t.end = window[1]
+	t.quarter = window[0] + (window[1]-window[0])/4
+}
+
+// add counts one record; early collects the first quarter's durations.
+func (t *backlogTally) add(rec *scoreRecord, early *population) {
+	if rec.scheduled >= t.mid && rec.scheduled < t.end {
+		t.secondHalf++
 	}
-	p90, ok := earlyDurationP90(window, recs)
+	if rec.sent == nil {
+		return
+	}
+	if outstandingAt(rec, t.mid) {
+		t.b.AtWindowMid++
+	}
+	if outstandingAt(rec, t.end) {
+		t.b.AtWindowEnd++
+	}
+	if rec.hasTerminal && rec.scheduled < t.quarter {
+		early.add(rec.terminal - *rec.sent)
+	}
+}
+
+// report judges growth once every record was counted.
+func (t *backlogTally) report(early *population) (*Backlog, error) {
+	b := t.b
+	window, mid := t.window, t.mid
+	p90, ok := 0.0, early.n > 0
+	if ok {
+		vs, err := early.selectRanks(percentileRanks(early.n, 90, stats.NearestRank))
+		if err != nil {
+			return nil, err
+		}
+		p90 = vs[0]
+	}
 	if !ok || mid-window[0] < p90 {
 		b.Inconclusive = true
 		b.Note = "not judged: no request scheduled in the window's first quarter ended, so service time is unknown"
 		if ok {
 			b.Note = fmt.Sprintf("not judged: the window's first half (%.0f ms) is shorter than the p90 request duration (%.0f ms), so outstanding work had not settled by the midpoint; lengthen the window", mid-window[0], p90)
 		}
-		return &b
+		return &b, nil
 	}
-	margin := max(2, 0.1*float64(secondHalf))
+	margin := max(2, 0.1*float64(t.secondHalf))
 	b.Growing = float64(b.AtWindowEnd-b.AtWindowMid) > margin
-	return &b
-}
-
-// earlyDurationP90 is the nearest-rank p90 of e - d over the sent requests
-// scheduled in the window's first quarter.
-func earlyDurationP90(window [2]float64, recs []scoreRecord) (float64, bool) {
-	quarter := window[0] + (window[1]-window[0])/4
-	var d []float64
-	for i := range recs {
-		if recs[i].sent != nil && recs[i].hasTerminal && recs[i].scheduled < quarter {
-			d = append(d, recs[i].terminal-*recs[i].sent)
-		}
-	}
-	slices.Sort(d)
-	return Percentile(d, 90, PercentileNearestRank)
+	return &b, nil
 }
 
 // outstandingAt reports whether a sent request was in flight at time t. A

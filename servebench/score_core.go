@@ -6,171 +6,23 @@ import (
 	"slices"
 )
 
-// scoreRecords is the one scoring core: it turns the cohort's records (one
-// per offered request, in schedule order) into a Report. It cannot fail; the
-// inputs were checked by the caller.
+// scoreRecords scores the cohort's records (one per offered request, in
+// schedule order) in memory: every request entry and raw sample is kept in
+// the Report. It cannot fail; the inputs were checked by the caller.
 func scoreRecords(set scoreSetup, recs []scoreRecord) *Report {
-	n := len(recs)
-	r := &Report{
-		Schema:                 ReportSchema,
-		Offered:                n,
-		WilsonConfidence:       set.confidence,
-		StatusCounts:           make(map[Status]int, len(Statuses)),
-		ReasonCounts:           make(map[Reason]int, len(Reasons)),
-		WindowMS:               set.window,
-		ScheduleLagToleranceMS: set.tolerance,
-		InvalidReasons:         []string{},
-		SLO:                    set.slo,
-		PercentileMethod:       set.method,
-		Requests:               make([]RequestScore, n),
-	}
-	for _, s := range Statuses {
-		r.StatusCounts[s] = 0
-	}
-	for _, reason := range Reasons {
-		r.ReasonCounts[reason] = 0
-	}
-	pop := newPopulations(recs)
-	// One slab holds every per-request float, so a million requests cost
-	// one allocation rather than seven million. Seven is the most put
-	// below takes per request: lag, TTFT, TTFT from scheduled, last
-	// token, TPOT, E2E and worst gap.
-	slab := make([]float64, 0, 7*n)
-	put := func(v float64) *float64 {
-		slab = append(slab, v)
-		return &slab[len(slab)-1]
-	}
-	limits := sloLimits{
-		ttft: sloLimitMS(set.slo.TTFT), tpot: sloLimitMS(set.slo.TPOT), e2e: sloLimitMS(set.slo.E2E),
-		fromScheduled: set.slo.TTFTFromScheduled,
-	}
-	var (
-		unsent, notRecorded int
-		lastTerminal        = math.Inf(-1)
-		judgedSuccesses     int
-		flu                 fluidityTally
-		reasons             reasonArena
-	)
+	t := newScoreTally(set, true)
+	requests := make([]RequestScore, len(recs))
 	for i := range recs {
-		rec := &recs[i]
-		rs := &r.Requests[i]
-		rs.ID, rs.Class, rs.Status = rec.id, rec.class, rec.status
-		rs.ScheduledMS = rec.scheduled
-		rs.SentMS = rec.sent
-		rs.OutputTokens = rec.outputTokens
-		rs.Quality = rec.quality.String()
-		rs.QualityEvidence = rec.qualityEvidence
-		rs.Error = rec.errMsg
-		r.StatusCounts[rec.status]++
-		success := rec.status == StatusSuccess
-
-		switch rec.quality {
-		case qualityPass:
-			r.Quality.Judged++
-			r.Quality.Passed++
-		case qualityFail:
-			r.Quality.Judged++
-			r.Quality.Failed++
-		default:
-			r.Quality.Unscored++
-		}
-		if success && rec.quality != qualityUnscored {
-			judgedSuccesses++
-		}
-		if rec.hasTerminal {
-			lastTerminal = max(lastTerminal, rec.terminal)
-		} else {
-			notRecorded++
-		}
-		if rec.status == StatusNotSent {
-			unsent++
-		}
-
-		m := measureRecord(rec)
-		if rec.sent != nil {
-			rs.ScheduleLagMS = put(m.lag)
-			pop.add(popScheduleLag, m.lag)
-			if m.lag > set.tolerance {
-				r.LateCount++
-			}
-			if r.MaxScheduleLagMS == nil || m.lag > *r.MaxScheduleLagMS {
-				r.MaxScheduleLagMS = rs.ScheduleLagMS
-			}
-		}
-		if rec.slot != nil {
-			pop.add(popClientQueue, m.clientQueue)
-		}
-		if m.hasContent {
-			rs.TTFTMS = put(m.ttft)
-			rs.TTFTFromScheduledMS = put(m.ttftFromScheduled)
-			rs.LastTokenMS = put(m.lastToken)
-		}
-		if m.hasTPOT {
-			rs.TPOTMS = put(m.tpot)
-		}
-		if m.hasE2E {
-			rs.E2EMS = put(m.e2e)
-		}
-		if m.hasMaxGap {
-			rs.MaxGapMS = put(m.maxGap)
-		}
-
-		rs.Reasons = judgeRecord(rec, &m, limits, &reasons)
-		rs.Qualified = len(rs.Reasons) == 0
-		if rs.Qualified {
-			r.Qualified++
-		}
-		for _, reason := range rs.Reasons {
-			r.ReasonCounts[reason]++
-		}
-		if !success {
-			continue
-		}
-		r.ProtocolSuccesses++
-		pop.addSuccess(rec, &m)
-		if set.fluidity != nil {
-			if fr, ok := fluidityOf(*set.fluidity, rec); ok {
-				missed := fr.missed
-				rs.FluidityMisses = &missed
-				flu.add(fr)
-			}
-		}
+		t.add(&recs[i], &requests[i])
 	}
-
-	r.AttainmentKind = attainmentKind(judgedSuccesses, r.ProtocolSuccesses)
-	if n > 0 {
-		r.Attainment = ptr(float64(r.Qualified) / float64(n))
-		if lo, ok := Wilson(r.Qualified, n, set.confidence); ok {
-			r.WilsonLower = ptr(lo)
-		}
+	r, err := t.finish()
+	if err != nil {
+		// Only a population's temporary file can fail, and with every
+		// sample kept in memory the counts stay below the spill cap...
+		// unless they do not: say so rather than report a wrong value.
+		panic(fmt.Sprintf("score: %v", err))
 	}
-	windowMS := set.window[1] - set.window[0]
-	r.HorizonMS = windowMS
-	if lastTerminal > set.window[1] {
-		r.HorizonMS = lastTerminal - set.window[0]
-	}
-	r.OfferedRPS = ptr(float64(n) / (windowMS / 1000))
-	r.SuccessfulRPS = ptr(float64(r.ProtocolSuccesses) / (r.HorizonMS / 1000))
-	r.QualifiedRPS = ptr(float64(r.Qualified) / (r.HorizonMS / 1000))
-
-	if notRecorded > 0 {
-		r.InvalidReasons = append(r.InvalidReasons, fmt.Sprintf(
-			"%d of %d offered requests have no outcome record (the run was interrupted?) and count as not_sent", notRecorded, n))
-	}
-	if unsent > 0 {
-		r.InvalidReasons = append(r.InvalidReasons, fmt.Sprintf("%d of %d offered requests were not sent", unsent, n))
-	}
-	if r.LateCount > 0 {
-		r.InvalidReasons = append(r.InvalidReasons, fmt.Sprintf(
-			"%d of %d offered requests were sent more than %s ms after their scheduled time (max schedule lag %s ms)",
-			r.LateCount, n, textMS(set.tolerance), textMS(*r.MaxScheduleLagMS)))
-	}
-	r.Valid = len(r.InvalidReasons) == 0
-	r.Backlog = backlogOf(set.window, recs)
-	if set.fluidity != nil {
-		r.Fluidity = flu.report(*set.fluidity)
-	}
-	r.samples, r.Percentiles = pop.summarize(set.method, n, r.ProtocolSuccesses)
+	r.Requests = requests
 	return r
 }
 
@@ -326,27 +178,27 @@ func msRound(ms float64) float64 { return math.Round(ms*1e6) / 1e6 }
 // fluidityTally sums fluidity over requests.
 type fluidityTally struct {
 	deadlines, missed, requests int
-	indexSum                    float64
+	indexSum                    exactSum
 }
 
 func (t *fluidityTally) add(f fluidityResult) {
 	t.deadlines += f.deadlines
 	t.missed += f.missed
 	if idx, ok := f.fluidityIndex(); ok {
-		t.indexSum += idx
+		t.indexSum.add(idx)
 		t.requests++
 	}
 }
 
 func (t *fluidityTally) report(rule FluidityRule) *FluidityReport {
 	fr := &FluidityReport{
-		FirstTokenDeadlineMS: Millis(rule.FirstTokenDeadline),
-		CadenceMS:            Millis(rule.Cadence),
+		FirstTokenDeadlineMS: millis(rule.FirstTokenDeadline),
+		CadenceMS:            millis(rule.Cadence),
 		MissedDeadlines:      t.missed,
 		Deadlines:            t.deadlines,
 	}
 	if t.requests > 0 {
-		fr.Index = ptr(t.indexSum / float64(t.requests))
+		fr.Index = ptr(t.indexSum.value() / float64(t.requests))
 	}
 	return fr
 }

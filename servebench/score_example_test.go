@@ -53,35 +53,11 @@ func ExampleScore() {
 	// the load was not delivered: 1 of 2 offered requests have no outcome record (the run was interrupted?) and count as not_sent; 1 of 2 offered requests were not sent
 }
 
-func ExampleWilson() {
-	for _, c := range [][2]int{{190, 200}, {200, 200}, {20, 20}} {
-		lower, _ := servebench.Wilson(c[0], c[1], 0.95)
-		fmt.Printf("%d/%d: %.1f%%\n", c[0], c[1], lower*100)
-	}
-	// Output:
-	// 190/200: 91.8%
-	// 200/200: 98.7%
-	// 20/20: 88.1%
-}
-
-func ExamplePercentile() {
-	gaps := []float64{40, 40, 40, 120} // sorted
-	p99, _ := servebench.Percentile(gaps, 99, servebench.PercentileNearestRank)
-	p50, _ := servebench.Percentile(gaps, 50, servebench.PercentileLinear)
-	fmt.Println(p99, p50)
-	// Output: 120 40
-}
-
 func ExampleReport_Percentile() {
 	r, _ := servebench.ScoreFiles("testdata/seed000/trace.json", "testdata/seed000/events.jsonl")
 	v, n, population, _ := r.Percentile(servebench.MetricITL, 99)
 	fmt.Printf("p99 ITL %v ms over %d: %s\n", v, n, population)
 	// Output: p99 ITL 120 ms over 16: gaps between tokens, pooled over successful requests whose every event is proven to hold one token (16 gaps from 4 requests)
-}
-
-func ExampleNormalQuantile() {
-	fmt.Printf("%.7f\n", servebench.NormalQuantile(0.95))
-	// Output: 1.6448536
 }
 
 // Selecting the SLO capacity of a sweep: supplied observations, not

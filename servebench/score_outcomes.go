@@ -171,7 +171,7 @@ func scoreOutcomes(s *Schedule, outcomes []Outcome, opts ScoreOptions, src outco
 // closed loop and for later turns of a conversation, where it is fixed at
 // run time and the outcome holds the real value.
 func scheduledOf(s *Schedule, e *ScheduleEntry, o *Outcome) float64 {
-	if s.Mode == "closed" || e.DependsOn != "" {
+	if s.Mode == ModeClosed || e.DependsOn != "" {
 		return o.ScheduledMS
 	}
 	return e.ScheduledMS

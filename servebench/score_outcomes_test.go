@@ -3,6 +3,7 @@ package servebench
 import (
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -237,8 +238,9 @@ func TestScoreClientQueue(t *testing.T) {
 
 func TestScoreFailureBeforeAConnection(t *testing.T) {
 	// A refused connection: the runner records stream_error with no send
-	// time. It stays in the denominator, has no schedule lag, and does not
-	// make the load undelivered (the generator did try on time).
+	// time. It stays in the denominator and has no schedule lag; since it
+	// never reached the engine it was not delivered load, so the run is not
+	// valid evidence for its offered rate.
 	s := testSchedule(map[string]float64{"a": 0, "b": 10}, "a", "b")
 	refused := Outcome{ID: "a", Attempt: 1, Status: StatusStreamError, ScheduledMS: 0, TerminalMS: 2, Error: "connection failed: connection refused"}
 	b := success("b", 10, 11, []float64{50}, 60, ptr(1))
@@ -246,8 +248,11 @@ func TestScoreFailureBeforeAConnection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Offered != 2 || r.Qualified != 1 || !r.Valid || r.Percentiles[MetricScheduleLag].N != 1 || r.Requests[0].ScheduleLagMS != nil {
+	if r.Offered != 2 || r.Qualified != 1 || r.Valid || r.Percentiles[MetricScheduleLag].N != 1 || r.Requests[0].ScheduleLagMS != nil {
 		t.Fatalf("offered %d qualified %d valid %v lag n %d", r.Offered, r.Qualified, r.Valid, r.Percentiles[MetricScheduleLag].N)
+	}
+	if want := []string{"1 of 2 offered requests never reached the engine (no connection was obtained: sent_ms is null) and were not delivered load"}; !slices.Equal(r.InvalidReasons, want) {
+		t.Fatalf("invalid reasons %q, want %q", r.InvalidReasons, want)
 	}
 	refused.ContentMS = []float64{1}
 	if _, err := Score(s, []Outcome{refused, b}, ScoreOptions{}); err == nil || !strings.Contains(err.Error(), "content events without a send time") {

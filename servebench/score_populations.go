@@ -1,6 +1,10 @@
 package servebench
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/servebench/servebench/servebench/stats"
+)
 
 // MetricMaxGap is each successful request's worst gap between content
 // events: a population of requests, unlike the pooled gaps of MetricITL and
@@ -10,19 +14,24 @@ const MetricMaxGap Metric = "max_gap_ms"
 // reportMetrics lists every population a Report summarizes, in report order.
 var reportMetrics = reportMetricIndex[:]
 
-// populations collects the raw samples behind a report's distributions,
-// one slice per metric in reportMetrics order.
+// populations collects the latency populations behind a report's
+// distributions, one per metric in reportMetrics order, each counted
+// without keeping every value (see population).
 type populations struct {
-	samples [len(reportMetricIndex)][]float64
+	pops [len(reportMetricIndex)]*population
 	// tokenLevelRequests counts successes whose gaps entered MetricITL.
 	tokenLevelRequests int
 	// gapRequests counts successes with at least two content events.
 	gapRequests int
 	// itlIsChunk is true while every success whose gaps entered
 	// MetricChunkGap was token level: MetricITL is then the same sample,
-	// kept once and sorted once. events sizes MetricITL once it differs.
+	// and its raw samples (when kept) are MetricChunkGap's.
 	itlIsChunk bool
-	events     int
+	// keep says whether the raw samples are kept as well.
+	keep bool
+	// earlyDuration is e − d over sent requests scheduled in the window's
+	// first quarter, for the backlog's settling test.
+	earlyDuration *population
 }
 
 // reportMetricIndex numbers the metrics of reportMetrics.
@@ -45,24 +54,17 @@ const (
 	popClientQueue
 )
 
-// newPopulations sizes every population for the records, so appending
-// never copies.
-func newPopulations(recs []scoreRecord) *populations {
-	n, events := len(recs), 0
-	for i := range recs {
-		events += len(recs[i].content)
+// newPopulations makes empty populations; keep says whether to keep every
+// raw sample too (so that a fresh report answers any percentile).
+func newPopulations(keep bool) *populations {
+	p := &populations{itlIsChunk: true, keep: keep, earlyDuration: newPopulation(false)}
+	for i := range p.pops {
+		p.pops[i] = newPopulation(keep && i != popITL)
 	}
-	p := &populations{itlIsChunk: true, events: events}
-	for i := range p.samples {
-		if i != popITL {
-			p.samples[i] = make([]float64, 0, n)
-		}
-	}
-	p.samples[popChunkGap] = make([]float64, 0, events)
 	return p
 }
 
-func (p *populations) add(m int, v float64) { p.samples[m] = append(p.samples[m], v) }
+func (p *populations) add(m int, v float64) { p.pops[m].add(v) }
 
 // addSuccess adds a successful request's latencies.
 func (p *populations) addSuccess(rec *scoreRecord, m *requestMeasures) {
@@ -86,63 +88,95 @@ func (p *populations) addSuccess(rec *scoreRecord, m *requestMeasures) {
 		p.tokenLevelRequests++
 	} else if p.itlIsChunk {
 		// The first gaps not proven token level: from here on the token
-		// gaps are kept apart, starting with those pooled so far.
-		p.samples[popITL] = append(make([]float64, 0, p.events), p.samples[popChunkGap]...)
+		// gaps are counted apart, starting with those pooled so far.
 		p.itlIsChunk = false
+		p.pops[popITL].close()
+		p.pops[popITL] = p.pops[popChunkGap].clone(p.keep)
 	}
-	chunk, itl := p.samples[popChunkGap], p.samples[popITL]
-	keepITL := rec.tokenLevel && !p.itlIsChunk
+	chunk, itl := p.pops[popChunkGap], p.pops[popITL]
+	// While every gap is token level, MetricITL is MetricChunkGap's
+	// sample: counted once.
+	both := rec.tokenLevel && !p.itlIsChunk
 	for j := 1; j < len(rec.content); j++ {
 		g := msBetween(rec.content[j-1], rec.content[j])
-		chunk = append(chunk, g)
-		if keepITL {
-			itl = append(itl, g)
+		chunk.add(g)
+		if both {
+			itl.add(g)
 		}
 	}
-	p.samples[popChunkGap], p.samples[popITL] = chunk, itl
 }
 
-// summarize sorts every population once and computes its distribution.
-func (p *populations) summarize(method string, offered, successes int) (map[Metric][]float64, map[Metric]Distribution) {
+// summarize computes every population's distribution, and returns the raw
+// samples when they were kept (sorted in place). It removes any temporary
+// file the populations used.
+func (p *populations) summarize(method stats.PercentileMethod, offered, successes int) (map[Metric][]float64, map[Metric]Distribution, error) {
+	defer p.close()
 	dists := make(map[Metric]Distribution, len(reportMetricIndex))
-	samples := make(map[Metric][]float64, len(reportMetricIndex))
+	var samples map[Metric][]float64
+	if p.keep {
+		samples = make(map[Metric][]float64, len(reportMetricIndex))
+	}
 	for i, m := range reportMetricIndex {
+		pop := p.pops[i]
 		if i == popITL && p.itlIsChunk {
-			continue // MetricChunkGap's sample, summarized below
+			pop = p.pops[popChunkGap]
 		}
-		xs := p.samples[i]
-		sortFloat64s(xs)
-		d := distributionOf(xs, method)
-		d.Population = p.describe(m, len(xs), offered, successes)
-		dists[m], samples[m] = d, xs
+		d, err := distributionOfPopulation(pop, method)
+		if err != nil {
+			return nil, nil, err
+		}
+		d.Population = p.describe(m, pop.n, offered, successes)
+		dists[m] = d
+		if p.keep {
+			xs := pop.samples
+			if i == popITL && p.itlIsChunk {
+				xs = p.pops[popChunkGap].samples
+			}
+			if xs == nil {
+				xs = []float64{}
+			}
+			sortFloat64s(xs)
+			samples[m] = xs
+		}
 	}
-	if p.itlIsChunk {
-		d, xs := dists[MetricChunkGap], samples[MetricChunkGap]
-		d.Population = p.describe(MetricITL, len(xs), offered, successes)
-		dists[MetricITL], samples[MetricITL] = d, xs
-	}
-	return samples, dists
+	return samples, dists, nil
 }
 
-// distributionOf summarizes an ascending sample; an empty one has N = 0 and
-// every value nil.
-func distributionOf(sorted []float64, method string) Distribution {
-	d := Distribution{N: len(sorted)}
-	if len(sorted) == 0 {
-		return d
+// close removes the populations' temporary files.
+func (p *populations) close() {
+	for _, pop := range p.pops {
+		pop.close()
 	}
-	var sum float64
-	for _, x := range sorted {
-		sum += x
+	p.earlyDuration.close()
+}
+
+// distributionOfPopulation summarizes a population; an empty one has N = 0
+// and every value nil. The percentiles are those Percentile gives on the
+// sorted sample.
+func distributionOfPopulation(pop *population, method stats.PercentileMethod) (Distribution, error) {
+	d := Distribution{N: pop.n}
+	if pop.n == 0 {
+		return d, nil
 	}
-	d.Mean = ptr(sum / float64(len(sorted)))
-	at := func(q float64) *float64 {
-		v, _ := Percentile(sorted, q, method)
-		return ptr(v)
+	mean, _ := pop.mean()
+	d.Mean = ptr(mean)
+	qs := []float64{50, 90, 95, 99}
+	var ranks []int
+	for _, q := range qs {
+		ranks = append(ranks, percentileRanks(pop.n, q, method)...)
 	}
+	vals, err := pop.selectRanks(ranks)
+	if err != nil {
+		return d, err
+	}
+	byRank := make(map[int]float64, len(ranks))
+	for j, r := range ranks {
+		byRank[r] = vals[j]
+	}
+	at := func(q float64) *float64 { return ptr(percentileFromRanks(pop.n, q, method, byRank)) }
 	d.P50, d.P90, d.P95, d.P99 = at(50), at(90), at(95), at(99)
-	d.Max = ptr(sorted[len(sorted)-1])
-	return d
+	d.Max = ptr(pop.max)
+	return d, nil
 }
 
 // describe names a population in words, with its size and what it is a

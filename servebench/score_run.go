@@ -1,9 +1,11 @@
 package servebench
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -19,10 +21,14 @@ import (
 // and field (a field is missing when json.Marshal would have written it, so
 // a record cut short by a crash is caught). A scheduled request with no
 // record counts as not_sent, so an interrupted run can still be scored; the
-// report says so and is not valid.
+// report says so and is not valid. A torn last line (cut off mid-write,
+// with no newline at its end) is reported with its line number; the
+// complete lines before it are scored and its request counts as
+// unrecorded.
 //
 // Options left at their zero value fall back to what the run's report.json
-// recorded, when it exists: the SLO, the Wilson confidence and the
+// recorded, when it exists: each SLO objective on its own (a new TTFT
+// bound keeps the run's TPOT and E2E bounds), the Wilson confidence and the
 // percentile method; so re-scoring with no options reproduces the run's
 // own verdict. The experiment and generator records are carried over from
 // it as well, since only the run could observe them.
@@ -44,8 +50,7 @@ func ScoreRunDir(dir string, opts ScoreOptions) (*Report, error) {
 	if err != nil {
 		return nil, &ScoreInputError{File: outPath, Msg: err.Error()}
 	}
-	lines := splitJSONL(outBytes)
-	outcomes, _, err := decodeJSONL(lines, func(l jsonlLine) (Outcome, error) {
+	outcomes, lines, torn, err := splitTornTail(outBytes, splitJSONL(outBytes), func(l jsonlLine) (Outcome, error) {
 		var o Outcome
 		if err := strictjson.Decode(l.raw, &o); err != nil {
 			return o, inputErrorFromJSON(outPath, l.number, err)
@@ -64,40 +69,95 @@ func ScoreRunDir(dir string, opts ScoreOptions) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if prev != nil {
-		opts.fillFrom(prev)
-		if opts.WindowMS == nil && sched.Mode == "closed" {
-			// A closed loop's window is fixed when the run ends.
-			w := prev.WindowMS
-			opts.WindowMS = &w
-		}
-	}
+	opts = optionsFromPrevious(opts, prev, &sched)
 	// A shard's schedule.json holds the whole run; it scores its own share.
 	rep, err := scoreOutcomes(sched.OwnShare(), outcomes, opts, src)
 	if err != nil {
 		return nil, err
 	}
+	if torn != nil {
+		markTornLine(rep, outPath, torn)
+	}
 	rep.Inputs.ScheduleSHA256 = scoreSHA256Hex(schedBytes)
 	rep.Inputs.OutcomesSHA256 = scoreSHA256Hex(outBytes)
-	if prev != nil {
-		// What the runner alone observed does not depend on the SLO.
-		rep.Experiment = prev.Experiment
-		rep.Generator = prev.Generator
-		rep.EngineMetrics = prev.EngineMetrics
-		rep.PromptTokens = prev.PromptTokens
-		rep.OutputLengths = prev.OutputLengths
-	}
+	carryPrevious(rep, prev)
 	return rep, nil
+}
+
+// ScoreRunDirTo scores a run directory as ScoreRunDir does, in memory that
+// does not grow with the number of requests: the schedule is held
+// compactly, outcomes.jsonl is streamed twice, and the latency
+// populations are counted, not kept, with the same exact percentiles.
+// Each request's entry is written to requests as one JSON line (in the
+// order of outcomes.jsonl, then the requests without a record in schedule
+// order) instead of being kept in Report.Requests; requests may be nil to
+// drop them. A fresh report from here answers Report.Percentile for the
+// stored percentiles only.
+//
+// Inputs outside the runner's plain shape, and every malformed input, are
+// handed to ScoreRunDir, which reads them strictly in memory and names the
+// file, line and field of any error.
+func ScoreRunDirTo(dir string, opts ScoreOptions, requests io.Writer) (*Report, error) {
+	rep, err := scoreRunDirStreaming(dir, opts, requests)
+	if !errors.Is(err, errStreamDeclined) {
+		return rep, err
+	}
+	rep, err = ScoreRunDir(dir, opts)
+	if err != nil {
+		return nil, err
+	}
+	if requests != nil {
+		w := bufio.NewWriter(requests)
+		enc := json.NewEncoder(w)
+		for i := range rep.Requests {
+			if err := enc.Encode(&rep.Requests[i]); err != nil {
+				return nil, err
+			}
+		}
+		if err := w.Flush(); err != nil {
+			return nil, err
+		}
+	}
+	rep.Requests = nil
+	rep.samples = nil
+	return rep, nil
+}
+
+// optionsFromPrevious completes options left at their zero value from what
+// the run's report recorded (prev may be nil).
+func optionsFromPrevious(opts ScoreOptions, prev *Report, sched *Schedule) ScoreOptions {
+	if prev == nil {
+		return opts
+	}
+	opts.fillFrom(prev)
+	if opts.WindowMS == nil && sched.Mode == ModeClosed {
+		// A closed loop's window is fixed when the run ends.
+		w := prev.WindowMS
+		opts.WindowMS = &w
+	}
+	return opts
+}
+
+// carryPrevious copies what the runner alone observed, which does not
+// depend on the SLO, from the run's report (prev may be nil).
+func carryPrevious(rep *Report, prev *Report) {
+	if prev == nil {
+		return
+	}
+	rep.Experiment = prev.Experiment
+	rep.Generator = prev.Generator
+	rep.EngineMetrics = prev.EngineMetrics
+	rep.PromptTokens = prev.PromptTokens
+	rep.OutputLengths = prev.OutputLengths
+	rep.GPUTelemetry = prev.GPUTelemetry
+	rep.GPUTelemetry.attributeWork(rep)
+	attachEngineSeries(rep, prev.EngineSeries)
 }
 
 // fillFrom takes the options left at their zero value from a report: its
 // SLO, Wilson confidence and percentile method.
 func (opts *ScoreOptions) fillFrom(prev *Report) {
-	if sloUnset(opts.SLO) {
-		fromScheduled := opts.SLO.TTFTFromScheduled
-		opts.SLO = prev.SLO
-		opts.SLO.TTFTFromScheduled = opts.SLO.TTFTFromScheduled || fromScheduled
-	}
+	opts.SLO = keepUnsetObjectives(opts.SLO, prev.SLO)
 	if opts.Confidence == 0 {
 		opts.Confidence = prev.WilsonConfidence
 	}

@@ -30,7 +30,7 @@ func TestScoreRunDirReproducesTheRunsReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	client := &servebench.Client{BaseURL: srv.URL(), Model: "simengine-tiny", Endpoint: servebench.EndpointCompletions,
+	client := &servebench.Client{BaseURL: srv.BaseURL(), Model: "simengine-tiny", Endpoint: servebench.EndpointCompletions,
 		Stream: true, TotalTimeout: 20 * time.Second}
 	dir := t.TempDir()
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{

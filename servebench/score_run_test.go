@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/servebench/servebench/servebench/stats"
 )
 
 // writeRunDir writes a run directory the way the runner does: the schedule
@@ -84,14 +86,14 @@ func TestScoreRunDirRescoresWithNewSLOs(t *testing.T) {
 
 func TestScoreRunDirReusesTheRecordedSLO(t *testing.T) {
 	s, outcomes := runDirFixture()
-	prev := &Report{SLO: SLO{TTFT: 200 * time.Millisecond}, WilsonConfidence: 0.9, PercentileMethod: PercentileLinear,
+	prev := &Report{SLO: SLO{TTFT: 200 * time.Millisecond}, WilsonConfidence: 0.9, PercentileMethod: stats.Linear,
 		Experiment: &Experiment{RunID: "run-1"}}
 	dir := writeRunDir(t, s, outcomes, prev)
 	r, err := ScoreRunDir(dir, ScoreOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Qualified != 1 || r.WilsonConfidence != 0.9 || r.PercentileMethod != PercentileLinear || r.Experiment == nil || r.Experiment.RunID != "run-1" {
+	if r.Qualified != 1 || r.WilsonConfidence != 0.9 || r.PercentileMethod != stats.Linear || r.Experiment == nil || r.Experiment.RunID != "run-1" {
 		t.Fatalf("qualified %d confidence %v method %q experiment %+v", r.Qualified, r.WilsonConfidence, r.PercentileMethod, r.Experiment)
 	}
 }

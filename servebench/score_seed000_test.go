@@ -82,13 +82,13 @@ func TestSeedCohortAccounting(t *testing.T) {
 	}
 	wantFloat(t, "max_schedule_lag_ms", r.MaxScheduleLagMS, 5)
 	wantStatus := map[Status]int{StatusSuccess: 5, StatusTimeout: 1}
-	for _, s := range Statuses {
+	for _, s := range statuses {
 		if got := r.StatusCounts[s]; got != wantStatus[s] {
 			t.Fatalf("status_counts[%s] = %d, want %d", s, got, wantStatus[s])
 		}
 	}
 	wantReasons := map[Reason]int{ReasonStatus: 1, ReasonQuality: 1, ReasonTTFT: 1}
-	for _, reason := range Reasons {
+	for _, reason := range reasons {
 		if got := r.ReasonCounts[reason]; got != wantReasons[reason] {
 			t.Fatalf("reason_counts[%s] = %d, want %d", reason, got, wantReasons[reason])
 		}

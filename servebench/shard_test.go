@@ -2,6 +2,8 @@ package servebench_test
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -287,5 +289,36 @@ func TestAStartInstantAlreadyPastIsRefusedBeforeAnythingIsSent(t *testing.T) {
 	})
 	if err == nil || !strings.Contains(err.Error(), "has already passed") {
 		t.Fatalf("error %v; want the start instant refused as past", err)
+	}
+}
+
+// A shard whose run died mid-write leaves a torn last line: the merge
+// scores the lines before it, counts the torn request as unrecorded and
+// says why the merged run is not valid.
+func TestMergeScoresAShardWithATornLastLine(t *testing.T) {
+	srv := startEngine(t, func(c *simengine.Config) { c.TimeScale = 0.05 })
+	dirs := runShards(t, srv, 2, 7)
+	path := filepath.Join(dirs[1], servebench.OutcomesFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(strings.TrimSuffix(string(data), "\n"), "\n")
+	torn := strings.Join(lines[:len(lines)-1], "") + lines[len(lines)-1][:20] // the last record cut mid-write
+	if err := os.WriteFile(path, []byte(torn), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := servebench.MergeShards(dirs, filepath.Join(t.TempDir(), "m"), servebench.ScoreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantLine := fmt.Sprintf("%s:%d: the last line is torn", path, len(lines))
+	found := false
+	for _, r := range rep.InvalidReasons {
+		found = found || strings.Contains(r, wantLine)
+	}
+	if rep.Offered != 40 || rep.StatusCounts[servebench.StatusNotSent] != 1 || rep.Valid || !found {
+		t.Errorf("offered %d, not_sent %d, valid %v, reasons %q; want 40, the torn request unrecorded, not valid naming %q",
+			rep.Offered, rep.StatusCounts[servebench.StatusNotSent], rep.Valid, rep.InvalidReasons, wantLine)
 	}
 }

@@ -1,5 +1,7 @@
 package servebench
 
+import "slices"
+
 // Status is the terminal status of one request attempt.
 type Status string
 
@@ -30,15 +32,19 @@ const (
 	StatusEmptyOutput Status = "empty_output"
 )
 
-// Statuses lists every Status in a stable order, for reports and validation.
-var Statuses = []Status{
+// statuses are the declared statuses in report order.
+var statuses = [...]Status{
 	StatusSuccess, StatusHTTPError, StatusStreamError, StatusTimeout,
 	StatusRejected, StatusCancelled, StatusNotSent, StatusEmptyOutput,
 }
 
+// Statuses lists every Status in a stable order, for reports and
+// validation. The slice is the caller's own.
+func Statuses() []Status { return slices.Clone(statuses[:]) }
+
 // Valid reports whether s is one of the declared statuses.
 func (s Status) Valid() bool {
-	for _, k := range Statuses {
+	for _, k := range statuses {
 		if s == k {
 			return true
 		}

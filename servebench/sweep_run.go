@@ -23,6 +23,9 @@ type SweepPlan struct {
 	Descending bool
 	// Rule decides which points pass.
 	Rule CapacityRule
+	// Auto, when set, replaces Rates: the sweep searches for the knee
+	// itself (see AutoRates). Descending does not apply to it.
+	Auto *AutoRates
 }
 
 // RunSweep runs cfg at every rate of the plan, each run into its own
@@ -35,7 +38,11 @@ func RunSweep(ctx context.Context, cfg RunConfig, plan SweepPlan) (*Sweep, error
 	if cfg.Arrival == nil {
 		return nil, fmt.Errorf("sweep: an open-loop arrival process is required (a closed loop has no offered rate)")
 	}
-	if len(plan.Rates) == 0 {
+	if plan.Auto != nil {
+		if err := plan.Auto.check(); err != nil {
+			return nil, err
+		}
+	} else if len(plan.Rates) == 0 {
 		return nil, fmt.Errorf("sweep: no rates")
 	}
 	if cfg.Shard != nil || !cfg.StartAt.IsZero() {
@@ -45,25 +52,23 @@ func RunSweep(ctx context.Context, cfg RunConfig, plan SweepPlan) (*Sweep, error
 		return nil, fmt.Errorf("sweep: repeat must not be negative")
 	}
 	repeat := max(plan.Repeat, 1)
-	rates := slices.Clone(plan.Rates)
-	slices.Sort(rates)
-	if plan.Descending {
-		slices.Reverse(rates)
-	}
 	base := cfg.Arrival.Spec()
 	dir, err := runDir(cfg.OutputDir)
 	if err != nil {
 		return nil, err
 	}
-	sw := &Sweep{Rule: plan.Rule}
-	for _, rate := range rates {
+	declared := base
+	declared.RateRPS = 0 // each point sets its own
+	sw := &Sweep{Rule: plan.Rule, Arrival: &declared}
+	// runRate runs every repeat at rate and reports whether the rate passed.
+	runRate := func(rate float64) (bool, error) {
 		for k := range repeat {
 			spec := base
 			spec.RateRPS = rate
 			spec.Seed = base.Seed + int64(k)
 			a, err := NewArrival(spec)
 			if err != nil {
-				return nil, fmt.Errorf("sweep: rate %v: %w", rate, err)
+				return false, fmt.Errorf("sweep: rate %v: %w", rate, err)
 			}
 			point := cfg
 			point.Arrival, point.Schedule, point.RunID = a, nil, ""
@@ -73,14 +78,29 @@ func RunSweep(ctx context.Context, cfg RunConfig, plan SweepPlan) (*Sweep, error
 			}
 			res, err := Run(ctx, point)
 			if res != nil && res.Report != nil {
-				sw.Points = append(sw.Points, SweepPoint{OfferedRPS: rate, Report: res.Report})
+				sw.Points = append(sw.Points, SweepPoint{OfferedRPS: rate, Repeat: k + 1, RunDir: point.OutputDir, Report: res.Report})
 			}
 			if err != nil {
-				sw.Selection = SelectCapacity(sw.Points, plan.Rule)
-				return sw, fmt.Errorf("sweep: rate %v: %w", rate, err)
+				return false, fmt.Errorf("sweep: rate %v: %w", rate, err)
+			}
+		}
+		return RateVerdicts(SelectCapacity(sw.Points, plan.Rule).Verdicts)[rate] == VerdictPass, nil
+	}
+	if plan.Auto != nil {
+		err = plan.Auto.search(runRate)
+		sw.Auto = plan.Auto
+	} else {
+		rates := slices.Clone(plan.Rates)
+		slices.Sort(rates)
+		if plan.Descending {
+			slices.Reverse(rates)
+		}
+		for _, rate := range rates {
+			if _, err = runRate(rate); err != nil {
+				break
 			}
 		}
 	}
 	sw.Selection = SelectCapacity(sw.Points, plan.Rule)
-	return sw, nil
+	return sw, err
 }

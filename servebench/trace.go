@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/internal/strictjson"
 )
 
@@ -92,7 +93,7 @@ func ScoreTrace(traceName string, trace []byte, eventsName string, events []byte
 	if err != nil {
 		return nil, err
 	}
-	tol := Millis(DefaultLagTolerance)
+	tol := millis(DefaultLagTolerance)
 	if tf.ScheduleLagToleranceMS != nil {
 		tol = *tf.ScheduleLagToleranceMS
 	}
@@ -178,7 +179,7 @@ func ScoreTrace(traceName string, trace []byte, eventsName string, events []byte
 	}
 	if len(recs) == 0 {
 		return nil, &ScoreInputError{File: traceName, Field: "requests",
-			Msg: fmt.Sprintf("no request is scheduled in the window [%s, %s) ms: nothing to score", textMS(set.window[0]), textMS(set.window[1]))}
+			Msg: fmt.Sprintf("no request is scheduled in the window [%s, %s) ms: nothing to score", numfmt.Compact(set.window[0]), numfmt.Compact(set.window[1]))}
 	}
 	rep := scoreRecords(set, recs)
 	rep.Inputs.TraceSHA256 = scoreSHA256Hex(trace)

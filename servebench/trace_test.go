@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/servebench/servebench/servebench/stats"
 )
 
 // A small valid input to break one rule at a time.
@@ -194,7 +196,7 @@ func TestUnsentRequestMakesTheRunInvalid(t *testing.T) {
 func TestOptionsOverrideTheTrace(t *testing.T) {
 	tol := 0.5
 	r, err := ScoreTrace("t.json", []byte(tinyTrace), "e.jsonl", []byte(tinyA+"\n"+tinyB),
-		ScoreOptions{SLO: SLO{E2E: 350e6}, LagToleranceMS: &tol, PercentileMethod: PercentileLinear, Confidence: 0.9})
+		ScoreOptions{SLO: SLO{E2E: 350e6}, LagToleranceMS: &tol, PercentileMethod: stats.Linear, Confidence: 0.9})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +205,7 @@ func TestOptionsOverrideTheTrace(t *testing.T) {
 	if r.Qualified != 1 || r.Requests[1].Reasons[0] != ReasonE2E || r.LateCount != 2 || r.Valid {
 		t.Fatalf("qualified %d reasons %v late %d", r.Qualified, r.Requests[1].Reasons, r.LateCount)
 	}
-	if r.PercentileMethod != PercentileLinear || r.WilsonConfidence != 0.9 {
+	if r.PercentileMethod != stats.Linear || r.WilsonConfidence != 0.9 {
 		t.Fatalf("method %q confidence %v", r.PercentileMethod, r.WilsonConfidence)
 	}
 	// Linear p50 of TTFT [99, 98] = 98.5.

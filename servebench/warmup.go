@@ -10,8 +10,13 @@ import (
 // warmup sends cfg.Warmup requests (the workload's first rows, cycled) and
 // waits for all of them, with at most MaxConcurrency in flight. Their
 // records go to path on their own clock; they are never part of the cohort.
+//
+// A cancelled ctx ends the warmup early without an error: the run goes on
+// to write outcomes.jsonl, where every scheduled request is recorded as
+// not_sent, so that a run interrupted during its warmup leaves a scorable
+// directory; the run reports the cancellation itself.
 func warmup(ctx context.Context, cfg RunConfig, runID, path string) ([]Outcome, error) {
-	w, err := CreateOutcomeWriter(path)
+	w, err := createOutcomeWriter(path, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -29,16 +34,15 @@ func warmup(ctx context.Context, cfg RunConfig, runID, path string) ([]Outcome, 
 		case slots <- struct{}{}:
 		case <-ctx.Done():
 			wg.Wait()
-			_ = w.Close()
-			return w.Outcomes(), ctx.Err()
+			return w.Outcomes(), w.Close()
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			defer func() { <-slots }()
-			out := &Outcome{ID: id, Attempt: 1, Class: req.Class, ScheduledMS: Millis(time.Since(start))}
+			out := &Outcome{ID: id, Attempt: 1, Class: req.Class, ScheduledMS: millis(time.Since(start))}
 			out.SlotMS = ptr(out.ScheduledMS)
-			cfg.Client.Do(ctx, start, req, runID+"/"+id+"/1", out)
+			cfg.sender().Do(ctx, start, req, runID+"/"+id+"/1", out)
 			_ = w.Write(out)
 		}()
 	}
@@ -46,5 +50,5 @@ func warmup(ctx context.Context, cfg RunConfig, runID, path string) ([]Outcome, 
 	if err := w.Close(); err != nil {
 		return nil, err
 	}
-	return w.Outcomes(), ctx.Err()
+	return w.Outcomes(), nil
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 )
 
 // Workload is a frozen list of requests with the hash of the exact bytes it
@@ -62,12 +63,18 @@ func ParseWorkload(name string, data []byte) (*Workload, error) {
 	if len(w.Requests) == 0 {
 		return nil, fmt.Errorf("%s: workload has no requests", name)
 	}
+	if err := checkCycledIDs(w, seen); err != nil {
+		return nil, err
+	}
 	return w, nil
 }
 
 // parseRow decodes and validates one workload row.
 func parseRow(raw []byte, line int) (Request, error) {
 	var r Request
+	if bytes.Equal(raw, []byte("null")) {
+		return r, fmt.Errorf("row: expected a JSON object, got JSON null")
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&r); err != nil {
@@ -119,9 +126,16 @@ func (r *Request) validate() error {
 func describeJSONError(err error) error {
 	switch e := err.(type) {
 	case *json.UnmarshalTypeError:
-		return fmt.Errorf("%s: expected %s, got JSON %s", e.Field, e.Type, e.Value)
+		field := e.Field
+		if field == "" {
+			field = "row"
+		}
+		return fmt.Errorf("%s: expected %s, got JSON %s", field, jsonKind(e.Type), e.Value)
 	case *json.SyntaxError:
 		return fmt.Errorf("malformed JSON at byte %d: %v", e.Offset, e)
+	}
+	if field, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		return fmt.Errorf("%s: unknown field", strings.Trim(field, `"`))
 	}
 	return fmt.Errorf("malformed row: %w", err)
 }

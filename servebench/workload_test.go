@@ -40,10 +40,10 @@ func TestParseWorkloadErrorsNameTheLineAndField(t *testing.T) {
 	ok := `{"id":"a","prompt":"x","max_tokens":4}` + "\n"
 	for _, tc := range []struct{ row, want string }{
 		{`{"prompt":"x"}`, "w.jsonl:2: max_tokens"},
-		{`{"prompt":"x","max_tokens":"many"}`, "w.jsonl:2: max_tokens: expected int"},
+		{`{"prompt":"x","max_tokens":"many"}`, "w.jsonl:2: max_tokens: expected an integer, got JSON string"},
 		{`{"max_tokens":3}`, "w.jsonl:2: prompt or messages"},
 		{`{"prompt":"x","messages":[{"role":"user","content":"y"}],"max_tokens":3}`, "w.jsonl:2: prompt and messages"},
-		{`{"prompt":"x","max_tokens":3,"temprature":1}`, `w.jsonl:2: malformed row: json: unknown field "temprature"`},
+		{`{"prompt":"x","max_tokens":3,"temprature":1}`, `w.jsonl:2: temprature: unknown field`},
 		{`{"prompt":"x","max_tokens":3`, "w.jsonl:2: malformed"},
 		{`{"id":"a","prompt":"x","max_tokens":3}`, `w.jsonl:2: id: "a" already used on line 1`},
 		{`{"prompt":"x","max_tokens":3,"scheduled_ms":-1}`, "w.jsonl:2: scheduled_ms"},

@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"time"
 
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
+	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/gomega"
 
 	"github.com/servebench/servebench/matchers"
 	"github.com/servebench/servebench/servebench"
@@ -17,7 +17,7 @@ import (
 // baselineTarget starts (or names) the baseline engine, as acquireTarget
 // does for the contract's own.
 func baselineTarget(ctx context.Context, c *Contract) Target {
-	GinkgoHelper()
+	ginkgo.GinkgoHelper()
 	b := *c
 	b.Name, b.Engine, b.BaseURL, b.Model = c.Name+"-baseline", c.Baseline.Engine, c.Baseline.BaseURL, c.Baseline.Model
 	return acquireTarget(ctx, &b)
@@ -54,16 +54,16 @@ func (c *Contract) RunABPoint(ctx context.Context, p LoadPoint, candidate, basel
 // every round passes).
 func registerBaseline(c *Contract, target *Target) {
 	var baseline Target
-	BeforeAll(func(ctx SpecContext) {
+	ginkgo.BeforeAll(func(ctx ginkgo.SpecContext) {
 		baseline = baselineTarget(ctx, c)
-	}, NodeTimeout(c.startupBudget()+time.Minute))
+	}, ginkgo.NodeTimeout(c.startupBudget()+time.Minute))
 
 	var baseSweep, candSweep []servebench.SweepPoint
 	for _, p := range c.Points() {
-		Describe(p.Name+" against baseline", c.Location("baseline"), func() {
+		ginkgo.Describe(p.Name+" against baseline", c.Location("baseline"), func() {
 			var res *compare.ABResult
-			BeforeAll(func(ctx SpecContext) {
-				GinkgoWriter.Printf("servebench: running %s, %s: %d rounds against %s (candidate) and %s (baseline)\n",
+			ginkgo.BeforeAll(func(ctx ginkgo.SpecContext) {
+				ginkgo.GinkgoWriter.Printf("servebench: running %s, %s: %d rounds against %s (candidate) and %s (baseline)\n",
 					c.Name, p.Name, c.Baseline.Rounds, target.BaseURL, baseline.BaseURL)
 				r, dir, err := c.RunABPoint(ctx, p, *target, baseline)
 				if r != nil {
@@ -74,44 +74,44 @@ func registerBaseline(c *Contract, target *Target) {
 						candSweep = append(candSweep, servebench.SweepPoint{OfferedRPS: p.RateRPS, Report: rep})
 					}
 				}
-				Expect(err).NotTo(HaveOccurred(), "the rounds did not complete (runs kept in %s)", dir)
-				AddReportEntry(ReportEntryName+"-comparison", r.Comparison, ReportEntryVisibilityAlways, c.Location("baseline"))
+				gomega.Expect(err).NotTo(gomega.HaveOccurred(), "the rounds did not complete (runs kept in %s)", dir)
+				ginkgo.AddReportEntry(ReportEntryName+"-comparison", r.Comparison, ginkgo.ReportEntryVisibilityAlways, c.Location("baseline"))
 				res = r
-			}, NodeTimeout(time.Duration(2*c.Baseline.Rounds)*c.RunBudget(p)), GracePeriod(loadGracePeriod))
+			}, ginkgo.NodeTimeout(time.Duration(2*c.Baseline.Rounds)*c.RunBudget(p)), ginkgo.GracePeriod(loadGracePeriod))
 
 			for _, o := range c.PointObjectives(p) {
-				It(o.Name, c.Location(o.Field, "objectives"), func() {
+				ginkgo.It(o.Name, c.Location(o.Field, "objectives"), func() {
 					for k, rep := range res.Candidate {
-						Expect(rep).To(o.Matcher, "candidate round %d", k+1)
+						gomega.Expect(rep).To(o.Matcher, "candidate round %d", k+1)
 					}
 				})
 			}
 			for _, t := range c.Baseline.baselineTolerances() {
-				It(ComparisonName(t), c.Location("baseline.tolerances."+t.Name, "baseline.tolerances", "baseline"), func() {
+				ginkgo.It(ComparisonName(t), c.Location("baseline.tolerances."+t.Name, "baseline.tolerances", "baseline"), func() {
 					var one *compare.MetricComparison
 					for i := range res.Comparison.Comparisons {
 						if res.Comparison.Comparisons[i].Name == t.Name {
 							one = &res.Comparison.Comparisons[i]
 						}
 					}
-					Expect(one).NotTo(BeNil())
+					gomega.Expect(one).NotTo(gomega.BeNil())
 					single := *res.Comparison
 					single.Comparisons = []compare.MetricComparison{*one}
 					single.Verdict = one.Verdict
-					Expect(&single).To(matchers.HaveNoRegression())
+					gomega.Expect(&single).To(matchers.HaveNoRegression())
 				})
 			}
 		})
 	}
 	if o, rule, ok := c.CapacityObjective(); ok {
-		It(o.Name, c.Location(o.Field), func() {
-			Expect(servebench.NewSweep(candSweep, rule)).To(o.Matcher)
+		ginkgo.It(o.Name, c.Location(o.Field), func() {
+			gomega.Expect(servebench.NewSweep(candSweep, rule)).To(o.Matcher)
 		})
-		It("SLO capacity no lower than baseline", c.Location("objectives.capacity"), func() {
+		ginkgo.It("SLO capacity no lower than baseline", c.Location("objectives.capacity"), func() {
 			b, cand := servebench.SelectCapacity(baseSweep, rule), servebench.SelectCapacity(candSweep, rule)
-			Expect(b.RPS).NotTo(BeNil(), "no tested rate passed on the baseline: %s", b.Label)
-			Expect(cand.RPS).NotTo(BeNil(), "no tested rate passed on the candidate, and the baseline's capacity is %v req/s: %s", *b.RPS, cand.Label)
-			Expect(*cand.RPS).To(BeNumerically(">=", *b.RPS),
+			gomega.Expect(b.RPS).NotTo(gomega.BeNil(), "no tested rate passed on the baseline: %s", b.Label)
+			gomega.Expect(cand.RPS).NotTo(gomega.BeNil(), "no tested rate passed on the candidate, and the baseline's capacity is %v req/s: %s", *b.RPS, cand.Label)
+			gomega.Expect(*cand.RPS).To(gomega.BeNumerically(">=", *b.RPS),
 				"the candidate's SLO capacity %v req/s (%s) is below the baseline's %v req/s (%s)", *cand.RPS, cand.Label, *b.RPS, b.Label)
 		})
 	}

@@ -114,8 +114,8 @@ type EngineProcess struct {
 
 // ArrivalSpec declares a contract's arrival process.
 type ArrivalSpec struct {
-	// Process is constant, poisson, gamma, burst, replay or closed.
-	Process string
+	// Process is the arrival process (see servebench.Processes).
+	Process servebench.Process
 	// Rates are the offered rates in requests per second: one for a single
 	// load point, several (ascending) for a sweep; none for replay and
 	// closed loop.
@@ -169,6 +169,14 @@ type Objectives struct {
 	QualifiedRate *float64
 	// Capacity is the minimum SLO capacity of a sweep.
 	Capacity *CapacityObjective
+	// Drift is the largest growth of p99 TTFT or TPOT over the run, as a
+	// fraction of its start value (matchers.HaveNoDrift).
+	Drift *float64
+	// JoulesPerOutputToken and JoulesPerQualifiedRequest bound the GPUs'
+	// energy over the measurement per output token and per qualified
+	// request (strictly below).
+	JoulesPerOutputToken      *float64
+	JoulesPerQualifiedRequest *float64
 }
 
 // PercentileObjective bounds the P-th percentile of Metric by Below.

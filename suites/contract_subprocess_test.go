@@ -2,13 +2,16 @@ package suites_test
 
 import (
 	"encoding/json"
+	"encoding/xml"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/reporters"
 	"github.com/onsi/ginkgo/v2/types"
 	. "github.com/onsi/gomega"
 	"github.com/onsi/gomega/gbytes"
@@ -16,6 +19,7 @@ import (
 
 	"github.com/servebench/servebench/containers"
 	"github.com/servebench/servebench/suites"
+	"github.com/servebench/servebench/sweepreport"
 )
 
 // The contract suite in testdata/contractsuite is built once and run in a
@@ -24,10 +28,12 @@ var _ = Describe("a contract suite run in a subprocess", Ordered, func() {
 	var binary string
 
 	BeforeAll(func() {
-		var err error
-		binary, err = gexec.CompileTest("github.com/servebench/servebench/suites/testdata/contractsuite")
-		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(gexec.CleanupBuildArtifacts)
+		// go test -c builds the suite's test binary the way `go test` does;
+		// the binary lives in a temporary directory removed after the run.
+		binary = filepath.Join(GinkgoT().TempDir(), "contractsuite.test")
+		build := exec.Command("go", "test", "-c", "-o", binary, "./testdata/contractsuite")
+		out, err := build.CombinedOutput()
+		Expect(err).NotTo(HaveOccurred(), "go test -c: %s", out)
 	})
 
 	// run runs the suite on one contract with its artifacts and its JSON
@@ -40,6 +46,7 @@ var _ = Describe("a contract suite run in a subprocess", Ordered, func() {
 		// The subprocess judges skips itself: CI's "require an engine"
 		// switches would turn the unavailable-engine case into a failure.
 		cmd.Env = append(os.Environ(), "SUITE_CONTRACT="+contract, suites.EnvArtifacts+"="+filepath.Join(dir, "artifacts"),
+			"SUITE_JUNIT="+filepath.Join(dir, "junit.xml"),
 			containers.EnvRequireDocker+"=", containers.EnvRequireGPU+"=")
 		session, err := gexec.Start(cmd, GinkgoWriter, GinkgoWriter)
 		Expect(err).NotTo(HaveOccurred())
@@ -83,7 +90,8 @@ var _ = Describe("a contract suite run in a subprocess", Ordered, func() {
 			if spec.State == types.SpecStateFailed {
 				failed = append(failed, spec.LeafNodeText)
 				if spec.LeafNodeText == "attainment >= 0.950" {
-					Expect(spec.Failure.Message).To(HavePrefix(measured))
+					Expect(spec.Failure.Message).To(HavePrefix("unmeetable.yaml:24: attainment >= 0.950\n"+measured),
+						"the first line names the objective's contract line")
 					Expect(spec.LeafNodeLocation.FileName).To(Equal("unmeetable.yaml"))
 					Expect(spec.LeafNodeLocation.LineNumber).To(Equal(24), "the line of objectives.attainment")
 				}
@@ -91,7 +99,23 @@ var _ = Describe("a contract suite run in a subprocess", Ordered, func() {
 		}
 		Expect(failed).To(ContainElement("attainment >= 0.950"))
 		Expect(session.Out).To(gbytes.Say(`\[FAIL\] contract simengine-unmeetable poisson 40 requests at 20 req/s \[It\] attainment >= 0.950`))
-		Expect(string(session.Out.Contents())).To(ContainSubstring(measured))
+		Expect(string(session.Out.Contents())).To(ContainSubstring("unmeetable.yaml:24: attainment >= 0.950\n  " + measured))
+
+		By("locating the failure at the contract line in the JUnit report")
+		junit, err := os.ReadFile(filepath.Join(dir, "junit.xml"))
+		Expect(err).NotTo(HaveOccurred())
+		var suitesXML reporters.JUnitTestSuites
+		Expect(xml.Unmarshal(junit, &suitesXML)).To(Succeed())
+		Expect(suitesXML.TestSuites).To(HaveLen(1))
+		var description string
+		for _, tc := range suitesXML.TestSuites[0].TestCases {
+			if strings.Contains(tc.Name, "20 req/s attainment >= 0.950 [") {
+				Expect(tc.Failure).NotTo(BeNil())
+				description = tc.Failure.Description
+			}
+		}
+		Expect(description).To(ContainSubstring("In [It] at: unmeetable.yaml:24"))
+		Expect(description).NotTo(ContainSubstring("register.go"))
 
 		By("keeping the run directory under the chosen artifacts directory")
 		Expect(entry.Dir).To(HavePrefix(filepath.Join(dir, "artifacts", "simengine-unmeetable")))
@@ -134,6 +158,24 @@ var _ = Describe("a contract suite run in a subprocess", Ordered, func() {
 			"contract simengine-sweep constant 30 requests at 20 req/s attainment >= 0.900",
 			"contract simengine-sweep SLO capacity >= 20.000 req/s",
 		}))
+		By("keeping sweep.json and sweep.html with the artifacts and in the report")
+		var entry *suites.SweepEntry
+		for _, spec := range report.SpecReports {
+			for _, e := range spec.ReportEntries {
+				if e.Name == suites.SweepEntryName {
+					entry = &suites.SweepEntry{}
+					Expect(json.Unmarshal([]byte(e.Value.AsJSON), entry)).To(Succeed())
+				}
+			}
+		}
+		Expect(entry).NotTo(BeNil(), "no sweep report entry")
+		Expect(entry.Sweep.Rates).To(HaveLen(2))
+		Expect(*entry.Sweep.KneeRPS).To(Equal(20.0))
+		Expect(entry.JSON).To(BeARegularFile())
+		Expect(entry.HTML).To(BeARegularFile())
+		onDisk, err := sweepreport.Load(entry.JSON)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(onDisk.Rates[1].RunDir).To(HavePrefix("../"), "run directories are linked relative to the sweep's")
 	}, SpecTimeout(5*time.Minute))
 	It("skips the specs of a contract whose engine cannot run here, saying why", func(ctx SpecContext) {
 		session, report, _ := run(ctx, "unregistered/unavailable.yaml")

@@ -70,9 +70,20 @@ var _ = Describe("Contract", func() {
 				names = append(names, o.Name)
 			}
 			Expect(names).To(Equal([]string{
-				"no lost requests", "valid load", "attainment >= 0.900", "99 % Wilson lower bound of attainment >= 0.800",
+				"no lost requests", "valid load", "attainment >= 0.900", "99% Wilson lower bound of attainment >= 0.800",
 				"p95 E2E <= 2000 ms", "error rate <= 0.050", "qualified request rate >= 3.000 req/s",
 			}))
+		})
+
+		It("reads drift as the largest growth of p99 over the run", func() {
+			c := mustParse(edit(0, "objectives:\n  drift: {max_growth: 0.25}"))
+			Expect(*c.Objectives.Drift).To(Equal(0.25))
+			objectives := c.PointObjectives(c.Points()[0])
+			Expect(objectives[len(objectives)-1].Name).To(Equal("no p99 drift above 25.0%"))
+			_, err := suites.Parse(inline, []byte(edit(0, "objectives:\n  drift: {max_growth: -1}")))
+			Expect(err).To(MatchError(ContainSubstring("objectives.drift.max_growth: want a growth of at least 0, got -1")))
+			_, err = suites.Parse(inline, []byte(edit(0, "objectives:\n  drift: {}")))
+			Expect(err).To(MatchError(ContainSubstring("objectives.drift.max_growth: required")))
 		})
 
 		It("leaves out valid load when the contract says so", func() {

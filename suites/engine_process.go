@@ -29,7 +29,8 @@ func moduleStarter(container, process runFunc) EngineStarter {
 
 // processStarter runs a local-process engine with the spec's arguments,
 // environment and GPUs and the process section's binary, arguments and
-// environment. A binary that is not there makes the engine unavailable.
+// environment. A binary that is not there, or GPUs asked for that no
+// telemetry source sees (CheckProcessGPUs), make the engine unavailable.
 func processStarter(run runFunc) EngineStarter {
 	return func(ctx context.Context, spec EngineSpec) (containers.Engine, error) {
 		p := spec.Process
@@ -41,10 +42,8 @@ func processStarter(run runFunc) EngineStarter {
 				return nil, fmt.Errorf("%w: %v", ErrEngineUnavailable, err)
 			}
 		}
-		if spec.GPUs != 0 {
-			if reason := containers.LocalGPUSkipReason(ctx); reason != "" {
-				return nil, fmt.Errorf("%w: %s", ErrEngineUnavailable, reason)
-			}
+		if err := CheckProcessGPUs(ctx, spec); err != nil {
+			return nil, err
 		}
 		return run(ctx, spec, processOptions(spec, *p))
 	}
@@ -94,10 +93,8 @@ func startOllama(ctx context.Context, spec EngineSpec) (containers.Engine, error
 			return nilIfTyped(ollama.Run(ctx, s.Image, append(opts, model)...))
 		})(ctx, spec)
 	}
-	if spec.GPUs != 0 {
-		if reason := containers.LocalGPUSkipReason(ctx); reason != "" {
-			return nil, fmt.Errorf("%w: %s", ErrEngineUnavailable, reason)
-		}
+	if err := CheckProcessGPUs(ctx, spec); err != nil {
+		return nil, err
 	}
 	p := EngineProcess{}
 	if spec.Process != nil {

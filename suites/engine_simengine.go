@@ -42,9 +42,9 @@ type inProcessEngine struct {
 }
 
 func (e *inProcessEngine) Kind() string       { return "simengine" }
-func (e *inProcessEngine) BaseURL() string    { return e.srv.URL() }
+func (e *inProcessEngine) BaseURL() string    { return e.srv.BaseURL() }
 func (e *inProcessEngine) Model() string      { return e.srv.Config().Model }
-func (e *inProcessEngine) MetricsURL() string { return e.srv.URL() + "/metrics" }
+func (e *inProcessEngine) MetricsURL() string { return e.srv.BaseURL() + "/metrics" }
 
 // Logs returns the engine's access log so far (one line per request).
 func (e *inProcessEngine) Logs(context.Context) (io.ReadCloser, error) {

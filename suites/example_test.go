@@ -2,6 +2,10 @@ package suites_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/servebench/servebench/suites"
 )
@@ -22,6 +26,27 @@ objectives:
 `))
 	fmt.Println(err)
 	// Output:
-	// broken.yaml:10:3: objectives.latency: unknown field (known: attainment, capacity, confidence, error_rate, percentiles, qualified_rate, valid_load, wilson_lower)
+	// broken.yaml:10:3: objectives.latency: unknown field (known: attainment, capacity, confidence, drift, error_rate, joules_per_output_token, joules_per_qualified_request, percentiles, qualified_rate, valid_load, wilson_lower)
 	// broken.yaml:9:15: objectives.attainment: want a fraction in [0, 1], got 1.5
+}
+
+// A suite writes its JUnit report from a ReportAfterSuite, so that each
+// failure of a contract points at the contract line that declared it
+// rather than at this package's Go code:
+//
+//	var _ = ReportAfterSuite("contracts as JUnit", func(r Report) {
+//		Expect(suites.WriteJUnitReport(r, "junit.xml")).To(Succeed())
+//	})
+//
+// AtContractLines gives the same rewritten report for any other reporter.
+func ExampleWriteJUnitReport() {
+	var report types.Report // the suite's report, as ReportAfterSuite receives it
+	dir, _ := os.MkdirTemp("", "example-junit-")
+	defer os.RemoveAll(dir)
+	if err := suites.WriteJUnitReport(report, filepath.Join(dir, "junit.xml")); err != nil {
+		fmt.Println(err)
+	}
+	fmt.Println(len(suites.AtContractLines(report).SpecReports))
+	// Output:
+	// 0
 }

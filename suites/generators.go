@@ -35,7 +35,8 @@ var (
 // workload.generator.kind. Register before loading the contracts, for
 // instance in an init function or in TestXxx before Load; a later
 // registration of the same kind replaces the earlier one. The fixtures
-// generators "fixed" and "mixed" are registered by default.
+// generators "fixed", "mixed", "shared-prefix", "multi-turn" and
+// "incident" are registered by default.
 //
 //	suites.RegisterGenerator("my-trace", func(spec suites.GeneratorSpec) (*servebench.Workload, error) {
 //		return servebench.ParseWorkload("my-trace", buildRows(spec.Count, spec.Seed))

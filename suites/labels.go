@@ -39,17 +39,17 @@ func (d *decoder) labels(m *mapping) []string {
 
 // AllLabels returns the contract's Ginkgo labels: the user's, then
 // engine:<kind> (engine:external for a base URL), gpu when the engine
-// requests GPUs, and sweep when several rates are tested. Filter with
+// requests GPUs or an energy objective is declared, and sweep when several rates are tested. Filter with
 // them, e.g. ginkgo --label-filter='!gpu' or -ginkgo.label-filter='engine:simengine'.
 func (c *Contract) AllLabels() []string {
 	out := append([]string(nil), c.Labels...)
 	if c.Engine != nil {
 		out = append(out, "engine:"+c.Engine.Kind)
-		if c.Engine.GPUs != 0 {
-			out = append(out, "gpu")
-		}
 	} else {
 		out = append(out, "engine:external")
+	}
+	if c.SamplesGPUs() {
+		out = append(out, "gpu")
 	}
 	if c.Arrival.Sweep() {
 		out = append(out, "sweep")

@@ -188,7 +188,7 @@ func (d *decoder) bounds(m *mapping, c *Contract) {
 	switch {
 	case m.has("count") && m.has("duration"):
 		d.errorf(m.get("duration"), "duration", "give either count or duration, not both")
-	case !m.has("count") && !m.has("duration") && c.Arrival.Process != "replay":
+	case !m.has("count") && !m.has("duration") && c.Arrival.Process != servebench.ProcessReplay:
 		d.errorf(m.node, "count", "required: give count (arrivals per load point) or duration (length of the arrival window)")
 	}
 	c.Warmup = d.integer(m, "warmup", 0)

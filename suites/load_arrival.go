@@ -4,17 +4,19 @@ import (
 	"fmt"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/servebench/servebench/servebench"
 )
 
 // arrivalFields lists, for each process, the fields it accepts beyond
 // process and seed.
-var arrivalFields = map[string][]string{
-	"constant": {"rate", "rates"},
-	"poisson":  {"rate", "rates"},
-	"gamma":    {"rate", "rates", "burstiness"},
-	"burst":    {"rate", "rates", "burst_size"},
-	"replay":   {"time_scale"},
-	"closed":   {"users", "think_time"},
+var arrivalFields = map[servebench.Process][]string{
+	servebench.ProcessConstant: {"rate", "rates"},
+	servebench.ProcessPoisson:  {"rate", "rates"},
+	servebench.ProcessGamma:    {"rate", "rates", "burstiness"},
+	servebench.ProcessBurst:    {"rate", "rates", "burst_size"},
+	servebench.ProcessReplay:   {"time_scale"},
+	servebench.ProcessClosed:   {"users", "think_time"},
 }
 
 // arrival reads the arrival section.
@@ -26,12 +28,13 @@ func (d *decoder) arrival(m *mapping, c *Contract) {
 	if a == nil || !d.required(a, "process") {
 		return
 	}
-	spec := ArrivalSpec{Process: d.str(a, "process"), Seed: 1}
-	allowed, ok := arrivalFields[spec.Process]
-	if !ok {
-		d.errorf(a.get("process"), "arrival.process", "unknown process %q (want constant, poisson, gamma, burst, replay or closed)", spec.Process)
+	process, err := servebench.ParseProcess(d.str(a, "process"))
+	if err != nil {
+		d.errorf(a.get("process"), "arrival.process", "%v", err)
 		return
 	}
+	spec := ArrivalSpec{Process: process, Seed: 1}
+	allowed := arrivalFields[spec.Process]
 	for _, f := range []string{"rate", "rates", "burstiness", "burst_size", "users", "think_time", "time_scale"} {
 		if a.has(f) && !contains(allowed, f) {
 			d.errorf(a.get(f), a.field(f), "does not apply to the %s process", spec.Process)
@@ -45,28 +48,28 @@ func (d *decoder) arrival(m *mapping, c *Contract) {
 			spec.Seed = seed
 		}
 	}
-	switch spec.Process {
-	case "constant", "poisson", "gamma", "burst":
+	switch {
+	case spec.Process.Sampled():
 		spec.Rates = d.rates(a)
-	case "closed":
+	case spec.Process == servebench.ProcessClosed:
 		if d.required(a, "users") {
 			spec.Users = d.integer(a, "users", 1)
 		}
 		spec.ThinkTime = d.duration(a, "think_time")
-	case "replay":
+	case spec.Process == servebench.ProcessReplay:
 		spec.TimeScale = 1
 		if v := d.positive(a, "time_scale"); v != nil {
 			spec.TimeScale = *v
 		}
 	}
 	switch spec.Process {
-	case "gamma":
+	case servebench.ProcessGamma:
 		if d.required(a, "burstiness") {
 			if v := d.positive(a, "burstiness"); v != nil {
 				spec.Burstiness = *v
 			}
 		}
-	case "burst":
+	case servebench.ProcessBurst:
 		if d.required(a, "burst_size") {
 			spec.BurstSize = d.integer(a, "burst_size", 1)
 		}

@@ -27,7 +27,8 @@ var Metrics = map[string]servebench.Metric{
 // objectives reads the objectives section.
 func (d *decoder) objectives(m *mapping, c *Contract) {
 	o := d.mapping(orEmpty(m.get("objectives")), "objectives",
-		"valid_load", "attainment", "wilson_lower", "confidence", "percentiles", "error_rate", "qualified_rate", "capacity")
+		"valid_load", "attainment", "wilson_lower", "confidence", "percentiles", "error_rate", "qualified_rate", "capacity",
+		"joules_per_output_token", "joules_per_qualified_request", "drift")
 	if o == nil {
 		return
 	}
@@ -57,7 +58,10 @@ func (d *decoder) objectives(m *mapping, c *Contract) {
 			}
 		}
 	}
+	obj.JoulesPerOutputToken = d.joules(o, "joules_per_output_token")
+	obj.JoulesPerQualifiedRequest = d.joules(o, "joules_per_qualified_request")
 	obj.Percentiles = d.percentiles(o)
+	obj.Drift = d.drift(o)
 	obj.Capacity = d.capacity(o, obj, c.Arrival.Sweep())
 	c.Objectives = obj
 }
@@ -162,4 +166,46 @@ func metricNames() []string {
 		names = append(names, k)
 	}
 	return sorted(names)
+}
+
+// drift reads `drift: {max_growth: G}`: no p99 may grow by more than the
+// fraction G of its start value over the run.
+func (d *decoder) drift(o *mapping) *float64 {
+	if !o.has("drift") {
+		return nil
+	}
+	dm := d.mapping(o.get("drift"), "objectives.drift", "max_growth")
+	if dm == nil {
+		return nil
+	}
+	n := dm.get("max_growth")
+	if n == nil {
+		d.errorf(o.get("drift"), "objectives.drift.max_growth", "required: the largest growth of p99 over the run, as a fraction (0.2 is 20%%)")
+		return nil
+	}
+	v, ok := d.number(n, "objectives.drift.max_growth")
+	if !ok {
+		return nil
+	}
+	if v < 0 {
+		d.errorf(n, "objectives.drift.max_growth", "want a growth of at least 0, got %g", v)
+		return nil
+	}
+	return &v
+}
+
+// joules reads an energy bound in joules; it must be above 0.
+func (d *decoder) joules(o *mapping, key string) *float64 {
+	if !o.has(key) {
+		return nil
+	}
+	v, ok := d.number(o.get(key), "objectives."+key)
+	if !ok {
+		return nil
+	}
+	if v <= 0 {
+		d.errorf(o.get(key), "objectives."+key, "want an energy in joules above 0, got %g", v)
+		return nil
+	}
+	return &v
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/servebench/servebench/servebench"
 )
 
 // LoadPoint is one offered load of a contract: one rate of an open-loop
@@ -23,9 +25,9 @@ type LoadPoint struct {
 func (c *Contract) Points() []LoadPoint {
 	a := c.Arrival
 	switch a.Process {
-	case "closed":
+	case servebench.ProcessClosed:
 		return []LoadPoint{{Name: fmt.Sprintf("closed loop with %d users", a.Users), Dir: fmt.Sprintf("closed-%dusers", a.Users)}}
-	case "replay":
+	case servebench.ProcessReplay:
 		x := strconv.FormatFloat(a.TimeScale, 'f', -1, 64)
 		return []LoadPoint{{Name: "replay at x" + x, Dir: "replay-x" + x}}
 	}
@@ -66,10 +68,10 @@ func (c *Contract) RunBudget(p LoadPoint) time.Duration {
 		window = c.Duration
 	case p.RateRPS > 0:
 		window = time.Duration(float64(c.Count) / p.RateRPS * float64(time.Second))
-	case c.Arrival.Process == "closed":
+	case c.Arrival.Process == servebench.ProcessClosed:
 		rounds := (c.Count + c.Arrival.Users - 1) / c.Arrival.Users
 		window = time.Duration(rounds) * (perRequest + c.Arrival.ThinkTime)
-	case c.Arrival.Process == "replay":
+	case c.Arrival.Process == servebench.ProcessReplay:
 		for _, r := range c.Workload.Requests {
 			if r.ScheduledMS != nil {
 				window = max(window, time.Duration(*r.ScheduledMS*c.Arrival.TimeScale*float64(time.Millisecond)))

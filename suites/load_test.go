@@ -149,7 +149,7 @@ var _ = Describe("Load", func() {
 		Entry("a missing workload file", edit(5, "  file: missing.jsonl"),
 			`testdata/inline.yaml:5:9: workload.file: load workload: open testdata/missing.jsonl: no such file or directory`),
 		Entry("an unknown generator", edit(5, "  generator: {kind: sharegpt, count: 5}"),
-			`testdata/inline.yaml:5:14: workload.generator.kind: no generator named "sharegpt" is registered (registered: fixed, mixed); register one with suites.RegisterGenerator`),
+			`testdata/inline.yaml:5:14: workload.generator.kind: no generator named "sharegpt" is registered (registered: fixed, incident, mixed, multi-turn, shared-prefix); register one with suites.RegisterGenerator`),
 		Entry("count and duration together", edit(0, "duration: 30s"),
 			`testdata/inline.yaml:10:11: duration: give either count or duration, not both`),
 		Entry("a duration without a unit", edit(9, "duration: 30"),

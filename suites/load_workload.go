@@ -14,13 +14,17 @@ func (d *decoder) workload(m *mapping, c *Contract, dir string) {
 	if !d.required(m, "workload") {
 		return
 	}
-	w := d.mapping(m.get("workload"), "workload", "file", "generator")
+	w := d.mapping(m.get("workload"), "workload", "file", "generator", "import")
 	if w == nil {
 		return
 	}
 	switch {
 	case w.has("file") && w.has("generator"):
 		d.errorf(w.get("generator"), "workload.generator", "give either file or generator, not both")
+	case w.has("import") && (w.has("file") || w.has("generator")):
+		d.errorf(w.get("import"), "workload.import", "give one of file, generator or import")
+	case w.has("import"):
+		d.importTrace(w.get("import"), c, dir)
 	case w.has("file"):
 		file := d.str(w, "file")
 		if file == "" {
@@ -38,7 +42,7 @@ func (d *decoder) workload(m *mapping, c *Contract, dir string) {
 	case w.has("generator"):
 		d.generator(w.get("generator"), c)
 	default:
-		d.errorf(w.node, "workload", "give a file or a generator")
+		d.errorf(w.node, "workload", "give a file, a generator or an import")
 	}
 }
 

@@ -55,8 +55,17 @@ func (c *Contract) PointObjectives(p LoadPoint) []Objective {
 	if o.ErrorRate != nil {
 		out = append(out, objective("objectives.error_rate", matchers.HaveErrorRateBelow(*o.ErrorRate)))
 	}
+	if o.Drift != nil {
+		out = append(out, objective("objectives.drift", matchers.HaveNoDrift(*o.Drift)))
+	}
 	if o.QualifiedRate != nil {
 		out = append(out, objective("objectives.qualified_rate", matchers.HaveQualifiedRateAtLeast(*o.QualifiedRate)))
+	}
+	if o.JoulesPerOutputToken != nil {
+		out = append(out, objective("objectives.joules_per_output_token", matchers.HaveEnergyPerOutputTokenBelow(*o.JoulesPerOutputToken)))
+	}
+	if o.JoulesPerQualifiedRequest != nil {
+		out = append(out, objective("objectives.joules_per_qualified_request", matchers.HaveEnergyPerQualifiedRequestBelow(*o.JoulesPerQualifiedRequest)))
 	}
 	return out
 }

@@ -5,8 +5,8 @@ import (
 	"sync"
 	"time"
 
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
+	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/gomega"
 
 	"github.com/servebench/servebench/servebench"
 )
@@ -27,7 +27,9 @@ const loadGracePeriod = 30 * time.Second
 // BeforeAll runs the load (bounded by NodeTimeout(RunBudget)), attaches a
 // RunEntry with AddReportEntry and keeps the run directory, and whose specs
 // are one It per objective, so a report names each objective that failed
-// and at which load. A sweep with a capacity objective ends with one more
+// and at which load. Each spec is located at the contract line that
+// declared it, and a failure message's first line names that line
+// (WriteJUnitReport also moves the failure's own location there). A sweep with a capacity objective ends with one more
 // It for the capacity. The engine comes from SharedEngine when it was
 // called, else it is started in the contract container's BeforeAll and
 // stopped when the container ends.
@@ -39,11 +41,12 @@ func Register(contracts ...*Contract) {
 
 // register builds one contract's container.
 func register(c *Contract) {
-	Describe(c.Name, Label(c.AllLabels()...), Ordered, ContinueOnFailure, Serial, c.Location("name"), func() {
+	contractFiles.Store(c.Path, true)
+	ginkgo.Describe(c.Name, ginkgo.Label(c.AllLabels()...), ginkgo.Ordered, ginkgo.ContinueOnFailure, ginkgo.Serial, c.Location("name"), func() {
 		var target Target
-		BeforeAll(func(ctx SpecContext) {
+		ginkgo.BeforeAll(func(ctx ginkgo.SpecContext) {
 			target = acquireTarget(ctx, c)
-		}, NodeTimeout(c.startupBudget()+time.Minute))
+		}, ginkgo.NodeTimeout(c.startupBudget()+time.Minute))
 		if c.Baseline != nil {
 			registerBaseline(c, &target)
 			return
@@ -52,38 +55,56 @@ func register(c *Contract) {
 		var mu sync.Mutex
 		var sweep []servebench.SweepPoint
 		for _, p := range c.Points() {
-			Describe(p.Name, c.Location("arrival.rates", "arrival.rate", "arrival"), func() {
+			ginkgo.Describe(p.Name, c.Location("arrival.rates", "arrival.rate", "arrival"), func() {
 				var result *servebench.RunResult
-				BeforeAll(func(ctx SpecContext) {
-					GinkgoWriter.Printf("servebench: running %s, %s against %s\n", c.Name, p.Name, target.BaseURL)
+				ginkgo.BeforeAll(func(ctx ginkgo.SpecContext) {
+					ginkgo.GinkgoWriter.Printf("servebench: running %s, %s against %s\n", c.Name, p.Name, target.BaseURL)
 					res, err := c.RunPoint(ctx, p, target, nil)
 					if res != nil && res.Report != nil {
-						AddReportEntry(ReportEntryName, &RunEntry{Contract: c.Name, LoadPoint: p.Name, Dir: res.Dir, Report: res.Report},
-							ReportEntryVisibilityAlways, c.Location("arrival.rates", "arrival.rate", "arrival"))
+						ginkgo.AddReportEntry(ReportEntryName, &RunEntry{Contract: c.Name, LoadPoint: p.Name, Dir: res.Dir, Report: res.Report},
+							ginkgo.ReportEntryVisibilityAlways, c.Location("arrival.rates", "arrival.rate", "arrival"))
 						mu.Lock()
-						sweep = append(sweep, servebench.SweepPoint{OfferedRPS: p.RateRPS, Report: res.Report})
+						sweep = append(sweep, servebench.SweepPoint{OfferedRPS: p.RateRPS, RunDir: res.Dir, Report: res.Report})
 						mu.Unlock()
 					}
-					Expect(err).NotTo(HaveOccurred(), "the load point did not complete")
+					gomega.Expect(err).NotTo(gomega.HaveOccurred(), failureHeading(c.Location("arrival.rates", "arrival.rate", "arrival"), p.Name+": the load point did not complete"))
 					result = res
-				}, NodeTimeout(c.RunBudget(p)), GracePeriod(loadGracePeriod))
+				}, ginkgo.NodeTimeout(c.RunBudget(p)), ginkgo.GracePeriod(loadGracePeriod))
 
 				for _, o := range c.PointObjectives(p) {
-					It(o.Name, c.Location(o.Field, "objectives"), func() {
-						Expect(result).To(o.Matcher)
+					at := c.Location(o.Field, "objectives")
+					ginkgo.It(o.Name, at, func() {
+						gomega.Expect(result).To(o.Matcher, failureHeading(at, o.Name))
 					})
 				}
 			})
 		}
 
-		if o, rule, ok := c.CapacityObjective(); ok {
-			It(o.Name, c.Location(o.Field), func() {
+		if c.Arrival.Sweep() {
+			// sweep.json and sweep.html join the artifacts and the report
+			// once every point ran, whatever their objectives said.
+			ginkgo.AfterAll(func() {
 				mu.Lock()
 				points := append([]servebench.SweepPoint(nil), sweep...)
 				mu.Unlock()
-				Expect(points).To(HaveLen(len(c.Points())),
-					fmt.Sprintf("only %d of the %d load points produced a report", len(points), len(c.Points())))
-				Expect(servebench.NewSweep(points, rule)).To(o.Matcher)
+				if len(points) == 0 {
+					return
+				}
+				entry, err := c.writeSweep(points, time.Now())
+				gomega.Expect(err).NotTo(gomega.HaveOccurred(), "keeping sweep.json and sweep.html")
+				ginkgo.AddReportEntry(SweepEntryName, entry, ginkgo.ReportEntryVisibilityAlways, c.Location("arrival.rates", "arrival"))
+			})
+		}
+
+		if o, rule, ok := c.CapacityObjective(); ok {
+			at := c.Location(o.Field)
+			ginkgo.It(o.Name, at, func() {
+				mu.Lock()
+				points := append([]servebench.SweepPoint(nil), sweep...)
+				mu.Unlock()
+				gomega.Expect(points).To(gomega.HaveLen(len(c.Points())),
+					failureHeading(at, fmt.Sprintf("only %d of the %d load points produced a report", len(points), len(c.Points()))))
+				gomega.Expect(servebench.NewSweep(points, rule)).To(o.Matcher, failureHeading(at, o.Name))
 			})
 		}
 	})

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -37,10 +38,10 @@ func (e *RunEntry) ColorableString() string {
 		fmt.Fprintf(&b, "attainment undefined (%d offered)", r.Offered)
 	}
 	if r.WilsonLower != nil {
-		fmt.Fprintf(&b, ", Wilson lower %.3f at %g%%", *r.WilsonLower, r.WilsonConfidence*100)
+		fmt.Fprintf(&b, ", Wilson lower %.3f at %s", *r.WilsonLower, numfmt.Level(r.WilsonConfidence))
 	}
 	var statuses []string
-	for _, s := range servebench.Statuses {
+	for _, s := range servebench.Statuses() {
 		if n := r.StatusCounts[s]; n > 0 {
 			statuses = append(statuses, fmt.Sprintf("%s %d", s, n))
 		}

@@ -3,7 +3,6 @@ package suites
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -28,15 +27,25 @@ type Target struct {
 
 // RunPoint runs one load point of the contract against target and keeps the
 // run directory (schedule, outcomes, report and a copy of the contract)
-// under the contract's ArtifactsRoot. Progress, when set, receives the
-// runner's progress.
-func (c *Contract) RunPoint(ctx context.Context, p LoadPoint, target Target, progress io.Writer) (*servebench.RunResult, error) {
+// under the contract's ArtifactsRoot. It first checks that the engine lists
+// the contract's model (servebench.CheckServedModel). observer, when set,
+// watches the run (see servebench.Observer).
+func (c *Contract) RunPoint(ctx context.Context, p LoadPoint, target Target, observer servebench.Observer) (*servebench.RunResult, error) {
 	cfg, err := c.runConfig(p, target)
 	if err != nil {
 		return nil, err
 	}
+	// As the CLI's preflight: a model the engine does not serve fails
+	// here, before anything is sent or written.
+	if _, err := servebench.CheckServedModel(ctx, cfg.Client); err != nil {
+		return nil, fmt.Errorf("contract %s, %s: %w", c.Name, p.Name, err)
+	}
 	cfg.OutputDir = c.runDir(p, time.Now())
-	cfg.Progress = progress
+	cfg.Observer = observer
+	if gpu := c.gpuSampler(ctx); gpu != nil {
+		defer gpu.Close()
+		cfg.GPUSampler = gpu
+	}
 	if err := os.MkdirAll(cfg.OutputDir, 0o755); err != nil {
 		return nil, fmt.Errorf("contract %s: %w", c.Name, err)
 	}
@@ -81,18 +90,10 @@ func (c *Contract) runConfig(p LoadPoint, target Target) (servebench.RunConfig, 
 		Labels:         map[string]any{"contract": c.Name, "load_point": p.Name, "labels": c.AllLabels()},
 	}
 	a := c.Arrival
-	var err error
-	switch a.Process {
-	case "closed":
-		cfg.ClosedLoop = &servebench.ClosedLoop{Users: a.Users, ThinkTime: a.ThinkTime}
-	case "replay":
-		cfg.Arrival, err = servebench.NewReplay(c.Workload, a.TimeScale)
-	default:
-		cfg.Arrival, err = servebench.NewArrival(servebench.ArrivalSpec{
-			Process: a.Process, RateRPS: p.RateRPS, Burstiness: a.Burstiness, BurstSize: a.BurstSize, Seed: a.Seed,
-		})
-	}
-	if err != nil {
+	if err := cfg.SetArrival(servebench.ArrivalSpec{
+		Process: a.Process, RateRPS: p.RateRPS, Burstiness: a.Burstiness, BurstSize: a.BurstSize, TimeScale: a.TimeScale,
+		Users: a.Users, ThinkTimeMS: float64(a.ThinkTime) / float64(time.Millisecond), Seed: a.Seed,
+	}); err != nil {
 		return servebench.RunConfig{}, fmt.Errorf("contract %s: %w", c.Name, err)
 	}
 	return cfg, nil

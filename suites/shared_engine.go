@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	. "github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
 )
 
@@ -59,17 +59,17 @@ func sharedEngineFor(key string) (sharedEngine, bool) {
 //		RunSpecs(t, "SLO contracts")
 //	}
 func SharedEngine(contracts ...*Contract) bool {
-	return SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
+	return ginkgo.SynchronizedBeforeSuite(func(ctx ginkgo.SpecContext) []byte {
 		started := startShared(ctx, selected(contracts))
 		b, err := json.Marshal(started)
 		if err != nil {
-			Fail(fmt.Sprintf("share engine endpoints: %v", err))
+			ginkgo.Fail(fmt.Sprintf("share engine endpoints: %v", err))
 		}
 		return b
 	}, func(b []byte) {
 		var m map[string]sharedEngine
 		if err := json.Unmarshal(b, &m); err != nil {
-			Fail(fmt.Sprintf("read shared engine endpoints: %v", err))
+			ginkgo.Fail(fmt.Sprintf("read shared engine endpoints: %v", err))
 		}
 		sharedMu.Lock()
 		shared = m
@@ -79,7 +79,7 @@ func SharedEngine(contracts ...*Contract) bool {
 
 // selected keeps the contracts whose labels pass the suite's label filter.
 func selected(contracts []*Contract) []*Contract {
-	filter, err := types.ParseLabelFilter(GinkgoLabelFilter())
+	filter, err := types.ParseLabelFilter(ginkgo.GinkgoLabelFilter())
 	if err != nil {
 		return contracts
 	}
@@ -115,10 +115,10 @@ func startShared(ctx context.Context, contracts []*Contract) map[string]sharedEn
 			continue
 		}
 		logPath := filepath.Join(c.ArtifactsRoot(), "engines", c.Engine.Kind+"-"+shortHash(key)+".log")
-		DeferCleanup(func(ctx SpecContext) error {
+		ginkgo.DeferCleanup(func(ctx ginkgo.SpecContext) error {
 			saveEngineLogs(ctx, eng, logPath)
 			return eng.Shutdown(ctx)
-		}, NodeTimeout(2*time.Minute))
+		}, ginkgo.NodeTimeout(2*time.Minute))
 		out[key] = sharedEngine{Target: targetOf(eng)}
 	}
 	return out

@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
-	. "github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2"
 
 	"github.com/servebench/servebench/containers"
 )
@@ -40,7 +40,7 @@ func (c *Contract) startupBudget() time.Duration {
 // (its logs kept beside the run directories) when the contract's container
 // ends. It must run in a setup node; an unavailable engine skips the specs.
 func acquireTarget(ctx context.Context, c *Contract) Target {
-	GinkgoHelper()
+	ginkgo.GinkgoHelper()
 	if c.Engine == nil {
 		return Target{BaseURL: c.BaseURL, Model: c.Model}
 	}
@@ -49,7 +49,7 @@ func acquireTarget(ctx context.Context, c *Contract) Target {
 		case s.Unavailable != "":
 			skipOrFail(c, s.Unavailable)
 		case s.Error != "":
-			Fail(s.Error)
+			ginkgo.Fail(s.Error)
 		}
 		return s.Target
 	}
@@ -60,24 +60,24 @@ func acquireTarget(ctx context.Context, c *Contract) Target {
 		skipOrFail(c, err.Error())
 	}
 	if err != nil {
-		Fail(fmt.Sprintf("contract %s: %v", c.Name, err))
+		ginkgo.Fail(fmt.Sprintf("contract %s: %v", c.Name, err))
 	}
 	logPath := filepath.Join(c.ArtifactsRoot(), dirName(c.Name), "engine-"+c.Engine.Kind+".log")
-	DeferCleanup(func(ctx SpecContext) error {
+	ginkgo.DeferCleanup(func(ctx ginkgo.SpecContext) error {
 		saveEngineLogs(ctx, eng, logPath)
 		return eng.Shutdown(ctx)
-	}, NodeTimeout(2*time.Minute))
+	}, ginkgo.NodeTimeout(2*time.Minute))
 	return targetOf(eng)
 }
 
 // skipOrFail skips the contract's specs because its engine cannot run here,
 // or fails them when the environment requires Docker or GPUs.
 func skipOrFail(c *Contract, reason string) {
-	GinkgoHelper()
+	ginkgo.GinkgoHelper()
 	if containers.DockerRequired() || (c.Engine != nil && c.Engine.GPUs != 0 && containers.GPURequired()) {
-		Fail(fmt.Sprintf("contract %s: %s", c.Name, reason))
+		ginkgo.Fail(fmt.Sprintf("contract %s: %s", c.Name, reason))
 	}
-	Skip(fmt.Sprintf("contract %s: %s", c.Name, reason))
+	ginkgo.Skip(fmt.Sprintf("contract %s: %s", c.Name, reason))
 }
 
 // saveEngineLogs writes what the engine logged to path; a failure is noted
@@ -97,10 +97,10 @@ func saveEngineLogs(ctx context.Context, eng containers.Engine, path string) {
 		}
 	}
 	if err != nil {
-		GinkgoWriter.Printf("servebench: could not keep the %s engine's logs: %v\n", eng.Kind(), err)
+		ginkgo.GinkgoWriter.Printf("servebench: could not keep the %s engine's logs: %v\n", eng.Kind(), err)
 		return
 	}
-	GinkgoWriter.Printf("servebench: %s engine logs kept in %s\n", eng.Kind(), path)
+	ginkgo.GinkgoWriter.Printf("servebench: %s engine logs kept in %s\n", eng.Kind(), path)
 }
 
 // shortHash is a short stable name for an engine spec's key.

@@ -222,7 +222,7 @@ func repetition(ctx context.Context, s settings, w *servebench.Workload, slowdow
 				return nil, err
 			}
 			client := *rc.Client
-			client.BaseURL = srv.URL()
+			client.BaseURL = srv.BaseURL()
 			rc.Client = &client
 			return func() { srv.Close() }, nil
 		},

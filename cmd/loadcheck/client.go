@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/stats"
 )
 
 // targets are the client's budgets on a 2-core machine.
@@ -52,7 +53,7 @@ func client(args []string) error {
 	if err != nil {
 		return err
 	}
-	arrival, err := servebench.NewArrival(servebench.ArrivalSpec{Process: "poisson", RateRPS: *rate, Seed: *seed})
+	arrival, err := servebench.NewArrival(servebench.ArrivalSpec{Process: servebench.ProcessPoisson, RateRPS: *rate, Seed: *seed})
 	if err != nil {
 		return err
 	}
@@ -92,8 +93,8 @@ func client(args []string) error {
 		delivered = *rep.Generator.DeliveredRPS / *rep.Generator.IdealRPS
 	}
 	lagP99 := distP99(rep.Percentiles[servebench.MetricScheduleLag])
-	addedP50, _ := servebench.Percentile(added, 50, "nearest-rank")
-	addedP99, _ := servebench.Percentile(added, 99, "nearest-rank")
+	addedP50, _ := stats.Percentile(added, 50, stats.NearestRank)
+	addedP99, _ := stats.Percentile(added, 99, stats.NearestRank)
 	t := targetsFor(*rate)
 	fmt.Printf("rate %.0f req/s Poisson, %v window, %d-token streams: %d offered, %d successful\n",
 		*rate, *duration, *tokens, rep.Offered, rep.ProtocolSuccesses)

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"strconv"
 	"sync"
 	"time"
 )
@@ -79,6 +78,3 @@ func serve(args []string) error {
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
 	return srv.Serve(ln)
 }
-
-// formatMS renders milliseconds for the summary.
-func formatMS(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) + " ms" }

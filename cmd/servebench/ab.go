@@ -44,8 +44,8 @@ func runAB(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&af.rounds, "rounds", 3, "rounds; each is one baseline and one candidate run, in alternating order")
 	var cf compareFlags
 	cf.register(fs, false)
-	if err := fs.Parse(args); err != nil {
-		return 1
+	if code, done := parseCommandLine(fs, args, stderr); done {
+		return code
 	}
 	base, cand, err := af.sides(fs, &rf, stderr)
 	if err != nil {
@@ -89,6 +89,8 @@ func (af *abFlags) sides(fs *flag.FlagSet, rf *runFlags, stderr io.Writer) (base
 		return base, cand, errors.New("--base-url and --metrics-url are replaced by their --baseline- and --candidate- forms")
 	case set["require-attainment"]:
 		return base, cand, errors.New("--require-attainment is refused: the comparison is the verdict")
+	case set["shard"] || set["start-at"] || set["run-id"]:
+		return base, cand, errors.New("--shard, --start-at and --run-id are refused: each round's runs get their own IDs and run whole, in turn")
 	case set["format"]:
 		return base, cand, errors.New("--format is refused: ab prints the comparison's text summary and writes compare.json and compare.html")
 	case af.baselineURL == "" || af.candidateURL == "":

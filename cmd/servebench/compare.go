@@ -66,7 +66,7 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 	var f compareFlags
 	f.register(fs, true)
 	if err := fs.Parse(args); err != nil {
-		return 1
+		return parseFailureCode(err)
 	}
 	if fs.NArg() != 2 {
 		fmt.Fprintln(stderr, "servebench compare: want two arguments, BASELINE and CANDIDATE")

@@ -1,22 +1,21 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"os"
-	"os/signal"
 	"strconv"
 	"strings"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
 	"github.com/servebench/servebench/fixtures/samples"
 	"github.com/servebench/servebench/fixtures/simengine"
+	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/sweepreport"
 )
 
 func init() {
@@ -36,10 +35,19 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	tpot := fs.Duration("tpot-slo", 10*time.Millisecond, "TPOT objective")
 	alpha := fs.Float64("attainment", 0.95, "required attainment at a passing rate")
 	timeScale := fs.Float64("time-scale", 0.25, "the simulated engine's time scale (0.25: steps four times faster than the model's)")
-	if err := fs.Parse(args); err != nil {
+	overwrite := fs.Bool("overwrite", false, "remove servebench output already in --output instead of refusing")
+	if code, done := parseCommandLine(fs, args, stderr); done {
+		return code
+	}
+	err := checkDemoFlags(*window, *ttft, *tpot, *alpha, *timeScale)
+	if err == nil {
+		err = prepareOutput(*output, *overwrite)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "servebench demo: %v\n", err)
 		return 1
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptContext(stderr)
 	defer stop()
 
 	w, err := samples.Workload(demoWorkloadName)
@@ -62,14 +70,14 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer engine.Close()
-	arrival, _ := servebench.NewArrival(servebench.ArrivalSpec{Process: "poisson", RateRPS: points[0], Seed: 1})
+	arrival, _ := servebench.NewArrival(servebench.ArrivalSpec{Process: servebench.ProcessPoisson, RateRPS: points[0], Seed: 1})
 	cfg := servebench.RunConfig{
 		Workload: w, Arrival: arrival, Duration: *window, Warmup: 4, OutputDir: *output,
-		Client: &servebench.Client{BaseURL: engine.URL(), Model: engineCfg.Model, Endpoint: servebench.EndpointCompletions,
+		Client: &servebench.Client{BaseURL: engine.BaseURL(), Model: engineCfg.Model, Endpoint: servebench.EndpointCompletions,
 			Stream: true, TotalTimeout: 30 * time.Second, IdleTimeout: 10 * time.Second},
 		Score:      servebench.ScoreOptions{SLO: servebench.SLO{TTFT: *ttft, TPOT: *tpot}},
 		Engine:     &servebench.EngineInfo{Kind: "simengine", Model: engineCfg.Model, Version: "in-process"},
-		MetricsURL: engine.URL() + "/metrics",
+		MetricsURL: engine.BaseURL() + "/metrics",
 	}
 	if cfg.OutputDir == "" {
 		if cfg.OutputDir, err = os.MkdirTemp("", "servebench-demo-"); err != nil {
@@ -78,7 +86,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	fmt.Fprintf(stdout, "servebench demo: the simulated engine at %s (continuous batching, time scale %g: %v step + %v per running sequence + %v per prompt token; computed capacity for this workload about %.1f req/s)\n",
-		engine.URL(), engineCfg.TimeScale, scaled(engineCfg.StepBase, engineCfg.TimeScale), scaled(engineCfg.DecodePerSequence, engineCfg.TimeScale),
+		engine.BaseURL(), engineCfg.TimeScale, scaled(engineCfg.StepBase, engineCfg.TimeScale), scaled(engineCfg.DecodePerSequence, engineCfg.TimeScale),
 		scaled(engineCfg.PrefillPerToken, engineCfg.TimeScale), capacity)
 	fmt.Fprintf(stdout, "workload %s (%d rows, sha256 %s…), Poisson arrivals, %v window per rate\n",
 		w.Name, len(w.Requests), w.SHA256[:12], *window)
@@ -91,6 +99,9 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	printSweep(stdout, sweep)
+	if werr := sweepreport.FromSweep(sweep, cfg.OutputDir).WriteFiles(cfg.OutputDir); werr != nil {
+		fmt.Fprintf(stderr, "servebench demo: %v\n", werr)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "servebench demo: %v\n", err)
 		return 1
@@ -104,7 +115,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	fmt.Fprintf(stdout, "\nrun directories (schedule.json, outcomes.jsonl, report.json and report.html per rate): %s\n", cfg.OutputDir)
+	fmt.Fprintf(stdout, "\nsweep.json, sweep.html and the run directories (schedule.json, outcomes.jsonl, report.json and report.html per rate): %s\n", cfg.OutputDir)
 	return 0
 }
 
@@ -118,25 +129,29 @@ func printSweep(w io.Writer, s *servebench.Sweep) {
 		v := s.Selection.Verdicts[i]
 		verdict := "pass"
 		if !v.Pass {
-			verdict = "FAIL"
-			failures = append(failures, fmt.Sprintf("%g req/s: %s", p.OfferedRPS, strings.Join(v.Reasons, "; ")))
+			verdict = strings.ToUpper(v.Verdict)
+			failures = append(failures, fmt.Sprintf("%g req/s %s: %s", p.OfferedRPS, v.Verdict, strings.Join(v.Reasons, "; ")))
 		}
-		backlog := "-"
+		backlog := numfmt.Undefined
 		if r.Backlog != nil {
 			backlog = fmt.Sprintf("%d→%d", r.Backlog.AtWindowMid, r.Backlog.AtWindowEnd)
 		}
 		fmt.Fprintf(tw, "%g\t%d/%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", p.OfferedRPS, r.Qualified, r.Offered,
-			fmtFrac(r.Attainment), fmtFrac(r.WilsonLower),
-			fmtDist(r.Percentiles[servebench.MetricTTFT].P50), fmtDist(r.Percentiles[servebench.MetricTTFT].P99),
-			fmtDist(r.Percentiles[servebench.MetricTPOT].P99), fmtDist(r.MaxScheduleLagMS), backlog, verdict)
+			numfmt.OptFixed(r.Attainment, 3), numfmt.OptFixed(r.WilsonLower, 3),
+			numfmt.OptFixed(r.Percentiles[servebench.MetricTTFT].P50, 1), numfmt.OptFixed(r.Percentiles[servebench.MetricTTFT].P99, 1),
+			numfmt.OptFixed(r.Percentiles[servebench.MetricTPOT].P99, 1), numfmt.OptFixed(r.MaxScheduleLagMS, 1), backlog, verdict)
 	}
 	_ = tw.Flush()
 	for _, f := range failures {
 		fmt.Fprintf(w, "  %s\n", f)
 	}
+	printSweepEnergy(w, s)
 	sel := s.Selection
 	if sel.RPS == nil {
 		fmt.Fprintln(w, "\nknee: no tested rate passed; test lower rates")
+		for _, n := range sel.Notes {
+			fmt.Fprintf(w, "  (%s)\n", n)
+		}
 		return
 	}
 	fmt.Fprintf(w, "\nknee: %g req/s is the %s", *sel.RPS, sel.Label)
@@ -147,20 +162,6 @@ func printSweep(w io.Writer, s *servebench.Sweep) {
 	for _, n := range sel.Notes {
 		fmt.Fprintf(w, "  (%s)\n", n)
 	}
-}
-
-func fmtFrac(v *float64) string {
-	if v == nil {
-		return "n/a"
-	}
-	return strconv.FormatFloat(*v, 'f', 3, 64)
-}
-
-func fmtDist(v *float64) string {
-	if v == nil {
-		return "n/a"
-	}
-	return strconv.FormatFloat(*v, 'f', 1, 64)
 }
 
 // scaled is a model duration in wall-clock time.
@@ -181,12 +182,12 @@ func demoRates(s string, capacity float64) ([]float64, error) {
 	return out, nil
 }
 
-// parseRates reads a comma-separated list of positive rates.
+// parseRates reads a comma-separated list of positive finite rates.
 func parseRates(s string) ([]float64, error) {
 	var out []float64
 	for _, f := range strings.Split(s, ",") {
 		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-		if err != nil || !(v > 0) {
+		if err != nil || !(v > 0) || math.IsInf(v, 1) {
 			return nil, fmt.Errorf("%q is not a positive rate", f)
 		}
 		out = append(out, v)

@@ -54,3 +54,19 @@ func TestK8sJobRefusesAShardFlag(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want 1 refusing --shard", code, stderr)
 	}
 }
+
+// A --header value is never written into a manifest, and the run flags are
+// range-checked as a run checks them.
+func TestK8sJobRefusesHeadersAndBadNumbers(t *testing.T) {
+	workload := writeWorkload(t, twoRows)
+	base := []string{"k8s", "job", "--base-url", "http://vllm.bench.svc:8000", "--model", "m", "--workload", workload,
+		"--rate", "300", "--count", "9000", "--shards", "3", "--image", "servebench:test", "--volume-claim", "results", "--output", "/results"}
+	code, stdout, stderr := runCLI(append(base, "--header", "X-Gateway-Key=gw-SECRET")...)
+	if code != 1 || !strings.Contains(stderr, "--header: its value would be written into the manifest") || strings.Contains(stdout+stderr, "gw-SECRET") {
+		t.Errorf("--header: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	code, _, stderr = runCLI(append(base, "--require-attainment", "NaN")...)
+	if code != 1 || !strings.Contains(stderr, "--require-attainment: want a fraction in [0, 1], got NaN") {
+		t.Errorf("--require-attainment NaN: exit %d, stderr %q", code, stderr)
+	}
+}

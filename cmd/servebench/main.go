@@ -6,12 +6,18 @@
 //	servebench demo                 sweep the embedded simulated engine
 //	servebench run [flags]          replay a workload against an endpoint
 //	servebench sweep --rates R,R,…  run at several offered rates and select the SLO capacity
+//	servebench sweep --rates auto   search for the knee (geometric series, then bisection)
+//	servebench pareto SWEEPDIR…     the front of per-user speed against total output tokens/s
+//	servebench workload import|generate …  a workload from a trace or a generator
 //	servebench score TRACE EVENTS   score normalized token events
 //	servebench score --run DIR      re-score a run directory with new SLOs
 //	servebench ab --baseline-url U --candidate-url U …  A/B rounds, then compare
 //	servebench compare BASELINE CANDIDATE  is the candidate worse than noise explains?
+//	servebench version              print the version, commit and Go version
 //
-// Exit codes: 0 the run or input is valid; 1 bad input or usage; 2 the
+// Every command prints its flags with -h and exits 0. Exit codes: 0 the run
+// or input is valid; 1 bad input or usage (a failed preflight, every warmup
+// request failed, an --output already holding servebench output); 2 the
 // accounting is available but the load was not delivered (a request unsent
 // or sent later than the lag tolerance); 3 attainment below
 // --require-attainment on an otherwise valid run; 4 (sweep) no tested rate

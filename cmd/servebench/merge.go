@@ -26,6 +26,7 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 	}
 	output := fs.String("output", "", "directory for the merged run (required, must not hold a run)")
 	format := fs.String("format", "text", "report on stdout: text, json or html")
+	overwrite := fs.Bool("overwrite", false, "remove servebench output already in --output instead of refusing")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			return 0
@@ -41,6 +42,10 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 		return 1
 	case *format != "text" && *format != "json" && *format != "html":
 		fmt.Fprintf(stderr, "servebench merge: --format: want text, json or html, got %q\n", *format)
+		return 1
+	}
+	if err := prepareOutput(*output, *overwrite); err != nil {
+		fmt.Fprintf(stderr, "servebench merge: %v\n", err)
 		return 1
 	}
 	rep, err := servebench.MergeShards(fs.Args(), *output, servebench.ScoreOptions{})

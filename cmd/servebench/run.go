@@ -1,14 +1,12 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
+	"strings"
 	"time"
 
 	"github.com/servebench/servebench/servebench"
@@ -27,15 +25,22 @@ type runFlags struct {
 	thinkTime, duration, timeout, firstTokenTimeout, idleTimeout                                      time.Duration
 	lagTolerance, ttftSLO, tpotSLO, e2eSLO                                                            time.Duration
 	ttftFromScheduled, keepText, logprobs, noStream, noProgress                                       bool
-	sharding                                                                                          shardFlags
+	runSafety
+	gpu             telemetryFlags
+	sharding        shardFlags
+	metricsInterval time.Duration
+	boundedMemory   bool
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
+	// The client's defaults are NewClient's, so the command and the
+	// library cannot drift apart.
+	defaults := servebench.NewClient("", "")
 	fs.StringVar(&f.baseURL, "base-url", "", "engine root URL, e.g. http://127.0.0.1:8000 (required)")
 	fs.StringVar(&f.model, "model", "", "served model name (required)")
-	fs.StringVar(&f.endpoint, "endpoint", "chat", "API: completions or chat")
+	fs.StringVar(&f.endpoint, "endpoint", string(defaults.Endpoint), "API: completions or chat")
 	fs.StringVar(&f.workload, "workload", "", "workload JSONL file (required)")
-	fs.StringVar(&f.arrival, "arrival", "poisson", "arrival process: constant, poisson, gamma, burst, replay or closed")
+	fs.StringVar(&f.arrival, "arrival", string(servebench.ProcessPoisson), "arrival process: "+processNames())
 	fs.Float64Var(&f.rate, "rate", 0, "mean offered rate in requests per second (open loop)")
 	fs.Float64Var(&f.burstiness, "burstiness", 1, "gamma shape k; CV = 1/sqrt(k)")
 	fs.IntVar(&f.burstSize, "burst-size", 1, "requests per burst group (burst b requests every b/rate)")
@@ -47,9 +52,9 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.duration, "duration", 0, "length of the arrival window")
 	fs.IntVar(&f.maxConcurrency, "max-concurrency", 0, "client cap on requests in flight (0: none)")
 	fs.IntVar(&f.warmup, "warmup", 0, "warmup requests before the window (excluded from the cohort)")
-	fs.DurationVar(&f.timeout, "timeout", 5*time.Minute, "total deadline per request")
-	fs.DurationVar(&f.firstTokenTimeout, "first-token-timeout", 0, "deadline for the first content after send (0: none)")
-	fs.DurationVar(&f.idleTimeout, "idle-timeout", time.Minute, "deadline for the gap between stream events (0: none)")
+	fs.DurationVar(&f.timeout, "timeout", defaults.TotalTimeout, "total deadline per request")
+	fs.DurationVar(&f.firstTokenTimeout, "first-token-timeout", defaults.FirstTokenTimeout, "deadline for the first content after send (0: none)")
+	fs.DurationVar(&f.idleTimeout, "idle-timeout", defaults.IdleTimeout, "deadline for the gap between stream events (0: none)")
 	fs.DurationVar(&f.ttftSLO, "ttft-slo", 0, "TTFT objective (0: not declared)")
 	fs.DurationVar(&f.tpotSLO, "tpot-slo", 0, "TPOT objective (0: not declared)")
 	fs.DurationVar(&f.e2eSLO, "e2e-slo", 0, "end-to-end objective (0: not declared)")
@@ -57,14 +62,18 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.lagTolerance, "schedule-lag-tolerance", servebench.DefaultLagTolerance, "schedule lag beyond which the run is not valid")
 	fs.StringVar(&f.apiKeyEnv, "api-key-env", "", "environment variable holding the API key (never written anywhere)")
 	fs.StringVar(&f.metricsURL, "metrics-url", "", "the engine's Prometheus endpoint, scraped before and after the measurement (e.g. http://127.0.0.1:8000/metrics)")
+	fs.BoolVar(&f.boundedMemory, "bounded-memory", false, "keep no per-request state (open loop, unsharded): score from outcomes.jsonl in a streamed pass and write request entries to requests.jsonl, not report.json")
+	fs.DurationVar(&f.metricsInterval, "metrics-interval", servebench.DefaultMetricsInterval, "with --metrics-url: scrape this often through the measurement and put the series in the report (0: only before and after)")
 	fs.StringVar(&f.output, "output", "", "run directory for schedule.json, outcomes.jsonl and report.json (required)")
 	fs.Float64Var(&f.requireAttainment, "require-attainment", -1, "exit 3 when a valid run's attainment is below this fraction")
 	fs.StringVar(&f.format, "format", "text", "report on stdout: text, json or html")
-	fs.StringVar(&f.lengthControl, "length-control", "ignore_eos", "how ignore_eos rows are sent: ignore_eos, ignore_eos+min_tokens or unsupported")
+	fs.StringVar(&f.lengthControl, "length-control", string(defaults.LengthControl), "how ignore_eos rows are sent: ignore_eos, ignore_eos+min_tokens or unsupported")
 	fs.BoolVar(&f.keepText, "keep-text", false, "keep every response's text in the outcome records")
 	fs.BoolVar(&f.logprobs, "logprobs", false, "ask for logprobs so that tokens per event are proven")
 	fs.BoolVar(&f.noStream, "no-stream", false, "use non-streaming requests (TTFT then equals E2E)")
-	fs.BoolVar(&f.noProgress, "no-progress", false, "do not show progress on stderr")
+	fs.BoolVar(&f.noProgress, "no-progress", false, "do not show progress on stderr (it is shown only when stderr is a terminal)")
+	f.runSafety.register(fs)
+	f.gpu.register(fs)
 	f.sharding.register(fs)
 }
 
@@ -74,16 +83,21 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	var f runFlags
 	f.register(fs)
-	if err := fs.Parse(args); err != nil {
-		return 1
+	if code, done := parseCommandLine(fs, args, stderr); done {
+		return code
 	}
+	f.given = setFlags(fs)
 	cfg, err := f.config(stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "servebench run: %v\n", err)
 		return 1
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptContext(stderr)
 	defer stop()
+	if err := f.beforeLoad(ctx, &cfg, stderr); err != nil {
+		fmt.Fprintf(stderr, "servebench run: %v\n", err)
+		return 1
+	}
 	res, err := servebench.Run(ctx, cfg)
 	if res == nil || res.Report == nil {
 		fmt.Fprintf(stderr, "servebench run: %v\n", err)
@@ -100,6 +114,26 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	return verdictExitCode(res.Report, f.requireAttainment, stderr)
 }
 
+// processNames lists the arrival processes for the flag's help.
+func processNames() string {
+	var names []string
+	for _, p := range servebench.Processes() {
+		names = append(names, string(p))
+	}
+	return strings.Join(names, ", ")
+}
+
+// msOf converts a duration to milliseconds, the unit of the records.
+func msOf(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// arrivalSpec is the arrival the flags declare, for any process.
+func (f *runFlags) arrivalSpec() servebench.ArrivalSpec {
+	return servebench.ArrivalSpec{
+		Process: servebench.Process(f.arrival), RateRPS: f.rate, Burstiness: f.burstiness, BurstSize: f.burstSize,
+		TimeScale: f.timeScale, Users: f.users, ThinkTimeMS: msOf(f.thinkTime), Seed: f.seed,
+	}
+}
+
 // config turns the flags into a RunConfig, rejecting bad combinations.
 func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
 	var cfg servebench.RunConfig
@@ -112,12 +146,13 @@ func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
 		return cfg, errors.New("--workload is required")
 	case f.output == "":
 		return cfg, errors.New("--output is required")
-	case f.count == 0 && f.duration == 0 && f.arrival != "replay":
+	case f.count == 0 && f.duration == 0 && servebench.Process(f.arrival) != servebench.ProcessReplay:
 		return cfg, errors.New("give --count or --duration")
 	case f.format != "text" && f.format != "json" && f.format != "html":
 		return cfg, fmt.Errorf("--format: want text, json or html, got %q", f.format)
-	case f.requireAttainment > 1:
-		return cfg, fmt.Errorf("--require-attainment: want a fraction in [0, 1], got %v", f.requireAttainment)
+	}
+	if err := f.checkFlags(); err != nil {
+		return cfg, err
 	}
 	endpoint := servebench.Endpoint(f.endpoint)
 	if endpoint != servebench.EndpointChat && endpoint != servebench.EndpointCompletions {
@@ -133,29 +168,24 @@ func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
 	}
 	cfg = servebench.RunConfig{
 		Workload: w, Count: f.count, Duration: f.duration, Warmup: f.warmup,
-		MaxConcurrency: f.maxConcurrency, LagTolerance: f.lagTolerance, OutputDir: f.output, MetricsURL: f.metricsURL,
+		MaxConcurrency: f.maxConcurrency, LagTolerance: f.lagTolerance, OutputDir: f.output, MetricsURL: f.metricsURL, MetricsInterval: metricsIntervalFlag(f.metricsInterval), BoundedMemory: f.boundedMemory,
 		Score: servebench.ScoreOptions{SLO: servebench.SLO{
 			TTFT: f.ttftSLO, TPOT: f.tpotSLO, E2E: f.e2eSLO, TTFTFromScheduled: f.ttftFromScheduled,
 		}},
 	}
 	if !f.noProgress {
-		cfg.Progress = stderr
+		cfg.Observer = newProgress(stderr)
+	}
+	if gpu, err := f.gpu.sampler(stderr); err != nil {
+		return cfg, err
+	} else if gpu != nil {
+		cfg.GPUSampler = gpu
 	}
 	if err := f.sharding.apply(&cfg); err != nil {
 		return cfg, err
 	}
-	switch f.arrival {
-	case "closed":
-		cfg.ClosedLoop = &servebench.ClosedLoop{Users: f.users, ThinkTime: f.thinkTime}
-	case "replay":
-		if cfg.Arrival, err = servebench.NewReplay(w, f.timeScale); err != nil {
-			return cfg, err
-		}
-	default:
-		spec := servebench.ArrivalSpec{Process: f.arrival, RateRPS: f.rate, Burstiness: f.burstiness, BurstSize: f.burstSize, Seed: f.seed}
-		if cfg.Arrival, err = servebench.NewArrival(spec); err != nil {
-			return cfg, err
-		}
+	if err := cfg.SetArrival(f.arrivalSpec()); err != nil {
+		return cfg, err
 	}
 	apiKey := ""
 	if f.apiKeyEnv != "" {
@@ -163,10 +193,9 @@ func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
 			return cfg, fmt.Errorf("--api-key-env: %s is empty or unset", f.apiKeyEnv)
 		}
 	}
-	cfg.Client = &servebench.Client{
-		BaseURL: f.baseURL, Model: f.model, Endpoint: endpoint, APIKey: apiKey, Stream: !f.noStream,
-		FirstTokenTimeout: f.firstTokenTimeout, IdleTimeout: f.idleTimeout, TotalTimeout: f.timeout,
-		LengthControl: lc, KeepText: f.keepText, Logprobs: f.logprobs,
-	}
+	c := servebench.NewClient(f.baseURL, f.model)
+	c.Endpoint, c.APIKey, c.Stream, c.LengthControl, c.KeepText, c.Logprobs = endpoint, apiKey, !f.noStream, lc, f.keepText, f.logprobs
+	c.FirstTokenTimeout, c.IdleTimeout, c.TotalTimeout = f.firstTokenTimeout, f.idleTimeout, f.timeout
+	cfg.Client = c
 	return cfg, nil
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -32,7 +33,7 @@ func startSim(t *testing.T, tune func(*simengine.Config)) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = srv.Close() })
-	return srv.URL()
+	return srv.BaseURL()
 }
 
 func writeWorkload(t *testing.T, rows string) string {
@@ -87,11 +88,12 @@ func TestRunCommandWritesTheRunDirectoryAndExitsZero(t *testing.T) {
 
 func TestRunCommandRequireAttainmentExitsThree(t *testing.T) {
 	// Every request fails with HTTP 500: the load is delivered (exit 0
-	// without the flag) but attainment is 0 of 6.
+	// without the flag) but attainment is 0 of 6. The preflight's probe
+	// would fail too, so it is skipped.
 	url := startSim(t, func(c *simengine.Config) { c.ErrorRate = 1 })
 	args := []string{"run", "--base-url", url, "--model", "simengine-tiny", "--endpoint", "chat",
 		"--workload", writeWorkload(t, twoRows), "--arrival", "poisson", "--rate", "50", "--count", "6",
-		"--schedule-lag-tolerance", "2s", "--no-progress"}
+		"--schedule-lag-tolerance", "2s", "--no-progress", "--skip-preflight"}
 	code, stdout, stderr := runCLI(append(args, "--output", t.TempDir())...)
 	if code != 0 || !strings.Contains(stdout, "http_error:") {
 		t.Fatalf("without --require-attainment: exit %d (want 0), stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
@@ -133,7 +135,17 @@ func TestDemoFindsTheKnee(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
 	}
-	for _, want := range []string{"knee: 10 req/s is the highest passing tested offered rate; 400 req/s fails", "report at 10 req/s:", "servebench report"} {
+	// 400 req/s is 7.5 times the engine's computed capacity: it fails on
+	// any machine. Whether 10 req/s passes is this machine's verdict: on a
+	// loaded machine the generator can miss the demo's 20 ms lag tolerance
+	// or a request its 10 ms TPOT objective, and then the knee line must
+	// say that no rate passed. Either way the knee follows the table.
+	wants := []string{"400 req/s fail: attainment", "knee: 10 req/s is the highest passing tested offered rate; 400 req/s fails", "report at 10 req/s:", "servebench report"}
+	if regexp.MustCompile(`(?m)^\s*10 req/s fail: `).MatchString(stdout) { // 10 req/s failed, and says why
+		wants = []string{"400 req/s fail: attainment", "knee: no tested rate passed; test lower rates"}
+		t.Logf("10 req/s failed on this machine; checking the knee line that says so")
+	}
+	for _, want := range wants {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("demo output lacks %q:\n%s", want, stdout)
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/stats"
 )
 
 func init() {
@@ -18,6 +19,7 @@ func init() {
 // scoreFlags holds the score command's flags.
 type scoreFlags struct {
 	runDir, format, percentile          string
+	requests                            string
 	confidence                          float64
 	ttftSLO, tpotSLO, e2eSLO            time.Duration
 	ttftFromScheduled                   bool
@@ -28,6 +30,7 @@ type scoreFlags struct {
 
 func (f *scoreFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.runDir, "run", "", "re-score the run directory DIR (schedule.json, outcomes.jsonl) instead of TRACE EVENTS")
+	fs.StringVar(&f.requests, "requests", "", "with --run: stream the scoring in bounded memory, write the per-request entries as JSON lines to FILE ('none' drops them) and leave them out of the report")
 	fs.StringVar(&f.format, "format", "json", "report on stdout: json, text or html")
 	fs.StringVar(&f.percentile, "percentile", "", "percentile method: nearest-rank (default) or linear")
 	fs.Float64Var(&f.confidence, "confidence", 0, "confidence of the one-sided Wilson lower bound (default 0.95)")
@@ -45,7 +48,7 @@ func (f *scoreFlags) options() (servebench.ScoreOptions, error) {
 	opts := servebench.ScoreOptions{
 		SLO:              servebench.SLO{TTFT: f.ttftSLO, TPOT: f.tpotSLO, E2E: f.e2eSLO, TTFTFromScheduled: f.ttftFromScheduled},
 		Confidence:       f.confidence,
-		PercentileMethod: f.percentile,
+		PercentileMethod: stats.PercentileMethod(f.percentile),
 	}
 	if f.format != "json" && f.format != "text" && f.format != "html" {
 		return opts, fmt.Errorf("--format %q: want json, text or html", f.format)
@@ -53,7 +56,7 @@ func (f *scoreFlags) options() (servebench.ScoreOptions, error) {
 	if f.confidence != 0 && !(f.confidence > 0 && f.confidence < 1) {
 		return opts, fmt.Errorf("--confidence %v: want a value in (0, 1)", f.confidence)
 	}
-	if f.percentile != "" && f.percentile != servebench.PercentileNearestRank && f.percentile != servebench.PercentileLinear {
+	if !stats.PercentileMethod(f.percentile).Valid() {
 		return opts, fmt.Errorf("--percentile %q: want nearest-rank or linear", f.percentile)
 	}
 	if f.ttftSLO < 0 || f.tpotSLO < 0 || f.e2eSLO < 0 {
@@ -63,7 +66,7 @@ func (f *scoreFlags) options() (servebench.ScoreOptions, error) {
 		if f.lagTolerance < 0 {
 			return opts, fmt.Errorf("--schedule-lag-tolerance %v: must not be negative", f.lagTolerance)
 		}
-		ms := servebench.Millis(f.lagTolerance)
+		ms := msOf(f.lagTolerance)
 		opts.LagToleranceMS = &ms
 	}
 	if (f.fluidityFirstToken > 0) != (f.fluidityCadence > 0) || f.fluidityFirstToken < 0 || f.fluidityCadence < 0 {
@@ -92,6 +95,9 @@ func runScore(args []string, stdout, stderr io.Writer) int {
 	var f scoreFlags
 	f.register(fs)
 	positional, err := parseInterleaved(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
 	if err != nil {
 		return 1
 	}
@@ -108,6 +114,8 @@ func runScore(args []string, stdout, stderr io.Writer) int {
 
 	var rep *servebench.Report
 	switch {
+	case f.runDir != "" && len(positional) == 0 && f.requests != "":
+		rep, err = scoreRunStreamed(f.runDir, f.requests, opts)
 	case f.runDir != "" && len(positional) == 0:
 		rep, err = servebench.ScoreRunDir(f.runDir, opts)
 	case f.runDir == "" && len(positional) == 2:

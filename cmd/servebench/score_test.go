@@ -165,7 +165,7 @@ func TestScoreCommandFlags(t *testing.T) {
 func scoreCLIRunDir(t *testing.T, outcomes []servebench.Outcome) string {
 	t.Helper()
 	dir := t.TempDir()
-	s := servebench.Schedule{Schema: servebench.ScheduleSchema, Mode: "open", WindowMS: [2]float64{0, 1000},
+	s := servebench.Schedule{Schema: servebench.ScheduleSchema, Mode: servebench.ModeOpen, WindowMS: [2]float64{0, 1000},
 		ScheduleLagToleranceMS: 20, Entries: []servebench.ScheduleEntry{
 			{ID: "a", ScheduledMS: 0}, {ID: "b", Row: 1, ScheduledMS: 500}}}
 	data, _ := json.Marshal(s)

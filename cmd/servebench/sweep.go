@@ -1,15 +1,12 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/sweepreport"
 )
 
 func init() {
@@ -17,45 +14,91 @@ func init() {
 }
 
 // runSweep is the sweep command: the run command's flags, a list of rates
-// instead of one, and a capacity rule. It exits 0 when a tested rate
+// (or "auto") instead of one, and a capacity rule. It writes sweep.json
+// and sweep.html in the output directory and exits 0 when a tested rate
 // passed, 4 when none did, 1 on bad input.
 func runSweep(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("servebench sweep", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var f runFlags
 	f.register(fs)
-	rates := fs.String("rates", "", "comma-separated offered rates in requests/s, lowest first (required)")
+	rates := fs.String("rates", "", `comma-separated offered rates in requests/s, or "auto" to search for the knee (required)`)
 	alpha := fs.Float64("min-attainment", 0.95, "attainment a rate needs to pass")
 	wilson := fs.Bool("wilson", false, "judge the one-sided Wilson lower bound of attainment instead of the observed value")
 	confidence := fs.Float64("confidence", 0.95, "confidence of the Wilson bound")
 	backlog := fs.Bool("no-backlog-growth", true, "fail a rate whose outstanding work grew over its window")
 	repeat := fs.Int("repeat", 1, "runs at each rate, each with the next seed; a rate passes only when all its runs pass")
 	descending := fs.Bool("descending", false, "test the highest rate first (shows hysteresis an upward sweep hides)")
-	if err := fs.Parse(args); err != nil {
+	var auto servebench.AutoRates
+	fs.Float64Var(&auto.StartRPS, "auto-start", 1, "--rates auto: the first rate of the coarse series (req/s)")
+	fs.Float64Var(&auto.Factor, "auto-factor", 2, "--rates auto: ratio between successive coarse rates")
+	fs.Float64Var(&auto.MaxRPS, "auto-max", 256, "--rates auto: the highest rate tried (req/s)")
+	fs.Float64Var(&auto.ResolutionRPS, "resolution", 0, "--rates auto: bisect until the passing and failing rates are this close (req/s; default a tenth of the start rate)")
+	if code, done := parseCommandLine(fs, args, stderr); done {
+		return code
+	}
+	f.given = setFlags(fs)
+	if f.given["rate"] {
+		fmt.Fprintln(stderr, "servebench sweep: --rate: a sweep takes its rates from --rates")
 		return 1
 	}
-	points, err := parseRates(*rates)
-	if err != nil {
-		fmt.Fprintf(stderr, "servebench sweep: --rates: %v\n", err)
+	if err := checkSweepNumbers(*alpha, *confidence, *repeat); err != nil {
+		fmt.Fprintf(stderr, "servebench sweep: %v\n", err)
 		return 1
 	}
-	if f.arrival == "replay" || f.arrival == "closed" {
+	plan := servebench.SweepPlan{Repeat: *repeat, Descending: *descending}
+	if *rates == "auto" {
+		if err := checkAutoRateFlags(auto.StartRPS, auto.Factor, auto.MaxRPS, auto.ResolutionRPS); err != nil {
+			fmt.Fprintf(stderr, "servebench sweep: %v\n", err)
+			return 1
+		}
+		if auto.ResolutionRPS == 0 {
+			auto.ResolutionRPS = auto.StartRPS / 10
+		}
+		plan.Auto = &auto
+		f.rate = auto.StartRPS
+	} else {
+		points, err := parseRates(*rates)
+		if err != nil {
+			fmt.Fprintf(stderr, "servebench sweep: --rates: %v\n", err)
+			return 1
+		}
+		plan.Rates = points
+		f.rate = points[0]
+	}
+	if !servebench.Process(f.arrival).Sampled() {
 		fmt.Fprintf(stderr, "servebench sweep: --arrival %s has no offered rate to sweep\n", f.arrival)
 		return 1
 	}
-	f.rate = points[0]
 	cfg, err := f.config(stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "servebench sweep: %v\n", err)
 		return 1
 	}
-	rule := servebench.CapacityRule{MinAttainment: *alpha, UseWilsonLower: *wilson, Confidence: *confidence, RequireNoBacklogGrowth: *backlog}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	if cfg.Shard != nil || !cfg.StartAt.IsZero() {
+		// Refused here too, so that the preflight does not come first.
+		fmt.Fprintln(stderr, "servebench sweep: a sweep runs its rates one after another; shard each rate's run instead (run --shard, --start-at)")
+		return 1
+	}
+	plan.Rule = servebench.CapacityRule{MinAttainment: *alpha, UseWilsonLower: *wilson, Confidence: *confidence, RequireNoBacklogGrowth: *backlog}
+	ctx, stop := interruptContext(stderr)
 	defer stop()
-	sweep, err := servebench.RunSweep(ctx, cfg, servebench.SweepPlan{Rates: points, Repeat: *repeat, Descending: *descending, Rule: rule})
+	if err := f.beforeLoad(ctx, &cfg, stderr); err != nil {
+		fmt.Fprintf(stderr, "servebench sweep: %v\n", err)
+		return 1
+	}
+	sweep, err := servebench.RunSweep(ctx, cfg, plan)
 	if sweep != nil {
-		printSweep(stdout, sweep)
-		fmt.Fprintf(stderr, "run directories: %s/rate-*\n", cfg.OutputDir)
+		res := sweepreport.FromSweep(sweep, cfg.OutputDir)
+		if werr := res.WriteFiles(cfg.OutputDir); werr != nil {
+			fmt.Fprintf(stderr, "servebench sweep: %v\n", werr)
+			return 1
+		}
+		if perr := printSweepResult(stdout, sweep, res, f.format); perr != nil {
+			fmt.Fprintf(stderr, "servebench sweep: %v\n", perr)
+			return 1
+		}
+		fmt.Fprintf(stderr, "sweep directory: %s (sweep.json, sweep.html, rate-*)\n", cfg.OutputDir)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "servebench sweep: %v\n", err)
@@ -65,4 +108,27 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 		return 4
 	}
 	return 0
+}
+
+// printSweepResult prints the sweep in the chosen format: the text table,
+// sweep.json, or sweep.html.
+func printSweepResult(w io.Writer, sw *servebench.Sweep, res sweepreport.Result, format string) error {
+	switch format {
+	case "json":
+		b, err := res.MarshalIndent()
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(b)
+		return err
+	case "html":
+		return res.WriteHTML(w)
+	default:
+		printSweep(w, sw)
+		if sw.Auto != nil {
+			fmt.Fprintf(w, "  (rates chosen automatically: coarse %v, bisected %v, resolution %g req/s)\n",
+				sw.Auto.Coarse, sw.Auto.Bisected, sw.Auto.ResolutionRPS)
+		}
+		return nil
+	}
 }

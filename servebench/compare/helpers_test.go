@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/stats"
 )
 
 func fptr(v float64) *float64 { return &v }
@@ -15,7 +16,7 @@ func attainmentReport(qualified, offered int) *servebench.Report {
 	return &servebench.Report{
 		Schema: servebench.ReportSchema, Offered: offered, ProtocolSuccesses: offered, Qualified: qualified,
 		Attainment: &a, Valid: true, Inputs: servebench.Inputs{WorkloadSHA256: "w1"},
-		PercentileMethod: servebench.PercentileNearestRank,
+		PercentileMethod: stats.NearestRank,
 	}
 }
 

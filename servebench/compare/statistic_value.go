@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/stats"
 )
 
 // value computes the statistic on one run's report.
@@ -29,7 +30,7 @@ func (s statistic) value(r *servebench.Report) (float64, error) {
 	if requestMetrics[s.metric] {
 		xs, err := s.samples(r)
 		if err == nil {
-			v, _ := servebench.Percentile(xs, s.p, r.PercentileMethod)
+			v, _ := stats.Percentile(xs, s.p, r.PercentileMethod)
 			return v, nil
 		}
 		// Without per-request entries, the stored summary still answers

@@ -31,5 +31,10 @@ func TestContract(t *testing.T) {
 	}
 	suites.SharedEngine(contract)
 	Describe("contract", func() { suites.Register(contract) })
+	if junit := os.Getenv("SUITE_JUNIT"); junit != "" {
+		ReportAfterSuite("contract as JUnit", func(r Report) {
+			Expect(suites.WriteJUnitReport(r, junit)).To(Succeed())
+		})
+	}
 	RunSpecs(t, "Contract Suite")
 }

@@ -1,8 +1,8 @@
-package servebench
+package stats
 
 import "math"
 
-// Wilson returns the one-sided Wilson score lower confidence bound of a
+// WilsonLower returns the one-sided Wilson score lower confidence bound of a
 // proportion: with successes of n independent trials with a constant pass
 // probability, the bound that the procedure places below that probability
 // with the given confidence (0.95 for 95%). z is the standard normal
@@ -13,7 +13,7 @@ import "math"
 // 190 of 200 gives 0.918, 200 of 200 gives 0.987 and 20 of 20 gives 0.881:
 // a perfect small sample does not certify a 95% service level. ok is false
 // when n < 1, successes is outside [0, n], or confidence is outside (0, 1).
-func Wilson(successes, n int, confidence float64) (lower float64, ok bool) {
+func WilsonLower(successes, n int, confidence float64) (lower float64, ok bool) {
 	if n < 1 || successes < 0 || successes > n || !(confidence > 0 && confidence < 1) {
 		return 0, false
 	}

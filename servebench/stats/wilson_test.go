@@ -1,4 +1,4 @@
-package servebench
+package stats
 
 import (
 	"math"
@@ -11,7 +11,7 @@ func TestWilsonSeedFigures(t *testing.T) {
 		want    float64 // to three decimals, from seed 000
 	}{{190, 200, 0.918}, {200, 200, 0.987}, {20, 20, 0.881}}
 	for _, c := range cases {
-		got, ok := Wilson(c.good, c.n, 0.95)
+		got, ok := WilsonLower(c.good, c.n, 0.95)
 		if !ok {
 			t.Fatalf("%d/%d: not ok", c.good, c.n)
 		}
@@ -20,26 +20,26 @@ func TestWilsonSeedFigures(t *testing.T) {
 		}
 	}
 	// Full precision against the closed form evaluated independently.
-	got, _ := Wilson(190, 200, 0.95)
+	got, _ := WilsonLower(190, 200, 0.95)
 	if math.Abs(got-0.9181081670817905) > 1e-12 {
 		t.Fatalf("190/200 = %.16f", got)
 	}
 }
 
 func TestWilsonEdges(t *testing.T) {
-	if lo, ok := Wilson(0, 5, 0.95); !ok || lo != 0 {
+	if lo, ok := WilsonLower(0, 5, 0.95); !ok || lo != 0 {
 		t.Fatalf("0/5 = %v %v, want 0 (clamped)", lo, ok)
 	}
 	// At confidence 0.5, z = 0 and the bound is the observed proportion.
-	if lo, _ := Wilson(3, 4, 0.5); math.Abs(lo-0.75) > 1e-12 {
+	if lo, _ := WilsonLower(3, 4, 0.5); math.Abs(lo-0.75) > 1e-12 {
 		t.Fatalf("confidence 0.5: %v", lo)
 	}
 	for _, c := range []struct {
 		good, n int
 		conf    float64
 	}{{1, 0, 0.95}, {-1, 5, 0.95}, {6, 5, 0.95}, {1, 5, 0}, {1, 5, 1}, {1, 5, math.NaN()}} {
-		if _, ok := Wilson(c.good, c.n, c.conf); ok {
-			t.Fatalf("Wilson(%d, %d, %v) accepted", c.good, c.n, c.conf)
+		if _, ok := WilsonLower(c.good, c.n, c.conf); ok {
+			t.Fatalf("WilsonLower(%d, %d, %v) accepted", c.good, c.n, c.conf)
 		}
 	}
 }

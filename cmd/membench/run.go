@@ -1,0 +1,148 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime/pprof"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/servebench/servebench/servebench"
+)
+
+// runResult is what `membench run` prints as its last line.
+type runResult struct {
+	Requests  int     `json:"requests"`
+	PeakRSSKB int64   `json:"peak_rss_kb"`
+	WallS     float64 `json:"wall_s"`
+	CPUS      float64 `json:"cpu_s"`
+	Valid     bool    `json:"valid"`
+	Successes int     `json:"successes"`
+}
+
+// runOnce runs n 64-token requests at rate against the engine with
+// BoundedMemory and prints its own peak RSS as JSON.
+func runOnce(args []string) error {
+	fs := flag.NewFlagSet("membench run", flag.ContinueOnError)
+	n := fs.Int("n", 100_000, "requests")
+	rate := fs.Float64("rate", 1000, "offered rate (req/s)")
+	tokens := fs.Int("tokens", 64, "output tokens per request")
+	url := fs.String("engine", "http://127.0.0.1:8000", "the simulated engine's URL")
+	dir := fs.String("dir", "", "run directory (default: a temporary one, removed after)")
+	heapProfile := fs.String("heapprofile", "", "write a heap profile here at 80% of the arrival window")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	w, err := servebench.ParseWorkload("membench.jsonl", []byte(fmt.Sprintf(
+		`{"id":"a","prompt":"write a long status update about the pager rotation","max_tokens":%d,"ignore_eos":true}`+"\n", *tokens)))
+	if err != nil {
+		return err
+	}
+	arrival, err := servebench.NewArrival(servebench.ArrivalSpec{Process: "constant", RateRPS: *rate})
+	if err != nil {
+		return err
+	}
+	out := *dir
+	if out == "" {
+		if out, err = os.MkdirTemp("", "membench-run-"); err != nil {
+			return err
+		}
+		defer os.RemoveAll(out)
+	}
+	if path := *heapProfile; path != "" {
+		// A heap profile at 80% of the arrival window, while requests run.
+		go func() {
+			time.Sleep(time.Duration(0.8 * float64(*n) / *rate * float64(time.Second)))
+			if f, err := os.Create(path); err == nil {
+				_ = pprof.WriteHeapProfile(f)
+				f.Close()
+			}
+		}()
+	}
+	start := time.Now()
+	res, err := servebench.Run(context.Background(), servebench.RunConfig{
+		Workload: w, Arrival: arrival, Count: *n, OutputDir: out, BoundedMemory: true,
+		LagTolerance: time.Second, Score: servebench.ScoreOptions{DriftInterval: -1},
+		Client: &servebench.Client{BaseURL: *url, Model: "simengine-tiny", Endpoint: servebench.EndpointCompletions,
+			Stream: true, TotalTimeout: time.Minute},
+	})
+	if err != nil {
+		return err
+	}
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	r := runResult{Requests: res.Report.Offered, PeakRSSKB: ru.Maxrss, WallS: time.Since(start).Seconds(),
+		CPUS: (tv(ru.Utime) + tv(ru.Stime)).Seconds(), Valid: res.Report.Valid, Successes: res.Report.ProtocolSuccesses}
+	b, _ := json.Marshal(r)
+	fmt.Println(string(b))
+	return nil
+}
+
+// runSlope starts the simulated engine (cmd/simengine, built beforehand),
+// runs `membench run` at each size in a fresh process, and prints the peak
+// RSS slope between the two sizes against the target.
+func runSlope(args []string) error {
+	fs := flag.NewFlagSet("membench run-slope", flag.ContinueOnError)
+	sizes := fs.String("n", "100000,300000", "two request counts")
+	rate := fs.Float64("rate", 1000, "offered rate (req/s)")
+	engine := fs.String("simengine", "simengine", "path of the cmd/simengine binary")
+	timeScale := fs.Float64("time-scale", 0.01, "the engine's time scale")
+	target := fs.Float64("max-bytes-per-request", 250, "target slope")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	parts := strings.Split(*sizes, ",")
+	if len(parts) != 2 {
+		return fmt.Errorf("run-slope: -n wants two sizes")
+	}
+	const addr = "127.0.0.1:18431"
+	eng := exec.Command(*engine, "-addr", addr, "-time-scale", strconv.FormatFloat(*timeScale, 'g', -1, 64),
+		"-max-num-seqs", "256", "-kv-cache-tokens", "1048576")
+	eng.Stderr = os.Stderr
+	if err := eng.Start(); err != nil {
+		return err
+	}
+	defer func() { _ = eng.Process.Kill(); _ = eng.Wait() }()
+	time.Sleep(time.Second)
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	var results []runResult
+	for _, p := range parts {
+		cmd := exec.Command(self, "run", "-n", p, "-rate", strconv.FormatFloat(*rate, 'g', -1, 64), "-engine", "http://"+addr)
+		cmd.Stderr = os.Stderr
+		outp, err := cmd.Output()
+		if err != nil {
+			return fmt.Errorf("run -n %s: %w", p, err)
+		}
+		var last string
+		for sc := bufio.NewScanner(strings.NewReader(string(outp))); sc.Scan(); {
+			last = sc.Text()
+		}
+		var r runResult
+		if err := json.Unmarshal([]byte(last), &r); err != nil {
+			return fmt.Errorf("run -n %s printed %q", p, last)
+		}
+		fmt.Printf("%d requests at %g req/s: peak RSS %.1f MB, wall %.0f s, cpu %.0f s, %d successes, valid %v\n",
+			r.Requests, *rate, float64(r.PeakRSSKB)/1024, r.WallS, r.CPUS, r.Successes, r.Valid)
+		results = append(results, r)
+	}
+	a, b := results[0], results[1]
+	slope := float64(b.PeakRSSKB-a.PeakRSSKB) * 1024 / float64(b.Requests-a.Requests)
+	fmt.Printf("slope %.0f bytes per request (target < %.0f): %s\n", slope, *target, verdict(slope < *target))
+	fmt.Printf("extrapolated peak RSS: 1M requests %.0f MB, 10M requests %.0f MB\n",
+		(float64(a.PeakRSSKB)*1024+slope*float64(1_000_000-a.Requests))/1e6,
+		(float64(a.PeakRSSKB)*1024+slope*float64(10_000_000-a.Requests))/1e6)
+	if slope >= *target {
+		os.Exit(1)
+	}
+	return nil
+}

@@ -1,0 +1,161 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/servebench/servebench/fixtures/simengine"
+	"github.com/servebench/servebench/servebench"
+)
+
+// waitFor polls cond every 10 ms until it holds or the deadline passes.
+func waitFor(t *testing.T, what string, limit time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("after %v: still waiting for %s", limit, what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestInterruptAtEveryPhaseLeavesAScorableRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the command against a slow simulated engine")
+	}
+	// 8 ms steps at time scale 1: a 300-token answer takes about 2.4 s, so
+	// every phase lasts long enough to be interrupted in.
+	cfg := simengine.DefaultConfig()
+	cfg.TimeScale = 1
+	engine, err := simengine.Start(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = engine.Close() })
+	wl := writeWorkload(t, `{"id":"a","prompt":"write the incident summary","max_tokens":300,"ignore_eos":true}
+{"id":"b","prompt":"list the pages","max_tokens":300,"ignore_eos":true}
+`)
+	for _, tc := range []struct {
+		phase, file string
+		warmup      string
+		sig         syscall.Signal
+	}{
+		{"warmup", servebench.WarmupFile, "2", syscall.SIGINT},
+		{"measurement", servebench.OutcomesFile, "0", syscall.SIGTERM},
+	} {
+		t.Run(tc.phase, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "run")
+			cmd := startCLI(context.Background(), "run", "--base-url", engine.BaseURL(), "--model", cfg.Model, "--endpoint", "completions",
+				"--workload", wl, "--arrival", "constant", "--rate", "2", "--count", "6", "--warmup", tc.warmup,
+				"--schedule-lag-tolerance", "1s", "--output", dir, "--no-progress", "--format", "json")
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			exited := make(chan error, 1)
+			go func() { exited <- cmd.Wait() }()
+			busy := engine.Stats().Submitted
+			waitFor(t, tc.phase+" with a request in flight", 20*time.Second, func() bool {
+				_, err := os.Stat(filepath.Join(dir, tc.file))
+				return err == nil && engine.Stats().Submitted > busy && engine.Stats().Running > 0
+			})
+			if err := cmd.Process.Signal(tc.sig); err != nil {
+				t.Fatal(err)
+			}
+			var exitErr *exec.ExitError
+			select {
+			case err := <-exited:
+				if !errors.As(err, &exitErr) || exitErr.ExitCode() != 2 {
+					t.Fatalf("exit %v, want 2 (load not delivered); stderr:\n%s", err, stderr.String())
+				}
+			case <-time.After(60 * time.Second):
+				_ = cmd.Process.Kill()
+				t.Fatalf("still running 60 s after %v; stderr:\n%s", tc.sig, stderr.String())
+			}
+			if !strings.Contains(stderr.String(), "ending the requests in flight") {
+				t.Errorf("stderr does not acknowledge the signal:\n%s", stderr.String())
+			}
+			code, stdout, errOut := runCLI("score", "--run", dir)
+			if code != 2 {
+				t.Fatalf("score --run: exit %d, want 2; stderr:\n%s", code, errOut)
+			}
+			var rep servebench.Report
+			if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+				t.Fatal(err)
+			}
+			sent := 0
+			for _, q := range rep.Requests {
+				if q.SentMS != nil {
+					sent++
+				}
+			}
+			// Every one of the 6 offered requests is accounted for, and at
+			// least the last was never sent.
+			if rep.Offered != 6 || rep.Valid || rep.StatusCounts[servebench.StatusNotSent] == 0 || len(rep.Requests) != 6 {
+				t.Fatalf("offered %d, valid %v, not_sent %d, %d requests (%d sent)", rep.Offered, rep.Valid,
+					rep.StatusCounts[servebench.StatusNotSent], len(rep.Requests), sent)
+			}
+		})
+	}
+}
+
+func TestInterruptDuringThePreflightWritesNothing(t *testing.T) {
+	// An engine whose generation never answers: the probe hangs until the
+	// client goes away.
+	probing := make(chan struct{}, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/v1/models" {
+			_, _ = w.Write([]byte(`{"object":"list","data":[{"id":"m"}]}`))
+			return
+		}
+		// Reading the body lets the server notice when the client goes.
+		_, _ = io.Copy(io.Discard, r.Body)
+		select {
+		case probing <- struct{}{}:
+		default:
+		}
+		select {
+		case <-r.Context().Done():
+		case <-time.After(time.Minute):
+		}
+	}))
+	t.Cleanup(srv.Close)
+	dir := filepath.Join(t.TempDir(), "run")
+	cmd := startCLI(context.Background(), "run", "--base-url", srv.URL, "--model", "m", "--workload", writeWorkload(t, twoRows),
+		"--arrival", "constant", "--rate", "2", "--count", "2", "--output", dir, "--no-progress")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-probing:
+	case <-time.After(30 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatalf("no probe request within 30 s; stderr:\n%s", stderr.String())
+	}
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	var exitErr *exec.ExitError
+	if !errors.As(err, &exitErr) || exitErr.ExitCode() != 1 || !strings.Contains(stderr.String(), "interrupted during the preflight: nothing was sent or written") {
+		t.Fatalf("exit %v, stderr:\n%s", err, stderr.String())
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Fatalf("the run directory exists (stat: %v)", err)
+	}
+}

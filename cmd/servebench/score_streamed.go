@@ -1,0 +1,42 @@
+package main
+
+import (
+	"io"
+	"os"
+	"runtime/debug"
+	"time"
+
+	"github.com/servebench/servebench/servebench"
+)
+
+// streamedScoreMemoryLimit is the soft heap limit the streamed score sets
+// when GOMEMLIMIT does not: its live data is a few tens of MB, and the
+// limit makes the collector run before garbage from decoding doubles that.
+const streamedScoreMemoryLimit = 100 << 20
+
+// scoreRunStreamed re-scores a run directory in bounded memory, writing
+// the per-request entries to requestsPath ("none": nowhere).
+func scoreRunStreamed(dir, requestsPath string, opts servebench.ScoreOptions) (*servebench.Report, error) {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(streamedScoreMemoryLimit))
+	}
+	var out io.Writer
+	if requestsPath != "none" {
+		f, err := os.Create(requestsPath)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		out = f
+	}
+	return servebench.ScoreRunDirTo(dir, opts, out)
+}
+
+// metricsIntervalFlag maps --metrics-interval onto RunConfig: 0 on the
+// command line turns the series off, which RunConfig spells negative.
+func metricsIntervalFlag(d time.Duration) time.Duration {
+	if d <= 0 {
+		return -1
+	}
+	return d
+}

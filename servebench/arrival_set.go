@@ -1,0 +1,38 @@
+package servebench
+
+import "errors"
+
+// SetArrival sets cfg's arrivals from a spec of any process, the one
+// constructor the command line and contracts share:
+//
+//   - constant, poisson, gamma and burst set Arrival (NewArrival);
+//   - replay sets Arrival to a replay of cfg.Workload's stored times at
+//     spec.TimeScale (NewReplay; 0 means 1);
+//   - closed sets ClosedLoop from spec.Users and spec.ThinkTimeMS (checked
+//     when the schedule is built).
+//
+// It clears whichever of Arrival and ClosedLoop the spec does not set.
+func (cfg *RunConfig) SetArrival(spec ArrivalSpec) error {
+	cfg.Arrival, cfg.ClosedLoop = nil, nil
+	switch {
+	case spec.Process == ProcessClosed:
+		cfg.ClosedLoop = &ClosedLoop{Users: spec.Users, ThinkTime: fromMillis(spec.ThinkTimeMS)}
+		return nil
+	case spec.Process == ProcessReplay:
+		if cfg.Workload == nil {
+			return errors.New("arrival: replay needs the run's workload first")
+		}
+		replay, err := NewReplay(cfg.Workload, spec.TimeScale)
+		if err != nil {
+			return err
+		}
+		cfg.Arrival = replay
+		return nil
+	}
+	a, err := NewArrival(spec)
+	if err != nil {
+		return err
+	}
+	cfg.Arrival = a
+	return nil
+}

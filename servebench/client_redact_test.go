@@ -1,0 +1,134 @@
+package servebench_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/servebench/servebench/fixtures/simengine"
+
+	"github.com/servebench/servebench/servebench"
+)
+
+const secretKey = "sk-SUPERSECRET-0123456789abcdef"
+
+// TestClientRedactsTheKeyBeforeCuttingTheMessage: a 401 whose message puts
+// the API key across the record's 512-byte cut must not leave the key's
+// first bytes behind (redaction first, then the cut), wherever the key
+// falls.
+func TestClientRedactsTheKeyBeforeCuttingTheMessage(t *testing.T) {
+	for _, pad := range []int{480, 490, 500, 505, 511, 600} {
+		t.Run(fmt.Sprint(pad), func(t *testing.T) {
+			msg := strings.Repeat("x", pad) + " Incorrect API key: Bearer " + secretKey + " was refused"
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusUnauthorized)
+				_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"message": msg}})
+			}))
+			defer srv.Close()
+			c := chatClient()
+			c.BaseURL, c.APIKey = srv.URL, secretKey
+			out := &servebench.Outcome{ID: "r1", Attempt: 1}
+			c.Do(context.Background(), time.Now(), chatRow(), "run/r1/1", out)
+			wantStatus(t, out, servebench.StatusHTTPError)
+			if strings.Contains(out.Error, "sk-SUPER") {
+				t.Fatalf("part of the key is in the record's error: %q", out.Error[max(0, len(out.Error)-80):])
+			}
+			if len(out.Error) > 512+len("…(truncated)") {
+				t.Errorf("error is %d bytes, over the 512-byte cut", len(out.Error))
+			}
+		})
+	}
+}
+
+// TestClientNeverWritesTheBaseURLsUserinfo: an error that quotes the URL
+// (Go's own, and a server's echo of it) and the Client's description leave
+// out the user name and password.
+func TestClientNeverWritesTheBaseURLsUserinfo(t *testing.T) {
+	c := chatClient()
+	c.BaseURL = closedPortURL(t)
+	c.BaseURL = strings.Replace(c.BaseURL, "http://", "http://operator:PASSWORD123@", 1)
+	out := &servebench.Outcome{ID: "r1", Attempt: 1}
+	c.Do(context.Background(), time.Now(), chatRow(), "run/r1/1", out)
+	wantStatus(t, out, servebench.StatusStreamError)
+	for _, secret := range []string{"PASSWORD123", "operator"} {
+		if strings.Contains(out.Error, secret) {
+			t.Errorf("error %q contains %q", out.Error, secret)
+		}
+		if s := c.String(); strings.Contains(s, secret) {
+			t.Errorf("String() %q contains %q", s, secret)
+		}
+	}
+	wantContains(t, "error", out.Error, "[redacted]@127.0.0.1")
+
+	echo := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = fmt.Fprintf(w, "bad upstream http://operator:PASSWORD123@%s (password PASSWORD123)", r.Host)
+	}))
+	defer echo.Close()
+	c.BaseURL = strings.Replace(echo.URL, "http://", "http://operator:PASSWORD123@", 1)
+	out = &servebench.Outcome{ID: "r1", Attempt: 1}
+	c.Do(context.Background(), time.Now(), chatRow(), "run/r1/1", out)
+	wantStatus(t, out, servebench.StatusHTTPError)
+	if strings.Contains(out.Error, "PASSWORD123") || strings.Contains(out.Error, "operator") {
+		t.Errorf("error %q gives the userinfo away", out.Error)
+	}
+}
+
+func TestRedactURL(t *testing.T) {
+	for in, want := range map[string]string{
+		"http://user:PASSWORD@127.0.0.1:8000/v1": "http://[redacted]@127.0.0.1:8000/v1",
+		"https://tok@example.test":               "https://[redacted]@example.test",
+		"http://127.0.0.1:8000/v1?a=b@c":         "http://127.0.0.1:8000/v1?a=b@c",
+		"http://127.0.0.1:8000":                  "http://127.0.0.1:8000",
+		"http://a:p%40ss@h/x":                    "http://[redacted]@h/x",
+	} {
+		if got := servebench.RedactURL(in); got != want {
+			t.Errorf("RedactURL(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestRunReportsNeverHoldTheBaseURLsUserinfo: report.json, report.html,
+// outcomes.jsonl and warmup.jsonl of a run whose base URL carries a user
+// name and password hold neither.
+func TestRunReportsNeverHoldTheBaseURLsUserinfo(t *testing.T) {
+	srv := startEngine(t, func(c *simengine.Config) { c.TimeScale = 0.05 })
+	c := clientFor(srv)
+	c.BaseURL = strings.Replace(c.BaseURL, "http://", "http://operator:PASSWORD123@", 1)
+	res, err := servebench.Run(context.Background(), servebench.RunConfig{
+		Workload: workloadOf(t, `{"id":"a","prompt":"check the pager","max_tokens":4}
+`),
+		Arrival: constant(t, 50), Count: 2, Warmup: 1, Client: c, OutputDir: t.TempDir(),
+		// A metrics endpoint with userinfo that cannot be scraped: its URL
+		// and the scrape's error are written to the report.
+		MetricsURL: strings.Replace(closedPortURL(t), "http://", "http://operator:PASSWORD123@", 1) + "/metrics",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Report.EngineMetrics == nil || len(res.Report.EngineMetrics.Errors) == 0 {
+		t.Error("the unscrapable metrics endpoint left no error in the report")
+	}
+	if res.Report.Experiment.BaseURL != strings.Replace(srv.BaseURL(), "http://", "http://[redacted]@", 1) {
+		t.Errorf("experiment base_url %q", res.Report.Experiment.BaseURL)
+	}
+	for _, name := range []string{servebench.ReportFile, servebench.ReportHTMLFile, servebench.OutcomesFile, servebench.WarmupFile, servebench.ScheduleFile} {
+		data, err := os.ReadFile(filepath.Join(res.Dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, secret := range []string{"PASSWORD123", "operator"} {
+			if strings.Contains(string(data), secret) {
+				t.Errorf("%s contains %q", name, secret)
+			}
+		}
+	}
+}

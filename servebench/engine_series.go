@@ -1,0 +1,276 @@
+package servebench
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// EngineSeries is the engine's own state through the measurement, scraped
+// from its Prometheus endpoint every interval: queue length, running
+// requests, KV-cache usage and preemptions under one name whatever the
+// engine calls them, and its other gauges by their own names.
+type EngineSeries struct {
+	// URL is the scraped endpoint, without the URL's userinfo.
+	URL string `json:"url"`
+	// IntervalMS is the time between scrapes (doubled, and the series
+	// thinned to every other sample, whenever it reaches
+	// maxEngineSamples, so that it stays bounded).
+	IntervalMS float64 `json:"interval_ms"`
+	// Engine names the metric names found: "vllm" (also the simulated
+	// engine), "sglang", "tgi", "llama.cpp", or "" when none was known.
+	Engine string `json:"engine"`
+	// Samples are in time order.
+	Samples []EngineSample `json:"samples"`
+	// FailedScrapes counts the samples whose scrape failed.
+	FailedScrapes int `json:"failed_scrapes"`
+}
+
+// EngineSample is one scrape. A quantity the engine does not expose is nil.
+type EngineSample struct {
+	// AtMS is the scrape's time on the run's clock.
+	AtMS float64 `json:"at_ms"`
+	// QueueLength counts requests waiting for the engine; Running those
+	// it is working on (summed over label sets, such as models).
+	QueueLength *float64 `json:"queue_length"`
+	Running     *float64 `json:"running"`
+	// KVCacheUsage is the fraction of the KV cache in use, 0 to 1 (the
+	// largest over label sets).
+	KVCacheUsage *float64 `json:"kv_cache_usage"`
+	// Preemptions counts preemptions since the first sample.
+	Preemptions *float64 `json:"preemptions"`
+	// Other holds the engine's other gauges by series name (at most
+	// maxOtherGauges, in name order).
+	Other map[string]float64 `json:"other,omitempty"`
+	// Error says why the scrape failed; the run goes on.
+	Error string `json:"error,omitempty"`
+}
+
+const (
+	// maxEngineSamples bounds a series whatever the run's length.
+	maxEngineSamples = 2048
+	// maxOtherGauges bounds the unknown gauges kept per sample.
+	maxOtherGauges = 64
+	// DefaultMetricsInterval is the scrape interval when RunConfig leaves
+	// it 0.
+	DefaultMetricsInterval = 5 * time.Second
+)
+
+// engineNames maps each engine's metric names to the four quantities.
+// Every name listed for a quantity is tried in order; the first present
+// wins. The simulated engine exposes vLLM's names.
+var engineNames = []struct {
+	engine                             string
+	queue, running, kvUsage, preempted []string
+}{
+	{engine: "vllm",
+		queue: []string{"vllm:num_requests_waiting"}, running: []string{"vllm:num_requests_running"},
+		kvUsage:   []string{"vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc"},
+		preempted: []string{"vllm:num_preemptions_total", "vllm:num_preemptions"}},
+	{engine: "sglang",
+		queue: []string{"sglang:num_queue_reqs"}, running: []string{"sglang:num_running_reqs"},
+		kvUsage: []string{"sglang:token_usage"}},
+	{engine: "tgi",
+		queue: []string{"tgi_queue_size"}, running: []string{"tgi_batch_current_size"}},
+	{engine: "llama.cpp",
+		queue: []string{"llamacpp:requests_deferred"}, running: []string{"llamacpp:requests_processing"},
+		kvUsage: []string{"llamacpp:kv_cache_usage_ratio"}},
+}
+
+// baseName is a series name without its labels.
+func baseName(series string) string {
+	if i := strings.IndexByte(series, '{'); i >= 0 {
+		return series[:i]
+	}
+	return series
+}
+
+// engineSampleOf maps a scrape onto the quantities; mapped reports which
+// series it used, so that the rest are kept by name.
+func engineSampleOf(s *metricsSnapshot) (sample EngineSample, engine string, mapped map[string]bool) {
+	mapped = map[string]bool{}
+	pick := func(names []string, values map[string]float64, combine func(a, b float64) float64) *float64 {
+		for _, name := range names {
+			var v *float64
+			for series, x := range values {
+				if baseName(series) != name {
+					continue
+				}
+				mapped[series] = true
+				if v == nil {
+					v = ptr(x)
+				} else {
+					*v = combine(*v, x)
+				}
+			}
+			if v != nil {
+				return v
+			}
+		}
+		return nil
+	}
+	sum := func(a, b float64) float64 { return a + b }
+	for _, e := range engineNames {
+		q := pick(e.queue, s.gauges, sum)
+		r := pick(e.running, s.gauges, sum)
+		kv := pick(e.kvUsage, s.gauges, func(a, b float64) float64 { return max(a, b) })
+		p := pick(e.preempted, s.counters, sum)
+		if q == nil && r == nil && kv == nil && p == nil {
+			continue
+		}
+		return EngineSample{QueueLength: q, Running: r, KVCacheUsage: kv, Preemptions: p}, e.engine, mapped
+	}
+	return EngineSample{}, "", mapped
+}
+
+// engineSampler scrapes every interval until stopped.
+type engineSampler struct {
+	url    string
+	cancel context.CancelFunc
+	done   chan struct{}
+
+	mu       sync.Mutex
+	series   EngineSeries
+	baseline *float64 // preemption counter at the first sample that had it
+}
+
+// startEngineSampler starts scraping url every interval; times are
+// measured from t0. A failed scrape is recorded as a sample with its
+// error, and scraping goes on.
+func startEngineSampler(ctx context.Context, url string, interval time.Duration, t0 time.Time) *engineSampler {
+	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	s := &engineSampler{url: url, cancel: cancel, done: make(chan struct{}),
+		series: EngineSeries{URL: RedactURL(url), IntervalMS: millis(interval)}}
+	go func() {
+		defer close(s.done)
+		for every := interval; ; {
+			s.sample(ctx, t0)
+			s.mu.Lock()
+			if len(s.series.Samples) >= maxEngineSamples {
+				s.thin()
+				every *= 2
+			}
+			s.mu.Unlock()
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(every):
+			}
+		}
+	}()
+	return s
+}
+
+// sample scrapes once and appends the sample.
+func (s *engineSampler) sample(ctx context.Context, t0 time.Time) {
+	snap, err := scrapeMetrics(ctx, s.url)
+	at := millis(time.Since(t0))
+	if ctx.Err() != nil {
+		return // stopped while scraping: not a failure of the engine
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err != nil {
+		s.series.Samples = append(s.series.Samples, EngineSample{AtMS: at, Error: redactURLUserinfo(err.Error(), s.url)})
+		s.series.FailedScrapes++
+		return
+	}
+	sample, engine, mapped := engineSampleOf(snap)
+	sample.AtMS = at
+	if engine != "" {
+		s.series.Engine = engine
+	}
+	if sample.Preemptions != nil {
+		if s.baseline == nil {
+			s.baseline = ptr(*sample.Preemptions)
+		}
+		*sample.Preemptions -= *s.baseline
+	}
+	var other []string
+	for series := range snap.gauges {
+		if !mapped[series] {
+			other = append(other, series)
+		}
+	}
+	slices.Sort(other)
+	if len(other) > 0 {
+		sample.Other = map[string]float64{}
+		for _, k := range other[:min(len(other), maxOtherGauges)] {
+			sample.Other[k] = snap.gauges[k]
+		}
+	}
+	s.series.Samples = append(s.series.Samples, sample)
+}
+
+// thin keeps every other sample and doubles the interval. Called with mu
+// held.
+func (s *engineSampler) thin() {
+	kept := s.series.Samples[:0]
+	for i, x := range s.series.Samples {
+		if i%2 == 0 {
+			kept = append(kept, x)
+		}
+	}
+	s.series.Samples = kept
+	s.series.IntervalMS *= 2
+}
+
+// stop ends scraping and returns the series.
+func (s *engineSampler) stop() *EngineSeries {
+	s.cancel()
+	<-s.done
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := s.series
+	return &out
+}
+
+// attachEngineSeries puts the series in the report and, when the report
+// has a drift analysis, each interval's mean KV-cache usage beside the
+// client's figures.
+func attachEngineSeries(r *Report, es *EngineSeries) {
+	r.EngineSeries = es
+	if es == nil || r.Drift == nil {
+		return
+	}
+	for j := range r.Drift.Intervals {
+		iv := &r.Drift.Intervals[j]
+		start, end := iv.StartMS, iv.StartMS+r.Drift.IntervalMS
+		var sum float64
+		n := 0
+		for _, x := range es.Samples {
+			if x.KVCacheUsage != nil && x.AtMS >= start && x.AtMS < end {
+				sum += *x.KVCacheUsage
+				n++
+			}
+		}
+		iv.KVCacheUsage = nil
+		if n > 0 {
+			iv.KVCacheUsage = ptr(sum / float64(n))
+		}
+	}
+}
+
+// startSampler starts scraping through the measurement when the run
+// declares a metrics endpoint and does not turn the series off; nil
+// otherwise.
+func (l *LiveRun) startSampler(ctx context.Context) *engineSampler {
+	if l.cfg.MetricsURL == "" || l.cfg.MetricsInterval < 0 {
+		return nil
+	}
+	every := l.cfg.MetricsInterval
+	if every == 0 {
+		every = DefaultMetricsInterval
+	}
+	return startEngineSampler(ctx, l.cfg.MetricsURL, every, time.Now())
+}
+
+// stopIfStarted stops a sampler; nil for none.
+func (s *engineSampler) stopIfStarted() *EngineSeries {
+	if s == nil {
+		return nil
+	}
+	return s.stop()
+}

@@ -1,0 +1,52 @@
+package servebench_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync/atomic"
+	"time"
+
+	"github.com/servebench/servebench/fixtures/simengine"
+	"github.com/servebench/servebench/servebench"
+)
+
+// endCounter is an Observer that counts ended requests; a display would
+// draw them instead.
+type endCounter struct {
+	scheduled int
+	ended     atomic.Int64
+}
+
+func (c *endCounter) Started(n int)               { c.scheduled = n }
+func (c *endCounter) Ended(o *servebench.Outcome) { c.ended.Add(1) }
+func (c *endCounter) Finished() {
+	fmt.Printf("%d of %d scheduled requests ended\n", c.ended.Load(), c.scheduled)
+}
+
+// An Observer watches a run as it goes: the core draws nothing itself.
+func ExampleObserver() {
+	cfg := simengine.DefaultConfig()
+	cfg.TimeScale = 0.1
+	engine, err := simengine.Start(context.Background(), cfg)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer engine.Close()
+	w, _ := servebench.ParseWorkload("w.jsonl", []byte(`{"id":"a","prompt":"x","max_tokens":2}`))
+	arrival, _ := servebench.NewArrival(servebench.ArrivalSpec{Process: "constant", RateRPS: 50})
+	dir, _ := os.MkdirTemp("", "example-observer-")
+	defer os.RemoveAll(dir)
+
+	_, err = servebench.Run(context.Background(), servebench.RunConfig{
+		Workload: w, Arrival: arrival, Count: 4, OutputDir: dir, Observer: &endCounter{},
+		Client: &servebench.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: servebench.EndpointCompletions,
+			Stream: true, TotalTimeout: 10 * time.Second},
+	})
+	if err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// 4 of 4 scheduled requests ended
+}

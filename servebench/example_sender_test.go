@@ -1,0 +1,48 @@
+package servebench_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/servebench/servebench/fixtures/simengine"
+	"github.com/servebench/servebench/servebench"
+)
+
+// idPrefixer is a Sender that wraps the OpenAI client: here it only
+// prefixes each attempt's wire ID, where a real wrapper might add tracing.
+type idPrefixer struct{ inner *servebench.Client }
+
+func (s idPrefixer) Do(ctx context.Context, start time.Time, req *servebench.Request, id string, out *servebench.Outcome) {
+	s.inner.Do(ctx, start, req, "example/"+id, out)
+}
+
+// A Sender is the seam between the measurement core and a wire protocol.
+func ExampleSender() {
+	cfg := simengine.DefaultConfig()
+	cfg.TimeScale = 0.1
+	engine, err := simengine.Start(context.Background(), cfg)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer engine.Close()
+	w, _ := servebench.ParseWorkload("w.jsonl", []byte(`{"id":"a","prompt":"x","max_tokens":2}`))
+	arrival, _ := servebench.NewArrival(servebench.ArrivalSpec{Process: servebench.ProcessConstant, RateRPS: 50})
+	dir, _ := os.MkdirTemp("", "example-sender-")
+	defer os.RemoveAll(dir)
+
+	client := &servebench.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: servebench.EndpointCompletions,
+		Stream: true, TotalTimeout: 10 * time.Second}
+	res, err := servebench.Run(context.Background(), servebench.RunConfig{
+		Workload: w, Arrival: arrival, Count: 3, OutputDir: dir, Sender: idPrefixer{client},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("offered %d, successes %d\n", res.Report.Offered, res.Report.ProtocolSuccesses)
+	// Output:
+	// offered 3, successes 3
+}

@@ -1,0 +1,164 @@
+package servebench
+
+import (
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/servebench/servebench/internal/strictjson"
+	"github.com/servebench/servebench/servebench/quality"
+)
+
+// outcomeLines are records as the runner writes them, and variations.
+func outcomeLines(t testing.TB) [][]byte {
+	rng := rand.New(rand.NewPCG(3, 5))
+	var lines [][]byte
+	for i := range 300 {
+		o := Outcome{ID: "r" + strings.Repeat("x", i%3), Attempt: 1 + i%2, Class: []string{"", "chat"}[i%2],
+			Status: []Status{StatusSuccess, StatusHTTPError, StatusTimeout}[i%3], ScheduledMS: float64(i) / 7,
+			TerminalMS: float64(i*1000+rng.IntN(1e6)) / 1000, Error: []string{"", "HTTP 503: busy", "naïve"}[i%3]}
+		if i%4 != 0 {
+			o.SentMS, o.SlotMS = ptr(float64(i)+0.125), ptr(float64(i))
+		}
+		if i%5 != 0 {
+			n := rng.IntN(70)
+			o.ContentMS, o.EventTokens = make([]float64, n), make([]int, n)
+			for j := range n {
+				o.ContentMS[j] = float64(rng.IntN(1e9)) / 1000
+				o.EventTokens[j] = 1 + rng.IntN(2)
+			}
+			o.OutputTokens = ptr(n)
+			src := TokensFromUsage
+			o.TokenCountSource = &src
+		}
+		if i%7 == 0 {
+			o.ReasoningTokens, o.LengthEnforced = ptr(3), ptr(i%2 == 0)
+			k := TimeoutKind("idle")
+			o.Timeout = &k
+		}
+		if i%11 == 0 {
+			o.Quality = &quality.Verdict{Pass: true, Check: "contains"}
+			o.Text = ptr("hello")
+		}
+		b, err := json.Marshal(&o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, b)
+	}
+	return append(lines,
+		[]byte(`{"id":"a","id":"b"}`),
+		[]byte(`{"id":"a","attempt":1.5,"class":"","status":"success","scheduled_ms":0,"slot_ms":null,"sent_ms":null,"first_content_ms":null,"last_content_ms":null,"first_reasoning_ms":null,"terminal_ms":1,"content_ms":null,"event_tokens":null,"output_tokens":null,"token_count_source":null,"prompt_tokens":null,"http_status":null,"error":"","finish_reason":"","timeout":null}`),
+		[]byte(`{"id":"a","attempt":1,"class":"","status":"success","scheduled_ms":0,"slot_ms":null,"sent_ms":null,"first_content_ms":null,"last_content_ms":null,"first_reasoning_ms":null,"terminal_ms":1e999,"content_ms":[],"event_tokens":[],"output_tokens":null,"token_count_source":null,"prompt_tokens":null,"http_status":null,"error":"","finish_reason":"","timeout":null}`),
+		[]byte(` { "id" : "a" , "attempt" : 2 , "class" : "" , "status" : "success" , "scheduled_ms" : -0 , "slot_ms" : null , "sent_ms" : 1E2 , "first_content_ms" : null , "last_content_ms" : null , "first_reasoning_ms" : null , "terminal_ms" : 1 , "content_ms" : [ ] , "event_tokens" : null , "output_tokens" : null , "token_count_source" : null , "prompt_tokens" : null , "http_status" : null , "error" : "" , "finish_reason" : "" , "timeout" : null } `),
+		[]byte(`{"ID":"a"}`),
+	)
+}
+
+// TestOutcomeFastMatchesStrict checks that every line the fast path
+// accepts is accepted by strictjson with the same value, that the plain
+// lines the runner writes are accepted, and that mutated lines never
+// slip through the fast path when the strict decoder refuses them.
+func TestOutcomeFastMatchesStrict(t *testing.T) {
+	var reuse Outcome
+	accepted := 0
+	check := func(line []byte) {
+		fastOK := decodeOutcomeFast(line, &reuse)
+		var strict Outcome
+		strictErr := strictjson.Decode(line, &strict)
+		if !fastOK {
+			return
+		}
+		accepted++
+		if strictErr != nil {
+			t.Fatalf("fast path accepted a line strictjson refuses (%v): %s", strictErr, line)
+		}
+		if !reflect.DeepEqual(reuse, strict) {
+			t.Fatalf("fast and strict decodes differ for %s:\nfast   %+v\nstrict %+v", line, reuse, strict)
+		}
+	}
+	lines := outcomeLines(t)
+	for i, line := range lines {
+		check(line)
+		plain := !strings.Contains(string(line), `"quality"`) && !strings.Contains(string(line), "naïve")
+		if i < 300 && plain && !decodeOutcomeFast(line, &reuse) {
+			t.Fatalf("fast path refused a plain runner line: %s", line)
+		}
+	}
+	if accepted < 150 {
+		t.Fatalf("fast path accepted only %d lines", accepted)
+	}
+	rng := rand.New(rand.NewPCG(9, 9))
+	alphabet := []byte(`{}[]",:0123456789.-+eEnultrfas x\`)
+	for range 20000 {
+		line := append([]byte(nil), lines[rng.IntN(len(lines))]...)
+		for range 1 + rng.IntN(3) {
+			j := rng.IntN(len(line))
+			switch rng.IntN(3) {
+			case 0:
+				line[j] = alphabet[rng.IntN(len(alphabet))]
+			case 1:
+				line = append(line[:j], line[j+1:]...)
+			default:
+				line = append(line[:j], append([]byte{alphabet[rng.IntN(len(alphabet))]}, line[j:]...)...)
+			}
+		}
+		check(line)
+	}
+}
+
+func FuzzOutcomeFast(f *testing.F) {
+	for _, l := range outcomeLines(f) {
+		f.Add(l)
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		var fast, strict Outcome
+		if !decodeOutcomeFast(line, &fast) {
+			return
+		}
+		if err := strictjson.Decode(line, &strict); err != nil {
+			t.Fatalf("fast path accepted a line strictjson refuses (%v): %q", err, line)
+		}
+		if !reflect.DeepEqual(fast, strict) {
+			t.Fatalf("decodes differ for %q", line)
+		}
+	})
+}
+
+// TestExactDecimalMatchesParseFloat compares the short-decimal conversion
+// with strconv.ParseFloat on random decimals of up to 15 digits.
+func TestExactDecimalMatchesParseFloat(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	for range 200000 {
+		digits := 1 + rng.IntN(15)
+		var b []byte
+		if rng.IntN(5) == 0 {
+			b = append(b, '-')
+		}
+		for j := range digits {
+			c := byte('0' + rng.IntN(10))
+			if j == 0 && digits > 1 && c == '0' {
+				c = '1'
+			}
+			b = append(b, c)
+		}
+		if point := rng.IntN(digits + 1); point > 0 && point < digits {
+			start := len(b) - digits
+			b = append(b[:start+point], append([]byte{'.'}, b[start+point:]...)...)
+		}
+		sc := fastScanner{b: b}
+		got, ok := sc.float()
+		_, _, _, short, _ := (&fastScanner{b: b}).number()
+		want, err := strconv.ParseFloat(string(b), 64)
+		if !ok || !short || err != nil || got != want || math.Signbit(got) != math.Signbit(want) {
+			t.Fatalf("%s: short path %v (%v, %v), ParseFloat %v (%v)", b, got, ok, short, want, err)
+		}
+	}
+	if _, _, _, short, _ := (&fastScanner{b: []byte("1234567890123456")}).number(); short {
+		t.Fatal("16 digits taken by the short path")
+	}
+}

@@ -1,0 +1,92 @@
+package servebench
+
+import (
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The CDF of 150, 30, 50 rises by a third at each sorted value, starting
+// from zero at the smallest.
+func TestCDFChartStepsAtEachOrderStatistic(t *testing.T) {
+	c := cdfChart("TTFT", []float64{150, 30, 50}, cdfBound(100, true, "TTFT bound"))
+	want := [][2]float64{{30, 0}, {30, 1.0 / 3}, {50, 2.0 / 3}, {150, 1}}
+	if !reflect.DeepEqual(c.Points, want) || c.Steps != 3 {
+		t.Fatalf("points %v steps %d, want %v", c.Points, c.Steps, want)
+	}
+	if !strings.Contains(string(c.SVG), ">TTFT bound 100 ms</text>") {
+		t.Fatal("bound not labelled")
+	}
+	// 1,000 values 1..1000: 400 evenly spaced order statistics, ranks
+	// round(k * 999 / 399), so the second drawn is rank 3 (value 4, at
+	// 4/1000) and the last is the maximum.
+	xs := make([]float64, 1000)
+	for i := range xs {
+		xs[i] = float64(1000 - i)
+	}
+	big := cdfChart("E2E", xs, nil)
+	if big.Steps != 400 || big.Points[1] != [2]float64{1, 0.001} || big.Points[2] != [2]float64{4, 0.004} || big.Points[400] != [2]float64{1000, 1} {
+		t.Fatalf("steps %d, points %v %v %v", big.Steps, big.Points[1], big.Points[2], big.Points[400])
+	}
+}
+
+// Each request sits at its scheduled time in seconds: a success at its
+// TTFT from the scheduled time, a failure in its lane below zero. With the
+// largest TTFT 150 ms a lane is 0.07 × 150 = 10.5 ms tall; http_error
+// comes before timeout in the status order, so its lane is the first.
+func TestScatterChartPlacesEveryRequest(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	r := &Report{WindowMS: [2]float64{0, 1000}, SLO: SLO{TTFT: 100 * time.Millisecond}, Requests: []RequestScore{
+		{ID: "a", Status: StatusSuccess, ScheduledMS: 0, TTFTFromScheduledMS: f(50), Qualified: true},
+		{ID: "b", Status: StatusSuccess, ScheduledMS: 200, TTFTFromScheduledMS: f(150)},
+		{ID: "c", Status: StatusTimeout, ScheduledMS: 400},
+		{ID: "d", Status: StatusHTTPError, ScheduledMS: 600},
+		{ID: "e", Status: StatusSuccess, ScheduledMS: 800, TTFTFromScheduledMS: f(30), Qualified: true},
+	}}
+	s := scatterChart(r)
+	got := map[string][][2]float64{}
+	for _, se := range s.Series {
+		for _, d := range se.Drawn { // lanes are multiples of 0.07 × 150, to rounding
+			got[se.Legend] = append(got[se.Legend], [2]float64{math.Round(d[0]*1e9) / 1e9, math.Round(d[1]*1e9) / 1e9})
+		}
+		if se.Marks != len(se.Drawn) || se.Requests != len(se.Drawn) {
+			t.Errorf("%s: %d requests, %d marks, %d drawn", se.Legend, se.Requests, se.Marks, len(se.Drawn))
+		}
+	}
+	want := map[string][][2]float64{
+		"success, qualified":     {{0, 50}, {0.8, 30}},
+		"success, not qualified": {{0.2, 150}},
+		"http_error":             {{0.6, -10.5}},
+		"timeout":                {{0.4, -21}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("drawn %v, want %v", got, want)
+	}
+	if !strings.Contains(string(s.SVG), ">http_error (1)</text>") || !strings.Contains(s.Caption, "5 of 5 offered requests placed; 5 marks drawn, one per request") {
+		t.Fatalf("lanes or caption: %s", s.Caption)
+	}
+}
+
+// Beyond the limit, thinning keeps the first mark of each cell per series,
+// growing the cell until the marks fit: 10 marks 1 px apart in one series
+// fit in 4 only once a cell spans 3 px or more (2 px cells keep 5; 2.5 px
+// cells keep 4: x 0, 2.5, 5, 7.5 → marks 0, 3, 5, 8).
+func TestThinMarksKeepsTheFirstOfEachCell(t *testing.T) {
+	var marks []scatterMark
+	for i := range 10 {
+		marks = append(marks, scatterMark{x: float64(i), y: 0})
+	}
+	kept, cell := thinMarks(marks, 4)
+	var xs []float64
+	for _, m := range kept {
+		xs = append(xs, m.x)
+	}
+	if cell != 2.5 || !reflect.DeepEqual(xs, []float64{0, 3, 5, 8}) {
+		t.Fatalf("cell %v kept %v", cell, xs)
+	}
+	if same, cell := thinMarks(marks, 10); len(same) != 10 || cell != 0 {
+		t.Fatal("marks within the limit were thinned")
+	}
+}

@@ -1,0 +1,85 @@
+package servebench
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// textErrorMessages is how many distinct failure messages the text report
+// shows, and textErrorMessageBytes how much of each.
+const (
+	textErrorMessages     = 5
+	textErrorMessageBytes = 160
+)
+
+// errorMessageCount is one distinct failure message and how many offered
+// requests ended with it.
+type errorMessageCount struct {
+	status  Status
+	message string
+	count   int
+}
+
+// commonErrorMessages groups the failed requests by status and message,
+// most common first (ties in status, then message order). It also returns
+// how many distinct messages there were.
+func commonErrorMessages(reqs []RequestScore, limit int) ([]errorMessageCount, int) {
+	type key struct {
+		status  Status
+		message string
+	}
+	counts := map[key]int{}
+	for _, q := range reqs {
+		if q.Error != "" {
+			counts[key{q.Status, q.Error}]++
+		}
+	}
+	out := make([]errorMessageCount, 0, len(counts))
+	for k, n := range counts {
+		out = append(out, errorMessageCount{k.status, k.message, n})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.count != b.count {
+			return a.count > b.count
+		}
+		if a.status != b.status {
+			return a.status < b.status
+		}
+		return a.message < b.message
+	})
+	distinct := len(out)
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out, distinct
+}
+
+// writeErrorMessagesText lists the most common failure messages, so that
+// a status count such as "http_error: 75" comes with the engine's reason.
+func writeErrorMessagesText(line func(label, format string, args ...any), rule func(string), r *Report) {
+	top, distinct := commonErrorMessages(r.Requests, textErrorMessages)
+	if distinct == 0 {
+		return
+	}
+	rule(fmt.Sprintf("Most common error messages (%d distinct)", distinct))
+	for _, e := range top {
+		line(string(e.status), "%d × %s", e.count, shortenMessage(e.message))
+	}
+}
+
+// shortenMessage puts a message on one line and cuts it to
+// textErrorMessageBytes without splitting a character.
+func shortenMessage(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= textErrorMessageBytes {
+		return s
+	}
+	cut := textErrorMessageBytes
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}

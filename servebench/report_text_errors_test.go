@@ -1,0 +1,62 @@
+package servebench
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func TestWriteTextShowsTheMostCommonErrorMessages(t *testing.T) {
+	r, err := ScoreFiles(seedTracePath, seedEventsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	missing := `The model "Qwen/Qwen3-0.6B" does not exist.`
+	long := strings.Repeat("é", 100) // 200 bytes: cut at 160 bytes, 80 characters
+	r.Requests = nil
+	for range 3 {
+		r.Requests = append(r.Requests, RequestScore{Status: StatusHTTPError, Error: missing})
+	}
+	for range 2 {
+		r.Requests = append(r.Requests, RequestScore{Status: StatusStreamError, Error: "connection reset\nby peer"})
+	}
+	r.Requests = append(r.Requests, RequestScore{Status: StatusTimeout, Error: long}, RequestScore{Status: StatusSuccess})
+	var buf bytes.Buffer
+	if err := r.WriteText(&buf); err != nil {
+		t.Fatal(err)
+	}
+	text := buf.String()
+	for _, want := range []string{
+		"Most common error messages (3 distinct)",
+		"http_error:                          3 × " + missing + "\n",
+		"stream_error:                        2 × connection reset by peer\n",
+		"timeout:                             1 × " + strings.Repeat("é", 80) + "…\n",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text lacks %q:\n%s", want, text)
+		}
+	}
+	// The messages follow the status counts.
+	if strings.Index(text, "Most common error messages") < strings.Index(text, "empty_output:") {
+		t.Errorf("the messages come before the status counts:\n%s", text)
+	}
+}
+
+func TestCommonErrorMessagesKeepsTheMostCommon(t *testing.T) {
+	var reqs []RequestScore
+	for i, n := range []int{1, 4, 2, 4, 1, 3} {
+		for range n {
+			reqs = append(reqs, RequestScore{Status: StatusHTTPError, Error: string(rune('a' + i))})
+		}
+	}
+	top, distinct := commonErrorMessages(reqs, 3)
+	if distinct != 6 || len(top) != 3 {
+		t.Fatalf("distinct %d, top %v", distinct, top)
+	}
+	// Counts 4 (b, d), then 3 (f); equal counts in message order.
+	for i, want := range []errorMessageCount{{StatusHTTPError, "b", 4}, {StatusHTTPError, "d", 4}, {StatusHTTPError, "f", 3}} {
+		if top[i] != want {
+			t.Errorf("top[%d] = %+v, want %+v", i, top[i], want)
+		}
+	}
+}

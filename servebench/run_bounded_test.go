@@ -1,0 +1,93 @@
+package servebench_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/servebench/servebench/fixtures/simengine"
+	"github.com/servebench/servebench/servebench"
+)
+
+// A BoundedMemory run keeps no outcomes, writes one request entry per
+// offered request to requests.jsonl and none to report.json, and its
+// report equals what the in-memory scorer makes of the same files.
+func TestBoundedMemoryRun(t *testing.T) {
+	cfg := simengine.DefaultConfig()
+	cfg.TimeScale = 0.1
+	srv, err := simengine.Start(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	w, err := servebench.ParseWorkload("w.jsonl", []byte(`{"id":"a","prompt":"check the pager","max_tokens":8,"ignore_eos":true}
+{"id":"b","prompt":"summarize the outage","max_tokens":5,"ignore_eos":true}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	arrival, err := servebench.NewArrival(servebench.ArrivalSpec{Process: "constant", RateRPS: 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := &servebench.Client{BaseURL: srv.BaseURL(), Model: "simengine-tiny", Endpoint: servebench.EndpointCompletions,
+		Stream: true, TotalTimeout: 20 * time.Second}
+	dir := t.TempDir()
+	res, err := servebench.Run(context.Background(), servebench.RunConfig{
+		Workload: w, Arrival: arrival, Count: 24, Client: client, OutputDir: dir, BoundedMemory: true,
+		LagTolerance: 5 * time.Second, Score: servebench.ScoreOptions{SLO: servebench.SLO{E2E: 10 * time.Second}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := res.Report
+	if res.Outcomes != nil || rep.Requests != nil || rep.Offered != 24 || rep.ProtocolSuccesses != 24 {
+		t.Fatalf("outcomes kept %d, requests kept %d, offered %d, successes %d", len(res.Outcomes), len(rep.Requests), rep.Offered, rep.ProtocolSuccesses)
+	}
+	f, err := os.Open(filepath.Join(dir, servebench.RequestsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	lines := 0
+	for sc := bufio.NewScanner(f); sc.Scan(); lines++ {
+		var rs servebench.RequestScore
+		if err := json.Unmarshal(sc.Bytes(), &rs); err != nil || rs.TTFTMS == nil {
+			t.Fatalf("requests.jsonl line %d: %v %+v", lines+1, err, rs)
+		}
+	}
+	if lines != 24 {
+		t.Fatalf("requests.jsonl has %d lines, want 24", lines)
+	}
+	var onDisk map[string]json.RawMessage
+	data, _ := os.ReadFile(filepath.Join(dir, servebench.ReportFile))
+	if err := json.Unmarshal(data, &onDisk); err != nil || string(onDisk["requests"]) != "null" {
+		t.Fatalf("report.json requests: %s (%v)", onDisk["requests"], err)
+	}
+	mem, err := servebench.ScoreRunDir(dir, servebench.ScoreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(mem.Percentiles, rep.Percentiles) || mem.Qualified != rep.Qualified || !reflect.DeepEqual(mem.Drift, rep.Drift) {
+		t.Fatalf("in memory %s\nbounded %s", mem.GomegaString(), rep.GomegaString())
+	}
+	outs, err := servebench.ReadOutcomes(filepath.Join(dir, servebench.OutcomesFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sent := 0
+	for _, o := range outs {
+		if o.SentMS != nil && *o.SentMS < rep.WindowMS[1] {
+			sent++
+		}
+	}
+	want := float64(sent) / ((rep.WindowMS[1] - rep.WindowMS[0]) / 1000)
+	if g := rep.Generator; g == nil || g.DeliveredRPS == nil || *g.DeliveredRPS != want {
+		t.Fatalf("generator %+v, want delivered %v", rep.Generator, want)
+	}
+}

@@ -1,0 +1,245 @@
+package servebench
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"hash/maphash"
+	"io"
+	"os"
+
+	"github.com/servebench/servebench/internal/strictjson"
+)
+
+// errStreamDeclined says the streaming scorer met something it leaves to
+// the strict in-memory reader: an input error (which that reader names by
+// file, line and field) or a shape the fast paths do not take.
+var errStreamDeclined = errors.New("declined by the streaming scorer")
+
+// compactSchedule holds what scoring needs of each schedule entry in about
+// 30 bytes: its ID in one shared byte slice, its class as an index, its
+// scheduled time and whether its time is fixed at run time. A hash table
+// of entry indices finds an entry by ID.
+type compactSchedule struct {
+	head      Schedule // every field but Entries
+	ids       []byte
+	idEnd     []uint32
+	scheduled []float64
+	class     []uint16
+	classes   []string
+	dependent []bool
+	table     []int32
+	seed      maphash.Seed
+	sha256    string
+}
+
+func (c *compactSchedule) len() int { return len(c.scheduled) }
+
+func (c *compactSchedule) id(i int) []byte {
+	start := uint32(0)
+	if i > 0 {
+		start = c.idEnd[i-1]
+	}
+	return c.ids[start:c.idEnd[i]]
+}
+
+// lookup finds the entry with this ID; -1 when there is none.
+func (c *compactSchedule) lookup(id []byte) int {
+	mask := uint64(len(c.table) - 1)
+	for h := maphash.Bytes(c.seed, id) & mask; ; h = (h + 1) & mask {
+		i := c.table[h]
+		if i < 0 || bytes.Equal(c.id(int(i)), id) {
+			return int(i)
+		}
+	}
+}
+
+// index builds the hash table; false when two entries share an ID.
+func (c *compactSchedule) index() bool {
+	size := 1
+	for size < 2*c.len() {
+		size <<= 1
+	}
+	c.table = make([]int32, size)
+	for i := range c.table {
+		c.table[i] = -1
+	}
+	c.seed = maphash.MakeSeed()
+	mask := uint64(size - 1)
+	for i := range c.len() {
+		id := c.id(i)
+		h := maphash.Bytes(c.seed, id) & mask
+		for c.table[h] >= 0 {
+			if bytes.Equal(c.id(int(c.table[h])), id) {
+				return false
+			}
+			h = (h + 1) & mask
+		}
+		c.table[h] = int32(i)
+	}
+	return true
+}
+
+// readCompactSchedule reads schedule.json in one streamed pass. Anything
+// short of a well-formed schedule in the runner's shape declines.
+func readCompactSchedule(path string) (*compactSchedule, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, &ScoreInputError{File: path, Msg: err.Error()}
+	}
+	defer f.Close()
+	h := sha256.New()
+	dec := json.NewDecoder(io.TeeReader(bufio.NewReaderSize(f, 256<<10), h))
+	c := &compactSchedule{}
+	classIdx := map[string]uint16{}
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, errStreamDeclined
+	}
+	head := map[string]json.RawMessage{}
+	for dec.More() {
+		tok, err := dec.Token()
+		key, ok := tok.(string)
+		if err != nil || !ok {
+			return nil, errStreamDeclined
+		}
+		if _, dup := head[key]; dup {
+			return nil, errStreamDeclined
+		}
+		if key != "entries" {
+			var raw json.RawMessage
+			if err := dec.Decode(&raw); err != nil {
+				return nil, errStreamDeclined
+			}
+			head[key] = raw
+			continue
+		}
+		head[key] = json.RawMessage("[]")
+		if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+			return nil, errStreamDeclined
+		}
+		var raw json.RawMessage
+		var e ScheduleEntry
+		for dec.More() {
+			if err := dec.Decode(&raw); err != nil {
+				return nil, errStreamDeclined
+			}
+			if !decodeScheduleEntryFast(raw, &e) {
+				e = ScheduleEntry{}
+				if strictjson.Decode(raw, &e) != nil {
+					return nil, errStreamDeclined
+				}
+			}
+			if e.ID == "" || checkRecordTime(e.ScheduledMS) != "" {
+				return nil, errStreamDeclined
+			}
+			k, ok := classIdx[e.Class]
+			if !ok {
+				if len(c.classes) == 1<<16-1 {
+					return nil, errStreamDeclined
+				}
+				k = uint16(len(c.classes))
+				c.classes = append(c.classes, e.Class)
+				classIdx[e.Class] = k
+			}
+			c.ids = append(c.ids, e.ID...)
+			c.idEnd = append(c.idEnd, uint32(len(c.ids)))
+			c.scheduled = append(c.scheduled, e.ScheduledMS)
+			c.class = append(c.class, k)
+			c.dependent = append(c.dependent, e.DependsOn != "")
+		}
+		if tok, err := dec.Token(); err != nil || tok != json.Delim(']') {
+			return nil, errStreamDeclined
+		}
+	}
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('}') {
+		return nil, errStreamDeclined
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errStreamDeclined
+	}
+	obj, err := json.Marshal(head)
+	// A shard's schedule holds the whole run and the shard scores its own
+	// share: the in-memory reader knows how to split it.
+	if err != nil || strictjson.Decode(obj, &c.head) != nil || c.head.Schema != ScheduleSchema || c.head.Shard != nil {
+		return nil, errStreamDeclined
+	}
+	if len(c.ids) > 1<<32-1 || c.len() > 1<<31-1 || !c.index() {
+		return nil, errStreamDeclined
+	}
+	c.sha256 = hex.EncodeToString(h.Sum(nil))
+	return c, nil
+}
+
+// decodeScheduleEntryFast decodes a plain schedule entry (no quality
+// expectation) as decodeOutcomeFast does an outcome: false for anything
+// it does not take, which the caller then decodes strictly.
+func decodeScheduleEntryFast(raw []byte, e *ScheduleEntry) bool {
+	*e = ScheduleEntry{}
+	s := fastScanner{b: raw}
+	if !s.byte('{') {
+		return false
+	}
+	const (
+		fID = 1 << iota
+		fRow
+		fClass
+		fScheduled
+		fDependsOn
+		fThink
+		fMaxTokens
+		fIgnoreEOS
+	)
+	var seen int
+	for {
+		key, ok := s.str()
+		if !ok || !s.byte(':') {
+			return false
+		}
+		var f int
+		switch string(key) {
+		case "id":
+			f = fID
+			e.ID, ok = s.text()
+		case "row":
+			f = fRow
+			e.Row, ok = s.integer()
+		case "class":
+			f = fClass
+			e.Class, ok = s.text()
+		case "scheduled_ms":
+			f = fScheduled
+			e.ScheduledMS, ok = s.float()
+		case "depends_on":
+			f = fDependsOn
+			e.DependsOn, ok = s.text()
+		case "think_ms":
+			f = fThink
+			e.ThinkMS, ok = s.float()
+		case "max_tokens":
+			f = fMaxTokens
+			e.MaxTokens, ok = s.integer()
+		case "ignore_eos":
+			f = fIgnoreEOS
+			e.IgnoreEOS, ok = s.boolean()
+		default:
+			return false
+		}
+		if !ok || seen&f != 0 {
+			return false
+		}
+		seen |= f
+		if s.byte(',') {
+			continue
+		}
+		if !s.byte('}') {
+			return false
+		}
+		break
+	}
+	s.ws()
+	const required = fID | fRow | fScheduled | fMaxTokens
+	return s.i == len(s.b) && seen&required == required
+}

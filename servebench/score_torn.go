@@ -1,0 +1,38 @@
+package servebench
+
+import (
+	"bytes"
+	"fmt"
+)
+
+// tornLine is an outcome file's last line when a crash or a full disk cut
+// it off mid-write: it does not end in a newline and is not a complete
+// record.
+type tornLine struct {
+	number int
+	err    error
+}
+
+// splitTornTail parses an outcome file's lines with decode and, when only
+// the last one fails and the file does not end with a newline, sets that
+// line aside as torn: the complete lines before it are scored and its
+// request counts as unrecorded. Any other malformed line is an error.
+func splitTornTail(data []byte, lines []jsonlLine, decode func(jsonlLine) (Outcome, error)) ([]Outcome, []jsonlLine, *tornLine, error) {
+	outcomes, bad, err := decodeJSONL(lines, decode)
+	if err == nil {
+		return outcomes, lines, nil, nil
+	}
+	if bad != len(lines)-1 || bytes.HasSuffix(data, []byte{'\n'}) {
+		return nil, nil, nil, err
+	}
+	return outcomes[:bad], lines[:bad], &tornLine{number: lines[bad].number, err: err}, nil
+}
+
+// markTornLine makes the report of a run directory with a torn last line
+// not valid, naming the line.
+func markTornLine(rep *Report, file string, torn *tornLine) {
+	rep.Valid = false
+	rep.InvalidReasons = append(rep.InvalidReasons, fmt.Sprintf(
+		"%s:%d: the last line is torn (cut off mid-write, no newline at its end): the complete lines before it were scored and its request counts as unrecorded (%v)",
+		file, torn.number, torn.err))
+}

@@ -1,0 +1,118 @@
+package servebench
+
+import (
+	"fmt"
+	"math"
+)
+
+// AutoRates is a sweep that finds its knee by itself: a coarse geometric
+// series of rates from StartRPS, multiplied by Factor while the rate
+// passes (divided by it while it does not), then bisection between the
+// highest passing and the lowest non-passing rate until they are at most
+// ResolutionRPS apart. Every run is kept. A rate that is inconclusive does
+// not pass, so it bounds the search from above like a failure.
+type AutoRates struct {
+	// StartRPS is the first rate tried.
+	StartRPS float64 `json:"start_rps"`
+	// Factor is the ratio between successive coarse rates (default 2).
+	Factor float64 `json:"factor"`
+	// MaxRPS bounds the coarse series from above; a sweep that passes at
+	// MaxRPS stops there and says the knee lies above.
+	MaxRPS float64 `json:"max_rps"`
+	// MinRPS bounds it from below (default StartRPS / 64).
+	MinRPS float64 `json:"min_rps"`
+	// ResolutionRPS is the bracket width at which bisection stops.
+	ResolutionRPS float64 `json:"resolution_rps"`
+	// Coarse and Bisected list the rates tried in each phase, in order.
+	Coarse   []float64 `json:"coarse_rps"`
+	Bisected []float64 `json:"bisected_rps"`
+	// Bracket is the final [highest passing, lowest non-passing] pair;
+	// either is nil when the search never found one.
+	Bracket [2]*float64 `json:"bracket_rps"`
+}
+
+// autoMaxRuns bounds the rates one search may try, whatever its settings.
+const autoMaxRuns = 64
+
+func (a *AutoRates) check() error {
+	if a.Factor == 0 {
+		a.Factor = 2
+	}
+	if a.MinRPS == 0 {
+		a.MinRPS = a.StartRPS / 64
+	}
+	switch {
+	case !(a.StartRPS > 0) || math.IsInf(a.StartRPS, 0):
+		return fmt.Errorf("sweep: auto start rate must be a positive number of requests/s, got %g", a.StartRPS)
+	case !(a.Factor > 1) || math.IsInf(a.Factor, 0):
+		return fmt.Errorf("sweep: auto factor must be above 1, got %g", a.Factor)
+	case !(a.MaxRPS >= a.StartRPS) || math.IsInf(a.MaxRPS, 0):
+		return fmt.Errorf("sweep: auto max rate %g must be finite and at least the start rate %g", a.MaxRPS, a.StartRPS)
+	case !(a.MinRPS > 0 && a.MinRPS <= a.StartRPS):
+		return fmt.Errorf("sweep: auto min rate %g must be positive and at most the start rate %g", a.MinRPS, a.StartRPS)
+	case !(a.ResolutionRPS > 0) || math.IsInf(a.ResolutionRPS, 0):
+		return fmt.Errorf("sweep: resolution must be a positive number of requests/s, got %g", a.ResolutionRPS)
+	}
+	return nil
+}
+
+// search drives run (which runs one rate and says whether it passed)
+// through the coarse series and the bisection.
+func (a *AutoRates) search(run func(rate float64) (bool, error)) error {
+	a.Coarse, a.Bisected = []float64{}, []float64{}
+	var lo, hi *float64 // highest passing, lowest non-passing
+	tried := 0
+	try := func(rate float64, phase *[]float64) (bool, error) {
+		tried++
+		*phase = append(*phase, rate)
+		return run(rate)
+	}
+	// Coarse: climb while passing, descend while failing.
+	for rate := a.StartRPS; tried < autoMaxRuns; {
+		ok, err := try(rate, &a.Coarse)
+		if err != nil {
+			return err
+		}
+		if ok {
+			lo = ptr(rate)
+			if hi != nil || rate >= a.MaxRPS {
+				break
+			}
+			rate = min(rate*a.Factor, a.MaxRPS)
+		} else {
+			hi = ptr(rate)
+			if lo != nil || rate <= a.MinRPS {
+				break
+			}
+			rate = max(rate/a.Factor, a.MinRPS)
+		}
+	}
+	// Bisection between the highest pass and the lowest non-pass.
+	for lo != nil && hi != nil && *hi-*lo > a.ResolutionRPS && tried < autoMaxRuns {
+		mid := roundRate((*lo + *hi) / 2)
+		if mid <= *lo || mid >= *hi {
+			break
+		}
+		ok, err := try(mid, &a.Bisected)
+		if err != nil {
+			return err
+		}
+		if ok {
+			lo = ptr(mid)
+		} else {
+			hi = ptr(mid)
+		}
+	}
+	a.Bracket = [2]*float64{lo, hi}
+	return nil
+}
+
+// roundRate keeps a bisected rate to six significant digits, so that run
+// directory names stay short.
+func roundRate(v float64) float64 {
+	if v == 0 {
+		return 0
+	}
+	scale := math.Pow(10, 5-math.Floor(math.Log10(math.Abs(v))))
+	return math.Round(v*scale) / scale
+}

@@ -1,0 +1,30 @@
+package servebench_test
+
+import (
+	"testing"
+
+	"github.com/servebench/servebench/servebench"
+)
+
+// The lists of declared values are the caller's own: changing one does not
+// change what the package declares.
+func TestDeclaredListsCannotBeChangedFromOutside(t *testing.T) {
+	s := servebench.Statuses()
+	s[0] = "changed"
+	if got := servebench.Statuses(); got[0] != servebench.StatusSuccess || len(got) != 8 || !servebench.StatusSuccess.Valid() {
+		t.Fatalf("Statuses() after a caller's change: %v", got)
+	}
+	r := servebench.Reasons()
+	r[0] = "changed"
+	if got := servebench.Reasons(); got[0] != servebench.ReasonStatus || len(got) != 5 {
+		t.Fatalf("Reasons() after a caller's change: %v", got)
+	}
+	l := servebench.LengthControls()
+	l[0] = "changed"
+	if got := servebench.LengthControls(); got[0] != servebench.LengthIgnoreEOS || len(got) != 3 {
+		t.Fatalf("LengthControls() after a caller's change: %v", got)
+	}
+	if _, err := servebench.ParseLengthControl("changed"); err == nil {
+		t.Fatal("a caller's change made a length control valid")
+	}
+}

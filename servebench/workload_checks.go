@@ -1,0 +1,73 @@
+package servebench
+
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+)
+
+// checkCycledIDs refuses an id that a schedule could also give a cycled
+// row: the k-th use of row "a" is named "a#k", so a row named "a#2"
+// beside a row "a" would collide once the workload cycles. seen maps each
+// id to its line.
+func checkCycledIDs(w *Workload, seen map[string]int) error {
+	for _, r := range w.Requests {
+		i := strings.LastIndexByte(r.ID, '#')
+		if i < 0 {
+			continue
+		}
+		base, k := r.ID[:i], r.ID[i+1:]
+		n, err := strconv.Atoi(k)
+		if err != nil || n < 2 || strconv.Itoa(n) != k {
+			continue
+		}
+		if line, ok := seen[base]; ok {
+			return fmt.Errorf("%s:%d: id: %q is the name a schedule gives the %s use of row %q (line %d) when the workload cycles; rename it",
+				w.Name, r.Line, r.ID, ordinal(n), base, line)
+		}
+	}
+	return nil
+}
+
+// ordinal writes 2 as "2nd", 11 as "11th".
+func ordinal(n int) string {
+	suffix := "th"
+	if n%100 < 11 || n%100 > 13 {
+		switch n % 10 {
+		case 1:
+			suffix = "st"
+		case 2:
+			suffix = "nd"
+		case 3:
+			suffix = "rd"
+		}
+	}
+	return strconv.Itoa(n) + suffix
+}
+
+// jsonKind names the JSON value a Go type is decoded from, for errors
+// that must not show Go type names.
+func jsonKind(t reflect.Type) string {
+	if t == nil {
+		return "a JSON value"
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	case reflect.Struct, reflect.Map:
+		return "a JSON object"
+	case reflect.Slice, reflect.Array:
+		return "a JSON array"
+	case reflect.String:
+		return "a JSON string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	}
+	return "a JSON value"
+}

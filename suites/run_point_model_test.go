@@ -1,0 +1,40 @@
+package suites_test
+
+import (
+	"os"
+	"path/filepath"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/servebench/servebench/fixtures/simengine"
+	"github.com/servebench/servebench/suites"
+)
+
+var _ = Describe("RunPoint against a base URL", func() {
+	It("refuses a model the engine does not serve before sending or writing anything", func(ctx SpecContext) {
+		cfg := simengine.DefaultConfig()
+		cfg.TimeScale = 0.1
+		engine, err := simengine.Start(ctx, cfg)
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(engine.Close)
+		artifacts := GinkgoT().TempDir()
+		c := mustParse(`name: wrong-model
+base_url: ` + engine.BaseURL() + `
+model: Qwen/Qwen3-0.6B
+workload:
+  file: workload.jsonl
+arrival:
+  process: constant
+  rate: 5
+count: 4
+artifacts: ` + artifacts + `
+`)
+		_, err = c.RunPoint(ctx, c.Points()[0], suites.Target{BaseURL: engine.BaseURL(), Model: "Qwen/Qwen3-0.6B"}, nil)
+		Expect(err).To(MatchError(`contract wrong-model, constant 4 requests at 5 req/s: model "Qwen/Qwen3-0.6B" is not served here; served: simengine-tiny`))
+		Expect(engine.Stats().Submitted).To(BeZero())
+		entries, err := os.ReadDir(artifacts)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(entries).To(BeEmpty(), "nothing written under %s", filepath.Clean(artifacts))
+	})
+})

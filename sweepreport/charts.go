@@ -1,0 +1,302 @@
+package sweepreport
+
+import (
+	"cmp"
+	"fmt"
+	"html/template"
+	"image/color"
+	"slices"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/servebench/servebench/internal/numfmt"
+	"github.com/servebench/servebench/internal/plotsvg"
+)
+
+// chart is one drawn chart with its caption.
+type chart struct {
+	Title   string
+	SVG     template.HTML
+	Caption string
+	Empty   string
+}
+
+// chartW and chartH are a sweep chart's size in points.
+const (
+	chartW = 8.5 * vg.Inch
+	chartH = 3.6 * vg.Inch
+)
+
+// series is one quantity against offered rate: every run as a point, and
+// the mean over the repeats of each nominal rate, joined by a line.
+type series struct {
+	label  string
+	colour color.Color
+	runs   plotter.XYs
+	means  plotter.XYs
+	spread [][2]plotter.XY // min and max over repeats, where there are several
+}
+
+// seriesOf collects get over rows against realized offered rate (or, when
+// xGet is given, against that).
+func seriesOf(label string, colour color.Color, rows []Rate, x, y func(Rate) *float64) series {
+	s := series{label: label, colour: colour}
+	type group struct{ xs, ys []float64 }
+	groups := map[float64]*group{}
+	for _, r := range rows {
+		xv, yv := x(r), y(r)
+		if xv == nil || yv == nil {
+			continue
+		}
+		s.runs = append(s.runs, plotter.XY{X: *xv, Y: *yv})
+		g := groups[r.RateRPS]
+		if g == nil {
+			g = &group{}
+			groups[r.RateRPS] = g
+		}
+		g.xs, g.ys = append(g.xs, *xv), append(g.ys, *yv)
+	}
+	for _, g := range groups {
+		m := plotter.XY{X: mean(g.xs), Y: mean(g.ys)}
+		s.means = append(s.means, m)
+		if len(g.ys) > 1 {
+			s.spread = append(s.spread, [2]plotter.XY{{X: m.X, Y: slices.Min(g.ys)}, {X: m.X, Y: slices.Max(g.ys)}})
+		}
+	}
+	slices.SortFunc(s.means, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
+	return s
+}
+
+func mean(v []float64) float64 {
+	t := 0.0
+	for _, x := range v {
+		t += x
+	}
+	return t / float64(len(v))
+}
+
+// add draws the series on p: a line through the means, a mark per run,
+// and a bar over each rate's spread.
+func (s series) add(p *plot.Plot, shape draw.GlyphDrawer) error {
+	if len(s.runs) == 0 {
+		return nil
+	}
+	line, err := plotter.NewLine(s.means)
+	if err != nil {
+		return err
+	}
+	line.Color = s.colour
+	line.Width = vg.Points(1.5)
+	marks, err := plotter.NewScatter(s.runs)
+	if err != nil {
+		return err
+	}
+	marks.Color, marks.Shape, marks.Radius = s.colour, shape, vg.Points(2.5)
+	p.Add(line, marks)
+	for _, sp := range s.spread {
+		bar, err := plotter.NewLine(plotter.XYs{sp[0], sp[1]})
+		if err != nil {
+			return err
+		}
+		bar.Color, bar.Width = s.colour, vg.Points(0.8)
+		p.Add(bar)
+	}
+	p.Legend.Add(s.label, line, marks)
+	return nil
+}
+
+// hLine draws a dashed horizontal reference at y across the plot's x range.
+func hLine(p *plot.Plot, y float64, label string, c color.Color) error {
+	l, err := plotter.NewLine(plotter.XYs{{X: p.X.Min, Y: y}, {X: p.X.Max, Y: y}})
+	if err != nil {
+		return err
+	}
+	l.Color, l.Dashes, l.Width = c, []vg.Length{vg.Points(4), vg.Points(3)}, vg.Points(1)
+	p.Add(l)
+	p.Legend.Add(label, l)
+	return nil
+}
+
+// vLine draws a dotted vertical reference at x across the plot's y range.
+func vLine(p *plot.Plot, x float64, label string) error {
+	lo, hi := p.Y.Min, p.Y.Max
+	l, err := plotter.NewLine(plotter.XYs{{X: x, Y: lo}, {X: x, Y: hi}})
+	if err != nil {
+		return err
+	}
+	l.Color, l.Dashes, l.Width = color.Black, []vg.Length{vg.Points(1), vg.Points(2)}, vg.Points(1.2)
+	p.Add(l)
+	p.Legend.Add(label, l)
+	return nil
+}
+
+// render finishes a chart; its title becomes the page's heading over it.
+func render(p *plot.Plot, caption string) chart {
+	title := p.Title.Text
+	p.Title.Text = ""
+	svg, err := plotsvg.Render(p, chartW, chartH)
+	if err != nil {
+		return chart{Title: title, Empty: err.Error()}
+	}
+	return chart{Title: title, SVG: template.HTML(svg), Caption: caption}
+}
+
+// offered is the x of every sweep chart: the realized offered rate.
+func offered(r Rate) *float64 { return r.OfferedRPS }
+
+// kneeX is the mean realized offered rate of the knee's runs.
+func (r Result) kneeX() (float64, bool) {
+	if r.KneeRPS == nil {
+		return 0, false
+	}
+	var xs []float64
+	for _, row := range r.Rates {
+		if row.RateRPS == *r.KneeRPS && row.OfferedRPS != nil {
+			xs = append(xs, *row.OfferedRPS)
+		}
+	}
+	if len(xs) == 0 {
+		return 0, false
+	}
+	return mean(xs), true
+}
+
+// marksCaption says how the marks relate to runs.
+const marksCaption = "One mark per run (repeats of a rate are separate marks, joined by a bar over their spread); the line joins the means of each nominal rate. The chart's size grows with the number of runs, never with the number of requests."
+
+// latencyChart draws one metric's p50, p90 and p99 against offered rate,
+// with its SLO bound.
+func (r Result) latencyChart(name string, p50, p90, p99 func(Rate) *float64, boundMS float64) chart {
+	p := plotsvg.New(name+" percentiles against offered rate", "offered rate (req/s, realized)", name+" (ms)")
+	var n int
+	for i, s := range []series{
+		seriesOf("p50", plotsvg.Palette[0], r.Rates, offered, p50),
+		seriesOf("p90", plotsvg.Palette[4], r.Rates, offered, p90),
+		seriesOf("p99", plotsvg.Palette[1], r.Rates, offered, p99),
+	} {
+		n += len(s.runs)
+		if err := s.add(p, []draw.GlyphDrawer{draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}}[i]); err != nil {
+			return chart{Title: p.Title.Text, Empty: err.Error()}
+		}
+	}
+	if n == 0 {
+		return chart{Title: p.Title.Text, Empty: "no run has this metric"}
+	}
+	p.Y.Min = 0
+	caption := marksCaption
+	if boundMS > 0 {
+		p.Y.Max = max(p.Y.Max, boundMS*1.05)
+		if err := hLine(p, boundMS, fmt.Sprintf("SLO bound %g ms", boundMS), plotsvg.Palette[2]); err != nil {
+			return chart{Title: p.Title.Text, Empty: err.Error()}
+		}
+	}
+	if x, ok := r.kneeX(); ok {
+		if err := vLine(p, x, fmt.Sprintf("knee %g req/s", *r.KneeRPS)); err != nil {
+			return chart{Title: p.Title.Text, Empty: err.Error()}
+		}
+	}
+	return render(p, caption)
+}
+
+// attainmentChart draws attainment and its Wilson lower bound with the
+// target.
+func (r Result) attainmentChart() chart {
+	p := plotsvg.New("Attainment against offered rate", "offered rate (req/s, realized)", "share of offered requests qualified")
+	att := seriesOf("attainment", plotsvg.Palette[0], r.Rates, offered, func(x Rate) *float64 { return x.Attainment })
+	wil := seriesOf("Wilson "+numfmt.Level(r.Rule.Confidence)+" lower bound", plotsvg.Palette[5], r.Rates, offered, func(x Rate) *float64 { return x.WilsonLower })
+	if len(att.runs) == 0 {
+		return chart{Title: p.Title.Text, Empty: "no run offered a request"}
+	}
+	for i, s := range []series{att, wil} {
+		if err := s.add(p, []draw.GlyphDrawer{draw.CircleGlyph{}, draw.TriangleGlyph{}}[i]); err != nil {
+			return chart{Title: p.Title.Text, Empty: err.Error()}
+		}
+	}
+	p.Y.Min, p.Y.Max = min(p.Y.Min, r.Rule.MinAttainment-0.05), 1.0
+	if err := hLine(p, r.Rule.MinAttainment, fmt.Sprintf("target %g", r.Rule.MinAttainment), plotsvg.Palette[2]); err != nil {
+		return chart{Title: p.Title.Text, Empty: err.Error()}
+	}
+	if x, ok := r.kneeX(); ok {
+		if err := vLine(p, x, fmt.Sprintf("knee %g req/s", *r.KneeRPS)); err != nil {
+			return chart{Title: p.Title.Text, Empty: err.Error()}
+		}
+	}
+	judged := "the observed attainment"
+	if r.Rule.UseWilsonLower {
+		judged = "the Wilson lower bound"
+	}
+	return render(p, "The capacity rule judges "+judged+" against the target. "+marksCaption)
+}
+
+// goodputChart draws qualified and successful requests per second against
+// the offered rate, with the line where all offered work qualifies.
+func (r Result) goodputChart() chart {
+	p := plotsvg.New("Goodput against offered rate", "offered rate (req/s, realized)", "requests per second")
+	q := seriesOf("qualified req/s", plotsvg.Palette[2], r.Rates, offered, func(x Rate) *float64 { return x.QualifiedRPS })
+	s := seriesOf("successful req/s", plotsvg.Palette[6], r.Rates, offered, func(x Rate) *float64 { return x.SuccessfulRPS })
+	if len(q.runs)+len(s.runs) == 0 {
+		return chart{Title: p.Title.Text, Empty: "no run has a horizon"}
+	}
+	for i, se := range []series{s, q} {
+		if err := se.add(p, []draw.GlyphDrawer{draw.SquareGlyph{}, draw.CircleGlyph{}}[i]); err != nil {
+			return chart{Title: p.Title.Text, Empty: err.Error()}
+		}
+	}
+	p.X.Min, p.Y.Min = 0, 0
+	top := max(p.X.Max, p.Y.Max)
+	ideal, err := plotter.NewLine(plotter.XYs{{X: 0, Y: 0}, {X: top, Y: top}})
+	if err == nil {
+		ideal.Color, ideal.Dashes = plotsvg.Grey, []vg.Length{vg.Points(4), vg.Points(3)}
+		p.Add(ideal)
+		p.Legend.Add("every offered request qualified", ideal)
+	}
+	if x, ok := r.kneeX(); ok {
+		_ = vLine(p, x, fmt.Sprintf("knee %g req/s", *r.KneeRPS))
+	}
+	return render(p, "Rates over each run's horizon (window start to last outcome). "+marksCaption)
+}
+
+// tokensChart draws output tokens per second against the offered rate.
+func (r Result) tokensChart() chart {
+	p := plotsvg.New("Output tokens per second against offered rate", "offered rate (req/s, realized)", "output tokens/s (successful requests)")
+	s := seriesOf("output tokens/s", plotsvg.Palette[3], r.Rates, offered, func(x Rate) *float64 { return x.OutputTokensPerS })
+	if len(s.runs) == 0 {
+		return chart{Title: p.Title.Text, Empty: "no successful request reported its output tokens"}
+	}
+	if err := s.add(p, draw.CircleGlyph{}); err != nil {
+		return chart{Title: p.Title.Text, Empty: err.Error()}
+	}
+	p.X.Min, p.Y.Min = 0, 0
+	if x, ok := r.kneeX(); ok {
+		_ = vLine(p, x, fmt.Sprintf("knee %g req/s", *r.KneeRPS))
+	}
+	return render(p, "Output tokens of successful requests over each run's horizon. "+marksCaption)
+}
+
+// charts draws every chart of sweep.html.
+func (r Result) charts() []chart {
+	bound := func(get func(*sloMS) float64) float64 {
+		if r.SLO == nil {
+			return 0
+		}
+		return get(&sloMS{ttft: r.SLO.TTFT.Seconds() * 1000, tpot: r.SLO.TPOT.Seconds() * 1000, e2e: r.SLO.E2E.Seconds() * 1000})
+	}
+	ttftBound := bound(func(s *sloMS) float64 { return s.ttft })
+	if r.SLO != nil && r.SLO.TTFTFromScheduled {
+		ttftBound = 0 // judged from the scheduled time, not the plotted f - d
+	}
+	return []chart{
+		r.latencyChart("TTFT", func(x Rate) *float64 { return x.TTFTP50MS }, func(x Rate) *float64 { return x.TTFTP90MS }, func(x Rate) *float64 { return x.TTFTP99MS }, ttftBound),
+		r.latencyChart("TPOT", func(x Rate) *float64 { return x.TPOTP50MS }, func(x Rate) *float64 { return x.TPOTP90MS }, func(x Rate) *float64 { return x.TPOTP99MS }, bound(func(s *sloMS) float64 { return s.tpot })),
+		r.latencyChart("E2E", func(x Rate) *float64 { return x.E2EP50MS }, func(x Rate) *float64 { return x.E2EP90MS }, func(x Rate) *float64 { return x.E2EP99MS }, bound(func(s *sloMS) float64 { return s.e2e })),
+		r.attainmentChart(),
+		r.goodputChart(),
+		r.tokensChart(),
+	}
+}
+
+// sloMS holds the declared bounds in milliseconds.
+type sloMS struct{ ttft, tpot, e2e float64 }

@@ -1,0 +1,69 @@
+package sweepreport
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func tokRow(rate, tokPerS, tpotMS float64, verdict string) Rate {
+	return Rate{RateRPS: rate, Repeat: 1, OutputTokensPerS: &tokPerS, TPOTP50MS: &tpotMS, Verdict: verdict}
+}
+
+// Per-user speed is 1000 / TPOT p50: 2 ms → 500, 4 ms → 250, 5 ms → 200,
+// 8 ms → 125, 10 ms → 100 tokens/s.
+func TestParetoFrontOnlyFromPointsThatMetTheSLO(t *testing.T) {
+	configs := []Config{
+		{Name: "seqs-32", Sweep: Result{WorkloadSHA256: "w", Rates: []Rate{
+			tokRow(1, 100, 2, "pass"), // (100, 500): front, the fastest per user
+			tokRow(2, 200, 4, "pass"), // (200, 250): dominated by seqs-64 @2
+			tokRow(4, 900, 2, "fail"), // would dominate everything, but failed
+		}}},
+		{Name: "seqs-64", Sweep: Result{WorkloadSHA256: "w", Rates: []Rate{
+			tokRow(2, 300, 4, "pass"),          // (300, 250): front
+			tokRow(4, 500, 8, "pass"),          // (500, 125): front
+			tokRow(8, 400, 10, "inconclusive"), // not eligible
+			{RateRPS: 16, Verdict: "fail"},     // no figures: skipped
+		}}},
+	}
+	p, err := NewPareto(configs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Points) != 6 || len(p.Skipped) != 1 || !strings.Contains(p.Skipped[0], "seqs-64 at 16 req/s") {
+		t.Fatalf("points %d skipped %q", len(p.Points), p.Skipped)
+	}
+	want := []struct {
+		config string
+		rate   float64
+		speed  float64
+	}{{"seqs-32", 1, 500}, {"seqs-64", 2, 250}, {"seqs-64", 4, 125}}
+	if len(p.Front) != len(want) {
+		t.Fatalf("front %+v", p.Front)
+	}
+	for i, w := range want {
+		f := p.Front[i]
+		if f.Config != w.config || f.RateRPS != w.rate || f.PerUserTokensPerS != w.speed || !f.OnFront || !f.MetSLO {
+			t.Fatalf("front[%d] = %+v, want %+v", i, f, w)
+		}
+	}
+	for _, pt := range p.Points {
+		if pt.Verdict != "pass" && pt.OnFront {
+			t.Fatalf("%+v on the front", pt)
+		}
+	}
+	var page bytes.Buffer
+	if err := p.WriteHTML(&page, configs); err != nil {
+		t.Fatal(err)
+	}
+	if n := checkSVGs(t, page.String()); n != 1 || !strings.Contains(page.String(), "seqs-64 @4") {
+		t.Fatalf("%d charts; labels missing", n)
+	}
+}
+
+func TestParetoRefusesDifferentWorkloads(t *testing.T) {
+	_, err := NewPareto([]Config{{Name: "a", Sweep: Result{WorkloadSHA256: "x"}}, {Name: "b", Sweep: Result{WorkloadSHA256: "y"}}})
+	if err == nil || !strings.Contains(err.Error(), `b ran workload "y" but a ran "x"`) {
+		t.Fatalf("err %v", err)
+	}
+}
