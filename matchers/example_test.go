@@ -8,6 +8,7 @@ import (
 
 	"github.com/servebench/servebench/matchers"
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/compare"
 )
 
 // printFailures is a Gomega whose failures are printed instead of failing a
@@ -122,4 +123,22 @@ func ExampleHaveCapacityAtLeast() {
 	//     4.000 req/s: pass (attainment 0.960)
 	//     8.000 req/s: fail (attainment 0.710): attainment 0.710 (71 of 100 qualified) below 0.950
 	// note: the boundary lies between 4 and 8 rps: refine between them and repeat the failing neighbor
+}
+
+func ExampleHaveNoRegressionFrom() {
+	round := func(qualified int) *servebench.Report {
+		a := float64(qualified) / 100
+		return &servebench.Report{Schema: servebench.ReportSchema, Offered: 100, ProtocolSuccesses: 100,
+			Qualified: qualified, Attainment: &a, Valid: true}
+	}
+	baseline := []*servebench.Report{round(90), round(92), round(94)}
+	candidate := []*servebench.Report{round(88), round(89), round(90)}
+	g := printFailures()
+	g.Expect(candidate).To(matchers.HaveNoRegressionFrom(baseline, compare.Tolerance{Name: "attainment", Value: 0.01}))
+	// Output:
+	// Expected no regression from the baseline, but 1 of 1 compared statistics regressed (positive change is worse):
+	//     attainment: baseline 0.9200, candidate 0.8900, change +3.00 pt (interval [+1.31 pt, +4.69 pt], tolerance 1 pt): regression
+	// rounds: baseline 3, candidate 3
+	// method: paired t-interval on the per-round differences over 3 rounds (log ratios for relative comparisons)
+	// family: Bonferroni over 1 comparisons: each interval is two-sided at 90%, so each end is a one-sided bound at 95%; a regression needs the lower end beyond the tolerance, so an A/A comparison reports any regression with probability at most 0.05
 }

@@ -63,6 +63,10 @@ type Contract struct {
 	Objectives Objectives
 	// ScheduleLagTolerance is the declared lag tolerance (default 20 ms).
 	ScheduleLagTolerance time.Duration
+	// Baseline, when set, names a second engine the contract's engine is
+	// compared with, round by round (see BaselineSpec).
+	Baseline *BaselineSpec
+
 	// Artifacts is the directory that keeps every run directory; the
 	// SERVEBENCH_ARTIFACTS environment variable overrides it.
 	Artifacts string

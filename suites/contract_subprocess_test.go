@@ -192,4 +192,40 @@ var _ = Describe("a contract suite run in a subprocess", Ordered, func() {
 		Expect(reasons).To(ContainElement(
 			"contract engine-unavailable: start absent engine: engine unavailable on this machine: the absent engine exists nowhere"))
 	}, SpecTimeout(5*time.Minute))
+
+	It("runs alternating rounds per rate, one spec per comparison at its line, and compares capacities", func(ctx SpecContext) {
+		session, report, dir := run(ctx, "baseline.yaml")
+		Expect(session.ExitCode()).NotTo(Equal(0))
+		states := map[string]types.SpecState{}
+		for _, spec := range report.SpecReports {
+			if spec.LeafNodeType != types.NodeTypeIt {
+				continue
+			}
+			states[spec.FullText()] = spec.State
+			if spec.LeafNodeText == "p50 TPOT no more than 5 % worse than baseline" {
+				Expect(spec.LeafNodeLocation.FileName).To(Equal("baseline.yaml"))
+				Expect(spec.LeafNodeLocation.LineNumber).To(Equal(29), "the line of baseline.tolerances.tpot_p50")
+				Expect(spec.Failure.Message).To(ContainSubstring("tpot_p50: baseline"))
+				Expect(spec.Failure.Message).To(ContainSubstring("): regression"))
+			}
+		}
+		at := func(rate string) string {
+			return "contract simengine-against-baseline poisson 10 requests at " + rate + " req/s against baseline "
+		}
+		want := map[string]types.SpecState{"contract simengine-against-baseline SLO capacity >= 5.000 req/s": types.SpecStatePassed,
+			"contract simengine-against-baseline SLO capacity no lower than baseline": types.SpecStatePassed}
+		// Above the declared capacity (5 req/s) only the capacity rule
+		// judges a rate, as without a baseline.
+		want[at("5")+"valid load"] = types.SpecStatePassed
+		want[at("5")+"attainment >= 0.900"] = types.SpecStatePassed
+		for _, rate := range []string{"5", "10"} {
+			want[at(rate)+"no lost requests"] = types.SpecStatePassed
+			want[at(rate)+"p50 TPOT no more than 5 % worse than baseline"] = types.SpecStateFailed
+			want[at(rate)+"attainment no more than 1 points below baseline"] = types.SpecStatePassed
+		}
+		Expect(states).To(Equal(want))
+		rounds, err := filepath.Glob(filepath.Join(dir, "artifacts", "simengine-against-baseline", "*-5rps-ab", "*", "round-*", "report.json"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rounds).To(HaveLen(6), "three rounds on each side, every run kept")
+	}, SpecTimeout(5*time.Minute))
 })

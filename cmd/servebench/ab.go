@@ -1,0 +1,120 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/compare"
+)
+
+func init() {
+	register("ab", "run a baseline and a candidate engine in alternating rounds and compare them", runAB)
+}
+
+// abFlags are the flags ab adds to every run flag.
+type abFlags struct {
+	baselineURL, candidateURL, baselineModel, candidateModel     string
+	baselineMetrics, candidateMetrics, baselineKey, candidateKey string
+	rounds                                                       int
+}
+
+// runAB is the ab command.
+func runAB(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("servebench ab", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var rf runFlags
+	rf.register(fs)
+	var af abFlags
+	fs.StringVar(&af.baselineURL, "baseline-url", "", "the baseline engine's root URL (required)")
+	fs.StringVar(&af.candidateURL, "candidate-url", "", "the candidate engine's root URL (required)")
+	fs.StringVar(&af.baselineModel, "baseline-model", "", "served model on the baseline (default --model)")
+	fs.StringVar(&af.candidateModel, "candidate-model", "", "served model on the candidate (default --model)")
+	fs.StringVar(&af.baselineMetrics, "baseline-metrics-url", "", "the baseline engine's Prometheus endpoint")
+	fs.StringVar(&af.candidateMetrics, "candidate-metrics-url", "", "the candidate engine's Prometheus endpoint")
+	fs.StringVar(&af.baselineKey, "baseline-api-key-env", "", "environment variable holding the baseline's API key (default --api-key-env)")
+	fs.StringVar(&af.candidateKey, "candidate-api-key-env", "", "environment variable holding the candidate's API key (default --api-key-env)")
+	fs.IntVar(&af.rounds, "rounds", 3, "rounds; each is one baseline and one candidate run, in alternating order")
+	var cf compareFlags
+	cf.register(fs, false)
+	if code, done := parseCommandLine(fs, args, stderr); done {
+		return code
+	}
+	base, cand, err := af.sides(fs, &rf, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "servebench ab: %v\n", err)
+		return 1
+	}
+	opts, err := cf.options()
+	if err != nil {
+		fmt.Fprintf(stderr, "servebench ab: %v\n", err)
+		return 1
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	res, err := compare.RunAB(ctx, compare.ABConfig{
+		Baseline: base, Candidate: cand, Rounds: af.rounds, OutputDir: rf.output, Options: opts,
+		BeforeRun: func(side compare.Side, round int, cfg *servebench.RunConfig) (func(), error) {
+			fmt.Fprintf(stderr, "round %d of %d: %s (%s)\n", round, af.rounds, side, cfg.Client.BaseURL)
+			return nil, nil
+		},
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "servebench ab: %v\n", err)
+		return 1
+	}
+	if err := res.Comparison.WriteText(stdout); err != nil {
+		fmt.Fprintf(stderr, "servebench ab: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stderr, "run order: %v\ncomparison: %s and %s\n", res.Order,
+		filepath.Join(rf.output, compare.ComparisonFile), filepath.Join(rf.output, compare.ComparisonHTMLFile))
+	return res.Comparison.ExitCode(cf.strict)
+}
+
+// sides builds the two sides' run configurations from the shared run flags
+// and each side's own URL, model, metrics endpoint and key.
+func (af *abFlags) sides(fs *flag.FlagSet, rf *runFlags, stderr io.Writer) (base, cand servebench.RunConfig, err error) {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	switch {
+	case set["base-url"] || set["metrics-url"]:
+		return base, cand, errors.New("--base-url and --metrics-url are replaced by their --baseline- and --candidate- forms")
+	case set["require-attainment"]:
+		return base, cand, errors.New("--require-attainment is refused: the comparison is the verdict")
+	case set["shard"] || set["start-at"] || set["run-id"]:
+		return base, cand, errors.New("--shard, --start-at and --run-id are refused: each round's runs get their own IDs and run whole, in turn")
+	case set["format"]:
+		return base, cand, errors.New("--format is refused: ab prints the comparison's text summary and writes compare.json and compare.html")
+	case af.baselineURL == "" || af.candidateURL == "":
+		return base, cand, errors.New("--baseline-url and --candidate-url are required")
+	case af.rounds < 1:
+		return base, cand, fmt.Errorf("--rounds: want at least 1, got %d", af.rounds)
+	}
+	side := func(url, model, metrics, keyEnv string) (servebench.RunConfig, error) {
+		f := *rf
+		f.baseURL, f.metricsURL = url, metrics
+		if model != "" {
+			f.model = model
+		}
+		if keyEnv != "" {
+			f.apiKeyEnv = keyEnv
+		}
+		f.noProgress = true
+		return f.config(stderr)
+	}
+	if base, err = side(af.baselineURL, af.baselineModel, af.baselineMetrics, af.baselineKey); err != nil {
+		return base, cand, fmt.Errorf("baseline: %w", err)
+	}
+	if cand, err = side(af.candidateURL, af.candidateModel, af.candidateMetrics, af.candidateKey); err != nil {
+		return base, cand, fmt.Errorf("candidate: %w", err)
+	}
+	return base, cand, nil
+}

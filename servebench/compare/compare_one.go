@@ -1,0 +1,182 @@
+package compare
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/servebench/servebench/servebench"
+)
+
+// compareOne computes one statistic's change, interval and verdict.
+func (c *Comparison) compareOne(s statistic, tol float64) (MetricComparison, error) {
+	mc := MetricComparison{Name: s.name, Kind: s.kind, Tolerance: tol, Unit: "ms"}
+	switch s.name {
+	case "attainment", "error_rate":
+		mc.Unit = "fraction"
+	case "qualified_rps":
+		mc.Unit = "rps"
+	}
+	bv, err := values(s, c.baseline)
+	if err != nil {
+		return mc, fmt.Errorf("baseline %w", err)
+	}
+	cv, err := values(s, c.candidate)
+	if err != nil {
+		return mc, fmt.Errorf("candidate %w", err)
+	}
+	mc.Baseline, mc.Candidate = mean(bv), mean(cv)
+	if s.kind == KindRelative {
+		for _, v := range append(append([]float64{}, bv...), cv...) {
+			if !(v > 0) {
+				return mc, fmt.Errorf("%s: a relative comparison needs positive values on every run, got %v", s.name, v)
+			}
+		}
+	}
+	var est estimate
+	switch {
+	case len(bv) == 1:
+		if est, err = c.requestLevel(s, bv[0], cv[0]); err != nil {
+			return mc, err
+		}
+	case len(bv) == len(cv):
+		d := make([]float64, len(bv))
+		for i := range d {
+			d[i] = worse(s, bv[i], cv[i])
+		}
+		est = pairedT(d, c.IntervalLevel)
+	default:
+		b, cc := scaled(s, bv), scaled(s, cv)
+		est = welchT(b, cc, c.IntervalLevel)
+	}
+	threshold := tol
+	if s.kind == KindRelative {
+		threshold = math.Log1p(tol)
+		mc.Change, mc.CILow, mc.CIHigh = math.Expm1(est.mean), math.Expm1(est.lo), math.Expm1(est.hi)
+	} else {
+		mc.Change, mc.CILow, mc.CIHigh = est.mean, est.lo, est.hi
+	}
+	if !finite(mc.Baseline, mc.Candidate, mc.Change, mc.CILow, mc.CIHigh) {
+		return mc, fmt.Errorf("%s: the change or its interval is not a finite number", s.name)
+	}
+	switch {
+	case est.lo > threshold:
+		mc.Verdict = Regression
+	case est.hi <= threshold:
+		mc.Verdict = NoRegression
+	default:
+		mc.Verdict = Inconclusive
+		mc.Decide = c.decideHint(est, threshold)
+	}
+	return mc, nil
+}
+
+// values computes the statistic on every run of one side.
+func values(s statistic, reports []*servebench.Report) ([]float64, error) {
+	out := make([]float64, len(reports))
+	for i, r := range reports {
+		v, err := s.value(r)
+		if err != nil {
+			return nil, fmt.Errorf("round %d: %w", i+1, err)
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// worse is one round's difference on the working scale, positive when the
+// candidate is worse.
+func worse(s statistic, b, c float64) float64 {
+	switch {
+	case s.kind == KindRelative && s.lessIsWorse:
+		return math.Log(b / c)
+	case s.kind == KindRelative:
+		return math.Log(c / b)
+	case s.lessIsWorse:
+		return b - c
+	}
+	return c - b
+}
+
+// scaled maps one side's values to the working scale with the sign of
+// worse, for the unpaired interval (candidate minus baseline).
+func scaled(s statistic, v []float64) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		switch {
+		case s.kind == KindRelative && s.lessIsWorse:
+			out[i] = -math.Log(x)
+		case s.kind == KindRelative:
+			out[i] = math.Log(x)
+		case s.lessIsWorse:
+			out[i] = -x
+		default:
+			out[i] = x
+		}
+	}
+	return out
+}
+
+// requestLevel is the one-round interval, from the requests of the single
+// run on each side.
+func (c *Comparison) requestLevel(s statistic, bValue, cValue float64) (estimate, error) {
+	b, cand := c.baseline[0], c.candidate[0]
+	switch s.name {
+	case "attainment":
+		// drop = baseline − candidate attainment
+		return newcombe(b.Qualified, b.Offered, cand.Qualified, cand.Offered, c.IntervalLevel), nil
+	case "error_rate":
+		// increase = candidate − baseline error rate
+		return newcombe(cand.Offered-cand.ProtocolSuccesses, cand.Offered, b.Offered-b.ProtocolSuccesses, b.Offered, c.IntervalLevel), nil
+	case "qualified_rps":
+		if b.Qualified == 0 || cand.Qualified == 0 || !(b.HorizonMS > 0) || !(cand.HorizonMS > 0) {
+			return estimate{}, fmt.Errorf("%s: one round per side needs qualified requests and a horizon on both sides", s.name)
+		}
+		return poissonLogRatio(b.Qualified, b.HorizonMS, cand.Qualified, cand.HorizonMS, c.IntervalLevel), nil
+	}
+	if !requestMetrics[s.metric] {
+		return estimate{}, fmt.Errorf("%s: %s pools gaps across requests, so one round cannot give it an interval; run two or more rounds", s.name, s.metric)
+	}
+	bs, err := s.samples(b)
+	if err != nil {
+		return estimate{}, fmt.Errorf("baseline %w", err)
+	}
+	cs, err := s.samples(cand)
+	if err != nil {
+		return estimate{}, fmt.Errorf("candidate %w", err)
+	}
+	return bootstrapLogRatio(s.name, bs, cs, s.p, bValue, cValue, c.IntervalLevel), nil
+}
+
+// decideHint says roughly how much more evidence would likely decide an
+// inconclusive comparison, if the estimate and the spread stayed as they
+// are.
+func (c *Comparison) decideHint(est estimate, threshold float64) string {
+	gap := math.Abs(est.mean - threshold)
+	if gap == 0 || est.halfWidthAt == nil {
+		return "the estimate sits on the tolerance: more evidence is unlikely to decide it"
+	}
+	if c.BlindToRunVariance {
+		h := est.halfWidthAt(1)
+		f := math.Ceil(h * h / (gap * gap))
+		if f > 1000 {
+			return "the estimate is too close to the tolerance for more requests to decide it"
+		}
+		return fmt.Sprintf("about %v× the requests per run would likely decide it; better, run 2 or more rounds, since request-level intervals are blind to run-to-run variance", f)
+	}
+	n := float64(c.Rounds.Baseline)
+	for extra := 1; extra <= 200; extra++ {
+		if est.halfWidthAt((n+float64(extra))/n) < gap {
+			return fmt.Sprintf("about %d more rounds would likely decide it", extra)
+		}
+	}
+	return "more than 200 more rounds would be needed: the estimate is too close to the tolerance"
+}
+
+// mean is the arithmetic mean.
+func mean(xs []float64) float64 {
+	var s float64
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}

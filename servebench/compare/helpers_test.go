@@ -1,0 +1,39 @@
+package compare
+
+import (
+	"testing"
+
+	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/stats"
+)
+
+func fptr(v float64) *float64 { return &v }
+
+// attainmentReport is a valid report with qualified of offered requests
+// qualified, every one a success.
+func attainmentReport(qualified, offered int) *servebench.Report {
+	a := float64(qualified) / float64(offered)
+	return &servebench.Report{
+		Schema: servebench.ReportSchema, Offered: offered, ProtocolSuccesses: offered, Qualified: qualified,
+		Attainment: &a, Valid: true, Inputs: servebench.Inputs{WorkloadSHA256: "w1"},
+		PercentileMethod: stats.NearestRank,
+	}
+}
+
+// ttftReport is a valid report whose successful requests have the given
+// TTFTs, with the population the scorer would summarize.
+func ttftReport(ttfts ...float64) *servebench.Report {
+	r := attainmentReport(len(ttfts), len(ttfts))
+	for _, v := range ttfts {
+		r.Requests = append(r.Requests, servebench.RequestScore{Status: servebench.StatusSuccess, TTFTMS: fptr(v)})
+	}
+	r.Percentiles = map[servebench.Metric]servebench.Distribution{servebench.MetricTTFT: {N: len(ttfts)}}
+	return r
+}
+
+func near(t *testing.T, what string, got, want, tol float64) {
+	t.Helper()
+	if d := got - want; d > tol || d < -tol {
+		t.Errorf("%s = %.6f, want %.6f (±%g)", what, got, want, tol)
+	}
+}

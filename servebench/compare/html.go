@@ -1,0 +1,152 @@
+package compare
+
+import (
+	_ "embed"
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/servebench/servebench/servebench"
+)
+
+//go:embed compare.html.tmpl
+var htmlTemplateText string
+
+var htmlTemplate = template.Must(template.New("compare").Funcs(template.FuncMap{"round": func(i int) int { return i + 1 }}).Parse(htmlTemplateText))
+
+// htmlPage is what the template renders.
+type htmlPage struct {
+	C      *Comparison
+	Rows   []htmlRow
+	Charts []htmlCDF
+}
+
+// htmlRow is one comparison, formatted.
+type htmlRow struct {
+	Name, Baseline, Candidate, Change, Interval, Tolerance, Decide string
+	Verdict                                                        Verdict
+	// BarLeft and BarWidth place the interval on a shared axis (percent of
+	// the bar), TolAt the tolerance and ZeroAt no change.
+	BarLeft, BarWidth, TolAt, ZeroAt string
+}
+
+// htmlCDF is one overlaid CDF chart.
+type htmlCDF struct {
+	Title                 string
+	BaselineN, CandidateN int
+	Baseline, Candidate   string // SVG polyline points
+	Ticks                 []htmlTick
+	Empty                 bool
+}
+
+// htmlTick is one x-axis label.
+type htmlTick struct {
+	X     string
+	Label string
+}
+
+// WriteHTML writes compare.html: a self-contained page with both sides'
+// CDFs of TTFT, TPOT and E2E overlaid (every round's successful requests
+// pooled per side) and the comparison table with its intervals.
+func (c *Comparison) WriteHTML(w io.Writer) error {
+	p := htmlPage{C: c}
+	for _, m := range c.Comparisons {
+		p.Rows = append(p.Rows, htmlRowOf(m))
+	}
+	for _, m := range []struct {
+		metric servebench.Metric
+		title  string
+	}{{servebench.MetricTTFT, "TTFT (ms)"}, {servebench.MetricTPOT, "TPOT (ms)"}, {servebench.MetricE2E, "E2E (ms)"}} {
+		p.Charts = append(p.Charts, cdfOverlay(m.title, pooled(m.metric, c.baseline), pooled(m.metric, c.candidate)))
+	}
+	if err := htmlTemplate.Execute(w, p); err != nil {
+		return fmt.Errorf("compare: html: %w", err)
+	}
+	return nil
+}
+
+// htmlRowOf formats one comparison and places its interval on an axis that
+// spans the interval, zero and the tolerance.
+func htmlRowOf(m MetricComparison) htmlRow {
+	lo, hi := math.Min(math.Min(m.CILow, 0), -m.Tolerance), math.Max(math.Max(m.CIHigh, m.Tolerance), 0)
+	pad := (hi - lo) * 0.1
+	if pad == 0 {
+		pad = 0.01
+	}
+	lo, hi = lo-pad, hi+pad
+	at := func(v float64) float64 { return 100 * (v - lo) / (hi - lo) }
+	pct := func(v float64) string { return fmt.Sprintf("%.2f%%", v) }
+	return htmlRow{
+		Name: m.Name, Baseline: m.formatValue(m.Baseline), Candidate: m.formatValue(m.Candidate),
+		Change: m.formatChange(m.Change), Interval: "[" + m.formatChange(m.CILow) + ", " + m.formatChange(m.CIHigh) + "]",
+		Tolerance: m.formatTolerance(), Verdict: m.Verdict, Decide: m.Decide,
+		BarLeft: pct(at(m.CILow)), BarWidth: pct(math.Max(at(m.CIHigh)-at(m.CILow), 0.4)),
+		TolAt: pct(at(m.Tolerance)), ZeroAt: pct(at(0)),
+	}
+}
+
+// pooled collects one metric's successful-request values over every round
+// of a side, ascending; reports that cannot give them contribute nothing.
+func pooled(m servebench.Metric, reports []*servebench.Report) []float64 {
+	var xs []float64
+	s := statistic{name: string(m), metric: m}
+	for _, r := range reports {
+		if v, err := s.samples(r); err == nil {
+			xs = append(xs, v...)
+		}
+	}
+	slices.Sort(xs)
+	return xs
+}
+
+// The CDF chart's plot area in SVG units.
+const (
+	cdfWidth, cdfHeight = 560.0, 220.0
+	cdfLeft, cdfTop     = 48.0, 12.0
+	cdfPoints           = 400
+)
+
+// cdfOverlay draws both sides' empirical CDFs on one linear axis.
+func cdfOverlay(title string, b, c []float64) htmlCDF {
+	ch := htmlCDF{Title: title, BaselineN: len(b), CandidateN: len(c)}
+	if len(b) == 0 && len(c) == 0 {
+		ch.Empty = true
+		return ch
+	}
+	xMax := 0.0
+	for _, xs := range [][]float64{b, c} {
+		if len(xs) > 0 {
+			xMax = math.Max(xMax, xs[len(xs)-1])
+		}
+	}
+	if !(xMax > 0) {
+		xMax = 1
+	}
+	x := func(v float64) float64 { return cdfLeft + cdfWidth*v/xMax }
+	y := func(f float64) float64 { return cdfTop + cdfHeight*(1-f) }
+	line := func(xs []float64) string {
+		var sb strings.Builder
+		n := len(xs)
+		if n == 0 {
+			return ""
+		}
+		step := max(1, n/cdfPoints)
+		prevF := 0.0
+		for i := 0; i < n; i += step {
+			f := float64(i+1) / float64(n)
+			fmt.Fprintf(&sb, "%.1f,%.1f %.1f,%.1f ", x(xs[i]), y(prevF), x(xs[i]), y(f))
+			prevF = f
+		}
+		fmt.Fprintf(&sb, "%.1f,%.1f %.1f,%.1f", x(xs[n-1]), y(prevF), x(xs[n-1]), y(1))
+		return sb.String()
+	}
+	ch.Baseline, ch.Candidate = line(b), line(c)
+	for i := 0; i <= 4; i++ {
+		v := xMax * float64(i) / 4
+		ch.Ticks = append(ch.Ticks, htmlTick{X: fmt.Sprintf("%.1f", x(v)), Label: fmt.Sprintf("%.4g", v)})
+	}
+	return ch
+}

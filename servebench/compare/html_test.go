@@ -1,0 +1,41 @@
+package compare
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/servebench/servebench/servebench"
+)
+
+// The page holds the table with each interval, both sides' CDFs as
+// polylines, and escapes what comes from the reports.
+func TestWriteHTML(t *testing.T) {
+	base := []*servebench.Report{ttftReport(90, 100, 200), ttftReport(100, 100, 300), ttftReport(50, 100, 100)}
+	cand := []*servebench.Report{ttftReport(110, 110, 500), ttftReport(121, 121, 121), ttftReport(1, 133.1, 133.1)}
+	base[0].Experiment = &servebench.Experiment{RunID: "<script>alert(1)</script>"}
+	c, err := Reports(base, cand, Options{Tolerances: []Tolerance{{"ttft_p50", 0.01}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := c.WriteHTML(&b); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, want := range []string{
+		"<td>ttft_p50</td><td>100.00 ms</td><td>121.37 ms</td><td>&#43;21.00%</td><td>[&#43;3.04%, &#43;42.09%]</td><td>1%</td>",
+		`<td class="regression">regression`,
+		"TTFT (ms): baseline n=9, candidate n=9",
+		"&lt;script&gt;",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q:\n%s", want, page[strings.Index(page, "<table"):strings.Index(page, "</table>")])
+		}
+	}
+	if strings.Contains(page, "<script>") {
+		t.Error("a run ID was not escaped")
+	}
+	if n := strings.Count(page, "<polyline"); n != 2 {
+		t.Errorf("%d polylines, want 2 (the TTFT CDF of each side; TPOT and E2E have no values)", n)
+	}
+}

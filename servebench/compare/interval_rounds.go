@@ -1,0 +1,61 @@
+package compare
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// estimate is a difference (on the comparison's working scale: log ratio
+// for a relative comparison, difference of fractions for an absolute one)
+// with its two-sided interval, and what it takes to narrow it.
+type estimate struct {
+	mean, lo, hi float64
+	// halfWidthAt returns the interval's half-width if the evidence were
+	// scaled by factor (rounds, or requests per run, times factor), for
+	// the "how much more would decide it" hint; nil when it cannot say.
+	halfWidthAt func(factor float64) float64
+}
+
+// tQuantile is Student's t quantile with nu degrees of freedom.
+func tQuantile(p, nu float64) float64 {
+	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: nu}.Quantile(p)
+}
+
+// pairedT is the t-interval on the mean of paired per-round differences,
+// two-sided at level; it needs at least two pairs.
+func pairedT(d []float64, level float64) estimate {
+	n := float64(len(d))
+	mean, sd := stat.MeanStdDev(d, nil)
+	q := 1 - (1-level)/2
+	half := tQuantile(q, n-1) * sd / math.Sqrt(n)
+	return estimate{
+		mean: mean, lo: mean - half, hi: mean + half,
+		halfWidthAt: func(f float64) float64 {
+			m := math.Max(math.Round(n*f), 2)
+			return tQuantile(q, m-1) * sd / math.Sqrt(m)
+		},
+	}
+}
+
+// welchT is Welch's interval on mean(c) − mean(b) for unpaired rounds,
+// two-sided at level; each side needs at least two rounds.
+func welchT(b, c []float64, level float64) estimate {
+	nb, nc := float64(len(b)), float64(len(c))
+	mb, vb := stat.MeanVariance(b, nil)
+	mc, vc := stat.MeanVariance(c, nil)
+	q := 1 - (1-level)/2
+	width := func(f float64) float64 {
+		sb, sc := vb/(nb*f), vc/(nc*f)
+		se2 := sb + sc
+		if se2 == 0 {
+			return 0
+		}
+		nu := se2 * se2 / (sb*sb/(nb*f-1) + sc*sc/(nc*f-1))
+		return tQuantile(q, nu) * math.Sqrt(se2)
+	}
+	half := width(1)
+	mean := mc - mb
+	return estimate{mean: mean, lo: mean - half, hi: mean + half, halfWidthAt: width}
+}

@@ -1,0 +1,93 @@
+package compare
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/servebench/servebench/servebench"
+)
+
+// LoadSide reads one side of a comparison from path: a run directory
+// (holding report.json), or a directory of round-K run directories (as
+// servebench ab writes them) or run-K ones (as a sweep's repeats write
+// them), in order of K. It returns the reports and their directories.
+func LoadSide(path string) ([]*servebench.Report, []string, error) {
+	if _, err := os.Stat(filepath.Join(path, servebench.ReportFile)); err == nil {
+		r, err := readReport(filepath.Join(path, servebench.ReportFile))
+		if err != nil {
+			return nil, nil, err
+		}
+		return []*servebench.Report{r}, []string{path}, nil
+	}
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("compare: %w", err)
+	}
+	type round struct {
+		k   int
+		dir string
+	}
+	var rounds []round
+	prefix := ""
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		for _, p := range []string{"round-", "run-"} {
+			rest, ok := strings.CutPrefix(e.Name(), p)
+			if !ok {
+				continue
+			}
+			k, err := strconv.Atoi(rest)
+			if err != nil || k < 1 {
+				return nil, nil, fmt.Errorf("compare: %s: %q is not %sK with K a round number from 1", path, e.Name(), p)
+			}
+			if prefix != "" && prefix != p {
+				return nil, nil, fmt.Errorf("compare: %s mixes round-K and run-K directories", path)
+			}
+			prefix = p
+			rounds = append(rounds, round{k, filepath.Join(path, e.Name())})
+		}
+	}
+	if len(rounds) == 0 {
+		return nil, nil, fmt.Errorf("compare: %s holds neither %s nor round-K or run-K run directories", path, servebench.ReportFile)
+	}
+	sort.Slice(rounds, func(i, j int) bool { return rounds[i].k < rounds[j].k })
+	reports := make([]*servebench.Report, len(rounds))
+	dirs := make([]string, len(rounds))
+	for i, r := range rounds {
+		if r.k != i+1 {
+			return nil, nil, fmt.Errorf("compare: %s: %s%d is missing (rounds are numbered from 1 without gaps; every run is kept)", path, prefix, i+1)
+		}
+		if reports[i], err = readReport(filepath.Join(r.dir, servebench.ReportFile)); err != nil {
+			return nil, nil, err
+		}
+		dirs[i] = r.dir
+	}
+	return reports, dirs, nil
+}
+
+// readReport decodes one report.json, naming the file in any error.
+func readReport(path string) (*servebench.Report, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("compare: %s: no report (was the run scored?)", path)
+		}
+		return nil, fmt.Errorf("compare: %w", err)
+	}
+	var r servebench.Report
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("compare: %s: %w", path, err)
+	}
+	if r.Schema != servebench.ReportSchema {
+		return nil, fmt.Errorf("compare: %s: schema %q, want %q", path, r.Schema, servebench.ReportSchema)
+	}
+	return &r, nil
+}

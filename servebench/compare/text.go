@@ -1,0 +1,82 @@
+package compare
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// WriteText writes the comparison as a plain-text summary.
+func (c *Comparison) WriteText(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "verdict: %s\n", c.Verdict)
+	if !c.Valid {
+		b.WriteString("NOT EVIDENCE: a run did not deliver its load\n")
+		for _, r := range c.InvalidRuns {
+			fmt.Fprintf(&b, "  %s\n", r)
+		}
+	}
+	fmt.Fprintf(&b, "rounds: baseline %d, candidate %d\n", c.Rounds.Baseline, c.Rounds.Candidate)
+	fmt.Fprintf(&b, "method: %s\n", c.Method)
+	fmt.Fprintf(&b, "family: %s\n", c.Family)
+	if c.BlindToRunVariance {
+		b.WriteString("caution: one round per side; these intervals are blind to run-to-run variance\n")
+	}
+	b.WriteString("(change, interval and tolerance: positive is worse)\n")
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "statistic\tbaseline\tcandidate\tchange\tinterval\ttolerance\tverdict")
+	for _, m := range c.Comparisons {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t[%s, %s]\t%s\t%s\n", m.Name,
+			m.formatValue(m.Baseline), m.formatValue(m.Candidate),
+			m.formatChange(m.Change), m.formatChange(m.CILow), m.formatChange(m.CIHigh),
+			m.formatTolerance(), m.Verdict)
+	}
+	tw.Flush()
+	for _, m := range c.Comparisons {
+		if m.Decide != "" {
+			fmt.Fprintf(&b, "%s: %s\n", m.Name, m.Decide)
+		}
+	}
+	for _, n := range c.Notes {
+		fmt.Fprintf(&b, "note: %s\n", n)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// formatValue prints a statistic in its unit.
+func (m MetricComparison) formatValue(v float64) string {
+	switch m.Unit {
+	case "fraction":
+		return fmt.Sprintf("%.4f", v)
+	case "rps":
+		return fmt.Sprintf("%.3f/s", v)
+	}
+	return fmt.Sprintf("%.2f ms", v)
+}
+
+// formatChange prints a change: a percentage for a relative comparison,
+// points for an absolute one.
+func (m MetricComparison) formatChange(v float64) string {
+	if m.Kind == KindRelative {
+		return fmt.Sprintf("%+.2f%%", 100*v)
+	}
+	return fmt.Sprintf("%+.2f pt", 100*v)
+}
+
+// formatTolerance prints the tolerance in the comparison's terms.
+func (m MetricComparison) formatTolerance() string {
+	if m.Kind == KindRelative {
+		return fmt.Sprintf("%g%%", 100*m.Tolerance)
+	}
+	return fmt.Sprintf("%g pt", 100*m.Tolerance)
+}
+
+// Describe is one line on a comparison: both values, the change, its
+// interval, the tolerance and the verdict.
+func (m MetricComparison) Describe() string {
+	return fmt.Sprintf("%s: baseline %s, candidate %s, change %s (interval [%s, %s], tolerance %s): %s",
+		m.Name, m.formatValue(m.Baseline), m.formatValue(m.Candidate), m.formatChange(m.Change),
+		m.formatChange(m.CILow), m.formatChange(m.CIHigh), m.formatTolerance(), m.Verdict)
+}

@@ -1,0 +1,144 @@
+package suites
+
+import (
+	"fmt"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/servebench/servebench/servebench/compare"
+)
+
+// BaselineSpec declares the engine a contract's engine is compared with:
+// another image tag, binary or URL. With a baseline, every load point runs
+// Rounds rounds of one baseline and one candidate run in alternating order
+// (round K with the arrival seed plus K − 1 on both sides), and each
+// tolerance becomes one spec.
+type BaselineSpec struct {
+	// Engine is the baseline engine to start; nil when BaseURL is set.
+	Engine *EngineSpec
+	// BaseURL and Model name a running baseline server instead.
+	BaseURL, Model string
+	// Rounds is the number of rounds per load point (default 3).
+	Rounds int
+	// Confidence is the comparison's family-wise confidence (default 0.95).
+	Confidence float64
+	// Tolerances are the compared statistics in file order; empty means
+	// compare.DefaultTolerances.
+	Tolerances []compare.Tolerance
+}
+
+// baseline reads the baseline section.
+func (d *decoder) baseline(m *mapping, c *Contract) {
+	n := m.get("baseline")
+	if n == nil {
+		return
+	}
+	b := d.mapping(n, "baseline", "engine", "base_url", "model", "rounds", "confidence", "tolerances")
+	if b == nil {
+		return
+	}
+	spec := &BaselineSpec{Rounds: 3, Confidence: 0.95}
+	switch {
+	case b.has("engine") && b.has("base_url"):
+		d.errorf(b.get("base_url"), "baseline.base_url", "give either engine or base_url, not both")
+	case b.has("engine"):
+		spec.Engine = d.engine(b.get("engine"))
+	case b.has("base_url"):
+		spec.BaseURL = d.str(b, "base_url")
+		if spec.BaseURL != "" && !strings.HasPrefix(spec.BaseURL, "http://") && !strings.HasPrefix(spec.BaseURL, "https://") {
+			d.errorf(b.get("base_url"), "baseline.base_url", "want an http:// or https:// URL, got %q", spec.BaseURL)
+		}
+		if d.required(b, "model") {
+			spec.Model = d.str(b, "model")
+		}
+	default:
+		d.errorf(b.node, "baseline.engine", "required: give the baseline engine to start or the base_url of a running baseline server")
+	}
+	if b.has("rounds") {
+		spec.Rounds = d.integer(b, "rounds", 1)
+	}
+	if f := d.fraction(b, "confidence"); f != nil {
+		if *f <= 0 || *f >= 1 {
+			d.errorf(b.get("confidence"), "baseline.confidence", "want a value in (0, 1), got %v", *f)
+		}
+		spec.Confidence = *f
+	}
+	spec.Tolerances = d.tolerances(b)
+	c.Baseline = spec
+}
+
+// tolerances reads baseline.tolerances: a mapping from statistic name to a
+// fraction or a percentage, each recorded at its line.
+func (d *decoder) tolerances(b *mapping) []compare.Tolerance {
+	n := b.get("tolerances")
+	if n == nil {
+		return nil
+	}
+	if n.Kind != yaml.MappingNode {
+		d.errorf(n, "baseline.tolerances", "want a mapping of statistic: tolerance, e.g. ttft_p99: 5%%, got %s", describe(n))
+		return nil
+	}
+	var out []compare.Tolerance
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := resolve(n.Content[i]), resolve(n.Content[i+1])
+		field := "baseline.tolerances." + k.Value
+		switch {
+		case v.Kind != yaml.ScalarNode:
+			d.errorf(v, field, "want a fraction or a percentage, got %s", describe(v))
+			continue
+		case seen[k.Value]:
+			d.errorf(k, field, "field given twice")
+			continue
+		}
+		seen[k.Value] = true
+		t, err := compare.ParseTolerance(k.Value + "=" + v.Value)
+		if err != nil {
+			d.errorf(k, field, "%v", err)
+			continue
+		}
+		d.line(field, k.Line)
+		out = append(out, t)
+	}
+	if len(n.Content) == 0 {
+		d.errorf(n, "baseline.tolerances", "empty: name at least one statistic, or leave the field out for the defaults")
+	}
+	return out
+}
+
+// baselineTolerances are the compared statistics: the declared ones, else
+// the defaults.
+func (b *BaselineSpec) baselineTolerances() []compare.Tolerance {
+	if len(b.Tolerances) > 0 {
+		return b.Tolerances
+	}
+	return compare.DefaultTolerances()
+}
+
+// ComparisonName is the spec name of one comparison, e.g. "p99 TTFT no
+// more than 5 % worse than baseline".
+func ComparisonName(t compare.Tolerance) string {
+	pct := fmt.Sprintf("%g %%", 100*t.Value)
+	switch t.Name {
+	case "attainment":
+		return fmt.Sprintf("attainment no more than %g points below baseline", 100*t.Value)
+	case "error_rate":
+		return fmt.Sprintf("error rate no more than %g points above baseline", 100*t.Value)
+	case "qualified_rps":
+		return "qualified request rate no more than " + pct + " below baseline"
+	}
+	metric, p, _ := strings.Cut(t.Name, "_p")
+	return fmt.Sprintf("p%s %s no more than %s worse than baseline", p, metricLabel(metric), pct)
+}
+
+// metricLabel names a latency metric in spec names.
+func metricLabel(m string) string {
+	labels := map[string]string{"ttft": "TTFT", "tpot": "TPOT", "e2e": "E2E", "itl": "ITL", "last_token": "last-token latency",
+		"ttft_from_scheduled": "TTFT from scheduled", "schedule_lag": "schedule lag", "chunk_gap": "chunk gap",
+		"max_gap": "max gap", "client_queue": "client queue"}
+	if l, ok := labels[m]; ok {
+		return l
+	}
+	return m
+}
