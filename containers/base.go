@@ -74,13 +74,12 @@ func (b *Base) ImageDigest() string { return b.imageDigest }
 // Identity describes the engine for a report's experiment record.
 func (b *Base) Identity() Identity {
 	return Identity{
-		Kind:      b.kind,
-		Image:     b.image,
-		ImageID:   b.imageID,
-		Model:     b.model,
-		Version:   b.version,
-		Args:      append([]string(nil), b.args...),
-		ColdStart: b.coldStart,
+		Kind:    b.kind,
+		Image:   b.image,
+		ImageID: b.imageID,
+		Model:   b.model,
+		Version: b.version,
+		Args:    append([]string(nil), b.args...),
 	}
 }
 

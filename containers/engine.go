@@ -8,6 +8,8 @@ import (
 	"context"
 	"io"
 	"time"
+
+	"github.com/servebench/servebench/servebench"
 )
 
 // Engine is a started, ready inference engine.
@@ -37,14 +39,7 @@ type Engine interface {
 	Shutdown(ctx context.Context) error
 }
 
-// Identity is what a report records about the engine it measured.
-type Identity struct {
-	Kind    string   `json:"kind"`
-	Image   string   `json:"image,omitempty"`
-	ImageID string   `json:"image_id,omitempty"`
-	Model   string   `json:"model,omitempty"`
-	Args    []string `json:"args,omitempty"`
-	Version string   `json:"version,omitempty"`
-	// ColdStart is the measured time from start to readiness.
-	ColdStart time.Duration `json:"-"`
-}
+// Identity is what a report records about the engine it measured: the
+// experiment record's own engine entry, so the two cannot drift apart.
+// Identity leaves ColdStartMS nil; EngineInfo fills it from ColdStart.
+type Identity = servebench.EngineInfo

@@ -8,18 +8,12 @@ func EngineInfo(e Engine) *servebench.EngineInfo {
 	if e == nil {
 		return nil
 	}
-	id := e.Identity()
-	info := &servebench.EngineInfo{
-		Kind:    id.Kind,
-		Image:   id.Image,
-		ImageID: id.ImageID,
-		Model:   id.Model,
-		Args:    append([]string(nil), id.Args...),
-		Version: id.Version,
-	}
+	info := e.Identity()
+	info.Args = append([]string(nil), info.Args...)
+	info.ColdStartMS = nil
 	if cs := e.ColdStart(); cs > 0 {
 		ms := float64(cs.Microseconds()) / 1000
 		info.ColdStartMS = &ms
 	}
-	return info
+	return &info
 }

@@ -296,11 +296,10 @@ func (p *Process) Exited() <-chan struct{} { return p.exited }
 // Identity describes the engine for a report's experiment record.
 func (p *Process) Identity() Identity {
 	return Identity{
-		Kind:      p.kind,
-		Model:     p.model,
-		Args:      slices.Clone(p.args),
-		Version:   p.version,
-		ColdStart: p.coldStart,
+		Kind:    p.kind,
+		Model:   p.model,
+		Args:    slices.Clone(p.args),
+		Version: p.version,
 	}
 }
 

@@ -177,7 +177,7 @@ func TestStartProcessServesOnLoopback(t *testing.T) {
 		t.Errorf("Command %q, want %q", got, want)
 	}
 	id := p.Identity()
-	if id.Kind != "fake" || id.Model != "fake-model" || id.Version != "0.0.1" || len(id.Args) != 6 || id.ColdStart != p.ColdStart() {
+	if id.Kind != "fake" || id.Model != "fake-model" || id.Version != "0.0.1" || len(id.Args) != 6 || id.ColdStartMS != nil {
 		t.Errorf("Identity %+v", id)
 	}
 	if p.Kind() != "fake" || p.Model() != "fake-model" || p.MetricsURL() != p.BaseURL()+"/metrics" {

@@ -59,7 +59,7 @@ func (e *inProcessEngine) Command() []string {
 }
 
 func (e *inProcessEngine) Identity() containers.Identity {
-	return containers.Identity{Kind: "simengine", Model: e.Model(), Args: e.spec.Args, Version: "in-process", ColdStart: e.coldStart}
+	return containers.Identity{Kind: "simengine", Model: e.Model(), Args: e.spec.Args, Version: "in-process"}
 }
 
 // Shutdown stops the server; requests still in flight are cut.

@@ -57,7 +57,10 @@ var (
 
 // LengthControl says how a forced output length reaches llama.cpp:
 // servebench.LengthIgnoreEOS.
-func LengthControl() servebench.LengthControl { return servebench.LengthIgnoreEOS }
+func LengthControl() servebench.LengthControl {
+	lc, _ := servebench.LengthControlFor("llamacpp")
+	return lc
+}
 
 // Run starts llama.cpp's server from img (e.g.
 // "ghcr.io/ggml-org/llama.cpp:server") and waits until it serves. Options

@@ -146,6 +146,5 @@ func (c *Container) Modelfile() string { return c.modelfile }
 func (c *Container) Identity() containers.Identity {
 	id := c.Base.Identity()
 	id.Version = c.version
-	id.ColdStart = c.coldStart
 	return id
 }

@@ -31,7 +31,10 @@ var _ containers.Engine = (*Local)(nil)
 
 // LengthControl says how a forced output length reaches Ollama: it cannot
 // (servebench.LengthUnsupported); see the package documentation.
-func LengthControl() servebench.LengthControl { return servebench.LengthUnsupported }
+func LengthControl() servebench.LengthControl {
+	lc, _ := servebench.LengthControlFor("ollama")
+	return lc
+}
 
 // RunLocal starts `<binary> serve` on a free 127.0.0.1 port, creates the
 // model with `<binary> create` from a generated Modelfile, loads it, and
@@ -180,7 +183,6 @@ func (l *Local) Modelfile() string { return l.modelfile }
 func (l *Local) Identity() containers.Identity {
 	id := l.Process.Identity()
 	id.Version = l.version
-	id.ColdStart = l.coldStart
 	return id
 }
 

@@ -55,7 +55,10 @@ var (
 
 // LengthControl says how a forced output length reaches SGLang:
 // servebench.LengthIgnoreEOSMinTokens.
-func LengthControl() servebench.LengthControl { return servebench.LengthIgnoreEOSMinTokens }
+func LengthControl() servebench.LengthControl {
+	lc, _ := servebench.LengthControlFor("sglang")
+	return lc
+}
 
 // Run starts SGLang from img (e.g. "lmsysorg/sglang:v0.5.4") and waits until
 // it serves. Options are sglang options (WithModel is required), the shared

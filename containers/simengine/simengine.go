@@ -56,7 +56,10 @@ var (
 // LengthControl says how a forced output length reaches the simulated
 // engine:
 // servebench.LengthIgnoreEOS.
-func LengthControl() servebench.LengthControl { return servebench.LengthIgnoreEOS }
+func LengthControl() servebench.LengthControl {
+	lc, _ := servebench.LengthControlFor("simengine")
+	return lc
+}
 
 // Run builds the simulated engine's image and starts it. Options are
 // simengine options, the shared containers options (WithEnv, WithExtraArgs

@@ -58,7 +58,10 @@ var (
 
 // LengthControl says how a forced output length reaches TGI: it cannot,
 // servebench.LengthUnsupported.
-func LengthControl() servebench.LengthControl { return servebench.LengthUnsupported }
+func LengthControl() servebench.LengthControl {
+	lc, _ := servebench.LengthControlFor("tgi")
+	return lc
+}
 
 // Run starts TGI from img (e.g.
 // "ghcr.io/huggingface/text-generation-inference:3.3.5") and waits until it

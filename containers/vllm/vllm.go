@@ -53,7 +53,10 @@ var (
 
 // LengthControl says how a forced output length reaches vLLM:
 // servebench.LengthIgnoreEOSMinTokens.
-func LengthControl() servebench.LengthControl { return servebench.LengthIgnoreEOSMinTokens }
+func LengthControl() servebench.LengthControl {
+	lc, _ := servebench.LengthControlFor("vllm")
+	return lc
+}
 
 // Run starts vLLM from img (e.g. "vllm/vllm-openai:v0.11.0") and waits until
 // it serves. Options are vllm options (WithModel is required), the shared
