@@ -18,25 +18,11 @@ import (
 // offered request to requests.jsonl and none to report.json, and its
 // report equals what the in-memory scorer makes of the same files.
 func TestBoundedMemoryRun(t *testing.T) {
-	cfg := simengine.DefaultConfig()
-	cfg.TimeScale = 0.1
-	srv, err := simengine.Start(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	w, err := servebench.ParseWorkload("w.jsonl", []byte(`{"id":"a","prompt":"check the pager","max_tokens":8,"ignore_eos":true}
+	srv := startEngine(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
+	w := workloadOf(t, `{"id":"a","prompt":"check the pager","max_tokens":8,"ignore_eos":true}
 {"id":"b","prompt":"summarize the outage","max_tokens":5,"ignore_eos":true}
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	arrival, err := servebench.NewArrival(servebench.ArrivalSpec{Process: "constant", RateRPS: 40})
-	if err != nil {
-		t.Fatal(err)
-	}
-	client := &servebench.Client{BaseURL: srv.BaseURL(), Model: "simengine-tiny", Endpoint: servebench.EndpointCompletions,
-		Stream: true, TotalTimeout: 20 * time.Second}
+`)
+	arrival, client := constant(t, 40), clientFor(srv)
 	dir := t.TempDir()
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: arrival, Count: 24, Client: client, OutputDir: dir, BoundedMemory: true,

@@ -13,25 +13,11 @@ import (
 // loopback HTTP) reads every file strictly and reproduces the run's own
 // accounting; a new SLO changes only the verdicts.
 func TestScoreRunDirReproducesTheRunsReport(t *testing.T) {
-	cfg := simengine.DefaultConfig()
-	cfg.TimeScale = 0.1
-	srv, err := simengine.Start(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	w, err := servebench.ParseWorkload("w.jsonl", []byte(`{"id":"a","prompt":"check the pager","max_tokens":6,"ignore_eos":true}
+	srv := startEngine(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
+	w := workloadOf(t, `{"id":"a","prompt":"check the pager","max_tokens":6,"ignore_eos":true}
 {"id":"b","prompt":"summarize the outage for the incident channel","max_tokens":4,"ignore_eos":true}
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	arrival, err := servebench.NewArrival(servebench.ArrivalSpec{Process: "constant", RateRPS: 40})
-	if err != nil {
-		t.Fatal(err)
-	}
-	client := &servebench.Client{BaseURL: srv.BaseURL(), Model: "simengine-tiny", Endpoint: servebench.EndpointCompletions,
-		Stream: true, TotalTimeout: 20 * time.Second}
+`)
+	arrival, client := constant(t, 40), clientFor(srv)
 	dir := t.TempDir()
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: arrival, Count: 12, Client: client, OutputDir: dir,
