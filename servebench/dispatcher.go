@@ -18,9 +18,9 @@ import (
 // scheduled entry.
 type dispatcher struct {
 	cfg   RunConfig
-	sched *Schedule
+	sched *Schedule // the header: mode, run ID, closed-loop users
+	plan  *dispatchPlan
 	w     *outcomeWriter
-	units [][]int // entry indices: a first arrival and its later turns
 	start time.Time
 
 	recorded    []atomic.Bool
@@ -34,28 +34,14 @@ type dispatcher struct {
 	wg          sync.WaitGroup
 }
 
-func newDispatcher(cfg RunConfig, s *Schedule, w *outcomeWriter) *dispatcher {
-	d := &dispatcher{cfg: cfg, sched: s, w: w, units: scheduleUnits(s)}
-	d.recorded = make([]atomic.Bool, len(s.Entries))
+// newDispatcher sends plan, the entries of the schedule whose header is s.
+func newDispatcher(cfg RunConfig, s *Schedule, plan *dispatchPlan, w *outcomeWriter) *dispatcher {
+	d := &dispatcher{cfg: cfg, sched: s, plan: plan, w: w}
+	d.recorded = make([]atomic.Bool, plan.len())
 	if cfg.MaxConcurrency > 0 {
 		d.slots = make(chan struct{}, cfg.MaxConcurrency)
 	}
 	return d
-}
-
-// scheduleUnits groups entries into arrival units: an entry without a
-// dependency starts a unit; its later turns follow it.
-func scheduleUnits(s *Schedule) [][]int {
-	var units [][]int
-	for i, e := range s.Entries {
-		if e.DependsOn == "" || len(units) == 0 {
-			units = append(units, []int{i})
-			continue
-		}
-		last := &units[len(units)-1]
-		*last = append(*last, i)
-	}
-	return units
 }
 
 // run dispatches the whole schedule and returns when every entry has a
@@ -66,7 +52,7 @@ func (d *dispatcher) run(ctx context.Context) {
 	defer stop()
 	d.schedBefore = schedLatencySnapshot()
 	if d.cfg.Observer != nil {
-		d.cfg.Observer.Started(len(d.sched.Entries))
+		d.cfg.Observer.Started(d.plan.len())
 	}
 	d.start = time.Now()
 	if d.sched.Mode == ModeClosed {
@@ -105,15 +91,16 @@ func (d *dispatcher) stopOnWriteError(ctx context.Context) (context.Context, fun
 func (d *dispatcher) runOpen(ctx context.Context) {
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
-	for _, u := range d.units {
-		at := d.start.Add(fromMillis(d.sched.Entries[u[0]].ScheduledMS))
+	for u := range d.plan.units {
+		first, end := d.plan.unit(u)
+		at := d.start.Add(fromMillis(d.plan.scheduled[first]))
 		if !sleepUntil(ctx, timer, at) {
 			return
 		}
 		d.wg.Add(1)
 		go func() {
 			defer d.wg.Done()
-			d.runUnit(ctx, u, at)
+			d.runUnit(ctx, first, end, at)
 		}()
 	}
 }
@@ -130,28 +117,29 @@ func (d *dispatcher) runClosed(ctx context.Context) {
 			free, first := d.start, true
 			for {
 				i := int(next.Add(1) - 1)
-				if i >= len(d.units) || ctx.Err() != nil {
+				if i >= len(d.plan.units) || ctx.Err() != nil {
 					return
 				}
+				unitFirst, unitEnd := d.plan.unit(i)
 				at := free
 				if !first {
 					at = free.Add(think)
 				}
 				first = false
-				free = d.runUnit(ctx, d.units[i], at)
+				free = d.runUnit(ctx, unitFirst, unitEnd, at)
 			}
 		}()
 	}
 }
 
-// runUnit sends a unit's requests in turn: the first at at, each later turn
-// its think time after the previous one ended. It returns when the last
-// request ended.
-func (d *dispatcher) runUnit(ctx context.Context, unit []int, at time.Time) time.Time {
+// runUnit sends the requests of a unit, entries [first, end), in turn: the
+// first at at, each later turn its think time after the previous one
+// ended. It returns when the last request ended.
+func (d *dispatcher) runUnit(ctx context.Context, first, end int, at time.Time) time.Time {
 	var timer *time.Timer
-	for j, idx := range unit {
-		if j > 0 {
-			at = at.Add(fromMillis(d.sched.Entries[idx].ThinkMS))
+	for idx := first; idx < end; idx++ {
+		if idx > first {
+			at = at.Add(fromMillis(d.plan.thinkMS(idx)))
 		}
 		if time.Until(at) > 0 {
 			if timer == nil {
@@ -173,9 +161,9 @@ func (d *dispatcher) runUnit(ctx context.Context, unit []int, at time.Time) time
 // send makes one attempt at entry idx, scheduled at at, records it, and
 // returns its terminal instant.
 func (d *dispatcher) send(ctx context.Context, idx int, at time.Time) time.Time {
-	e := &d.sched.Entries[idx]
-	req := &d.cfg.Workload.Requests[e.Row]
-	out := &Outcome{ID: e.ID, Attempt: 1, Class: e.Class, ScheduledMS: millis(at.Sub(d.start))}
+	p := d.plan
+	req := &d.cfg.Workload.Requests[p.row[idx]]
+	out := &Outcome{ID: string(p.id(idx)), Attempt: 1, Class: p.className(idx), ScheduledMS: millis(at.Sub(d.start))}
 	if d.slots != nil {
 		select {
 		case d.slots <- struct{}{}:
@@ -190,13 +178,13 @@ func (d *dispatcher) send(ctx context.Context, idx int, at time.Time) time.Time 
 		atomicMax(&d.capWaitMax, wait)
 	}
 	atomicMax(&d.peak, d.outstanding.Add(1))
-	d.cfg.sender().Do(ctx, d.start, req, d.requestID(e), out)
+	d.cfg.sender().Do(ctx, d.start, req, d.requestID(out.ID), out)
 	d.outstanding.Add(-1)
 	if out.SentMS != nil {
 		d.sent.Add(1)
 	}
-	if e.Expect != nil && out.Status == StatusSuccess {
-		out.Quality = quality.Judge(e.Expect, quality.Response{
+	if exp := p.expectation(idx); exp != nil && out.Status == StatusSuccess {
+		out.Quality = quality.Judge(exp, quality.Response{
 			Text: deref(out.Text), ToolCalls: out.ToolCalls, FinishReason: out.FinishReason, OutputTokens: out.OutputTokens,
 		})
 	}
@@ -205,8 +193,8 @@ func (d *dispatcher) send(ctx context.Context, idx int, at time.Time) time.Time 
 }
 
 // requestID is the X-Request-Id that joins engine logs to outcome records.
-func (d *dispatcher) requestID(e *ScheduleEntry) string {
-	return d.sched.RunID + "/" + e.ID + "/1"
+func (d *dispatcher) requestID(id string) string {
+	return d.sched.RunID + "/" + id + "/1"
 }
 
 // notSent records entry idx as never sent.
@@ -232,12 +220,12 @@ func (d *dispatcher) record(idx int, out *Outcome) {
 // recordUnsent gives every entry that never got a record a not_sent one:
 // no scheduled request disappears, whatever stopped the run.
 func (d *dispatcher) recordUnsent() {
-	for i := range d.sched.Entries {
+	p := d.plan
+	for i := range p.len() {
 		if d.recorded[i].Load() {
 			continue
 		}
-		e := &d.sched.Entries[i]
-		d.notSent(i, &Outcome{ID: e.ID, Attempt: 1, Class: e.Class, ScheduledMS: e.ScheduledMS},
+		d.notSent(i, &Outcome{ID: string(p.id(i)), Attempt: 1, Class: p.className(i), ScheduledMS: p.scheduled[i]},
 			"never sent: the run ended (cancelled or a previous turn could not proceed) before its time")
 	}
 }
@@ -247,7 +235,7 @@ func (d *dispatcher) recordUnsent() {
 func (d *dispatcher) report() *GeneratorReport {
 	g := &GeneratorReport{
 		Mode:            d.sched.Mode,
-		Scheduled:       len(d.sched.Entries),
+		Scheduled:       d.plan.len(),
 		Sent:            int(d.sent.Load()),
 		MaxConcurrency:  d.cfg.MaxConcurrency,
 		PeakOutstanding: int(d.peak.Load()),

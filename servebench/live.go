@@ -16,6 +16,7 @@ import (
 type LiveRun struct {
 	cfg   RunConfig
 	sched *Schedule
+	plan  *dispatchPlan // released to the dispatcher
 	dir   string
 	sum   string
 
@@ -34,32 +35,11 @@ func Start(ctx context.Context, cfg RunConfig) (*LiveRun, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	sched := cfg.Schedule
-	if sched == nil {
-		var err error
-		sched, err = BuildSchedule(SchedulePlan{
-			Workload: cfg.Workload, Arrival: cfg.Arrival, ClosedLoop: cfg.ClosedLoop,
-			Count: cfg.Count, Duration: cfg.Duration, LagTolerance: cfg.LagTolerance, RunID: cfg.RunID,
-		})
-		if err != nil {
-			return nil, fmt.Errorf("run: %w", err)
-		}
-	}
-	if cfg.Shard != nil && sched.Shard == nil {
-		var err error
-		if sched, err = sched.ForShard(*cfg.Shard); err != nil {
-			return nil, fmt.Errorf("run: %w", err)
-		}
-	}
-	dir, err := runDir(cfg.OutputDir)
+	dir, prepared, err := prepareSchedule(&cfg)
 	if err != nil {
 		return nil, err
 	}
-	sum, err := WriteSchedule(filepath.Join(dir, ScheduleFile), sched)
-	if err != nil {
-		return nil, fmt.Errorf("run: %w", err)
-	}
-	l := &LiveRun{cfg: cfg, sched: sched.OwnShare(), dir: dir, sum: sum, done: make(chan struct{})}
+	l := &LiveRun{cfg: cfg, sched: prepared.sched, plan: prepared.plan, dir: dir, sum: prepared.sha256, done: make(chan struct{})}
 	go func() {
 		defer close(l.done)
 		l.res, l.err = l.run(ctx)
@@ -101,7 +81,8 @@ func (l *LiveRun) run(ctx context.Context) (*RunResult, error) {
 	before := l.scrape(ctx)
 	sampler := l.startSampler(ctx)
 	stopGPU := startGPUSampling(ctx, l.cfg.GPUSampler)
-	d := newDispatcher(l.cfg, l.sched, w)
+	d := newDispatcher(l.cfg, l.sched, l.plan, w)
+	l.plan = nil // the dispatcher's alone: garbage once it is done
 	d.run(ctx)
 	gpu := stopGPU()
 	series := sampler.stopIfStarted()
@@ -207,13 +188,17 @@ func (l *LiveRun) Wait() (*RunResult, error) {
 // record yet (in flight or not yet due) count as offered and unqualified,
 // and Report.Pending counts them, so the snapshot's attainment and Wilson
 // bound can only rise as the run goes on. Once the run has finished,
-// Snapshot returns the final report.
+// Snapshot returns the final report. A BoundedMemory run has no snapshot
+// before it finishes.
 func (l *LiveRun) Snapshot() (*Report, error) {
 	if l.Finished() {
 		if l.res == nil || l.res.Report == nil {
 			return nil, l.err
 		}
 		return l.res.Report, nil
+	}
+	if l.cfg.boundedScoring(l.sched) {
+		return nil, errors.New("snapshot: a BoundedMemory run keeps no records in memory to score before it ends; follow it with an Observer")
 	}
 	l.mu.Lock()
 	w := l.w

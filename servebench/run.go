@@ -75,7 +75,11 @@ type RunConfig struct {
 	// not kept (RunResult.Outcomes stays nil), the run is scored from
 	// outcomes.jsonl in a streamed pass, and each request's entry goes to
 	// requests.jsonl instead of report.json. The prompt-token and
-	// output-length audits, which need every record, are skipped. It
+	// output-length audits, which need every record, are skipped. A run
+	// that realizes its own schedule writes it to schedule.json as it is
+	// realized and sends from a compact copy, so RunResult.Schedule and
+	// LiveRun.Schedule hold its header only (the entries are in the file),
+	// and LiveRun.Snapshot has nothing to score before the run ends. It
 	// applies to open-loop, unsharded runs; others are scored in memory.
 	BoundedMemory bool
 	// GPUSampler, when set, samples the GPUs over the measurement (see
@@ -104,8 +108,9 @@ type RunConfig struct {
 type RunResult struct {
 	// Dir is the run directory.
 	Dir string
-	// Schedule is the realized schedule and ScheduleSHA256 the hash of
-	// schedule.json's bytes.
+	// Schedule is the realized schedule (in a BoundedMemory run its header
+	// only: the entries are in schedule.json) and ScheduleSHA256 the hash
+	// of schedule.json's bytes.
 	Schedule       *Schedule
 	ScheduleSHA256 string
 	// Outcomes holds one terminal record per scheduled request, in the

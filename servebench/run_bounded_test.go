@@ -26,7 +26,7 @@ func TestBoundedMemoryRun(t *testing.T) {
 	dir := t.TempDir()
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: arrival, Count: 24, Client: client, OutputDir: dir, BoundedMemory: true,
-		LagTolerance: 5 * time.Second, Score: servebench.ScoreOptions{SLO: servebench.SLO{E2E: 10 * time.Second}},
+		LagTolerance: 5 * time.Second, RunID: "bounded-1", Score: servebench.ScoreOptions{SLO: servebench.SLO{E2E: 10 * time.Second}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -34,6 +34,28 @@ func TestBoundedMemoryRun(t *testing.T) {
 	rep := res.Report
 	if res.Outcomes != nil || rep.Requests != nil || rep.Offered != 24 || rep.ProtocolSuccesses != 24 {
 		t.Fatalf("outcomes kept %d, requests kept %d, offered %d, successes %d", len(res.Outcomes), len(rep.Requests), rep.Offered, rep.ProtocolSuccesses)
+	}
+	// The schedule was written as it was realized, never held whole: the
+	// result has its header only, and the file holds the same bytes as the
+	// schedule realized in memory.
+	if res.Schedule.Entries != nil || res.Schedule.RunID != "bounded-1" {
+		t.Fatalf("result schedule holds %d entries, run %q", len(res.Schedule.Entries), res.Schedule.RunID)
+	}
+	whole, err := servebench.BuildSchedule(servebench.SchedulePlan{Workload: w, Arrival: arrival, Count: 24,
+		LagTolerance: 5 * time.Second, RunID: "bounded-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wholePath := filepath.Join(t.TempDir(), servebench.ScheduleFile)
+	wholeSum, err := servebench.WriteSchedule(wholePath, whole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	streamed, _ := os.ReadFile(filepath.Join(dir, servebench.ScheduleFile))
+	inMemory, _ := os.ReadFile(wholePath)
+	if string(streamed) != string(inMemory) || res.ScheduleSHA256 != wholeSum || rep.Inputs.ScheduleSHA256 != wholeSum {
+		t.Fatalf("streamed schedule (hash %s, report %s) differs from the one realized in memory (hash %s)",
+			res.ScheduleSHA256, rep.Inputs.ScheduleSHA256, wholeSum)
 	}
 	f, err := os.Open(filepath.Join(dir, servebench.RequestsFile))
 	if err != nil {

@@ -48,6 +48,33 @@ type ClosedLoop struct {
 // BuildSchedule realizes a schedule. It is computed once, before anything is
 // sent; its JSON form is what WriteSchedule saves and hashes.
 func BuildSchedule(p SchedulePlan) (*Schedule, error) {
+	r, err := realize(p)
+	if err != nil {
+		return nil, err
+	}
+	s := r.head
+	s.Entries = make([]ScheduleEntry, 0, r.count())
+	err = r.entries(func(e *ScheduleEntry) error {
+		s.Entries = append(s.Entries, *e)
+		return nil
+	})
+	return s, err
+}
+
+// realization is a schedule on its way to being realized: the header,
+// complete, and what its entries are made from, so that the entries can
+// be produced one at a time, in arrival order, and a long schedule
+// written and planned without ever being held whole.
+type realization struct {
+	head     *Schedule // Entries is nil
+	workload *Workload
+	units    [][]int         // workload rows of each arrival unit
+	order    []int           // unit of each arrival, before cycling
+	offsets  []time.Duration // arrival instants
+}
+
+// realize checks the plan and fixes the schedule's header and arrivals.
+func realize(p SchedulePlan) (*realization, error) {
 	if p.Workload == nil || len(p.Workload.Requests) == 0 {
 		return nil, fmt.Errorf("schedule: a workload with at least one request is required")
 	}
@@ -80,12 +107,11 @@ func BuildSchedule(p SchedulePlan) (*Schedule, error) {
 	if err != nil {
 		return nil, err
 	}
-	var offsets []time.Duration
-	var windowEnd time.Duration
-	order := make([]int, len(units)) // unit of each arrival, before cycling
-	for i := range order {
-		order[i] = i
+	r := &realization{head: s, workload: p.Workload, units: units, order: make([]int, len(units))}
+	for i := range r.order {
+		r.order[i] = i
 	}
+	var windowEnd time.Duration
 	if p.ClosedLoop != nil {
 		if p.ClosedLoop.Users < 1 {
 			return nil, fmt.Errorf("schedule: a closed loop needs at least one user")
@@ -98,52 +124,69 @@ func BuildSchedule(p SchedulePlan) (*Schedule, error) {
 		}
 		s.Mode = ModeClosed
 		s.Arrival = ArrivalSpec{Process: ProcessClosed, Users: p.ClosedLoop.Users, ThinkTimeMS: millis(p.ClosedLoop.ThinkTime)}
-		offsets = make([]time.Duration, p.Count)
+		r.offsets = make([]time.Duration, p.Count)
 		s.Notes = append(s.Notes, "closed loop: each request is scheduled when its user is free again (previous end plus think time); the window closes at the last terminal outcome, and the offered rate is the users' realized rate, not an external arrival rate")
 	} else {
 		s.Mode = ModeOpen
 		s.Arrival = p.Arrival.Spec()
-		offsets, windowEnd, err = p.Arrival.Offsets(p.Count, p.Duration)
+		r.offsets, windowEnd, err = p.Arrival.Offsets(p.Count, p.Duration)
 		if err != nil {
 			return nil, err
 		}
-		if err := checkWindowEnd(windowEnd, offsets); err != nil {
+		if err := checkWindowEnd(windowEnd, r.offsets); err != nil {
 			return nil, err
 		}
-		if r, ok := p.Arrival.(*Replay); ok {
-			order = replayUnitOrder(units, r.rowOrder())
-			s.Notes = append(s.Notes, r.notes()...)
+		if rp, ok := p.Arrival.(*Replay); ok {
+			r.order = replayUnitOrder(units, rp.rowOrder())
+			s.Notes = append(s.Notes, rp.notes()...)
 		}
 	}
 	s.WindowMS = [2]float64{0, millis(windowEnd)}
-	if len(offsets) == 0 {
+	if len(r.offsets) == 0 {
 		return nil, fmt.Errorf("schedule: the arrival process produced no arrivals within the bounds")
 	}
-	reps := make([]int, len(units))
-	for i, at := range offsets {
-		u := units[order[i%len(order)]]
-		k := reps[order[i%len(order)]] + 1
-		reps[order[i%len(order)]] = k
+	return r, nil
+}
+
+// count is the number of entries: each arrival brings its unit's turns.
+func (r *realization) count() int {
+	n := 0
+	for i := range r.offsets {
+		n += len(r.units[r.order[i%len(r.order)]])
+	}
+	return n
+}
+
+// entries calls emit with each entry in arrival order; the entry it is
+// given is reused for the next, so emit copies what it keeps.
+func (r *realization) entries(emit func(*ScheduleEntry) error) error {
+	reps := make([]int, len(r.units))
+	var e ScheduleEntry
+	for i, at := range r.offsets {
+		unit := r.order[i%len(r.order)]
+		reps[unit]++
 		prev := ""
-		for j, row := range u {
-			r := &p.Workload.Requests[row]
-			e := ScheduleEntry{
-				ID:          repeatID(r.ID, k),
+		for j, row := range r.units[unit] {
+			req := &r.workload.Requests[row]
+			e = ScheduleEntry{
+				ID:          repeatID(req.ID, reps[unit]),
 				Row:         row,
-				Class:       r.Class,
+				Class:       req.Class,
 				ScheduledMS: millis(at),
-				Expect:      r.Expect,
-				MaxTokens:   r.MaxTokens,
-				IgnoreEOS:   r.IgnoreEOS,
+				Expect:      req.Expect,
+				MaxTokens:   req.MaxTokens,
+				IgnoreEOS:   req.IgnoreEOS,
 			}
 			if j > 0 {
-				e.DependsOn, e.ThinkMS = prev, r.ThinkMS
+				e.DependsOn, e.ThinkMS = prev, req.ThinkMS
 			}
 			prev = e.ID
-			s.Entries = append(s.Entries, e)
+			if err := emit(&e); err != nil {
+				return err
+			}
 		}
 	}
-	return s, nil
+	return nil
 }
 
 // repeatID names the k-th use of a row.
@@ -203,15 +246,15 @@ func replayUnitOrder(units [][]int, rows []int) []int {
 // WriteSchedule writes the schedule as indented JSON to path and returns the
 // SHA-256 of the exact bytes written.
 func WriteSchedule(path string, s *Schedule) (string, error) {
-	data, err := scheduleBytes(s)
+	f, err := createScheduleFile(path)
 	if err != nil {
 		return "", err
 	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		return "", fmt.Errorf("write schedule: %w", err)
+	if err := encodeSchedule(f, s); err != nil {
+		f.abort()
+		return "", err
 	}
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:]), nil
+	return f.close()
 }
 
 // ReadSchedule reads a schedule written by WriteSchedule and returns it

@@ -20,30 +20,15 @@ import (
 var errStreamDeclined = errors.New("declined by the streaming scorer")
 
 // compactSchedule holds what scoring needs of each schedule entry in about
-// 30 bytes: its ID in one shared byte slice, its class as an index, its
-// scheduled time and whether its time is fixed at run time. A hash table
-// of entry indices finds an entry by ID.
+// 30 bytes: the packed ID, class and scheduled time, and whether its time
+// is fixed at run time. A hash table of entry indices finds an entry by ID.
 type compactSchedule struct {
+	packedEntries
 	head      Schedule // every field but Entries
-	ids       []byte
-	idEnd     []uint32
-	scheduled []float64
-	class     []uint16
-	classes   []string
 	dependent []bool
 	table     []int32
 	seed      maphash.Seed
 	sha256    string
-}
-
-func (c *compactSchedule) len() int { return len(c.scheduled) }
-
-func (c *compactSchedule) id(i int) []byte {
-	start := uint32(0)
-	if i > 0 {
-		start = c.idEnd[i-1]
-	}
-	return c.ids[start:c.idEnd[i]]
 }
 
 // lookup finds the entry with this ID; -1 when there is none.
@@ -94,7 +79,6 @@ func readCompactSchedule(path string) (*compactSchedule, error) {
 	h := sha256.New()
 	dec := json.NewDecoder(io.TeeReader(bufio.NewReaderSize(f, 256<<10), h))
 	c := &compactSchedule{}
-	classIdx := map[string]uint16{}
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		return nil, errStreamDeclined
 	}
@@ -135,19 +119,9 @@ func readCompactSchedule(path string) (*compactSchedule, error) {
 			if e.ID == "" || checkRecordTime(e.ScheduledMS) != "" {
 				return nil, errStreamDeclined
 			}
-			k, ok := classIdx[e.Class]
-			if !ok {
-				if len(c.classes) == 1<<16-1 {
-					return nil, errStreamDeclined
-				}
-				k = uint16(len(c.classes))
-				c.classes = append(c.classes, e.Class)
-				classIdx[e.Class] = k
+			if !c.add(e.ID, e.Class, e.ScheduledMS) {
+				return nil, errStreamDeclined
 			}
-			c.ids = append(c.ids, e.ID...)
-			c.idEnd = append(c.idEnd, uint32(len(c.ids)))
-			c.scheduled = append(c.scheduled, e.ScheduledMS)
-			c.class = append(c.class, k)
 			c.dependent = append(c.dependent, e.DependsOn != "")
 		}
 		if tok, err := dec.Token(); err != nil || tok != json.Delim(']') {
@@ -166,7 +140,7 @@ func readCompactSchedule(path string) (*compactSchedule, error) {
 	if err != nil || strictjson.Decode(obj, &c.head) != nil || c.head.Schema != ScheduleSchema || c.head.Shard != nil {
 		return nil, errStreamDeclined
 	}
-	if len(c.ids) > 1<<32-1 || c.len() > 1<<31-1 || !c.index() {
+	if !c.index() {
 		return nil, errStreamDeclined
 	}
 	c.sha256 = hex.EncodeToString(h.Sum(nil))

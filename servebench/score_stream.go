@@ -85,7 +85,7 @@ func scoreRunDirStreamed(dir string, opts ScoreOptions, out io.Writer) (*Report,
 		if idx.final[i] != 0 || !set.inWindow(cs.scheduled[i]) {
 			continue
 		}
-		rec := scoreRecord{id: string(cs.id(i)), class: cs.classes[cs.class[i]], status: StatusNotSent,
+		rec := scoreRecord{id: string(cs.id(i)), class: cs.className(i), status: StatusNotSent,
 			scheduled: cs.scheduled[i], errMsg: noOutcomeRecordError}
 		if err := emit(&rec); err != nil {
 			return nil, nil, err
@@ -291,7 +291,7 @@ func scoreOutcomeLine(o *Outcome, number int, cs *compactSchedule, idx *outcomeI
 	if closed || cs.dependent[i] {
 		scheduled = o.ScheduledMS
 	}
-	rec, err := recordFromOutcome(o, scheduled, cs.classes[cs.class[i]], func(string, string, ...any) error {
+	rec, err := recordFromOutcome(o, scheduled, cs.className(int(i)), func(string, string, ...any) error {
 		return errStreamDeclined
 	})
 	if err != nil {

@@ -3,7 +3,6 @@ package servebench
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -118,6 +117,21 @@ func (s *Schedule) OwnShare() *Schedule {
 	return &c
 }
 
+// scheduleUnits groups entries into arrival units: an entry without a
+// dependency starts a unit; its later turns follow it.
+func scheduleUnits(s *Schedule) [][]int {
+	var units [][]int
+	for i, e := range s.Entries {
+		if e.DependsOn == "" || len(units) == 0 {
+			units = append(units, []int{i})
+			continue
+		}
+		last := &units[len(units)-1]
+		*last = append(*last, i)
+	}
+	return units
+}
+
 // Full returns the schedule without its shard section, every entry
 // included (also when s is a shard's share): the schedule every shard of the
 // run realized.
@@ -136,19 +150,9 @@ func (s *Schedule) Full() *Schedule {
 // FullScheduleSHA256 hashes the bytes WriteSchedule writes for s without
 // its shard section.
 func FullScheduleSHA256(s *Schedule) (string, error) {
-	data, err := scheduleBytes(s.Full())
-	if err != nil {
+	h := sha256.New()
+	if err := encodeSchedule(h, s.Full()); err != nil {
 		return "", err
 	}
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:]), nil
-}
-
-// scheduleBytes is the exact form WriteSchedule writes.
-func scheduleBytes(s *Schedule) ([]byte, error) {
-	data, err := json.MarshalIndent(s, "", "  ")
-	if err != nil {
-		return nil, fmt.Errorf("write schedule: %w", err)
-	}
-	return append(data, '\n'), nil
+	return hex.EncodeToString(h.Sum(nil)), nil
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -25,6 +26,12 @@ type runResult struct {
 	CPUS      float64 `json:"cpu_s"`
 	Valid     bool    `json:"valid"`
 	Successes int     `json:"successes"`
+	// PeakOutstanding is the most requests in flight at once: a run whose
+	// engine fell behind holds more, and its memory says so.
+	PeakOutstanding int `json:"peak_outstanding"`
+	// Goroutines is the count left once the run returned: a leak per
+	// request shows here.
+	Goroutines int `json:"goroutines"`
 }
 
 // runOnce runs n 64-token requests at rate against the engine with
@@ -79,7 +86,11 @@ func runOnce(args []string) error {
 	var ru syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	r := runResult{Requests: res.Report.Offered, PeakRSSKB: ru.Maxrss, WallS: time.Since(start).Seconds(),
-		CPUS: (tv(ru.Utime) + tv(ru.Stime)).Seconds(), Valid: res.Report.Valid, Successes: res.Report.ProtocolSuccesses}
+		CPUS: (tv(ru.Utime) + tv(ru.Stime)).Seconds(), Valid: res.Report.Valid, Successes: res.Report.ProtocolSuccesses,
+		Goroutines: runtime.NumGoroutine()}
+	if g := res.Report.Generator; g != nil {
+		r.PeakOutstanding = g.PeakOutstanding
+	}
 	b, _ := json.Marshal(r)
 	fmt.Println(string(b))
 	return nil
@@ -131,8 +142,8 @@ func runSlope(args []string) error {
 		if err := json.Unmarshal([]byte(last), &r); err != nil {
 			return fmt.Errorf("run -n %s printed %q", p, last)
 		}
-		fmt.Printf("%d requests at %g req/s: peak RSS %.1f MB, wall %.0f s, cpu %.0f s, %d successes, valid %v\n",
-			r.Requests, *rate, float64(r.PeakRSSKB)/1024, r.WallS, r.CPUS, r.Successes, r.Valid)
+		fmt.Printf("%d requests at %g req/s: peak RSS %.1f MB, wall %.0f s, cpu %.0f s, %d successes, valid %v, peak outstanding %d, goroutines after %d\n",
+			r.Requests, *rate, float64(r.PeakRSSKB)/1024, r.WallS, r.CPUS, r.Successes, r.Valid, r.PeakOutstanding, r.Goroutines)
 		results = append(results, r)
 	}
 	a, b := results[0], results[1]

@@ -1,0 +1,121 @@
+package servebench
+
+import (
+	"fmt"
+	"path/filepath"
+)
+
+// preparedSchedule is a run's schedule once it is realized and saved: the
+// schedule the run sends and scores, the dispatcher's plan of its entries,
+// and the hash of schedule.json.
+type preparedSchedule struct {
+	sched  *Schedule
+	plan   *dispatchPlan
+	sha256 string
+}
+
+// streamsSchedule says whether a run realizes its schedule straight into
+// schedule.json and the dispatcher's plan, never holding its entries: a
+// BoundedMemory run that scores in bounded memory and realizes its own
+// schedule.
+func (cfg *RunConfig) streamsSchedule() bool {
+	return cfg.BoundedMemory && cfg.Schedule == nil && cfg.ClosedLoop == nil && cfg.Shard == nil
+}
+
+// realizeSchedule realizes the run's schedule, or takes the one given, and
+// marks a shard's.
+func realizeSchedule(cfg *RunConfig) (*Schedule, error) {
+	if cfg.Schedule != nil {
+		if cfg.Shard != nil && cfg.Schedule.Shard == nil {
+			return cfg.Schedule.ForShard(*cfg.Shard)
+		}
+		return cfg.Schedule, nil
+	}
+	s, err := BuildSchedule(cfg.schedulePlan())
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Shard != nil {
+		return s.ForShard(*cfg.Shard)
+	}
+	return s, nil
+}
+
+// schedulePlan is what the run's schedule is realized from.
+func (cfg *RunConfig) schedulePlan() SchedulePlan {
+	return SchedulePlan{
+		Workload: cfg.Workload, Arrival: cfg.Arrival, ClosedLoop: cfg.ClosedLoop,
+		Count: cfg.Count, Duration: cfg.Duration, LagTolerance: cfg.LagTolerance, RunID: cfg.RunID,
+	}
+}
+
+// prepareSchedule realizes the run's schedule and writes it to the run
+// directory (created here, once the schedule is known to be good). The
+// returned schedule is the share this run sends; a run that streams its
+// schedule keeps its header only.
+func prepareSchedule(cfg *RunConfig) (dir string, p *preparedSchedule, err error) {
+	if cfg.streamsSchedule() {
+		r, err := realize(cfg.schedulePlan())
+		if err != nil {
+			return "", nil, fmt.Errorf("run: %w", err)
+		}
+		if dir, err = runDir(cfg.OutputDir); err != nil {
+			return "", nil, err
+		}
+		p, err := streamSchedule(filepath.Join(dir, ScheduleFile), r)
+		if err != nil {
+			return "", nil, fmt.Errorf("run: %w", err)
+		}
+		return dir, p, nil
+	}
+	s, err := realizeSchedule(cfg)
+	if err != nil {
+		return "", nil, fmt.Errorf("run: %w", err)
+	}
+	if dir, err = runDir(cfg.OutputDir); err != nil {
+		return "", nil, err
+	}
+	sum, err := WriteSchedule(filepath.Join(dir, ScheduleFile), s)
+	if err != nil {
+		return "", nil, fmt.Errorf("run: %w", err)
+	}
+	own := s.OwnShare()
+	plan, err := planOf(own)
+	if err != nil {
+		return "", nil, fmt.Errorf("run: %w", err)
+	}
+	return dir, &preparedSchedule{sched: own, plan: plan, sha256: sum}, nil
+}
+
+// streamSchedule writes r's entries to path as they are realized and packs
+// them into the dispatcher's plan.
+func streamSchedule(path string, r *realization) (*preparedSchedule, error) {
+	f, err := createScheduleFile(path)
+	if err != nil {
+		return nil, err
+	}
+	enc, err := newScheduleEncoder(f, r.head)
+	if err != nil {
+		f.abort()
+		return nil, err
+	}
+	plan := &dispatchPlan{}
+	err = r.entries(func(e *ScheduleEntry) error {
+		if err := enc.entry(e); err != nil {
+			return err
+		}
+		return plan.add(e)
+	})
+	if err == nil {
+		err = enc.close()
+	}
+	if err != nil {
+		f.abort()
+		return nil, err
+	}
+	sum, err := f.close()
+	if err != nil {
+		return nil, err
+	}
+	return &preparedSchedule{sched: r.head, plan: plan, sha256: sum}, nil
+}

@@ -1,0 +1,136 @@
+package servebench
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"os"
+)
+
+// scheduleEncoder writes a schedule's JSON form one entry at a time: the
+// bytes are exactly those of json.MarshalIndent(s, "", "  ") and a final
+// newline, so a schedule of any length is written and hashed without
+// being held whole, and its hash does not depend on how it was written.
+type scheduleEncoder struct {
+	w       io.Writer
+	entries int
+	raw     bytes.Buffer
+	indent  bytes.Buffer
+	enc     *json.Encoder
+}
+
+// entriesTail is how MarshalIndent ends a schedule whose entries are
+// empty: the last field, then the object's close.
+const entriesTail = "[]\n}"
+
+// newScheduleEncoder writes head's fields up to the opening of its
+// entries; head's own entries are not written.
+func newScheduleEncoder(w io.Writer, head *Schedule) (*scheduleEncoder, error) {
+	h := *head
+	h.Entries = []ScheduleEntry{}
+	data, err := json.MarshalIndent(&h, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("write schedule: %w", err)
+	}
+	if !bytes.HasSuffix(data, []byte(entriesTail)) {
+		return nil, errors.New("write schedule: entries are not the schedule's last field")
+	}
+	e := &scheduleEncoder{w: w}
+	e.enc = json.NewEncoder(&e.raw)
+	if _, err := w.Write(data[:len(data)-len(entriesTail)+1]); err != nil {
+		return nil, fmt.Errorf("write schedule: %w", err)
+	}
+	return e, nil
+}
+
+// entry writes the next entry.
+func (e *scheduleEncoder) entry(x *ScheduleEntry) error {
+	e.raw.Reset()
+	if err := e.enc.Encode(x); err != nil {
+		return fmt.Errorf("write schedule: entry %s: %w", x.ID, err)
+	}
+	e.indent.Reset()
+	if e.entries == 0 {
+		e.indent.WriteString("\n    ")
+	} else {
+		e.indent.WriteString(",\n    ")
+	}
+	if err := json.Indent(&e.indent, bytes.TrimSuffix(e.raw.Bytes(), []byte("\n")), "    ", "  "); err != nil {
+		return fmt.Errorf("write schedule: entry %s: %w", x.ID, err)
+	}
+	e.entries++
+	if _, err := e.w.Write(e.indent.Bytes()); err != nil {
+		return fmt.Errorf("write schedule: %w", err)
+	}
+	return nil
+}
+
+// close ends the entries and the schedule.
+func (e *scheduleEncoder) close() error {
+	end := "]\n}\n"
+	if e.entries > 0 {
+		end = "\n  ]\n}\n"
+	}
+	if _, err := io.WriteString(e.w, end); err != nil {
+		return fmt.Errorf("write schedule: %w", err)
+	}
+	return nil
+}
+
+// encodeSchedule writes s's JSON form to w.
+func encodeSchedule(w io.Writer, s *Schedule) error {
+	enc, err := newScheduleEncoder(w, s)
+	if err != nil {
+		return err
+	}
+	for i := range s.Entries {
+		if err := enc.entry(&s.Entries[i]); err != nil {
+			return err
+		}
+	}
+	return enc.close()
+}
+
+// scheduleFile is schedule.json being written: through a buffer, and
+// hashed as it goes.
+type scheduleFile struct {
+	f   *os.File
+	buf *bufio.Writer
+	sum hash.Hash
+}
+
+// createScheduleFile creates (or truncates) the file at path.
+func createScheduleFile(path string) (*scheduleFile, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("write schedule: %w", err)
+	}
+	return &scheduleFile{f: f, buf: bufio.NewWriterSize(f, 256<<10), sum: sha256.New()}, nil
+}
+
+// Write buffers p and adds it to the hash.
+func (s *scheduleFile) Write(p []byte) (int, error) {
+	s.sum.Write(p)
+	return s.buf.Write(p)
+}
+
+// close flushes and closes the file and returns the SHA-256 of its bytes.
+func (s *scheduleFile) close() (string, error) {
+	err := s.buf.Flush()
+	if cerr := s.f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return "", fmt.Errorf("write schedule: %w", err)
+	}
+	return hex.EncodeToString(s.sum.Sum(nil)), nil
+}
+
+// abort closes the file after a failed write.
+func (s *scheduleFile) abort() { _ = s.f.Close() }
