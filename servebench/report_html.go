@@ -40,8 +40,8 @@ const worstErrorRunes = 300
 // with gonum.org/v1/plot from Requests (the CDFs of TTFT and E2E over
 // successful requests and a timeline of TTFT from the scheduled time,
 // thinned to at most 2,000 marks), the engine's own metrics when present,
-// and the
-// worst unqualified requests. Every string from the report is escaped, and
+// a timeline of the engine's scraped state and the client's drift
+// intervals when the report has them, and the worst unqualified requests. Every string from the report is escaped, and
 // an undefined value reads "n/a".
 func (r *Report) WriteHTML(w io.Writer) error {
 	if r == nil {
@@ -85,6 +85,7 @@ type htmlPage struct {
 	CDFs           []svgCDF
 	Scatter        svgScatter
 	Engine         *htmlEngine
+	Timeline       *htmlTimeline
 	GPU            *htmlGPU
 	Worst          htmlWorst
 	Footer         []htmlField
@@ -200,6 +201,7 @@ func buildHTMLPage(r *Report) *htmlPage {
 	}
 	p.Scatter = scatterChart(r)
 	p.Engine = htmlEngineMetrics(r.EngineMetrics)
+	p.Timeline = htmlTimelineOf(r)
 	p.GPU = htmlGPUTelemetry(r.GPUTelemetry)
 	p.Worst = htmlWorstRequests(r)
 	p.Footer, p.Notes = htmlFooter(r)

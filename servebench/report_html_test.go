@@ -289,8 +289,10 @@ func TestWriteHTMLDrawsOneMarkPerRequest(t *testing.T) {
 	if !strings.Contains(page, ">TTFT bound 100 ms</text>") {
 		t.Error("the TTFT bound is not labelled")
 	}
-	if n := checkPageSVGs(t, page); n != 3 {
-		t.Errorf("%d charts, want 3", n)
+	// Two CDFs, the scatter, and the Timeline's requests per interval (its
+	// one drift interval has too few successes for a p99 chart).
+	if n := checkPageSVGs(t, page); n != 4 {
+		t.Errorf("%d charts, want 4", n)
 	}
 }
 
@@ -360,8 +362,10 @@ func largeHTMLReport(t *testing.T, n int) *servebench.Report {
 
 // largePageBound is the most bytes the page of a 100,000-request report
 // may take: the charts are bounded (2,000 scatter marks, 400 steps per
-// CDF) and only the 20 worst requests get rows.
-const largePageBound = 100 << 10
+// CDF, the Timeline's client charts one point per drift interval, 20
+// here and at most 2,048 whatever the requests) and only the 20 worst
+// requests get rows.
+const largePageBound = 128 << 10
 
 func TestWriteHTMLStaysSmallFor100000Requests(t *testing.T) {
 	r := largeHTMLReport(t, 100_000)
@@ -390,8 +394,10 @@ func TestWriteHTMLStaysSmallFor100000Requests(t *testing.T) {
 	if !strings.Contains(page, ">timeout (2000)<") || !strings.Contains(page, ">http_error (1010)<") {
 		t.Error("lane labels")
 	}
-	if n := checkPageSVGs(t, page); n != 3 {
-		t.Errorf("%d charts, want 3", n)
+	// Two CDFs, the scatter, and the Timeline's three client charts over
+	// its 20 drift intervals.
+	if n := checkPageSVGs(t, page); n != 6 {
+		t.Errorf("%d charts, want 6", n)
 	}
 	if got := strings.Count(page, `data-steps="400"`); got != 2 {
 		t.Errorf("%d CDFs drawn through 400 order statistics, want 2", got)
