@@ -99,10 +99,10 @@ func (q timelineQuantity) present() bool {
 }
 
 // htmlTimelineOf formats the Timeline; nil when the report has neither an
-// engine series nor drift intervals.
+// engine series nor two drift intervals (one is no line in time).
 func htmlTimelineOf(r *Report) *htmlTimeline {
 	es, d := r.EngineSeries, r.Drift
-	if d != nil && len(d.Intervals) == 0 {
+	if d != nil && len(d.Intervals) < 2 {
 		d = nil
 	}
 	if es == nil && d == nil {

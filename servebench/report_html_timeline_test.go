@@ -132,6 +132,11 @@ func TestWriteHTMLTimelineDrawsOnlyWhatTheEngineExposed(t *testing.T) {
 		es.Samples[i].KVCacheUsage, es.Samples[i].Preemptions, es.Samples[i].Other = nil, nil, nil
 	}
 	r.EngineSeries = es
+	// smallHTMLReport's one drift interval, and a second one after it, so
+	// that the client's part is drawn.
+	next := r.Drift.Intervals[0]
+	next.StartMS += r.Drift.IntervalMS
+	r.Drift.Intervals = append(r.Drift.Intervals, next)
 	sec := timelineSection(renderHTML(t, r))
 	if !strings.Contains(sec, "Not exposed by the engine, so not drawn: KV-cache usage, preemptions.") {
 		t.Error("the caption does not name the missing quantities")
@@ -142,7 +147,7 @@ func TestWriteHTMLTimelineDrawsOnlyWhatTheEngineExposed(t *testing.T) {
 	if !strings.Contains(sec, `aria-label="Engine: queue length and running requests over time"`) {
 		t.Error("no queue chart")
 	}
-	// smallHTMLReport's drift: one interval of 5 s, not judged.
+	// The drift: two intervals of 5 s, not judged.
 	if !strings.Contains(sec, "Drift not judged: fewer than 6 intervals of 5000 ms had at least 10 successful requests.") {
 		t.Error("the unjudged drift does not say why")
 	}
