@@ -32,3 +32,18 @@ func runRecords(actual any) (sched *servebench.Schedule, outcomes []servebench.O
 	}
 	return nil, nil, false
 }
+
+// runDir returns the directory of a run result; ok is false when actual is
+// not one.
+func runDir(actual any) (dir string, ok bool) {
+	switch a := actual.(type) {
+	case *servebench.RunResult:
+		if a == nil {
+			return "", false
+		}
+		return a.Dir, true
+	case servebench.RunResult:
+		return a.Dir, true
+	}
+	return "", false
+}

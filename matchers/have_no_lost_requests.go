@@ -2,6 +2,7 @@ package matchers
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/onsi/gomega/types"
@@ -15,7 +16,9 @@ import (
 // records, not losses). Given a *servebench.RunResult it also checks the
 // run's schedule and outcome records: every schedule entry has an outcome
 // with a status and an entry in the report, and the report names no
-// request that was not scheduled.
+// request that was not scheduled. A BoundedMemory run's report keeps its
+// entries in requests.jsonl: given that run's *servebench.RunResult, the
+// matcher reads them there, one at a time.
 //
 //	Expect(result).To(matchers.HaveNoLostRequests())
 //
@@ -55,6 +58,9 @@ func (m noLostMatcher) evaluate(actual any) (noLostVerdict, error) {
 		}
 		seen[rs.ID] = true
 	}
+	if len(r.Requests) == 0 && r.RequestsFile != "" {
+		return m.evaluateFile(actual, v)
+	}
 	sched, outcomes, ok := runRecords(actual)
 	if !ok || sched == nil {
 		if len(r.Requests) != r.Offered {
@@ -88,6 +94,47 @@ func (m noLostMatcher) evaluate(actual any) (noLostVerdict, error) {
 		if rs.ID != "" && !inSchedule[rs.ID] {
 			v.problems = append(v.problems, rs.ID+": in the report but not in the schedule")
 		}
+	}
+	return v, nil
+}
+
+// evaluateFile judges a report whose request entries are in a file (a
+// BoundedMemory run): the file must hold one entry per offered request,
+// each with a known terminal status, and none scored without an outcome
+// record. It holds one ID per request.
+func (m noLostMatcher) evaluateFile(actual any, v noLostVerdict) (noLostVerdict, error) {
+	path := v.report.RequestsFile
+	if !filepath.IsAbs(path) {
+		dir, ok := runDir(actual)
+		if !ok {
+			return v, fmt.Errorf("HaveNoLostRequests: the report's request entries are in %s of its run directory: give the matcher the *servebench.RunResult", path)
+		}
+		path = filepath.Join(dir, path)
+	}
+	seen := map[string]bool{}
+	n := 0
+	err := servebench.ReadRequestScores(path, func(rs *servebench.RequestScore) error {
+		n++
+		switch {
+		case rs.ID == "":
+			v.problems = append(v.problems, fmt.Sprintf("%s entry %d has no ID", path, n))
+		case seen[rs.ID]:
+			v.problems = append(v.problems, fmt.Sprintf("%s: listed more than once in %s", rs.ID, path))
+		case rs.Status == "":
+			v.problems = append(v.problems, fmt.Sprintf("%s: no terminal status", rs.ID))
+		case !rs.Status.Valid():
+			v.problems = append(v.problems, fmt.Sprintf("%s: unknown terminal status %q", rs.ID, rs.Status))
+		case rs.HadNoRecord():
+			v.problems = append(v.problems, rs.ID+": no outcome record")
+		}
+		seen[rs.ID] = true
+		return nil
+	})
+	if err != nil {
+		return v, fmt.Errorf("HaveNoLostRequests: %w", err)
+	}
+	if n != v.report.Offered {
+		v.problems = append(v.problems, fmt.Sprintf("%s has %d request entries for %d offered requests", path, n, v.report.Offered))
 	}
 	return v, nil
 }

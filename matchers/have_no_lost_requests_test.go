@@ -1,9 +1,18 @@
 package matchers_test
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/matchers"
 	"github.com/servebench/servebench/servebench"
 )
@@ -57,6 +66,60 @@ terminal statuses: success 5, timeout 1`))
     r21: no outcome record
     r21: missing from the report
 terminal statuses: success 20`))
+	})
+
+	It("checks a bounded-memory run's request entries in its requests.jsonl", func() {
+		cfg := simengine.DefaultConfig()
+		cfg.TimeScale = 0.1
+		srv, err := simengine.Start(context.Background(), cfg)
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(srv.Close)
+		w, err := servebench.ParseWorkload("bounded.jsonl", []byte(`{"id":"q","prompt":"is it up","max_tokens":4,"ignore_eos":true}`))
+		Expect(err).NotTo(HaveOccurred())
+		a, err := servebench.NewArrival(servebench.ArrivalSpec{Process: "constant", RateRPS: 40})
+		Expect(err).NotTo(HaveOccurred())
+		run, err := servebench.Run(context.Background(), servebench.RunConfig{
+			Workload: w, Arrival: a, Count: 6, OutputDir: GinkgoT().TempDir(), BoundedMemory: true, LagTolerance: time.Second,
+			Client: &servebench.Client{BaseURL: srv.BaseURL(), Model: cfg.Model, Endpoint: servebench.EndpointCompletions,
+				Stream: true, TotalTimeout: 10 * time.Second},
+		})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(run.Report.Requests).To(BeEmpty())
+		Expect(run.Report.RequestsFile).To(Equal(servebench.RequestsFile))
+		Expect(run).To(matchers.HaveNoLostRequests())
+
+		// The report alone does not say where its run directory is.
+		_, err = matchers.HaveNoLostRequests().Match(run.Report)
+		Expect(err).To(MatchError(ContainSubstring("the report's request entries are in requests.jsonl of its run directory: give the matcher the *servebench.RunResult")))
+
+		// Lose the second entry, repeat the fourth, and mark the sixth as
+		// scored without a record.
+		path := filepath.Join(run.Dir, servebench.RequestsFile)
+		data, err := os.ReadFile(path)
+		Expect(err).NotTo(HaveOccurred())
+		lines := strings.SplitAfter(strings.TrimSuffix(string(data), "\n"), "\n")
+		Expect(lines).To(HaveLen(6))
+		var last servebench.RequestScore
+		Expect(json.Unmarshal([]byte(lines[5]), &last)).To(Succeed())
+		lostID := last.ID
+		last.Status, last.Error = servebench.StatusNotSent, "no outcome record: the request never reached a terminal record (interrupted run?)"
+		lastLine, err := json.Marshal(&last)
+		Expect(err).NotTo(HaveOccurred())
+		repeated := strings.TrimSpace(lines[3])
+		var dup servebench.RequestScore
+		Expect(json.Unmarshal([]byte(repeated), &dup)).To(Succeed())
+		edited := lines[0] + lines[2] + lines[3] + lines[3] + lines[4] + string(lastLine) + "\n"
+		Expect(os.WriteFile(path, []byte(edited), 0o644)).To(Succeed())
+		m := matchers.HaveNoLostRequests()
+		Expect(run).NotTo(m)
+		Expect(m.FailureMessage(run)).To(Equal(fmt.Sprintf(`Expected every one of the 6 scheduled requests to have a terminal outcome, but found 2 problems:
+    %s: listed more than once in %s
+    %s: no outcome record
+terminal statuses: success 6`, dup.ID, path, lostID)))
+
+		// A file one entry short of the offered count.
+		Expect(os.WriteFile(path, []byte(lines[0]+lines[2]+lines[3]+lines[4]+lines[5]), 0o644)).To(Succeed())
+		Expect(m.FailureMessage(run)).To(ContainSubstring(fmt.Sprintf("%s has 5 request entries for 6 offered requests", path)))
 	})
 
 	It("rejects a run without a report", func() {

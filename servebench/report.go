@@ -116,6 +116,11 @@ type Report struct {
 	// energy per qualified request and per output token, when the run had
 	// a GPU sampler.
 	GPUTelemetry *GPUTelemetry `json:"gpu_telemetry,omitempty"`
+	// RequestsFile names the JSON-lines file that holds the request
+	// entries when Requests was left empty to bound memory: requests.jsonl
+	// in a BoundedMemory run's directory (a path relative to it), or the
+	// file `servebench score --requests` wrote. ReadRequestScores reads it.
+	RequestsFile string `json:"requests_file,omitempty"`
 	// Requests has one entry per offered request, in schedule order.
 	Requests []RequestScore `json:"requests"`
 

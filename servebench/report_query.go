@@ -6,6 +6,11 @@ import (
 	"github.com/servebench/servebench/servebench/stats"
 )
 
+// StoredPercentiles are the percentiles a report keeps in its JSON form
+// (100 is the maximum): all a report read back from JSON, or scored in a
+// streamed pass, can answer.
+func StoredPercentiles() []float64 { return []float64{50, 90, 95, 99, 100} }
+
 // Percentile returns the p-th percentile of a metric's population with the
 // population's size and name. A report fresh from the scorer answers any p
 // in [0, 100] from its raw samples, by its PercentileMethod. A report read
@@ -59,9 +64,16 @@ func (r *Report) Percentile(m Metric, p float64) (value float64, n int, populati
 func (r *Report) RequestsWithoutRecord() []string {
 	var ids []string
 	for i := range r.Requests {
-		if rs := &r.Requests[i]; rs.Status == StatusNotSent && rs.Error == noOutcomeRecordError {
+		if rs := &r.Requests[i]; rs.HadNoRecord() {
 			ids = append(ids, rs.ID)
 		}
 	}
 	return ids
+}
+
+// HadNoRecord reports whether the request had no outcome record at all
+// when it was scored (an interrupted run): the scorer counted it as
+// not_sent.
+func (rs *RequestScore) HadNoRecord() bool {
+	return rs.Status == StatusNotSent && rs.Error == noOutcomeRecordError
 }

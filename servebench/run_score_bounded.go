@@ -56,6 +56,7 @@ func scoreRunBounded(cfg RunConfig, s *Schedule, res *RunResult, gen *GeneratorR
 		return nil, err
 	}
 	rep.Inputs.WorkloadSHA256 = cfg.Workload.SHA256
+	rep.RequestsFile = RequestsFile
 	completeGenerator(gen, rep, s, sent)
 	rep.Generator = gen
 	rep.Experiment = experimentRecord(cfg, s, wallStart)

@@ -55,6 +55,11 @@ type Contract struct {
 	Warmup int
 	// MaxConcurrency caps the client's requests in flight (0: no cap).
 	MaxConcurrency int
+	// BoundedMemory runs each open-loop load point in memory that does not
+	// grow with its length (servebench.RunConfig.BoundedMemory): for soak
+	// runs. The request entries go to requests.jsonl, and percentile
+	// objectives can ask for p50, p90, p95, p99 and the maximum only.
+	BoundedMemory bool
 	// Timeouts are the per-request deadlines and the spec bounds.
 	Timeouts Timeouts
 	// SLO is the latency each request must meet to qualify.

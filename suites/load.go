@@ -19,7 +19,7 @@ import (
 var contractFields = []string{
 	"name", "labels", "engine", "base_url", "model", "api_key_env", "endpoint", "length_control",
 	"workload", "arrival", "count", "duration", "warmup", "max_concurrency", "timeouts", "slo",
-	"objectives", "schedule_lag_tolerance", "artifacts", "baseline",
+	"objectives", "schedule_lag_tolerance", "artifacts", "baseline", "bounded_memory",
 }
 
 // Load reads and validates one contract file. Every problem is reported,
@@ -181,7 +181,8 @@ func defaultLengthControl(kind string) servebench.LengthControl {
 	return servebench.LengthIgnoreEOS
 }
 
-// bounds reads count, duration, warmup and max_concurrency.
+// bounds reads count, duration, warmup, max_concurrency and
+// bounded_memory.
 func (d *decoder) bounds(m *mapping, c *Contract) {
 	c.Count = d.integer(m, "count", 1)
 	c.Duration = d.duration(m, "duration")
@@ -193,6 +194,7 @@ func (d *decoder) bounds(m *mapping, c *Contract) {
 	}
 	c.Warmup = d.integer(m, "warmup", 0)
 	c.MaxConcurrency = d.integer(m, "max_concurrency", 0)
+	c.BoundedMemory = d.boolean(m, "bounded_memory", false)
 }
 
 // timeouts reads the per-request deadlines and the spec bounds.

@@ -2,6 +2,7 @@ package suites
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -60,14 +61,16 @@ func (d *decoder) objectives(m *mapping, c *Contract) {
 	}
 	obj.JoulesPerOutputToken = d.joules(o, "joules_per_output_token")
 	obj.JoulesPerQualifiedRequest = d.joules(o, "joules_per_qualified_request")
-	obj.Percentiles = d.percentiles(o)
+	obj.Percentiles = d.percentiles(o, c.BoundedMemory)
 	obj.Drift = d.drift(o)
 	obj.Capacity = d.capacity(o, obj, c.Arrival.Sweep())
 	c.Objectives = obj
 }
 
 // percentiles reads the list of percentile bounds.
-func (d *decoder) percentiles(o *mapping) []PercentileObjective {
+// percentiles reads the percentile objectives; a contract that runs in
+// bounded memory may ask only for the percentiles a streamed report keeps.
+func (d *decoder) percentiles(o *mapping, bounded bool) []PercentileObjective {
 	n := o.get("percentiles")
 	if n == nil {
 		return nil
@@ -99,6 +102,9 @@ func (d *decoder) percentiles(o *mapping) []PercentileObjective {
 				ok = false
 			case v <= 0 || v > 100:
 				d.errorf(pm.get("p"), pm.field("p"), "want a percentile in (0, 100], got %g", v)
+				ok = false
+			case bounded && !slices.Contains(servebench.StoredPercentiles(), v):
+				d.errorf(pm.get("p"), pm.field("p"), "with bounded_memory the report keeps p50, p90, p95, p99 and p100 only, got %g", v)
 				ok = false
 			default:
 				po.P = v

@@ -8,6 +8,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/servebench/servebench/fixtures/simengine"
+	"github.com/servebench/servebench/matchers"
+	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/suites"
 )
 
@@ -36,5 +38,34 @@ artifacts: ` + artifacts + `
 		entries, err := os.ReadDir(artifacts)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(entries).To(BeEmpty(), "nothing written under %s", filepath.Clean(artifacts))
+	})
+
+	It("runs a bounded_memory contract in bounded memory: no outcomes kept, entries in requests.jsonl", func(ctx SpecContext) {
+		cfg := simengine.DefaultConfig()
+		cfg.TimeScale = 0.1
+		engine, err := simengine.Start(ctx, cfg)
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(engine.Close)
+		c := mustParse(`name: bounded
+base_url: ` + engine.BaseURL() + `
+model: ` + cfg.Model + `
+workload:
+  file: workload.jsonl
+arrival:
+  process: constant
+  rate: 20
+count: 6
+bounded_memory: true
+schedule_lag_tolerance: 1s
+artifacts: ` + GinkgoT().TempDir() + `
+`)
+		res, err := c.RunPoint(ctx, c.Points()[0], suites.Target{BaseURL: engine.BaseURL(), Model: cfg.Model}, nil)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res.Outcomes).To(BeNil())
+		Expect(res.Schedule.Entries).To(BeNil())
+		Expect(res.Report.Offered).To(Equal(6))
+		Expect(res.Report.RequestsFile).To(Equal(servebench.RequestsFile))
+		Expect(filepath.Join(res.Dir, servebench.RequestsFile)).To(BeAnExistingFile())
+		Expect(res).To(matchers.HaveNoLostRequests())
 	})
 })

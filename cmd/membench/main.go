@@ -3,7 +3,8 @@
 // Usage:
 //
 //	go run ./cmd/membench gen -n 1000000 -dir /tmp/run1m   # synthetic run directory
-//	go run ./cmd/membench score -dir /tmp/run1m            # re-score it, print CPU, wall and peak RSS
+//	go build -o /tmp/servebench ./cmd/servebench
+//	go run ./cmd/membench score -servebench /tmp/servebench -dir /tmp/run1m   # time `servebench score --run` on it
 //	go build -o /tmp/simengine ./cmd/simengine && go build -o /tmp/membench ./cmd/membench
 //	/tmp/membench run-slope -simengine /tmp/simengine       # run memory slope, 100k and 300k requests
 package main

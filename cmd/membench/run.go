@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"runtime/pprof"
 	"strconv"
@@ -30,7 +31,7 @@ type runResult struct {
 	// engine fell behind holds more, and its memory says so.
 	PeakOutstanding int `json:"peak_outstanding"`
 	// Goroutines is the count left once the run returned: a leak per
-	// request shows here.
+	// request shows here (-1: not known, for the command).
 	Goroutines int `json:"goroutines"`
 }
 
@@ -96,6 +97,62 @@ func runOnce(args []string) error {
 	return nil
 }
 
+// runChild runs `membench run` for n requests in a fresh process and
+// reads the result it prints last.
+func runChild(self, n string, rate float64, url string) (runResult, error) {
+	cmd := exec.Command(self, "run", "-n", n, "-rate", strconv.FormatFloat(rate, 'g', -1, 64), "-engine", url)
+	cmd.Stderr = os.Stderr
+	outp, err := cmd.Output()
+	if err != nil {
+		return runResult{}, fmt.Errorf("run -n %s: %w", n, err)
+	}
+	var last string
+	for sc := bufio.NewScanner(strings.NewReader(string(outp))); sc.Scan(); {
+		last = sc.Text()
+	}
+	var r runResult
+	if err := json.Unmarshal([]byte(last), &r); err != nil {
+		return r, fmt.Errorf("run -n %s printed %q", n, last)
+	}
+	return r, nil
+}
+
+// runCommand runs `servebench run --bounded-memory` for n requests of the
+// same workload and reads its peak RSS from the child's resource usage.
+func runCommand(bin, n string, rate float64, url string) (runResult, error) {
+	dir, err := os.MkdirTemp("", "membench-cmd-")
+	if err != nil {
+		return runResult{}, err
+	}
+	defer os.RemoveAll(dir)
+	workload := filepath.Join(dir, "workload.jsonl")
+	if err := os.WriteFile(workload, []byte(`{"id":"a","prompt":"write a long status update about the pager rotation","max_tokens":64,"ignore_eos":true}`+"\n"), 0o644); err != nil {
+		return runResult{}, err
+	}
+	cmd := exec.Command(bin, "run", "--base-url", url, "--model", "simengine-tiny", "--endpoint", "completions",
+		"--workload", workload, "--arrival", "constant", "--rate", strconv.FormatFloat(rate, 'g', -1, 64), "--count", n,
+		"--schedule-lag-tolerance", "1s", "--timeout", "1m", "--bounded-memory", "--output", filepath.Join(dir, "run"),
+		"--format", "json", "--no-progress")
+	cmd.Stderr = os.Stderr
+	start := time.Now()
+	outp, err := cmd.Output()
+	wall := time.Since(start)
+	var rep servebench.Report
+	if jerr := json.Unmarshal(outp, &rep); jerr != nil {
+		return runResult{}, fmt.Errorf("%s run --count %s: %v (%v)", bin, n, err, jerr)
+	}
+	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	if !ok {
+		return runResult{}, fmt.Errorf("no resource usage for the child process")
+	}
+	r := runResult{Requests: rep.Offered, PeakRSSKB: ru.Maxrss, WallS: wall.Seconds(), CPUS: (tv(ru.Utime) + tv(ru.Stime)).Seconds(),
+		Valid: rep.Valid, Successes: rep.ProtocolSuccesses, Goroutines: -1}
+	if g := rep.Generator; g != nil {
+		r.PeakOutstanding = g.PeakOutstanding
+	}
+	return r, nil
+}
+
 // runSlope starts the simulated engine (cmd/simengine, built beforehand),
 // runs `membench run` at each size in a fresh process, and prints the peak
 // RSS slope between the two sizes against the target.
@@ -106,6 +163,7 @@ func runSlope(args []string) error {
 	engine := fs.String("simengine", "simengine", "path of the cmd/simengine binary")
 	timeScale := fs.Float64("time-scale", 0.01, "the engine's time scale")
 	target := fs.Float64("max-bytes-per-request", 250, "target slope")
+	command := fs.String("servebench", "", "measure this cmd/servebench binary's `run --bounded-memory` instead of servebench.Run in a membench process")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -128,19 +186,14 @@ func runSlope(args []string) error {
 	}
 	var results []runResult
 	for _, p := range parts {
-		cmd := exec.Command(self, "run", "-n", p, "-rate", strconv.FormatFloat(*rate, 'g', -1, 64), "-engine", "http://"+addr)
-		cmd.Stderr = os.Stderr
-		outp, err := cmd.Output()
-		if err != nil {
-			return fmt.Errorf("run -n %s: %w", p, err)
-		}
-		var last string
-		for sc := bufio.NewScanner(strings.NewReader(string(outp))); sc.Scan(); {
-			last = sc.Text()
-		}
 		var r runResult
-		if err := json.Unmarshal([]byte(last), &r); err != nil {
-			return fmt.Errorf("run -n %s printed %q", p, last)
+		if *command != "" {
+			r, err = runCommand(*command, p, *rate, "http://"+addr)
+		} else {
+			r, err = runChild(self, p, *rate, "http://"+addr)
+		}
+		if err != nil {
+			return err
 		}
 		fmt.Printf("%d requests at %g req/s: peak RSS %.1f MB, wall %.0f s, cpu %.0f s, %d successes, valid %v, peak outstanding %d, goroutines after %d\n",
 			r.Requests, *rate, float64(r.PeakRSSKB)/1024, r.WallS, r.CPUS, r.Successes, r.Valid, r.PeakOutstanding, r.Goroutines)
@@ -153,7 +206,8 @@ func runSlope(args []string) error {
 		(float64(a.PeakRSSKB)*1024+slope*float64(1_000_000-a.Requests))/1e6,
 		(float64(a.PeakRSSKB)*1024+slope*float64(10_000_000-a.Requests))/1e6)
 	if slope >= *target {
-		os.Exit(1)
+		// An error, not os.Exit: the deferred stop of the engine must run.
+		return fmt.Errorf("the slope missed its target")
 	}
 	return nil
 }

@@ -1,28 +1,30 @@
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
-	"runtime/pprof"
 	"syscall"
 	"time"
 
 	"github.com/servebench/servebench/servebench"
 )
 
-// scoreCheck re-scores a run directory as `servebench score --run` does,
-// then prints wall time, CPU time, peak RSS and the time to merely read
+// scoreCheck runs `servebench score --run` on a run directory, in a
+// child process so that its figures are the command's own, then prints
+// its wall time, CPU time and peak RSS, and the time to merely read
 // outcomes.jsonl, against the targets.
 func scoreCheck(args []string) error {
 	fs := flag.NewFlagSet("membench score", flag.ContinueOnError)
 	dir := fs.String("dir", "", "run directory (required)")
+	bin := fs.String("servebench", "servebench", "path of the cmd/servebench binary")
 	maxRSS := fs.Int("max-rss-mb", 150, "target peak RSS in MB")
 	maxWall := fs.Duration("max-wall", 10*time.Second, "target wall time")
-	profile := fs.String("cpuprofile", "", "write a CPU profile of the scoring here")
-	requests := fs.String("requests", "", "write the per-request entries to this file (default: drop them)")
+	requests := fs.String("requests", "none", "where the command writes the per-request entries ('none': nowhere)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -36,42 +38,28 @@ func scoreCheck(args []string) error {
 	}
 	readWall := time.Since(readStart)
 
-	if *profile != "" {
-		pf, err := os.Create(*profile)
-		if err != nil {
-			return err
-		}
-		if err := pprof.StartCPUProfile(pf); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
-	}
-	var before syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &before)
+	cmd := exec.Command(*bin, "score", "--run", *dir, "--requests", *requests, "--format", "json")
+	cmd.Stderr = os.Stderr
 	start := time.Now()
-	var out io.Writer
-	if *requests != "" {
-		f, err := os.Create(*requests)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		out = f
-	}
-	rep, err := servebench.ScoreRunDirTo(*dir, servebench.ScoreOptions{}, out)
-	if err != nil {
-		return err
-	}
+	out, err := cmd.Output()
 	wall := time.Since(start)
-	var after syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &after)
-	cpu := tv(after.Utime) + tv(after.Stime) - tv(before.Utime) - tv(before.Stime)
-	peakMB := float64(after.Maxrss) / 1024 // Linux reports KiB
+	// score exits 1 for a report that misses its objectives; only a
+	// report that is not there is a failure here.
+	var rep servebench.Report
+	if jerr := json.Unmarshal(out, &rep); jerr != nil {
+		return fmt.Errorf("%s score --run %s: %v (%v)", *bin, *dir, err, jerr)
+	}
+	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	if !ok {
+		return fmt.Errorf("no resource usage for the child process")
+	}
+	cpu := tv(ru.Utime) + tv(ru.Stime)
+	peakMB := float64(ru.Maxrss) / 1024 // Linux reports KiB
 	fmt.Printf("records %d, outcomes.jsonl %.0f MB read in %.2f s\n", rep.Offered, float64(nbytes)/1e6, readWall.Seconds())
-	fmt.Printf("score: wall %.2f s, cpu %.2f s (user+sys), peak RSS %.1f MB\n", wall.Seconds(), cpu.Seconds(), peakMB)
+	fmt.Printf("servebench score --run: wall %.2f s, cpu %.2f s (user+sys), peak RSS %.1f MB\n", wall.Seconds(), cpu.Seconds(), peakMB)
 	fmt.Printf("ttft p99 %v ms, chunk gap p99 %v ms (n %d)\n", deref(rep.Percentiles[servebench.MetricTTFT].P99),
 		deref(rep.Percentiles[servebench.MetricChunkGap].P99), rep.Percentiles[servebench.MetricChunkGap].N)
-	ok := peakMB < float64(*maxRSS) && wall < *maxWall
+	ok = peakMB < float64(*maxRSS) && wall < *maxWall
 	fmt.Printf("targets: peak RSS < %d MB, wall < %v: %v\n", *maxRSS, *maxWall, verdict(ok))
 	if !ok {
 		os.Exit(1)

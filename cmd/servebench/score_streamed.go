@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"time"
 
@@ -29,7 +30,14 @@ func scoreRunStreamed(dir, requestsPath string, opts servebench.ScoreOptions) (*
 		defer f.Close()
 		out = f
 	}
-	return servebench.ScoreRunDirTo(dir, opts, out)
+	rep, err := servebench.ScoreRunDirTo(dir, opts, out)
+	if err == nil && out != nil {
+		// Absolute: the report may be read from anywhere.
+		if rep.RequestsFile, err = filepath.Abs(requestsPath); err != nil {
+			return nil, err
+		}
+	}
+	return rep, err
 }
 
 // metricsIntervalFlag maps --metrics-interval onto RunConfig: 0 on the
