@@ -1,0 +1,80 @@
+package servebench_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/servebench/servebench/servebench"
+)
+
+// ReadRequestScores hands over every line in order and names the file,
+// line and field of a malformed one.
+func TestReadRequestScoresStreamsLinesAndNamesBadOnes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), servebench.RequestsFile)
+	sent, ttft := 0.5, 80.0
+	good := entryLine(t, servebench.RequestScore{ID: "a", Status: servebench.StatusSuccess, SentMS: &sent, TTFTMS: &ttft}) + "\n" +
+		entryLine(t, servebench.RequestScore{ID: "b", Status: servebench.StatusNotSent, ScheduledMS: 10, Error: "never sent"})
+	if err := os.WriteFile(path, []byte(good), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	err := servebench.ReadRequestScores(path, func(rs *servebench.RequestScore) error {
+		got = append(got, fmt.Sprintf("%s %s %v", rs.ID, rs.Status, rs.SentMS != nil))
+		return nil
+	})
+	if err != nil || strings.Join(got, "; ") != "a success true; b not_sent false" {
+		t.Fatalf("read %q, %v", got, err)
+	}
+
+	bad := good + strings.Replace(entryLine(t, servebench.RequestScore{ID: "c"}), `"scheduled_ms":0`, `"scheduled_ms":"soon"`, 1)
+	if err := os.WriteFile(path, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err = servebench.ReadRequestScores(path, func(*servebench.RequestScore) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), path+":4: ") || !strings.Contains(err.Error(), "scheduled_ms") {
+		t.Fatalf("a malformed line 4: %v", err)
+	}
+
+	stop := fmt.Errorf("enough")
+	n := 0
+	err = servebench.ReadRequestScores(path, func(*servebench.RequestScore) error { n++; return stop })
+	if err != stop || n != 1 {
+		t.Fatalf("each's error: %v after %d entries", err, n)
+	}
+}
+
+// entryLine is rs as one line of requests.jsonl.
+func entryLine(t *testing.T, rs servebench.RequestScore) string {
+	t.Helper()
+	b, err := json.Marshal(&rs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b) + "\n"
+}
+
+// A BoundedMemory run's report leaves its request entries in
+// requests.jsonl, named by Report.RequestsFile; read them one at a time.
+func ExampleReadRequestScores() {
+	// A run directory as a BoundedMemory run leaves it, in part.
+	dir, _ := os.MkdirTemp("", "run-")
+	defer os.RemoveAll(dir)
+	f, _ := os.Create(filepath.Join(dir, servebench.RequestsFile))
+	enc := json.NewEncoder(f)
+	_ = enc.Encode(servebench.RequestScore{ID: "a", Status: servebench.StatusSuccess})
+	_ = enc.Encode(servebench.RequestScore{ID: "b", Status: servebench.StatusTimeout, ScheduledMS: 250})
+	_ = f.Close()
+	rep := &servebench.Report{RequestsFile: servebench.RequestsFile}
+
+	counts := map[servebench.Status]int{}
+	err := servebench.ReadRequestScores(filepath.Join(dir, rep.RequestsFile), func(rs *servebench.RequestScore) error {
+		counts[rs.Status]++
+		return nil
+	})
+	fmt.Println(counts[servebench.StatusSuccess], "success,", counts[servebench.StatusTimeout], "timeout, error:", err)
+	// Output: 1 success, 1 timeout, error: <nil>
+}
