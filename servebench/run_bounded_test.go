@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -97,5 +98,35 @@ func TestBoundedMemoryRun(t *testing.T) {
 	want := float64(sent) / ((rep.WindowMS[1] - rep.WindowMS[0]) / 1000)
 	if g := rep.Generator; g == nil || g.DeliveredRPS == nil || *g.DeliveredRPS != want {
 		t.Fatalf("generator %+v, want delivered %v", rep.Generator, want)
+	}
+}
+
+// A BoundedMemory run keeps no records to score before it ends, and says
+// so rather than report every request as pending; once it has ended,
+// Snapshot is its final report.
+func TestBoundedMemorySnapshotWaitsForTheEnd(t *testing.T) {
+	srv := startEngine(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
+	w := workloadOf(t, `{"id":"a","prompt":"check the pager","max_tokens":4,"ignore_eos":true}
+`)
+	live, err := servebench.Start(context.Background(), servebench.RunConfig{
+		Workload: w, Arrival: constant(t, 10), Count: 5, Client: clientFor(srv), OutputDir: t.TempDir(),
+		BoundedMemory: true, LagTolerance: 5 * time.Second,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The five arrivals take 400 ms; this runs right after Start.
+	switch _, err := live.Snapshot(); {
+	case err == nil && !live.Finished():
+		t.Fatal("a bounded run in progress gave a snapshot")
+	case err != nil && !strings.Contains(err.Error(), "BoundedMemory run keeps no records"):
+		t.Fatalf("snapshot of a bounded run in progress: %v", err)
+	}
+	res, err := live.Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep, err := live.Snapshot(); err != nil || rep != res.Report {
+		t.Fatalf("snapshot after the end: %v", err)
 	}
 }
