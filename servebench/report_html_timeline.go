@@ -240,7 +240,7 @@ func htmlTimelineClientOf(d *DriftReport, axis [2]float64) *htmlTimelineClient {
 		ttft[j], tpot[j] = iv.TTFTP99MS, iv.TPOTP99MS
 	}
 	c.Charts = append(c.Charts, linesChart("Client: requests per interval", "requests",
-		[]timelineQuantity{{"offered", mid, offered}, {"completed", mid, completed}, {"outstanding at the end", end, outstanding}}, nil, axis, 1,
+		[]timelineQuantity{{"offered", mid, offered}, {"completed", mid, completed}, {"outstanding", end, outstanding}}, nil, axis, 1,
 		"Offered: scheduled in the interval; completed: ended in it, whatever the status (both at its midpoint); outstanding: sent and not ended at its end."))
 	gap := fmt.Sprintf("At each interval's midpoint, over its successful requests; an interval with fewer than %d has no p99 and leaves a gap.", minDriftSamples)
 	for _, q := range []struct {

@@ -85,7 +85,7 @@ func TestTimelineClientPointsAndSharedAxis(t *testing.T) {
 	want := map[string][][2]float64{
 		"offered":                {{1000, 4}, {3000, 5}},
 		"completed":              {{1000, 3}, {3000, 6}},
-		"outstanding at the end": {{2000, 1}, {4000, 0}},
+		"outstanding": {{2000, 1}, {4000, 0}},
 	}
 	for _, s := range req.Series {
 		if !reflect.DeepEqual(s.Points, want[s.Name]) {
