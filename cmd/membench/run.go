@@ -30,6 +30,9 @@ type runResult struct {
 	// PeakOutstanding is the most requests in flight at once: a run whose
 	// engine fell behind holds more, and its memory says so.
 	PeakOutstanding int `json:"peak_outstanding"`
+	// DispatchPeakRSSKB is the peak RSS when the last request had ended,
+	// before scoring: the rest of PeakRSSKB is the scoring pass's.
+	DispatchPeakRSSKB int64 `json:"dispatch_peak_rss_kb,omitempty"`
 	// Goroutines is the count left once the run returned: a leak per
 	// request shows here (-1: not known, for the command).
 	Goroutines int `json:"goroutines"`
@@ -75,7 +78,9 @@ func runOnce(args []string) error {
 		}()
 	}
 	start := time.Now()
+	phase := &phasePeak{}
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
+		Observer: phase,
 		Workload: w, Arrival: arrival, Count: *n, OutputDir: out, BoundedMemory: true,
 		LagTolerance: time.Second, Score: servebench.ScoreOptions{DriftInterval: -1},
 		Client: &servebench.Client{BaseURL: *url, Model: "simengine-tiny", Endpoint: servebench.EndpointCompletions,
@@ -88,13 +93,25 @@ func runOnce(args []string) error {
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	r := runResult{Requests: res.Report.Offered, PeakRSSKB: ru.Maxrss, WallS: time.Since(start).Seconds(),
 		CPUS: (tv(ru.Utime) + tv(ru.Stime)).Seconds(), Valid: res.Report.Valid, Successes: res.Report.ProtocolSuccesses,
-		Goroutines: runtime.NumGoroutine()}
+		Goroutines: runtime.NumGoroutine(), DispatchPeakRSSKB: phase.kb}
 	if g := res.Report.Generator; g != nil {
 		r.PeakOutstanding = g.PeakOutstanding
 	}
 	b, _ := json.Marshal(r)
 	fmt.Println(string(b))
 	return nil
+}
+
+// phasePeak reads the process's peak RSS when the dispatch has finished,
+// before the run is scored.
+type phasePeak struct{ kb int64 }
+
+func (*phasePeak) Started(int)               {}
+func (*phasePeak) Ended(*servebench.Outcome) {}
+func (p *phasePeak) Finished() {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	p.kb = ru.Maxrss
 }
 
 // runChild runs `membench run` for n requests in a fresh process and
