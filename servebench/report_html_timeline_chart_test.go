@@ -83,8 +83,8 @@ func TestTimelineClientPointsAndSharedAxis(t *testing.T) {
 	tl := htmlTimelineOf(&Report{Drift: d, EngineSeries: es})
 	req := tl.Client.Charts[0]
 	want := map[string][][2]float64{
-		"offered":                {{1000, 4}, {3000, 5}},
-		"completed":              {{1000, 3}, {3000, 6}},
+		"offered":     {{1000, 4}, {3000, 5}},
+		"completed":   {{1000, 3}, {3000, 6}},
 		"outstanding": {{2000, 1}, {4000, 0}},
 	}
 	for _, s := range req.Series {
