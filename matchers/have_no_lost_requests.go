@@ -45,18 +45,8 @@ func (m noLostMatcher) evaluate(actual any) (noLostVerdict, error) {
 	}
 	v := noLostVerdict{report: r, scheduled: r.Offered}
 	seen := map[string]bool{}
-	for i, rs := range r.Requests {
-		switch {
-		case rs.ID == "":
-			v.problems = append(v.problems, fmt.Sprintf("report entry %d has no ID", i+1))
-		case seen[rs.ID]:
-			v.problems = append(v.problems, fmt.Sprintf("%s: listed more than once in the report", rs.ID))
-		case rs.Status == "":
-			v.problems = append(v.problems, fmt.Sprintf("%s: no terminal status", rs.ID))
-		case !rs.Status.Valid():
-			v.problems = append(v.problems, fmt.Sprintf("%s: unknown terminal status %q", rs.ID, rs.Status))
-		}
-		seen[rs.ID] = true
+	for i := range r.Requests {
+		v.checkEntry(seen, i+1, &r.Requests[i], "report", "the report")
 	}
 	if len(r.Requests) == 0 && r.RequestsFile != "" {
 		return m.evaluateFile(actual, v)
@@ -98,6 +88,28 @@ func (m noLostMatcher) evaluate(actual any) (noLostVerdict, error) {
 	return v, nil
 }
 
+// checkEntry records the problems of the n-th request entry of a list
+// (named in the messages as name, and where as a place); false when it had
+// one. seen collects the IDs.
+func (v *noLostVerdict) checkEntry(seen map[string]bool, n int, rs *servebench.RequestScore, name, where string) bool {
+	problem := ""
+	switch {
+	case rs.ID == "":
+		problem = fmt.Sprintf("%s entry %d has no ID", name, n)
+	case seen[rs.ID]:
+		problem = fmt.Sprintf("%s: listed more than once in %s", rs.ID, where)
+	case rs.Status == "":
+		problem = rs.ID + ": no terminal status"
+	case !rs.Status.Valid():
+		problem = fmt.Sprintf("%s: unknown terminal status %q", rs.ID, rs.Status)
+	}
+	seen[rs.ID] = true
+	if problem != "" {
+		v.problems = append(v.problems, problem)
+	}
+	return problem == ""
+}
+
 // evaluateFile judges a report whose request entries are in a file (a
 // BoundedMemory run): the file must hold one entry per offered request,
 // each with a known terminal status, and none scored without an outcome
@@ -115,19 +127,10 @@ func (m noLostMatcher) evaluateFile(actual any, v noLostVerdict) (noLostVerdict,
 	n := 0
 	err := servebench.ReadRequestScores(path, func(rs *servebench.RequestScore) error {
 		n++
-		switch {
-		case rs.ID == "":
-			v.problems = append(v.problems, fmt.Sprintf("%s entry %d has no ID", path, n))
-		case seen[rs.ID]:
-			v.problems = append(v.problems, fmt.Sprintf("%s: listed more than once in %s", rs.ID, path))
-		case rs.Status == "":
-			v.problems = append(v.problems, fmt.Sprintf("%s: no terminal status", rs.ID))
-		case !rs.Status.Valid():
-			v.problems = append(v.problems, fmt.Sprintf("%s: unknown terminal status %q", rs.ID, rs.Status))
-		case rs.HadNoRecord():
+		// Without the outcome records, the entry says whether it had one.
+		if v.checkEntry(seen, n, rs, path, path) && rs.HadNoRecord() {
 			v.problems = append(v.problems, rs.ID+": no outcome record")
 		}
-		seen[rs.ID] = true
 		return nil
 	})
 	if err != nil {

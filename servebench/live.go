@@ -16,7 +16,6 @@ import (
 type LiveRun struct {
 	cfg   RunConfig
 	sched *Schedule
-	plan  *dispatchPlan // released to the dispatcher
 	dir   string
 	sum   string
 
@@ -39,16 +38,20 @@ func Start(ctx context.Context, cfg RunConfig) (*LiveRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &LiveRun{cfg: cfg, sched: prepared.sched, plan: prepared.plan, dir: dir, sum: prepared.sha256, done: make(chan struct{})}
-	go func() {
-		defer close(l.done)
-		l.res, l.err = l.run(ctx)
-	}()
+	l := &LiveRun{cfg: cfg, sched: prepared.sched, dir: dir, sum: prepared.sha256, done: make(chan struct{})}
+	go l.background(ctx, prepared.plan)
 	return l, nil
 }
 
-// run is the background part of a run: warmup, dispatch, scoring.
-func (l *LiveRun) run(ctx context.Context) (*RunResult, error) {
+// background runs the run and closes done. Nothing but the dispatcher
+// keeps the plan, so it is garbage before the run is scored.
+func (l *LiveRun) background(ctx context.Context, plan *dispatchPlan) {
+	defer close(l.done)
+	l.res, l.err = l.run(ctx, plan)
+}
+
+// run is the background part of a run: warmup, dispatch of plan, scoring.
+func (l *LiveRun) run(ctx context.Context, plan *dispatchPlan) (*RunResult, error) {
 	res := &RunResult{Dir: l.dir, Schedule: l.sched, ScheduleSHA256: l.sum}
 	wallStart := time.Now()
 	var err error
@@ -81,8 +84,7 @@ func (l *LiveRun) run(ctx context.Context) (*RunResult, error) {
 	before := l.scrape(ctx)
 	sampler := l.startSampler(ctx)
 	stopGPU := startGPUSampling(ctx, l.cfg.GPUSampler)
-	d := newDispatcher(l.cfg, l.sched, l.plan, w)
-	l.plan = nil // the dispatcher's alone: garbage once it is done
+	d := newDispatcher(l.cfg, l.sched, plan, w)
 	d.run(ctx)
 	gpu := stopGPU()
 	series := sampler.stopIfStarted()

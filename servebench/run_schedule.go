@@ -25,17 +25,14 @@ func (cfg *RunConfig) streamsSchedule() bool {
 // realizeSchedule realizes the run's schedule, or takes the one given, and
 // marks a shard's.
 func realizeSchedule(cfg *RunConfig) (*Schedule, error) {
-	if cfg.Schedule != nil {
-		if cfg.Shard != nil && cfg.Schedule.Shard == nil {
-			return cfg.Schedule.ForShard(*cfg.Shard)
+	s := cfg.Schedule
+	if s == nil {
+		var err error
+		if s, err = BuildSchedule(cfg.schedulePlan()); err != nil {
+			return nil, err
 		}
-		return cfg.Schedule, nil
 	}
-	s, err := BuildSchedule(cfg.schedulePlan())
-	if err != nil {
-		return nil, err
-	}
-	if cfg.Shard != nil {
+	if cfg.Shard != nil && s.Shard == nil {
 		return s.ForShard(*cfg.Shard)
 	}
 	return s, nil
@@ -50,41 +47,51 @@ func (cfg *RunConfig) schedulePlan() SchedulePlan {
 }
 
 // prepareSchedule realizes the run's schedule and writes it to the run
-// directory (created here, once the schedule is known to be good). The
-// returned schedule is the share this run sends; a run that streams its
-// schedule keeps its header only.
-func prepareSchedule(cfg *RunConfig) (dir string, p *preparedSchedule, err error) {
+// directory, created once the schedule is known to be good. The returned
+// schedule is the share this run sends; a run that streams its schedule
+// keeps its header only.
+func prepareSchedule(cfg *RunConfig) (string, *preparedSchedule, error) {
+	var r *realization
+	var s *Schedule
+	var err error
 	if cfg.streamsSchedule() {
-		r, err := realize(cfg.schedulePlan())
-		if err != nil {
-			return "", nil, fmt.Errorf("run: %w", err)
-		}
-		if dir, err = runDir(cfg.OutputDir); err != nil {
-			return "", nil, err
-		}
-		p, err := streamSchedule(filepath.Join(dir, ScheduleFile), r)
-		if err != nil {
-			return "", nil, fmt.Errorf("run: %w", err)
-		}
-		return dir, p, nil
+		r, err = realize(cfg.schedulePlan())
+	} else {
+		s, err = realizeSchedule(cfg)
 	}
-	s, err := realizeSchedule(cfg)
 	if err != nil {
 		return "", nil, fmt.Errorf("run: %w", err)
 	}
-	if dir, err = runDir(cfg.OutputDir); err != nil {
+	dir, err := runDir(cfg.OutputDir)
+	if err != nil {
 		return "", nil, err
 	}
-	sum, err := WriteSchedule(filepath.Join(dir, ScheduleFile), s)
+	path := filepath.Join(dir, ScheduleFile)
+	var p *preparedSchedule
+	if r != nil {
+		p, err = streamSchedule(path, r)
+	} else {
+		p, err = writeSchedule(path, s)
+	}
 	if err != nil {
 		return "", nil, fmt.Errorf("run: %w", err)
+	}
+	return dir, p, nil
+}
+
+// writeSchedule writes a schedule held whole and plans the share this run
+// sends.
+func writeSchedule(path string, s *Schedule) (*preparedSchedule, error) {
+	sum, err := WriteSchedule(path, s)
+	if err != nil {
+		return nil, err
 	}
 	own := s.OwnShare()
 	plan, err := planOf(own)
 	if err != nil {
-		return "", nil, fmt.Errorf("run: %w", err)
+		return nil, err
 	}
-	return dir, &preparedSchedule{sched: own, plan: plan, sha256: sum}, nil
+	return &preparedSchedule{sched: own, plan: plan, sha256: sum}, nil
 }
 
 // streamSchedule writes r's entries to path as they are realized and packs
