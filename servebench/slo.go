@@ -7,6 +7,11 @@ import (
 
 // SLO declares the latency properties a request must have to qualify. A zero
 // field is not declared and is not judged.
+//
+// Every bound is inclusive: a request fails an objective only when its value
+// is above the bound, so a value exactly at the bound attains it (TTFT 300 ms
+// against a 300 ms objective qualifies; 300.001 ms does not). Values are
+// compared at the records' microsecond resolution.
 type SLO struct {
 	// TTFT bounds time to first token, f - d (or f - a with TTFTFromScheduled).
 	TTFT time.Duration
