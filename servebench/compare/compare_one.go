@@ -51,10 +51,12 @@ func (c *Comparison) compareOne(s statistic, tol float64) (MetricComparison, err
 	threshold := tol
 	if s.kind == KindRelative {
 		threshold = math.Log1p(tol)
-		mc.Change, mc.CILow, mc.CIHigh = math.Expm1(est.mean), math.Expm1(est.lo), math.Expm1(est.hi)
-	} else {
-		mc.Change, mc.CILow, mc.CIHigh = est.mean, est.lo, est.hi
 	}
+	if err := c.checkNoise(s, &mc, bv, cv, threshold); err != nil {
+		return mc, err
+	}
+	mc.Change, mc.CILow, mc.CIHigh = toChange(s, est.mean), toChange(s, est.lo), toChange(s, est.hi)
+	mc.MinDetectableEffect = toChange(s, threshold+(est.mean-est.lo))
 	if !finite(mc.Baseline, mc.Candidate, mc.Change, mc.CILow, mc.CIHigh) {
 		return mc, fmt.Errorf("%s: the change or its interval is not a finite number", s.name)
 	}
@@ -67,7 +69,19 @@ func (c *Comparison) compareOne(s statistic, tol float64) (MetricComparison, err
 		mc.Verdict = Inconclusive
 		mc.Decide = c.decideHint(est, threshold)
 	}
+	if c.BlindToRunVariance {
+		mc.Leaning, mc.Verdict = mc.Verdict, Advisory
+	}
 	return mc, nil
+}
+
+// toChange maps a value on the working scale (a log ratio for a relative
+// comparison) to the Change scale.
+func toChange(s statistic, v float64) float64 {
+	if s.kind == KindRelative {
+		return math.Expm1(v)
+	}
+	return v
 }
 
 // values computes the statistic on every run of one side.
@@ -166,10 +180,18 @@ func (c *Comparison) decideHint(est estimate, threshold float64) string {
 	n := float64(c.Rounds.Baseline)
 	for extra := 1; extra <= 200; extra++ {
 		if est.halfWidthAt((n+float64(extra))/n) < gap {
-			return fmt.Sprintf("about %d more rounds would likely decide it", extra)
+			return fmt.Sprintf("about %d more %s would likely decide it", extra, plural(extra, "round", "rounds"))
 		}
 	}
 	return "more than 200 more rounds would be needed: the estimate is too close to the tolerance"
+}
+
+// plural picks the word for n things.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // mean is the arithmetic mean.

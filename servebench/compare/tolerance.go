@@ -59,8 +59,8 @@ func ParseTolerance(s string) (Tolerance, error) {
 	} else {
 		v, err = strconv.ParseFloat(value, 64)
 	}
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-		return Tolerance{}, fmt.Errorf("tolerance %q: value %q is not a non-negative fraction or percentage", s, value)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v <= 0 {
+		return Tolerance{}, fmt.Errorf("tolerance %q: value %q is not a positive fraction or percentage (with 0 any measurable slowdown is a regression)", s, value)
 	}
 	t := Tolerance{Name: name, Value: v}
 	if _, err := statisticFor(name); err != nil {
