@@ -13,8 +13,8 @@ import (
 // compareFlags are the flags that shape a comparison, shared by compare
 // and ab.
 type compareFlags struct {
-	confidence             float64
-	tolerances             toleranceList
+	confidence                                float64
+	tolerances                                toleranceList
 	format, output                            string
 	strict, allowDifferent, allowInconclusive bool
 }
