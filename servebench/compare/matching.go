@@ -1,6 +1,8 @@
 package compare
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -26,11 +28,27 @@ var sideFields = []runField{
 // roundFields must be the same on round K of both sides: the two runs of
 // a round replay one realized schedule.
 var roundFields = []runField{
-	{"schedule hash", func(r *servebench.Report) string { return r.Inputs.ScheduleSHA256 }},
+	{"schedule hash", scheduleHash},
 	{"request count", func(r *servebench.Report) string { return strconv.Itoa(r.Offered) }},
 	{"arrival process", arrivalField(func(a servebench.ArrivalSpec) string { return string(a.Process) })},
 	{"rate", arrivalField(func(a servebench.ArrivalSpec) string { return strconv.FormatFloat(a.RateRPS, 'g', -1, 64) })},
 	{"seed", arrivalField(func(a servebench.ArrivalSpec) string { return strconv.FormatInt(a.Seed, 10) })},
+}
+
+// scheduleHash is the SHA-256 of the realized schedule a run replayed: each
+// offered request's ID and scheduled time, in the report's order. The
+// schedule file's own hash (Inputs.ScheduleSHA256) also covers the run's
+// ID, so it differs between any two runs. "" when the report holds no
+// request entries.
+func scheduleHash(r *servebench.Report) string {
+	if len(r.Requests) == 0 {
+		return ""
+	}
+	h := sha256.New()
+	for i := range r.Requests {
+		fmt.Fprintf(h, "%s\t%s\n", r.Requests[i].ID, strconv.FormatFloat(r.Requests[i].ScheduledMS, 'f', 3, 64))
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // arrivalField reads one property of a run's arrival process; "" when the
