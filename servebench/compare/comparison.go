@@ -26,6 +26,10 @@ const (
 	// Advisory: one round per side, so no estimate of run-to-run
 	// variance; the comparison's leaning is reported, never a verdict.
 	Advisory Verdict = "advisory"
+	// InsufficientData: a percentile with fewer than five observations
+	// beyond it, pooled over a side's rounds; no interval is given. It is
+	// not a verdict: the whole comparison is then inconclusive at best.
+	InsufficientData Verdict = "insufficient_data"
 )
 
 // Options declares a comparison.
@@ -141,9 +145,31 @@ type MetricComparison struct {
 	// that these rounds and this noise would have called a regression:
 	// the tolerance plus the interval's half-width.
 	MinDetectableEffect float64 `json:"min_detectable_effect"`
+	// Unbounded names the side ("baseline", "candidate" or "both") on
+	// which, in some round, failures reach beyond a latency percentile (a
+	// failure counts as slower than any success) or nothing qualified (for
+	// qualified_rps): that side's figure is +Inf (null in JSON) and the
+	// verdict follows from it alone.
+	Unbounded string `json:"unbounded,omitempty"`
+	// SuccessOnly is a latency percentile over the successful requests
+	// alone, beside the figure above, which counts failures at +Inf.
+	SuccessOnly *SuccessOnly `json:"success_only,omitempty"`
+	// Needed is, for insufficient_data, how many observations each side
+	// needs, pooled over its rounds, for five to lie beyond the
+	// percentile.
+	Needed int `json:"needed,omitempty"`
 	// Decide says, for an inconclusive comparison, roughly how much more
 	// evidence would likely decide it.
 	Decide string `json:"decide,omitempty"`
+}
+
+// SuccessOnly is a latency percentile computed over successful requests
+// only: each side's mean over its rounds and the relative change. It is
+// reported for reference; the verdict counts failures.
+type SuccessOnly struct {
+	Baseline  float64 `json:"baseline"`
+	Candidate float64 `json:"candidate"`
+	Change    float64 `json:"change"`
 }
 
 // Reports compares candidate runs against baseline runs, one report per
@@ -188,6 +214,9 @@ func Reports(baseline, candidate []*servebench.Report, opts Options) (*Compariso
 		mc, err := c.compareOne(s, t.Value)
 		if err != nil {
 			return nil, fmt.Errorf("compare: %w", err)
+		}
+		if c.BlindToRunVariance {
+			mc.Leaning, mc.Verdict = mc.Verdict, Advisory
 		}
 		c.Comparisons = append(c.Comparisons, mc)
 	}

@@ -31,6 +31,9 @@ type htmlRow struct {
 	// BarLeft and BarWidth place the interval on a shared axis (percent of
 	// the bar), TolAt the tolerance and ZeroAt no change.
 	BarLeft, BarWidth, TolAt, ZeroAt string
+	// NoBar is set when the interval is not finite (an unbounded side,
+	// insufficient data): there is nothing to draw.
+	NoBar bool
 }
 
 // htmlCDF is one overlaid CDF chart.
@@ -71,6 +74,13 @@ func (c *Comparison) WriteHTML(w io.Writer) error {
 // htmlRowOf formats one comparison and places its interval on an axis that
 // spans the interval, zero and the tolerance.
 func htmlRowOf(m MetricComparison) htmlRow {
+	if !finite(m.CILow, m.CIHigh) {
+		return htmlRow{
+			Name: m.Name, Baseline: m.formatValue(m.Baseline), Candidate: m.formatValue(m.Candidate),
+			Change: m.formatChange(m.Change), Interval: "[" + m.formatChange(m.CILow) + ", " + m.formatChange(m.CIHigh) + "]",
+			Tolerance: m.formatTolerance(), Verdict: m.Verdict, Decide: m.Decide, NoBar: true,
+		}
+	}
 	lo, hi := math.Min(math.Min(m.CILow, 0), -m.Tolerance), math.Max(math.Max(m.CIHigh, m.Tolerance), 0)
 	pad := (hi - lo) * 0.1
 	if pad == 0 {
@@ -94,7 +104,7 @@ func pooled(m servebench.Metric, reports []*servebench.Report) []float64 {
 	var xs []float64
 	s := statistic{name: string(m), metric: m}
 	for _, r := range reports {
-		if v, err := s.samples(r); err == nil {
+		if v, err := s.samples(r, false); err == nil {
 			xs = append(xs, v...)
 		}
 	}

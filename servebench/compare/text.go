@@ -3,6 +3,7 @@ package compare
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"text/tabwriter"
 )
@@ -63,6 +64,9 @@ func (c *Comparison) WriteText(w io.Writer) error {
 
 // formatValue prints a statistic in its unit.
 func (m MetricComparison) formatValue(v float64) string {
+	if s, ok := nonFinite(v); ok {
+		return s
+	}
 	switch m.Unit {
 	case "fraction":
 		return fmt.Sprintf("%.4f", v)
@@ -75,10 +79,27 @@ func (m MetricComparison) formatValue(v float64) string {
 // formatChange prints a change: a percentage for a relative comparison,
 // points for an absolute one.
 func (m MetricComparison) formatChange(v float64) string {
+	if s, ok := nonFinite(v); ok {
+		return s
+	}
 	if m.Kind == KindRelative {
 		return fmt.Sprintf("%+.2f%%", 100*v)
 	}
 	return fmt.Sprintf("%+.2f pt", 100*v)
+}
+
+// nonFinite names a figure that is not a finite number: "+inf" for an
+// unbounded side, "n/a" where no figure is defined.
+func nonFinite(v float64) (string, bool) {
+	switch {
+	case math.IsInf(v, 1):
+		return "+inf", true
+	case math.IsInf(v, -1):
+		return "-inf", true
+	case math.IsNaN(v):
+		return "n/a", true
+	}
+	return "", false
 }
 
 // formatNoise prints the measured run-to-run noise, or "-" with one round.
