@@ -129,9 +129,11 @@ func (s *abEngineStarter) start(ctx context.Context, side compare.Side, cfg *ser
 // engines start once, in the contract container's BeforeAll.
 func registerBaseline(c *Contract) {
 	var target, baseline Target
-	fresh := c.freshEngines()
+	// Whether the engines are fresh is decided when the specs run, after
+	// SharedEngine has been called.
+	var fresh bool
 	ginkgo.BeforeAll(func(ctx ginkgo.SpecContext) {
-		if fresh {
+		if fresh = c.freshEngines(); fresh {
 			return
 		}
 		target = acquireTarget(ctx, c)
@@ -139,11 +141,9 @@ func registerBaseline(c *Contract) {
 	}, ginkgo.NodeTimeout(2*c.startupBudget()+time.Minute))
 
 	budget := func(p LoadPoint) time.Duration {
-		per := c.RunBudget(p)
-		if fresh {
-			per += c.startupBudget() + 2*time.Minute
-		}
-		return time.Duration(2*c.Baseline.Rounds) * per
+		// Room for starting and stopping an engine per run, in case they
+		// are fresh.
+		return time.Duration(2*c.Baseline.Rounds) * (c.RunBudget(p) + c.startupBudget() + 2*time.Minute)
 	}
 	var baseSweep, candSweep []servebench.SweepPoint
 	for _, p := range c.Points() {
@@ -165,7 +165,8 @@ func registerBaseline(c *Contract) {
 						candSweep = append(candSweep, servebench.SweepPoint{OfferedRPS: p.RateRPS, Report: rep})
 					}
 				}
-				gomega.Expect(err).NotTo(gomega.HaveOccurred(), failureHeading(at, fmt.Sprintf("%s against baseline: the rounds did not complete (runs kept in %s)", p.Name, dir)))
+				heading := failureHeading(at, fmt.Sprintf("%s against baseline: the rounds did not complete (runs kept in %s)", p.Name, dir))
+				gomega.Expect(err).NotTo(gomega.HaveOccurred(), func() string { return heading })
 				ginkgo.AddReportEntry(ComparisonEntryName, newComparisonEntry(c.Name, p.Name, dir, filepath.Join(dir, compare.ComparisonFile), r.Comparison),
 					ginkgo.ReportEntryVisibilityAlways, at)
 				res = r
@@ -175,14 +176,17 @@ func registerBaseline(c *Contract) {
 				loc := c.Location(o.Field, "objectives")
 				ginkgo.It(o.Name, loc, func() {
 					for k, rep := range res.Candidate {
-						gomega.Expect(rep).To(o.Matcher, failureHeading(loc, fmt.Sprintf("%s (candidate round %d)", o.Name, k+1)))
+						heading := failureHeading(loc, fmt.Sprintf("%s (candidate round %d)", o.Name, k+1))
+						gomega.Expect(rep).To(o.Matcher, func() string { return heading })
 					}
 				})
 			}
 			for _, t := range c.Baseline.baselineTolerances() {
 				loc := c.Location("baseline.tolerances."+t.Name, "baseline.tolerances", "baseline")
 				ginkgo.It(ComparisonName(t), loc, func() {
-					gomega.Expect(oneComparison(res.Comparison, t.Name)).To(c.Baseline.matcher(), failureHeading(loc, ComparisonName(t)))
+					// A func, so that the name's "%" is not read as a format verb.
+					heading := failureHeading(loc, ComparisonName(t))
+					gomega.Expect(oneComparison(res.Comparison, t.Name)).To(c.Baseline.matcher(), func() string { return heading })
 				})
 			}
 		})

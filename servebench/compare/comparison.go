@@ -206,6 +206,11 @@ func Reports(baseline, candidate []*servebench.Report, opts Options) (*Compariso
 	}
 	c.BaselineRuns, c.CandidateRuns = c.refs("baseline", baseline), c.refs("candidate", candidate)
 	c.describeMethod(len(tols))
+	if n := offered(baseline); n > 0 && succeeded(baseline) == 0 {
+		c.Valid, c.Verdict = false, Inconclusive
+		c.InvalidRuns = append(c.InvalidRuns, fmt.Sprintf("baseline: every one of its %d offered requests failed: a baseline that served nothing cannot be evidence", n))
+		return c, nil
+	}
 	for _, t := range tols {
 		s, err := statisticFor(t.Name)
 		if err != nil {
@@ -264,6 +269,10 @@ func (c *Comparison) describeMethod(k int) {
 	default:
 		c.Method = fmt.Sprintf("Welch t-interval between the rounds of each side (%d baseline, %d candidate; log values for relative comparisons)", nb, nc)
 	}
+	if nb > 1 {
+		c.Method += "; attainment and error rate by a quasi-binomial interval across rounds (dispersion = Pearson χ²/(rounds − 1), at least 1)"
+	}
+	c.Method += "; latency percentiles count each failed request as slower than any success (the success-only figure is given beside)"
 }
 
 // overallVerdict is Advisory with one round per side; otherwise regression
@@ -272,6 +281,10 @@ func (c *Comparison) describeMethod(k int) {
 func (c *Comparison) overallVerdict() Verdict {
 	if c.BlindToRunVariance {
 		return Advisory
+	}
+	if offered(c.candidate) > 0 && succeeded(c.candidate) == 0 {
+		// Every candidate request failed, where the baseline served.
+		return Regression
 	}
 	v := NoRegression
 	for _, m := range c.Comparisons {
@@ -329,6 +342,24 @@ func (c *Comparison) refs(side string, reports []*servebench.Report) []RunRef {
 		}
 	}
 	return out
+}
+
+// offered counts the requests offered over a side's rounds.
+func offered(reports []*servebench.Report) int {
+	n := 0
+	for _, r := range reports {
+		n += r.Offered
+	}
+	return n
+}
+
+// succeeded counts the protocol successes over a side's rounds.
+func succeeded(reports []*servebench.Report) int {
+	n := 0
+	for _, r := range reports {
+		n += r.ProtocolSuccesses
+	}
+	return n
 }
 
 // finite reports whether every value is a finite number.

@@ -8,16 +8,17 @@ import (
 	"github.com/servebench/servebench/servebench/compare"
 )
 
-// Three paired rounds of attainment: the candidate loses 5, 6 and 7 points.
+// Three rounds of 1000 requests: the candidate qualifies 5, 6 and 7 points
+// fewer.
 func ExampleReports() {
 	round := func(qualified int) *servebench.Report {
-		a := float64(qualified) / 100
-		return &servebench.Report{Schema: servebench.ReportSchema, Offered: 100, ProtocolSuccesses: 100,
+		a := float64(qualified) / 1000
+		return &servebench.Report{Schema: servebench.ReportSchema, Offered: 1000, ProtocolSuccesses: 1000,
 			Qualified: qualified, Attainment: &a, Valid: true}
 	}
 	c, err := compare.Reports(
-		[]*servebench.Report{round(90), round(92), round(94)},
-		[]*servebench.Report{round(85), round(86), round(87)},
+		[]*servebench.Report{round(900), round(920), round(940)},
+		[]*servebench.Report{round(850), round(860), round(870)},
 		compare.Options{Tolerances: []compare.Tolerance{{Name: "attainment", Value: 0.02}}})
 	if err != nil {
 		fmt.Println(err)
@@ -28,8 +29,8 @@ func ExampleReports() {
 	fmt.Printf("noise %.4f per round, detectable from %.4f\n", *m.Noise, m.MinDetectableEffect)
 	fmt.Println("exit code", c.ExitCode())
 	// Output:
-	// attainment: baseline 0.9200, candidate 0.8600, change +6.00 pt (interval [+4.31 pt, +7.69 pt], tolerance 2 pt): regression
-	// noise 0.0158 per round, detectable from 0.0369
+	// attainment: baseline 0.9200, candidate 0.8600, change +6.00 pt (interval [+3.19 pt, +8.81 pt], tolerance 2 pt): regression
+	// noise 0.0158 per round, detectable from 0.0481
 	// exit code 5
 }
 
@@ -68,7 +69,7 @@ func ExampleComparison_WriteText() {
 	// Output:
 	// verdict: advisory (exit 6)
 	// rounds: baseline 1, candidate 1
-	// method: request-level intervals from one round per side (blind to run-to-run variance): seeded bootstrap of the percentile, Newcombe's score interval for attainment and error rate, Poisson counts for qualified_rps
+	// method: request-level intervals from one round per side (blind to run-to-run variance): seeded bootstrap of the percentile, Newcombe's score interval for attainment and error rate, Poisson counts for qualified_rps; latency percentiles count each failed request as slower than any success (the success-only figure is given beside)
 	// family: Bonferroni over 1 comparisons: each interval is two-sided at 90%, so each end is a one-sided bound at 95%; a regression needs the lower end beyond the tolerance, so an A/A comparison reports any regression with probability at most 0.05 only if runs did not vary from one to the next, which one round per side cannot check: the result is advisory
 	// ADVISORY: one round per side; these intervals are blind to run-to-run variance, so no verdict is given (exit 6); run 2 or more rounds, 4 by default
 	// (change, interval and tolerance: positive is worse)

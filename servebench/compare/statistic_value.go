@@ -94,8 +94,12 @@ func (s statistic) samples(r *servebench.Report, failures bool) ([]float64, erro
 		}
 	}
 	d, ok := r.Percentiles[s.metric]
-	if !ok {
+	switch {
+	case !ok && (len(xs) > 0 || failed == 0):
 		return nil, fmt.Errorf("%s: the report has no %s population", s.name, s.metric)
+	case !ok:
+		// Nothing succeeded: the scorer summarized no population.
+		d.Population = "every request failed"
 	}
 	if len(xs) != d.N {
 		return nil, fmt.Errorf("%s: the report's request entries hold %d values of %s but its population has %d", s.name, len(xs), s.metric, d.N)

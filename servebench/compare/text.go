@@ -120,10 +120,11 @@ func (m MetricComparison) verdictText() string {
 
 // formatTolerance prints the tolerance in the comparison's terms.
 func (m MetricComparison) formatTolerance() string {
+	pct := math.Round(100*m.Tolerance*1e9) / 1e9 // 7, not 7.000000000000001
 	if m.Kind == KindRelative {
-		return fmt.Sprintf("%g%%", 100*m.Tolerance)
+		return fmt.Sprintf("%g%%", pct)
 	}
-	return fmt.Sprintf("%g pt", 100*m.Tolerance)
+	return fmt.Sprintf("%g pt", pct)
 }
 
 // Describe is one line on a comparison: both values, the change, its

@@ -33,11 +33,11 @@ type Tolerance struct {
 }
 
 // DefaultTolerances are compared when none is named: attainment may drop
-// by one point, and each of TTFT, TPOT and E2E at p50 and p99 may rise by
-// 5 %.
+// by one point, the error rate may rise by one point, and each of TTFT,
+// TPOT and E2E at p50 and p99 may rise by 5 %.
 func DefaultTolerances() []Tolerance {
 	return []Tolerance{
-		{"attainment", 0.01},
+		{"attainment", 0.01}, {"error_rate", 0.01},
 		{"ttft_p50", 0.05}, {"ttft_p99", 0.05},
 		{"tpot_p50", 0.05}, {"tpot_p99", 0.05},
 		{"e2e_p50", 0.05}, {"e2e_p99", 0.05},
