@@ -27,7 +27,7 @@ func TestABFindsAFourTimesSlowerDecodeStep(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "ab")
 	code, stdout, stderr := runCLI("ab", "--baseline-url", baseURL, "--candidate-url", candURL, "--model", "simengine-tiny",
 		"--endpoint", "completions", "--workload", writeWorkload(t, eightTokenRows), "--arrival", "poisson", "--rate", "10",
-		"--seed", "7", "--count", "6", "--rounds", "2", "--schedule-lag-tolerance", "2s", "--tolerance", "tpot_p50=5%", "--output", out)
+		"--seed", "7", "--count", "6", "--rounds", "2", "--schedule-lag-tolerance", "2s", "--tolerance", "tpot_p50=50%", "--output", out)
 	if code != 5 {
 		t.Fatalf("exit %d, want 5; stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
@@ -73,12 +73,12 @@ func TestABFindsAFourTimesSlowerDecodeStep(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, compare.ComparisonHTMLFile)); err != nil {
 		t.Error(err)
 	}
-	code, stdout, stderr = runCLI("compare", "--tolerance", "tpot_p50=5%", "--format", "json", filepath.Join(out, "baseline"), filepath.Join(out, "candidate"))
+	code, stdout, stderr = runCLI("compare", "--tolerance", "tpot_p50=50%", "--format", "json", filepath.Join(out, "baseline"), filepath.Join(out, "candidate"))
 	if code != 5 || !strings.Contains(stdout, `"verdict": "regression"`) {
 		t.Errorf("compare: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 	html := filepath.Join(t.TempDir(), "c.html")
-	code, _, stderr = runCLI("compare", "--format", "html", "--output", html, "--tolerance", "tpot_p50=5%", "--tolerance", "tpot_p99=100%",
+	code, _, stderr = runCLI("compare", "--format", "html", "--output", html, "--tolerance", "tpot_p50=50%", "--tolerance", "tpot_p99=100%",
 		filepath.Join(out, "baseline"), filepath.Join(out, "candidate"))
 	page, _ := os.ReadFile(html)
 	if code == 1 || !strings.Contains(string(page), "<polyline") || !strings.Contains(string(page), "tpot_p99") {
