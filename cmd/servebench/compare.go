@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/servebench/servebench/servebench/compare"
 )
@@ -115,11 +114,7 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 		err = c.WriteText(&buf)
 	}
 	if err == nil {
-		if f.output != "" {
-			err = os.WriteFile(f.output, buf.Bytes(), 0o644)
-		} else {
-			_, err = stdout.Write(buf.Bytes())
-		}
+		err = writeOutput(f.output, buf.Bytes(), stdout)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "servebench compare: %v\n", err)
