@@ -142,3 +142,22 @@ func ExampleHaveNoRegressionFrom() {
 	// method: paired t-interval on the per-round differences over 3 rounds (log ratios for relative comparisons); attainment and error rate by a quasi-binomial interval across rounds (dispersion = Pearson χ²/(rounds − 1), at least 1); latency percentiles count each failed request as slower than any success (the success-only figure is given beside)
 	// family: Bonferroni over 1 comparisons: each interval is two-sided at 90%, so each end is a one-sided bound at 95%; a regression needs the lower end beyond the tolerance, so an A/A comparison reports any regression with probability at most 0.05
 }
+
+// An inconclusive comparison fails HaveNoRegression unless it is allowed:
+// a 6-point drop whose interval, [3.19, 8.81] points, straddles a 7-point
+// tolerance.
+func ExampleRegressionMatcher_AllowInconclusive() {
+	round := func(qualified int) *servebench.Report {
+		a := float64(qualified) / 1000
+		return &servebench.Report{Schema: servebench.ReportSchema, Offered: 1000, ProtocolSuccesses: 1000,
+			Qualified: qualified, Attainment: &a, Valid: true}
+	}
+	c, _ := compare.Reports([]*servebench.Report{round(900), round(920), round(940)},
+		[]*servebench.Report{round(850), round(860), round(870)},
+		compare.Options{Tolerances: []compare.Tolerance{{Name: "attainment", Value: 0.07}}})
+	strict, _ := matchers.HaveNoRegression().Match(c)
+	allowed, _ := matchers.HaveNoRegression().AllowInconclusive().Match(c)
+	fmt.Println(c.Verdict, strict, allowed)
+	// Output:
+	// inconclusive false true
+}

@@ -78,3 +78,13 @@ func ExampleComparison_WriteText() {
 	// (detectable: the smallest change these rounds and this noise would have called a regression)
 	// attainment: about 3× the requests per run would likely decide it; better, run 2 or more rounds, since request-level intervals are blind to run-to-run variance
 }
+
+// The balanced order of four rounds: each side's runs average position 4.5.
+func ExampleABBAOrder() {
+	o := compare.ABBAOrder(4)
+	fmt.Println(o.Describe())
+	fmt.Println(o.Runs[2])
+	// Output:
+	// ABBABAAB (ABBA; A baseline, B candidate): mean position baseline 4.5, candidate 4.5
+	// candidate/round-2
+}
