@@ -28,6 +28,7 @@ func TestWriteHTML(t *testing.T) {
 		`<td class="inconclusive">inconclusive`,
 		"TTFT (ms): baseline n=15, candidate n=15",
 		"&lt;script&gt;",
+		"<th>noise per round</th><th>detectable from</th>",
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %q:\n%s", want, page[strings.Index(page, "<table"):strings.Index(page, "</table>")])

@@ -51,6 +51,11 @@ func (c *Comparison) WriteText(w io.Writer) error {
 	tw.Flush()
 	b.WriteString("(detectable: the smallest change these rounds and this noise would have called a regression)\n")
 	for _, m := range c.Comparisons {
+		if line := m.successOnlyLine(); line != "" {
+			fmt.Fprintf(&b, "%s\n", line)
+		}
+	}
+	for _, m := range c.Comparisons {
 		if m.Decide != "" {
 			fmt.Fprintf(&b, "%s: %s\n", m.Name, m.Decide)
 		}
@@ -86,6 +91,18 @@ func (m MetricComparison) formatChange(v float64) string {
 		return fmt.Sprintf("%+.2f%%", 100*v)
 	}
 	return fmt.Sprintf("%+.2f pt", 100*v)
+}
+
+// successOnlyLine labels the success-only figure of a latency percentile
+// when failures changed it; "" otherwise.
+func (m MetricComparison) successOnlyLine() string {
+	so := m.SuccessOnly
+	if so == nil || (so.Baseline == m.Baseline && so.Candidate == m.Candidate) {
+		return ""
+	}
+	rel := MetricComparison{Kind: KindRelative, Unit: m.Unit}
+	return fmt.Sprintf("%s over successful requests only (failures left out, not the verdict's figure): baseline %s, candidate %s, change %s",
+		m.Name, m.formatValue(so.Baseline), m.formatValue(so.Candidate), rel.formatChange(so.Change))
 }
 
 // nonFinite names a figure that is not a finite number: "+inf" for an
