@@ -100,9 +100,12 @@ func (m RegressionMatcher) comparison(actual any) (*compare.Comparison, error) {
 	return c, validComparison(who, c)
 }
 
-// passes says whether a verdict passes the matcher.
+// passes says whether a verdict passes the matcher: insufficient_data
+// (one statistic's, when a comparison is judged alone) counts as
+// inconclusive, as it makes a whole comparison inconclusive.
 func (m RegressionMatcher) passes(v compare.Verdict) bool {
-	return v == compare.NoRegression || (v == compare.Inconclusive && m.allowInconclusive)
+	undecided := v == compare.Inconclusive || v == compare.InsufficientData
+	return v == compare.NoRegression || (undecided && m.allowInconclusive)
 }
 
 // Match reports whether the verdict passes: no_regression, or inconclusive
@@ -160,7 +163,7 @@ func regressionMessage(c *compare.Comparison) string {
 			fmt.Fprintf(&b, "\n    %s", m.Describe())
 		}
 	default:
-		b.WriteString("Expected no regression from the baseline, but the verdict is inconclusive: the evidence neither shows a regression nor rules one out (positive change is worse; call AllowInconclusive to let this pass):")
+		fmt.Fprintf(&b, "Expected no regression from the baseline, but the verdict is %s: the evidence neither shows a regression nor rules one out (positive change is worse; call AllowInconclusive to let this pass):", c.Verdict)
 		for _, m := range c.Comparisons {
 			if m.Verdict == compare.NoRegression {
 				continue

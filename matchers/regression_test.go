@@ -99,4 +99,13 @@ var _ = Describe("HaveNoRegression", func() {
 		Expect(matchers.HaveNoRegression().Match(c)).To(BeFalse())
 		Expect(c).To(matchers.HaveNoRegression().AllowInconclusive())
 	})
+
+	It("treats one statistic's insufficient_data as inconclusive", func() {
+		c := &compare.Comparison{Valid: true, Verdict: compare.InsufficientData,
+			Comparisons: []compare.MetricComparison{{Name: "ttft_p99", Verdict: compare.InsufficientData}}}
+		m := matchers.HaveNoRegression()
+		Expect(m.Match(c)).To(BeFalse())
+		Expect(m.FailureMessage(c)).To(HavePrefix("Expected no regression from the baseline, but the verdict is insufficient_data:"))
+		Expect(c).To(matchers.HaveNoRegression().AllowInconclusive())
+	})
 })
