@@ -127,18 +127,37 @@ func ExampleHaveCapacityAtLeast() {
 
 func ExampleHaveNoRegressionFrom() {
 	round := func(qualified int) *servebench.Report {
-		a := float64(qualified) / 100
-		return &servebench.Report{Schema: servebench.ReportSchema, Offered: 100, ProtocolSuccesses: 100,
+		a := float64(qualified) / 1000
+		return &servebench.Report{Schema: servebench.ReportSchema, Offered: 1000, ProtocolSuccesses: 1000,
 			Qualified: qualified, Attainment: &a, Valid: true}
 	}
-	baseline := []*servebench.Report{round(90), round(92), round(94)}
-	candidate := []*servebench.Report{round(88), round(89), round(90)}
+	baseline := []*servebench.Report{round(900), round(920), round(940)}
+	candidate := []*servebench.Report{round(850), round(860), round(870)}
 	g := printFailures()
-	g.Expect(candidate).To(matchers.HaveNoRegressionFrom(baseline, compare.Tolerance{Name: "attainment", Value: 0.01}))
+	g.Expect(candidate).To(matchers.HaveNoRegressionFrom(baseline, compare.Tolerance{Name: "attainment", Value: 0.02}))
 	// Output:
 	// Expected no regression from the baseline, but 1 of 1 compared statistics regressed (positive change is worse):
-	//     attainment: baseline 0.9200, candidate 0.8900, change +3.00 pt (interval [+1.31 pt, +4.69 pt], tolerance 1 pt): regression
+	//     attainment: baseline 0.9200, candidate 0.8600, change +6.00 pt (interval [+3.19 pt, +8.81 pt], tolerance 2 pt): regression
 	// rounds: baseline 3, candidate 3
-	// method: paired t-interval on the per-round differences over 3 rounds (log ratios for relative comparisons)
+	// method: paired t-interval on the per-round differences over 3 rounds (log ratios for relative comparisons); attainment and error rate by a quasi-binomial interval across rounds (dispersion = Pearson χ²/(rounds − 1), at least 1); latency percentiles count each failed request as slower than any success (the success-only figure is given beside)
 	// family: Bonferroni over 1 comparisons: each interval is two-sided at 90%, so each end is a one-sided bound at 95%; a regression needs the lower end beyond the tolerance, so an A/A comparison reports any regression with probability at most 0.05
+}
+
+// An inconclusive comparison fails HaveNoRegression unless it is allowed:
+// a 6-point drop whose interval, [3.19, 8.81] points, straddles a 7-point
+// tolerance.
+func ExampleRegressionMatcher_AllowInconclusive() {
+	round := func(qualified int) *servebench.Report {
+		a := float64(qualified) / 1000
+		return &servebench.Report{Schema: servebench.ReportSchema, Offered: 1000, ProtocolSuccesses: 1000,
+			Qualified: qualified, Attainment: &a, Valid: true}
+	}
+	c, _ := compare.Reports([]*servebench.Report{round(900), round(920), round(940)},
+		[]*servebench.Report{round(850), round(860), round(870)},
+		compare.Options{Tolerances: []compare.Tolerance{{Name: "attainment", Value: 0.07}}})
+	strict, _ := matchers.HaveNoRegression().Match(c)
+	allowed, _ := matchers.HaveNoRegression().AllowInconclusive().Match(c)
+	fmt.Println(c.Verdict, strict, allowed)
+	// Output:
+	// inconclusive false true
 }

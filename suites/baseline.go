@@ -11,16 +11,26 @@ import (
 
 // BaselineSpec declares the engine a contract's engine is compared with:
 // another image tag, binary or URL. With a baseline, every load point runs
-// Rounds rounds of one baseline and one candidate run in alternating order
-// (round K with the arrival seed plus K − 1 on both sides), and each
+// Rounds rounds of one baseline and one candidate run in the balanced ABBA
+// order (round K with the arrival seed plus K − 1 on both sides), and each
 // tolerance becomes one spec.
 type BaselineSpec struct {
 	// Engine is the baseline engine to start; nil when BaseURL is set.
 	Engine *EngineSpec
 	// BaseURL and Model name a running baseline server instead.
 	BaseURL, Model string
-	// Rounds is the number of rounds per load point (default 3).
+	// Rounds is the number of rounds per load point (default
+	// compare.DefaultRounds, 4). One round gives an advisory result, which
+	// fails its specs.
 	Rounds int
+	// Inconclusive is what an inconclusive comparison does to its spec:
+	// "fail" (the default) or "pass".
+	Inconclusive string
+	// ReuseEngines keeps one engine per side for every round. By default,
+	// when servebench starts both engines (engine, not base_url, on both
+	// sides, and no SharedEngine), every run starts its own fresh engine,
+	// so that no round inherits another's warm caches.
+	ReuseEngines bool
 	// Confidence is the comparison's family-wise confidence (default 0.95).
 	Confidence float64
 	// Tolerances are the compared statistics in file order; empty means
@@ -34,11 +44,11 @@ func (d *decoder) baseline(m *mapping, c *Contract) {
 	if n == nil {
 		return
 	}
-	b := d.mapping(n, "baseline", "engine", "base_url", "model", "rounds", "confidence", "tolerances")
+	b := d.mapping(n, "baseline", "engine", "base_url", "model", "rounds", "confidence", "tolerances", "inconclusive", "reuse_engines")
 	if b == nil {
 		return
 	}
-	spec := &BaselineSpec{Rounds: 3, Confidence: 0.95}
+	spec := &BaselineSpec{Rounds: compare.DefaultRounds, Confidence: 0.95, Inconclusive: InconclusiveFail}
 	switch {
 	case b.has("engine") && b.has("base_url"):
 		d.errorf(b.get("base_url"), "baseline.base_url", "give either engine or base_url, not both")
@@ -64,9 +74,26 @@ func (d *decoder) baseline(m *mapping, c *Contract) {
 		}
 		spec.Confidence = *f
 	}
+	if b.has("inconclusive") {
+		switch spec.Inconclusive = d.str(b, "inconclusive"); spec.Inconclusive {
+		case InconclusiveFail, InconclusivePass:
+		default:
+			d.errorf(b.get("inconclusive"), "baseline.inconclusive", "want %s or %s, got %q", InconclusiveFail, InconclusivePass, spec.Inconclusive)
+		}
+	}
+	spec.ReuseEngines = d.boolean(b, "reuse_engines", false)
 	spec.Tolerances = d.tolerances(b)
 	c.Baseline = spec
 }
+
+// The values of baseline.inconclusive.
+const (
+	// InconclusiveFail fails an inconclusive comparison's spec (the
+	// default), as servebench compare exits 6.
+	InconclusiveFail = "fail"
+	// InconclusivePass lets it pass, as --allow-inconclusive does.
+	InconclusivePass = "pass"
+)
 
 // tolerances reads baseline.tolerances: a mapping from statistic name to a
 // fraction or a percentage, each recorded at its line.

@@ -12,16 +12,24 @@ var _ = Describe("the baseline section", func() {
 	It("reads the engine, rounds and tolerances, and places each comparison at its line", func() {
 		c := mustParse(edit(0, "baseline:\n  base_url: http://127.0.0.1:9\n  model: old\n  rounds: 5\n  tolerances:\n    ttft_p99: 10%\n    attainment: 0.02"))
 		Expect(c.Baseline).To(Equal(&suites.BaselineSpec{BaseURL: "http://127.0.0.1:9", Model: "old", Rounds: 5, Confidence: 0.95,
-			Tolerances: []compare.Tolerance{{Name: "ttft_p99", Value: 0.1}, {Name: "attainment", Value: 0.02}}}))
+			Inconclusive: suites.InconclusiveFail, Tolerances: []compare.Tolerance{{Name: "ttft_p99", Value: 0.1}, {Name: "attainment", Value: 0.02}}}))
 		Expect(c.Location("baseline.tolerances.ttft_p99").LineNumber).To(Equal(15))
 		Expect(c.Location("baseline.tolerances.attainment").LineNumber).To(Equal(16))
 		Expect(suites.ComparisonName(c.Baseline.Tolerances[0])).To(Equal("p99 TTFT no more than 10 % worse than baseline"))
 	})
 
-	It("defaults to three rounds", func() {
+	It("defaults to four rounds, fresh engines and failing an inconclusive comparison", func() {
 		c := mustParse(edit(0, "baseline:\n  engine:\n    kind: simengine\n    args: [--step-base=10ms]"))
-		Expect(c.Baseline.Rounds).To(Equal(3))
+		Expect(c.Baseline.Rounds).To(Equal(4))
 		Expect(c.Baseline.Engine.Args).To(Equal([]string{"--step-base=10ms"}))
+		Expect(c.Baseline.Inconclusive).To(Equal("fail"))
+		Expect(c.Baseline.ReuseEngines).To(BeFalse())
+	})
+
+	It("reads inconclusive: pass and reuse_engines: true", func() {
+		c := mustParse(edit(0, "baseline:\n  base_url: http://x\n  model: m\n  inconclusive: pass\n  reuse_engines: true"))
+		Expect(c.Baseline.Inconclusive).To(Equal("pass"))
+		Expect(c.Baseline.ReuseEngines).To(BeTrue())
 	})
 
 	DescribeTable("names the file, line and field of a bad baseline",
@@ -33,6 +41,8 @@ var _ = Describe("the baseline section", func() {
 		Entry("unknown statistic", "baseline:\n  base_url: http://x\n  model: m\n  tolerances:\n    cost_p50: 5%", "testdata/inline.yaml:14:5: baseline.tolerances.cost_p50: tolerance"),
 		Entry("bad value", "baseline:\n  base_url: http://x\n  model: m\n  tolerances:\n    ttft_p99: lots", "testdata/inline.yaml:14:5: baseline.tolerances.ttft_p99"),
 		Entry("zero rounds", "baseline:\n  base_url: http://x\n  model: m\n  rounds: 0", "baseline.rounds"),
+		Entry("bad inconclusive", "baseline:\n  base_url: http://x\n  model: m\n  inconclusive: maybe", "testdata/inline.yaml:13:17: baseline.inconclusive: want fail or pass, got \"maybe\""),
+		Entry("bad reuse_engines", "baseline:\n  base_url: http://x\n  model: m\n  reuse_engines: often", "baseline.reuse_engines: want true or false"),
 		Entry("unknown field", "baseline:\n  base_url: http://x\n  model: m\n  order: ab", "baseline.order: unknown field"),
 	)
 })

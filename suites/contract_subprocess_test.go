@@ -18,6 +18,7 @@ import (
 	"github.com/onsi/gomega/gexec"
 
 	"github.com/servebench/servebench/containers"
+	"github.com/servebench/servebench/servebench/compare"
 	"github.com/servebench/servebench/suites"
 	"github.com/servebench/servebench/sweepreport"
 )
@@ -197,18 +198,36 @@ var _ = Describe("a contract suite run in a subprocess", Ordered, func() {
 		session, report, dir := run(ctx, "baseline.yaml")
 		Expect(session.ExitCode()).NotTo(Equal(0))
 		states := map[string]types.SpecState{}
+		entries := 0
 		for _, spec := range report.SpecReports {
 			if spec.LeafNodeType != types.NodeTypeIt {
 				continue
 			}
 			states[spec.FullText()] = spec.State
-			if spec.LeafNodeText == "p50 TPOT no more than 5 % worse than baseline" {
+			if spec.LeafNodeText == "p50 TPOT no more than 50 % worse than baseline" {
 				Expect(spec.LeafNodeLocation.FileName).To(Equal("baseline.yaml"))
-				Expect(spec.LeafNodeLocation.LineNumber).To(Equal(29), "the line of baseline.tolerances.tpot_p50")
+				Expect(spec.LeafNodeLocation.LineNumber).To(Equal(30), "the line of baseline.tolerances.tpot_p50")
+				Expect(spec.Failure.Message).To(HavePrefix("baseline.yaml:30: p50 TPOT no more than 50 % worse than baseline\n"))
 				Expect(spec.Failure.Message).To(ContainSubstring("tpot_p50: baseline"))
 				Expect(spec.Failure.Message).To(ContainSubstring("): regression"))
 			}
+			for _, e := range spec.ReportEntries {
+				if e.Name != suites.ComparisonEntryName {
+					continue
+				}
+				entries++
+				// One line, no Go struct, and the full comparison in a file.
+				Expect(e.Value.Representation).NotTo(ContainSubstring("\n"))
+				Expect(e.Value.Representation).NotTo(ContainSubstring("0x"))
+				Expect(e.Value.Representation).To(MatchRegexp(`^\{\{bold\}\}simengine-against-baseline, poisson 10 requests at (5|10) req/s against baseline\{\{/\}\}: \{\{red\}\}regression\{\{/\}\} \(exit 5\), 3 rounds per side, engines reused; tpot_p50 regression \+[0-9.]+% \[\+[0-9.]+%, \+[0-9.]+%\]; full comparison /.*compare.json$`))
+				var entry suites.ComparisonEntry
+				Expect(json.Unmarshal([]byte(e.Value.AsJSON), &entry)).To(Succeed())
+				Expect(entry.File).To(HaveSuffix("compare.json"))
+				Expect(entry.File).To(BeAnExistingFile())
+				Expect(entry.Verdict).To(Equal(compare.Regression))
+			}
 		}
+		Expect(entries).To(Equal(2), "one comparison entry per rate")
 		at := func(rate string) string {
 			return "contract simengine-against-baseline poisson 10 requests at " + rate + " req/s against baseline "
 		}
@@ -220,8 +239,8 @@ var _ = Describe("a contract suite run in a subprocess", Ordered, func() {
 		want[at("5")+"attainment >= 0.900"] = types.SpecStatePassed
 		for _, rate := range []string{"5", "10"} {
 			want[at(rate)+"no lost requests"] = types.SpecStatePassed
-			want[at(rate)+"p50 TPOT no more than 5 % worse than baseline"] = types.SpecStateFailed
-			want[at(rate)+"attainment no more than 1 points below baseline"] = types.SpecStatePassed
+			want[at(rate)+"p50 TPOT no more than 50 % worse than baseline"] = types.SpecStateFailed
+			want[at(rate)+"attainment no more than 20 points below baseline"] = types.SpecStatePassed
 		}
 		Expect(states).To(Equal(want))
 		rounds, err := filepath.Glob(filepath.Join(dir, "artifacts", "simengine-against-baseline", "*-5rps-ab", "*", "round-*", "report.json"))

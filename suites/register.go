@@ -43,14 +43,14 @@ func Register(contracts ...*Contract) {
 func register(c *Contract) {
 	contractFiles.Store(c.Path, true)
 	ginkgo.Describe(c.Name, ginkgo.Label(c.AllLabels()...), ginkgo.Ordered, ginkgo.ContinueOnFailure, ginkgo.Serial, c.Location("name"), func() {
+		if c.Baseline != nil {
+			registerBaseline(c)
+			return
+		}
 		var target Target
 		ginkgo.BeforeAll(func(ctx ginkgo.SpecContext) {
 			target = acquireTarget(ctx, c)
 		}, ginkgo.NodeTimeout(c.startupBudget()+time.Minute))
-		if c.Baseline != nil {
-			registerBaseline(c, &target)
-			return
-		}
 
 		var mu sync.Mutex
 		var sweep []servebench.SweepPoint

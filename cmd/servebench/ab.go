@@ -1,15 +1,11 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/compare"
@@ -41,7 +37,7 @@ func runAB(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&af.candidateMetrics, "candidate-metrics-url", "", "the candidate engine's Prometheus endpoint")
 	fs.StringVar(&af.baselineKey, "baseline-api-key-env", "", "environment variable holding the baseline's API key (default --api-key-env)")
 	fs.StringVar(&af.candidateKey, "candidate-api-key-env", "", "environment variable holding the candidate's API key (default --api-key-env)")
-	fs.IntVar(&af.rounds, "rounds", 3, "rounds; each is one baseline and one candidate run, in alternating order")
+	fs.IntVar(&af.rounds, "rounds", compare.DefaultRounds, "rounds; each is one baseline and one candidate run, in the balanced ABBA order (one round gives an advisory result, exit 6)")
 	var cf compareFlags
 	cf.register(fs, false)
 	if code, done := parseCommandLine(fs, args, stderr); done {
@@ -52,12 +48,12 @@ func runAB(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "servebench ab: %v\n", err)
 		return 1
 	}
-	opts, err := cf.options()
+	opts, err := cf.options(fs, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "servebench ab: %v\n", err)
 		return 1
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptContext(stderr)
 	defer stop()
 	res, err := compare.RunAB(ctx, compare.ABConfig{
 		Baseline: base, Candidate: cand, Rounds: af.rounds, OutputDir: rf.output, Options: opts,
@@ -76,7 +72,7 @@ func runAB(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "run order: %v\ncomparison: %s and %s\n", res.Order,
 		filepath.Join(rf.output, compare.ComparisonFile), filepath.Join(rf.output, compare.ComparisonHTMLFile))
-	return res.Comparison.ExitCode(cf.strict)
+	return res.Comparison.ExitCode()
 }
 
 // sides builds the two sides' run configurations from the shared run flags

@@ -27,12 +27,16 @@ func TestABFindsAFourTimesSlowerDecodeStep(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "ab")
 	code, stdout, stderr := runCLI("ab", "--baseline-url", baseURL, "--candidate-url", candURL, "--model", "simengine-tiny",
 		"--endpoint", "completions", "--workload", writeWorkload(t, eightTokenRows), "--arrival", "poisson", "--rate", "10",
-		"--seed", "7", "--count", "6", "--rounds", "2", "--schedule-lag-tolerance", "2s", "--tolerance", "tpot_p50=5%", "--output", out)
+		"--seed", "7", "--count", "6", "--rounds", "2", "--schedule-lag-tolerance", "2s", "--tolerance", "tpot_p50=50%", "--output", out)
 	if code != 5 {
 		t.Fatalf("exit %d, want 5; stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	if !strings.Contains(stderr, "run order: [baseline/round-1 candidate/round-1 candidate/round-2 baseline/round-2]") {
-		t.Errorf("the order does not alternate:\n%s", stderr)
+		t.Errorf("the order is not ABBA:\n%s", stderr)
+	}
+	if !strings.Contains(stdout, "order: ABBA (ABBA; A baseline, B candidate): mean position baseline 2.5, candidate 2.5") ||
+		!strings.Contains(stdout, "engines: reused: the engines were running before the first round") {
+		t.Errorf("the summary does not give the order and the engines:\n%s", stdout)
 	}
 	if !strings.Contains(stdout, "verdict: regression") || !strings.Contains(stdout, "tpot_p50") {
 		t.Errorf("summary:\n%s", stdout)
@@ -60,18 +64,22 @@ func TestABFindsAFourTimesSlowerDecodeStep(t *testing.T) {
 	if c.Verdict != compare.Regression || c.Rounds != (compare.Rounds{Baseline: 2, Candidate: 2}) || len(c.BaselineRuns) != 2 {
 		t.Errorf("compare.json: %+v", c)
 	}
-	if len(c.Notes) != 0 {
-		t.Errorf("round pairs ran different schedules: %v", c.Notes)
+	if c.RunOrder == nil || len(c.RunOrder.Runs) != 4 || c.RunOrder.Runs[2] != (compare.RunPosition{Position: 3, Side: compare.Candidate, Round: 2}) {
+		t.Errorf("compare.json run order: %+v", c.RunOrder)
+	}
+	if len(c.Notes) != 0 || len(c.AllowedDifferences) != 0 {
+		t.Errorf("round pairs ran different schedules: %v %v", c.Notes, c.AllowedDifferences)
 	}
 	if _, err := os.Stat(filepath.Join(out, compare.ComparisonHTMLFile)); err != nil {
 		t.Error(err)
 	}
-	code, stdout, stderr = runCLI("compare", "--tolerance", "tpot_p50=5%", "--format", "json", filepath.Join(out, "baseline"), filepath.Join(out, "candidate"))
+	code, stdout, stderr = runCLI("compare", "--tolerance", "tpot_p50=50%", "--format", "json", filepath.Join(out, "baseline"), filepath.Join(out, "candidate"))
 	if code != 5 || !strings.Contains(stdout, `"verdict": "regression"`) {
 		t.Errorf("compare: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 	html := filepath.Join(t.TempDir(), "c.html")
-	code, _, stderr = runCLI("compare", "--format", "html", "--output", html, filepath.Join(out, "baseline"), filepath.Join(out, "candidate"))
+	code, _, stderr = runCLI("compare", "--format", "html", "--output", html, "--tolerance", "tpot_p50=50%", "--tolerance", "tpot_p99=100%",
+		filepath.Join(out, "baseline"), filepath.Join(out, "candidate"))
 	page, _ := os.ReadFile(html)
 	if code == 1 || !strings.Contains(string(page), "<polyline") || !strings.Contains(string(page), "tpot_p99") {
 		t.Errorf("compare --format html: exit %d, %s", code, stderr)
@@ -126,9 +134,9 @@ func TestCompareExitCodesOnBadInputAndInvalidLoad(t *testing.T) {
 	if code != 1 || !strings.Contains(stderr, "workload") {
 		t.Errorf("different workloads: exit %d, %s", code, stderr)
 	}
-	code, _, _ = runCLI("compare", "--allow-different-workloads", "--tolerance", "attainment=0.01", filepath.Join(dir, "b"), filepath.Join(dir, "other"))
-	if code != 0 {
-		t.Errorf("allowed different workloads: exit %d", code)
+	code, stdout, _ = runCLI("compare", "--allow-different-workloads", "--tolerance", "attainment=0.01", filepath.Join(dir, "b"), filepath.Join(dir, "other"))
+	if code != 6 || !strings.Contains(stdout, "allowed with --allow-different-workloads") || !strings.Contains(stdout, "verdict: advisory (exit 6)") {
+		t.Errorf("allowed different workloads, one round each: exit %d, want 6 (advisory)\n%s", code, stdout)
 	}
 	code, _, stderr = runCLI("compare", "--tolerance", "latency=5%", filepath.Join(dir, "b"), filepath.Join(dir, "b"))
 	if code != 1 || !strings.Contains(stderr, "unknown statistic") {

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/servebench/servebench/servebench/compare"
 )
@@ -13,10 +12,10 @@ import (
 // compareFlags are the flags that shape a comparison, shared by compare
 // and ab.
 type compareFlags struct {
-	confidence             float64
-	tolerances             toleranceList
-	format, output         string
-	strict, allowDifferent bool
+	confidence                                float64
+	tolerances                                toleranceList
+	format, output                            string
+	strict, allowDifferent, allowInconclusive bool
 }
 
 // toleranceList collects repeated --tolerance NAME=VALUE flags.
@@ -36,19 +35,25 @@ func (l *toleranceList) Set(s string) error {
 func (f *compareFlags) register(fs *flag.FlagSet, withOutput bool) {
 	fs.Float64Var(&f.confidence, "confidence", 0.95, "family-wise confidence: an A/A comparison reports any regression with probability at most 1 − confidence")
 	fs.Var(&f.tolerances, "tolerance", "NAME=VALUE, repeatable (e.g. ttft_p99=10% or attainment=0.02); naming any limits the comparison to the named ones")
-	fs.BoolVar(&f.strict, "strict", false, "exit 6 when the verdict is inconclusive")
-	fs.BoolVar(&f.allowDifferent, "allow-different-workloads", false, "compare runs of different workloads or SLOs")
+	fs.BoolVar(&f.strict, "strict", false, "deprecated, no effect: inconclusive exits 6 by default (see --allow-inconclusive)")
+	fs.BoolVar(&f.allowInconclusive, "allow-inconclusive", false, "exit 0 instead of 6 when the verdict is inconclusive (an advisory one-round result still exits 6)")
+	fs.BoolVar(&f.allowDifferent, "allow-different-workloads", false, "compare runs of different workloads, SLOs or schedules (hash, request count, arrival process, rate, seed); the verdict lists every difference")
 	if withOutput {
 		fs.StringVar(&f.format, "format", "text", "text, json or html")
 		fs.StringVar(&f.output, "output", "", "write the comparison to this file instead of stdout")
 	}
 }
 
-func (f *compareFlags) options() (compare.Options, error) {
+// options turns the flags into the comparison's options; a --strict on
+// the command line gets its deprecation note on stderr.
+func (f *compareFlags) options(fs *flag.FlagSet, stderr io.Writer) (compare.Options, error) {
 	if !(f.confidence > 0 && f.confidence < 1) {
 		return compare.Options{}, fmt.Errorf("--confidence: want a value in (0, 1), got %v", f.confidence)
 	}
-	return compare.Options{Confidence: f.confidence, Tolerances: f.tolerances, AllowDifferentWorkloads: f.allowDifferent}, nil
+	if setFlags(fs)["strict"] {
+		fmt.Fprintf(stderr, "%s: --strict is deprecated and changes nothing: an inconclusive verdict exits 6 by default; pass --allow-inconclusive to let it exit 0\n", fs.Name())
+	}
+	return compare.Options{Confidence: f.confidence, Tolerances: f.tolerances, AllowDifferentWorkloads: f.allowDifferent, AllowInconclusive: f.allowInconclusive}, nil
 }
 
 func init() {
@@ -60,7 +65,7 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("servebench compare", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: servebench compare [flags] BASELINE CANDIDATE\n\nEach argument is a run directory, or a directory of round-K or run-K run directories.\nExit codes: 0 no regression shown; 5 regression; 6 inconclusive with --strict; 2 a run is not valid load; 1 bad input.")
+		fmt.Fprintln(stderr, "usage: servebench compare [flags] BASELINE CANDIDATE\n\nEach argument is a run directory, or a directory of round-K or run-K run directories.\nExit codes: 0 no_regression; 5 regression; 6 inconclusive (0 with --allow-inconclusive) or advisory (one round per side); 2 a side is not evidence (a run did not deliver its load, or the baseline failed every request); 1 bad input.")
 		fs.PrintDefaults()
 	}
 	var f compareFlags
@@ -76,7 +81,7 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "servebench compare: --format: want text, json or html, got %q\n", f.format)
 		return 1
 	}
-	opts, err := f.options()
+	opts, err := f.options(fs, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "servebench compare: %v\n", err)
 		return 1
@@ -109,15 +114,11 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 		err = c.WriteText(&buf)
 	}
 	if err == nil {
-		if f.output != "" {
-			err = os.WriteFile(f.output, buf.Bytes(), 0o644)
-		} else {
-			_, err = stdout.Write(buf.Bytes())
-		}
+		err = writeOutput(f.output, buf.Bytes(), stdout)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "servebench compare: %v\n", err)
 		return 1
 	}
-	return c.ExitCode(f.strict)
+	return c.ExitCode()
 }

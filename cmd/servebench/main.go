@@ -13,6 +13,7 @@
 //	servebench score --run DIR      re-score a run directory with new SLOs
 //	servebench ab --baseline-url U --candidate-url U …  A/B rounds, then compare
 //	servebench compare BASELINE CANDIDATE  is the candidate worse than noise explains?
+//	servebench history DIR...       where did metrics shift across releases?
 //	servebench version              print the version, commit and Go version
 //
 // Every command prints its flags with -h and exits 0. Exit codes: 0 the run
@@ -21,8 +22,9 @@
 // accounting is available but the load was not delivered (a request unsent
 // or sent later than the lag tolerance); 3 attainment below
 // --require-attainment on an otherwise valid run; 4 (sweep) no tested rate
-// passed the capacity rule; 5 (ab, compare) a regression; 6 (ab, compare
-// with --strict) inconclusive.
+// passed the capacity rule; 5 (ab, compare) a regression; 6 (ab, compare)
+// inconclusive (0 with --allow-inconclusive) or advisory (one round per
+// side).
 package main
 
 import (

@@ -27,6 +27,15 @@ const (
 	Candidate Side = "candidate"
 )
 
+// DefaultRounds is the number of rounds an A/B qualification runs when
+// none is given: four, one whole ABBA cycle.
+const DefaultRounds = 4
+
+// ErrInterrupted is wrapped by RunAB's error when its context ended
+// before the last run finished: every finished run stays on disk and no
+// comparison is made or written.
+var ErrInterrupted = errors.New("interrupted")
+
 // ABConfig declares an A/B qualification: Rounds rounds, each one baseline
 // run and one candidate run of the same workload, arrival process and seed.
 type ABConfig struct {
@@ -34,38 +43,73 @@ type ABConfig struct {
 	// in the engine (Client, MetricsURL, Engine). Their OutputDir and RunID
 	// are ignored.
 	Baseline, Candidate servebench.RunConfig
-	// Rounds is the number of rounds (default 3). Round K uses the arrival
-	// seed plus K − 1 on both sides.
+	// Rounds is the number of rounds (default DefaultRounds). Round K uses
+	// the arrival seed plus K − 1 on both sides. One round gives an
+	// advisory result, never a verdict.
 	Rounds int
 	// OutputDir receives baseline/round-K and candidate/round-K run
 	// directories, compare.json and compare.html.
 	OutputDir string
 	// Options declares the comparison.
 	Options Options
+	// StartEngine, when set, starts an engine for side and points cfg at
+	// it (its client's base URL and model, its metrics URL and engine
+	// identity); stop shuts it down. By default it is called before every
+	// run, so that no round inherits another's warm caches; with
+	// ReuseEngines each side's engine starts once, before its first run,
+	// and stops after the qualification. Without StartEngine the engines
+	// are the ones Baseline and Candidate point at, reused by every round.
+	StartEngine func(ctx context.Context, side Side, cfg *servebench.RunConfig) (stop func(), err error)
+	// ReuseEngines keeps each side's engine from StartEngine for every
+	// round instead of starting a fresh one per run.
+	ReuseEngines bool
 	// BeforeRun, when set, is called before each run with its side, round
-	// (from 1) and configuration, which it may change (to start a fresh
-	// engine, say); the returned function, when not nil, runs after the run.
+	// (from 1) and configuration, which it may change; the returned
+	// function, when not nil, runs after the run.
 	BeforeRun func(side Side, round int, cfg *servebench.RunConfig) (after func(), err error)
+}
+
+// The ways an A/B qualification used its engines, as Comparison.Engines
+// records them.
+const (
+	EnginesFresh           = "fresh: every run started its own engine"
+	EnginesReusedStarted   = "reused: each side's engine started once and served every round"
+	EnginesReusedGivenURLs = "reused: the engines were running before the first round and served every round"
+)
+
+// engineUse says how cfg uses its engines.
+func (cfg ABConfig) engineUse() string {
+	switch {
+	case cfg.StartEngine == nil:
+		return EnginesReusedGivenURLs
+	case cfg.ReuseEngines:
+		return EnginesReusedStarted
+	}
+	return EnginesFresh
 }
 
 // ABResult is what an A/B qualification leaves.
 type ABResult struct {
-	// Baseline and Candidate hold every run's report, in round order.
+	// Baseline and Candidate hold every finished run's report, in round
+	// order.
 	Baseline, Candidate []*servebench.Report
-	// Comparison is the verdict.
+	// Comparison is the verdict; nil when the qualification did not
+	// finish.
 	Comparison *Comparison
-	// Order lists the runs in the order they ran, as "baseline/round-1".
+	// Order lists the finished runs in the order they ran, as
+	// "baseline/round-1".
 	Order []string
 }
 
-// RunAB runs the rounds in alternating order (baseline first in odd
-// rounds, candidate first in even ones) so that drift and warm-up hit both
-// sides alike, keeps every run, compares them and writes compare.json and
-// compare.html into the output directory. A run that ends in error stops
-// the qualification; the runs made so far stay on disk.
+// RunAB runs the rounds in the balanced ABBA order (see ABBAOrder) so that
+// drift and warm-up hit both sides alike, keeps every run, compares them
+// and writes compare.json and compare.html into the output directory. A run
+// that ends in error, or an interruption (ctx ending: the error wraps
+// ErrInterrupted), stops the qualification: the finished runs stay on disk
+// and no comparison is made from the unbalanced set.
 func RunAB(ctx context.Context, cfg ABConfig) (*ABResult, error) {
 	if cfg.Rounds == 0 {
-		cfg.Rounds = 3
+		cfg.Rounds = DefaultRounds
 	}
 	if cfg.Rounds < 1 {
 		return nil, fmt.Errorf("ab: rounds must be at least 1, got %d", cfg.Rounds)
@@ -74,39 +118,90 @@ func RunAB(ctx context.Context, cfg ABConfig) (*ABResult, error) {
 		return nil, errors.New("ab: an output directory is required")
 	}
 	res := &ABResult{}
-	for k := 1; k <= cfg.Rounds; k++ {
-		order := []Side{Baseline, Candidate}
-		if k%2 == 0 {
-			order = []Side{Candidate, Baseline}
+	eng := &abEngines{cfg: &cfg}
+	defer eng.stopAll()
+	order := ABBAOrder(cfg.Rounds)
+	for _, pos := range order.Runs {
+		rep, err := eng.run(ctx, pos.Side, pos.Round)
+		if ctx.Err() != nil {
+			err = fmt.Errorf("ab: %s: %w before the run finished; its partial run and the %d finished runs are kept in %s, and no verdict is written from an unbalanced set of rounds",
+				pos, ErrInterrupted, len(res.Order), cfg.OutputDir)
 		}
-		for _, side := range order {
-			rep, err := runSide(ctx, cfg, side, k)
-			if err != nil {
-				return res, err
-			}
-			res.Order = append(res.Order, string(side)+"/round-"+strconv.Itoa(k))
-			if side == Baseline {
-				res.Baseline = append(res.Baseline, rep)
-			} else {
-				res.Candidate = append(res.Candidate, rep)
-			}
+		if err != nil {
+			return res, err
+		}
+		res.Order = append(res.Order, pos.String())
+		if pos.Side == Baseline {
+			res.Baseline = append(res.Baseline, rep)
+		} else {
+			res.Candidate = append(res.Candidate, rep)
 		}
 	}
 	c, err := Reports(res.Baseline, res.Candidate, cfg.Options)
 	if err != nil {
 		return res, err
 	}
+	c.RunOrder, c.Engines = &order, cfg.engineUse()
 	res.Comparison = c
 	return res, c.WriteFiles(cfg.OutputDir)
 }
 
-// runSide makes one run of one side in round k.
-func runSide(ctx context.Context, cfg ABConfig, side Side, k int) (*servebench.Report, error) {
-	run := cfg.Baseline
-	if side == Candidate {
-		run = cfg.Candidate
+// abEngines starts and stops the engines of an A/B qualification.
+type abEngines struct {
+	cfg *ABConfig
+	// reused holds each side's configuration pointed at its reused engine.
+	reused map[Side]*servebench.RunConfig
+	stops  []func()
+}
+
+// stopAll stops the reused engines, last started first.
+func (e *abEngines) stopAll() {
+	for i := len(e.stops) - 1; i >= 0; i-- {
+		e.stops[i]()
 	}
-	run.OutputDir = filepath.Join(cfg.OutputDir, string(side), "round-"+strconv.Itoa(k))
+}
+
+// sideConfig is the side's run configuration, pointed at its engine:
+// a fresh one (whose stop is returned) unless engines are reused.
+func (e *abEngines) sideConfig(ctx context.Context, side Side) (servebench.RunConfig, func(), error) {
+	run := e.cfg.Baseline
+	if side == Candidate {
+		run = e.cfg.Candidate
+	}
+	if e.cfg.StartEngine == nil {
+		return run, nil, nil
+	}
+	if r, ok := e.reused[side]; ok {
+		return *r, nil, nil
+	}
+	stop, err := e.cfg.StartEngine(ctx, side, &run)
+	if err != nil {
+		return run, nil, fmt.Errorf("start the %s engine: %w", side, err)
+	}
+	if stop == nil {
+		stop = func() {}
+	}
+	if !e.cfg.ReuseEngines {
+		return run, stop, nil
+	}
+	if e.reused == nil {
+		e.reused = map[Side]*servebench.RunConfig{}
+	}
+	e.reused[side] = &run
+	e.stops = append(e.stops, stop)
+	return run, nil, nil
+}
+
+// run makes one run of one side in round k.
+func (e *abEngines) run(ctx context.Context, side Side, k int) (*servebench.Report, error) {
+	run, stop, err := e.sideConfig(ctx, side)
+	if err != nil {
+		return nil, fmt.Errorf("ab: %s round %d: %w", side, k, err)
+	}
+	if stop != nil {
+		defer stop()
+	}
+	run.OutputDir = filepath.Join(e.cfg.OutputDir, string(side), "round-"+strconv.Itoa(k))
 	run.RunID, run.Schedule = "", nil
 	if run.Arrival != nil {
 		spec := run.Arrival.Spec()
@@ -119,8 +214,8 @@ func runSide(ctx context.Context, cfg ABConfig, side Side, k int) (*servebench.R
 			run.Arrival = a
 		}
 	}
-	if cfg.BeforeRun != nil {
-		after, err := cfg.BeforeRun(side, k, &run)
+	if e.cfg.BeforeRun != nil {
+		after, err := e.cfg.BeforeRun(side, k, &run)
 		if err != nil {
 			return nil, fmt.Errorf("ab: %s round %d: %w", side, k, err)
 		}

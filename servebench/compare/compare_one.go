@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/stat/distuv"
+
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -25,6 +27,10 @@ func (c *Comparison) compareOne(s statistic, tol float64) (MetricComparison, err
 		return mc, fmt.Errorf("candidate %w", err)
 	}
 	mc.Baseline, mc.Candidate = mean(bv), mean(cv)
+	mc.SuccessOnly = c.successOnly(s)
+	if c.insufficientData(s, &mc) || unboundedComparison(s, &mc, bv, cv) {
+		return mc, nil
+	}
 	if s.kind == KindRelative {
 		for _, v := range append(append([]float64{}, bv...), cv...) {
 			if !(v > 0) {
@@ -32,29 +38,19 @@ func (c *Comparison) compareOne(s statistic, tol float64) (MetricComparison, err
 			}
 		}
 	}
-	var est estimate
-	switch {
-	case len(bv) == 1:
-		if est, err = c.requestLevel(s, bv[0], cv[0]); err != nil {
-			return mc, err
-		}
-	case len(bv) == len(cv):
-		d := make([]float64, len(bv))
-		for i := range d {
-			d[i] = worse(s, bv[i], cv[i])
-		}
-		est = pairedT(d, c.IntervalLevel)
-	default:
-		b, cc := scaled(s, bv), scaled(s, cv)
-		est = welchT(b, cc, c.IntervalLevel)
+	est, err := c.estimate(s, bv, cv)
+	if err != nil {
+		return mc, err
 	}
 	threshold := tol
 	if s.kind == KindRelative {
 		threshold = math.Log1p(tol)
-		mc.Change, mc.CILow, mc.CIHigh = math.Expm1(est.mean), math.Expm1(est.lo), math.Expm1(est.hi)
-	} else {
-		mc.Change, mc.CILow, mc.CIHigh = est.mean, est.lo, est.hi
 	}
+	if err := c.checkNoise(s, &mc, bv, cv, threshold); err != nil {
+		return mc, err
+	}
+	mc.Change, mc.CILow, mc.CIHigh = toChange(s, est.mean), toChange(s, est.lo), toChange(s, est.hi)
+	mc.MinDetectableEffect = toChange(s, threshold+(est.mean-est.lo))
 	if !finite(mc.Baseline, mc.Candidate, mc.Change, mc.CILow, mc.CIHigh) {
 		return mc, fmt.Errorf("%s: the change or its interval is not a finite number", s.name)
 	}
@@ -68,6 +64,58 @@ func (c *Comparison) compareOne(s statistic, tol float64) (MetricComparison, err
 		mc.Decide = c.decideHint(est, threshold)
 	}
 	return mc, nil
+}
+
+// estimate is the change on the working scale with its interval: from the
+// requests of one round per side; for a proportion over rounds, the
+// quasi-binomial interval; else the paired t-interval on per-round
+// differences, or Welch's with unequal round counts.
+func (c *Comparison) estimate(s statistic, bv, cv []float64) (estimate, error) {
+	switch {
+	case len(bv) == 1:
+		return c.requestLevel(s, bv[0], cv[0])
+	case s.name == "attainment" || s.name == "error_rate":
+		return quasiBinomial(proportionCounts(s, c.baseline), proportionCounts(s, c.candidate), s.lessIsWorse, c.IntervalLevel), nil
+	case len(bv) == len(cv):
+		d := make([]float64, len(bv))
+		for i := range d {
+			d[i] = worse(s, bv[i], cv[i])
+		}
+		return pairedT(d, c.IntervalLevel), nil
+	}
+	return welchT(scaled(s, bv), scaled(s, cv), c.IntervalLevel), nil
+}
+
+// successOnly is a latency percentile's figure over the successful
+// requests alone, each side's mean over its rounds; nil when a side has a
+// round without successes, or for another statistic.
+func (c *Comparison) successOnly(s statistic) *SuccessOnly {
+	side := func(reports []*servebench.Report) (float64, bool) {
+		var sum float64
+		for _, r := range reports {
+			v, ok := s.successOnly(r)
+			if !ok {
+				return 0, false
+			}
+			sum += v
+		}
+		return sum / float64(len(reports)), true
+	}
+	b, okb := side(c.baseline)
+	cand, okc := side(c.candidate)
+	if !okb || !okc || !(b > 0) {
+		return nil
+	}
+	return &SuccessOnly{Baseline: b, Candidate: cand, Change: cand/b - 1}
+}
+
+// toChange maps a value on the working scale (a log ratio for a relative
+// comparison) to the Change scale.
+func toChange(s statistic, v float64) float64 {
+	if s.kind == KindRelative {
+		return math.Expm1(v)
+	}
+	return v
 }
 
 // values computes the statistic on every run of one side.
@@ -136,15 +184,15 @@ func (c *Comparison) requestLevel(s statistic, bValue, cValue float64) (estimate
 	if !requestMetrics[s.metric] {
 		return estimate{}, fmt.Errorf("%s: %s pools gaps across requests, so one round cannot give it an interval; run two or more rounds", s.name, s.metric)
 	}
-	bs, err := s.samples(b)
+	bs, err := s.samples(b, true)
 	if err != nil {
 		return estimate{}, fmt.Errorf("baseline %w", err)
 	}
-	cs, err := s.samples(cand)
+	cs, err := s.samples(cand, true)
 	if err != nil {
 		return estimate{}, fmt.Errorf("candidate %w", err)
 	}
-	return bootstrapLogRatio(s.name, bs, cs, s.p, bValue, cValue, c.IntervalLevel), nil
+	return bootstrapLogRatio(s.name, bs, cs, s.p, b.PercentileMethod, bValue, cValue, c.IntervalLevel), nil
 }
 
 // decideHint says roughly how much more evidence would likely decide an
@@ -152,7 +200,7 @@ func (c *Comparison) requestLevel(s statistic, bValue, cValue float64) (estimate
 // are.
 func (c *Comparison) decideHint(est estimate, threshold float64) string {
 	gap := math.Abs(est.mean - threshold)
-	if gap == 0 || est.halfWidthAt == nil {
+	if gap < 1e-12 || est.halfWidthAt == nil {
 		return "the estimate sits on the tolerance: more evidence is unlikely to decide it"
 	}
 	if c.BlindToRunVariance {
@@ -165,11 +213,48 @@ func (c *Comparison) decideHint(est estimate, threshold float64) string {
 	}
 	n := float64(c.Rounds.Baseline)
 	for extra := 1; extra <= 200; extra++ {
-		if est.halfWidthAt((n+float64(extra))/n) < gap {
-			return fmt.Sprintf("about %d more rounds would likely decide it", extra)
+		if decideProbability(est, threshold, (n+float64(extra))/n) >= decidePower {
+			return fmt.Sprintf("about %d more %s would decide it with probability %.0f%% if the change and the noise stay as measured",
+				extra, plural(extra, "round", "rounds"), 100*decidePower)
 		}
 	}
 	return "more than 200 more rounds would be needed: the estimate is too close to the tolerance"
+}
+
+// decidePower is the probability with which the "more rounds" advice
+// expects the added rounds to decide the comparison.
+const decidePower = 0.8
+
+// decideProbability is the chance that the interval, with the evidence
+// scaled by factor, lies wholly on one side of the threshold, if the true
+// change is the current estimate and the noise stays as measured: the new
+// estimate is normal around est.mean with the standard error se_f there,
+// and decides when it lies beyond threshold ± crit_f·se_f.
+func decideProbability(est estimate, threshold, factor float64) float64 {
+	if est.critAt == nil {
+		if est.halfWidthAt(factor) < math.Abs(est.mean-threshold) {
+			return 1
+		}
+		return 0
+	}
+	crit := est.critAt(factor)
+	if crit == 0 {
+		return 1
+	}
+	se := est.halfWidthAt(factor) / crit
+	gap := math.Abs(est.mean - threshold)
+	return stdNormalCDF((gap-crit*se)/se) + stdNormalCDF((-gap-crit*se)/se)
+}
+
+// stdNormalCDF is Φ.
+func stdNormalCDF(x float64) float64 { return distuv.UnitNormal.CDF(x) }
+
+// plural picks the word for n things.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // mean is the arithmetic mean.

@@ -1,7 +1,6 @@
 package compare
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -24,6 +23,13 @@ const (
 	NoRegression Verdict = "no_regression"
 	// Inconclusive: the interval straddles the tolerance.
 	Inconclusive Verdict = "inconclusive"
+	// Advisory: one round per side, so no estimate of run-to-run
+	// variance; the comparison's leaning is reported, never a verdict.
+	Advisory Verdict = "advisory"
+	// InsufficientData: a percentile with fewer than five observations
+	// beyond it, pooled over a side's rounds; no interval is given. It is
+	// not a verdict: the whole comparison is then inconclusive at best.
+	InsufficientData Verdict = "insufficient_data"
 )
 
 // Options declares a comparison.
@@ -36,17 +42,26 @@ type Options struct {
 	// may be; nil means DefaultTolerances.
 	Tolerances []Tolerance
 	// AllowDifferentWorkloads compares runs of different workloads (by
-	// hash) or different SLOs instead of refusing them.
+	// hash), SLOs or schedules (per round: schedule hash, request count,
+	// arrival process, rate and seed) instead of refusing them; the
+	// Comparison records every difference it allowed.
 	AllowDifferentWorkloads bool
+	// AllowInconclusive makes an inconclusive verdict exit 0 instead of 6.
+	// It does not pass an advisory (one-round) result.
+	AllowInconclusive bool
 }
 
 // Comparison is the verdict on a candidate against a baseline.
 type Comparison struct {
 	// Schema is ComparisonSchema.
 	Schema string `json:"schema"`
-	// Verdict is regression if any comparison says so, else inconclusive
-	// if any does, else no_regression.
+	// Verdict is advisory with one round per side; otherwise regression if
+	// any comparison says so, else inconclusive if any does, else
+	// no_regression.
 	Verdict Verdict `json:"verdict"`
+	// AllowInconclusive records that an inconclusive verdict was allowed
+	// to pass (exit 0).
+	AllowInconclusive bool `json:"allow_inconclusive,omitempty"`
 	// Confidence is the family-wise confidence.
 	Confidence float64 `json:"confidence"`
 	// IntervalLevel is the two-sided level of each interval after the
@@ -57,7 +72,8 @@ type Comparison struct {
 	// Family says how the comparisons are controlled together.
 	Family string `json:"family"`
 	// BlindToRunVariance is true with one round per side: the intervals
-	// then reflect request-to-request noise only.
+	// then reflect request-to-request noise only, and the verdict is
+	// Advisory.
 	BlindToRunVariance bool `json:"blind_to_run_variance"`
 	// Valid is false when a run on either side did not deliver its load;
 	// such a comparison is no evidence either way.
@@ -71,8 +87,17 @@ type Comparison struct {
 	// BaselineRuns and CandidateRuns identify every run, in round order.
 	BaselineRuns  []RunRef `json:"baseline_runs"`
 	CandidateRuns []RunRef `json:"candidate_runs"`
-	// Notes records anything the reader should know (different workloads
-	// allowed, unpaired schedules).
+	// RunOrder lists the runs in the order they ran, with their positions,
+	// when the comparison came from RunAB; nil for runs loaded from disk.
+	RunOrder *RunOrder `json:"run_order,omitempty"`
+	// Engines says whether each run measured a freshly started engine or
+	// the engines were reused across rounds; empty when unknown (runs
+	// loaded from disk).
+	Engines string `json:"engines,omitempty"`
+	// AllowedDifferences lists every difference between the runs that
+	// AllowDifferentWorkloads let through; the verdict rests on them.
+	AllowedDifferences []string `json:"allowed_differences,omitempty"`
+	// Notes records anything else the reader should know.
 	Notes []string `json:"notes,omitempty"`
 
 	baseline, candidate []*servebench.Report
@@ -108,29 +133,56 @@ type MetricComparison struct {
 	CIHigh    float64 `json:"ci_high"`
 	Tolerance float64 `json:"tolerance"`
 	Verdict   Verdict `json:"verdict"`
+	// Leaning is what the interval says when the verdict is Advisory (one
+	// round per side): regression, no_regression or inconclusive, not a
+	// verdict.
+	Leaning Verdict `json:"leaning,omitempty"`
+	// Noise is the run-to-run standard deviation of one round's statistic,
+	// pooled over both sides, on the Change scale (nil with one round per
+	// side, where it cannot be measured).
+	Noise *float64 `json:"noise,omitempty"`
+	// MinDetectableEffect is the smallest change, on the Change scale,
+	// that these rounds and this noise would have called a regression:
+	// the tolerance plus the interval's half-width.
+	MinDetectableEffect float64 `json:"min_detectable_effect"`
+	// Unbounded names the side ("baseline", "candidate" or "both") on
+	// which, in some round, failures reach beyond a latency percentile (a
+	// failure counts as slower than any success) or nothing qualified (for
+	// qualified_rps): that side's figure is +Inf (null in JSON) and the
+	// verdict follows from it alone.
+	Unbounded string `json:"unbounded,omitempty"`
+	// SuccessOnly is a latency percentile over the successful requests
+	// alone, beside the figure above, which counts failures at +Inf.
+	SuccessOnly *SuccessOnly `json:"success_only,omitempty"`
+	// Needed is, for insufficient_data, how many observations each side
+	// needs, pooled over its rounds, for five to lie beyond the
+	// percentile.
+	Needed int `json:"needed,omitempty"`
 	// Decide says, for an inconclusive comparison, roughly how much more
 	// evidence would likely decide it.
 	Decide string `json:"decide,omitempty"`
 }
 
+// SuccessOnly is a latency percentile computed over successful requests
+// only: each side's mean over its rounds and the relative change. It is
+// reported for reference; the verdict counts failures.
+type SuccessOnly struct {
+	Baseline  float64 `json:"baseline"`
+	Candidate float64 `json:"candidate"`
+	Change    float64 `json:"change"`
+}
+
 // Reports compares candidate runs against baseline runs, one report per
 // round on each side (round K of each side is a pair). It errors on bad
 // input: an empty side, one round on one side and several on the other, a
-// statistic a report cannot give, or runs of different workloads or SLOs
-// unless allowed. Invalid runs do not error: the Comparison says so.
+// statistic a report cannot give, a tolerance of zero or below the
+// run-to-run noise measured in the rounds, or runs whose workload, SLO or
+// per-round schedule differ unless allowed. Invalid runs do not error: the
+// Comparison says so. With one round per side the verdict is Advisory.
 func Reports(baseline, candidate []*servebench.Report, opts Options) (*Comparison, error) {
-	if opts.Confidence == 0 {
-		opts.Confidence = 0.95
-	}
-	if !(opts.Confidence > 0 && opts.Confidence < 1) {
-		return nil, fmt.Errorf("compare: confidence %v is outside (0, 1)", opts.Confidence)
-	}
-	tols := opts.Tolerances
-	if tols == nil {
-		tols = DefaultTolerances()
-	}
-	if len(tols) == 0 {
-		return nil, errors.New("compare: no statistic to compare")
+	tols, err := checkOptions(&opts)
+	if err != nil {
+		return nil, err
 	}
 	nb, nc := len(baseline), len(candidate)
 	switch {
@@ -145,28 +197,20 @@ func Reports(baseline, candidate []*servebench.Report, opts Options) (*Compariso
 		}
 	}
 	c := &Comparison{
-		Schema: ComparisonSchema, Confidence: opts.Confidence, Valid: true,
+		Schema: ComparisonSchema, Confidence: opts.Confidence, Valid: true, AllowInconclusive: opts.AllowInconclusive,
 		Rounds:   Rounds{Baseline: nb, Candidate: nc},
 		baseline: baseline, candidate: candidate,
 	}
-	if err := c.checkSameWorkload(opts.AllowDifferentWorkloads); err != nil {
+	if err := c.checkMatchingRuns(opts.AllowDifferentWorkloads); err != nil {
 		return nil, err
 	}
 	c.BaselineRuns, c.CandidateRuns = c.refs("baseline", baseline), c.refs("candidate", candidate)
-	k := float64(len(tols))
-	c.IntervalLevel = 1 - 2*(1-opts.Confidence)/k
-	c.Family = fmt.Sprintf("Bonferroni over %d comparisons: each interval is two-sided at %.4g%%, so each end is a one-sided bound at %.4g%%; a regression needs the lower end beyond the tolerance, so an A/A comparison reports any regression with probability at most %.4g",
-		len(tols), 100*c.IntervalLevel, 100*(1-(1-opts.Confidence)/k), 1-opts.Confidence)
-	switch {
-	case nb == 1:
-		c.BlindToRunVariance = true
-		c.Method = "request-level intervals from one round per side (blind to run-to-run variance): seeded bootstrap of the nearest-rank percentile, Newcombe's score interval for attainment and error rate, Poisson counts for qualified_rps"
-	case nb == nc:
-		c.Method = fmt.Sprintf("paired t-interval on the per-round differences over %d rounds (log ratios for relative comparisons)", nb)
-	default:
-		c.Method = fmt.Sprintf("Welch t-interval between the rounds of each side (%d baseline, %d candidate; log values for relative comparisons)", nb, nc)
+	c.describeMethod(len(tols))
+	if n := offered(baseline); n > 0 && succeeded(baseline) == 0 {
+		c.Valid, c.Verdict = false, Inconclusive
+		c.InvalidRuns = append(c.InvalidRuns, fmt.Sprintf("baseline: every one of its %d offered requests failed: a baseline that served nothing cannot be evidence", n))
+		return c, nil
 	}
-	c.Verdict = NoRegression
 	for _, t := range tols {
 		s, err := statisticFor(t.Name)
 		if err != nil {
@@ -176,27 +220,97 @@ func Reports(baseline, candidate []*servebench.Report, opts Options) (*Compariso
 		if err != nil {
 			return nil, fmt.Errorf("compare: %w", err)
 		}
+		if c.BlindToRunVariance {
+			mc.Leaning, mc.Verdict = mc.Verdict, Advisory
+		}
 		c.Comparisons = append(c.Comparisons, mc)
-		switch {
-		case mc.Verdict == Regression:
-			c.Verdict = Regression
-		case mc.Verdict == Inconclusive && c.Verdict == NoRegression:
-			c.Verdict = Inconclusive
+	}
+	c.Verdict = c.overallVerdict()
+	return c, nil
+}
+
+// checkOptions fills the defaults in and returns the tolerances to compare.
+func checkOptions(opts *Options) ([]Tolerance, error) {
+	if opts.Confidence == 0 {
+		opts.Confidence = 0.95
+	}
+	if !(opts.Confidence > 0 && opts.Confidence < 1) {
+		return nil, fmt.Errorf("compare: confidence %v is outside (0, 1)", opts.Confidence)
+	}
+	tols := opts.Tolerances
+	if tols == nil {
+		tols = DefaultTolerances()
+	}
+	if len(tols) == 0 {
+		return nil, errors.New("compare: no statistic to compare")
+	}
+	for _, t := range tols {
+		if !(t.Value > 0) || math.IsInf(t.Value, 0) {
+			return nil, fmt.Errorf("compare: tolerance %v on %s: want a positive, finite tolerance (with 0 any measurable slowdown is a regression)", t.Value, t.Name)
 		}
 	}
-	return c, nil
+	return tols, nil
+}
+
+// describeMethod sets the interval level, the family and the method for k
+// comparisons.
+func (c *Comparison) describeMethod(k int) {
+	nb, nc := c.Rounds.Baseline, c.Rounds.Candidate
+	c.IntervalLevel = 1 - 2*(1-c.Confidence)/float64(k)
+	c.Family = fmt.Sprintf("Bonferroni over %d comparisons: each interval is two-sided at %.4g%%, so each end is a one-sided bound at %.4g%%; a regression needs the lower end beyond the tolerance, so an A/A comparison reports any regression with probability at most %.4g",
+		k, 100*c.IntervalLevel, 100*(1-(1-c.Confidence)/float64(k)), 1-c.Confidence)
+	switch {
+	case nb == 1:
+		c.BlindToRunVariance = true
+		c.Family += " only if runs did not vary from one to the next, which one round per side cannot check: the result is advisory"
+		c.Method = "request-level intervals from one round per side (blind to run-to-run variance): seeded bootstrap of the percentile, Newcombe's score interval for attainment and error rate, Poisson counts for qualified_rps"
+	case nb == nc:
+		c.Method = fmt.Sprintf("paired t-interval on the per-round differences over %d rounds (log ratios for relative comparisons)", nb)
+	default:
+		c.Method = fmt.Sprintf("Welch t-interval between the rounds of each side (%d baseline, %d candidate; log values for relative comparisons)", nb, nc)
+	}
+	if nb > 1 {
+		c.Method += "; attainment and error rate by a quasi-binomial interval across rounds (dispersion = Pearson χ²/(rounds − 1), at least 1)"
+	}
+	c.Method += "; latency percentiles count each failed request as slower than any success (the success-only figure is given beside)"
+}
+
+// overallVerdict is Advisory with one round per side; otherwise regression
+// if any comparison says so, else inconclusive if any does, else
+// no_regression.
+func (c *Comparison) overallVerdict() Verdict {
+	if c.BlindToRunVariance {
+		return Advisory
+	}
+	if offered(c.candidate) > 0 && succeeded(c.candidate) == 0 {
+		// Every candidate request failed, where the baseline served.
+		return Regression
+	}
+	v := NoRegression
+	for _, m := range c.Comparisons {
+		switch {
+		case m.Verdict == Regression:
+			return Regression
+		case m.Verdict != NoRegression:
+			v = Inconclusive
+		}
+	}
+	return v
 }
 
 // ExitCode is the process exit code for the comparison: 2 when a run is not
 // valid load (it wins over every verdict), 5 on a regression, 6 when
-// inconclusive under strict, else 0.
-func (c *Comparison) ExitCode(strict bool) int {
+// inconclusive (0 instead when inconclusive results were allowed) or
+// advisory (one round per side: always 6), else 0.
+func (c *Comparison) ExitCode() int {
 	switch {
 	case !c.Valid:
 		return 2
 	case c.Verdict == Regression:
 		return 5
-	case c.Verdict == Inconclusive && strict:
+	case c.Verdict == Advisory:
+		return 6
+	case c.Verdict == Inconclusive && !c.AllowInconclusive:
 		return 6
 	}
 	return 0
@@ -230,50 +344,22 @@ func (c *Comparison) refs(side string, reports []*servebench.Report) []RunRef {
 	return out
 }
 
-// checkSameWorkload refuses runs of different workloads or SLOs, unless
-// allowed, and notes rounds whose two sides ran different arrival
-// processes or seeds.
-func (c *Comparison) checkSameWorkload(allow bool) error {
-	first := c.baseline[0]
-	sloOf := func(r *servebench.Report) string {
-		b, _ := json.Marshal(r.SLO)
-		return string(b)
+// offered counts the requests offered over a side's rounds.
+func offered(reports []*servebench.Report) int {
+	n := 0
+	for _, r := range reports {
+		n += r.Offered
 	}
-	check := func(side string, i int, r *servebench.Report) error {
-		var problem string
-		switch {
-		case r.Inputs.WorkloadSHA256 != first.Inputs.WorkloadSHA256:
-			problem = fmt.Sprintf("workload %.12s differs from the first baseline run's %.12s", r.Inputs.WorkloadSHA256, first.Inputs.WorkloadSHA256)
-		case sloOf(r) != sloOf(first):
-			problem = fmt.Sprintf("SLO %s differs from the first baseline run's %s", sloOf(r), sloOf(first))
-		default:
-			return nil
-		}
-		msg := fmt.Sprintf("%s round %d: %s", side, i+1, problem)
-		if !allow {
-			return fmt.Errorf("compare: %s (pass --allow-different-workloads to compare anyway)", msg)
-		}
-		c.Notes = append(c.Notes, "allowed: "+msg)
-		return nil
+	return n
+}
+
+// succeeded counts the protocol successes over a side's rounds.
+func succeeded(reports []*servebench.Report) int {
+	n := 0
+	for _, r := range reports {
+		n += r.ProtocolSuccesses
 	}
-	for i, r := range c.baseline {
-		if err := check("baseline", i, r); err != nil {
-			return err
-		}
-	}
-	for i, r := range c.candidate {
-		if err := check("candidate", i, r); err != nil {
-			return err
-		}
-		if i < len(c.baseline) && r.Experiment != nil && c.baseline[i].Experiment != nil {
-			b, _ := json.Marshal(c.baseline[i].Experiment.Arrival)
-			s, _ := json.Marshal(r.Experiment.Arrival)
-			if string(b) != string(s) {
-				c.Notes = append(c.Notes, fmt.Sprintf("round %d: the two sides ran different arrivals (%s, %s), so the round is not a like-for-like pair", i+1, b, s))
-			}
-		}
-	}
-	return nil
+	return n
 }
 
 // finite reports whether every value is a finite number.

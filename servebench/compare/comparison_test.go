@@ -1,71 +1,111 @@
 package compare
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/servebench/servebench/servebench"
 )
 
-// Three paired rounds of attainment: drops 0.02, 0.03, 0.04 have mean 0.03
-// and standard deviation 0.01. With one comparison at confidence 0.95 the
-// interval is two-sided at 90 %: t(0.95, 2 df) = 2.919986, half-width
-// 2.919986 × 0.01 / √3 = 0.016859, interval [0.013141, 0.046859].
-func TestPairedRoundsAttainment(t *testing.T) {
-	base := []*servebench.Report{attainmentReport(90, 100), attainmentReport(92, 100), attainmentReport(94, 100)}
-	cand := []*servebench.Report{attainmentReport(88, 100), attainmentReport(89, 100), attainmentReport(90, 100)}
+// Three rounds of attainment of 1000 requests each: baseline 900, 920,
+// 940 qualified, candidate 850, 860, 870. Quasi-binomial per side:
+// baseline p̃ = 2760.5/3001 = 0.919860, Pearson χ² = (19.86² + 0.14² +
+// 20.14²)/(1000 × 0.919860 × 0.080140) = 10.853, dispersion 10.853/2 =
+// 5.4265, variance 5.4265 × 0.073717/3000 = 1.3334e-4; candidate p̃ =
+// 2580.5/3001 = 0.859880, χ² = 1.660 (dispersion floored at 1), variance
+// 0.859880 × 0.140120/3000 = 4.0162e-5. The drop 0.06 has the standard
+// error √1.7350e-4 = 0.013172 and, with one comparison at 0.95 (two-sided
+// 90 %), t(0.95, 4) = 2.131847: the interval 0.06 ± 0.028081 =
+// [0.031919, 0.088081].
+func TestQuasiBinomialAttainmentAcrossRounds(t *testing.T) {
+	base := []*servebench.Report{attainmentReport(900, 1000), attainmentReport(920, 1000), attainmentReport(940, 1000)}
+	cand := []*servebench.Report{attainmentReport(850, 1000), attainmentReport(860, 1000), attainmentReport(870, 1000)}
 	for _, tc := range []struct {
 		tol  float64
 		want Verdict
-	}{{0.01, Regression}, {0.05, NoRegression}, {0.02, Inconclusive}} {
+	}{{0.02, Regression}, {0.06 + 1e-9, Inconclusive}, {0.09, NoRegression}} {
 		c, err := Reports(base, cand, Options{Tolerances: []Tolerance{{"attainment", tc.tol}}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		m := c.Comparisons[0]
 		near(t, "baseline", m.Baseline, 0.92, 1e-12)
-		near(t, "candidate", m.Candidate, 0.89, 1e-12)
-		near(t, "change", m.Change, 0.03, 1e-12)
-		near(t, "ci_low", m.CILow, 0.013141, 1e-6)
-		near(t, "ci_high", m.CIHigh, 0.046859, 1e-6)
+		near(t, "candidate", m.Candidate, 0.86, 1e-12)
+		near(t, "change", m.Change, 0.06, 1e-12)
+		near(t, "ci_low", m.CILow, 0.031919, 1e-6)
+		near(t, "ci_high", m.CIHigh, 0.088081, 1e-6)
+		near(t, "detectable", m.MinDetectableEffect, tc.tol+0.028081, 1e-6)
 		if m.Verdict != tc.want || c.Verdict != tc.want || m.Kind != KindAbsolute {
 			t.Errorf("tolerance %v: verdict %s (overall %s, kind %s), want %s", tc.tol, m.Verdict, c.Verdict, m.Kind, tc.want)
 		}
 		near(t, "interval level", c.IntervalLevel, 0.90, 1e-12)
-		if c.BlindToRunVariance || !strings.Contains(c.Method, "paired t-interval") {
+		if c.BlindToRunVariance || !strings.Contains(c.Method, "quasi-binomial") {
 			t.Errorf("method %q, blind %v", c.Method, c.BlindToRunVariance)
 		}
 	}
 }
 
-// The rounds needed to decide: with the gap 0.01 between the mean 0.03 and
-// the tolerance 0.02 and sd 0.01, m rounds give half-width t(0.95, m−1) ×
-// 0.01/√m: m = 4 gives 2.353363/2 × 0.01 = 0.0118 (too wide), m = 5 gives
-// 2.131847/√5 × 0.01 = 0.00953, so two more rounds.
-func TestInconclusiveSaysHowManyMoreRounds(t *testing.T) {
-	base := []*servebench.Report{attainmentReport(90, 100), attainmentReport(92, 100), attainmentReport(94, 100)}
-	cand := []*servebench.Report{attainmentReport(88, 100), attainmentReport(89, 100), attainmentReport(90, 100)}
-	c, err := Reports(base, cand, Options{Tolerances: []Tolerance{{"attainment", 0.02}}})
+// Two extra failures per round on 100 requests, every round alike: the
+// per-round differences are all 0.02, so a t-interval on them would have
+// zero width. The quasi-binomial one does not: baseline 0 of 100 failed
+// each round, p̃ = 0.5/301, variance p̃(1 − p̃)/300 = 5.5188e-6 (χ² = 0
+// floors the dispersion at 1); candidate 2 of 100 each, p̃ = 6.5/301 =
+// 0.021595, variance 0.021595 × 0.978405/300 = 7.0428e-5; standard error
+// √7.5947e-5 = 0.0087147, t(0.95, 4) = 2.131847, interval 0.02 ± 0.018579.
+func TestCountIntervalsAreNeverOfZeroWidth(t *testing.T) {
+	errs := func(failed int) *servebench.Report {
+		r := attainmentReport(100-failed, 100)
+		r.ProtocolSuccesses = 100 - failed
+		return r
+	}
+	base := []*servebench.Report{errs(0), errs(0), errs(0)}
+	cand := []*servebench.Report{errs(2), errs(2), errs(2)}
+	c, err := Reports(base, cand, Options{Tolerances: []Tolerance{{"error_rate", 0.01}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := c.Comparisons[0].Decide; got != "about 2 more rounds would likely decide it" {
+	m := c.Comparisons[0]
+	near(t, "change", m.Change, 0.02, 1e-12)
+	near(t, "ci_low", m.CILow, 0.02-0.018579, 1e-6)
+	near(t, "ci_high", m.CIHigh, 0.02+0.018579, 1e-6)
+	if m.Verdict != Inconclusive {
+		t.Errorf("verdict %s, want inconclusive", m.Verdict)
+	}
+}
+
+// The rounds needed to decide, with the rounds above against a 7-point
+// tolerance: the gap to it is 0.01 and the standard error 0.013172 at
+// three rounds per side. With m rounds the standard error is
+// 0.013172·√(3/m) and the critical value t(0.95, 4m/3); the interval
+// decides with probability Φ((0.01 − t·se)/se) + Φ((−0.01 − t·se)/se),
+// which first reaches 0.8 at m = 3 + 31 = 34: se 0.0039127, t(0.95,
+// 45.33) = 1.6792, Φ(0.8765) = 0.8097; at 30 more it is 0.7989.
+func TestInconclusiveSaysHowManyMoreRounds(t *testing.T) {
+	base := []*servebench.Report{attainmentReport(900, 1000), attainmentReport(920, 1000), attainmentReport(940, 1000)}
+	cand := []*servebench.Report{attainmentReport(850, 1000), attainmentReport(860, 1000), attainmentReport(870, 1000)}
+	c, err := Reports(base, cand, Options{Tolerances: []Tolerance{{"attainment", 0.07}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Comparisons[0].Decide; got != "about 31 more rounds would decide it with probability 80% if the change and the noise stay as measured" {
 		t.Errorf("decide = %q", got)
 	}
 }
 
-// A relative comparison works on log ratios: p50 TTFT 100 ms on every
+// A relative comparison works on log ratios (five requests a round, so
+// that fifteen pooled a side leave 15 − 8 = 7 beyond p50): p50 TTFT 100 ms on every
 // baseline round against 110, 121 and 133.1 ms gives log ratios ln 1.1,
 // ln 1.21, ln 1.331 (mean ln 1.21 = 0.190620, sd ln 1.1 = 0.095310);
 // half-width 2.919986 × 0.095310/√3 = 0.160680, so the change is +21 % and
 // the interval [e^0.029940 − 1, e^0.351300 − 1] = [+3.039 %, +42.091 %].
 func TestPairedRoundsRelativeOnLogScale(t *testing.T) {
-	base := []*servebench.Report{ttftReport(90, 100, 200), ttftReport(100, 100, 300), ttftReport(50, 100, 100)}
-	cand := []*servebench.Report{ttftReport(110, 110, 500), ttftReport(121, 121, 121), ttftReport(1, 133.1, 133.1)}
+	base := []*servebench.Report{ttftReport(90, 95, 100, 200, 300), ttftReport(100, 100, 100, 300, 300), ttftReport(50, 60, 100, 100, 100)}
+	cand := []*servebench.Report{ttftReport(110, 110, 110, 500, 500), ttftReport(121, 121, 121, 121, 121), ttftReport(1, 2, 133.1, 133.1, 133.1)}
 	for _, tc := range []struct {
 		tol  float64
 		want Verdict
-	}{{0.01, Regression}, {0.05, Inconclusive}, {0.5, NoRegression}} {
+	}{{0.1, Inconclusive}, {0.5, NoRegression}} {
 		c, err := Reports(base, cand, Options{Tolerances: []Tolerance{{"ttft_p50", tc.tol}}})
 		if err != nil {
 			t.Fatal(err)
@@ -87,21 +127,25 @@ func TestPairedRoundsRelativeOnLogScale(t *testing.T) {
 // One comparison at confidence 0.975 gives a two-sided 95 % interval.
 func TestOneRoundAttainmentUsesNewcombe(t *testing.T) {
 	c, err := Reports([]*servebench.Report{attainmentReport(56, 70)}, []*servebench.Report{attainmentReport(48, 80)},
-		Options{Confidence: 0.975, Tolerances: []Tolerance{{"attainment", 0.01}}})
+		Options{Confidence: 0.975, Tolerances: []Tolerance{{"attainment", 0.01}}, AllowDifferentWorkloads: true})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if want := []string{"round 1: the request count differs: baseline 70, candidate 80"}; !slices.Equal(c.AllowedDifferences, want) {
+		t.Errorf("allowed differences %q, want %q", c.AllowedDifferences, want)
 	}
 	m := c.Comparisons[0]
 	near(t, "change", m.Change, 0.2, 1e-12)
 	near(t, "ci_low", m.CILow, 0.0524, 5e-5)
 	near(t, "ci_high", m.CIHigh, 0.3339, 5e-5)
-	if m.Verdict != Regression || !c.BlindToRunVariance || !strings.Contains(c.Method, "blind to run-to-run variance") {
-		t.Errorf("verdict %s, blind %v, method %q", m.Verdict, c.BlindToRunVariance, c.Method)
+	if m.Verdict != Advisory || m.Leaning != Regression || c.Verdict != Advisory || !c.BlindToRunVariance || !strings.Contains(c.Method, "blind to run-to-run variance") {
+		t.Errorf("verdict %s leaning %s (overall %s), blind %v, method %q", m.Verdict, m.Leaning, c.Verdict, c.BlindToRunVariance, c.Method)
 	}
 }
 
-// Seven default comparisons at 0.95: each interval two-sided at
-// 1 − 2 × 0.05/7 = 0.985714.
+// Eight default comparisons at 0.95: each interval two-sided at
+// 1 − 2 × 0.05/8 = 0.9875. With 50 requests, p99 has 50 − ⌈49.5⌉ = 0
+// observations beyond it: insufficient data, judgeable from 500 a side.
 func TestDefaultFamilyIsBonferroni(t *testing.T) {
 	var xs []float64
 	for i := 1; i <= 50; i++ {
@@ -118,42 +162,59 @@ func TestDefaultFamilyIsBonferroni(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	near(t, "interval level", c.IntervalLevel, 1-0.1/7, 1e-12)
-	if len(c.Comparisons) != 7 || !strings.HasPrefix(c.Family, "Bonferroni over 7 comparisons") {
+	near(t, "interval level", c.IntervalLevel, 1-0.1/8, 1e-12)
+	if len(c.Comparisons) != 8 || !strings.HasPrefix(c.Family, "Bonferroni over 8 comparisons") {
 		t.Fatalf("%d comparisons, family %q", len(c.Comparisons), c.Family)
 	}
 	// Identical sides: every change is zero and its interval holds zero.
 	for _, m := range c.Comparisons {
+		if strings.HasSuffix(m.Name, "_p99") {
+			if m.Leaning != InsufficientData || m.Needed != 500 || !strings.Contains(m.Decide, "p99 needs at least 500 observations a side") {
+				t.Errorf("%s: leaning %s, needed %d, %q; want insufficient_data, 500", m.Name, m.Leaning, m.Needed, m.Decide)
+			}
+			continue
+		}
 		if m.Change != 0 || m.CILow > 0 || m.CIHigh < 0 {
 			t.Errorf("%s: change %v interval [%v, %v] on identical runs", m.Name, m.Change, m.CILow, m.CIHigh)
 		}
 	}
 }
 
+// The verdict codes: 5 regression, 6 inconclusive (0 when allowed), 0
+// no_regression, 2 when a run is not valid load (over the regression), and
+// 6 for one round per side whatever the interval leans to.
 func TestExitCodes(t *testing.T) {
-	base := []*servebench.Report{attainmentReport(90, 100), attainmentReport(92, 100), attainmentReport(94, 100)}
-	cand := []*servebench.Report{attainmentReport(88, 100), attainmentReport(89, 100), attainmentReport(90, 100)}
-	code := func(tol float64, strict bool) int {
-		c, err := Reports(base, cand, Options{Tolerances: []Tolerance{{"attainment", tol}}})
+	base := []*servebench.Report{attainmentReport(900, 1000), attainmentReport(920, 1000), attainmentReport(940, 1000)}
+	cand := []*servebench.Report{attainmentReport(850, 1000), attainmentReport(860, 1000), attainmentReport(870, 1000)}
+	code := func(tol float64, allow bool) int {
+		c, err := Reports(base, cand, Options{Tolerances: []Tolerance{{"attainment", tol}}, AllowInconclusive: allow})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return c.ExitCode(strict)
+		return c.ExitCode()
 	}
-	if got := code(0.01, false); got != 5 {
+	if got := code(0.02, false); got != 5 {
 		t.Errorf("regression exits %d, want 5", got)
 	}
-	if got := code(0.02, false); got != 0 {
-		t.Errorf("inconclusive exits %d, want 0", got)
+	if got := code(0.07, false); got != 6 {
+		t.Errorf("inconclusive exits %d, want 6", got)
 	}
-	if got := code(0.02, true); got != 6 {
-		t.Errorf("inconclusive --strict exits %d, want 6", got)
+	if got := code(0.07, true); got != 0 {
+		t.Errorf("inconclusive allowed exits %d, want 0", got)
 	}
-	if got := code(0.05, true); got != 0 {
+	if got := code(0.09, false); got != 0 {
 		t.Errorf("no_regression exits %d, want 0", got)
 	}
+	one, err := Reports(base[:1], cand[:1], Options{Tolerances: []Tolerance{{"attainment", 0.5}}, AllowInconclusive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if one.Verdict != Advisory || one.Comparisons[0].Verdict != Advisory || one.Comparisons[0].Leaning != NoRegression || one.ExitCode() != 6 {
+		t.Errorf("one round: verdict %s, metric %s leaning %s, exit %d; want advisory, leaning no_regression, exit 6",
+			one.Verdict, one.Comparisons[0].Verdict, one.Comparisons[0].Leaning, one.ExitCode())
+	}
 	cand[1].Valid, cand[1].InvalidReasons = false, []string{"3 of 100 offered requests were sent late"}
-	if got := code(0.01, false); got != 2 {
+	if got := code(0.02, false); got != 2 {
 		t.Errorf("an invalid run exits %d, want 2 (over the regression)", got)
 	}
 }
@@ -165,8 +226,8 @@ func TestDifferentWorkloadsAreRefusedUnlessAllowed(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 	cmp, err := Reports([]*servebench.Report{b}, []*servebench.Report{c}, Options{AllowDifferentWorkloads: true, Tolerances: []Tolerance{{"attainment", 0.01}}})
-	if err != nil || len(cmp.Notes) != 1 {
-		t.Fatalf("err %v notes %v", err, cmp)
+	if err != nil || len(cmp.AllowedDifferences) != 1 || !strings.Contains(cmp.AllowedDifferences[0], "workload w2 differs") {
+		t.Fatalf("err %v allowed differences %q", err, cmp.AllowedDifferences)
 	}
 	c.Inputs.WorkloadSHA256 = "w1"
 	c.SLO.TTFT = 500e6
@@ -203,23 +264,50 @@ func TestParseTolerance(t *testing.T) {
 	}
 }
 
-// Unequal round counts get Welch's interval. Baseline attainment 0.90 and
-// 0.94 (variance 0.0008, so 0.0004 for the mean), candidate 0.90 three
-// times (variance 0): the standard error is 0.02 with Welch's 1 degree of
-// freedom, t(0.95, 1) = 6.313752, so the drop 0.02 has the interval
-// 0.02 ± 0.126275.
+// Unequal round counts get Welch's interval on log values. Baseline p50
+// TTFT 100 and 121 ms (log variance (ln 1.21)²/2 = 0.018168, so 0.009084
+// for the mean), candidate 110 ms three times (variance 0): the standard
+// error is √0.009084 = ln 1.1 = 0.095310 with Welch's 1 degree of freedom,
+// t(0.95, 1) = 6.313752, half-width 0.601766. The change is ln 110 −
+// (ln 100 + ln 121)/2 = 0, the interval [e^−0.601766 − 1, e^0.601766 − 1]
+// = [−45.216 %, +82.534 %]. The run-to-run noise pooled over both sides
+// is e^√((0.018168 + 0)/3) − 1 = e^0.077821 − 1 = 8.093 %; against a 10 %
+// tolerance the smallest detectable change is 1.1 × e^0.601766 − 1 =
+// 100.787 %.
 func TestUnequalRoundsUseWelch(t *testing.T) {
-	c, err := Reports([]*servebench.Report{attainmentReport(90, 100), attainmentReport(94, 100)},
-		[]*servebench.Report{attainmentReport(90, 100), attainmentReport(90, 100), attainmentReport(90, 100)},
-		Options{Tolerances: []Tolerance{{"attainment", 0.01}}})
+	flat := func(v float64) *servebench.Report { return ttftReport(v, v, v, v, v) }
+	c, err := Reports([]*servebench.Report{flat(100), flat(121)}, []*servebench.Report{flat(110), flat(110), flat(110)},
+		Options{Tolerances: []Tolerance{{"ttft_p50", 0.1}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := c.Comparisons[0]
-	near(t, "change", m.Change, 0.02, 1e-12)
-	near(t, "ci_low", m.CILow, 0.02-0.126275, 1e-6)
-	near(t, "ci_high", m.CIHigh, 0.02+0.126275, 1e-6)
+	near(t, "change", m.Change, 0, 1e-12)
+	near(t, "ci_low", m.CILow, -0.452157, 1e-5)
+	near(t, "ci_high", m.CIHigh, 0.82534, 1e-5)
 	if m.Verdict != Inconclusive || !strings.Contains(c.Method, "Welch") {
 		t.Errorf("verdict %s, method %q", m.Verdict, c.Method)
+	}
+	near(t, "noise", *m.Noise, 0.08093, 1e-5)
+	near(t, "detectable", m.MinDetectableEffect, 1.00787, 1e-5)
+}
+
+// A tolerance below the measured run-to-run noise, or of zero, is refused,
+// with the noise in the message: attainment 0.90 and 0.94 against 0.90
+// three times has the pooled standard deviation √((1 × 0.0008 + 2 ×
+// 0)/3) = 0.016330 per round.
+func TestToleranceBelowNoiseIsRefused(t *testing.T) {
+	base := []*servebench.Report{attainmentReport(90, 100), attainmentReport(94, 100)}
+	cand := []*servebench.Report{attainmentReport(90, 100), attainmentReport(90, 100), attainmentReport(90, 100)}
+	_, err := Reports(base, cand, Options{Tolerances: []Tolerance{{"attainment", 0.01}}})
+	if err == nil || !strings.Contains(err.Error(), "tolerance 1 pt on attainment is below the run-to-run noise measured in the rounds (standard deviation 1.63 pt per round") {
+		t.Errorf("err = %v", err)
+	}
+	_, err = Reports(base, cand, Options{Tolerances: []Tolerance{{"attainment", 0}}})
+	if err == nil || !strings.Contains(err.Error(), "tolerance 0 on attainment: want a positive") {
+		t.Errorf("zero tolerance: err = %v", err)
+	}
+	if _, err := ParseTolerance("ttft_p99=0%"); err == nil {
+		t.Error("ParseTolerance accepted 0%")
 	}
 }

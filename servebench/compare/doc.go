@@ -2,17 +2,27 @@
 // baseline on the same workload by more than noise explains.
 //
 // Each side is a list of run reports, one per round. Round K of the baseline
-// and round K of the candidate ran the same workload with the same arrival
-// seed, in alternating order, so the rounds pair up. With two or more rounds
-// per side every interval comes from the variation between rounds: a
-// Student t-interval on the paired per-round differences of the statistic
-// (log ratios for relative comparisons), or Welch's interval when the sides
-// have different round counts. With one round per side the intervals come
-// from the requests of that single run, and the comparison says they are
-// blind to run-to-run variance: percentiles by a seeded bootstrap of the
-// nearest-rank order statistic, attainment and error rate by Newcombe's
-// score interval for a difference of proportions, qualified_rps by the
-// Poisson approximation of the qualified counts.
+// and round K of the candidate ran the same schedule (the same workload,
+// arrival process, rate, request count and seed), in the balanced ABBA
+// order, so the rounds pair up; Reports refuses pairs that did not, unless
+// told otherwise. With two or more rounds per side every interval comes
+// from the variation between rounds: for latency percentiles and
+// qualified_rps, a Student t-interval on the paired per-round differences
+// (log ratios), or Welch's interval when the sides have different round
+// counts; for attainment and error rate, a quasi-binomial interval across
+// rounds, whose dispersion (Pearson χ² over the rounds, at least 1) takes
+// both binomial noise and overdispersion between rounds, and which is never
+// of zero width. A tolerance below the run-to-run noise measured in the
+// rounds is refused. With one round per side the intervals come from the
+// requests of that single run and the verdict is Advisory: percentiles by a
+// seeded bootstrap of the report's percentile definition, attainment and
+// error rate by Newcombe's score interval, qualified_rps by the Poisson
+// approximation of the qualified counts.
+//
+// Latency percentiles count each failed request as slower than any
+// success, so a regression cannot hide as errors; the success-only figure
+// is reported beside. A percentile with fewer than five observations
+// beyond it, pooled over a side's rounds, is InsufficientData.
 //
 // The comparisons are controlled as a family with Bonferroni: with k
 // comparisons at confidence c, every interval is two-sided at level

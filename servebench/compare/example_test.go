@@ -8,25 +8,29 @@ import (
 	"github.com/servebench/servebench/servebench/compare"
 )
 
-// Three paired rounds of attainment: the candidate loses 2, 3 and 4 points.
+// Three rounds of 1000 requests: the candidate qualifies 5, 6 and 7 points
+// fewer.
 func ExampleReports() {
 	round := func(qualified int) *servebench.Report {
-		a := float64(qualified) / 100
-		return &servebench.Report{Schema: servebench.ReportSchema, Offered: 100, ProtocolSuccesses: 100,
+		a := float64(qualified) / 1000
+		return &servebench.Report{Schema: servebench.ReportSchema, Offered: 1000, ProtocolSuccesses: 1000,
 			Qualified: qualified, Attainment: &a, Valid: true}
 	}
 	c, err := compare.Reports(
-		[]*servebench.Report{round(90), round(92), round(94)},
-		[]*servebench.Report{round(88), round(89), round(90)},
-		compare.Options{Tolerances: []compare.Tolerance{{Name: "attainment", Value: 0.01}}})
+		[]*servebench.Report{round(900), round(920), round(940)},
+		[]*servebench.Report{round(850), round(860), round(870)},
+		compare.Options{Tolerances: []compare.Tolerance{{Name: "attainment", Value: 0.02}}})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(c.Comparisons[0].Describe())
-	fmt.Println("exit code", c.ExitCode(false))
+	m := c.Comparisons[0]
+	fmt.Println(m.Describe())
+	fmt.Printf("noise %.4f per round, detectable from %.4f\n", *m.Noise, m.MinDetectableEffect)
+	fmt.Println("exit code", c.ExitCode())
 	// Output:
-	// attainment: baseline 0.9200, candidate 0.8900, change +3.00 pt (interval [+1.31 pt, +4.69 pt], tolerance 1 pt): regression
+	// attainment: baseline 0.9200, candidate 0.8600, change +6.00 pt (interval [+3.19 pt, +8.81 pt], tolerance 2 pt): regression
+	// noise 0.0158 per round, detectable from 0.0481
 	// exit code 5
 }
 
@@ -37,7 +41,7 @@ func ExampleParseTolerance() {
 	fmt.Println(err)
 	// Output:
 	// ttft_p99 0.1
-	// tolerance "ttft_p99=ten": value "ten" is not a non-negative fraction or percentage
+	// tolerance "ttft_p99=ten": value "ten" is not a positive fraction or percentage (with 0 any measurable slowdown is a regression)
 }
 
 // The Wilson interval the calibration figures are reported with.
@@ -51,7 +55,8 @@ func ExampleWilsonInterval() {
 // Write a comparison's text summary. One round of 90 of 100 on each side:
 // each side's 90 % Wilson interval is [0.8396, 0.9393], so Newcombe's
 // interval of the drop is 0 ± √(0.0604² + 0.0393²) = ±7.20 points, wider
-// than the 5-point tolerance: inconclusive.
+// than the 5-point tolerance: the result leans inconclusive, and with one
+// round it is advisory (exit 6) whatever it leans to.
 func ExampleComparison_WriteText() {
 	round := func(qualified int) *servebench.Report {
 		a := float64(qualified) / 100
@@ -62,13 +67,24 @@ func ExampleComparison_WriteText() {
 		compare.Options{Tolerances: []compare.Tolerance{{Name: "attainment", Value: 0.05}}})
 	_ = c.WriteText(os.Stdout)
 	// Output:
-	// verdict: inconclusive
+	// verdict: advisory (exit 6)
 	// rounds: baseline 1, candidate 1
-	// method: request-level intervals from one round per side (blind to run-to-run variance): seeded bootstrap of the nearest-rank percentile, Newcombe's score interval for attainment and error rate, Poisson counts for qualified_rps
-	// family: Bonferroni over 1 comparisons: each interval is two-sided at 90%, so each end is a one-sided bound at 95%; a regression needs the lower end beyond the tolerance, so an A/A comparison reports any regression with probability at most 0.05
-	// caution: one round per side; these intervals are blind to run-to-run variance
+	// method: request-level intervals from one round per side (blind to run-to-run variance): seeded bootstrap of the percentile, Newcombe's score interval for attainment and error rate, Poisson counts for qualified_rps; latency percentiles count each failed request as slower than any success (the success-only figure is given beside)
+	// family: Bonferroni over 1 comparisons: each interval is two-sided at 90%, so each end is a one-sided bound at 95%; a regression needs the lower end beyond the tolerance, so an A/A comparison reports any regression with probability at most 0.05 only if runs did not vary from one to the next, which one round per side cannot check: the result is advisory
+	// ADVISORY: one round per side; these intervals are blind to run-to-run variance, so no verdict is given (exit 6); run 2 or more rounds, 4 by default
 	// (change, interval and tolerance: positive is worse)
-	// statistic   baseline  candidate  change    interval              tolerance  verdict
-	// attainment  0.9000    0.9000     +0.00 pt  [-7.20 pt, +7.20 pt]  5 pt       inconclusive
+	// statistic   baseline  candidate  change    interval              tolerance  noise/round  detectable  verdict
+	// attainment  0.9000    0.9000     +0.00 pt  [-7.20 pt, +7.20 pt]  5 pt       -            +12.20 pt   advisory (leaning inconclusive)
+	// (detectable: the smallest change these rounds and this noise would have called a regression)
 	// attainment: about 3× the requests per run would likely decide it; better, run 2 or more rounds, since request-level intervals are blind to run-to-run variance
+}
+
+// The balanced order of four rounds: each side's runs average position 4.5.
+func ExampleABBAOrder() {
+	o := compare.ABBAOrder(4)
+	fmt.Println(o.Describe())
+	fmt.Println(o.Runs[2])
+	// Output:
+	// ABBABAAB (ABBA; A baseline, B candidate): mean position baseline 4.5, candidate 4.5
+	// candidate/round-2
 }

@@ -28,9 +28,16 @@ type htmlPage struct {
 type htmlRow struct {
 	Name, Baseline, Candidate, Change, Interval, Tolerance, Decide string
 	Verdict                                                        Verdict
+	// VerdictText is the verdict, with an advisory result's leaning;
+	// Noise and Detectable the run-to-run noise and the smallest
+	// detectable change; SuccessOnly the labelled success-only figure.
+	VerdictText, Noise, Detectable, SuccessOnly string
 	// BarLeft and BarWidth place the interval on a shared axis (percent of
 	// the bar), TolAt the tolerance and ZeroAt no change.
 	BarLeft, BarWidth, TolAt, ZeroAt string
+	// NoBar is set when the interval is not finite (an unbounded side,
+	// insufficient data): there is nothing to draw.
+	NoBar bool
 }
 
 // htmlCDF is one overlaid CDF chart.
@@ -71,6 +78,17 @@ func (c *Comparison) WriteHTML(w io.Writer) error {
 // htmlRowOf formats one comparison and places its interval on an axis that
 // spans the interval, zero and the tolerance.
 func htmlRowOf(m MetricComparison) htmlRow {
+	row := htmlRow{
+		Name: m.Name, Baseline: m.formatValue(m.Baseline), Candidate: m.formatValue(m.Candidate),
+		Change: m.formatChange(m.Change), Interval: "[" + m.formatChange(m.CILow) + ", " + m.formatChange(m.CIHigh) + "]",
+		Tolerance: m.formatTolerance(), Verdict: m.Verdict, Decide: m.Decide,
+		VerdictText: m.verdictText(), Noise: m.formatNoise(), Detectable: m.formatChange(m.MinDetectableEffect),
+		SuccessOnly: m.successOnlyLine(),
+	}
+	if !finite(m.CILow, m.CIHigh) {
+		row.NoBar = true
+		return row
+	}
 	lo, hi := math.Min(math.Min(m.CILow, 0), -m.Tolerance), math.Max(math.Max(m.CIHigh, m.Tolerance), 0)
 	pad := (hi - lo) * 0.1
 	if pad == 0 {
@@ -79,13 +97,9 @@ func htmlRowOf(m MetricComparison) htmlRow {
 	lo, hi = lo-pad, hi+pad
 	at := func(v float64) float64 { return 100 * (v - lo) / (hi - lo) }
 	pct := func(v float64) string { return fmt.Sprintf("%.2f%%", v) }
-	return htmlRow{
-		Name: m.Name, Baseline: m.formatValue(m.Baseline), Candidate: m.formatValue(m.Candidate),
-		Change: m.formatChange(m.Change), Interval: "[" + m.formatChange(m.CILow) + ", " + m.formatChange(m.CIHigh) + "]",
-		Tolerance: m.formatTolerance(), Verdict: m.Verdict, Decide: m.Decide,
-		BarLeft: pct(at(m.CILow)), BarWidth: pct(math.Max(at(m.CIHigh)-at(m.CILow), 0.4)),
-		TolAt: pct(at(m.Tolerance)), ZeroAt: pct(at(0)),
-	}
+	row.BarLeft, row.BarWidth = pct(at(m.CILow)), pct(math.Max(at(m.CIHigh)-at(m.CILow), 0.4))
+	row.TolAt, row.ZeroAt = pct(at(m.Tolerance)), pct(at(0))
+	return row
 }
 
 // pooled collects one metric's successful-request values over every round
@@ -94,7 +108,7 @@ func pooled(m servebench.Metric, reports []*servebench.Report) []float64 {
 	var xs []float64
 	s := statistic{name: string(m), metric: m}
 	for _, r := range reports {
-		if v, err := s.samples(r); err == nil {
+		if v, err := s.samples(r, false); err == nil {
 			xs = append(xs, v...)
 		}
 	}

@@ -10,10 +10,11 @@ import (
 // The page holds the table with each interval, both sides' CDFs as
 // polylines, and escapes what comes from the reports.
 func TestWriteHTML(t *testing.T) {
-	base := []*servebench.Report{ttftReport(90, 100, 200), ttftReport(100, 100, 300), ttftReport(50, 100, 100)}
-	cand := []*servebench.Report{ttftReport(110, 110, 500), ttftReport(121, 121, 121), ttftReport(1, 133.1, 133.1)}
+	base := []*servebench.Report{ttftReport(90, 95, 100, 200, 300), ttftReport(100, 100, 100, 300, 300), ttftReport(50, 60, 100, 100, 100)}
+	cand := []*servebench.Report{ttftReport(110, 110, 110, 500, 500), ttftReport(121, 121, 121, 121, 121), ttftReport(1, 2, 133.1, 133.1, 133.1)}
 	base[0].Experiment = &servebench.Experiment{RunID: "<script>alert(1)</script>"}
-	c, err := Reports(base, cand, Options{Tolerances: []Tolerance{{"ttft_p50", 0.01}}})
+	cand[0].Experiment = &servebench.Experiment{RunID: "c1"}
+	c, err := Reports(base, cand, Options{Tolerances: []Tolerance{{"ttft_p50", 0.1}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,10 +24,11 @@ func TestWriteHTML(t *testing.T) {
 	}
 	page := b.String()
 	for _, want := range []string{
-		"<td>ttft_p50</td><td>100.00 ms</td><td>121.37 ms</td><td>&#43;21.00%</td><td>[&#43;3.04%, &#43;42.09%]</td><td>1%</td>",
-		`<td class="regression">regression`,
-		"TTFT (ms): baseline n=9, candidate n=9",
+		"<td>ttft_p50</td><td>100.00 ms</td><td>121.37 ms</td><td>&#43;21.00%</td><td>[&#43;3.04%, &#43;42.09%]</td><td>10%</td>",
+		`<td class="inconclusive">inconclusive`,
+		"TTFT (ms): baseline n=15, candidate n=15",
 		"&lt;script&gt;",
+		"<th>noise per round</th><th>detectable from</th>",
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %q:\n%s", want, page[strings.Index(page, "<table"):strings.Index(page, "</table>")])

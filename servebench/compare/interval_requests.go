@@ -8,6 +8,8 @@ import (
 	"sort"
 
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/servebench/servebench/servebench/stats"
 )
 
 // bootstrapDraws is the number of bootstrap resamples per percentile
@@ -49,16 +51,24 @@ func seedFor(name string) uint64 {
 	return h.Sum64()
 }
 
+// unboundedSentinel stands in a bootstrap for a failed request's +Inf:
+// larger than any latency, and finite, so that log ratios stay numbers.
+const unboundedSentinel = 1e300
+
 // bootstrapLogRatio is the percentile-bootstrap interval of
 // ln(worse/better) — ln(candidate/baseline) for a latency percentile —
-// two-sided at level, resampling each side's requests independently. The
-// point estimate is the log ratio of the observed percentiles.
-func bootstrapLogRatio(name string, b, c []float64, p, bValue, cValue, level float64) estimate {
-	cb, cc := orderStatisticCDF(len(b), p), orderStatisticCDF(len(c), p)
+// two-sided at level, resampling each side's requests independently and
+// taking each resample's percentile by method (nearest rank, exactly in
+// distribution, or linear interpolation). Failed requests (+Inf) resample
+// as larger than any success. The point estimate is the log ratio of the
+// observed percentiles.
+func bootstrapLogRatio(name string, b, c []float64, p float64, method stats.PercentileMethod, bValue, cValue, level float64) estimate {
+	b, c = bounded(b), bounded(c)
 	rng := rand.New(rand.NewPCG(seedFor(name), 0x5e7e_bec4))
+	drawB, drawC := resampler(b, p, method, rng), resampler(c, p, method, rng)
 	d := make([]float64, bootstrapDraws)
 	for i := range d {
-		d[i] = math.Log(drawPercentile(c, cc, rng) / drawPercentile(b, cb, rng))
+		d[i] = math.Log(drawC() / drawB())
 	}
 	slices.Sort(d)
 	tail := (1 - level) / 2
@@ -73,6 +83,34 @@ func bootstrapLogRatio(name string, b, c []float64, p, bValue, cValue, level flo
 	return estimate{mean: mean, lo: lo, hi: hi, halfWidthAt: func(f float64) float64 {
 		return math.Max(loHalf, hiHalf) / math.Sqrt(f)
 	}}
+}
+
+// bounded replaces +Inf by unboundedSentinel in a copy of xs.
+func bounded(xs []float64) []float64 {
+	out := slices.Clone(xs)
+	for i, x := range out {
+		if math.IsInf(x, 1) {
+			out[i] = unboundedSentinel
+		}
+	}
+	return out
+}
+
+// resampler draws the percentile of one bootstrap resample of sorted.
+func resampler(sorted []float64, p float64, method stats.PercentileMethod, rng *rand.Rand) func() float64 {
+	if method != stats.Linear {
+		cdf := orderStatisticCDF(len(sorted), p)
+		return func() float64 { return drawPercentile(sorted, cdf, rng) }
+	}
+	buf := make([]float64, len(sorted))
+	return func() float64 {
+		for i := range buf {
+			buf[i] = sorted[rng.IntN(len(sorted))]
+		}
+		slices.Sort(buf)
+		v, _ := stats.Percentile(buf, p, stats.Linear)
+		return v
+	}
 }
 
 // wilsonInterval is the two-sided Wilson score interval of s successes in

@@ -16,6 +16,10 @@ type estimate struct {
 	// scaled by factor (rounds, or requests per run, times factor), for
 	// the "how much more would decide it" hint; nil when it cannot say.
 	halfWidthAt func(factor float64) float64
+	// critAt returns the critical value (t or z quantile) the half-width
+	// at factor is made with, so that halfWidthAt/critAt is the standard
+	// error there; nil when the interval is not of that form.
+	critAt func(factor float64) float64
 }
 
 // tQuantile is Student's t quantile with nu degrees of freedom.
@@ -36,6 +40,7 @@ func pairedT(d []float64, level float64) estimate {
 			m := math.Max(math.Round(n*f), 2)
 			return tQuantile(q, m-1) * sd / math.Sqrt(m)
 		},
+		critAt: func(f float64) float64 { return tQuantile(q, math.Max(math.Round(n*f), 2)-1) },
 	}
 }
 
@@ -46,16 +51,18 @@ func welchT(b, c []float64, level float64) estimate {
 	mb, vb := stat.MeanVariance(b, nil)
 	mc, vc := stat.MeanVariance(c, nil)
 	q := 1 - (1-level)/2
-	width := func(f float64) float64 {
+	crit := func(f float64) float64 {
 		sb, sc := vb/(nb*f), vc/(nc*f)
 		se2 := sb + sc
 		if se2 == 0 {
 			return 0
 		}
-		nu := se2 * se2 / (sb*sb/(nb*f-1) + sc*sc/(nc*f-1))
-		return tQuantile(q, nu) * math.Sqrt(se2)
+		return tQuantile(q, se2*se2/(sb*sb/(nb*f-1)+sc*sc/(nc*f-1)))
+	}
+	width := func(f float64) float64 {
+		return crit(f) * math.Sqrt(vb/(nb*f)+vc/(nc*f))
 	}
 	half := width(1)
 	mean := mc - mb
-	return estimate{mean: mean, lo: mean - half, hi: mean + half, halfWidthAt: width}
+	return estimate{mean: mean, lo: mean - half, hi: mean + half, halfWidthAt: width, critAt: crit}
 }

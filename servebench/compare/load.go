@@ -56,7 +56,7 @@ func LoadSide(path string) ([]*servebench.Report, []string, error) {
 		}
 	}
 	if len(rounds) == 0 {
-		return nil, nil, fmt.Errorf("compare: %s holds neither %s nor round-K or run-K run directories", path, servebench.ReportFile)
+		return nil, nil, fmt.Errorf("compare: %s holds no runs: neither %s nor round-K or run-K run directories", path, servebench.ReportFile)
 	}
 	sort.Slice(rounds, func(i, j int) bool { return rounds[i].k < rounds[j].k })
 	reports := make([]*servebench.Report, len(rounds))
@@ -70,7 +70,22 @@ func LoadSide(path string) ([]*servebench.Report, []string, error) {
 		}
 		dirs[i] = r.dir
 	}
+	if err := sameWorkload(path, reports, dirs); err != nil {
+		return nil, nil, err
+	}
 	return reports, dirs, nil
+}
+
+// sameWorkload refuses a side whose runs replayed different workloads:
+// its rounds would not be repeats of one measurement.
+func sameWorkload(path string, reports []*servebench.Report, dirs []string) error {
+	for i, r := range reports {
+		if w, first := r.Inputs.WorkloadSHA256, reports[0].Inputs.WorkloadSHA256; w != first {
+			return fmt.Errorf("compare: %s mixes runs of different workloads: %s ran %s, %s ran %s; a side's rounds must repeat one workload",
+				path, filepath.Base(dirs[0]), short(first), filepath.Base(dirs[i]), short(w))
+		}
+	}
+	return nil
 }
 
 // readReport decodes one report.json, naming the file in any error.

@@ -52,8 +52,20 @@ func TestLoadSideRefusesGapsAndMixtures(t *testing.T) {
 	if _, _, err := LoadSide(mixed); err == nil || !strings.Contains(err.Error(), "mixes") {
 		t.Errorf("mixed: %v", err)
 	}
-	if _, _, err := LoadSide(t.TempDir()); err == nil || !strings.Contains(err.Error(), "holds neither") {
+	empty := t.TempDir()
+	if _, _, err := LoadSide(empty); err == nil || !strings.Contains(err.Error(), empty+" holds no runs") {
 		t.Errorf("empty: %v", err)
+	}
+	other := t.TempDir()
+	writeReport(t, filepath.Join(other, "round-1"), 90)
+	writeReport(t, filepath.Join(other, "round-2"), 90)
+	b, _ := os.ReadFile(filepath.Join(other, "round-2", servebench.ReportFile))
+	b = []byte(strings.Replace(string(b), `"workload_sha256":"w1"`, `"workload_sha256":"w2"`, 1))
+	if err := os.WriteFile(filepath.Join(other, "round-2", servebench.ReportFile), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := LoadSide(other); err == nil || !strings.Contains(err.Error(), other+" mixes runs of different workloads: round-1 ran w1, round-2 ran w2") {
+		t.Errorf("mixed workloads: %v", err)
 	}
 	bad := t.TempDir()
 	if err := os.WriteFile(filepath.Join(bad, servebench.ReportFile), []byte("{"), 0o644); err != nil {

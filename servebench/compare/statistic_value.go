@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/servebench/servebench/servebench"
@@ -28,13 +29,12 @@ func (s statistic) value(r *servebench.Report) (float64, error) {
 		return *r.QualifiedRPS, nil
 	}
 	if requestMetrics[s.metric] {
-		xs, err := s.samples(r)
+		xs, err := s.samples(r, true)
 		if err == nil {
-			v, _ := stats.Percentile(xs, s.p, r.PercentileMethod)
-			return v, nil
+			return percentile(xs, s.p, r.PercentileMethod), nil
 		}
 		// Without per-request entries, the stored summary still answers
-		// p50, p90, p95, p99 and the maximum.
+		// p50, p90, p95, p99 and the maximum, over the successes only.
 		if v, _, _, perr := r.Percentile(s.metric, s.p); perr == nil {
 			return v, nil
 		}
@@ -47,45 +47,93 @@ func (s statistic) value(r *servebench.Report) (float64, error) {
 	return v, nil
 }
 
+// successOnly computes a latency percentile over the successful requests
+// alone, the figure reported beside the one that counts failures; ok is
+// false when there is none to compute.
+func (s statistic) successOnly(r *servebench.Report) (float64, bool) {
+	if !requestMetrics[s.metric] {
+		return 0, false
+	}
+	xs, err := s.samples(r, false)
+	if err != nil || len(xs) == 0 {
+		return 0, false
+	}
+	return percentile(xs, s.p, r.PercentileMethod), true
+}
+
+// percentile is the p-th percentile of an ascending population whose
+// failed requests sit at its end as +Inf: +Inf when the percentile falls
+// among them.
+func percentile(sorted []float64, p float64, method stats.PercentileMethod) float64 {
+	v, _ := stats.Percentile(sorted, p, method)
+	if math.IsNaN(v) {
+		// Linear interpolation at a whole rank just below +Inf.
+		h := float64(len(sorted)-1) * p / 100
+		return sorted[int(math.Floor(h))]
+	}
+	return v
+}
+
 // samples returns the ascending per-request population of a request-level
 // metric, rebuilt from the report's request entries and checked against the
-// size of the population the scorer summarized.
-func (s statistic) samples(r *servebench.Report) ([]float64, error) {
+// size of the population the scorer summarized (its successes). With
+// failures, every offered request that did not succeed joins it at +Inf
+// (a failure is slower than any success), except for schedule lag, which
+// every sent request has.
+func (s statistic) samples(r *servebench.Report, failures bool) ([]float64, error) {
 	xs := make([]float64, 0, len(r.Requests))
+	failed := 0
 	for i := range r.Requests {
 		q := &r.Requests[i]
-		var v *float64
-		switch s.metric {
-		case servebench.MetricScheduleLag:
-			v = q.ScheduleLagMS
-		case servebench.MetricTTFT:
-			v = q.TTFTMS
-		case servebench.MetricTTFTFromScheduled:
-			v = q.TTFTFromScheduledMS
-		case servebench.MetricTPOT:
-			v = q.TPOTMS
-		case servebench.MetricE2E:
-			v = q.E2EMS
-		case servebench.MetricLastToken:
-			v = q.LastTokenMS
-		case servebench.MetricMaxGap:
-			v = q.MaxGapMS
-		}
-		if v == nil || (s.metric != servebench.MetricScheduleLag && q.Status != servebench.StatusSuccess) {
+		if s.metric != servebench.MetricScheduleLag && q.Status != servebench.StatusSuccess {
+			failed++
 			continue
 		}
-		xs = append(xs, *v)
+		if v := requestValue(q, s.metric); v != nil {
+			xs = append(xs, *v)
+		}
 	}
 	d, ok := r.Percentiles[s.metric]
-	if !ok {
+	switch {
+	case !ok && (len(xs) > 0 || failed == 0):
 		return nil, fmt.Errorf("%s: the report has no %s population", s.name, s.metric)
+	case !ok:
+		// Nothing succeeded: the scorer summarized no population.
+		d.Population = "every request failed"
 	}
 	if len(xs) != d.N {
 		return nil, fmt.Errorf("%s: the report's request entries hold %d values of %s but its population has %d", s.name, len(xs), s.metric, d.N)
 	}
+	slices.Sort(xs)
+	if failures {
+		for range failed {
+			xs = append(xs, math.Inf(1))
+		}
+	}
 	if len(xs) == 0 {
 		return nil, fmt.Errorf("%s: the %s population is empty (%s)", s.name, s.metric, d.Population)
 	}
-	slices.Sort(xs)
 	return xs, nil
+}
+
+// requestValue is one request's value of a request-level metric; nil when
+// undefined.
+func requestValue(q *servebench.RequestScore, m servebench.Metric) *float64 {
+	switch m {
+	case servebench.MetricScheduleLag:
+		return q.ScheduleLagMS
+	case servebench.MetricTTFT:
+		return q.TTFTMS
+	case servebench.MetricTTFTFromScheduled:
+		return q.TTFTFromScheduledMS
+	case servebench.MetricTPOT:
+		return q.TPOTMS
+	case servebench.MetricE2E:
+		return q.E2EMS
+	case servebench.MetricLastToken:
+		return q.LastTokenMS
+	case servebench.MetricMaxGap:
+		return q.MaxGapMS
+	}
+	return nil
 }

@@ -33,11 +33,11 @@ type Tolerance struct {
 }
 
 // DefaultTolerances are compared when none is named: attainment may drop
-// by one point, and each of TTFT, TPOT and E2E at p50 and p99 may rise by
-// 5 %.
+// by one point, the error rate may rise by one point, and each of TTFT,
+// TPOT and E2E at p50 and p99 may rise by 5 %.
 func DefaultTolerances() []Tolerance {
 	return []Tolerance{
-		{"attainment", 0.01},
+		{"attainment", 0.01}, {"error_rate", 0.01},
 		{"ttft_p50", 0.05}, {"ttft_p99", 0.05},
 		{"tpot_p50", 0.05}, {"tpot_p99", 0.05},
 		{"e2e_p50", 0.05}, {"e2e_p99", 0.05},
@@ -59,8 +59,8 @@ func ParseTolerance(s string) (Tolerance, error) {
 	} else {
 		v, err = strconv.ParseFloat(value, 64)
 	}
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-		return Tolerance{}, fmt.Errorf("tolerance %q: value %q is not a non-negative fraction or percentage", s, value)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v <= 0 {
+		return Tolerance{}, fmt.Errorf("tolerance %q: value %q is not a positive fraction or percentage (with 0 any measurable slowdown is a regression)", s, value)
 	}
 	t := Tolerance{Name: name, Value: v}
 	if _, err := statisticFor(name); err != nil {

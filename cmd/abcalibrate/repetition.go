@@ -1,0 +1,133 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/servebench/servebench/fixtures/simengine"
+	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/compare"
+)
+
+// run runs an experiment's repetitions.
+func (e experiment) run(ctx context.Context, s settings, w *servebench.Workload, out io.Writer, log io.Writer) (tally, error) {
+	t := newTally()
+	for rep := s.first; rep < s.first+s.reps; rep++ {
+		c, refused, err := repetition(ctx, s, w, e, rep, s.rounds)
+		if err != nil {
+			return t, fmt.Errorf("repetition %d: %w", rep, err)
+		}
+		if c == nil {
+			t.refused++
+			fmt.Fprintf(log, "%s #%d: refused: %s\n", e.name, rep, refused)
+			continue
+		}
+		hit := e.hit != nil && e.hit(c)
+		t.add(c, hit)
+		if e.moreRounds {
+			if err := e.checkAdvice(ctx, s, w, rep, c, &t, log); err != nil {
+				return t, fmt.Errorf("repetition %d: %w", rep, err)
+			}
+		}
+		line, _ := json.Marshal(map[string]any{"experiment": e.name, "repetition": rep, "comparison": c})
+		fmt.Fprintf(out, "%s\n", line)
+		fmt.Fprintf(log, "%s #%d: %s (counted: %v, valid load: %v)\n", e.name, rep, c.Verdict, hit, c.Valid)
+	}
+	return t, nil
+}
+
+// checkAdvice reruns the repetition with the extra rounds advised for its
+// first inconclusive statistic (up to -max-extra-rounds) and counts
+// whether that statistic is then decided.
+func (e experiment) checkAdvice(ctx context.Context, s settings, w *servebench.Workload, rep int, c *compare.Comparison, t *tally, log io.Writer) error {
+	for _, m := range c.Comparisons {
+		extra, ok := advisedRounds(m.Decide)
+		if m.Verdict != compare.Inconclusive || !ok || extra > s.maxExtra {
+			continue
+		}
+		more, refused, err := repetition(ctx, s, w, e, rep, s.rounds+extra)
+		if err != nil {
+			return err
+		}
+		if more == nil {
+			fmt.Fprintf(log, "%s #%d: with %d more rounds, refused: %s\n", e.name, rep, extra, refused)
+			return nil
+		}
+		t.advised++
+		for _, m2 := range more.Comparisons {
+			if m2.Name == m.Name && (m2.Verdict == compare.Regression || m2.Verdict == compare.NoRegression) {
+				t.decided++
+			}
+		}
+		fmt.Fprintf(log, "%s #%d: %s advised %d more rounds\n", e.name, rep, m.Name, extra)
+		return nil
+	}
+	return nil
+}
+
+// advisedRounds reads N from "about N more round(s) would decide it …".
+func advisedRounds(decide string) (int, bool) {
+	rest, ok := strings.CutPrefix(decide, "about ")
+	if !ok {
+		return 0, false
+	}
+	n, _, _ := strings.Cut(rest, " ")
+	k, err := strconv.Atoi(n)
+	return k, err == nil && strings.Contains(decide, "more round")
+}
+
+// repetition runs one A/B qualification of the given rounds; every run
+// gets a fresh engine with its own seed, so the two sides of an A/A
+// comparison are identical configurations with different seeds. A
+// comparison refused as bad input returns nil and why.
+func repetition(ctx context.Context, s settings, w *servebench.Workload, e experiment, rep, rounds int) (*compare.Comparison, string, error) {
+	dir, err := os.MkdirTemp("", "abcalibrate-")
+	if err != nil {
+		return nil, "", err
+	}
+	defer os.RemoveAll(dir)
+	arrival, err := servebench.NewArrival(servebench.ArrivalSpec{Process: "poisson", RateRPS: s.rate, Seed: int64(rep) * 1000})
+	if err != nil {
+		return nil, "", err
+	}
+	side := servebench.RunConfig{
+		Workload: w, Arrival: arrival, Count: s.count, Warmup: s.warmup, LagTolerance: s.lagTolerance,
+		Client: &servebench.Client{Endpoint: servebench.EndpointCompletions, Stream: true, Model: "simengine-tiny", TotalTimeout: time.Minute},
+	}
+	starts := 0
+	cfg := compare.ABConfig{
+		Baseline: side, Candidate: side, Rounds: rounds, OutputDir: dir,
+		Options: compare.Options{Confidence: s.confidence, Tolerances: s.tolerances},
+		StartEngine: func(ctx context.Context, sd compare.Side, rc *servebench.RunConfig) (func(), error) {
+			starts++
+			ec := simengine.DefaultConfig()
+			ec.TimeScale, ec.StepBase, ec.Seed = s.timeScale, s.baseStep, uint64(rep*1000+starts)
+			if sd == compare.Candidate {
+				ec.StepBase = time.Duration(float64(s.baseStep) * e.slowdown)
+				ec.ErrorRate = e.errorRate
+			}
+			srv, err := simengine.Start(ctx, ec)
+			if err != nil {
+				return nil, err
+			}
+			client := *rc.Client
+			client.BaseURL = srv.BaseURL()
+			rc.Client = &client
+			return func() { srv.Close() }, nil
+		},
+	}
+	res, err := compare.RunAB(ctx, cfg)
+	if err != nil && res != nil && len(res.Order) == 2*rounds {
+		return nil, err.Error(), nil // every run finished: the comparison itself was refused
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	return res.Comparison, "", nil
+}

@@ -1,0 +1,143 @@
+package compare_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/servebench/servebench/fixtures"
+	"github.com/servebench/servebench/fixtures/simengine"
+	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/compare"
+)
+
+// ABBA over four rounds runs A B B A B A A B: the baseline at positions
+// 1, 4, 6, 7 (mean 4.5) and the candidate at 2, 3, 5, 8 (mean 4.5). Over
+// three rounds (A B B A B A) the baseline holds 1, 4, 6 (mean 11/3) and
+// the candidate 2, 3, 5 (mean 10/3).
+func TestABBAOrder(t *testing.T) {
+	o := compare.ABBAOrder(4)
+	if got := o.Describe(); got != "ABBABAAB (ABBA; A baseline, B candidate): mean position baseline 4.5, candidate 4.5" {
+		t.Errorf("four rounds: %s", got)
+	}
+	if o.Runs[5] != (compare.RunPosition{Position: 6, Side: compare.Baseline, Round: 3}) {
+		t.Errorf("sixth run: %+v", o.Runs[5])
+	}
+	o = compare.ABBAOrder(3)
+	if o.MeanPosition.Baseline != 11.0/3 || o.MeanPosition.Candidate != 10.0/3 {
+		t.Errorf("three rounds: mean positions %+v", o.MeanPosition)
+	}
+}
+
+// engineCounter starts in-process simulated engines for StartEngine and
+// counts the engines alive at once.
+type engineCounter struct {
+	mu                 sync.Mutex
+	starts, live, peak int
+}
+
+func (e *engineCounter) start(ctx context.Context, side compare.Side, cfg *servebench.RunConfig) (func(), error) {
+	ec := simengine.DefaultConfig()
+	ec.TimeScale = 0.05
+	srv, err := simengine.Start(ctx, ec)
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	e.starts++
+	e.live++
+	e.peak = max(e.peak, e.live)
+	e.mu.Unlock()
+	client := *cfg.Client
+	client.BaseURL = srv.BaseURL()
+	cfg.Client = &client
+	return func() {
+		srv.Close()
+		e.mu.Lock()
+		e.live--
+		e.mu.Unlock()
+	}, nil
+}
+
+// abConfig is a small A/B qualification: three requests per run.
+func abConfig(t *testing.T, rounds int) compare.ABConfig {
+	t.Helper()
+	var buf bytes.Buffer
+	if _, err := (fixtures.FixedShape{Seed: 1, Requests: 3, PromptTokens: 16, MaxTokens: 4}).Generate(&buf); err != nil {
+		t.Fatal(err)
+	}
+	w, err := servebench.ParseWorkload("w.jsonl", buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	arrival, err := servebench.NewArrival(servebench.ArrivalSpec{Process: "poisson", RateRPS: 20, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	side := servebench.RunConfig{Workload: w, Arrival: arrival, Count: 3, LagTolerance: 5 * time.Second,
+		Client: &servebench.Client{Endpoint: servebench.EndpointCompletions, Stream: true, Model: "simengine-tiny", TotalTimeout: time.Minute}}
+	return compare.ABConfig{Baseline: side, Candidate: side, Rounds: rounds, OutputDir: t.TempDir(),
+		Options: compare.Options{Tolerances: []compare.Tolerance{{Name: "attainment", Value: 0.5}}}}
+}
+
+// By default every run starts its own engine and stops it when the run
+// ends, so at most one engine is alive; with ReuseEngines each side's
+// engine starts once and both stop at the end. compare.json says which.
+func TestRunABStartsFreshEnginesUnlessReused(t *testing.T) {
+	for _, reuse := range []bool{false, true} {
+		var n engineCounter
+		cfg := abConfig(t, 2)
+		cfg.StartEngine, cfg.ReuseEngines = n.start, reuse
+		res, err := compare.RunAB(context.Background(), cfg)
+		if err != nil {
+			t.Fatalf("reuse %v: %v", reuse, err)
+		}
+		wantStarts, wantPeak, wantEngines := 4, 1, compare.EnginesFresh
+		if reuse {
+			wantStarts, wantPeak, wantEngines = 2, 2, compare.EnginesReusedStarted
+		}
+		if n.starts != wantStarts || n.peak != wantPeak || n.live != 0 || res.Comparison.Engines != wantEngines {
+			t.Errorf("reuse %v: %d starts, peak %d alive, %d left alive, engines %q; want %d starts, peak %d, none left, %q",
+				reuse, n.starts, n.peak, n.live, res.Comparison.Engines, wantStarts, wantPeak, wantEngines)
+		}
+	}
+}
+
+// An interruption before the last run keeps the finished runs on disk and
+// writes no comparison from the unbalanced set.
+func TestRunABInterruptedWritesNoVerdict(t *testing.T) {
+	var n engineCounter
+	cfg := abConfig(t, 2)
+	cfg.StartEngine = n.start
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg.BeforeRun = func(side compare.Side, round int, _ *servebench.RunConfig) (func(), error) {
+		if round == 2 {
+			cancel()
+		}
+		return nil, nil
+	}
+	res, err := compare.RunAB(ctx, cfg)
+	if !errors.Is(err, compare.ErrInterrupted) {
+		t.Fatalf("err = %v, want ErrInterrupted", err)
+	}
+	if res.Comparison != nil || len(res.Order) != 2 {
+		t.Errorf("comparison %v, finished runs %v; want none and the two runs of round 1", res.Comparison, res.Order)
+	}
+	for _, dir := range []string{"baseline/round-1", "candidate/round-1"} {
+		if _, err := os.Stat(filepath.Join(cfg.OutputDir, dir, servebench.ReportFile)); err != nil {
+			t.Errorf("finished run %s not kept: %v", dir, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(cfg.OutputDir, compare.ComparisonFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("compare.json written from an unbalanced set (stat: %v)", err)
+	}
+	if n.live != 0 {
+		t.Errorf("%d engines left alive", n.live)
+	}
+}

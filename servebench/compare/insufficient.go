@@ -1,0 +1,74 @@
+package compare
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/servebench/servebench/servebench"
+)
+
+// minBeyond is how many observations must lie beyond a percentile, pooled
+// over a side's rounds, for it to be judged.
+const minBeyond = 5
+
+// beyond is how many of n observations lie above the nearest-rank p-th
+// percentile: n − ⌈p·n/100⌉.
+func beyond(n int, p float64) int {
+	return n - int(math.Ceil(p*float64(n)/100))
+}
+
+// neededFor is the smallest population with minBeyond observations beyond
+// the p-th percentile; 0 when none has (the maximum).
+func neededFor(p float64) int {
+	if p >= 100 {
+		return 0
+	}
+	n := max(int(math.Floor(minBeyond/(1-p/100)))-2, minBeyond)
+	for beyond(n, p) < minBeyond {
+		n++
+	}
+	return n
+}
+
+// populationSize is a percentile's population on one run: the request
+// entries with failures counted, else the scored population's size.
+func (s statistic) populationSize(r *servebench.Report) int {
+	if requestMetrics[s.metric] {
+		if xs, err := s.samples(r, true); err == nil {
+			return len(xs)
+		}
+	}
+	return r.Percentiles[s.metric].N
+}
+
+// insufficientData marks a percentile with fewer than minBeyond
+// observations beyond it, pooled over either side's rounds: no interval,
+// not a verdict, and how many observations would make it judgeable. It
+// reports false, changing nothing, otherwise.
+func (c *Comparison) insufficientData(s statistic, mc *MetricComparison) bool {
+	if s.metric == "" {
+		return false
+	}
+	pooled := func(reports []*servebench.Report) int {
+		n := 0
+		for _, r := range reports {
+			n += s.populationSize(r)
+		}
+		return n
+	}
+	nb, nc := pooled(c.baseline), pooled(c.candidate)
+	if beyond(nb, s.p) >= minBeyond && beyond(nc, s.p) >= minBeyond {
+		return false
+	}
+	mc.Verdict, mc.Needed = InsufficientData, neededFor(s.p)
+	mc.Change, mc.CILow, mc.CIHigh, mc.MinDetectableEffect = math.NaN(), math.NaN(), math.NaN(), math.NaN()
+	if mc.Needed == 0 {
+		mc.Decide = fmt.Sprintf("p%g has no observation beyond it, whatever the number of requests: compare a lower percentile", s.p)
+		return true
+	}
+	rounds := len(c.baseline)
+	more := int(math.Ceil(float64(mc.Needed)/float64(min(nb, nc))*float64(rounds))) - rounds
+	mc.Decide = fmt.Sprintf("p%g needs at least %d observations a side, pooled over the rounds, for %d to lie beyond it; the baseline has %d and the candidate %d: about %d more %s of this size, or more requests per round, would make it judgeable",
+		s.p, mc.Needed, minBeyond, nb, nc, more, plural(more, "round", "rounds"))
+	return true
+}

@@ -1,0 +1,116 @@
+package compare
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/servebench/servebench/servebench"
+)
+
+// runField is one property two runs must share to be compared: its name
+// as messages give it, and its value on a run ("" when the run does not
+// record it).
+type runField struct {
+	name  string
+	value func(r *servebench.Report) string
+}
+
+// sideFields must be the same on every run of both sides.
+var sideFields = []runField{
+	{"workload", func(r *servebench.Report) string { return r.Inputs.WorkloadSHA256 }},
+	{"SLO", func(r *servebench.Report) string { b, _ := json.Marshal(r.SLO); return string(b) }},
+}
+
+// roundFields must be the same on round K of both sides: the two runs of
+// a round replay one realized schedule.
+var roundFields = []runField{
+	{"schedule hash", scheduleHash},
+	{"request count", func(r *servebench.Report) string { return strconv.Itoa(r.Offered) }},
+	{"arrival process", arrivalField(func(a servebench.ArrivalSpec) string { return string(a.Process) })},
+	{"rate", arrivalField(func(a servebench.ArrivalSpec) string { return strconv.FormatFloat(a.RateRPS, 'g', -1, 64) })},
+	{"seed", arrivalField(func(a servebench.ArrivalSpec) string { return strconv.FormatInt(a.Seed, 10) })},
+}
+
+// scheduleHash is the SHA-256 of the realized schedule a run replayed: each
+// offered request's ID and scheduled time, in the report's order. The
+// schedule file's own hash (Inputs.ScheduleSHA256) also covers the run's
+// ID, so it differs between any two runs. "" when the report holds no
+// request entries.
+func scheduleHash(r *servebench.Report) string {
+	if len(r.Requests) == 0 {
+		return ""
+	}
+	h := sha256.New()
+	for i := range r.Requests {
+		fmt.Fprintf(h, "%s\t%s\n", r.Requests[i].ID, strconv.FormatFloat(r.Requests[i].ScheduledMS, 'f', 3, 64))
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// arrivalField reads one property of a run's arrival process; "" when the
+// run does not record its experiment.
+func arrivalField(get func(servebench.ArrivalSpec) string) func(*servebench.Report) string {
+	return func(r *servebench.Report) string {
+		if r.Experiment == nil {
+			return ""
+		}
+		return get(r.Experiment.Arrival)
+	}
+}
+
+// checkMatchingRuns refuses runs that did not measure the same thing: a
+// workload or SLO that differs from the first baseline run's, or a round
+// whose two sides ran different schedules (schedule hash, request count,
+// arrival process, rate or seed). With allow, it records each difference
+// instead. A property neither run of a pair records is not compared.
+func (c *Comparison) checkMatchingRuns(allow bool) error {
+	var diffs []string
+	first := c.baseline[0]
+	for side, reports := range map[string][]*servebench.Report{"baseline": c.baseline, "candidate": c.candidate} {
+		for i, r := range reports {
+			for _, f := range sideFields {
+				if a, b := f.value(r), f.value(first); a != b {
+					diffs = append(diffs, fmt.Sprintf("%s round %d: %s %s differs from the first baseline run's %s", side, i+1, f.name, short(a), short(b)))
+				}
+			}
+		}
+	}
+	for i := range min(len(c.baseline), len(c.candidate)) {
+		b, cand := c.baseline[i], c.candidate[i]
+		for _, f := range roundFields {
+			bv, cv := f.value(b), f.value(cand)
+			if bv != cv {
+				diffs = append(diffs, fmt.Sprintf("round %d: the %s differs: baseline %s, candidate %s", i+1, f.name, orNone(bv), orNone(cv)))
+			}
+		}
+	}
+	slices.Sort(diffs)
+	if len(diffs) == 0 {
+		return nil
+	}
+	if !allow {
+		return fmt.Errorf("compare: the two sides did not run the same workload and schedule: %s (pass --allow-different-workloads to compare anyway)", diffs[0])
+	}
+	c.AllowedDifferences = diffs
+	return nil
+}
+
+// short abbreviates a hash for messages; other values pass unchanged.
+func short(s string) string {
+	if len(s) == 64 {
+		return s[:12]
+	}
+	return s
+}
+
+// orNone names an unrecorded property.
+func orNone(s string) string {
+	if s == "" {
+		return "(not recorded)"
+	}
+	return short(s)
+}

@@ -1,0 +1,71 @@
+package suites
+
+import (
+	"context"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/compare"
+)
+
+// Every run starts fresh engines only when servebench starts both and
+// reuse_engines is not set.
+func TestFreshEnginesOnlyWhenServebenchStartsBoth(t *testing.T) {
+	contract := func(reuse bool, baseURL string) *Contract {
+		c := &Contract{Name: "fresh", Engine: &EngineSpec{Kind: "simengine", Args: []string{"--step-base=32ms"}},
+			Baseline: &BaselineSpec{Engine: &EngineSpec{Kind: "simengine", Args: []string{"--step-base=8ms"}}, ReuseEngines: reuse}}
+		if baseURL != "" {
+			c.Baseline.Engine, c.Baseline.BaseURL = nil, baseURL
+		}
+		return c
+	}
+	if !contract(false, "").freshEngines() {
+		t.Error("two engine specs: not fresh")
+	}
+	if contract(true, "").freshEngines() {
+		t.Error("reuse_engines: true: fresh")
+	}
+	if contract(false, "http://127.0.0.1:9").freshEngines() {
+		t.Error("a baseline base_url: fresh")
+	}
+	c := contract(false, "")
+	sharedMu.Lock()
+	old := shared
+	shared = map[string]sharedEngine{c.Engine.key(): {}}
+	sharedMu.Unlock()
+	defer func() { sharedMu.Lock(); shared = old; sharedMu.Unlock() }()
+	if c.freshEngines() {
+		t.Error("a SharedEngine candidate: fresh")
+	}
+}
+
+// The starter points the run at a freshly started engine and stops it.
+func TestABEngineStarterStartsAndStops(t *testing.T) {
+	c := &Contract{Name: "fresh", Engine: &EngineSpec{Kind: "simengine"}, Baseline: &BaselineSpec{Engine: &EngineSpec{Kind: "simengine"}}}
+	s := &abEngineStarter{c: c, dir: t.TempDir()}
+	cfg := servebench.RunConfig{Client: &servebench.Client{Model: "m"}}
+	original := cfg.Client
+	stop, err := s.start(context.Background(), compare.Baseline, &cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Client == original || cfg.Client.BaseURL == "" || original.BaseURL != "" {
+		t.Fatalf("client %+v (the original must stay untouched: %+v)", cfg.Client, original)
+	}
+	client := &http.Client{Timeout: 5 * time.Second}
+	resp, err := client.Get(cfg.Client.BaseURL + "/v1/models")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("GET /v1/models: %d", resp.StatusCode)
+	}
+	stop()
+	if resp, err := client.Get(cfg.Client.BaseURL + "/v1/models"); err == nil {
+		resp.Body.Close()
+		t.Error("the engine still answers after stop")
+	}
+}
