@@ -75,7 +75,7 @@ func TestRunCommandWritesTheRunDirectoryAndExitsZero(t *testing.T) {
 	}
 	// Re-scoring with an impossible TTFT bound changes the verdict but
 	// keeps what only the run observed: the engine's own metrics.
-	code, stdout, stderr = runCLI("score", "--run", out, "--ttft-slo", "1us")
+	code, stdout, stderr = runCLI("score", "--format", "json", "--run", out, "--ttft-slo", "1us")
 	var again servebench.Report
 	if code != 0 || json.Unmarshal([]byte(stdout), &again) != nil {
 		t.Fatalf("score --run: exit %d, stderr:\n%s", code, stderr)
