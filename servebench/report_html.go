@@ -262,7 +262,7 @@ func htmlHeader(r *Report) []htmlField {
 			htmlTimeout(t.FirstTokenMS), htmlTimeout(t.IdleMS), htmlTimeout(t.TotalMS))})
 	}
 	if e.WarmupCount > 0 {
-		fields = append(fields, htmlField{Label: "Warmup", Value: fmt.Sprintf("%d requests, excluded from the cohort", e.WarmupCount)})
+		fields = append(fields, htmlField{Label: "Warmup", Value: numfmt.Count(e.WarmupCount, "request", "requests") + ", excluded from the cohort"})
 	}
 	for _, k := range sortedKeys(e.Labels) {
 		fields = append(fields, htmlField{Label: "Label " + k, Value: fmt.Sprint(e.Labels[k])})
@@ -283,7 +283,7 @@ func describeArrival(r *Report) string {
 	var parts []string
 	switch a.Process {
 	case ProcessClosed:
-		parts = append(parts, fmt.Sprintf("closed loop, %d users, think time %s ms (never a capacity)", a.Users, numfmt.Compact(a.ThinkTimeMS)))
+		parts = append(parts, fmt.Sprintf("closed loop, %s, think time %s ms (never a capacity)", numfmt.Count(a.Users, "user", "users"), numfmt.Compact(a.ThinkTimeMS)))
 	case ProcessReplay:
 		parts = append(parts, "replay of stored timestamps")
 	default:

@@ -65,7 +65,7 @@ func runK8sJob(args []string, stdout, stderr io.Writer) int {
 	var k k8sFlags
 	run.register(fs)
 	k.register(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
@@ -149,7 +149,7 @@ func runK8sMergeJob(args []string, stdout, stderr io.Writer) int {
 	k.register(fs)
 	runID := fs.String("run-id", "", "the sharded run's ID (required)")
 	output := fs.String("output", "", "the volume's mount path the shards wrote to (required)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
