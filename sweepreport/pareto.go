@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/servebench/servebench/internal/plotsvg"
+	"github.com/servebench/servebench/servebench"
 )
 
 // Config is one sweep of an engine configuration, by name.
@@ -52,6 +53,10 @@ type Pareto struct {
 	Skipped []string `json:"skipped"`
 	// WorkloadSHA256 is the workload every sweep ran.
 	WorkloadSHA256 string `json:"workload_sha256"`
+	// Warnings says what makes the configurations' points less
+	// comparable: sweeps judged by different SLOs or capacity rules, so
+	// that "met the SLO" means different things from one to the next.
+	Warnings []string `json:"warnings"`
 }
 
 // NewPareto places every run of every configuration and finds the front:
@@ -59,7 +64,7 @@ type Pareto struct {
 // output tokens/s and per-user output speed. It is an error when the
 // sweeps ran different workloads.
 func NewPareto(configs []Config) (Pareto, error) {
-	out := Pareto{Front: []ParetoPoint{}, Points: []ParetoPoint{}, Skipped: []string{}}
+	out := Pareto{Front: []ParetoPoint{}, Points: []ParetoPoint{}, Skipped: []string{}, Warnings: sloWarnings(configs)}
 	for i, c := range configs {
 		if i == 0 {
 			out.WorkloadSHA256 = c.Sweep.WorkloadSHA256
@@ -100,6 +105,34 @@ func NewPareto(configs []Config) (Pareto, error) {
 	}
 	slices.Reverse(out.Front)
 	return out, nil
+}
+
+// sloWarnings compares each sweep's SLO and capacity rule with the first
+// one's.
+func sloWarnings(configs []Config) []string {
+	out := []string{}
+	if len(configs) == 0 {
+		return out
+	}
+	first := configs[0]
+	for _, c := range configs[1:] {
+		if a, b := sloOrNone(first.Sweep.SLO), sloOrNone(c.Sweep.SLO); a != b {
+			out = append(out, fmt.Sprintf("%s was judged by the SLO %s but %s by %s: whether a point met the SLO is not comparable across them",
+				c.Name, b, first.Name, a))
+		}
+		if a, b := ruleText(first.Sweep.Rule), ruleText(c.Sweep.Rule); a != b {
+			out = append(out, fmt.Sprintf("%s was judged by the capacity rule %s but %s by %s", c.Name, b, first.Name, a))
+		}
+	}
+	return out
+}
+
+// sloOrNone writes an optional SLO in words.
+func sloOrNone(s *servebench.SLO) string {
+	if s == nil {
+		return "(not recorded)"
+	}
+	return sloText(*s)
 }
 
 // paretoLabelLimit bounds the labelled points; the front is always
@@ -206,7 +239,7 @@ func (p Pareto) chart(configs []Config) chart {
 func (p Pareto) WriteHTML(w io.Writer, configs []Config) error {
 	c := p.chart(configs)
 	pg := page{Title: "servebench Pareto front", Knee: fmt.Sprintf("%d of %d runs on the front.", len(p.Front), len(p.Points)),
-		Notes: p.Skipped, Pareto: &c,
+		Notes: append(slices.Clone(p.Warnings), p.Skipped...), Pareto: &c,
 		Columns: []string{"configuration", "rate req/s", "repeat", "output tok/s", "per-user tok/s", "TPOT p50 ms", "on front", "verdict"}}
 	if p.WorkloadSHA256 != "" {
 		pg.Header = []field{{"workload sha256", p.WorkloadSHA256}}

@@ -95,10 +95,21 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "servebench sweep: %v\n", err)
 		return 1
 	}
-	if sweep.Selection.RPS == nil {
-		return 4
+	return sweepExitCode(sweep.Selection, stderr)
+}
+
+// sweepExitCode is 0 when a tested rate passed, 2 when every point was
+// generator_bound (the sweep measured the client, not the engine, like a
+// run whose load was not delivered), else 4.
+func sweepExitCode(sel servebench.CapacitySelection, stderr io.Writer) int {
+	switch {
+	case sel.RPS != nil:
+		return 0
+	case sel.AllGeneratorBound():
+		fmt.Fprintln(stderr, "servebench sweep: load not delivered at any tested rate: the client was the limit, so the sweep is not evidence about the engine")
+		return 2
 	}
-	return 0
+	return 4
 }
 
 // sweepRefusedFlags are the run flags a sweep does not take.
