@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/servebench/servebench/servebench"
 )
 
 func tokRow(rate, tokPerS, tpotMS float64, verdict string) Rate {
@@ -65,5 +68,35 @@ func TestParetoRefusesDifferentWorkloads(t *testing.T) {
 	_, err := NewPareto([]Config{{Name: "a", Sweep: Result{WorkloadSHA256: "x"}}, {Name: "b", Sweep: Result{WorkloadSHA256: "y"}}})
 	if err == nil || !strings.Contains(err.Error(), `b ran workload "y" but a ran "x"`) {
 		t.Fatalf("err %v", err)
+	}
+}
+
+func TestParetoWarnsWhenTheSweepsHadDifferentSLOs(t *testing.T) {
+	rule := servebench.CapacityRule{MinAttainment: 0.95, Confidence: 0.95}
+	strict := &servebench.SLO{TTFT: 200 * time.Millisecond, TPOT: 20 * time.Millisecond}
+	loose := &servebench.SLO{TTFT: 500 * time.Millisecond, TPOT: 20 * time.Millisecond}
+	sweep := func(slo *servebench.SLO, r servebench.CapacityRule) Result {
+		return Result{WorkloadSHA256: "w", SLO: slo, Rule: r, Rates: []Rate{tokRow(1, 100, 2, "pass")}}
+	}
+	same, err := NewPareto([]Config{{Name: "a", Sweep: sweep(strict, rule)}, {Name: "b", Sweep: sweep(strict, rule)}})
+	if err != nil || len(same.Warnings) != 0 {
+		t.Fatalf("same SLOs: %v %q", err, same.Warnings)
+	}
+	wilson := rule
+	wilson.UseWilsonLower = true
+	p, err := NewPareto([]Config{{Name: "a", Sweep: sweep(strict, rule)}, {Name: "b", Sweep: sweep(loose, rule)}, {Name: "c", Sweep: sweep(strict, wilson)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"b was judged by the SLO TTFT ≤ 500 ms (from sent), TPOT ≤ 20 ms but a by TTFT ≤ 200 ms (from sent), TPOT ≤ 20 ms: whether a point met the SLO is not comparable across them",
+		"c was judged by the capacity rule Wilson 95% lower bound of attainment ≥ 0.95, load delivered but a by attainment ≥ 0.95, load delivered",
+	}
+	if strings.Join(p.Warnings, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("warnings:\n%s\nwant:\n%s", strings.Join(p.Warnings, "\n"), strings.Join(want, "\n"))
+	}
+	var page bytes.Buffer
+	if err := p.WriteHTML(&page, nil); err != nil || !strings.Contains(page.String(), "whether a point met the SLO is not comparable") {
+		t.Fatalf("the page does not carry the warning (%v)", err)
 	}
 }
