@@ -64,4 +64,6 @@ const (
 )
 
 // Choices lists the endpoints a workload row can target, for a flag's help.
-func (Endpoint) Choices() []string { return []string{string(EndpointCompletions), string(EndpointChat)} }
+func (Endpoint) Choices() []string {
+	return []string{string(EndpointCompletions), string(EndpointChat)}
+}
