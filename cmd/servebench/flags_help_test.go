@@ -15,7 +15,7 @@ func commandArgs() [][]string {
 	for name := range commands {
 		switch name {
 		case "k8s":
-			out = append(out, []string{"k8s", "job"}, []string{"k8s", "merge-job"})
+			out = append(out, []string{"k8s", "job"}, []string{"k8s", "merge-job"}, []string{"k8s", "unpack-workload"})
 		case "workload":
 			out = append(out, []string{"workload", "generate", "fixed"}, []string{"workload", "import", "sharegpt", "f.json"})
 		default:
