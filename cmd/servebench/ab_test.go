@@ -73,7 +73,7 @@ func TestABFindsAFourTimesSlowerDecodeStep(t *testing.T) {
 	html := filepath.Join(t.TempDir(), "c.html")
 	code, _, stderr = runCLI("compare", "--format", "html", "--output", html, filepath.Join(out, "baseline"), filepath.Join(out, "candidate"))
 	page, _ := os.ReadFile(html)
-	if code == 1 || !strings.Contains(string(page), "<polyline") || !strings.Contains(string(page), "tpot_p99") {
+	if code == 1 || !strings.Contains(string(page), "<svg") || !strings.Contains(string(page), "tpot_p99") {
 		t.Errorf("compare --format html: exit %d, %s", code, stderr)
 	}
 }
