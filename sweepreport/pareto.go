@@ -154,7 +154,7 @@ func (p Pareto) chart(configs []Config) chart {
 	}
 	if len(grey) > 0 {
 		s, _ := plotter.NewScatter(grey)
-		s.Color, s.Shape, s.Radius = plotsvg.Grey, draw.CrossGlyph{}, vg.Points(3)
+		s.Color, s.Shape, s.Radius = missedColour, boldCross{}, vg.Points(4)
 		pl.Add(s)
 		pl.Legend.Add("did not meet the SLO", s)
 	}
@@ -184,13 +184,12 @@ func (p Pareto) chart(configs []Config) chart {
 		pl.Add(l)
 		pl.Legend.Add("front", l)
 	}
-	// Labels: the front's first, then the others in order, each left out
-	// when it would sit on one already placed (closer than 3% of the
-	// height and 12% of the width).
+	// Labels: the front's first, then the others in order.
 	xMax, yMax := 0.0, 0.0
 	for _, pt := range p.Points {
 		xMax, yMax = max(xMax, pt.OutputTokensPerS), max(yMax, pt.PerUserTokensPerS)
 	}
+	xMax, yMax = xMax*1.08, yMax*1.08 // room for the marks and labels at the edges
 	order := make([]ParetoPoint, 0, len(p.Points))
 	order = append(order, p.Front...)
 	for _, pt := range p.Points {
@@ -198,38 +197,15 @@ func (p Pareto) chart(configs []Config) chart {
 			order = append(order, pt)
 		}
 	}
-	var lxy plotter.XYs
-	var ltext []string
-	omitted := 0
-	for _, pt := range order {
-		collides := false
-		for _, q := range lxy {
-			if abs(q.X-pt.OutputTokensPerS) < 0.12*xMax && abs(q.Y-pt.PerUserTokensPerS) < 0.03*yMax {
-				collides = true
-				break
-			}
-		}
-		if collides && !pt.OnFront || len(lxy) >= paretoLabelLimit {
-			omitted++
-			continue
-		}
-		lxy = append(lxy, plotter.XY{X: pt.OutputTokensPerS, Y: pt.PerUserTokensPerS})
-		ltext = append(ltext, pt.Config+" @"+strconv.FormatFloat(pt.RateRPS, 'g', -1, 64))
-	}
-	if labels, err := plotter.NewLabels(plotter.XYLabels{XYs: lxy, Labels: ltext}); err == nil {
-		for i := range labels.TextStyle {
-			labels.TextStyle[i].Font = plotsvg.Sans
-			labels.TextStyle[i].Font.Size = vg.Points(7)
-		}
-		labels.Offset = vg.Point{X: vg.Points(4), Y: vg.Points(2)}
-		pl.Add(labels)
-	}
+	labels, omitted := paretoLabels(order, xMax, yMax)
+	pl.Add(labels...)
+	pl.X.Max, pl.Y.Max = xMax, yMax
 	pl.X.Min, pl.Y.Min = 0, 0
-	caption := fmt.Sprintf("%d runs from %d configurations; %d on the front. Only runs that met the SLO at their rate may be on the front; the others are drawn as grey crosses. Labels read configuration @ nominal rate (req/s)", len(p.Points), len(configs), len(p.Front))
+	caption := fmt.Sprintf("%d runs from %d configurations; %d on the front. Only runs that met the SLO at their rate may be on the front; the others are drawn as grey crosses (×). Labels read configuration @ nominal rate (req/s)", len(p.Points), len(configs), len(p.Front))
 	if omitted == 0 {
 		caption += "; every run is labelled."
 	} else {
-		caption += fmt.Sprintf("; %d labels that would cover another (front points first, at most %d) are left out, and the table lists every run.", omitted, paretoLabelLimit)
+		caption += fmt.Sprintf("; %d labels that would cover another or leave the chart (front points first, at most %d) are left out, and the table lists every run.", omitted, paretoLabelLimit)
 	}
 	return render(pl, caption)
 }
