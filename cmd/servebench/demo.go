@@ -164,7 +164,7 @@ func printSweep(w io.Writer, s *servebench.Sweep) {
 	}
 	fmt.Fprintf(w, "\nknee: %g req/s is the %s", *sel.RPS, sel.Label)
 	if sel.FailingNeighborRPS != nil {
-		fmt.Fprintf(w, "; %g req/s fails", *sel.FailingNeighborRPS)
+		fmt.Fprintf(w, "; %g req/s does not pass", *sel.FailingNeighborRPS)
 	}
 	fmt.Fprintln(w)
 	for _, n := range sel.Notes {
