@@ -115,7 +115,7 @@ func cdfOverlay(title string, b, c []float64) htmlCDF {
 		ch.Empty = "no values"
 		return ch
 	}
-	p := plotsvg.New("", title, "share of successful requests at or below")
+	p := plotsvg.New("", title, "share at or below")
 	for i, side := range []struct {
 		name string
 		xs   []float64
