@@ -11,9 +11,11 @@ import (
 
 // refusedFlag is a flag a command does not accept although a related
 // command does, with why: it is left out of the command's -h, and giving it
-// gets this reason instead of "unknown flag".
+// gets this reason instead of "unknown flag". A deprecated one was accepted
+// until now: for one release it is still taken, ignored, with a warning.
 type refusedFlag struct {
-	name, why string
+	name, why  string
+	deprecated bool
 }
 
 // parseFlags parses args with fs, whatever flags fs holds. -h prints the
@@ -23,6 +25,7 @@ type refusedFlag struct {
 // prints why it is refused.
 func parseFlags(fs *flag.FlagSet, args []string, refused ...refusedFlag) error {
 	out, usage := fs.Output(), fs.Usage
+	args = dropDeprecated(fs, args, refused)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	err := fs.Parse(args)
@@ -37,6 +40,29 @@ func parseFlags(fs *flag.FlagSet, args []string, refused ...refusedFlag) error {
 	}
 	fmt.Fprintln(out, flagErrorLine(fs, err, refused))
 	return err
+}
+
+// dropDeprecated removes the deprecated flags (with their values) from
+// args and warns about each on fs's output.
+func dropDeprecated(fs *flag.FlagSet, args []string, refused []refusedFlag) []string {
+	var kept []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(kept, args[i:]...)
+		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		j := slices.IndexFunc(refused, func(r refusedFlag) bool { return r.deprecated && r.name == name })
+		if !strings.HasPrefix(a, "-") || j < 0 {
+			kept = append(kept, a)
+			continue
+		}
+		fmt.Fprintf(fs.Output(), "%s: warning: --%s is deprecated and ignored (%s); the next release refuses it\n", fs.Name(), name, refused[j].why)
+		if !hasValue {
+			i++ // its value
+		}
+	}
+	return kept
 }
 
 // flagErrorLine is the one line that explains a parse error.
@@ -107,11 +133,11 @@ func (f *runFlags) registerWithout(fs *flag.FlagSet, refused []refusedFlag) {
 // URL and metrics endpoint, each round's runs get their own IDs and run
 // whole, and the comparison is the verdict and the output.
 var abRefusedFlags = []refusedFlag{
-	{"base-url", "--base-url and --metrics-url are replaced by their --baseline- and --candidate- forms"},
-	{"metrics-url", "--base-url and --metrics-url are replaced by their --baseline- and --candidate- forms"},
-	{"require-attainment", "the comparison is the verdict"},
-	{"shard", "each round's runs get their own IDs and run whole, in turn"},
-	{"start-at", "each round's runs get their own IDs and run whole, in turn"},
-	{"run-id", "each round's runs get their own IDs and run whole, in turn"},
-	{"format", "ab prints the comparison's text summary and writes compare.json and compare.html"},
+	{"base-url", "--base-url and --metrics-url are replaced by their --baseline- and --candidate- forms", false},
+	{"metrics-url", "--base-url and --metrics-url are replaced by their --baseline- and --candidate- forms", false},
+	{"require-attainment", "the comparison is the verdict", false},
+	{"shard", "each round's runs get their own IDs and run whole, in turn", false},
+	{"start-at", "each round's runs get their own IDs and run whole, in turn", false},
+	{"run-id", "each round's runs get their own IDs and run whole, in turn", false},
+	{"format", "ab prints the comparison's text summary and writes compare.json and compare.html", false},
 }

@@ -114,10 +114,10 @@ func sweepExitCode(sel servebench.CapacitySelection, stderr io.Writer) int {
 
 // sweepRefusedFlags are the run flags a sweep does not take.
 var sweepRefusedFlags = []refusedFlag{
-	{"rate", "a sweep takes its rates from --rates"},
-	{"shard", "a sweep runs its rates one after another; shard each rate's run instead (run --shard, --start-at)"},
-	{"start-at", "a sweep runs its rates one after another; shard each rate's run instead (run --shard, --start-at)"},
-	{"require-attainment", "a sweep judges each rate by --min-attainment (with --wilson for its lower bound) and exits 4 when none passed"},
+	{"rate", "a sweep takes its rates from --rates", false},
+	{"shard", "a sweep runs its rates one after another; shard each rate's run instead (run --shard, --start-at)", false},
+	{"start-at", "a sweep runs its rates one after another; shard each rate's run instead (run --shard, --start-at)", false},
+	{"require-attainment", "a sweep judges each rate by --min-attainment (with --wilson for its lower bound) and exits 4 when none passed", true},
 }
 
 // printSweepResult prints the sweep in the chosen format: the text table,
