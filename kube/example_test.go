@@ -2,6 +2,8 @@ package kube_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -31,4 +33,25 @@ func ExampleRenderJob() {
 	// completionMode: Indexed
 	// parallelism: 4
 	// - /results/0193a5a0-0000-7000-8000-000000000001/shard-$(SERVEBENCH_SHARD_INDEX)
+}
+
+// PackWorkload cuts a compressed workload into the parts the ConfigMaps
+// carry; UnpackWorkload, in each pod, joins them and checks the hash.
+func ExampleUnpackWorkload() {
+	workload := []byte(`{"id":"a","prompt":"x","max_tokens":4}` + "\n")
+	parts, err := kube.PackWorkload("w.jsonl", workload)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	dir, _ := os.MkdirTemp("", "parts-")
+	defer func() { _ = os.RemoveAll(dir) }()
+	for i, p := range parts {
+		_ = os.WriteFile(filepath.Join(dir, fmt.Sprintf("part-%03d", i)), p, 0o644)
+	}
+	out := filepath.Join(dir, "w.jsonl")
+	err = kube.UnpackWorkload(dir, "547386bcd2346140e72c6b4cc474c43001aade491a5acfd2acf924daeebf09c8", out)
+	got, _ := os.ReadFile(out)
+	fmt.Println(len(parts), err, string(got) == string(workload))
+	// Output: 1 <nil> true
 }

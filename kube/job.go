@@ -1,6 +1,8 @@
 package kube
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"path"
@@ -11,6 +13,7 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
 	"sigs.k8s.io/yaml"
 )
 
@@ -22,12 +25,22 @@ const ShardIndexVar = "SERVEBENCH_SHARD_INDEX"
 // completionIndexAnnotation is where an Indexed Job puts each pod's index.
 const completionIndexAnnotation = "batch.kubernetes.io/job-completion-index"
 
-// workloadMount is where the workload ConfigMap is mounted in each pod.
-const workloadMount = "/etc/servebench/workload"
+// workloadMount is where each pod's init container writes the workload
+// (an emptyDir), and partsMount where the workload ConfigMaps' parts are
+// projected.
+const (
+	workloadMount = "/etc/servebench/workload"
+	partsMount    = "/etc/servebench/workload-parts"
+)
+
+// MaxNameLength bounds a Job's name: the Job controller labels each pod
+// with it (63 characters at most), and the merge Job adds "-merge".
+const MaxNameLength = 63 - len("-merge")
 
 // JobSpec declares a sharded run on a cluster.
 type JobSpec struct {
-	// Name names the Job, its ConfigMap (Name-workload) and its pods.
+	// Name names the Job, its ConfigMaps (Name-workload-000, ...) and its
+	// pods: a DNS-1123 label of at most MaxNameLength characters.
 	Name string
 	// Namespace is the namespace of every object; empty means kubectl's.
 	Namespace string
@@ -44,7 +57,9 @@ type JobSpec struct {
 	// --run-id, --start-at, --workload and --output, which the Job sets.
 	RunArgs []string
 	// WorkloadName and Workload are the workload file's base name and its
-	// exact bytes, carried by the ConfigMap so every shard hashes the same.
+	// exact bytes, carried gzip-compressed by the ConfigMaps (PackWorkload)
+	// and checked by SHA-256 when each pod unpacks them, so every shard
+	// hashes the same bytes.
 	WorkloadName string
 	Workload     []byte
 	// VolumeClaim names the PersistentVolumeClaim mounted at Output in every
@@ -66,9 +81,10 @@ func (s JobSpec) MergedDir() string { return path.Join(s.Output, s.RunID, "merge
 
 // validate checks what every rendered object needs.
 func (s JobSpec) validate() error {
+	if err := s.validateNames(); err != nil {
+		return err
+	}
 	switch {
-	case s.Name == "":
-		return errors.New("kube: a job name is required")
 	case s.Image == "":
 		return errors.New("kube: --image is required (a servebench image)")
 	case s.Shards < 1:
@@ -83,8 +99,34 @@ func (s JobSpec) validate() error {
 	return nil
 }
 
-// RenderJob renders the ConfigMap holding the workload and the Indexed Job
-// running the shards, as one YAML stream.
+// validateNames checks the names the API server would refuse.
+func (s JobSpec) validateNames() error {
+	if s.Name == "" {
+		return errors.New("kube: a job name is required")
+	}
+	if errs := validation.IsDNS1123Label(s.Name); len(errs) > 0 || len(s.Name) > MaxNameLength {
+		return fmt.Errorf("kube: --name %q: want a DNS-1123 label (lower-case letters, digits and '-', starting and ending alphanumeric) of at most %d characters: %s",
+			s.Name, MaxNameLength, strings.Join(errs, "; "))
+	}
+	for _, n := range []struct{ flag, value string }{{"namespace", s.Namespace}, {"volume-claim", s.VolumeClaim}, {"secret-env", s.SecretEnv}} {
+		check := validation.IsDNS1123Subdomain
+		if n.flag == "namespace" {
+			check = validation.IsDNS1123Label
+		}
+		if n.value == "" {
+			continue
+		}
+		if errs := check(n.value); len(errs) > 0 {
+			return fmt.Errorf("kube: --%s %q: not a valid Kubernetes name: %s", n.flag, n.value, strings.Join(errs, "; "))
+		}
+	}
+	return nil
+}
+
+// RenderJob renders the ConfigMaps carrying the workload (PackWorkload) and
+// the Indexed Job running the shards, as one YAML stream. Each shard's pod
+// first joins and checks the parts in an init container (`servebench k8s
+// unpack-workload`), then runs its shard.
 func RenderJob(s JobSpec) ([]byte, error) {
 	if err := s.validate(); err != nil {
 		return nil, err
@@ -95,10 +137,26 @@ func RenderJob(s JobSpec) ([]byte, error) {
 	case s.WorkloadName == "" || len(s.Workload) == 0:
 		return nil, errors.New("kube: a workload is required")
 	}
-	cm := &corev1.ConfigMap{
-		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
-		ObjectMeta: s.meta(s.Name + "-workload"),
-		Data:       map[string]string{s.WorkloadName: string(s.Workload)},
+	parts, err := PackWorkload(s.WorkloadName, s.Workload)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(s.Workload)
+	digest := hex.EncodeToString(sum[:])
+	objects := make([]any, 0, len(parts)+1)
+	sources := make([]corev1.VolumeProjection, 0, len(parts))
+	for i, part := range parts {
+		cm := &corev1.ConfigMap{
+			TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
+			ObjectMeta: s.meta(fmt.Sprintf("%s-workload-%03d", s.Name, i)),
+			BinaryData: map[string][]byte{workloadPartKey(i): part},
+		}
+		cm.Annotations = map[string]string{
+			"servebench.io/workload": s.WorkloadName, "servebench.io/workload-sha256": digest,
+			"servebench.io/part": fmt.Sprintf("%d of %d", i+1, len(parts)),
+		}
+		objects = append(objects, cm)
+		sources = append(sources, corev1.VolumeProjection{ConfigMap: &corev1.ConfigMapProjection{LocalObjectReference: corev1.LocalObjectReference{Name: cm.Name}}})
 	}
 	n := strconv.Itoa(s.Shards)
 	args := append([]string{"run"}, s.RunArgs...)
@@ -110,10 +168,18 @@ func RenderJob(s JobSpec) ([]byte, error) {
 		"--output", s.ShardDir("$("+ShardIndexVar+")"),
 		"--no-progress",
 	)
-	pod := s.podSpec(args, corev1.Volume{
-		Name:         "workload",
-		VolumeSource: corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{LocalObjectReference: corev1.LocalObjectReference{Name: cm.Name}}},
-	})
+	pod := s.podSpec(args,
+		corev1.Volume{Name: "workload-parts", VolumeSource: corev1.VolumeSource{Projected: &corev1.ProjectedVolumeSource{Sources: sources}}},
+		corev1.Volume{Name: "workload", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}},
+	)
+	pod.InitContainers = []corev1.Container{{
+		Name: "unpack-workload", Image: s.Image,
+		Args: []string{"k8s", "unpack-workload", "--parts", partsMount, "--sha256", digest, "--output", path.Join(workloadMount, s.WorkloadName)},
+		VolumeMounts: []corev1.VolumeMount{
+			{Name: "workload-parts", MountPath: partsMount, ReadOnly: true},
+			{Name: "workload", MountPath: workloadMount},
+		},
+	}}
 	c := &pod.Containers[0]
 	c.Env = append(c.Env, corev1.EnvVar{Name: ShardIndexVar, ValueFrom: &corev1.EnvVarSource{
 		FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.annotations['" + completionIndexAnnotation + "']"},
@@ -124,7 +190,7 @@ func RenderJob(s JobSpec) ([]byte, error) {
 	job.Spec.CompletionMode = &indexed
 	job.Spec.Completions = ptr(int32(s.Shards))
 	job.Spec.Parallelism = ptr(int32(s.Shards))
-	return yamlStream(cm, job)
+	return yamlStream(append(objects, job)...)
 }
 
 // RenderMergeJob renders the Job that merges the shards' run directories

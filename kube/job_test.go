@@ -12,6 +12,10 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
+// workloadSHA256 is the SHA-256 of spec()'s workload line, computed with
+// sha256sum.
+const workloadSHA256 = "547386bcd2346140e72c6b4cc474c43001aade491a5acfd2acf924daeebf09c8"
+
 func spec() kube.JobSpec {
 	return kube.JobSpec{
 		Name: "sb-run", Namespace: "bench", Image: "registry.example/servebench:v1", Shards: 4,
@@ -46,8 +50,10 @@ func TestRenderJobIsAnIndexedJobOfShardedRuns(t *testing.T) {
 	var cm corev1.ConfigMap
 	var job batchv1.Job
 	documents(t, data, &cm, &job)
-	if cm.Kind != "ConfigMap" || cm.Name != "sb-run-workload" || cm.Namespace != "bench" || cm.Data["chat.jsonl"] != string(s.Workload) {
-		t.Errorf("configmap %s/%s %s holds %q; want bench/sb-run-workload with the workload's exact bytes", cm.Namespace, cm.Name, cm.Kind, cm.Data)
+	checkAPILimits(t, data)
+	if cm.Kind != "ConfigMap" || cm.Name != "sb-run-workload-000" || cm.Namespace != "bench" || len(cm.BinaryData["part-000"]) == 0 ||
+		cm.Annotations["servebench.io/workload-sha256"] != workloadSHA256 {
+		t.Errorf("configmap %s/%s %s holds %v; want bench/sb-run-workload-000 with part-000 of the compressed workload", cm.Namespace, cm.Name, cm.Kind, cm.BinaryData)
 	}
 	js := job.Spec
 	if job.Kind != "Job" || job.APIVersion != "batch/v1" || js.CompletionMode == nil || *js.CompletionMode != batchv1.IndexedCompletion ||
@@ -81,8 +87,19 @@ func TestRenderJobIsAnIndexedJobOfShardedRuns(t *testing.T) {
 		vols[v.Name] = v
 	}
 	if mounts["results"] != "/results" || mounts["workload"] != "/etc/servebench/workload" ||
-		vols["results"].PersistentVolumeClaim.ClaimName != "results" || vols["workload"].ConfigMap.Name != "sb-run-workload" {
-		t.Errorf("mounts %v, volumes %+v; want the results claim at /results and the workload ConfigMap", mounts, pod.Volumes)
+		vols["results"].PersistentVolumeClaim.ClaimName != "results" || vols["workload"].EmptyDir == nil ||
+		len(vols["workload-parts"].Projected.Sources) != 1 || vols["workload-parts"].Projected.Sources[0].ConfigMap.Name != "sb-run-workload-000" {
+		t.Errorf("mounts %v, volumes %+v; want the results claim at /results, the workload's emptyDir and its parts projected", mounts, pod.Volumes)
+	}
+	// The init container joins the parts into the emptyDir the shard reads.
+	if len(pod.InitContainers) != 1 {
+		t.Fatalf("init containers %+v", pod.InitContainers)
+	}
+	ic := pod.InitContainers[0]
+	wantInit := []string{"k8s", "unpack-workload", "--parts", "/etc/servebench/workload-parts", "--sha256", workloadSHA256,
+		"--output", "/etc/servebench/workload/chat.jsonl"}
+	if ic.Image != s.Image || !slices.Equal(ic.Args, wantInit) {
+		t.Errorf("init container %s %q; want %s %q", ic.Image, ic.Args, s.Image, wantInit)
 	}
 }
 

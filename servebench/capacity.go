@@ -76,8 +76,14 @@ type CapacitySelection struct {
 	// pass only because a criterion could not be judged; such a rate does
 	// not pass, and the notes say what window would decide it.
 	InconclusiveRPS []float64 `json:"inconclusive_rps,omitempty"`
-	// Monotonic is false when a tested rate below the selected one did not
-	// pass.
+	// GeneratorBoundRPS lists the tested rates, lowest first, whose
+	// objectives held but whose load the client did not deliver: the
+	// client was the limit there, and the engine's capacity is at least
+	// RPS.
+	GeneratorBoundRPS []float64 `json:"generator_bound_rps,omitempty"`
+	// Monotonic is false when a tested rate below the selected one failed
+	// or was inconclusive (a generator-bound rate says nothing about the
+	// engine).
 	Monotonic bool `json:"monotonic"`
 	// Notes warns about what the selection cannot show.
 	Notes []string `json:"notes,omitempty"`
@@ -87,10 +93,15 @@ type CapacitySelection struct {
 type PointVerdict struct {
 	OfferedRPS float64 `json:"offered_rps"`
 	Pass       bool    `json:"pass"`
-	// Verdict is VerdictPass, VerdictFail, or VerdictInconclusive when the
+	// Verdict is VerdictPass, VerdictFail, VerdictInconclusive when the
 	// point's only problems are criteria that could not be judged (the
 	// backlog on a window too short to settle, or not measured; attainment
-	// with nothing offered). An inconclusive point does not pass.
+	// with nothing offered), or VerdictGeneratorBound when every objective
+	// held but the client did not deliver the load (a request unsent or
+	// sent later than the tolerance): a fact about the client, not the
+	// engine. A point whose objectives failed is VerdictFail whether or not
+	// its load was delivered, since the objectives are timed from send.
+	// Only VerdictPass passes.
 	Verdict string `json:"verdict"`
 	// DecidingWindowMS is, for an inconclusive backlog, the arrival window
 	// that would let it be judged: twice the p90 duration (e - d) of the
@@ -104,6 +115,11 @@ type PointVerdict struct {
 	Judged      string   `json:"judged"`
 	// Valid says whether the load was delivered.
 	Valid bool `json:"valid"`
+	// MaxScheduleLagMS is the run's largest schedule lag (d − a), the
+	// measure of how far the client fell behind; nil when nothing was sent.
+	MaxScheduleLagMS *float64 `json:"max_schedule_lag_ms"`
+	// ScheduleLagToleranceMS is the tolerance the lag was judged against.
+	ScheduleLagToleranceMS float64 `json:"schedule_lag_tolerance_ms"`
 	// BacklogGrowing is nil when the backlog was not measured.
 	BacklogGrowing *bool `json:"backlog_growing"`
 	// Reasons lists why the point failed.
@@ -115,6 +131,9 @@ const (
 	VerdictPass         = "pass"
 	VerdictFail         = "fail"
 	VerdictInconclusive = "inconclusive"
+	// VerdictGeneratorBound: the objectives held, the load was not
+	// delivered; neither a pass nor the knee's failing neighbour.
+	VerdictGeneratorBound = "generator_bound"
 )
 
 // The labels of a CapacitySelection.
@@ -160,58 +179,131 @@ func SelectCapacity(points []SweepPoint, rule CapacityRule) CapacitySelection {
 			sel.Notes = append(sel.Notes, fmt.Sprintf("%s rps is inconclusive: a criterion could not be judged; measure it on a longer window", numfmt.Compact(r)))
 		}
 	}
+	sel.GeneratorBoundRPS = ratesWith(rates, rateVerdict, VerdictGeneratorBound)
 	best := -1
 	for i, r := range rates {
 		if ratePass[r] {
 			best = i
 		}
 	}
-	if best < 0 {
-		if len(rates) > 0 {
-			sel.Notes = append(sel.Notes, fmt.Sprintf("even the lowest tested rate (%s rps) did not pass: test lower rates or longer windows", numfmt.Compact(rates[0])))
-		}
-		return sel
+	if best >= 0 {
+		sel.RPS = ptr(rates[best])
+		sel.Label = CapacityLabelHighestPassing
+		selectBoundary(&sel, rates, rateVerdict, best)
 	}
-	sel.RPS = ptr(rates[best])
-	sel.Label = CapacityLabelHighestPassing
+	switch {
+	case len(sel.GeneratorBoundRPS) > 0:
+		sel.Notes = append(sel.Notes, generatorBoundNote(sel, rateVerdict))
+	case best < 0 && len(rates) > 0:
+		sel.Notes = append(sel.Notes, fmt.Sprintf("even the lowest tested rate (%s rps) did not pass: test lower rates or longer windows", numfmt.Compact(rates[0])))
+	}
+	return sel
+}
+
+// selectBoundary fills the failing neighbour of the passing rate at index
+// best, the boundary note and monotonicity. Generator-bound rates are
+// skipped: they say nothing about the engine.
+func selectBoundary(sel *CapacitySelection, rates []float64, verdict map[float64]string, best int) {
 	for _, r := range rates[best+1:] {
-		if !ratePass[r] {
+		if v := verdict[r]; v != VerdictPass && v != VerdictGeneratorBound {
 			sel.FailingNeighborRPS = ptr(r)
 			break
 		}
 	}
-	if best == len(rates)-1 {
-		sel.Notes = append(sel.Notes, "the highest tested rate passed: the boundary lies above the tested range")
-	} else {
+	switch {
+	case sel.FailingNeighborRPS != nil:
 		sel.Notes = append(sel.Notes, fmt.Sprintf("the boundary lies between %s and %s rps: refine between them and repeat the failing neighbor",
 			numfmt.Compact(rates[best]), numfmt.Compact(*sel.FailingNeighborRPS)))
+	case best == len(rates)-1:
+		sel.Notes = append(sel.Notes, "the highest tested rate passed: the boundary lies above the tested range")
 	}
 	for _, r := range rates[:best] {
-		if !ratePass[r] {
+		if v := verdict[r]; v != VerdictPass && v != VerdictGeneratorBound {
 			sel.Monotonic = false
 			sel.Notes = append(sel.Notes, fmt.Sprintf("a lower rate (%s rps) did not pass while %s rps passed: the results are not monotonic; repeat the runs before trusting the boundary",
 				numfmt.Compact(r), numfmt.Compact(rates[best])))
 			break
 		}
 	}
-	return sel
 }
 
-// RateVerdicts folds point verdicts into one verdict per tested rate: pass
-// when every run at the rate passed, fail when any failed, inconclusive
-// otherwise.
-func RateVerdicts(verdicts []PointVerdict) map[float64]string {
-	out := map[float64]string{}
-	for _, v := range verdicts {
-		prev, seen := out[v.OfferedRPS]
-		switch {
-		case !seen || prev == VerdictPass:
-			out[v.OfferedRPS] = v.Verdict
-		case prev == VerdictInconclusive && v.Verdict == VerdictFail:
-			out[v.OfferedRPS] = VerdictFail
+// ratesWith lists, in order, the rates whose verdict is want.
+func ratesWith(rates []float64, verdict map[float64]string, want string) []float64 {
+	var out []float64
+	for _, r := range rates {
+		if verdict[r] == want {
+			out = append(out, r)
 		}
 	}
 	return out
+}
+
+// generatorBoundNote says that the client, not the engine, was the limit:
+// what the capacity is at least, the lag it measured and what to do.
+func generatorBoundNote(sel CapacitySelection, verdict map[float64]string) string {
+	var lag *float64
+	tolerance := 0.0
+	for _, v := range sel.Verdicts {
+		if verdict[v.OfferedRPS] != VerdictGeneratorBound {
+			continue
+		}
+		tolerance = v.ScheduleLagToleranceMS
+		if v.MaxScheduleLagMS != nil && (lag == nil || *v.MaxScheduleLagMS > *lag) {
+			lag = v.MaxScheduleLagMS
+		}
+	}
+	at := make([]string, len(sel.GeneratorBoundRPS))
+	for i, r := range sel.GeneratorBoundRPS {
+		at[i] = numfmt.Compact(r)
+	}
+	capacity := "no tested rate passed, so the engine's capacity is not measured"
+	if sel.RPS != nil {
+		capacity = fmt.Sprintf("the SLO capacity is at least %s rps, the highest passing rate", numfmt.Compact(*sel.RPS))
+	}
+	return fmt.Sprintf("the client was the limit at %s rps (generator_bound): the objectives held but it could not send on schedule "+
+		"(max schedule lag %s ms, tolerance %s ms); %s; give the client more cores, shard the run (run --shard), or loosen --schedule-lag-tolerance",
+		strings.Join(at, ", "), numfmt.OptCompact(lag), numfmt.Compact(tolerance), capacity)
+}
+
+// AllGeneratorBound reports whether every tested rate was generator_bound:
+// the sweep measured the client, not the engine.
+func (sel CapacitySelection) AllGeneratorBound() bool {
+	if len(sel.Verdicts) == 0 {
+		return false
+	}
+	for _, v := range sel.Verdicts {
+		if v.Verdict != VerdictGeneratorBound {
+			return false
+		}
+	}
+	return true
+}
+
+// RateVerdicts folds point verdicts into one verdict per tested rate: pass
+// when every run at the rate passed, fail when any failed, else
+// generator_bound when a run was, else inconclusive.
+func RateVerdicts(verdicts []PointVerdict) map[float64]string {
+	out := map[float64]string{}
+	for _, v := range verdicts {
+		if prev, seen := out[v.OfferedRPS]; !seen || verdictRank(v.Verdict) > verdictRank(prev) {
+			out[v.OfferedRPS] = v.Verdict
+		}
+	}
+	return out
+}
+
+// verdictRank orders verdicts for folding several runs at one rate: the
+// worst wins.
+func verdictRank(v string) int {
+	switch v {
+	case VerdictPass:
+		return 0
+	case VerdictInconclusive:
+		return 1
+	case VerdictGeneratorBound:
+		return 2
+	}
+	return 3
 }
 
 func (rule CapacityRule) withDefaults() CapacityRule {
@@ -227,7 +319,8 @@ func (rule CapacityRule) withDefaults() CapacityRule {
 // judgePoint applies the rule to one point.
 func judgePoint(p SweepPoint, rule CapacityRule) PointVerdict {
 	v := PointVerdict{OfferedRPS: p.OfferedRPS, Judged: "attainment", Reasons: []string{}, Verdict: VerdictFail}
-	undecided := 0 // reasons that are criteria not judged rather than failed
+	undecided := 0   // reasons that are criteria not judged rather than failed
+	undelivered := 0 // the reason that the client did not deliver the load
 	if rule.UseWilsonLower {
 		v.Judged = fmt.Sprintf("wilson_lower@%g", rule.Confidence)
 	}
@@ -240,6 +333,7 @@ func judgePoint(p SweepPoint, rule CapacityRule) PointVerdict {
 		v.OfferedRPS = *r.OfferedRPS
 	}
 	v.Valid = r.Valid
+	v.MaxScheduleLagMS, v.ScheduleLagToleranceMS = r.MaxScheduleLagMS, r.ScheduleLagToleranceMS
 	v.Attainment = r.Attainment
 	if lo, ok := stats.WilsonLower(r.Qualified, r.Offered, rule.Confidence); ok {
 		v.WilsonLower = ptr(lo)
@@ -270,6 +364,7 @@ func judgePoint(p SweepPoint, rule CapacityRule) PointVerdict {
 	}
 	if !r.Valid {
 		v.Reasons = append(v.Reasons, "load not delivered: "+strings.Join(r.InvalidReasons, "; "))
+		undelivered++
 	}
 	if rule.RequireNoBacklogGrowth {
 		switch {
@@ -289,6 +384,8 @@ func judgePoint(p SweepPoint, rule CapacityRule) PointVerdict {
 	switch {
 	case v.Pass:
 		v.Verdict = VerdictPass
+	case undelivered > 0 && undecided+undelivered == len(v.Reasons):
+		v.Verdict = VerdictGeneratorBound
 	case undecided == len(v.Reasons):
 		v.Verdict = VerdictInconclusive
 	}

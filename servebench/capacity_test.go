@@ -157,9 +157,17 @@ func TestSelectCapacityInconclusiveBacklog(t *testing.T) {
 	if v := sel.Verdicts[0]; v.Pass || v.Verdict != VerdictInconclusive || v.DecidingWindowMS == nil || *v.DecidingWindowMS != 1800 {
 		t.Fatalf("verdict at 1 rps: %+v", v)
 	}
-	// A failed criterion besides the undecided one makes it a failure.
-	if v := sel.Verdicts[1]; v.Verdict != VerdictFail || v.DecidingWindowMS != nil {
+	// An undelivered load beside the undecided backlog, with the
+	// objectives held: the client was the limit, so generator_bound.
+	if v := sel.Verdicts[1]; v.Verdict != VerdictGeneratorBound || v.DecidingWindowMS != nil {
 		t.Fatalf("verdict at 2 rps: %+v", v)
+	}
+	// A failed objective besides the undecided criterion makes it a
+	// failure.
+	missed := sweepReport(20, 10, true, false)
+	missed.Backlog = short.Backlog
+	if v := SelectCapacity([]SweepPoint{{OfferedRPS: 3, Report: missed}}, seedRule).Verdicts[0]; v.Verdict != VerdictFail || v.DecidingWindowMS != nil {
+		t.Fatalf("verdict at 3 rps: %+v", v)
 	}
 	if len(sel.InconclusiveRPS) != 1 || sel.InconclusiveRPS[0] != 1 {
 		t.Fatalf("inconclusive rates %v", sel.InconclusiveRPS)

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -178,6 +179,9 @@ func (c *Client) servedModels(ctx context.Context) (models []string, note string
 		req.Header.Set("Authorization", "Bearer "+c.APIKey)
 	}
 	resp, err := c.httpClient().Do(req)
+	if errors.Is(err, syscall.ECONNREFUSED) {
+		return nil, "", fmt.Errorf("GET /v1/models: %s refused the connection: the port is closed, nothing listens there (%w)", RedactURL(base), syscall.ECONNREFUSED)
+	}
 	if err != nil {
 		return nil, "", fmt.Errorf("GET /v1/models: %s", redact(err.Error(), c.APIKey))
 	}

@@ -47,6 +47,17 @@ type Report struct {
 	// ReasonCounts counts unqualified requests by failed criterion; a
 	// request can fail several.
 	ReasonCounts map[Reason]int `json:"reason_counts"`
+	// UnmeasurableCounts splits the latency criteria's counts (ttft, tpot,
+	// e2e): how many of ReasonCounts[reason] failed because the value was
+	// not measurable (no content event for TTFT; a TPOT left undefined on a
+	// response longer than one token, e.g. 2 tokens in one event; no
+	// terminal time for E2E) rather than above the objective. The rest,
+	// ReasonCounts[reason] - UnmeasurableCounts[reason], were above it.
+	UnmeasurableCounts map[Reason]int `json:"unmeasurable_counts"`
+	// FirstUnqualified lists the first unqualified requests in schedule
+	// order (at most FirstUnqualifiedLimit), each with what it failed and
+	// why, so a reader can find them in outcomes.jsonl.
+	FirstUnqualified []UnqualifiedRequest `json:"first_unqualified"`
 	// Quality summarizes the quality judgments.
 	Quality QualitySummary `json:"quality"`
 
@@ -243,6 +254,19 @@ type RequestScore struct {
 	FluidityMisses *int `json:"fluidity_misses,omitempty"`
 }
 
+// UnqualifiedRequest names one unqualified request and why it failed.
+type UnqualifiedRequest struct {
+	// ID is the request's workload ID.
+	ID string `json:"id"`
+	// ScheduledMS is its scheduled time a.
+	ScheduledMS float64 `json:"scheduled_ms"`
+	// Reasons lists the criteria it failed.
+	Reasons []Reason `json:"reasons"`
+	// Explanation says, criterion by criterion, what was measured against
+	// which bound ("tpot not measurable: 2 tokens in 1 content event").
+	Explanation string `json:"explanation"`
+}
+
 // Backlog describes outstanding requests (sent, not yet terminal) over the
 // arrival window, to tell a sustainable load from a growing queue.
 type Backlog struct {
@@ -258,6 +282,12 @@ type Backlog struct {
 	// Growing is true when outstanding work grew over the second half of
 	// the window by more than the rule's margin.
 	Growing bool `json:"growing"`
+	// Margin is the growth the rule allowed, max(2, 10% of the requests
+	// scheduled in the window's second half); nil when not judged.
+	Margin *float64 `json:"margin,omitempty"`
+	// SecondHalfScheduled counts the requests scheduled in the window's
+	// second half, which the margin's 10% is taken of.
+	SecondHalfScheduled int `json:"second_half_scheduled"`
 }
 
 // FluidityReport summarizes Etalon-style deadline fluidity: per-token

@@ -104,6 +104,9 @@ type htmlCount struct {
 	Name  string
 	Count int
 	Share string
+	// Split divides a latency criterion's count into above the objective
+	// and not measurable; empty for the others.
+	Split string
 }
 
 // htmlLatencyRow is one distribution of the latency table.
@@ -180,8 +183,10 @@ func buildHTMLPage(r *Report) *htmlPage {
 	for _, reason := range reasonsIn(r) {
 		c := r.ReasonCounts[reason]
 		p.Reasons = append(p.Reasons, htmlCount{Name: string(reason), Count: c,
-			Share: fmt.Sprintf("%d of %d unqualified (%s)", c, unqualified, numfmt.OptPercent(fractionOf(c, unqualified)))})
+			Share: fmt.Sprintf("%d of %d unqualified (%s)", c, unqualified, numfmt.OptPercent(fractionOf(c, unqualified))),
+			Split: reasonSplitText(r, reason)})
 	}
+
 	p.ReasonsNote = fmt.Sprintf("%d of %d offered are unqualified; a request can fail several criteria, so the counts can add up to more.", unqualified, r.Offered)
 	p.Quality = fmt.Sprintf("%d judged (%d pass, %d fail), %d unscored, of %d offered",
 		r.Quality.Judged, r.Quality.Passed, r.Quality.Failed, r.Quality.Unscored, r.Offered)
@@ -257,7 +262,7 @@ func htmlHeader(r *Report) []htmlField {
 			htmlTimeout(t.FirstTokenMS), htmlTimeout(t.IdleMS), htmlTimeout(t.TotalMS))})
 	}
 	if e.WarmupCount > 0 {
-		fields = append(fields, htmlField{Label: "Warmup", Value: fmt.Sprintf("%d requests, excluded from the cohort", e.WarmupCount)})
+		fields = append(fields, htmlField{Label: "Warmup", Value: numfmt.Count(e.WarmupCount, "request", "requests") + ", excluded from the cohort"})
 	}
 	for _, k := range sortedKeys(e.Labels) {
 		fields = append(fields, htmlField{Label: "Label " + k, Value: fmt.Sprint(e.Labels[k])})
@@ -278,7 +283,7 @@ func describeArrival(r *Report) string {
 	var parts []string
 	switch a.Process {
 	case ProcessClosed:
-		parts = append(parts, fmt.Sprintf("closed loop, %d users, think time %s ms (never a capacity)", a.Users, numfmt.Compact(a.ThinkTimeMS)))
+		parts = append(parts, fmt.Sprintf("closed loop, %s, think time %s ms (never a capacity)", numfmt.Count(a.Users, "user", "users"), numfmt.Compact(a.ThinkTimeMS)))
 	case ProcessReplay:
 		parts = append(parts, "replay of stored timestamps")
 	default:
@@ -308,15 +313,7 @@ func htmlDelivery(r *Report) ([]htmlField, []string) {
 			numfmt.OptCompact(r.MaxScheduleLagMS), numfmt.Compact(r.ScheduleLagToleranceMS), r.LateCount, r.Offered), Bad: r.LateCount > 0},
 	}
 	if b := r.Backlog; b != nil {
-		growth := "not growing"
-		switch {
-		case b.Inconclusive:
-			growth = "inconclusive: " + b.Note
-		case b.Growing:
-			growth = "GROWING"
-		}
-		fields = append(fields, htmlField{Label: "Outstanding requests",
-			Value: fmt.Sprintf("%d at window midpoint, %d at window end (%s)", b.AtWindowMid, b.AtWindowEnd, growth), Bad: b.Growing})
+		fields = append(fields, htmlField{Label: "Outstanding requests", Value: backlogText(b), Bad: b.Growing})
 	}
 	if f := r.Fluidity; f != nil {
 		fields = append(fields, htmlField{Label: "Fluidity index", Value: fmt.Sprintf("%s (%d of %d deadlines missed; first token %s ms, cadence %s ms)",

@@ -77,23 +77,6 @@ func successValues(r *Report, get func(*RequestScore) *float64) []float64 {
 	return xs
 }
 
-// cdfRanks are the order statistics (0-based) a CDF of n values draws:
-// all of them up to cdfMaxSteps, else that many evenly spaced ones, the
-// first and the last among them.
-func cdfRanks(n int) []int {
-	ranks := make([]int, 0, min(n, cdfMaxSteps))
-	if n <= cdfMaxSteps {
-		for i := range n {
-			ranks = append(ranks, i)
-		}
-		return ranks
-	}
-	for k := range cdfMaxSteps {
-		ranks = append(ranks, int(math.Round(float64(k)*float64(n-1)/float64(cdfMaxSteps-1))))
-	}
-	return ranks
-}
-
 // cdfChart draws the empirical CDF of xs as a staircase: at each drawn
 // order statistic x(i) (0-based) the curve rises to (i+1)/N. Up to
 // cdfMaxSteps values every step is drawn; beyond, evenly spaced order
@@ -107,9 +90,9 @@ func cdfChart(title string, xs []float64, bound *cdfBoundSpec) svgCDF {
 	}
 	xs = slices.Clone(xs)
 	slices.Sort(xs)
-	c.Points = append(c.Points, [2]float64{xs[0], 0})
-	for _, i := range cdfRanks(n) {
-		c.Points = append(c.Points, [2]float64{xs[i], float64(i+1) / float64(n)})
+	xy := plotsvg.CDFSteps(xs, cdfMaxSteps)
+	for _, pt := range xy {
+		c.Points = append(c.Points, [2]float64{pt.X, pt.Y})
 	}
 	c.Steps = len(c.Points) - 1
 	if n <= cdfMaxSteps {
@@ -123,10 +106,6 @@ func cdfChart(title string, xs []float64, bound *cdfBoundSpec) svgCDF {
 	}
 
 	p := plotsvg.New("", "milliseconds", "share of requests")
-	xy := make(plotter.XYs, len(c.Points))
-	for i, pt := range c.Points {
-		xy[i] = plotter.XY{X: pt[0], Y: pt[1]}
-	}
 	line, err := plotter.NewLine(xy)
 	if err != nil {
 		c.Empty = err.Error()
@@ -145,7 +124,7 @@ func cdfChart(title string, xs []float64, bound *cdfBoundSpec) svgCDF {
 			p.Legend.Add(bound.label+" "+htmlMS(bound.ms)+" ms", b)
 		}
 	}
-	p.Y.Tick.Marker = percentTicks{}
+	p.Y.Tick.Marker = plotsvg.ShareTicks{}
 	p.Legend.Top, p.Legend.Left = false, false
 	p.Legend.YOffs = vg.Points(14)
 	svg, err := plotsvg.RenderLegendInside(p, cdfW, cdfH)
@@ -155,26 +134,6 @@ func cdfChart(title string, xs []float64, bound *cdfBoundSpec) svgCDF {
 	}
 	c.SVG = template.HTML(svg)
 	return c
-}
-
-// percentTicks labels a [0, 1] axis in quarters as percentages.
-type percentTicks struct{}
-
-// Ticks returns 0%, 25%, … 100% with unlabelled tenths between.
-func (percentTicks) Ticks(lo, hi float64) []plot.Tick {
-	var t []plot.Tick
-	for k := 0; k <= 20; k++ {
-		v := float64(k) / 20
-		if v < lo || v > hi {
-			continue
-		}
-		label := ""
-		if k%5 == 0 {
-			label = strconv.Itoa(k*5) + "%"
-		}
-		t = append(t, plot.Tick{Value: v, Label: label})
-	}
-	return t
 }
 
 // countAtMost counts the sorted values at or below v.

@@ -153,8 +153,8 @@ func TestWriteHTMLShowsEveryRateWithItsDenominator(t *testing.T) {
 		"timeout":    {"timeout", "1", "1 of 5 offered (20.0%)"},
 		"http_error": {"http_error", "1", "1 of 5 offered (20.0%)"},
 		"rejected":   {"rejected", "0", "0 of 5 offered (0.0%)"},
-		"status":     {"status", "2", "2 of 3 unqualified (66.7%)"},
-		"ttft":       {"ttft", "1", "1 of 3 unqualified (33.3%)"},
+		"status":     {"status", "2", "2 of 3 unqualified (66.7%)", ""},
+		"ttft":       {"ttft", "1", "1 of 3 unqualified (33.3%)", "1 above the objective, 0 not measurable"},
 		// TTFT over a, b, e: 50, 150, 30; mean 76.667; nearest rank
 		// p50 = 2nd of 3 = 50, p90 = p95 = p99 = 3rd = 150.
 		"ttft_ms": {"ttft_ms", "successful requests (3 of 5 offered): first content − sent", "3", "76.667", "50", "150", "150", "150", "150"},

@@ -51,8 +51,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	writeErrorMessagesText(line, rule, r)
 	rule("Unqualified requests by failed criterion")
 	for _, reason := range reasons {
-		line(string(reason), "%d", r.ReasonCounts[reason])
+		line(string(reason), "%s", reasonCountText(r, reason))
 	}
+	writeFirstUnqualifiedText(bw, rule, r)
 
 	rule("Load delivery")
 	if r.Valid {
@@ -65,14 +66,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	line("Max schedule lag", "%s ms (tolerance %s ms; %d of %d late)", numfmt.OptCompact(r.MaxScheduleLagMS), numfmt.Compact(r.ScheduleLagToleranceMS), r.LateCount, r.Offered)
 	if b := r.Backlog; b != nil {
-		growth := "not growing"
-		switch {
-		case b.Inconclusive:
-			growth = b.Note
-		case b.Growing:
-			growth = "GROWING"
-		}
-		line("Outstanding requests", "%d at window midpoint, %d at window end (%s)", b.AtWindowMid, b.AtWindowEnd, growth)
+		line("Outstanding requests", "%s", backlogText(b))
 	}
 	if f := r.Fluidity; f != nil {
 		line("Fluidity index", "%s (%d of %d deadlines missed; first token %s ms, cadence %s ms)",
@@ -144,7 +138,7 @@ func describeSLO(s SLO) string {
 		parts = append(parts, fmt.Sprintf("ttft <= %s ms (%s)", numfmt.Compact(millis(s.TTFT)), from))
 	}
 	if s.TPOT > 0 {
-		parts = append(parts, fmt.Sprintf("tpot <= %s ms (not applicable to one-token responses)", numfmt.Compact(millis(s.TPOT))))
+		parts = append(parts, fmt.Sprintf("tpot <= %s ms (not applicable to one-token responses; a longer response without a TPOT, e.g. 2 tokens in one event, fails it)", numfmt.Compact(millis(s.TPOT))))
 	}
 	if s.E2E > 0 {
 		parts = append(parts, fmt.Sprintf("e2e <= %s ms", numfmt.Compact(millis(s.E2E))))

@@ -24,12 +24,15 @@ func TestWriteTextShowsDenominators(t *testing.T) {
 		"2.000 req/s (5 / 2.5 s horizon)",
 		"1.200 req/s (3 / 2.5 s horizon)",
 		"not estimated: one run is not a capacity",
-		"ttft <= 300 ms (from send), tpot <= 80 ms (not applicable to one-token responses), e2e <= 3000 ms",
+		"ttft <= 300 ms (from send), tpot <= 80 ms (not applicable to one-token responses; a longer response without a TPOT, e.g. 2 tokens in one event, fails it), e2e <= 3000 ms",
 		"timeout:                             1",
 		"ttft:                                1",
 		"yes: every offered request was sent within 20 ms of its schedule",
 		"5 ms (tolerance 20 ms; 0 of 6 late)",
-		"2 at window midpoint, 1 at window end (not growing)",
+		// r05 (1201 ms) and r06 (1600 ms) are scheduled in the second half
+		// of [0, 2000): margin max(2, 0.1 × 2) = 2.
+		"2 at window midpoint, 1 at window end (not growing: end − midpoint = -1 <= margin 2 = max(2, 10% of 2 requests scheduled in the second half))",
+		"r03                  ttft 420 ms (f − d) above the objective 300 ms",
 		"ttft_ms                         5      272.4        240        420        420        420        420",
 		"itl_ms                         16       55.5         50         60        120        120        120",
 		"itl_ms                   gaps between tokens, pooled over successful requests whose every event is proven to hold one token (16 gaps from 4 requests)",

@@ -62,3 +62,8 @@ const (
 	// EndpointChat is /v1/chat/completions (a list of messages).
 	EndpointChat Endpoint = "chat"
 )
+
+// Choices lists the endpoints a workload row can target, for a flag's help.
+func (Endpoint) Choices() []string {
+	return []string{string(EndpointCompletions), string(EndpointChat)}
+}

@@ -12,6 +12,8 @@ import (
 	"runtime/debug"
 	"strconv"
 	"time"
+
+	"github.com/servebench/servebench/internal/numfmt"
 )
 
 // scoreRun scores a finished run and completes the report with what only
@@ -121,7 +123,7 @@ func experimentRecord(cfg RunConfig, s *Schedule, wallStart time.Time) *Experime
 		x.Endpoint, x.BaseURL, x.Model, x.Timeouts = c.Endpoint, RedactURL(c.BaseURL), c.Model, clientTimeouts(c)
 	}
 	if cfg.Warmup > 0 {
-		x.Notes = append(x.Notes, fmt.Sprintf("warmup: %d requests from the workload's first rows, excluded from the cohort; their prefixes start warm", cfg.Warmup))
+		x.Notes = append(x.Notes, fmt.Sprintf("warmup: %s from the workload's first rows, excluded from the cohort; their prefixes start warm", numfmt.Count(cfg.Warmup, "request", "requests")))
 	}
 	return x
 }

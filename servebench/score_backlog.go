@@ -65,6 +65,7 @@ func (t *backlogTally) add(rec *scoreRecord, early *population) {
 // report judges growth once every record was counted.
 func (t *backlogTally) report(early *population) (*Backlog, error) {
 	b := t.b
+	b.SecondHalfScheduled = t.secondHalf
 	window, mid := t.window, t.mid
 	p90, ok := 0.0, early.n > 0
 	if ok {
@@ -83,6 +84,7 @@ func (t *backlogTally) report(early *population) (*Backlog, error) {
 		return &b, nil
 	}
 	margin := max(2, 0.1*float64(t.secondHalf))
+	b.Margin = &margin
 	b.Growing = float64(b.AtWindowEnd-b.AtWindowMid) > margin
 	return &b, nil
 }

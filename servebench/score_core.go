@@ -107,13 +107,16 @@ func measureRecord(rec *scoreRecord) requestMeasures {
 // unscored one passes, and the report's attainment kind says so) and each
 // declared latency bound its value exceeds. The TPOT bound does not apply
 // to a single-token response, and an undefined TPOT on a longer response
-// (or one of unknown length) fails it.
-func judgeRecord(rec *scoreRecord, m *requestMeasures, lim sloLimits, arena *reasonArena) []Reason {
+// (or one of unknown length) fails it. The second result marks the
+// latency criteria that failed because their value was not measurable
+// rather than above the bound.
+func judgeRecord(rec *scoreRecord, m *requestMeasures, lim sloLimits, arena *reasonArena) ([]Reason, unmeasured) {
 	if rec.status != StatusSuccess {
-		return arena.list(ReasonStatus)
+		return arena.list(ReasonStatus), 0
 	}
 	var buf [4]Reason // quality, ttft, tpot, e2e at most
 	out := buf[:0]
+	var none unmeasured
 	if rec.quality == qualityFail {
 		out = append(out, ReasonQuality)
 	}
@@ -122,26 +125,63 @@ func judgeRecord(rec *scoreRecord, m *requestMeasures, lim sloLimits, arena *rea
 		if lim.fromScheduled {
 			v = m.ttftFromScheduled
 		}
+		if !m.hasContent {
+			none |= unmeasuredTTFT
+		}
 		if !m.hasContent || v > lim.ttft {
 			out = append(out, ReasonTTFT)
 		}
 	}
-	if lim.tpot > 0 {
-		single := rec.outputTokens != nil && *rec.outputTokens == 1
+	if lim.tpot > 0 && !singleToken(rec) {
 		// (l − f)/(n − 1) > bound is judged as l − f > bound·(n − 1): the
 		// quotient is inexact (240.3 / 3 is 80.10000000000001), while the
 		// product of a microsecond bound and a count rounds back exactly.
-		if !single && (!m.hasTPOT || m.tpotSpan > msRound(lim.tpot*float64(*rec.outputTokens-1))) {
+		if !m.hasTPOT {
+			none |= unmeasuredTPOT
+			out = append(out, ReasonTPOT)
+		} else if m.tpotSpan > msRound(lim.tpot*float64(*rec.outputTokens-1)) {
 			out = append(out, ReasonTPOT)
 		}
 	}
 	if lim.e2e > 0 && (!m.hasE2E || m.e2e > lim.e2e) {
+		if !m.hasE2E {
+			none |= unmeasuredE2E
+		}
 		out = append(out, ReasonE2E)
 	}
 	if len(out) == 0 {
-		return reasonsNone
+		return reasonsNone, 0
 	}
-	return arena.list(out...)
+	return arena.list(out...), none
+}
+
+// singleToken reports whether a record's response is known to hold one
+// token, to which the TPOT bound does not apply.
+func singleToken(rec *scoreRecord) bool {
+	return rec.outputTokens != nil && *rec.outputTokens == 1
+}
+
+// unmeasured marks the latency criteria a request failed because their
+// value was undefined, one bit per criterion.
+type unmeasured uint8
+
+const (
+	unmeasuredTTFT unmeasured = 1 << iota
+	unmeasuredTPOT
+	unmeasuredE2E
+)
+
+// has reports whether reason failed as not measurable.
+func (u unmeasured) has(reason Reason) bool {
+	switch reason {
+	case ReasonTTFT:
+		return u&unmeasuredTTFT != 0
+	case ReasonTPOT:
+		return u&unmeasuredTPOT != 0
+	case ReasonE2E:
+		return u&unmeasuredE2E != 0
+	}
+	return false
 }
 
 // reasonsNone is every qualified request's reason list, so that JSON shows

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/servebench/servebench/servebench/stats"
+
+	"github.com/servebench/servebench/internal/numfmt"
 )
 
 // MetricMaxGap is each successful request's worst gap between content
@@ -190,11 +192,11 @@ func (p *populations) describe(m Metric, n, offered, successes int) string {
 	case MetricTPOT:
 		return fmt.Sprintf("successful requests with more than one output token and at least two content events (%d of %d successful)", n, successes)
 	case MetricITL:
-		return fmt.Sprintf("gaps between tokens, pooled over successful requests whose every event is proven to hold one token (%d gaps from %d requests)", n, p.tokenLevelRequests)
+		return fmt.Sprintf("gaps between tokens, pooled over successful requests whose every event is proven to hold one token (%s from %s)", numfmt.Count(n, "gap", "gaps"), numfmt.Count(p.tokenLevelRequests, "request", "requests"))
 	case MetricChunkGap:
-		return fmt.Sprintf("gaps between content events, pooled over successful requests (%d gaps from %d requests)", n, p.gapRequests)
+		return fmt.Sprintf("gaps between content events, pooled over successful requests (%s from %s)", numfmt.Count(n, "gap", "gaps"), numfmt.Count(p.gapRequests, "request", "requests"))
 	case MetricMaxGap:
-		return fmt.Sprintf("worst gap between content events per successful request with at least two events (%d requests)", n)
+		return fmt.Sprintf("worst gap between content events per successful request with at least two events (%s)", numfmt.Count(n, "request", "requests"))
 	case MetricE2E:
 		return fmt.Sprintf("successful requests (%d of %d offered): terminal − sent", n, offered)
 	case MetricLastToken:

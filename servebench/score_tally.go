@@ -25,6 +25,7 @@ type scoreTally struct {
 	reasons                              reasonArena
 	floats                               floatArena
 	backlog                              backlogTally
+	unqualified                          unqualifiedTally
 	drift                                *driftTally // nil when left out
 }
 
@@ -49,6 +50,7 @@ func newScoreTally(set scoreSetup, keep bool) *scoreTally {
 		r.ReasonCounts[reason] = 0
 	}
 	t := &scoreTally{set: set, r: r, pop: newPopulations(keep), lastTerminal: math.Inf(-1),
+		unqualified: newUnqualifiedTally(),
 		limits: sloLimits{
 			ttft: sloLimitMS(set.slo.TTFT), tpot: sloLimitMS(set.slo.TPOT), e2e: sloLimitMS(set.slo.E2E),
 			fromScheduled: set.slo.TTFTFromScheduled,
@@ -91,7 +93,9 @@ func (t *scoreTally) add(rec *scoreRecord, rs *RequestScore) {
 	if t.drift != nil {
 		t.drift.add(rec, &m)
 	}
-	rs.Reasons = judgeRecord(rec, &m, t.limits, &t.reasons)
+	var none unmeasured
+	rs.Reasons, none = judgeRecord(rec, &m, t.limits, &t.reasons)
+	t.unqualified.add(rec, &m, t.limits, rs.Reasons, none)
 	rs.Qualified = len(rs.Reasons) == 0
 	if rs.Qualified {
 		r.Qualified++
@@ -203,6 +207,7 @@ func (t *scoreTally) finish() (*Report, error) {
 			r.LateCount, n, textMS(set.tolerance), textMS(*r.MaxScheduleLagMS)))
 	}
 	r.Valid = len(r.InvalidReasons) == 0
+	r.UnmeasurableCounts, r.FirstUnqualified = t.unqualified.unmeasurable, t.unqualified.list()
 	b, err := t.backlog.report(t.pop.earlyDuration)
 	if err != nil {
 		t.pop.close()

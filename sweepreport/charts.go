@@ -147,6 +147,21 @@ func render(p *plot.Plot, caption string) chart {
 // offered is the x of every sweep chart: the realized offered rate.
 func offered(r Rate) *float64 { return r.OfferedRPS }
 
+// kneeLine draws the knee at the mean realized offered rate of its runs
+// (the charts' x), labelled with that rate and the nominal one it
+// stands for, so the line sits at the rate it names.
+func (r Result) kneeLine(p *plot.Plot) error {
+	x, ok := r.kneeX()
+	if !ok {
+		return nil
+	}
+	label := fmt.Sprintf("knee: %s req/s offered", numfmt.Shortest(*r.KneeRPS))
+	if realized := numfmt.Fixed(x, 2); realized != numfmt.Fixed(*r.KneeRPS, 2) {
+		label = fmt.Sprintf("knee: %s req/s realized (%s nominal)", realized, numfmt.Shortest(*r.KneeRPS))
+	}
+	return vLine(p, x, label)
+}
+
 // kneeX is the mean realized offered rate of the knee's runs.
 func (r Result) kneeX() (float64, bool) {
 	if r.KneeRPS == nil {
@@ -193,10 +208,8 @@ func (r Result) latencyChart(name string, p50, p90, p99 func(Rate) *float64, bou
 			return chart{Title: p.Title.Text, Empty: err.Error()}
 		}
 	}
-	if x, ok := r.kneeX(); ok {
-		if err := vLine(p, x, fmt.Sprintf("knee %g req/s", *r.KneeRPS)); err != nil {
-			return chart{Title: p.Title.Text, Empty: err.Error()}
-		}
+	if err := r.kneeLine(p); err != nil {
+		return chart{Title: p.Title.Text, Empty: err.Error()}
 	}
 	return render(p, caption)
 }
@@ -219,10 +232,8 @@ func (r Result) attainmentChart() chart {
 	if err := hLine(p, r.Rule.MinAttainment, fmt.Sprintf("target %g", r.Rule.MinAttainment), plotsvg.Palette[2]); err != nil {
 		return chart{Title: p.Title.Text, Empty: err.Error()}
 	}
-	if x, ok := r.kneeX(); ok {
-		if err := vLine(p, x, fmt.Sprintf("knee %g req/s", *r.KneeRPS)); err != nil {
-			return chart{Title: p.Title.Text, Empty: err.Error()}
-		}
+	if err := r.kneeLine(p); err != nil {
+		return chart{Title: p.Title.Text, Empty: err.Error()}
 	}
 	judged := "the observed attainment"
 	if r.Rule.UseWilsonLower {
@@ -253,9 +264,7 @@ func (r Result) goodputChart() chart {
 		p.Add(ideal)
 		p.Legend.Add("every offered request qualified", ideal)
 	}
-	if x, ok := r.kneeX(); ok {
-		_ = vLine(p, x, fmt.Sprintf("knee %g req/s", *r.KneeRPS))
-	}
+	_ = r.kneeLine(p)
 	return render(p, "Rates over each run's horizon (window start to last outcome). "+marksCaption)
 }
 
@@ -270,9 +279,7 @@ func (r Result) tokensChart() chart {
 		return chart{Title: p.Title.Text, Empty: err.Error()}
 	}
 	p.X.Min, p.Y.Min = 0, 0
-	if x, ok := r.kneeX(); ok {
-		_ = vLine(p, x, fmt.Sprintf("knee %g req/s", *r.KneeRPS))
-	}
+	_ = r.kneeLine(p)
 	return render(p, "Output tokens of successful requests over each run's horizon. "+marksCaption)
 }
 

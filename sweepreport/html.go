@@ -89,11 +89,17 @@ func (r Result) kneeText() string {
 		if len(r.InconclusiveRPS) > 0 {
 			s += " Inconclusive: " + rateList(r.InconclusiveRPS) + " req/s."
 		}
+		if len(r.GeneratorBoundRPS) > 0 {
+			s += " Generator-bound (the client, not the engine, was the limit): " + rateList(r.GeneratorBoundRPS) + " req/s."
+		}
 		return s
 	}
 	s := fmt.Sprintf("Knee: %g req/s, the %s.", *r.KneeRPS, r.KneeRule)
 	if r.FailingNeighborRPS != nil {
 		s += fmt.Sprintf(" %g req/s does not pass.", *r.FailingNeighborRPS)
+	}
+	if len(r.GeneratorBoundRPS) > 0 {
+		s += " Generator-bound (the client, not the engine, was the limit): " + rateList(r.GeneratorBoundRPS) + " req/s."
 	}
 	if !r.Monotonic {
 		s += " Not monotonic: a lower rate did not pass."

@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/servebench/servebench/internal/plotsvg"
+	"github.com/servebench/servebench/servebench"
 )
 
 // Config is one sweep of an engine configuration, by name.
@@ -52,6 +53,10 @@ type Pareto struct {
 	Skipped []string `json:"skipped"`
 	// WorkloadSHA256 is the workload every sweep ran.
 	WorkloadSHA256 string `json:"workload_sha256"`
+	// Warnings says what makes the configurations' points less
+	// comparable: sweeps judged by different SLOs or capacity rules, so
+	// that "met the SLO" means different things from one to the next.
+	Warnings []string `json:"warnings"`
 }
 
 // NewPareto places every run of every configuration and finds the front:
@@ -59,7 +64,7 @@ type Pareto struct {
 // output tokens/s and per-user output speed. It is an error when the
 // sweeps ran different workloads.
 func NewPareto(configs []Config) (Pareto, error) {
-	out := Pareto{Front: []ParetoPoint{}, Points: []ParetoPoint{}, Skipped: []string{}}
+	out := Pareto{Front: []ParetoPoint{}, Points: []ParetoPoint{}, Skipped: []string{}, Warnings: sloWarnings(configs)}
 	for i, c := range configs {
 		if i == 0 {
 			out.WorkloadSHA256 = c.Sweep.WorkloadSHA256
@@ -102,6 +107,34 @@ func NewPareto(configs []Config) (Pareto, error) {
 	return out, nil
 }
 
+// sloWarnings compares each sweep's SLO and capacity rule with the first
+// one's.
+func sloWarnings(configs []Config) []string {
+	out := []string{}
+	if len(configs) == 0 {
+		return out
+	}
+	first := configs[0]
+	for _, c := range configs[1:] {
+		if a, b := sloOrNone(first.Sweep.SLO), sloOrNone(c.Sweep.SLO); a != b {
+			out = append(out, fmt.Sprintf("%s was judged by the SLO %s but %s by %s: whether a point met the SLO is not comparable across them",
+				c.Name, b, first.Name, a))
+		}
+		if a, b := ruleText(first.Sweep.Rule), ruleText(c.Sweep.Rule); a != b {
+			out = append(out, fmt.Sprintf("%s was judged by the capacity rule %s but %s by %s", c.Name, b, first.Name, a))
+		}
+	}
+	return out
+}
+
+// sloOrNone writes an optional SLO in words.
+func sloOrNone(s *servebench.SLO) string {
+	if s == nil {
+		return "(not recorded)"
+	}
+	return sloText(*s)
+}
+
 // paretoLabelLimit bounds the labelled points; the front is always
 // labelled.
 const paretoLabelLimit = 60
@@ -121,7 +154,7 @@ func (p Pareto) chart(configs []Config) chart {
 	}
 	if len(grey) > 0 {
 		s, _ := plotter.NewScatter(grey)
-		s.Color, s.Shape, s.Radius = plotsvg.Grey, draw.CrossGlyph{}, vg.Points(3)
+		s.Color, s.Shape, s.Radius = missedColour, boldCross{}, vg.Points(4)
 		pl.Add(s)
 		pl.Legend.Add("did not meet the SLO", s)
 	}
@@ -151,13 +184,12 @@ func (p Pareto) chart(configs []Config) chart {
 		pl.Add(l)
 		pl.Legend.Add("front", l)
 	}
-	// Labels: the front's first, then the others in order, each left out
-	// when it would sit on one already placed (closer than 3% of the
-	// height and 12% of the width).
+	// Labels: the front's first, then the others in order.
 	xMax, yMax := 0.0, 0.0
 	for _, pt := range p.Points {
 		xMax, yMax = max(xMax, pt.OutputTokensPerS), max(yMax, pt.PerUserTokensPerS)
 	}
+	xMax, yMax = xMax*1.08, yMax*1.08 // room for the marks and labels at the edges
 	order := make([]ParetoPoint, 0, len(p.Points))
 	order = append(order, p.Front...)
 	for _, pt := range p.Points {
@@ -165,38 +197,15 @@ func (p Pareto) chart(configs []Config) chart {
 			order = append(order, pt)
 		}
 	}
-	var lxy plotter.XYs
-	var ltext []string
-	omitted := 0
-	for _, pt := range order {
-		collides := false
-		for _, q := range lxy {
-			if abs(q.X-pt.OutputTokensPerS) < 0.12*xMax && abs(q.Y-pt.PerUserTokensPerS) < 0.03*yMax {
-				collides = true
-				break
-			}
-		}
-		if collides && !pt.OnFront || len(lxy) >= paretoLabelLimit {
-			omitted++
-			continue
-		}
-		lxy = append(lxy, plotter.XY{X: pt.OutputTokensPerS, Y: pt.PerUserTokensPerS})
-		ltext = append(ltext, pt.Config+" @"+strconv.FormatFloat(pt.RateRPS, 'g', -1, 64))
-	}
-	if labels, err := plotter.NewLabels(plotter.XYLabels{XYs: lxy, Labels: ltext}); err == nil {
-		for i := range labels.TextStyle {
-			labels.TextStyle[i].Font = plotsvg.Sans
-			labels.TextStyle[i].Font.Size = vg.Points(7)
-		}
-		labels.Offset = vg.Point{X: vg.Points(4), Y: vg.Points(2)}
-		pl.Add(labels)
-	}
+	labels, omitted := paretoLabels(order, xMax, yMax)
+	pl.Add(labels...)
+	pl.X.Max, pl.Y.Max = xMax, yMax
 	pl.X.Min, pl.Y.Min = 0, 0
-	caption := fmt.Sprintf("%d runs from %d configurations; %d on the front. Only runs that met the SLO at their rate may be on the front; the others are drawn as grey crosses. Labels read configuration @ nominal rate (req/s)", len(p.Points), len(configs), len(p.Front))
+	caption := fmt.Sprintf("%d runs from %d configurations; %d on the front. Only runs that met the SLO at their rate may be on the front; the others are drawn as grey crosses (×). Labels read configuration @ nominal rate (req/s)", len(p.Points), len(configs), len(p.Front))
 	if omitted == 0 {
 		caption += "; every run is labelled."
 	} else {
-		caption += fmt.Sprintf("; %d labels that would cover another (front points first, at most %d) are left out, and the table lists every run.", omitted, paretoLabelLimit)
+		caption += fmt.Sprintf("; %d labels that would cover another or leave the chart (front points first, at most %d) are left out, and the table lists every run.", omitted, paretoLabelLimit)
 	}
 	return render(pl, caption)
 }
@@ -206,7 +215,7 @@ func (p Pareto) chart(configs []Config) chart {
 func (p Pareto) WriteHTML(w io.Writer, configs []Config) error {
 	c := p.chart(configs)
 	pg := page{Title: "servebench Pareto front", Knee: fmt.Sprintf("%d of %d runs on the front.", len(p.Front), len(p.Points)),
-		Notes: p.Skipped, Pareto: &c,
+		Notes: append(slices.Clone(p.Warnings), p.Skipped...), Pareto: &c,
 		Columns: []string{"configuration", "rate req/s", "repeat", "output tok/s", "per-user tok/s", "TPOT p50 ms", "on front", "verdict"}}
 	if p.WorkloadSHA256 != "" {
 		pg.Header = []field{{"workload sha256", p.WorkloadSHA256}}

@@ -4,6 +4,11 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"time"
+
+	"gonum.org/v1/plot/plotter"
+
+	"github.com/servebench/servebench/servebench"
 )
 
 func tokRow(rate, tokPerS, tpotMS float64, verdict string) Rate {
@@ -65,5 +70,60 @@ func TestParetoRefusesDifferentWorkloads(t *testing.T) {
 	_, err := NewPareto([]Config{{Name: "a", Sweep: Result{WorkloadSHA256: "x"}}, {Name: "b", Sweep: Result{WorkloadSHA256: "y"}}})
 	if err == nil || !strings.Contains(err.Error(), `b ran workload "y" but a ran "x"`) {
 		t.Fatalf("err %v", err)
+	}
+}
+
+func TestParetoWarnsWhenTheSweepsHadDifferentSLOs(t *testing.T) {
+	rule := servebench.CapacityRule{MinAttainment: 0.95, Confidence: 0.95}
+	strict := &servebench.SLO{TTFT: 200 * time.Millisecond, TPOT: 20 * time.Millisecond}
+	loose := &servebench.SLO{TTFT: 500 * time.Millisecond, TPOT: 20 * time.Millisecond}
+	sweep := func(slo *servebench.SLO, r servebench.CapacityRule) Result {
+		return Result{WorkloadSHA256: "w", SLO: slo, Rule: r, Rates: []Rate{tokRow(1, 100, 2, "pass")}}
+	}
+	same, err := NewPareto([]Config{{Name: "a", Sweep: sweep(strict, rule)}, {Name: "b", Sweep: sweep(strict, rule)}})
+	if err != nil || len(same.Warnings) != 0 {
+		t.Fatalf("same SLOs: %v %q", err, same.Warnings)
+	}
+	wilson := rule
+	wilson.UseWilsonLower = true
+	p, err := NewPareto([]Config{{Name: "a", Sweep: sweep(strict, rule)}, {Name: "b", Sweep: sweep(loose, rule)}, {Name: "c", Sweep: sweep(strict, wilson)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"b was judged by the SLO TTFT ≤ 500 ms (from sent), TPOT ≤ 20 ms but a by TTFT ≤ 200 ms (from sent), TPOT ≤ 20 ms: whether a point met the SLO is not comparable across them",
+		"c was judged by the capacity rule Wilson 95% lower bound of attainment ≥ 0.95, load delivered but a by attainment ≥ 0.95, load delivered",
+	}
+	if strings.Join(p.Warnings, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("warnings:\n%s\nwant:\n%s", strings.Join(p.Warnings, "\n"), strings.Join(want, "\n"))
+	}
+	var page bytes.Buffer
+	if err := p.WriteHTML(&page, nil); err != nil || !strings.Contains(page.String(), "whether a point met the SLO is not comparable") {
+		t.Fatalf("the page does not carry the warning (%v)", err)
+	}
+}
+
+// Labels never cover each other or leave the plot: a label that fits on
+// neither side of its mark is left out and counted.
+func TestParetoLabelsDoNotOverlap(t *testing.T) {
+	var order []ParetoPoint
+	// Ten runs within 1% of each other, and one at the right edge.
+	for i := range 10 {
+		order = append(order, ParetoPoint{Config: "seqs-64", RateRPS: float64(i + 1), OutputTokensPerS: 500 + float64(i), PerUserTokensPerS: 100 + float64(i)/10})
+	}
+	order = append(order, ParetoPoint{Config: "seqs-128", RateRPS: 32, OutputTokensPerS: 1000, PerUserTokensPerS: 50})
+	plotters, omitted := paretoLabels(order, 1000*1.08, 110*1.08)
+	// "seqs-64 @1" is 10 characters: 10 × 4.2 + 4 = 46 points wide, 9.75
+	// high; per point 1080/422 and 118.8/199 data units, so a label spans
+	// 117.7 of x and 5.8 of y. The first run's label takes [500, 617.7]
+	// right of its mark; every other run of the cluster would cover it on
+	// either side (left of 501 is [383.3, 501]). "seqs-128 @32" spans 139.2
+	// and would leave the plot right of 1000, so it goes left.
+	if omitted != 9 || len(plotters) != 2 {
+		t.Fatalf("omitted %d, %d label sets; want 9 and both sides", omitted, len(plotters))
+	}
+	right, left := plotters[0].(*plotter.Labels), plotters[1].(*plotter.Labels)
+	if strings.Join(right.Labels, ",") != "seqs-64 @1" || strings.Join(left.Labels, ",") != "seqs-128 @32" {
+		t.Fatalf("right %q, left %q", right.Labels, left.Labels)
 	}
 }

@@ -54,6 +54,9 @@ type Result struct {
 	// InconclusiveRPS lists the rates that did not pass only because a
 	// criterion could not be judged.
 	InconclusiveRPS []float64 `json:"inconclusive_rps"`
+	// GeneratorBoundRPS lists the rates whose objectives held but whose
+	// load the client did not deliver (verdict generator_bound).
+	GeneratorBoundRPS []float64 `json:"generator_bound_rps"`
 	// Notes says what the selection cannot show.
 	Notes []string `json:"notes"`
 	// Auto is the knee search that chose the rates, when one did.
@@ -89,8 +92,9 @@ type Rate struct {
 	MaxScheduleLagMS *float64 `json:"max_schedule_lag_ms"`
 	// Backlog is the run's backlog judgment; nil when not measured.
 	Backlog *servebench.Backlog `json:"backlog"`
-	// Verdict is "pass", "fail" or "inconclusive"; Reasons says why not
-	// pass. DecidingWindowMS is the window that would decide an
+	// Verdict is "pass", "fail", "inconclusive" or "generator_bound" (the
+	// objectives held, the client did not deliver the load); Reasons says
+	// why not pass. DecidingWindowMS is the window that would decide an
 	// inconclusive backlog.
 	Verdict          string   `json:"verdict"`
 	Reasons          []string `json:"reasons"`
@@ -112,9 +116,12 @@ func FromSweep(sw *servebench.Sweep, dir string) Result {
 	sel := servebench.SelectCapacity(sw.Points, rule)
 	res := Result{Schema: Schema, Arrival: sw.Arrival, Rule: rule, Rates: make([]Rate, 0, len(sw.Points)),
 		KneeRPS: sel.RPS, KneeRule: sel.Label, FailingNeighborRPS: sel.FailingNeighborRPS, Monotonic: sel.Monotonic,
-		InconclusiveRPS: sel.InconclusiveRPS, Notes: sel.Notes, Auto: sw.Auto}
+		InconclusiveRPS: sel.InconclusiveRPS, GeneratorBoundRPS: sel.GeneratorBoundRPS, Notes: sel.Notes, Auto: sw.Auto}
 	if res.InconclusiveRPS == nil {
 		res.InconclusiveRPS = []float64{}
+	}
+	if res.GeneratorBoundRPS == nil {
+		res.GeneratorBoundRPS = []float64{}
 	}
 	if res.Notes == nil {
 		res.Notes = []string{}

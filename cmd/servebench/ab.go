@@ -27,7 +27,7 @@ func runAB(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("servebench ab", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var rf runFlags
-	rf.register(fs)
+	rf.registerWithout(fs, abRefusedFlags)
 	var af abFlags
 	fs.StringVar(&af.baselineURL, "baseline-url", "", "the baseline engine's root URL (required)")
 	fs.StringVar(&af.candidateURL, "candidate-url", "", "the candidate engine's root URL (required)")
@@ -40,7 +40,7 @@ func runAB(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&af.rounds, "rounds", compare.DefaultRounds, "rounds; each is one baseline and one candidate run, in the balanced ABBA order (one round gives an advisory result, exit 6)")
 	var cf compareFlags
 	cf.register(fs, false)
-	if code, done := parseCommandLine(fs, args, stderr); done {
+	if code, done := parseCommandLine(fs, args, stderr, abRefusedFlags...); done {
 		return code
 	}
 	base, cand, err := af.sides(fs, &rf, stderr)

@@ -81,7 +81,7 @@ func TestABFindsAFourTimesSlowerDecodeStep(t *testing.T) {
 	code, _, stderr = runCLI("compare", "--format", "html", "--output", html, "--tolerance", "tpot_p50=50%", "--tolerance", "tpot_p99=100%",
 		filepath.Join(out, "baseline"), filepath.Join(out, "candidate"))
 	page, _ := os.ReadFile(html)
-	if code == 1 || !strings.Contains(string(page), "<polyline") || !strings.Contains(string(page), "tpot_p99") {
+	if code == 1 || !strings.Contains(string(page), "<svg") || !strings.Contains(string(page), "tpot_p99") {
 		t.Errorf("compare --format html: exit %d, %s", code, stderr)
 	}
 }

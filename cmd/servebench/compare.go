@@ -70,7 +70,7 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 	}
 	var f compareFlags
 	f.register(fs, true)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return parseFailureCode(err)
 	}
 	if fs.NArg() != 2 {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -99,6 +100,9 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	printSweep(stdout, sweep)
+	if note := demoStarvationNote(sweep); note != "" {
+		fmt.Fprintf(stdout, "\n%s\n", note)
+	}
 	if werr := sweepreport.FromSweep(sweep, cfg.OutputDir).WriteFiles(cfg.OutputDir); werr != nil {
 		fmt.Fprintf(stderr, "servebench demo: %v\n", werr)
 	}
@@ -148,7 +152,11 @@ func printSweep(w io.Writer, s *servebench.Sweep) {
 	printSweepEnergy(w, s)
 	sel := s.Selection
 	if sel.RPS == nil {
-		fmt.Fprintln(w, "\nknee: no tested rate passed; test lower rates")
+		if sel.AllGeneratorBound() {
+			fmt.Fprintln(w, "\nknee: not measured: the client was the limit at every tested rate (generator_bound)")
+		} else {
+			fmt.Fprintln(w, "\nknee: no tested rate passed")
+		}
 		for _, n := range sel.Notes {
 			fmt.Fprintf(w, "  (%s)\n", n)
 		}
@@ -156,12 +164,37 @@ func printSweep(w io.Writer, s *servebench.Sweep) {
 	}
 	fmt.Fprintf(w, "\nknee: %g req/s is the %s", *sel.RPS, sel.Label)
 	if sel.FailingNeighborRPS != nil {
-		fmt.Fprintf(w, "; %g req/s fails", *sel.FailingNeighborRPS)
+		fmt.Fprintf(w, "; %g req/s does not pass", *sel.FailingNeighborRPS)
 	}
 	fmt.Fprintln(w)
 	for _, n := range sel.Notes {
 		fmt.Fprintf(w, "  (%s)\n", n)
 	}
+}
+
+// demoStarvationNote says when the client, sharing this process's CPUs
+// with the embedded engine, could not keep its schedule at some rate: the
+// knee is then partly a fact about this machine, not the engine. Empty when
+// every rate's load was delivered.
+func demoStarvationNote(s *servebench.Sweep) string {
+	var late []string
+	worst := 0.0
+	for i, v := range s.Selection.Verdicts {
+		if v.Valid {
+			continue
+		}
+		late = append(late, numfmt.Shortest(s.Points[i].OfferedRPS))
+		if v.MaxScheduleLagMS != nil {
+			worst = max(worst, *v.MaxScheduleLagMS)
+		}
+	}
+	if len(late) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("note: the embedded engine shares this process's %d CPUs with the client, and at %s req/s the client could not send on schedule "+
+		"(max schedule lag %s ms): those rates measure this machine, not the engine. On a quiet machine or with more cores they may pass; "+
+		"to measure the engine alone, run it as its own process (go run ./cmd/simengine) and sweep it (servebench sweep).",
+		runtime.GOMAXPROCS(0), strings.Join(late, ", "), numfmt.Fixed(worst, 1))
 }
 
 // scaled is a model duration in wall-clock time.

@@ -9,11 +9,12 @@ import (
 	"time"
 )
 
-// parseCommandLine parses a command's flags. It reports done with the exit
-// code when the command must stop here: 0 after -h or --help, 1 after a
-// bad flag or, for a command that takes none, a positional argument.
-func parseCommandLine(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, done bool) {
-	if err := fs.Parse(args); err != nil {
+// parseCommandLine parses a command's flags (parseFlags). It reports done
+// with the exit code when the command must stop here: 0 after -h or
+// --help, 1 after a bad or refused flag or, for a command that takes none,
+// a positional argument.
+func parseCommandLine(fs *flag.FlagSet, args []string, stderr io.Writer, refused ...refusedFlag) (code int, done bool) {
+	if err := parseFlags(fs, args, refused...); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0, true
 		}

@@ -53,7 +53,7 @@ func TestSweepAndDemoFlags(t *testing.T) {
 		args []string
 		want string
 	}{
-		{append(sweep, "--rate", "3"), "--rate: a sweep takes its rates from --rates"},
+		{append(sweep, "--rate", "3"), "--rate is refused: a sweep takes its rates from --rates"},
 		{append(sweep, "--min-attainment", "NaN"), "--min-attainment: want a fraction in [0, 1], got NaN"},
 		{append(sweep, "--confidence", "1"), "--confidence: want a value in (0, 1), got 1"},
 		{append(sweep, "--repeat", "0"), "--repeat: want at least 1, got 0"},

@@ -88,7 +88,7 @@ func TestInterruptAtEveryPhaseLeavesAScorableRun(t *testing.T) {
 			if !strings.Contains(stderr.String(), "ending the requests in flight") {
 				t.Errorf("stderr does not acknowledge the signal:\n%s", stderr.String())
 			}
-			code, stdout, errOut := runCLI("score", "--run", dir)
+			code, stdout, errOut := runCLI("score", "--format", "json", "--run", dir)
 			if code != 2 {
 				t.Fatalf("score --run: exit %d, want 2; stderr:\n%s", code, errOut)
 			}

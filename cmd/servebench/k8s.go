@@ -14,7 +14,7 @@ import (
 )
 
 func init() {
-	register("k8s", "render Kubernetes manifests of a sharded run: k8s job | k8s merge-job", runK8s)
+	register("k8s", "render Kubernetes manifests of a sharded run: k8s job | k8s merge-job (k8s unpack-workload runs in the pods)", runK8s)
 }
 
 // k8sFlags are the flags that place a sharded run on a cluster.
@@ -43,16 +43,20 @@ var (
 
 // runK8s is the k8s command: it writes manifests on stdout for kubectl.
 func runK8s(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || (args[0] != "job" && args[0] != "merge-job") {
+	if len(args) == 0 || (args[0] != "job" && args[0] != "merge-job" && args[0] != "unpack-workload") {
 		fmt.Fprintln(stderr, "usage: servebench k8s job [run flags] --shards N --image IMAGE --volume-claim PVC --output /results")
 		fmt.Fprintln(stderr, "       servebench k8s merge-job --run-id ID --shards N --image IMAGE --volume-claim PVC --output /results")
+		fmt.Fprintln(stderr, "       servebench k8s unpack-workload --parts DIR --sha256 HEX --output FILE   (the pods' init container)")
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
 			return 0
 		}
 		return 1
 	}
-	if args[0] == "merge-job" {
+	switch args[0] {
+	case "merge-job":
 		return runK8sMergeJob(args[1:], stdout, stderr)
+	case "unpack-workload":
+		return runK8sUnpackWorkload(args[1:], stderr)
 	}
 	return runK8sJob(args[1:], stdout, stderr)
 }
@@ -65,7 +69,7 @@ func runK8sJob(args []string, stdout, stderr io.Writer) int {
 	var k k8sFlags
 	run.register(fs)
 	k.register(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
@@ -82,6 +86,7 @@ func runK8sJob(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stdout, "# servebench run %s: %d shards start their measurement at %s.\n", spec.RunID, spec.Shards, spec.StartAt.UTC().Format(time.RFC3339))
+	fmt.Fprintf(stdout, "# Apply with kubectl apply --server-side -f (or kubectl create -f): the workload's ConfigMaps are too large for the annotation client-side apply adds.\n")
 	fmt.Fprintf(stdout, "# Once job/%s completes, merge the shards with:\n", spec.Name)
 	fmt.Fprintf(stdout, "#   servebench k8s merge-job --name %s --run-id %s --shards %d --image %s --volume-claim %s --output %s | kubectl apply -f -\n",
 		spec.Name, spec.RunID, spec.Shards, spec.Image, spec.VolumeClaim, spec.Output)
@@ -149,7 +154,7 @@ func runK8sMergeJob(args []string, stdout, stderr io.Writer) int {
 	k.register(fs)
 	runID := fs.String("run-id", "", "the sharded run's ID (required)")
 	output := fs.String("output", "", "the volume's mount path the shards wrote to (required)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
@@ -172,5 +177,27 @@ func runK8sMergeJob(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	_, _ = stdout.Write(out)
+	return 0
+}
+
+// runK8sUnpackWorkload joins, checks and writes the workload in a shard's
+// pod (the init container RenderJob adds).
+func runK8sUnpackWorkload(args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("servebench k8s unpack-workload", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	parts := fs.String("parts", "", "directory holding the workload's parts (part-000, ...) (required)")
+	sum := fs.String("sha256", "", "SHA-256 (hex) the joined workload must hash to (required)")
+	output := fs.String("output", "", "file to write the workload to (required)")
+	if code, done := parseCommandLine(fs, args, stderr); done {
+		return code
+	}
+	if *parts == "" || *sum == "" || *output == "" {
+		fmt.Fprintln(stderr, "servebench k8s unpack-workload: --parts, --sha256 and --output are required")
+		return 1
+	}
+	if err := kube.UnpackWorkload(*parts, *sum, *output); err != nil {
+		fmt.Fprintf(stderr, "servebench k8s unpack-workload: %v\n", err)
+		return 1
+	}
 	return 0
 }

@@ -27,7 +27,7 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 	output := fs.String("output", "", "directory for the merged run (required, must not hold a run)")
 	format := fs.String("format", "text", "report on stdout: text, json or html")
 	overwrite := fs.Bool("overwrite", false, "remove servebench output already in --output instead of refusing")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		if err == flag.ErrHelp {
 			return 0
 		}

@@ -219,7 +219,7 @@ func TestOutputHoldingARunIsRefusedUnlessOverwrite(t *testing.T) {
 	if _, err := os.Stat(notes); err != nil {
 		t.Fatalf("--overwrite removed a file that is not servebench output: %v", err)
 	}
-	code, stdout, _ := runCLI("score", "--run", out)
+	code, stdout, _ := runCLI("score", "--format", "json", "--run", out)
 	if code != 0 || !strings.Contains(stdout, `"offered": 4`) {
 		t.Fatalf("the overwritten run does not score as itself: exit %d", code)
 	}
@@ -251,7 +251,7 @@ func TestScoreRunKeepsTheObjectivesItIsNotGiven(t *testing.T) {
 	if code, _, stderr := runCLI(runArgs(t, f.url, "--output", out, "--ttft-slo", "5s", "--tpot-slo", "7ms", "--e2e-slo", "9s")...); code != 0 {
 		t.Fatalf("run: exit %d, stderr %q", code, stderr)
 	}
-	code, stdout, stderr := runCLI("score", "--run", out, "--ttft-slo", "1us")
+	code, stdout, stderr := runCLI("score", "--format", "json", "--run", out, "--ttft-slo", "1us")
 	if code != 0 {
 		t.Fatalf("score: exit %d, stderr %q", code, stderr)
 	}

@@ -31,7 +31,7 @@ func runPareto(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: servebench pareto [flags] SWEEPDIR...")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return parseFailureCode(err)
 	}
 	dirs := fs.Args()

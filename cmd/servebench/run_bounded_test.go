@@ -40,7 +40,7 @@ func TestRunCommandBoundedMemory(t *testing.T) {
 		t.Fatalf("requests.jsonl has %d lines, want 8", n)
 	}
 	again := filepath.Join(t.TempDir(), "again.jsonl")
-	code, stdout, stderr = runCLI("score", "--run", out, "--requests", again)
+	code, stdout, stderr = runCLI("score", "--format", "json", "--run", out, "--requests", again)
 	var re servebench.Report
 	if code != 0 || json.Unmarshal([]byte(stdout), &re) != nil || re.Qualified != rep.Qualified || re.Requests != nil {
 		t.Fatalf("score --run --requests: exit %d, stderr:\n%s", code, stderr)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"syscall"
 
 	"github.com/servebench/servebench/servebench"
 )
@@ -72,6 +73,10 @@ func preflight(ctx context.Context, cfg servebench.RunConfig, stderr io.Writer) 
 	}
 	if err != nil && ctx.Err() != nil {
 		return errors.New("interrupted during the preflight: nothing was sent or written")
+	}
+	if errors.Is(err, syscall.ECONNREFUSED) {
+		// Skipping the check cannot help: the load would be refused too.
+		return fmt.Errorf("preflight: %w; start the engine or correct --base-url", err)
 	}
 	if err != nil {
 		return fmt.Errorf("preflight: %w (--skip-preflight skips this check)", err)

@@ -75,7 +75,7 @@ func TestRunCommandWritesTheRunDirectoryAndExitsZero(t *testing.T) {
 	}
 	// Re-scoring with an impossible TTFT bound changes the verdict but
 	// keeps what only the run observed: the engine's own metrics.
-	code, stdout, stderr = runCLI("score", "--run", out, "--ttft-slo", "1us")
+	code, stdout, stderr = runCLI("score", "--format", "json", "--run", out, "--ttft-slo", "1us")
 	var again servebench.Report
 	if code != 0 || json.Unmarshal([]byte(stdout), &again) != nil {
 		t.Fatalf("score --run: exit %d, stderr:\n%s", code, stderr)
@@ -140,7 +140,7 @@ func TestDemoFindsTheKnee(t *testing.T) {
 	// loaded machine the generator can miss the demo's 20 ms lag tolerance
 	// or a request its 10 ms TPOT objective, and then the knee line must
 	// say that no rate passed. Either way the knee follows the table.
-	wants := []string{"400 req/s fail: attainment", "knee: 10 req/s is the highest passing tested offered rate; 400 req/s fails", "report at 10 req/s:", "servebench report"}
+	wants := []string{"400 req/s fail: attainment", "knee: 10 req/s is the highest passing tested offered rate; 400 req/s does not pass", "report at 10 req/s:", "servebench report"}
 	if regexp.MustCompile(`(?m)^\s*10 req/s fail: `).MatchString(stdout) { // 10 req/s failed, and says why
 		wants = []string{"400 req/s fail: attainment", "knee: no tested rate passed; test lower rates"}
 		t.Logf("10 req/s failed on this machine; checking the knee line that says so")

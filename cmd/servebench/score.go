@@ -31,7 +31,7 @@ type scoreFlags struct {
 func (f *scoreFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.runDir, "run", "", "re-score the run directory DIR (schedule.json, outcomes.jsonl) instead of TRACE EVENTS")
 	fs.StringVar(&f.requests, "requests", "", "with --run: stream the scoring in bounded memory, write the per-request entries as JSON lines to FILE ('none' drops them) and leave them out of the report")
-	fs.StringVar(&f.format, "format", "json", "report on stdout: json, text or html")
+	fs.StringVar(&f.format, "format", "text", "report on stdout: text (the summary run prints), json or html")
 	fs.StringVar(&f.percentile, "percentile", "", "percentile method: nearest-rank (default) or linear")
 	fs.Float64Var(&f.confidence, "confidence", 0, "confidence of the one-sided Wilson lower bound (default 0.95)")
 	fs.DurationVar(&f.ttftSLO, "ttft-slo", 0, "TTFT objective, e.g. 300ms (0: the input's own)")
@@ -160,7 +160,7 @@ func scoreTraceFiles(tracePath, eventsPath string, opts servebench.ScoreOptions)
 func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	var positional []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		if err := parseFlags(fs, args); err != nil {
 			return nil, err
 		}
 		rest := fs.Args()

@@ -16,10 +16,11 @@ const (
 	scoreCLIEvents = "../../servebench/testdata/seed000/events.jsonl"
 )
 
-// scoreCLI runs the command through the dispatcher.
+// scoreCLI runs the command through the dispatcher with --format json,
+// so that the tests can decode the report (a later --format wins).
 func scoreCLI(args ...string) (code int, stdout, stderr string) {
 	var out, errb bytes.Buffer
-	code = dispatch(append([]string{"score"}, args...), &out, &errb)
+	code = dispatch(append([]string{"score", "--format", "json"}, args...), &out, &errb)
 	return code, out.String(), errb.String()
 }
 
@@ -143,6 +144,12 @@ func TestScoreCommandFlags(t *testing.T) {
 	code, out, _ = scoreCLI("--format", "text", scoreCLITrace, scoreCLIEvents)
 	if code != 0 || !strings.Contains(out, "SLO attainment:                      50.0% (3 / 6; performance+quality)") {
 		t.Fatalf("exit %d text %q", code, out)
+	}
+	// Without --format, score prints the text summary, not JSON.
+	var plain, plainErr bytes.Buffer
+	if code := dispatch([]string{"score", scoreCLITrace, scoreCLIEvents}, &plain, &plainErr); code != 0 ||
+		!strings.HasPrefix(plain.String(), "====") || strings.Contains(plain.String(), `"offered"`) {
+		t.Fatalf("default format: exit %d stdout %q", code, plain.String())
 	}
 	for _, bad := range [][]string{
 		{scoreCLITrace},

@@ -21,7 +21,7 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("servebench sweep", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var f runFlags
-	f.register(fs)
+	f.registerWithout(fs, sweepRefusedFlags)
 	rates := fs.String("rates", "", `comma-separated offered rates in requests/s, or "auto" to search for the knee (required)`)
 	alpha := fs.Float64("min-attainment", 0.95, "attainment a rate needs to pass")
 	wilson := fs.Bool("wilson", false, "judge the one-sided Wilson lower bound of attainment instead of the observed value")
@@ -34,14 +34,10 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&auto.Factor, "auto-factor", 2, "--rates auto: ratio between successive coarse rates")
 	fs.Float64Var(&auto.MaxRPS, "auto-max", 256, "--rates auto: the highest rate tried (req/s)")
 	fs.Float64Var(&auto.ResolutionRPS, "resolution", 0, "--rates auto: bisect until the passing and failing rates are this close (req/s; default a tenth of the start rate)")
-	if code, done := parseCommandLine(fs, args, stderr); done {
+	if code, done := parseCommandLine(fs, args, stderr, sweepRefusedFlags...); done {
 		return code
 	}
 	f.given = setFlags(fs)
-	if f.given["rate"] {
-		fmt.Fprintln(stderr, "servebench sweep: --rate: a sweep takes its rates from --rates")
-		return 1
-	}
 	if err := checkSweepNumbers(*alpha, *confidence, *repeat); err != nil {
 		fmt.Fprintf(stderr, "servebench sweep: %v\n", err)
 		return 1
@@ -75,11 +71,6 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "servebench sweep: %v\n", err)
 		return 1
 	}
-	if cfg.Shard != nil || !cfg.StartAt.IsZero() {
-		// Refused here too, so that the preflight does not come first.
-		fmt.Fprintln(stderr, "servebench sweep: a sweep runs its rates one after another; shard each rate's run instead (run --shard, --start-at)")
-		return 1
-	}
 	plan.Rule = servebench.CapacityRule{MinAttainment: *alpha, UseWilsonLower: *wilson, Confidence: *confidence, RequireNoBacklogGrowth: *backlog}
 	ctx, stop := interruptContext(stderr)
 	defer stop()
@@ -104,10 +95,29 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "servebench sweep: %v\n", err)
 		return 1
 	}
-	if sweep.Selection.RPS == nil {
-		return 4
+	return sweepExitCode(sweep.Selection, stderr)
+}
+
+// sweepExitCode is 0 when a tested rate passed, 2 when every point was
+// generator_bound (the sweep measured the client, not the engine, like a
+// run whose load was not delivered), else 4.
+func sweepExitCode(sel servebench.CapacitySelection, stderr io.Writer) int {
+	switch {
+	case sel.RPS != nil:
+		return 0
+	case sel.AllGeneratorBound():
+		fmt.Fprintln(stderr, "servebench sweep: load not delivered at any tested rate: the client was the limit, so the sweep is not evidence about the engine")
+		return 2
 	}
-	return 0
+	return 4
+}
+
+// sweepRefusedFlags are the run flags a sweep does not take.
+var sweepRefusedFlags = []refusedFlag{
+	{"rate", "a sweep takes its rates from --rates", false},
+	{"shard", "a sweep runs its rates one after another; shard each rate's run instead (run --shard, --start-at)", false},
+	{"start-at", "a sweep runs its rates one after another; shard each rate's run instead (run --shard, --start-at)", false},
+	{"require-attainment", "a sweep judges each rate by --min-attainment (with --wilson for its lower bound) and exits 4 when none passed", true},
 }
 
 // printSweepResult prints the sweep in the chosen format: the text table,

@@ -55,7 +55,7 @@ func runWorkloadImport(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	output := fs.String("output", "", "workload JSONL file to write; its side file goes beside it (required)")
 	params := optionFlags(fs, opts, nil)
-	if err := fs.Parse(args[2:]); err != nil {
+	if err := parseFlags(fs, args[2:]); err != nil {
 		return parseFailureCode(err)
 	}
 	if fs.NArg() > 0 || *output == "" {
@@ -93,7 +93,7 @@ func runWorkloadGenerate(args []string, stdout, stderr io.Writer) int {
 	seed := fs.Uint64("seed", 1, "seed of the generated rows")
 	raw := fs.String("params", "", `structured parameters as JSON, e.g. '{"classes":[...]}'; flags override its fields`)
 	params := optionFlags(fs, defaults, map[string]bool{"seed": true})
-	if err := fs.Parse(args[1:]); err != nil {
+	if err := parseFlags(fs, args[1:]); err != nil {
 		return parseFailureCode(err)
 	}
 	if fs.NArg() > 0 || *output == "" {
@@ -170,6 +170,9 @@ func optionFlags(fs *flag.FlagSet, opts any, skip map[string]bool) map[string]an
 		usage := fmt.Sprintf("%s (%s", name, f.Type.String())
 		if d := def.Field(i); !d.IsZero() {
 			usage += fmt.Sprintf(", default %v", d.Interface())
+		}
+		if c, ok := reflect.Zero(f.Type).Interface().(interface{ Choices() []string }); ok {
+			usage += ": one of " + strings.Join(c.Choices(), ", ")
 		}
 		usage += ")"
 		key := name

@@ -141,3 +141,12 @@ func Or(s string) string {
 	}
 	return s
 }
+
+// Count writes n followed by the noun's singular form when n is 1 and its
+// plural otherwise: Count(1, "round", "rounds") is "1 round".
+func Count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}

@@ -49,3 +49,14 @@ func TestFormats(t *testing.T) {
 		}
 	}
 }
+
+func TestCount(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		want string
+	}{{0, "0 rounds"}, {1, "1 round"}, {2, "2 rounds"}, {-1, "-1 rounds"}} {
+		if got := Count(c.n, "round", "rounds"); got != c.want {
+			t.Errorf("Count(%d) = %q, want %q", c.n, got, c.want)
+		}
+	}
+}

@@ -7,8 +7,11 @@ import (
 	"io"
 	"math"
 	"slices"
-	"strings"
 
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/servebench/servebench/internal/plotsvg"
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -40,19 +43,13 @@ type htmlRow struct {
 	NoBar bool
 }
 
-// htmlCDF is one overlaid CDF chart.
+// htmlCDF is one overlaid CDF chart, drawn with gonum/plot.
 type htmlCDF struct {
 	Title                 string
 	BaselineN, CandidateN int
-	Baseline, Candidate   string // SVG polyline points
-	Ticks                 []htmlTick
-	Empty                 bool
-}
-
-// htmlTick is one x-axis label.
-type htmlTick struct {
-	X     string
-	Label string
+	SVG                   template.HTML
+	// Empty says why there is no chart; empty when there is one.
+	Empty string
 }
 
 // WriteHTML writes compare.html: a self-contained page with both sides'
@@ -116,51 +113,50 @@ func pooled(m servebench.Metric, reports []*servebench.Report) []float64 {
 	return xs
 }
 
-// The CDF chart's plot area in SVG units.
+// The CDF chart's size, and the most steps drawn per side (beyond, evenly
+// spaced order statistics are).
 const (
-	cdfWidth, cdfHeight = 560.0, 220.0
-	cdfLeft, cdfTop     = 48.0, 12.0
+	cdfWidth, cdfHeight = 6.4 * vg.Inch, 3 * vg.Inch
 	cdfPoints           = 400
 )
 
-// cdfOverlay draws both sides' empirical CDFs on one linear axis.
+// cdfOverlay draws both sides' empirical CDFs (ascending values) on one
+// linear axis from zero, as staircases: the baseline solid, the candidate
+// dashed, each labelled with its N.
 func cdfOverlay(title string, b, c []float64) htmlCDF {
 	ch := htmlCDF{Title: title, BaselineN: len(b), CandidateN: len(c)}
 	if len(b) == 0 && len(c) == 0 {
-		ch.Empty = true
+		ch.Empty = "no values"
 		return ch
 	}
-	xMax := 0.0
-	for _, xs := range [][]float64{b, c} {
-		if len(xs) > 0 {
-			xMax = math.Max(xMax, xs[len(xs)-1])
+	p := plotsvg.New("", title, "share at or below")
+	for i, side := range []struct {
+		name string
+		xs   []float64
+	}{{"baseline", b}, {"candidate", c}} {
+		if len(side.xs) == 0 {
+			continue
 		}
-	}
-	if !(xMax > 0) {
-		xMax = 1
-	}
-	x := func(v float64) float64 { return cdfLeft + cdfWidth*v/xMax }
-	y := func(f float64) float64 { return cdfTop + cdfHeight*(1-f) }
-	line := func(xs []float64) string {
-		var sb strings.Builder
-		n := len(xs)
-		if n == 0 {
-			return ""
+		line, err := plotter.NewLine(plotsvg.CDFSteps(side.xs, cdfPoints))
+		if err != nil {
+			ch.Empty = err.Error()
+			return ch
 		}
-		step := max(1, n/cdfPoints)
-		prevF := 0.0
-		for i := 0; i < n; i += step {
-			f := float64(i+1) / float64(n)
-			fmt.Fprintf(&sb, "%.1f,%.1f %.1f,%.1f ", x(xs[i]), y(prevF), x(xs[i]), y(f))
-			prevF = f
+		line.StepStyle = plotter.PostStep
+		line.Color, line.Width = plotsvg.Palette[i], vg.Points(1.6)
+		if i == 1 {
+			line.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
 		}
-		fmt.Fprintf(&sb, "%.1f,%.1f %.1f,%.1f", x(xs[n-1]), y(prevF), x(xs[n-1]), y(1))
-		return sb.String()
+		p.Add(line)
+		p.Legend.Add(fmt.Sprintf("%s (n=%d)", side.name, len(side.xs)), line)
 	}
-	ch.Baseline, ch.Candidate = line(b), line(c)
-	for i := 0; i <= 4; i++ {
-		v := xMax * float64(i) / 4
-		ch.Ticks = append(ch.Ticks, htmlTick{X: fmt.Sprintf("%.1f", x(v)), Label: fmt.Sprintf("%.4g", v)})
+	p.X.Min, p.Y.Min, p.Y.Max = min(0, p.X.Min), 0, 1
+	p.Y.Tick.Marker = plotsvg.ShareTicks{}
+	svg, err := plotsvg.Render(p, cdfWidth, cdfHeight)
+	if err != nil {
+		ch.Empty = err.Error()
+		return ch
 	}
+	ch.SVG = template.HTML(svg)
 	return ch
 }

@@ -7,8 +7,9 @@ import (
 	"github.com/servebench/servebench/servebench"
 )
 
-// The page holds the table with each interval, both sides' CDFs as
-// polylines, and escapes what comes from the reports.
+// The page holds the table with each interval, both sides' CDFs drawn
+// with gonum/plot (titled axes, round ticks, a legend with each side's N),
+// and escapes what comes from the reports.
 func TestWriteHTML(t *testing.T) {
 	base := []*servebench.Report{ttftReport(90, 95, 100, 200, 300), ttftReport(100, 100, 100, 300, 300), ttftReport(50, 60, 100, 100, 100)}
 	cand := []*servebench.Report{ttftReport(110, 110, 110, 500, 500), ttftReport(121, 121, 121, 121, 121), ttftReport(1, 2, 133.1, 133.1, 133.1)}
@@ -37,7 +38,15 @@ func TestWriteHTML(t *testing.T) {
 	if strings.Contains(page, "<script>") {
 		t.Error("a run ID was not escaped")
 	}
-	if n := strings.Count(page, "<polyline"); n != 2 {
-		t.Errorf("%d polylines, want 2 (the TTFT CDF of each side; TPOT and E2E have no values)", n)
+	// Only TTFT has values; TPOT and E2E say so.
+	if n := strings.Count(page, "<svg"); n != 1 || strings.Count(page, "<p>no values</p>") != 2 {
+		t.Errorf("%d charts, want 1 (TTFT; TPOT and E2E have no values)", n)
+	}
+	for _, want := range []string{">baseline (n=9)<", ">candidate (n=9)<", ">TTFT (ms)<", ">share at or below<", ">50%<", ">100%<",
+		// Round ticks from 0 to the largest value, 500 ms.
+		">0<", ">100<", ">200<", ">300<", ">400<", ">500<"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the chart lacks %q", want)
+		}
 	}
 }
