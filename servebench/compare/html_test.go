@@ -42,7 +42,7 @@ func TestWriteHTML(t *testing.T) {
 	if n := strings.Count(page, "<svg"); n != 1 || strings.Count(page, "<p>no values</p>") != 2 {
 		t.Errorf("%d charts, want 1 (TTFT; TPOT and E2E have no values)", n)
 	}
-	for _, want := range []string{">baseline (n=9)<", ">candidate (n=9)<", ">TTFT (ms)<", ">share at or below<", ">50%<", ">100%<",
+	for _, want := range []string{">baseline (n=15)<", ">candidate (n=15)<", ">TTFT (ms)<", ">share at or below<", ">50%<", ">100%<",
 		// Round ticks from 0 to the largest value, 500 ms.
 		">0<", ">100<", ">200<", ">300<", ">400<", ">500<"} {
 		if !strings.Contains(page, want) {
