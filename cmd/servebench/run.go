@@ -196,6 +196,7 @@ func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
 	c := servebench.NewClient(f.baseURL, f.model)
 	c.Endpoint, c.APIKey, c.Stream, c.LengthControl, c.KeepText, c.Logprobs = endpoint, apiKey, !f.noStream, lc, f.keepText, f.logprobs
 	c.FirstTokenTimeout, c.IdleTimeout, c.TotalTimeout = f.firstTokenTimeout, f.idleTimeout, f.timeout
+	c.Header, c.Redirects = f.headers.header.Clone(), servebench.RedirectPolicy(f.followRedirects)
 	cfg.Client = c
 	return cfg, nil
 }
