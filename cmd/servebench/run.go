@@ -154,6 +154,9 @@ func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
 	if err := f.checkFlags(); err != nil {
 		return cfg, err
 	}
+	if err := servebench.CheckPrintableName("--model", f.model); err != nil {
+		return cfg, err
+	}
 	endpoint := servebench.Endpoint(f.endpoint)
 	if endpoint != servebench.EndpointChat && endpoint != servebench.EndpointCompletions {
 		return cfg, fmt.Errorf("--endpoint: want completions or chat, got %q", f.endpoint)
