@@ -38,6 +38,10 @@ type SweepPoint struct {
 	// RunDir is the run's directory, when it was written to one.
 	RunDir string  `json:"run_dir,omitempty"`
 	Report *Report `json:"report"`
+	// Interrupted is set when the run was cut short (Ctrl-C, SIGTERM):
+	// its verdict is VerdictInterrupted, and no capacity, knee or failing
+	// neighbour is derived from it.
+	Interrupted bool `json:"interrupted,omitempty"`
 }
 
 // Sweep is a set of runs at increasing offered rates with the capacity
@@ -115,6 +119,10 @@ const (
 	VerdictPass         = "pass"
 	VerdictFail         = "fail"
 	VerdictInconclusive = "inconclusive"
+	// VerdictInterrupted marks a point whose run was interrupted: it is
+	// neither passed nor failed, and its rate takes no part in the
+	// selection.
+	VerdictInterrupted = "interrupted"
 )
 
 // The labels of a CapacitySelection.
@@ -139,6 +147,9 @@ func SelectCapacity(points []SweepPoint, rule CapacityRule) CapacitySelection {
 	ratePass := map[float64]bool{}
 	rates := make([]float64, 0, len(rateVerdict))
 	for r, v := range rateVerdict {
+		if v == VerdictInterrupted {
+			continue
+		}
 		ratePass[r] = v == VerdictPass
 		rates = append(rates, r)
 	}
@@ -197,15 +208,16 @@ func SelectCapacity(points []SweepPoint, rule CapacityRule) CapacitySelection {
 	return sel
 }
 
-// RateVerdicts folds point verdicts into one verdict per tested rate: pass
-// when every run at the rate passed, fail when any failed, inconclusive
-// otherwise.
+// RateVerdicts folds point verdicts into one verdict per tested rate:
+// interrupted when a run at the rate was interrupted, else pass when every
+// run at the rate passed, fail when any failed, inconclusive otherwise.
 func RateVerdicts(verdicts []PointVerdict) map[float64]string {
 	out := map[float64]string{}
 	for _, v := range verdicts {
 		prev, seen := out[v.OfferedRPS]
 		switch {
-		case !seen || prev == VerdictPass:
+		case prev == VerdictInterrupted:
+		case v.Verdict == VerdictInterrupted, !seen, prev == VerdictPass:
 			out[v.OfferedRPS] = v.Verdict
 		case prev == VerdictInconclusive && v.Verdict == VerdictFail:
 			out[v.OfferedRPS] = VerdictFail
@@ -230,6 +242,10 @@ func judgePoint(p SweepPoint, rule CapacityRule) PointVerdict {
 	undecided := 0 // reasons that are criteria not judged rather than failed
 	if rule.UseWilsonLower {
 		v.Judged = fmt.Sprintf("wilson_lower@%g", rule.Confidence)
+	}
+	if p.Interrupted {
+		v.Verdict, v.Reasons = VerdictInterrupted, []string{"the run was interrupted: nothing is derived from this point"}
+		return v
 	}
 	r := p.Report
 	if r == nil {

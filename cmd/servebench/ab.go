@@ -1,15 +1,11 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/compare"
@@ -57,7 +53,7 @@ func runAB(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "servebench ab: %v\n", err)
 		return 1
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptContext(stderr)
 	defer stop()
 	res, err := compare.RunAB(ctx, compare.ABConfig{
 		Baseline: base, Candidate: cand, Rounds: af.rounds, OutputDir: rf.output, Options: opts,
@@ -66,6 +62,9 @@ func runAB(args []string, stdout, stderr io.Writer) int {
 			return nil, nil
 		},
 	})
+	if code, interrupted := interruptExit(ctx, "servebench ab", stderr); interrupted {
+		return code // the finished rounds stay on disk; no comparison is written
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "servebench ab: %v\n", err)
 		return 1

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -44,19 +45,21 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "servebench merge: --format: want text, json or html, got %q\n", *format)
 		return 1
 	}
-	if err := prepareOutput(*output, *overwrite); err != nil {
-		fmt.Fprintf(stderr, "servebench merge: %v\n", err)
-		return 1
-	}
-	rep, err := servebench.MergeShards(fs.Args(), *output, servebench.ScoreOptions{})
-	if err != nil {
-		fmt.Fprintf(stderr, "servebench merge: %v\n", err)
-		return 1
-	}
-	if err := printReport(stdout, rep, *format); err != nil {
-		fmt.Fprintf(stderr, "servebench merge: %v\n", err)
-		return 1
-	}
-	fmt.Fprintf(stderr, "merged run directory: %s\n", *output)
-	return verdictExitCode(rep, -1, stderr)
+	return withInterrupts("servebench merge", stderr, func(context.Context) int {
+		if err := prepareOutput(*output, *overwrite); err != nil {
+			fmt.Fprintf(stderr, "servebench merge: %v\n", err)
+			return 1
+		}
+		rep, err := servebench.MergeShards(fs.Args(), *output, servebench.ScoreOptions{})
+		if err != nil {
+			fmt.Fprintf(stderr, "servebench merge: %v\n", err)
+			return 1
+		}
+		if err := printReport(stdout, rep, *format); err != nil {
+			fmt.Fprintf(stderr, "servebench merge: %v\n", err)
+			return 1
+		}
+		fmt.Fprintf(stderr, "merged run directory: %s\n", *output)
+		return verdictExitCode(rep, -1, stderr)
+	})
 }

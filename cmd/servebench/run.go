@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -92,8 +93,14 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "servebench run: %v\n", err)
 		return 1
 	}
-	ctx, stop := interruptContext(stderr)
-	defer stop()
+	return withInterrupts("servebench run", stderr, func(ctx context.Context) int {
+		return f.execute(ctx, cfg, stdout, stderr)
+	})
+}
+
+// execute runs the configured run and prints its report; it returns the
+// exit code.
+func (f *runFlags) execute(ctx context.Context, cfg servebench.RunConfig, stdout, stderr io.Writer) int {
 	if err := f.beforeLoad(ctx, &cfg, stderr); err != nil {
 		fmt.Fprintf(stderr, "servebench run: %v\n", err)
 		return 1
