@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/servebench/servebench/internal/safefile"
 )
 
 // MergeShards joins the run directories of a sharded run's shards into one
@@ -273,7 +275,7 @@ func writeMergedRun(out string, full *Schedule, shards []*shardDir, missing []in
 	if _, err := WriteSchedule(filepath.Join(out, ScheduleFile), full); err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}
-	f, err := os.Create(filepath.Join(out, OutcomesFile))
+	f, err := safefile.Create(filepath.Join(out, OutcomesFile))
 	if err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}

@@ -12,6 +12,8 @@ import (
 	"runtime/debug"
 	"strconv"
 	"time"
+
+	"github.com/servebench/servebench/internal/safefile"
 )
 
 // scoreRun scores a finished run and completes the report with what only
@@ -172,7 +174,7 @@ func writeJSONFile(path string, v any) error {
 // unscorable.
 func writeFileWhole(path string, data []byte) error {
 	tmp := path + ".tmp"
-	err := os.WriteFile(tmp, data, 0o644)
+	err := safefile.WriteFile(tmp, data)
 	if err == nil {
 		err = os.Rename(tmp, path)
 	}

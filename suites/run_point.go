@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/servebench/servebench/internal/safefile"
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -49,7 +50,7 @@ func (c *Contract) RunPoint(ctx context.Context, p LoadPoint, target Target, obs
 	if err := os.MkdirAll(cfg.OutputDir, 0o755); err != nil {
 		return nil, fmt.Errorf("contract %s: %w", c.Name, err)
 	}
-	if err := os.WriteFile(filepath.Join(cfg.OutputDir, ContractFile), c.raw, 0o644); err != nil {
+	if err := safefile.WriteFile(filepath.Join(cfg.OutputDir, ContractFile), c.raw); err != nil {
 		return nil, fmt.Errorf("contract %s: %w", c.Name, err)
 	}
 	res, err := servebench.Run(ctx, cfg)

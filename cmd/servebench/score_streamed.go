@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/servebench/servebench/internal/safefile"
 	"io"
 	"os"
 	"path/filepath"
@@ -23,7 +24,7 @@ func scoreRunStreamed(dir, requestsPath string, opts servebench.ScoreOptions) (*
 	}
 	var out io.Writer
 	if requestsPath != "none" {
-		f, err := os.Create(requestsPath)
+		f, err := safefile.Create(requestsPath)
 		if err != nil {
 			return nil, err
 		}
