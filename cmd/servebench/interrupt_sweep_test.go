@@ -82,4 +82,5 @@ func TestInterruptedSweepClaimsNothingFromItsLastPoint(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "rate-1", servebench.ReportFile)); err != nil {
 		t.Errorf("the finished rate's report is gone: %v", err)
 	}
+	wantManifest(t, dir, "sweep", sweepreport.HTMLFile, sweepreport.JSONFile)
 }

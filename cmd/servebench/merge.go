@@ -27,7 +27,7 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 	}
 	output := fs.String("output", "", "directory for the merged run (required, must not hold a run)")
 	format := fs.String("format", "text", "report on stdout: text, json or html")
-	overwrite := fs.Bool("overwrite", false, "remove servebench output already in --output instead of refusing")
+	overwrite := fs.Bool("overwrite", false, "remove what servebench wrote in --output before (what its manifest.json names) instead of refusing a directory that is not empty")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			return 0
@@ -46,10 +46,12 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return withInterrupts("servebench merge", stderr, func(context.Context) int {
-		if err := prepareOutput(*output, *overwrite); err != nil {
+		out, err := prepareOutput(*output, *overwrite)
+		if err != nil {
 			fmt.Fprintf(stderr, "servebench merge: %v\n", err)
 			return 1
 		}
+		defer finishOutput(out, "merge", stderr)
 		rep, err := servebench.MergeShards(fs.Args(), *output, servebench.ScoreOptions{})
 		if err != nil {
 			fmt.Fprintf(stderr, "servebench merge: %v\n", err)

@@ -105,6 +105,7 @@ func (f *runFlags) execute(ctx context.Context, cfg servebench.RunConfig, stdout
 		fmt.Fprintf(stderr, "servebench run: %v\n", err)
 		return 1
 	}
+	defer finishOutput(f.out, "run", stderr)
 	res, err := servebench.Run(ctx, cfg)
 	if res == nil || res.Report == nil {
 		fmt.Fprintf(stderr, "servebench run: %v\n", err)

@@ -94,6 +94,7 @@ func (f *runFlags) executeSweep(ctx context.Context, cfg servebench.RunConfig, p
 		fmt.Fprintf(stderr, "servebench sweep: %v\n", err)
 		return 1
 	}
+	defer finishOutput(f.out, "sweep", stderr)
 	sweep, err := servebench.RunSweep(ctx, cfg, plan)
 	if sweep != nil {
 		res := sweepreport.FromSweep(sweep, cfg.OutputDir)
