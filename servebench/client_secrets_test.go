@@ -117,7 +117,7 @@ func TestClientRedactsHeaderValuesOnEveryPath(t *testing.T) {
 // TestClientRefusesReservedExtraHeaders: an extra header may not replace
 // one the client sets; the error names the header, never its value.
 func TestClientRefusesReservedExtraHeaders(t *testing.T) {
-	for _, name := range []string{"Authorization", "content-type", "Accept", "X-Request-ID"} {
+	for _, name := range []string{"Authorization", "content-type", "Accept", "X-Request-ID", "Host", "Content-Length", "Transfer-Encoding"} {
 		err := servebench.ValidateExtraHeader(name, "VALUE-"+gatewaySecret)
 		if err == nil || !strings.Contains(err.Error(), "servebench sets this header itself") {
 			t.Errorf("%s: err %v, want a refusal", name, err)

@@ -105,10 +105,27 @@ func TestOverwriteRemovesOnlyWhatTheManifestNames(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(out, "report.json"), []byte("12345"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	for p, data := range map[string]string{"sub/a": "abc", "sub/b/c": "de"} {
+		if err := os.MkdirAll(filepath.Join(out, filepath.Dir(p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(out, p), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if err := d.WriteManifest("run"); err != nil {
 		t.Fatal(err)
 	}
 	wantManifest(t, out, "run", "report.json")
+	got, err := outputdir.ReadManifest(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []outputdir.Entry{{Path: "report.json", Type: "file", Size: 5}, {Path: "sub", Type: "dir", Size: 5},
+		{Path: "sub/a", Type: "file", Size: 3}, {Path: "sub/b", Type: "dir", Size: 2}, {Path: "sub/b/c", Type: "file", Size: 2}}
+	if !slices.Equal(got.Entries, want) {
+		t.Errorf("manifest entries %+v, want %+v", got.Entries, want)
+	}
 
 	bad, _ := json.Marshal(outputdir.Manifest{Schema: outputdir.ManifestSchema, Entries: []outputdir.Entry{{Path: "../outside", Type: "file"}}})
 	if err := os.WriteFile(filepath.Join(out, outputdir.ManifestFile), bad, 0o644); err != nil {

@@ -87,3 +87,22 @@ func TestMetricsURLTokensNeverReachAnOutput(t *testing.T) {
 		}
 	}
 }
+
+// TestModelNameWithAControlCharacterIsRefused: a --model that would write
+// an escape sequence to the console is refused before any request.
+func TestModelNameWithAControlCharacterIsRefused(t *testing.T) {
+	f := startFront(t, false, nil)
+	args := runArgs(t, f.url, "--output", filepath.Join(t.TempDir(), "run"))
+	for i, a := range args {
+		if a == "simengine-tiny" {
+			args[i] = "tiny\x1b[2J"
+		}
+	}
+	code, _, stderr := runCLI(args...)
+	if code != 1 || !strings.Contains(stderr, "servebench run: --model: holds the control character U+001B at byte 4") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if n := f.generate.Load() + f.models.Load(); n != 0 {
+		t.Fatalf("%d requests reached the engine; want none", n)
+	}
+}
