@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/servebench/servebench/internal/outputdir"
 	"github.com/servebench/servebench/internal/safefile"
 	"github.com/servebench/servebench/servebench"
 )
@@ -47,6 +48,11 @@ func (c *Contract) RunPoint(ctx context.Context, p LoadPoint, target Target, obs
 		defer gpu.Close()
 		cfg.GPUSampler = gpu
 	}
+	out, err := outputdir.Prepare("run directory", cfg.OutputDir, false)
+	if err != nil {
+		return nil, fmt.Errorf("contract %s: %w", c.Name, err)
+	}
+	defer func() { _ = out.WriteManifest("contract") }()
 	if err := os.MkdirAll(cfg.OutputDir, 0o755); err != nil {
 		return nil, fmt.Errorf("contract %s: %w", c.Name, err)
 	}
