@@ -84,3 +84,58 @@ func TestInterruptedSweepClaimsNothingFromItsLastPoint(t *testing.T) {
 	}
 	wantManifest(t, dir, "sweep", sweepreport.HTMLFile, sweepreport.JSONFile)
 }
+
+// TestInterruptedABWritesNoComparison: SIGINT during the candidate's
+// first round exits 130, keeps the baseline's finished round and writes
+// no comparison (no verdict from an interrupted round), and the manifest
+// lists what was written.
+func TestInterruptedABWritesNoComparison(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the command against a slow simulated engine")
+	}
+	cfg := simengine.DefaultConfig()
+	cfg.TimeScale = 1
+	engine, err := simengine.Start(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = engine.Close() })
+	wl := writeWorkload(t, `{"id":"a","prompt":"write the incident summary","max_tokens":300,"ignore_eos":true}
+`)
+	fast := startSim(t, nil)
+	dir := filepath.Join(t.TempDir(), "ab")
+	cmd := startCLI(context.Background(), "ab", "--baseline-url", fast, "--candidate-url", engine.BaseURL(), "--model", cfg.Model,
+		"--endpoint", "completions", "--workload", wl, "--arrival", "constant", "--rate", "1", "--count", "1", "--rounds", "1",
+		"--skip-preflight", "--schedule-lag-tolerance", "1s", "--output", dir)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	waitFor(t, "the candidate's round with a request in flight", 60*time.Second, func() bool {
+		_, err := os.Stat(filepath.Join(dir, "candidate", "round-1", servebench.OutcomesFile))
+		return err == nil && engine.Stats().Running > 0
+	})
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	var exitErr *exec.ExitError
+	select {
+	case err := <-exited:
+		if !errors.As(err, &exitErr) || exitErr.ExitCode() != 130 {
+			t.Fatalf("exit %v, want 130; stderr:\n%s", err, stderr.String())
+		}
+	case <-time.After(60 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatalf("still running 60 s after SIGINT; stderr:\n%s", stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "compare.json")); !os.IsNotExist(err) {
+		t.Errorf("compare.json was written from an interrupted round (stat: %v)", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "baseline", "round-1", servebench.ReportFile)); err != nil {
+		t.Errorf("the baseline's finished round is gone: %v", err)
+	}
+	wantManifest(t, dir, "ab")
+}
