@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Redactor returns the Redactor of c's secrets: the API key, the base
@@ -25,13 +26,22 @@ func (c *Client) Redactor() *Redactor {
 		return r.(*Redactor)
 	}
 	r := NewRedactor(secrets...)
-	redactorCache.Store(key, r)
+	if redactorsCached.Add(1) <= maxCachedRedactors {
+		redactorCache.Store(key, r)
+	}
 	return r
 }
 
 // redactorCache holds the Redactor of each set of secrets a Client has
-// had, so that a record's redaction does not rebuild it.
-var redactorCache sync.Map
+// had, so that a record's redaction does not rebuild it; at most
+// maxCachedRedactors of them (a process that makes more Clients rebuilds
+// the others' on each record).
+var (
+	redactorCache   sync.Map
+	redactorsCached atomic.Int64
+)
+
+const maxCachedRedactors = 256
 
 // secrets lists the strings c must never write.
 func (c *Client) secrets() []string {
@@ -40,12 +50,12 @@ func (c *Client) secrets() []string {
 		out = append(out, c.APIKey)
 	}
 	out = append(out, URLSecrets(c.BaseURL)...)
-	return append(out, HeaderSecrets(c.Header)...)
+	return append(out, headerSecrets(c.Header)...)
 }
 
-// HeaderSecrets lists the values of h, each a secret (a gateway's key, a
+// headerSecrets lists the values of h, each a secret (a gateway's key, a
 // tenant's token).
-func HeaderSecrets(h http.Header) []string {
+func headerSecrets(h http.Header) []string {
 	var out []string
 	for _, values := range h {
 		for _, v := range values {
