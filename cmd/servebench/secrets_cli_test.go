@@ -1,9 +1,12 @@
 package main
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -104,5 +107,46 @@ func TestModelNameWithAControlCharacterIsRefused(t *testing.T) {
 	}
 	if n := f.generate.Load() + f.models.Load(); n != 0 {
 		t.Fatalf("%d requests reached the engine; want none", n)
+	}
+}
+
+// TestRunRecordsARedirectAsAnHTTPError: an engine that redirects every
+// generation to another origin gets no request there; each record is an
+// http_error with reason redirect, and the run still scores. A bad
+// --follow-redirects value is refused.
+func TestRunRecordsARedirectAsAnHTTPError(t *testing.T) {
+	var elsewhere atomic.Int64
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { elsewhere.Add(1) }))
+	t.Cleanup(other.Close)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+"/steal?key=1", http.StatusTemporaryRedirect)
+	}))
+	t.Cleanup(srv.Close)
+	out := filepath.Join(t.TempDir(), "run")
+	args := append(runArgs(t, srv.URL, "--output", out, "--skip-preflight", "--header", "X-Gateway-Key: gw-SECRET-4242"), "--model", "m")
+	code, _, stderr := runCLI(args...)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if n := elsewhere.Load(); n != 0 {
+		t.Fatalf("the other origin received %d requests", n)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "outcomes.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	want := `"status":"http_error"`
+	for _, l := range lines {
+		if !strings.Contains(l, want) || !strings.Contains(l, `"reason":"redirect"`) || !strings.Contains(l, "HTTP 307: redirect to "+other.URL+" not followed") || strings.Contains(l, "steal") {
+			t.Fatalf("record %s", l)
+		}
+	}
+	if len(lines) != 4 {
+		t.Fatalf("%d records, want 4", len(lines))
+	}
+	code, _, stderr = runCLI(append(runArgs(t, srv.URL, "--output", filepath.Join(t.TempDir(), "r2")), "--follow-redirects", "all")...)
+	if code != 1 || !strings.Contains(stderr, `--follow-redirects: want none or same-origin, got "all"`) {
+		t.Fatalf("--follow-redirects all: exit %d, stderr %q", code, stderr)
 	}
 }
