@@ -31,13 +31,17 @@ const MinSecretPiece = 8
 type Redactor struct {
 	// short holds the secrets shorter than MinSecretPiece, longest first.
 	short []string
-	// pieces holds every MinSecretPiece-byte window of the longer secrets.
-	pieces map[string]struct{}
+	// pieces holds every MinSecretPiece-byte window of the longer secrets,
+	// each read as a little-endian integer (see window).
+	pieces map[uint64]struct{}
+	// heads has bit b set when some window of pieces starts with the two
+	// bytes b (little-endian): a cheap test before the map's.
+	heads *[1 << 16 / 64]uint64
 }
 
 // NewRedactor returns a Redactor for secrets; empty strings are ignored.
 func NewRedactor(secrets ...string) *Redactor {
-	r := &Redactor{pieces: map[string]struct{}{}}
+	r := &Redactor{pieces: map[uint64]struct{}{}}
 	for _, s := range secrets {
 		switch {
 		case s == "":
@@ -47,7 +51,12 @@ func NewRedactor(secrets ...string) *Redactor {
 			}
 		default:
 			for i := 0; i+MinSecretPiece <= len(s); i++ {
-				r.pieces[s[i:i+MinSecretPiece]] = struct{}{}
+				w := window(s, i)
+				r.pieces[w] = struct{}{}
+				if r.heads == nil {
+					r.heads = new([1 << 16 / 64]uint64)
+				}
+				r.heads[uint16(w)/64] |= 1 << (uint16(w) % 64)
 			}
 		}
 	}
@@ -98,7 +107,11 @@ func (r *Redactor) cover(s string) []bool {
 	}
 	if len(r.pieces) > 0 {
 		for i := 0; i+MinSecretPiece <= len(s); i++ {
-			if _, ok := r.pieces[s[i:i+MinSecretPiece]]; ok {
+			head := uint16(s[i]) | uint16(s[i+1])<<8
+			if r.heads[head/64]&(1<<(head%64)) == 0 {
+				continue
+			}
+			if _, ok := r.pieces[window(s, i)]; ok {
 				mark(i, i+MinSecretPiece)
 			}
 		}
@@ -114,4 +127,11 @@ func (r *Redactor) cover(s string) []bool {
 		}
 	}
 	return covered
+}
+
+// window reads the MinSecretPiece (8) bytes of s from i as one integer.
+func window(s string, i int) uint64 {
+	_ = s[i+7]
+	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
 }
