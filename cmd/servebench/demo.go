@@ -49,7 +49,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "servebench demo: %v\n", err)
 		return 1
 	}
-	defer finishOutput(out, "demo", stderr)
+	defer func() { finishOutput(out, "demo", stderr) }()
 	ctx, stop := interruptContext(stderr)
 	defer stop()
 
@@ -87,6 +87,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "servebench demo: %v\n", err)
 			return 1
 		}
+		out, _ = prepareOutput(cfg.OutputDir, false) // a new, empty directory
 	}
 	fmt.Fprintf(stdout, "servebench demo: the simulated engine at %s (continuous batching, time scale %g: %v step + %v per running sequence + %v per prompt token; computed capacity for this workload about %.1f req/s)\n",
 		engine.BaseURL(), engineCfg.TimeScale, scaled(engineCfg.StepBase, engineCfg.TimeScale), scaled(engineCfg.DecodePerSequence, engineCfg.TimeScale),
@@ -104,6 +105,9 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	printSweep(stdout, sweep)
 	if werr := sweepreport.FromSweep(sweep, cfg.OutputDir).WriteFiles(cfg.OutputDir); werr != nil {
 		fmt.Fprintf(stderr, "servebench demo: %v\n", werr)
+	}
+	if code, interrupted := interruptExit(ctx, "servebench demo", stderr); interrupted {
+		return code
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "servebench demo: %v\n", err)
