@@ -135,3 +135,25 @@ func TestOverwriteRemovesOnlyWhatTheManifestNames(t *testing.T) {
 		t.Errorf("a manifest naming ../outside: %v", err)
 	}
 }
+
+// TestOutputMayBeALinkToADirectory: an --output that is itself a link (to
+// a scratch disk, say) is written through and its manifest lists what was
+// written.
+func TestOutputMayBeALinkToADirectory(t *testing.T) {
+	real := t.TempDir()
+	link := filepath.Join(t.TempDir(), "out")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	d, err := outputdir.Prepare("--output", link, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(link, "report.json"), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.WriteManifest("run"); err != nil {
+		t.Fatal(err)
+	}
+	wantManifest(t, real, "run", "report.json")
+}

@@ -61,7 +61,7 @@ type Dir struct {
 // found.
 func Prepare(flag, dir string, overwrite bool) (*Dir, error) {
 	d := &Dir{path: dir, before: map[string]bool{}}
-	fi, err := os.Lstat(dir)
+	fi, err := os.Stat(dir) // the directory named may itself be a link (to a scratch disk)
 	if errors.Is(err, fs.ErrNotExist) {
 		return d, nil
 	}
@@ -176,8 +176,8 @@ func isNotEmpty(path string) bool {
 // recordBefore notes what the directory holds after --overwrite, so that
 // the manifest leaves it out, and refuses a symbolic link among it.
 func (d *Dir) recordBefore() error {
-	return filepath.WalkDir(d.path, func(path string, e fs.DirEntry, err error) error {
-		if err != nil || path == d.path {
+	return filepath.WalkDir(d.root(), func(path string, e fs.DirEntry, err error) error {
+		if err != nil || path == d.root() {
 			return err
 		}
 		rel, _ := filepath.Rel(d.path, path)
@@ -198,8 +198,8 @@ func (d *Dir) WriteManifest(command string) error {
 	}
 	m := Manifest{Schema: ManifestSchema, Command: command, Entries: []Entry{}}
 	dirIndex := map[string]int{}
-	err := filepath.WalkDir(d.path, func(path string, e fs.DirEntry, err error) error {
-		if err != nil || path == d.path {
+	err := filepath.WalkDir(d.root(), func(path string, e fs.DirEntry, err error) error {
+		if err != nil || path == d.root() {
 			return err
 		}
 		rel, _ := filepath.Rel(d.path, path)
@@ -236,6 +236,10 @@ func (d *Dir) WriteManifest(command string) error {
 	}
 	return safefile.WriteFile(filepath.Join(d.path, ManifestFile), append(b, '\n'))
 }
+
+// root is the directory's path with a trailing separator, so that a walk
+// descends into it also when the path named is a link to it.
+func (d *Dir) root() string { return d.path + string(filepath.Separator) }
 
 // pathDir is a slash path's parent, "" at the top.
 func pathDir(p string) string {
