@@ -140,9 +140,9 @@ func TestOverwriteRemovesOnlyWhatTheManifestNames(t *testing.T) {
 // a scratch disk, say) is written through and its manifest lists what was
 // written.
 func TestOutputMayBeALinkToADirectory(t *testing.T) {
-	real := t.TempDir()
+	target := t.TempDir()
 	link := filepath.Join(t.TempDir(), "out")
-	if err := os.Symlink(real, link); err != nil {
+	if err := os.Symlink(target, link); err != nil {
 		t.Fatal(err)
 	}
 	d, err := outputdir.Prepare("--output", link, false)
@@ -155,5 +155,5 @@ func TestOutputMayBeALinkToADirectory(t *testing.T) {
 	if err := d.WriteManifest("run"); err != nil {
 		t.Fatal(err)
 	}
-	wantManifest(t, real, "run", "report.json")
+	wantManifest(t, target, "run", "report.json")
 }
