@@ -1,13 +1,13 @@
 package main
 
 import (
-	"github.com/servebench/servebench/internal/safefile"
 	"io"
 	"os"
 	"path/filepath"
 	"runtime/debug"
 	"time"
 
+	"github.com/servebench/servebench/internal/safefile"
 	"github.com/servebench/servebench/servebench"
 )
 
