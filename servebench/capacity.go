@@ -38,6 +38,10 @@ type SweepPoint struct {
 	// RunDir is the run's directory, when it was written to one.
 	RunDir string  `json:"run_dir,omitempty"`
 	Report *Report `json:"report"`
+	// Interrupted is set when the run was cut short (Ctrl-C, SIGTERM):
+	// its verdict is VerdictInterrupted, and no capacity, knee or failing
+	// neighbour is derived from it.
+	Interrupted bool `json:"interrupted,omitempty"`
 }
 
 // Sweep is a set of runs at increasing offered rates with the capacity
@@ -101,7 +105,8 @@ type PointVerdict struct {
 	// sent later than the tolerance): a fact about the client, not the
 	// engine. A point whose objectives failed is VerdictFail whether or not
 	// its load was delivered, since the objectives are timed from send.
-	// Only VerdictPass passes.
+	// VerdictInterrupted marks a run that was cut short. Only VerdictPass
+	// passes.
 	Verdict string `json:"verdict"`
 	// DecidingWindowMS is, for an inconclusive backlog, the arrival window
 	// that would let it be judged: twice the p90 duration (e - d) of the
@@ -134,6 +139,10 @@ const (
 	// VerdictGeneratorBound: the objectives held, the load was not
 	// delivered; neither a pass nor the knee's failing neighbour.
 	VerdictGeneratorBound = "generator_bound"
+	// VerdictInterrupted marks a point whose run was interrupted: it is
+	// neither passed nor failed, and its rate takes no part in the
+	// selection.
+	VerdictInterrupted = "interrupted"
 )
 
 // The labels of a CapacitySelection.
@@ -158,6 +167,9 @@ func SelectCapacity(points []SweepPoint, rule CapacityRule) CapacitySelection {
 	ratePass := map[float64]bool{}
 	rates := make([]float64, 0, len(rateVerdict))
 	for r, v := range rateVerdict {
+		if v == VerdictInterrupted {
+			continue
+		}
 		ratePass[r] = v == VerdictPass
 		rates = append(rates, r)
 	}
@@ -279,9 +291,10 @@ func (sel CapacitySelection) AllGeneratorBound() bool {
 	return true
 }
 
-// RateVerdicts folds point verdicts into one verdict per tested rate: pass
-// when every run at the rate passed, fail when any failed, else
-// generator_bound when a run was, else inconclusive.
+// RateVerdicts folds point verdicts into one verdict per tested rate:
+// interrupted when a run at the rate was interrupted, else pass when every
+// run at the rate passed, fail when any failed, else generator_bound when a
+// run was, else inconclusive.
 func RateVerdicts(verdicts []PointVerdict) map[float64]string {
 	out := map[float64]string{}
 	for _, v := range verdicts {
@@ -302,6 +315,8 @@ func verdictRank(v string) int {
 		return 1
 	case VerdictGeneratorBound:
 		return 2
+	case VerdictInterrupted:
+		return 4
 	}
 	return 3
 }
@@ -323,6 +338,10 @@ func judgePoint(p SweepPoint, rule CapacityRule) PointVerdict {
 	undelivered := 0 // the reason that the client did not deliver the load
 	if rule.UseWilsonLower {
 		v.Judged = fmt.Sprintf("wilson_lower@%g", rule.Confidence)
+	}
+	if p.Interrupted {
+		v.Verdict, v.Reasons = VerdictInterrupted, []string{"the run was interrupted: nothing is derived from this point"}
+		return v
 	}
 	r := p.Report
 	if r == nil {

@@ -119,6 +119,18 @@ type Client struct {
 	// that echoes it is redacted, and the Client's String, GoString and
 	// JSON forms leave it out.
 	APIKey string `json:"-"`
+	// Header holds extra headers sent with every request (a gateway's
+	// key, a tenant): each value is a secret, redacted wherever a server
+	// echoes it (see Redactor). A header the Client sets itself
+	// (Authorization, Content-Type, Accept, X-Request-Id, and those the
+	// transport owns) cannot be replaced: see ValidateExtraHeader.
+	Header http.Header `json:"-"`
+	// Redirects says which redirects are followed: none (the zero value;
+	// a 3xx response is an http_error with Reason "redirect") or
+	// RedirectSameOrigin (only within the base URL's origin, keeping the
+	// method and body). No request, and so no credential, goes to another
+	// origin.
+	Redirects RedirectPolicy
 	// Stream asks for a Server-Sent Events stream (the CLI's default);
 	// false sends a non-streaming request.
 	Stream bool
@@ -164,7 +176,7 @@ func (c *Client) Do(ctx context.Context, start time.Time, req *Request, requestI
 func (c Client) String() string {
 	key := "none"
 	if c.APIKey != "" {
-		key = redactedKey
+		key = Redacted
 	}
 	return fmt.Sprintf("servebench.Client{BaseURL: %q, Model: %q, Endpoint: %q, APIKey: %s, Stream: %t, "+
 		"FirstTokenTimeout: %v, IdleTimeout: %v, TotalTimeout: %v, LengthControl: %q, KeepText: %t, "+

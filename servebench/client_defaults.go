@@ -17,6 +17,7 @@ func NewClient(baseURL, model string) *Client {
 		Model:         model,
 		Endpoint:      EndpointChat,
 		Stream:        true,
+		Redirects:     RedirectNone,
 		TotalTimeout:  5 * time.Minute,
 		IdleTimeout:   time.Minute,
 		LengthControl: LengthIgnoreEOS,

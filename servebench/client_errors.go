@@ -87,33 +87,23 @@ func truncateText(s string) string {
 	return s[:cut] + "…(truncated)"
 }
 
-// redactedKey replaces the API key wherever a server echoed it.
-const redactedKey = "[redacted]"
-
-// redact removes key from s.
-func redact(s, key string) string {
-	if key == "" || !strings.Contains(s, key) {
-		return s
-	}
-	return strings.ReplaceAll(s, key, redactedKey)
-}
-
-// redactOutcome removes the client's secrets from every text field of out:
-// the error and finish reason lose the API key and the base URL's userinfo
-// (and the error is cut to maxMessageBytes after), the response text and
-// tool calls lose the API key.
+// redactOutcome removes the client's secrets (see Client.Redactor) from
+// every text field of out that the server can fill: the error (cut to
+// maxMessageBytes only after), the finish reason, the response text and
+// the tool calls. It is the step every parser's record goes through before
+// it is written.
 func redactOutcome(out *Outcome, c *Client) {
-	out.Error = truncateText(c.redactMessage(out.Error))
-	out.FinishReason = c.redactMessage(out.FinishReason)
-	key := c.APIKey
-	if key == "" {
+	r := c.Redactor()
+	out.Error = truncateText(r.Redact(out.Error))
+	if r.Empty() {
 		return
 	}
+	out.FinishReason = r.Redact(out.FinishReason)
 	if out.Text != nil {
-		out.Text = ptr(redact(*out.Text, key))
+		out.Text = ptr(r.Redact(*out.Text))
 	}
 	for i := range out.ToolCalls {
-		out.ToolCalls[i].Name = redact(out.ToolCalls[i].Name, key)
-		out.ToolCalls[i].Arguments = redact(out.ToolCalls[i].Arguments, key)
+		out.ToolCalls[i].Name = r.Redact(out.ToolCalls[i].Name)
+		out.ToolCalls[i].Arguments = r.Redact(out.ToolCalls[i].Arguments)
 	}
 }

@@ -110,7 +110,7 @@ func clearOutcome(out *Outcome) {
 	out.FirstReasoningMS, out.TerminalMS, out.ContentMS, out.EventTokens = nil, 0, nil, nil
 	out.OutputTokens, out.TokenCountSource, out.PromptTokens, out.ReasoningTokens = nil, nil, nil, nil
 	out.HTTPStatus, out.Error, out.FinishReason, out.Timeout, out.TimeoutDueMS = nil, "", "", nil, nil
-	out.Text, out.ToolCalls, out.LengthEnforced = nil, nil, nil
+	out.Text, out.ToolCalls, out.LengthEnforced, out.Reason = nil, nil, nil, ""
 }
 
 // ms converts an instant into the records' unit.
@@ -139,6 +139,7 @@ func (x *exchange) run(ctx context.Context, requestID string) {
 		return
 	}
 	h := hreq.Header
+	x.c.setHeaders(h)
 	h["Content-Type"] = headerJSON
 	h["User-Agent"] = headerUserAgent
 	if stream {
@@ -149,14 +150,11 @@ func (x *exchange) run(ctx context.Context, requestID string) {
 	if requestID != "" {
 		h["X-Request-Id"] = []string{requestID}
 	}
-	if x.c.APIKey != "" {
-		h["Authorization"] = []string{"Bearer " + x.c.APIKey}
-	}
 
 	x.begin = time.Now()
 	x.wd = newWatchdog(x.begin, x.c.FirstTokenTimeout, x.c.IdleTimeout, x.c.TotalTimeout, cancel)
 	defer x.wd.stop()
-	resp, err := x.c.httpClient().Do(hreq)
+	resp, err := x.c.send(hreq, body)
 	if err != nil {
 		x.failed(ctx, err, time.Now())
 		return
@@ -167,6 +165,8 @@ func (x *exchange) run(ctx context.Context, requestID string) {
 	}
 	x.out.HTTPStatus = ptr(resp.StatusCode)
 	switch {
+	case isRedirect(resp.StatusCode):
+		x.redirected(resp)
 	case resp.StatusCode < 200 || resp.StatusCode > 299:
 		x.httpError(resp)
 	case stream:
@@ -232,6 +232,17 @@ func (x *exchange) httpError(resp *http.Response) {
 		status = StatusRejected
 	}
 	x.end(status, t, fmt.Sprintf("HTTP %d: %s", resp.StatusCode, msg))
+}
+
+// redirected records a redirect that was not followed: an http_error
+// whose Reason is ReasonRedirect and whose message names the status and
+// the target's origin only.
+func (x *exchange) redirected(resp *http.Response) {
+	x.wd.settle(time.Now(), errorBodyWait)
+	t := time.Now()
+	drain(resp.Body)
+	x.end(StatusHTTPError, t, redirectMessage(resp.Request.URL, resp))
+	x.out.Reason = ReasonRedirect
 }
 
 // drain reads what is left of a body, within bounds, so that the transport

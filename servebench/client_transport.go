@@ -17,8 +17,10 @@ import (
 //     engine directly);
 //   - a 30 s connect timeout; every other deadline is the Client's own.
 //
-// Build on it when setting Client.HTTPClient (extra headers, TLS settings)
-// so that the tuning is kept.
+// Build on it when setting Client.HTTPClient (TLS settings) so that the
+// tuning is kept; extra headers belong in Client.Header, whose values are
+// then redacted. The Client replaces the HTTP client's CheckRedirect with
+// its own policy (see Client.Redirects).
 func NewTransport() *http.Transport {
 	protocols := new(http.Protocols)
 	protocols.SetHTTP1(true)

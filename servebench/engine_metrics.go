@@ -61,12 +61,12 @@ func scrapeMetrics(ctx context.Context, url string) (*metricsSnapshot, error) {
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("GET %s: HTTP %d", url, resp.StatusCode)
+		return nil, fmt.Errorf("GET %s: HTTP %d", RedactURL(url), resp.StatusCode)
 	}
 	parser := expfmt.NewTextParser(model.UTF8Validation)
 	families, err := parser.TextToMetricFamilies(resp.Body)
 	if err != nil {
-		return nil, fmt.Errorf("parse %s: %w", url, err)
+		return nil, fmt.Errorf("parse %s: %w", RedactURL(url), err)
 	}
 	s := &metricsSnapshot{counters: map[string]float64{}, gauges: map[string]float64{}, histograms: map[string]HistogramDelta{}}
 	for name, fam := range families {

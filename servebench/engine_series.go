@@ -173,7 +173,7 @@ func (s *engineSampler) sample(ctx context.Context, t0 time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err != nil {
-		s.series.Samples = append(s.series.Samples, EngineSample{AtMS: at, Error: redactURLUserinfo(err.Error(), s.url)})
+		s.series.Samples = append(s.series.Samples, EngineSample{AtMS: at, Error: redactURL(err.Error(), s.url)})
 		s.series.FailedScrapes++
 		return
 	}

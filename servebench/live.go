@@ -153,7 +153,7 @@ func (l *LiveRun) engineMetrics(before, after scrapeResult) *EngineMetrics {
 		em := &EngineMetrics{URL: RedactURL(l.cfg.MetricsURL)}
 		for _, err := range []error{before.err, after.err} {
 			if err != nil {
-				em.Errors = append(em.Errors, redactURLUserinfo(err.Error(), l.cfg.MetricsURL))
+				em.Errors = append(em.Errors, redactURL(err.Error(), l.cfg.MetricsURL))
 			}
 		}
 		return em

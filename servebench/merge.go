@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/servebench/servebench/internal/safefile"
 )
 
 // MergeShards joins the run directories of a sharded run's shards into one
@@ -163,6 +165,8 @@ func checkShardsAgree(shards []*shardDir) (*Schedule, error) {
 		switch {
 		case b.WorkloadSHA256 != a.WorkloadSHA256:
 			return nil, fmt.Errorf("merge: %s and %s replayed different workloads (workload_sha256 %.12s… vs %.12s…)", first.dir, sd.dir, a.WorkloadSHA256, b.WorkloadSHA256)
+		case b.RunID != a.RunID:
+			return nil, fmt.Errorf("merge: %s and %s belong to different runs (run_id %s vs %s)", first.dir, sd.dir, a.RunID, b.RunID)
 		case b.Arrival.Seed != a.Arrival.Seed:
 			return nil, fmt.Errorf("merge: %s and %s used different seeds (%d vs %d)", first.dir, sd.dir, a.Arrival.Seed, b.Arrival.Seed)
 		case b.Shard.Count != a.Shard.Count:
@@ -175,13 +179,21 @@ func checkShardsAgree(shards []*shardDir) (*Schedule, error) {
 		}
 		seen[b.Shard.Index] = sd.dir
 	}
-	full := first.sched.Full()
-	sum, err := FullScheduleSHA256(full)
-	if err != nil {
-		return nil, err
-	}
-	if sum != first.sched.Shard.FullScheduleSHA256 {
-		return nil, fmt.Errorf("merge: %s: schedule.json was changed after the run (its entries no longer hash to full_schedule_sha256)", first.dir)
+	// Every shard's entries are hashed again, not only the first's: a
+	// shard whose schedule.json was edited after the run is refused.
+	var full *Schedule
+	for _, sd := range shards {
+		f := sd.sched.Full()
+		sum, err := FullScheduleSHA256(f)
+		if err != nil {
+			return nil, err
+		}
+		if sum != sd.sched.Shard.FullScheduleSHA256 {
+			return nil, fmt.Errorf("merge: %s: schedule.json was changed after the run (its entries no longer hash to full_schedule_sha256)", sd.dir)
+		}
+		if full == nil {
+			full = f
+		}
 	}
 	slices.SortFunc(shards, func(a, b *shardDir) int { return a.sched.Shard.Index - b.sched.Shard.Index })
 	return full, nil
@@ -273,7 +285,7 @@ func writeMergedRun(out string, full *Schedule, shards []*shardDir, missing []in
 	if _, err := WriteSchedule(filepath.Join(out, ScheduleFile), full); err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}
-	f, err := os.Create(filepath.Join(out, OutcomesFile))
+	f, err := safefile.Create(filepath.Join(out, OutcomesFile))
 	if err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}

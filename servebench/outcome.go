@@ -81,6 +81,11 @@ type Outcome struct {
 	// any other status.
 	TimeoutDueMS *float64 `json:"timeout_due_ms,omitempty"`
 
+	// Reason says more about a status where one status covers several
+	// causes: ReasonRedirect for an http_error that is a redirect not
+	// followed. Empty otherwise.
+	Reason string `json:"reason,omitempty"`
+
 	// Text is the visible response text, kept only for rows that need
 	// judging or when the run asks for it.
 	Text *string `json:"text,omitempty"`

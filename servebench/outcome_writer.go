@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"sync"
+
+	"github.com/servebench/servebench/internal/safefile"
 )
 
 // outcomeWriter appends outcome records to a JSONL file, each in one write
@@ -40,7 +42,7 @@ type truncater interface {
 // createOutcomeWriter creates (or truncates) the file at path. Its writes
 // go through wrap when that is set (a test's stand-in for a full disk).
 func createOutcomeWriter(path string, wrap func(*os.File) io.Writer) (*outcomeWriter, error) {
-	f, err := os.Create(path)
+	f, err := safefile.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("outcomes: %w", err)
 	}

@@ -28,7 +28,7 @@ const (
 // password in a URL would be written into records and reports), query or
 // fragment.
 func ValidateBaseURL(raw string) error {
-	shown := redactUserinfo(raw)
+	shown := RedactURL(raw)
 	u, err := url.Parse(raw)
 	if err != nil {
 		return fmt.Errorf("base URL %q: not a URL", shown)
@@ -46,23 +46,6 @@ func ValidateBaseURL(raw string) error {
 		return fmt.Errorf("base URL %q: no fragment allowed", shown)
 	}
 	return nil
-}
-
-// redactUserinfo replaces whatever stands between "//" and the next "@"
-// of a URL-like string, so that an error never shows a password, even of
-// a URL that does not parse.
-func redactUserinfo(raw string) string {
-	_, rest, ok := strings.Cut(raw, "//")
-	if !ok {
-		return raw
-	}
-	authority, _, _ := strings.Cut(rest, "/")
-	at := strings.LastIndexByte(authority, '@')
-	if at < 0 {
-		return raw
-	}
-	head := raw[:len(raw)-len(rest)]
-	return head + "xxxxx" + rest[at:]
 }
 
 // ValidateHeader checks one HTTP header a Client's transport adds: a valid
@@ -175,15 +158,13 @@ func (c *Client) servedModels(ctx context.Context) (models []string, note string
 	if err != nil {
 		return nil, "", fmt.Errorf("GET /v1/models: %v", err)
 	}
-	if c.APIKey != "" {
-		req.Header.Set("Authorization", "Bearer "+c.APIKey)
-	}
-	resp, err := c.httpClient().Do(req)
+	c.setHeaders(req.Header)
+	resp, err := c.send(req, nil)
 	if errors.Is(err, syscall.ECONNREFUSED) {
 		return nil, "", fmt.Errorf("GET /v1/models: %s refused the connection: the port is closed, nothing listens there (%w)", RedactURL(base), syscall.ECONNREFUSED)
 	}
 	if err != nil {
-		return nil, "", fmt.Errorf("GET /v1/models: %s", redact(err.Error(), c.APIKey))
+		return nil, "", fmt.Errorf("GET /v1/models: %s", c.redactMessage(err.Error()))
 	}
 	defer func() { _ = resp.Body.Close() }()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, preflightBodyBytes))
@@ -191,10 +172,12 @@ func (c *Client) servedModels(ctx context.Context) (models []string, note string
 		return nil, "", fmt.Errorf("GET /v1/models: reading the answer: %v", err)
 	}
 	switch {
+	case isRedirect(resp.StatusCode):
+		return nil, "", fmt.Errorf("GET /v1/models: %w: %s", ErrRedirect, redirectMessage(resp.Request.URL, resp))
 	case resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusMethodNotAllowed:
 		return nil, fmt.Sprintf("GET /v1/models answered HTTP %d: the engine does not list its models, so the model name was not checked", resp.StatusCode), nil
 	case resp.StatusCode != http.StatusOK:
-		return nil, "", fmt.Errorf("GET /v1/models: HTTP %d: %s", resp.StatusCode, redact(shortenMessage(string(body)), c.APIKey))
+		return nil, "", fmt.Errorf("GET /v1/models: HTTP %d: %s", resp.StatusCode, shortenMessage(c.redactMessage(string(body))))
 	}
 	var list struct {
 		Data []struct {
@@ -202,11 +185,11 @@ func (c *Client) servedModels(ctx context.Context) (models []string, note string
 		} `json:"data"`
 	}
 	if err := json.Unmarshal(body, &list); err != nil {
-		return nil, "", fmt.Errorf("GET /v1/models: the answer is not an OpenAI model list: %s", shortenMessage(string(body)))
+		return nil, "", fmt.Errorf("GET /v1/models: the answer is not an OpenAI model list: %s", shortenMessage(c.redactMessage(string(body))))
 	}
 	models = []string{}
 	for _, m := range list.Data {
-		models = append(models, m.ID)
+		models = append(models, c.redactMessage(m.ID))
 	}
 	sort.Strings(models)
 	return models, "", nil

@@ -10,10 +10,10 @@ import (
 
 func TestValidateBaseURLNeverShowsAPassword(t *testing.T) {
 	for _, tc := range []struct{ raw, want string }{
-		{"http://user:PASSWORD@127.0.0.1:8000", `base URL "http://xxxxx@127.0.0.1:8000": user information (user:password@) is refused`},
-		{"ftp://user:PASSWORD@host/", `base URL "ftp://xxxxx@host/": user information`},
-		{"http://user:PASS WORD@host:bad/", `base URL "http://xxxxx@host:bad/": not a URL`},
-		{"http://u:PASSWORD@host/?q=1", `base URL "http://xxxxx@host/?q=1": user information`},
+		{"http://user:PASSWORD@127.0.0.1:8000", `base URL "http://[redacted]@127.0.0.1:8000": user information (user:password@) is refused`},
+		{"ftp://user:PASSWORD@host/", `base URL "ftp://[redacted]@host/": user information`},
+		{"http://user:PASS WORD@host:bad/", `base URL "http://[redacted]@host:bad/": not a URL`},
+		{"http://u:PASSWORD@host/?q=1", `base URL "http://[redacted]@host/?q=[redacted]": user information`},
 		{"not a url", `base URL "not a url": want an http:// or https:// URL`},
 		{"http://host/#frag", `base URL "http://host/#frag": no fragment allowed`},
 		{"https://:8000", `base URL "https://:8000": no host`},

@@ -156,6 +156,11 @@ func (cfg *RunConfig) validate() error {
 	case cfg.Schedule != nil && cfg.Schedule.WorkloadSHA256 != cfg.Workload.SHA256:
 		return errors.New("run: the schedule was realized from another workload (hash differs)")
 	}
+	if cfg.Client != nil {
+		if err := cfg.Client.validateHeaders(); err != nil {
+			return fmt.Errorf("run: %w", err)
+		}
+	}
 	if cfg.Sender == nil && cfg.Client.Endpoint == EndpointCompletions {
 		for _, r := range cfg.Workload.Requests {
 			if r.Prompt == "" {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/servebench/servebench/internal/numfmt"
+	"github.com/servebench/servebench/internal/safefile"
 )
 
 // scoreRun scores a finished run and completes the report with what only
@@ -174,7 +175,7 @@ func writeJSONFile(path string, v any) error {
 // unscorable.
 func writeFileWhole(path string, data []byte) error {
 	tmp := path + ".tmp"
-	err := os.WriteFile(tmp, data, 0o644)
+	err := safefile.WriteFile(tmp, data)
 	if err == nil {
 		err = os.Rename(tmp, path)
 	}

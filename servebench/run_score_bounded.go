@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/servebench/servebench/internal/safefile"
 )
 
 // boundedScoring says whether a run keeps no per-request state: asked for,
@@ -24,7 +26,7 @@ func scoreRunBounded(cfg RunConfig, s *Schedule, res *RunResult, gen *GeneratorR
 	if err := os.Remove(filepath.Join(res.Dir, ReportFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
-	f, err := os.Create(filepath.Join(res.Dir, RequestsFile))
+	f, err := safefile.Create(filepath.Join(res.Dir, RequestsFile))
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,8 @@ import (
 	"hash"
 	"io"
 	"os"
+
+	"github.com/servebench/servebench/internal/safefile"
 )
 
 // scheduleEncoder writes a schedule's JSON form one entry at a time: the
@@ -107,7 +109,7 @@ type scheduleFile struct {
 
 // createScheduleFile creates (or truncates) the file at path.
 func createScheduleFile(path string) (*scheduleFile, error) {
-	f, err := os.Create(path)
+	f, err := safefile.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("write schedule: %w", err)
 	}

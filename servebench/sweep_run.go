@@ -33,7 +33,8 @@ type SweepPlan struct {
 // is repeated), and selects the SLO capacity by the plan's rule: the highest
 // passing tested offered rate. Every point keeps cfg's arrival process and
 // workload and re-realizes its schedule at its own rate. A cancelled sweep
-// returns the points it finished.
+// returns the points it finished and the one it was running, marked
+// Interrupted.
 func RunSweep(ctx context.Context, cfg RunConfig, plan SweepPlan) (*Sweep, error) {
 	if cfg.Arrival == nil {
 		return nil, fmt.Errorf("sweep: an open-loop arrival process is required (a closed loop has no offered rate)")
@@ -78,7 +79,8 @@ func RunSweep(ctx context.Context, cfg RunConfig, plan SweepPlan) (*Sweep, error
 			}
 			res, err := Run(ctx, point)
 			if res != nil && res.Report != nil {
-				sw.Points = append(sw.Points, SweepPoint{OfferedRPS: rate, Repeat: k + 1, RunDir: point.OutputDir, Report: res.Report})
+				sw.Points = append(sw.Points, SweepPoint{OfferedRPS: rate, Repeat: k + 1, RunDir: point.OutputDir, Report: res.Report,
+					Interrupted: err != nil && ctx.Err() != nil})
 			}
 			if err != nil {
 				return false, fmt.Errorf("sweep: rate %v: %w", rate, err)

@@ -72,6 +72,9 @@ func ParseWorkload(name string, data []byte) (*Workload, error) {
 // parseRow decodes and validates one workload row.
 func parseRow(raw []byte, line int) (Request, error) {
 	var r Request
+	if err := checkLineUTF8(raw); err != nil {
+		return r, err
+	}
 	if bytes.Equal(raw, []byte("null")) {
 		return r, fmt.Errorf("row: expected a JSON object, got JSON null")
 	}
@@ -86,6 +89,9 @@ func parseRow(raw []byte, line int) (Request, error) {
 	r.Line = line
 	if r.ID == "" {
 		r.ID = "row-" + strconv.Itoa(line)
+	}
+	if err := r.checkRowNames(); err != nil {
+		return r, err
 	}
 	return r, r.validate()
 }

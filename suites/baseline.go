@@ -60,7 +60,7 @@ func (d *decoder) baseline(m *mapping, c *Contract) {
 			d.errorf(b.get("base_url"), "baseline.base_url", "want an http:// or https:// URL, got %q", spec.BaseURL)
 		}
 		if d.required(b, "model") {
-			spec.Model = d.str(b, "model")
+			spec.Model = d.printable(b, "model")
 		}
 	default:
 		d.errorf(b.node, "baseline.engine", "required: give the baseline engine to start or the base_url of a running baseline server")

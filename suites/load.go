@@ -140,7 +140,7 @@ func (d *decoder) target(m *mapping, c *Contract) {
 			d.errorf(m.get("base_url"), "base_url", "want an http:// or https:// URL, got %q", c.BaseURL)
 		}
 		if d.required(m, "model") {
-			c.Model = d.str(m, "model")
+			c.Model = d.printable(m, "model")
 		}
 	default:
 		d.errorf(m.node, "engine", "required: give an engine to start or the base_url of a running server")

@@ -28,7 +28,7 @@ func (d *decoder) engine(n *yaml.Node) *EngineSpec {
 		}
 	}
 	e.Image = d.str(m, "image")
-	e.Model = d.str(m, "model")
+	e.Model = d.printable(m, "model")
 	e.Args = d.strings(m, "args")
 	e.Env = d.stringMap(m, "env")
 	e.GPUs = d.gpus(m)

@@ -64,7 +64,10 @@ func register(c *Contract) {
 						ginkgo.AddReportEntry(ReportEntryName, &RunEntry{Contract: c.Name, LoadPoint: p.Name, Dir: res.Dir, Report: res.Report},
 							ginkgo.ReportEntryVisibilityAlways, c.Location("arrival.rates", "arrival.rate", "arrival"))
 						mu.Lock()
-						sweep = append(sweep, servebench.SweepPoint{OfferedRPS: p.RateRPS, RunDir: res.Dir, Report: res.Report})
+						// A point cut short (interrupted, or past its budget) is
+						// marked so that no capacity or knee comes from it.
+						sweep = append(sweep, servebench.SweepPoint{OfferedRPS: p.RateRPS, RunDir: res.Dir, Report: res.Report,
+							Interrupted: err != nil && ctx.Err() != nil})
 						mu.Unlock()
 					}
 					gomega.Expect(err).NotTo(gomega.HaveOccurred(), failureHeading(c.Location("arrival.rates", "arrival.rate", "arrival"), p.Name+": the load point did not complete"))

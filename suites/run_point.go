@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/servebench/servebench/internal/outputdir"
+	"github.com/servebench/servebench/internal/safefile"
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -46,10 +48,15 @@ func (c *Contract) RunPoint(ctx context.Context, p LoadPoint, target Target, obs
 		defer gpu.Close()
 		cfg.GPUSampler = gpu
 	}
+	out, err := outputdir.Prepare("run directory", cfg.OutputDir, false)
+	if err != nil {
+		return nil, fmt.Errorf("contract %s: %w", c.Name, err)
+	}
+	defer func() { _ = out.WriteManifest("contract") }()
 	if err := os.MkdirAll(cfg.OutputDir, 0o755); err != nil {
 		return nil, fmt.Errorf("contract %s: %w", c.Name, err)
 	}
-	if err := os.WriteFile(filepath.Join(cfg.OutputDir, ContractFile), c.raw, 0o644); err != nil {
+	if err := safefile.WriteFile(filepath.Join(cfg.OutputDir, ContractFile), c.raw); err != nil {
 		return nil, fmt.Errorf("contract %s: %w", c.Name, err)
 	}
 	res, err := servebench.Run(ctx, cfg)

@@ -1,6 +1,7 @@
 package suites_test
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 
@@ -67,5 +68,27 @@ artifacts: ` + GinkgoT().TempDir() + `
 		Expect(res.Report.RequestsFile).To(Equal(servebench.RequestsFile))
 		Expect(filepath.Join(res.Dir, servebench.RequestsFile)).To(BeAnExistingFile())
 		Expect(res).To(matchers.HaveNoLostRequests())
+		// The run directory's manifest lists what the contract wrote,
+		// requests.jsonl included, with sizes.
+		b, err := os.ReadFile(filepath.Join(res.Dir, "manifest.json"))
+		Expect(err).NotTo(HaveOccurred())
+		var m struct {
+			Command string `json:"command"`
+			Entries []struct {
+				Path string `json:"path"`
+				Size int64  `json:"size"`
+			} `json:"entries"`
+		}
+		Expect(json.Unmarshal(b, &m)).To(Succeed())
+		Expect(m.Command).To(Equal("contract"))
+		sizes := map[string]int64{}
+		for _, e := range m.Entries {
+			sizes[e.Path] = e.Size
+		}
+		for _, name := range []string{servebench.RequestsFile, servebench.ReportFile, servebench.ScheduleFile, servebench.OutcomesFile, suites.ContractFile} {
+			fi, err := os.Stat(filepath.Join(res.Dir, name))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(sizes).To(HaveKeyWithValue(name, fi.Size()), name)
+		}
 	})
 })

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/servebench/servebench/internal/outputdir"
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/sweepreport"
 )
@@ -46,12 +47,19 @@ func (c *Contract) sweepRule() servebench.CapacityRule {
 // <root>/<contract>/<UTC time>-sweep, beside the run directories.
 func (c *Contract) writeSweep(points []servebench.SweepPoint, now time.Time) (*SweepEntry, error) {
 	dir := filepath.Join(c.ArtifactsRoot(), dirName(c.Name), now.UTC().Format("20060102T150405.000Z")+"-sweep")
+	out, err := outputdir.Prepare("sweep directory", dir, false)
+	if err != nil {
+		return nil, fmt.Errorf("contract %s: %w", c.Name, err)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("contract %s: %w", c.Name, err)
 	}
 	sw := servebench.NewSweep(points, c.sweepRule())
 	res := sweepreport.FromSweep(sw, dir)
 	if err := res.WriteFiles(dir); err != nil {
+		return nil, fmt.Errorf("contract %s: %w", c.Name, err)
+	}
+	if err := out.WriteManifest("contract"); err != nil {
 		return nil, fmt.Errorf("contract %s: %w", c.Name, err)
 	}
 	return &SweepEntry{Contract: c.Name, Dir: dir, JSON: filepath.Join(dir, sweepreport.JSONFile),

@@ -13,6 +13,7 @@ import (
 	"github.com/onsi/ginkgo/v2"
 
 	"github.com/servebench/servebench/containers"
+	"github.com/servebench/servebench/internal/safefile"
 )
 
 // targetOf describes a started engine as a Target.
@@ -100,7 +101,7 @@ func saveEngineLogs(ctx context.Context, eng containers.Engine, path string) {
 		defer rc.Close()
 		if err = os.MkdirAll(filepath.Dir(path), 0o755); err == nil {
 			var f *os.File
-			if f, err = os.Create(path); err == nil {
+			if f, err = safefile.Create(path); err == nil {
 				_, err = f.ReadFrom(rc)
 				if cerr := f.Close(); err == nil {
 					err = cerr

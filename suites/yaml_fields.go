@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/servebench/servebench/servebench"
 )
 
 // FieldError is a contract validation error: the file, the line and column
@@ -327,4 +329,15 @@ func sorted(xs []string) []string {
 	out := append([]string(nil), xs...)
 	sort.Strings(out)
 	return out
+}
+
+// printable reads a string field that reaches the console (a model name)
+// and records an error when it holds a control character or invalid
+// UTF-8 (see servebench.CheckPrintableName).
+func (d *decoder) printable(m *mapping, key string) string {
+	v := d.str(m, key)
+	if err := servebench.CheckPrintableName(key, v); err != nil {
+		d.errorf(m.get(key), m.field(key), "%s", strings.TrimPrefix(err.Error(), key+": "))
+	}
+	return v
 }

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 
 	"github.com/servebench/servebench/internal/numfmt"
+	"github.com/servebench/servebench/internal/safefile"
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -221,14 +222,14 @@ func (r Result) WriteFiles(dir string) error {
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, JSONFile), b, 0o644); err != nil {
+	if err := safefile.WriteFile(filepath.Join(dir, JSONFile), b); err != nil {
 		return err
 	}
 	var page bytes.Buffer
 	if err := r.WriteHTML(&page); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, HTMLFile), page.Bytes(), 0o644)
+	return safefile.WriteFile(filepath.Join(dir, HTMLFile), page.Bytes())
 }
 
 // Load reads the sweep.json of dir (or the file itself when path names

@@ -53,6 +53,12 @@ func runAB(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "servebench ab: %v\n", err)
 		return 1
 	}
+	out, err := prepareOutput(rf.output, rf.overwrite)
+	if err != nil {
+		fmt.Fprintf(stderr, "servebench ab: %v\n", err)
+		return 1
+	}
+	defer finishOutput(out, "ab", stderr)
 	ctx, stop := interruptContext(stderr)
 	defer stop()
 	res, err := compare.RunAB(ctx, compare.ABConfig{
@@ -62,6 +68,9 @@ func runAB(args []string, stdout, stderr io.Writer) int {
 			return nil, nil
 		},
 	})
+	if code, interrupted := interruptExit(ctx, "servebench ab", stderr); interrupted {
+		return code // the finished rounds stay on disk; no comparison is written
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "servebench ab: %v\n", err)
 		return 1

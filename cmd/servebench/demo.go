@@ -15,6 +15,7 @@ import (
 	"github.com/servebench/servebench/fixtures/samples"
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/internal/numfmt"
+	"github.com/servebench/servebench/internal/outputdir"
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/sweepreport"
 )
@@ -36,18 +37,20 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	tpot := fs.Duration("tpot-slo", 10*time.Millisecond, "TPOT objective")
 	alpha := fs.Float64("attainment", 0.95, "required attainment at a passing rate")
 	timeScale := fs.Float64("time-scale", 0.25, "the simulated engine's time scale (0.25: steps four times faster than the model's)")
-	overwrite := fs.Bool("overwrite", false, "remove servebench output already in --output instead of refusing")
+	overwrite := fs.Bool("overwrite", false, "remove what servebench wrote in --output before (what its manifest.json names) instead of refusing a directory that is not empty")
 	if code, done := parseCommandLine(fs, args, stderr); done {
 		return code
 	}
 	err := checkDemoFlags(*window, *ttft, *tpot, *alpha, *timeScale)
+	var out *outputdir.Dir
 	if err == nil {
-		err = prepareOutput(*output, *overwrite)
+		out, err = prepareOutput(*output, *overwrite)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "servebench demo: %v\n", err)
 		return 1
 	}
+	defer func() { finishOutput(out, "demo", stderr) }()
 	ctx, stop := interruptContext(stderr)
 	defer stop()
 
@@ -85,6 +88,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "servebench demo: %v\n", err)
 			return 1
 		}
+		out, _ = prepareOutput(cfg.OutputDir, false) // a new, empty directory
 	}
 	fmt.Fprintf(stdout, "servebench demo: the simulated engine at %s (continuous batching, time scale %g: %v step + %v per running sequence + %v per prompt token; computed capacity for this workload about %.1f req/s)\n",
 		engine.BaseURL(), engineCfg.TimeScale, scaled(engineCfg.StepBase, engineCfg.TimeScale), scaled(engineCfg.DecodePerSequence, engineCfg.TimeScale),
@@ -105,6 +109,9 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	}
 	if werr := sweepreport.FromSweep(sweep, cfg.OutputDir).WriteFiles(cfg.OutputDir); werr != nil {
 		fmt.Fprintf(stderr, "servebench demo: %v\n", werr)
+	}
+	if code, interrupted := interruptExit(ctx, "servebench demo", stderr); interrupted {
+		return code
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "servebench demo: %v\n", err)

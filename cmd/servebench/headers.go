@@ -1,97 +1,63 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 
 	"github.com/servebench/servebench/servebench"
 )
 
-// headerFlags collects repeatable --header NAME=VALUE flags.
-type headerFlags []string
+// headerFlags collects repeatable --header flags, each NAME=VALUE or, as
+// curl, vegeta and hey write it, "Name: value". A bad one is remembered,
+// not returned from Set, because the flag package would quote the whole
+// argument, value included, in its message: check reports it by the
+// header's name only.
+type headerFlags struct {
+	header http.Header
+	err    error
+}
 
-func (h *headerFlags) String() string { return fmt.Sprintf("%d headers", len(*h)) }
+func (h *headerFlags) String() string {
+	if h == nil {
+		return "0 headers"
+	}
+	return fmt.Sprintf("%d headers", len(h.header))
+}
 
-// Set validates one NAME=VALUE. The value is never echoed in an error.
+// Set reads one header. Its value is never echoed in an error.
 func (h *headerFlags) Set(v string) error {
-	name, value, ok := strings.Cut(v, "=")
-	if !ok {
-		return fmt.Errorf("want NAME=VALUE")
+	name, value, err := splitHeader(v)
+	if err == nil {
+		err = servebench.ValidateExtraHeader(name, value)
 	}
-	if err := servebench.ValidateHeader(strings.TrimSpace(name), value); err != nil {
-		return err
+	if err != nil {
+		if h.err == nil {
+			h.err = fmt.Errorf("--header: %w", err)
+		}
+		return nil
 	}
-	*h = append(*h, v)
+	if h.header == nil {
+		h.header = http.Header{}
+	}
+	h.header.Add(name, value)
 	return nil
 }
 
-// header returns the collected headers.
-func (h headerFlags) header() http.Header {
-	out := http.Header{}
-	for _, v := range h {
-		name, value, _ := strings.Cut(v, "=")
-		out.Add(strings.TrimSpace(name), value)
+// splitHeader splits "Name: value" (curl's form) or NAME=VALUE at the
+// first ':' or '=', whichever comes first; the name is trimmed, and so is
+// the space after a colon.
+func splitHeader(v string) (name, value string, err error) {
+	i := strings.IndexAny(v, ":=")
+	if i < 0 {
+		return "", "", fmt.Errorf("want \"Name: value\" or NAME=VALUE (a header of %d bytes has neither ':' nor '=')", len(v))
 	}
-	return out
+	name, value = strings.TrimSpace(v[:i]), v[i+1:]
+	if v[i] == ':' {
+		value = strings.TrimLeft(value, " \t")
+	}
+	return name, value, nil
 }
 
-// headerTransport adds fixed headers (a gateway's, say) to every request.
-// The Client never sees them, so they are never written to a record,
-// report or log; and an error response that echoes a value (a gateway's
-// "invalid key X") has it replaced before the Client reads the message.
-type headerTransport struct {
-	base   http.RoundTripper
-	header http.Header
-}
-
-// RoundTrip sends a copy of req with the extra headers set.
-func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	r := req.Clone(req.Context())
-	for name, values := range t.header {
-		r.Header[http.CanonicalHeaderKey(name)] = values
-	}
-	resp, err := t.base.RoundTrip(r)
-	if err != nil || resp.StatusCode < 400 {
-		return resp, err
-	}
-	body, readErr := io.ReadAll(io.LimitReader(resp.Body, errorBodyBytes))
-	_ = resp.Body.Close()
-	for _, values := range t.header {
-		for _, v := range values {
-			if v != "" {
-				body = bytes.ReplaceAll(body, []byte(v), []byte(redactedHeader))
-			}
-		}
-	}
-	resp.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), errReader{readErr}))
-	resp.ContentLength = -1
-	resp.Header.Del("Content-Length")
-	return resp, nil
-}
-
-// errorBodyBytes is the most of an error response read to redact it, and
-// redactedHeader what a header value is replaced with.
-const (
-	errorBodyBytes = 1 << 20
-	redactedHeader = "[redacted]"
-)
-
-// errReader returns err (io.EOF when nil) from every Read, so that a body
-// cut short while it was read for redaction still fails as it would have.
-type errReader struct{ err error }
-
-func (e errReader) Read([]byte) (int, error) {
-	if e.err != nil {
-		return 0, e.err
-	}
-	return 0, io.EOF
-}
-
-// clientWithHeaders is an HTTP client with servebench's transport that
-// adds h to every request.
-func clientWithHeaders(h http.Header) *http.Client {
-	return &http.Client{Transport: &headerTransport{base: servebench.NewTransport(), header: h}}
-}
+// check returns the first bad --header.
+func (h *headerFlags) check() error { return h.err }

@@ -24,9 +24,9 @@ func runHistory(args []string, stdout, stderr io.Writer) int {
 	order := fs.String("order", "args", "release order: args (as given) or time (by the runs' UUIDv7 run IDs)")
 	falseAlarm := fs.Float64("false-alarm", 0.05, "each split's permutation-test level: the chance of reporting a change in a series without one")
 	confidence := fs.Float64("confidence", 0.95, "two-sided level of each change's interval")
-	format := fs.String("format", "text", "text, json or html")
+	format := fs.String("format", "text", "one of text, json, html")
 	output := fs.String("output", "", "write to this file instead of stdout")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return parseFailureCode(err)
 	}
 	switch {

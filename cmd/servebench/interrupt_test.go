@@ -51,9 +51,10 @@ func TestInterruptAtEveryPhaseLeavesAScorableRun(t *testing.T) {
 		phase, file string
 		warmup      string
 		sig         syscall.Signal
+		exit        int
 	}{
-		{"warmup", servebench.WarmupFile, "2", syscall.SIGINT},
-		{"measurement", servebench.OutcomesFile, "0", syscall.SIGTERM},
+		{"warmup", servebench.WarmupFile, "2", syscall.SIGINT, 130},
+		{"measurement", servebench.OutcomesFile, "0", syscall.SIGTERM, 143},
 	} {
 		t.Run(tc.phase, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "run")
@@ -78,8 +79,8 @@ func TestInterruptAtEveryPhaseLeavesAScorableRun(t *testing.T) {
 			var exitErr *exec.ExitError
 			select {
 			case err := <-exited:
-				if !errors.As(err, &exitErr) || exitErr.ExitCode() != 2 {
-					t.Fatalf("exit %v, want 2 (load not delivered); stderr:\n%s", err, stderr.String())
+				if !errors.As(err, &exitErr) || exitErr.ExitCode() != tc.exit {
+					t.Fatalf("exit %v, want %d (interrupted by %v); stderr:\n%s", err, tc.exit, tc.sig, stderr.String())
 				}
 			case <-time.After(60 * time.Second):
 				_ = cmd.Process.Kill()
@@ -152,7 +153,7 @@ func TestInterruptDuringThePreflightWritesNothing(t *testing.T) {
 	}
 	err := cmd.Wait()
 	var exitErr *exec.ExitError
-	if !errors.As(err, &exitErr) || exitErr.ExitCode() != 1 || !strings.Contains(stderr.String(), "interrupted during the preflight: nothing was sent or written") {
+	if !errors.As(err, &exitErr) || exitErr.ExitCode() != 130 || !strings.Contains(stderr.String(), "interrupted during the preflight: nothing was sent or written") {
 		t.Fatalf("exit %v, stderr:\n%s", err, stderr.String())
 	}
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {

@@ -102,7 +102,7 @@ func k8sJobSpec(fs *flag.FlagSet, run *runFlags, k *k8sFlags) (kube.JobSpec, err
 	if run.sharding.shard != "" {
 		return kube.JobSpec{}, errors.New("--shard: the Job gives every pod its shard; use --shards N")
 	}
-	if len(run.headers) > 0 {
+	if len(run.headers.header) > 0 || run.headers.err != nil {
 		return kube.JobSpec{}, errors.New("--header: its value would be written into the manifest; give the pods the header another way (a gateway's own configuration)")
 	}
 	run.given = setFlags(fs)

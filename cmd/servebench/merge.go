@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -26,7 +27,7 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 	}
 	output := fs.String("output", "", "directory for the merged run (required, must not hold a run)")
 	format := fs.String("format", "text", "report on stdout: text, json or html")
-	overwrite := fs.Bool("overwrite", false, "remove servebench output already in --output instead of refusing")
+	overwrite := fs.Bool("overwrite", false, "remove what servebench wrote in --output before (what its manifest.json names) instead of refusing a directory that is not empty")
 	if err := parseFlags(fs, args); err != nil {
 		if err == flag.ErrHelp {
 			return 0
@@ -44,19 +45,23 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "servebench merge: --format: want text, json or html, got %q\n", *format)
 		return 1
 	}
-	if err := prepareOutput(*output, *overwrite); err != nil {
-		fmt.Fprintf(stderr, "servebench merge: %v\n", err)
-		return 1
-	}
-	rep, err := servebench.MergeShards(fs.Args(), *output, servebench.ScoreOptions{})
-	if err != nil {
-		fmt.Fprintf(stderr, "servebench merge: %v\n", err)
-		return 1
-	}
-	if err := printReport(stdout, rep, *format); err != nil {
-		fmt.Fprintf(stderr, "servebench merge: %v\n", err)
-		return 1
-	}
-	fmt.Fprintf(stderr, "merged run directory: %s\n", *output)
-	return verdictExitCode(rep, -1, stderr)
+	return withInterrupts("servebench merge", stderr, func(context.Context) int {
+		out, err := prepareOutput(*output, *overwrite)
+		if err != nil {
+			fmt.Fprintf(stderr, "servebench merge: %v\n", err)
+			return 1
+		}
+		defer finishOutput(out, "merge", stderr)
+		rep, err := servebench.MergeShards(fs.Args(), *output, servebench.ScoreOptions{})
+		if err != nil {
+			fmt.Fprintf(stderr, "servebench merge: %v\n", err)
+			return 1
+		}
+		if err := printReport(stdout, rep, *format); err != nil {
+			fmt.Fprintf(stderr, "servebench merge: %v\n", err)
+			return 1
+		}
+		fmt.Fprintf(stderr, "merged run directory: %s\n", *output)
+		return verdictExitCode(rep, -1, stderr)
+	})
 }

@@ -127,7 +127,7 @@ func TestRunRefusesBadEndpointsBeforeSendingAnything(t *testing.T) {
 		{"query", runArgs(t, f.url+"/?x=1"), "no query string allowed"},
 		{"userinfo", runArgs(t, strings.Replace(f.url, "http://", "http://user:PASSWORD@", 1)), "user information (user:password@) is refused"},
 		{"api key with CR/LF", runArgs(t, f.url, "--api-key-env", "SERVEBENCH_TEST_CRLF_KEY"), "SERVEBENCH_TEST_CRLF_KEY holds a CR or LF"},
-		{"header without =", runArgs(t, f.url, "--header", "X-Gateway"), "want NAME=VALUE"},
+		{"header without =", runArgs(t, f.url, "--header", "X-Gateway"), `want "Name: value" or NAME=VALUE`},
 		{"header name with a space", runArgs(t, f.url, "--header", "X Gateway=1"), `header "X Gateway": the name holds ' '`},
 		{"header value with LF", runArgs(t, f.url, "--header", "X-Gateway=a\nb"), `header "X-Gateway": the value holds a control character`},
 	} {
@@ -198,7 +198,8 @@ func TestOutputHoldingARunIsRefusedUnlessOverwrite(t *testing.T) {
 	}
 	before := f.generate.Load()
 	code, _, stderr := runCLI(runArgs(t, f.url, "--output", out)...)
-	want := "--output " + out + " already holds servebench output (outcomes.jsonl, report.html, report.json, schedule.json, warmup.jsonl); give another directory, or --overwrite"
+	wantManifest(t, out, "run", "outcomes.jsonl", "report.html", "report.json", "schedule.json", "warmup.jsonl")
+	want := "--output " + out + " is not empty (it holds manifest.json, outcomes.jsonl, report.html, report.json, schedule.json, and 1 more); give a new or empty directory, or --overwrite"
 	if code != 1 || !strings.Contains(stderr, want) {
 		t.Fatalf("second run: exit %d, stderr %q; want 1 and %q", code, stderr, want)
 	}
@@ -219,6 +220,8 @@ func TestOutputHoldingARunIsRefusedUnlessOverwrite(t *testing.T) {
 	if _, err := os.Stat(notes); err != nil {
 		t.Fatalf("--overwrite removed a file that is not servebench output: %v", err)
 	}
+	// The new manifest lists the new run's files, not the user's.
+	wantManifest(t, out, "run", "outcomes.jsonl", "report.html", "report.json", "schedule.json")
 	code, stdout, _ := runCLI("score", "--format", "json", "--run", out)
 	if code != 0 || !strings.Contains(stdout, `"offered": 4`) {
 		t.Fatalf("the overwritten run does not score as itself: exit %d", code)
@@ -233,14 +236,24 @@ func TestSweepAndDemoRefuseAnOutputHoldingServebenchOutput(t *testing.T) {
 	}
 	code, _, stderr := runCLI("sweep", "--rates", "5", "--base-url", f.url, "--model", "simengine-tiny", "--endpoint", "chat",
 		"--workload", writeWorkload(t, twoRows), "--arrival", "constant", "--duration", "1s", "--output", out, "--no-progress")
-	if code != 1 || !strings.Contains(stderr, "already holds servebench output (rate-5)") {
+	if code != 1 || !strings.Contains(stderr, "is not empty (it holds rate-5)") {
 		t.Fatalf("sweep: exit %d, stderr %q", code, stderr)
+	}
+	// A directory servebench did not write (no manifest) is not emptied by
+	// --overwrite: the user's rate-5 stays.
+	code, _, stderr = runCLI("sweep", "--rates", "5", "--base-url", f.url, "--model", "simengine-tiny", "--endpoint", "chat",
+		"--workload", writeWorkload(t, twoRows), "--arrival", "constant", "--duration", "1s", "--output", out, "--no-progress", "--overwrite")
+	if code != 1 || !strings.Contains(stderr, "--overwrite: "+out+" is not empty and holds no manifest.json, so nothing in it is known to be servebench's; nothing was removed") {
+		t.Fatalf("sweep --overwrite: exit %d, stderr %q", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out, "rate-5")); err != nil {
+		t.Fatalf("--overwrite removed the user's rate-5: %v", err)
 	}
 	if f.generate.Load()+f.models.Load() != 0 {
 		t.Fatal("the refused sweep sent requests")
 	}
 	code, _, stderr = runCLI("demo", "--output", out, "--rates", "1")
-	if code != 1 || !strings.Contains(stderr, "already holds servebench output (rate-5)") {
+	if code != 1 || !strings.Contains(stderr, "is not empty (it holds rate-5)") {
 		t.Fatalf("demo: exit %d, stderr %q", code, stderr)
 	}
 }
@@ -285,17 +298,17 @@ func TestMergeRefusesAnOutputHoldingServebenchOutputUnlessOverwrite(t *testing.T
 	}
 	shard := filepath.Join(t.TempDir(), "missing-shard")
 	code, _, stderr := runCLI("merge", "--output", out, shard)
-	if code != 1 || !strings.Contains(stderr, "already holds servebench output (report.json)") {
+	if code != 1 || !strings.Contains(stderr, "is not empty (it holds report.json)") {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
-	// --overwrite removes the old report first; the missing shard then
-	// fails the merge itself.
+	// Without a manifest nothing there is known to be servebench's:
+	// --overwrite refuses and removes nothing.
 	code, _, stderr = runCLI("merge", "--output", out, "--overwrite", shard)
-	if code != 1 || strings.Contains(stderr, "already holds") {
+	if code != 1 || !strings.Contains(stderr, "holds no manifest.json") {
 		t.Fatalf("--overwrite: exit %d, stderr %q", code, stderr)
 	}
-	if _, err := os.Stat(filepath.Join(out, "report.json")); !os.IsNotExist(err) {
-		t.Fatalf("the old report.json is still there (stat: %v)", err)
+	if _, err := os.Stat(filepath.Join(out, "report.json")); err != nil {
+		t.Fatalf("the user's report.json was removed: %v", err)
 	}
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -92,12 +93,19 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "servebench run: %v\n", err)
 		return 1
 	}
-	ctx, stop := interruptContext(stderr)
-	defer stop()
+	return withInterrupts("servebench run", stderr, func(ctx context.Context) int {
+		return f.execute(ctx, cfg, stdout, stderr)
+	})
+}
+
+// execute runs the configured run and prints its report; it returns the
+// exit code.
+func (f *runFlags) execute(ctx context.Context, cfg servebench.RunConfig, stdout, stderr io.Writer) int {
 	if err := f.beforeLoad(ctx, &cfg, stderr); err != nil {
 		fmt.Fprintf(stderr, "servebench run: %v\n", err)
 		return 1
 	}
+	defer finishOutput(f.out, "run", stderr)
 	res, err := servebench.Run(ctx, cfg)
 	if res == nil || res.Report == nil {
 		fmt.Fprintf(stderr, "servebench run: %v\n", err)
@@ -154,6 +162,9 @@ func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
 	if err := f.checkFlags(); err != nil {
 		return cfg, err
 	}
+	if err := servebench.CheckPrintableName("--model", f.model); err != nil {
+		return cfg, err
+	}
 	endpoint := servebench.Endpoint(f.endpoint)
 	if endpoint != servebench.EndpointChat && endpoint != servebench.EndpointCompletions {
 		return cfg, fmt.Errorf("--endpoint: want completions or chat, got %q", f.endpoint)
@@ -196,6 +207,7 @@ func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
 	c := servebench.NewClient(f.baseURL, f.model)
 	c.Endpoint, c.APIKey, c.Stream, c.LengthControl, c.KeepText, c.Logprobs = endpoint, apiKey, !f.noStream, lc, f.keepText, f.logprobs
 	c.FirstTokenTimeout, c.IdleTimeout, c.TotalTimeout = f.firstTokenTimeout, f.idleTimeout, f.timeout
+	c.Header, c.Redirects = f.headers.header.Clone(), servebench.RedirectPolicy(f.followRedirects)
 	cfg.Client = c
 	return cfg, nil
 }

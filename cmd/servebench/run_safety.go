@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/servebench/servebench/internal/outputdir"
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -17,14 +18,19 @@ import (
 type runSafety struct {
 	skipPreflight, overwrite bool
 	headers                  headerFlags
+	followRedirects          string
+	// out is the prepared --output, whose manifest the command writes
+	// when it is done.
+	out *outputdir.Dir
 	// given names the flags set on the command line.
 	given map[string]bool
 }
 
 func (s *runSafety) register(fs *flag.FlagSet) {
 	fs.BoolVar(&s.skipPreflight, "skip-preflight", false, "do not check the engine (GET /v1/models lists --model, one probe request succeeds) before the load")
-	fs.BoolVar(&s.overwrite, "overwrite", false, "remove servebench output already in --output (schedule, outcomes, warmup, reports, rate-* directories) instead of refusing")
-	fs.Var(&s.headers, "header", "extra request header NAME=VALUE for a gateway (repeatable; never written to any output)")
+	fs.BoolVar(&s.overwrite, "overwrite", false, "remove what servebench wrote in --output before (what its manifest.json names) instead of refusing a directory that is not empty")
+	fs.Var(&s.headers, "header", "extra request header \"Name: value\" or NAME=VALUE for a gateway (repeatable; never written to any output; Authorization, Content-Type, Accept and X-Request-Id are refused)")
+	fs.StringVar(&s.followRedirects, "follow-redirects", string(servebench.RedirectNone), "which redirects to follow: none (a redirect is an http_error with reason redirect) or same-origin (same scheme, host and port; method and body kept)")
 }
 
 // checkFlags validates what can be checked from the flags alone: numeric
@@ -32,6 +38,12 @@ func (s *runSafety) register(fs *flag.FlagSet) {
 func (f *runFlags) checkFlags() error {
 	if err := f.validateNumbers(f.given); err != nil {
 		return err
+	}
+	if err := f.headers.check(); err != nil {
+		return err
+	}
+	if _, err := servebench.ParseRedirectPolicy(f.followRedirects); err != nil {
+		return fmt.Errorf("--follow-redirects: %w", err)
 	}
 	return servebench.ValidateBaseURL(f.baseURL)
 }
@@ -47,12 +59,11 @@ func (f *runFlags) beforeLoad(ctx context.Context, cfg *servebench.RunConfig, st
 	if err := servebench.ValidateHeader("Authorization", c.APIKey); err != nil {
 		return fmt.Errorf("--api-key-env: %s holds a control character", f.apiKeyEnv)
 	}
-	if len(f.headers) > 0 {
-		c.HTTPClient = clientWithHeaders(f.headers.header())
-	}
-	if err := prepareOutput(cfg.OutputDir, f.overwrite); err != nil {
+	out, err := prepareOutput(cfg.OutputDir, f.overwrite)
+	if err != nil {
 		return err
 	}
+	f.out = out
 	if f.skipPreflight {
 		return nil
 	}

@@ -131,10 +131,12 @@ func TestDemoFindsTheKnee(t *testing.T) {
 		t.Skip("the demo sweeps for several seconds")
 	}
 	// Two short points: well below and far above the engine's capacity.
-	code, stdout, stderr := runCLI("demo", "--rates", "10,400", "--duration", "1500ms", "--output", t.TempDir())
+	out := t.TempDir()
+	code, stdout, stderr := runCLI("demo", "--rates", "10,400", "--duration", "1500ms", "--output", out)
 	if code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
 	}
+	wantManifest(t, out, "demo", "sweep.html", "sweep.json")
 	// 400 req/s is 7.5 times the engine's computed capacity: it fails on
 	// any machine. Whether 10 req/s passes is this machine's verdict: on a
 	// loaded machine the generator can miss the demo's 20 ms lag tolerance

@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/servebench/servebench/internal/safefile"
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -23,7 +24,7 @@ func scoreRunStreamed(dir, requestsPath string, opts servebench.ScoreOptions) (*
 	}
 	var out io.Writer
 	if requestsPath != "none" {
-		f, err := os.Create(requestsPath)
+		f, err := safefile.Create(requestsPath)
 		if err != nil {
 			return nil, err
 		}

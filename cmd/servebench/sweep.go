@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -72,12 +73,19 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	plan.Rule = servebench.CapacityRule{MinAttainment: *alpha, UseWilsonLower: *wilson, Confidence: *confidence, RequireNoBacklogGrowth: *backlog}
-	ctx, stop := interruptContext(stderr)
-	defer stop()
+	return withInterrupts("servebench sweep", stderr, func(ctx context.Context) int {
+		return f.executeSweep(ctx, cfg, plan, stdout, stderr)
+	})
+}
+
+// executeSweep runs the planned sweep, writes and prints its result; it
+// returns the exit code.
+func (f *runFlags) executeSweep(ctx context.Context, cfg servebench.RunConfig, plan servebench.SweepPlan, stdout, stderr io.Writer) int {
 	if err := f.beforeLoad(ctx, &cfg, stderr); err != nil {
 		fmt.Fprintf(stderr, "servebench sweep: %v\n", err)
 		return 1
 	}
+	defer finishOutput(f.out, "sweep", stderr)
 	sweep, err := servebench.RunSweep(ctx, cfg, plan)
 	if sweep != nil {
 		res := sweepreport.FromSweep(sweep, cfg.OutputDir)

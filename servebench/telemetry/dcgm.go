@@ -2,6 +2,7 @@ package telemetry
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
+	"github.com/servebench/servebench/servebench"
 )
 
 // The DCGM exporter's series that a reading is made of (names as in
@@ -34,18 +36,23 @@ type DCGM struct {
 	url    string
 	client *http.Client
 	gpus   int
+	// shown is url as messages quote it, and redactor removes its
+	// userinfo and query values from an error (see servebench.URLSecrets).
+	shown    string
+	redactor *servebench.Redactor
 }
 
 // OpenDCGM checks that url answers with DCGM GPU series and returns the
 // source.
 func OpenDCGM(ctx context.Context, url string) (*DCGM, error) {
-	d := &DCGM{url: url, client: &http.Client{}}
+	d := &DCGM{url: url, client: &http.Client{}, shown: servebench.RedactURL(url),
+		redactor: servebench.NewRedactor(servebench.URLSecrets(url)...)}
 	rs, err := d.read(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("dcgm: %w", err)
 	}
 	if len(rs) == 0 {
-		return nil, fmt.Errorf("dcgm: %s has no %s, %s or %s series with a gpu label", url, DCGMGPUUtil, DCGMPowerUsage, DCGMTotalEnergy)
+		return nil, fmt.Errorf("dcgm: %s has no %s, %s or %s series with a gpu label", d.shown, DCGMGPUUtil, DCGMPowerUsage, DCGMTotalEnergy)
 	}
 	d.gpus = len(rs)
 	return d, nil
@@ -65,8 +72,18 @@ func (d *DCGM) Stream(ctx context.Context, interval time.Duration, emit func(Rea
 	return pollLoop(ctx, interval, d.read, emit, warn)
 }
 
-// read scrapes the exporter once.
+// read scrapes the exporter once. Its errors never quote the URL's
+// userinfo or query values.
 func (d *DCGM) read(ctx context.Context) ([]Reading, error) {
+	rs, err := d.scrape(ctx)
+	if err != nil {
+		return nil, errors.New(d.redactor.Redact(err.Error()))
+	}
+	return rs, nil
+}
+
+// scrape is read before its error is redacted.
+func (d *DCGM) scrape(ctx context.Context) ([]Reading, error) {
 	ctx, cancel := context.WithTimeout(ctx, dcgmScrapeTimeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, d.url, nil)
@@ -80,12 +97,12 @@ func (d *DCGM) read(ctx context.Context) ([]Reading, error) {
 	defer resp.Body.Close()
 	at := time.Now()
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("GET %s: HTTP %d", d.url, resp.StatusCode)
+		return nil, fmt.Errorf("GET %s: HTTP %d", d.shown, resp.StatusCode)
 	}
 	parser := expfmt.NewTextParser(model.UTF8Validation)
 	families, err := parser.TextToMetricFamilies(resp.Body)
 	if err != nil {
-		return nil, fmt.Errorf("parse %s: %w", d.url, err)
+		return nil, fmt.Errorf("parse %s: %w", d.shown, err)
 	}
 	return dcgmReadings(families, at)
 }

@@ -1,0 +1,49 @@
+package servebench
+
+import "testing"
+
+// TestSelectCapacityIgnoresAnInterruptedPoint: an interrupted point is
+// marked interrupted and is neither the capacity nor the failing
+// neighbour, whatever its report says; a repeated rate with one
+// interrupted run is interrupted as a whole.
+func TestSelectCapacityIgnoresAnInterruptedPoint(t *testing.T) {
+	points := []SweepPoint{
+		{OfferedRPS: 1, Report: sweepReport(100, 100, true, false)},                   // pass
+		{OfferedRPS: 2, Report: sweepReport(100, 96, true, false)},                    // pass
+		{OfferedRPS: 4, Report: sweepReport(100, 40, false, true), Interrupted: true}, // cut short
+	}
+	sel := SelectCapacity(points, seedRule)
+	if sel.RPS == nil || *sel.RPS != 2 {
+		t.Fatalf("capacity %v, want 2", sel.RPS)
+	}
+	if sel.FailingNeighborRPS != nil {
+		t.Errorf("failing neighbour %v, want none (4 rps was interrupted)", *sel.FailingNeighborRPS)
+	}
+	if v := sel.Verdicts[2]; v.Verdict != VerdictInterrupted || v.Pass || len(v.Reasons) != 1 {
+		t.Errorf("the interrupted point's verdict %+v", v)
+	}
+	if len(sel.Notes) != 1 || sel.Notes[0] != "the highest tested rate passed: the boundary lies above the tested range" {
+		t.Errorf("notes %q", sel.Notes)
+	}
+
+	// An interrupted point that would have passed is no capacity either.
+	points[2] = SweepPoint{OfferedRPS: 4, Report: sweepReport(100, 100, true, false), Interrupted: true}
+	if sel := SelectCapacity(points, seedRule); sel.RPS == nil || *sel.RPS != 2 {
+		t.Errorf("capacity %v, want 2: an interrupted pass is not evidence", sel.RPS)
+	}
+
+	// Every point interrupted: no capacity and no note about a lowest rate.
+	sel = SelectCapacity(points[2:], seedRule)
+	if sel.RPS != nil || len(sel.Notes) != 0 {
+		t.Errorf("only an interrupted point: capacity %v, notes %q", sel.RPS, sel.Notes)
+	}
+
+	repeated := []PointVerdict{
+		{OfferedRPS: 3, Verdict: VerdictPass}, {OfferedRPS: 3, Verdict: VerdictInterrupted},
+		{OfferedRPS: 5, Verdict: VerdictInterrupted}, {OfferedRPS: 5, Verdict: VerdictFail},
+	}
+	got := RateVerdicts(repeated)
+	if got[3] != VerdictInterrupted || got[5] != VerdictInterrupted {
+		t.Errorf("rate verdicts %v, want both interrupted", got)
+	}
+}

@@ -1,0 +1,38 @@
+package servebench_test
+
+import (
+	"fmt"
+
+	"github.com/servebench/servebench/servebench"
+)
+
+// A gateway that echoes a key, whole or cut short, gives none of it away:
+// any 8-byte piece of a secret is redacted.
+func ExampleRedactor() {
+	r := servebench.NewRedactor("gw-SECRET-0123456789")
+	fmt.Println(r.Redact("invalid key gw-SECRET-0123456789"))
+	fmt.Println(r.Redact("key gw-SECRET-01… was refused"))
+	// Output:
+	// invalid key [redacted]
+	// key [redacted]… was refused
+}
+
+// An extra header may not replace one the client sets itself; the error
+// names the header, never its value.
+func ExampleValidateExtraHeader() {
+	fmt.Println(servebench.ValidateExtraHeader("X-Tenant", "blue"))
+	fmt.Println(servebench.ValidateExtraHeader("Authorization", "Bearer sk-live-0000"))
+	// Output:
+	// <nil>
+	// header "Authorization": servebench sets this header itself and does not let it be replaced (give the key with --api-key-env (Client.APIKey))
+}
+
+// Names that reach the console are refused when they hold a control
+// character or invalid UTF-8.
+func ExampleCheckPrintableName() {
+	fmt.Println(servebench.CheckPrintableName("id", "row-7"))
+	fmt.Println(servebench.CheckPrintableName("id", "row\x1b[2J"))
+	// Output:
+	// <nil>
+	// id: holds the control character U+001B at byte 3
+}
