@@ -43,7 +43,7 @@ func runAB(args []string, stdout, stderr io.Writer) int {
 	if code, done := parseCommandLine(fs, args, stderr, abRefusedFlags...); done {
 		return code
 	}
-	base, cand, err := af.sides(fs, &rf, stderr)
+	base, cand, err := af.sides(&rf, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "servebench ab: %v\n", err)
 		return 1
@@ -68,6 +68,9 @@ func runAB(args []string, stdout, stderr io.Writer) int {
 			return nil, nil
 		},
 	})
+	if errors.Is(err, compare.ErrInterrupted) {
+		fmt.Fprintf(stderr, "servebench ab: %v\n", err) // which runs are kept, and why no verdict
+	}
 	if code, interrupted := interruptExit(ctx, "servebench ab", stderr); interrupted {
 		return code // the finished rounds stay on disk; no comparison is written
 	}
@@ -86,18 +89,8 @@ func runAB(args []string, stdout, stderr io.Writer) int {
 
 // sides builds the two sides' run configurations from the shared run flags
 // and each side's own URL, model, metrics endpoint and key.
-func (af *abFlags) sides(fs *flag.FlagSet, rf *runFlags, stderr io.Writer) (base, cand servebench.RunConfig, err error) {
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+func (af *abFlags) sides(rf *runFlags, stderr io.Writer) (base, cand servebench.RunConfig, err error) {
 	switch {
-	case set["base-url"] || set["metrics-url"]:
-		return base, cand, errors.New("--base-url and --metrics-url are replaced by their --baseline- and --candidate- forms")
-	case set["require-attainment"]:
-		return base, cand, errors.New("--require-attainment is refused: the comparison is the verdict")
-	case set["shard"] || set["start-at"] || set["run-id"]:
-		return base, cand, errors.New("--shard, --start-at and --run-id are refused: each round's runs get their own IDs and run whole, in turn")
-	case set["format"]:
-		return base, cand, errors.New("--format is refused: ab prints the comparison's text summary and writes compare.json and compare.html")
 	case af.baselineURL == "" || af.candidateURL == "":
 		return base, cand, errors.New("--baseline-url and --candidate-url are required")
 	case af.rounds < 1:
