@@ -156,12 +156,9 @@ func (cfg *RunConfig) validate() error {
 	case cfg.Schedule != nil && cfg.Schedule.WorkloadSHA256 != cfg.Workload.SHA256:
 		return errors.New("run: the schedule was realized from another workload (hash differs)")
 	}
-	if cfg.Sender == nil && cfg.Client.Endpoint == EndpointCompletions {
-		for _, r := range cfg.Workload.Requests {
-			if r.Prompt == "" {
-				return fmt.Errorf("run: %s:%d: prompt: the completions endpoint needs a prompt and row %q has only messages (use the chat endpoint)",
-					cfg.Workload.Name, r.Line, r.ID)
-			}
+	if cfg.Sender == nil {
+		if err := cfg.Client.Endpoint.CheckWorkload(cfg.Workload); err != nil {
+			return fmt.Errorf("run: %w", err)
 		}
 	}
 	return nil

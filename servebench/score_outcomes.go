@@ -207,7 +207,8 @@ func visibleOutputTokens(o *Outcome) *int {
 func recordFromOutcome(o *Outcome, scheduled float64, class string, fail func(field, format string, args ...any) error) (scoreRecord, error) {
 	rec := scoreRecord{id: o.ID, class: o.Class, status: o.Status, scheduled: scheduled,
 		terminal: o.TerminalMS, hasTerminal: true, content: o.ContentMS, eventTokens: o.EventTokens,
-		outputTokens: visibleOutputTokens(o), slot: o.SlotMS, sent: o.SentMS, errMsg: o.Error}
+		outputTokens: visibleOutputTokens(o), slot: o.SlotMS, sent: o.SentMS, errMsg: o.Error,
+		items: o.Items, inputTokens: o.PromptTokens}
 	if rec.class == "" {
 		rec.class = class
 	}
@@ -260,7 +261,10 @@ func recordFromOutcome(o *Outcome, scheduled float64, class string, fail func(fi
 			return rec, err
 		}
 	}
-	if o.Status == StatusSuccess && len(o.ContentMS) == 0 {
+	if o.Items != nil && len(o.ContentMS) > 0 {
+		return rec, fail("content_ms", "%d content events in a record with items (an API without a first token has none)", len(o.ContentMS))
+	}
+	if o.Status == StatusSuccess && len(o.ContentMS) == 0 && o.Items == nil {
 		return rec, fail("content_ms", "status success with no content event (an empty successful output is empty_output)")
 	}
 	if o.Status == StatusEmptyOutput && len(o.ContentMS) > 0 {
