@@ -64,4 +64,3 @@ type Message struct {
 	Role    string `json:"role"`
 	Content string `json:"content"`
 }
-
