@@ -65,6 +65,8 @@ type exchange struct {
 	visible                   bool
 	eventTokens               []int
 
+	responses responsesState // a Responses stream's sequence
+
 	decoder                     *chunkDecoder
 	finalUsage, lastUsage       wireUsage
 	hasFinalUsage, hasLastUsage bool

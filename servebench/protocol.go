@@ -123,7 +123,7 @@ var (
 
 // protocols lists every API in --help order.
 var protocols = []protocol{
-	completionsProtocol{}, chatProtocol{},
+	completionsProtocol{}, chatProtocol{}, responsesProtocol{},
 	embeddingsProtocol{}, rerankProtocol{shape: rerankJina}, rerankProtocol{shape: rerankTEI},
 	rerankProtocol{shape: rerankPairScore},
 }
