@@ -40,7 +40,7 @@ var responsesAPI = API{
 	FailureReasons: append(textFailures[:len(textFailures):len(textFailures)],
 		"stream_error: response.failed, an error event, response.incomplete for a reason other than max_output_tokens, or no terminal event",
 		"invalid_response: events out of sequence (a sequence_number that does not follow the previous one)"),
-	RowFields: []string{"prompt", "messages", "max_tokens", "expect", "prompt_tokens", "conversation", "turn", "think_ms"},
+	RowFields:    []string{"prompt", "messages", "max_tokens", "expect", "prompt_tokens", "conversation", "turn", "think_ms"},
 	terminalName: "a terminal event (response.completed, response.incomplete or response.failed)",
 }
 
