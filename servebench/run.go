@@ -160,6 +160,11 @@ func (cfg *RunConfig) validate() error {
 		if err := cfg.Client.Endpoint.CheckWorkload(cfg.Workload); err != nil {
 			return fmt.Errorf("run: %w", err)
 		}
+		if cfg.Client.Endpoint != "" {
+			if err := CheckObjectives(cfg.Client.Endpoint, cfg.Score.SLO); err != nil {
+				return fmt.Errorf("run: %w", err)
+			}
+		}
 	}
 	return nil
 }
