@@ -18,8 +18,8 @@ type Request struct {
 	Messages []Message `json:"messages,omitempty"`
 	// MaxTokens caps the output; it is a cap, not an observed length.
 	// Rows of the APIs that generate no text (embeddings, rerank,
-	// pair-score) leave it out (0).
-	MaxTokens int `json:"max_tokens"`
+	// pair-score) leave it out (0, not written).
+	MaxTokens int `json:"max_tokens,omitempty"`
 	// Class groups rows for stratified reports (e.g. "triage", "summary").
 	Class string `json:"class,omitempty"`
 	// IgnoreEOS asks the engine to generate exactly MaxTokens: a
