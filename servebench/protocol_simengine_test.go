@@ -2,6 +2,7 @@ package servebench_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -47,5 +48,37 @@ func TestSimengineServesThePoolingAPIs(t *testing.T) {
 			}
 			within(t, "E2E vs the prefill of every token", out.TerminalMS-*out.SentMS, servebench.Millis(cfg.PrefillTime(tc.tokens)))
 		})
+	}
+}
+
+// The simulated engine streams the Responses API's typed events, in
+// sequence, with usage in the terminal event; a capped answer ends with
+// response.incomplete for max_output_tokens, a length finish.
+func TestSimengineServesTheResponsesAPI(t *testing.T) {
+	cfg := simengine.DefaultConfig()
+	cfg.TimeScale = 0.1
+	engine, err := simengine.Start(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer engine.Close()
+	for _, stream := range []bool{true, false} {
+		c := &servebench.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: servebench.EndpointResponses, Stream: stream,
+			TotalTimeout: 10 * time.Second, KeepText: true}
+		row := &servebench.Request{ID: "r", Messages: []servebench.Message{{Role: "user", Content: "hello there"}, {Role: "assistant", Content: "yes"}, {Role: "user", Content: "go on"}},
+			MaxTokens: 12, IgnoreEOS: false, Extra: map[string]json.RawMessage{"sim_response": json.RawMessage(`"one two three four five six seven eight nine ten eleven twelve thirteen"`)}}
+		out := &servebench.Outcome{ID: "r", Attempt: 1}
+		c.Do(context.Background(), time.Now(), row, "run/r/1", out)
+		wantStatus(t, out, servebench.StatusSuccess)
+		wantInt(t, "output tokens", out.OutputTokens, 12)
+		if out.FinishReason != "length" || out.PromptTokens == nil || *out.PromptTokens == 0 {
+			t.Errorf("stream %v: finish %q, prompt tokens %v", stream, out.FinishReason, show(out.PromptTokens))
+		}
+		if stream && len(out.ContentMS) < 2 {
+			t.Errorf("%d content events for 12 streamed tokens", len(out.ContentMS))
+		}
+		if !strings.HasPrefix(*out.Text, "one two three") {
+			t.Errorf("text %q", *out.Text)
+		}
 	}
 }
