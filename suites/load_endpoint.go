@@ -9,8 +9,9 @@ import (
 	"github.com/servebench/servebench/servebench"
 )
 
-// endpointFit refuses, before any load, a contract whose workload rows or
-// objectives do not fit its endpoint: a row without the endpoint's fields
+// endpointFit refuses, before any load, a contract whose engine does not
+// serve its endpoint (with the engine's list), or whose workload rows or
+// objectives do not fit the endpoint: a row without the endpoint's fields
 // (named by file, line and field), an SLO objective on a metric the
 // endpoint does not define (a TTFT bound on embeddings, named by its
 // line), or a percentile objective on such a metric.
@@ -18,6 +19,15 @@ func (d *decoder) endpointFit(m *mapping, c *Contract) {
 	api, ok := servebench.APIOf(c.Endpoint)
 	if !ok {
 		return // the endpoint itself was refused
+	}
+	if c.Engine != nil {
+		if ok, served := servesAPI(c.Engine.Kind, c.Endpoint); !ok {
+			node := m.get("endpoint")
+			if node == nil {
+				node = m.get("engine")
+			}
+			d.errorf(node, "endpoint", "the %s engine does not serve the %s API (it serves: %s)", c.Engine.Kind, c.Endpoint, served)
+		}
 	}
 	if c.Workload != nil {
 		if err := c.Endpoint.CheckWorkload(c.Workload); err != nil {
