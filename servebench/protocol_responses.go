@@ -112,10 +112,12 @@ func (responsesProtocol) body(c *Client, r *Request) ([]byte, bool, error) {
 	return body, stream, err
 }
 
-// wireResponseEvent is one typed event of a Responses stream.
+// wireResponseEvent is one typed event of a Responses stream. One is
+// reused for every event of a request (decoding it allocates only the
+// delta's text and a terminal event's response object).
 type wireResponseEvent struct {
-	Type           string          `json:"type"`
-	SequenceNumber *int            `json:"sequence_number"`
+	Type           respEventType   `json:"type"`
+	SequenceNumber optInt          `json:"sequence_number"`
 	OutputIndex    int             `json:"output_index"`
 	Delta          string          `json:"delta"`
 	Logprobs       arrayLen        `json:"logprobs"`
@@ -150,48 +152,82 @@ type wireResponse struct {
 	} `json:"usage"`
 }
 
-// responsesState is what a Responses stream remembers between events.
+// responsesState is what a Responses stream remembers between events,
+// and the event being decoded.
 type responsesState struct {
 	lastSeq int
 	hasSeq  bool
+	ev      wireResponseEvent
 }
 
-// event folds one typed event.
+// respEventType is the "type" of a Responses event, read without
+// allocating: the types the client acts on, and respOther for the rest.
+type respEventType uint8
+
+const (
+	respOther respEventType = iota
+	respTextDelta
+	respReasoningDelta
+	respToolDelta
+	respTerminal
+	respError
+)
+
+// respEventTypes maps the types the client acts on.
+var respEventTypes = map[string]respEventType{
+	"response.output_text.delta": respTextDelta, "response.reasoning_text.delta": respReasoningDelta,
+	"response.reasoning_summary_text.delta": respReasoningDelta, "response.function_call_arguments.delta": respToolDelta,
+	"response.completed": respTerminal, "response.incomplete": respTerminal, "response.failed": respTerminal, "error": respError,
+}
+
+// UnmarshalJSON looks the type up without allocating (a map index with a
+// converted byte slice does not copy).
+func (t *respEventType) UnmarshalJSON(b []byte) error {
+	*t = respOther
+	if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' {
+		*t = respEventTypes[string(b[1:len(b)-1])]
+	}
+	return nil
+}
+
+// event folds one typed event. The type is the JSON's "type", or the
+// event: line's when the JSON has none.
 func (responsesProtocol) event(x *exchange, resp *http.Response, t time.Time, typ, data []byte) bool {
-	var ev wireResponseEvent
+	st := &x.responses
+	ev := &st.ev
+	*ev = wireResponseEvent{}
 	x.events++
-	if err := x.decoder.decode(data, &ev); err != nil {
+	if err := x.decoder.decode(data, ev); err != nil {
 		x.streamError(resp, t, fmt.Sprintf("event %d is not a readable Responses event: %v: %s", x.events, err, quoteData(string(data))))
 		return true
 	}
-	if ev.Type == "" {
-		ev.Type = string(typ)
+	if ev.Type == respOther && len(typ) > 0 {
+		_ = ev.Type.UnmarshalJSON(strconv.AppendQuote(nil, string(typ)))
 	}
-	if s := ev.SequenceNumber; s != nil {
-		st := &x.responses
-		if st.hasSeq && *s != st.lastSeq+1 {
-			x.end(StatusInvalidResponse, t, fmt.Sprintf("invalid response: event %d (%s) has sequence_number %d after %d", x.events, ev.Type, *s, st.lastSeq))
+	if s := ev.SequenceNumber; s.ok {
+		if st.hasSeq && s.v != st.lastSeq+1 {
+			x.end(StatusInvalidResponse, t, fmt.Sprintf("invalid response: event %d has sequence_number %d after %d", x.events, s.v, st.lastSeq))
 			x.wd.settle(t, drainWait)
 			drain(resp.Body)
 			return true
 		}
-		st.lastSeq, st.hasSeq = *s, true
+		st.lastSeq, st.hasSeq = s.v, true
 	}
 	switch ev.Type {
-	case "response.output_text.delta":
-		x.responsesDelta(t, &ev, false, false)
-	case "response.reasoning_text.delta", "response.reasoning_summary_text.delta":
-		x.responsesDelta(t, &ev, true, false)
-	case "response.function_call_arguments.delta":
-		x.responsesDelta(t, &ev, false, true)
-	case "response.completed", "response.incomplete", "response.failed":
+	case respTextDelta:
+		x.responsesDelta(t, ev, false, false)
+	case respReasoningDelta:
+		x.responsesDelta(t, ev, true, false)
+	case respToolDelta:
+		x.responsesDelta(t, ev, false, true)
+	case respTerminal:
 		if msg := x.responsesTerminal(ev.Response); msg != "" {
 			x.streamError(resp, t, msg)
 		} else {
 			x.settleAt(resp, t)
 		}
 		return true
-	case "error":
+	case respError:
 		msg := ev.Message
 		if msg == "" {
 			msg = messageOf(ev.Error)

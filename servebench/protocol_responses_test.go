@@ -150,7 +150,7 @@ func TestResponsesEndings(t *testing.T) {
 			r.seq += 2
 			r.send("response.output_text.delta", map[string]any{"delta": "late"})
 			r.terminal("response.completed", "completed", nil)
-		}, servebench.StatusInvalidResponse, "", "has sequence_number 7 after 4"},
+		}, servebench.StatusInvalidResponse, "", "event 6 has sequence_number 7 after 4"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := newScriptServer(t, func(w *sseWriter) {
