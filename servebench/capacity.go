@@ -38,6 +38,9 @@ type SweepPoint struct {
 	// RunDir is the run's directory, when it was written to one.
 	RunDir string  `json:"run_dir,omitempty"`
 	Report *Report `json:"report"`
+	// BatchSize is the inputs per request of a batch-size sweep's point
+	// (RunBatchSweep); zero for a rate sweep.
+	BatchSize int `json:"batch_size,omitempty"`
 }
 
 // Sweep is a set of runs at increasing offered rates with the capacity

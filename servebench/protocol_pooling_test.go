@@ -231,3 +231,27 @@ func TestPoolingRowsAreCheckedWhenRead(t *testing.T) {
 		}
 	}
 }
+
+// Rebatching regroups the inputs in file order; the last row wraps
+// around to the first inputs.
+func TestRebatchWorkload(t *testing.T) {
+	w, err := servebench.ParseWorkload("w.jsonl", []byte(`{"input":["a","b","c"]}`+"\n"+`{"input":"d"}`+"\n"+`{"input":["e"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := servebench.RebatchWorkload(w, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range b.Requests {
+		got = append(got, r.ID+":"+strings.Join(r.Input.Texts, ""))
+	}
+	if strings.Join(got, " ") != "batch2-1:ab batch2-2:cd batch2-3:ea" || b.Name != "w.jsonl#batch=2" || b.SHA256 == w.SHA256 {
+		t.Errorf("rows %v name %q", got, b.Name)
+	}
+	chat, _ := servebench.ParseWorkload("c.jsonl", []byte(`{"prompt":"p","max_tokens":2}`))
+	if _, err := servebench.RebatchWorkload(chat, 2); err == nil || !strings.Contains(err.Error(), "c.jsonl:1: input:") {
+		t.Errorf("rebatching a chat row: %v", err)
+	}
+}
