@@ -128,6 +128,9 @@ func Reports(baseline, candidate []*servebench.Report, opts Options) (*Compariso
 	tols := opts.Tolerances
 	if tols == nil {
 		tols = DefaultTolerances()
+		if len(baseline) > 0 && baseline[0] != nil {
+			tols = definedTolerances(tols, baseline[0].Endpoint)
+		}
 	}
 	if len(tols) == 0 {
 		return nil, errors.New("compare: no statistic to compare")
