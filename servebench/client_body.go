@@ -85,8 +85,5 @@ func (c *Client) endpointURL() string {
 	if p, ok := protocolFor(c.Endpoint); ok {
 		path = p.api().Path
 	}
-	if strings.HasSuffix(base, "/v1") {
-		base = strings.TrimSuffix(base, "/v1")
-	}
-	return base + path
+	return strings.TrimSuffix(base, "/v1") + path
 }

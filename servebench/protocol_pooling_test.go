@@ -1,6 +1,7 @@
 package servebench_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -253,5 +254,27 @@ func TestRebatchWorkload(t *testing.T) {
 	chat, _ := servebench.ParseWorkload("c.jsonl", []byte(`{"prompt":"p","max_tokens":2}`))
 	if _, err := servebench.RebatchWorkload(chat, 2); err == nil || !strings.Contains(err.Error(), "c.jsonl:1: input:") {
 		t.Errorf("rebatching a chat row: %v", err)
+	}
+}
+
+// A base URL ending in /v1 is the server's root plus /v1: TEI's /rerank
+// lies outside it, /v1/embeddings inside.
+func TestBaseURLWithV1(t *testing.T) {
+	var paths []string
+	srv := newScriptServer(t, func(w *sseWriter) {
+		paths = append(paths, w.r.URL.Path)
+		writeJSON(0, `[{"index":0,"score":0.5}]`)(w)
+	})
+	for _, e := range []servebench.Endpoint{servebench.EndpointRerankTEI, servebench.EndpointEmbeddings} {
+		c := &servebench.Client{BaseURL: srv.URL + "/v1/", Model: "m", Endpoint: e}
+		out := &servebench.Outcome{}
+		row := parseRow(t, `{"query":"q","documents":["a"]}`)
+		if e == servebench.EndpointEmbeddings {
+			row = parseRow(t, `{"input":"a"}`)
+		}
+		c.Do(context.Background(), srv.start, row, "", out)
+	}
+	if strings.Join(paths, " ") != "/rerank /v1/embeddings" {
+		t.Errorf("paths %v", paths)
 	}
 }
