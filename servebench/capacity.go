@@ -42,6 +42,9 @@ type SweepPoint struct {
 	// its verdict is VerdictInterrupted, and no capacity, knee or failing
 	// neighbour is derived from it.
 	Interrupted bool `json:"interrupted,omitempty"`
+	// BatchSize is the inputs per request of a batch-size sweep's point
+	// (RunBatchSweep); zero for a rate sweep.
+	BatchSize int `json:"batch_size,omitempty"`
 }
 
 // Sweep is a set of runs at increasing offered rates with the capacity

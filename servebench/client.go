@@ -7,9 +7,11 @@ import (
 	"time"
 )
 
-// Client sends requests to an OpenAI-compatible completions or chat
-// endpoint, streamed over Server-Sent Events or not, and turns each into
-// the timing and status fields of an Outcome. One Client is safe for
+// Client sends requests to an OpenAI-compatible endpoint (completions and
+// chat, described here; the Responses, embeddings and ranking APIs are
+// described in protocol_responses.go, protocol_embeddings.go and
+// protocol_rerank.go), streamed over Server-Sent Events or not, and turns
+// each into the timing and status fields of an Outcome. One Client is safe for
 // concurrent use by many goroutines; do not change its fields while it is
 // in use. NewClient returns one with the command's defaults (streaming,
 // with deadlines); the zero Client is non-streaming with no deadline.
@@ -112,7 +114,7 @@ type Client struct {
 	BaseURL string
 	// Model is sent as "model".
 	Model string
-	// Endpoint selects /v1/completions or /v1/chat/completions.
+	// Endpoint selects the API (see Endpoints); empty is completions.
 	Endpoint Endpoint
 	// APIKey, when set, is sent as "Authorization: Bearer <key>". It is
 	// never written to a record, log, error or report: a server message

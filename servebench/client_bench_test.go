@@ -39,6 +39,34 @@ func benchStream(tokens int) [][]byte {
 	return append(events, []byte("data: [DONE]\n\n"))
 }
 
+// benchResponsesStream renders a vLLM-shaped Responses stream of tokens
+// text deltas as separate typed events: the opening events, one
+// response.output_text.delta per token, the closing events and the
+// terminal response.completed with usage.
+func benchResponsesStream(tokens int) [][]byte {
+	seq := 0
+	var events [][]byte
+	add := func(typ, format string, args ...any) {
+		events = append(events, fmt.Appendf(nil, "event: %s\ndata: {\"type\":%q,\"sequence_number\":%d,"+format+"}\n\n",
+			append([]any{typ, typ, seq}, args...)...))
+		seq++
+	}
+	resp := `"response":{"id":"resp_8f1c2a7e0b6d4e3f9a5b","object":"response","created_at":1764400000,"model":"bench","status":"%s","output":[]}`
+	add("response.created", resp, "in_progress")
+	add("response.in_progress", resp, "in_progress")
+	add("response.output_item.added", `"output_index":0,"item":{"id":"msg_1","type":"message","role":"assistant","status":"in_progress","content":[]}`)
+	add("response.content_part.added", `"item_id":"msg_1","output_index":0,"content_index":0,"part":{"type":"output_text","text":"","annotations":[]}`)
+	for i := range tokens {
+		add("response.output_text.delta", `"item_id":"msg_1","output_index":0,"content_index":0,"delta":" tok%d","logprobs":[]`, i)
+	}
+	add("response.output_text.done", `"item_id":"msg_1","output_index":0,"content_index":0,"text":"...","logprobs":[]`)
+	add("response.content_part.done", `"item_id":"msg_1","output_index":0,"content_index":0,"part":{"type":"output_text","text":"...","annotations":[]}`)
+	add("response.output_item.done", `"output_index":0,"item":{"id":"msg_1","type":"message","role":"assistant","status":"completed"}`)
+	add("response.completed", `"response":{"id":"resp_8f1c2a7e0b6d4e3f9a5b","object":"response","created_at":1764400000,"model":"bench","status":"completed","output":[],`+
+		`"usage":{"input_tokens":32,"input_tokens_details":{"cached_tokens":0},"output_tokens":%d,"output_tokens_details":{"reasoning_tokens":0},"total_tokens":%d}}`, tokens, 32+tokens)
+	return events
+}
+
 // TestMain makes the test binary BenchmarkClientStream's server process
 // when benchServerEnv is set, so that the benchmark's CPU and allocation
 // figures are the client's alone; otherwise it runs the tests.
@@ -56,8 +84,8 @@ func TestMain(m *testing.M) {
 // serveBenchStream serves the benchmark's stream on loopback until its
 // standard input closes.
 func serveBenchStream() error {
-	events := benchStream(64)
-	whole := bytes.Join(events, nil)
+	chat, responses := benchStream(64), benchResponsesStream(64)
+	chatWhole, responsesWhole := bytes.Join(chat, nil), bytes.Join(responses, nil)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
@@ -66,6 +94,10 @@ func serveBenchStream() error {
 		_, _ = io.Copy(io.Discard, r.Body)
 		w.Header().Set("Content-Type", "text/event-stream")
 		rc := http.NewResponseController(w)
+		events, whole := chat, chatWhole
+		if strings.HasSuffix(r.URL.Path, "/v1/responses") {
+			events, whole = responses, responsesWhole
+		}
 		if strings.HasPrefix(r.URL.Path, "/burst/") {
 			_, _ = w.Write(whole)
 			return
@@ -126,34 +158,41 @@ func cpuTime() time.Duration {
 }
 
 // BenchmarkClientStream measures the client's cost per 64-token streamed
-// chat request against a server in another process: "flushed" writes one
-// event per flush (64+4 HTTP chunks), "burst" writes the whole stream at
-// once. ns/op is wall time per request; cpu-ns/op is this process's CPU
-// time (all threads: the client, its transport goroutines and the Go
-// runtime) per request; allocs/op and B/op are the client's alone.
+// request against a server in another process: "flushed" writes one
+// event per flush (one HTTP chunk each), "burst" writes the whole stream
+// at once; the chat stream is a vLLM chat stream, the "responses-" runs a
+// vLLM-shaped Responses stream of the same 64 tokens (72 typed events).
+// ns/op is wall time per request; cpu-ns/op is this process's CPU time
+// (all threads: the client, its transport goroutines and the Go runtime)
+// per request; allocs/op and B/op are the client's alone.
 func BenchmarkClientStream(b *testing.B) {
 	addr := startBenchServer(b)
 	row := &servebench.Request{ID: "b", Messages: []servebench.Message{{Role: "user", Content: "Write a story about a benchmark."}}, MaxTokens: 64}
-	for _, mode := range []string{"flushed", "burst"} {
-		b.Run(mode, func(b *testing.B) {
-			c := &servebench.Client{BaseURL: "http://" + addr + "/" + mode, Model: "bench", Endpoint: servebench.EndpointChat,
-				Stream: true, FirstTokenTimeout: 10 * time.Second, IdleTimeout: 10 * time.Second, TotalTimeout: 30 * time.Second}
-			start := time.Now()
-			out := &servebench.Outcome{}
-			c.Do(context.Background(), start, row, "warmup", out)
-			if out.Status != servebench.StatusSuccess {
-				b.Fatalf("warmup: %s %s", out.Status, out.Error)
-			}
-			b.ReportAllocs()
-			cpu0 := cpuTime()
-			for b.Loop() {
-				*out = servebench.Outcome{ID: "b", Attempt: 1}
-				c.Do(context.Background(), start, row, "b/1", out)
-				if out.Status != servebench.StatusSuccess || len(out.ContentMS) != 64 {
-					b.Fatalf("%s %s, %d content events", out.Status, out.Error, len(out.ContentMS))
+	for _, api := range []struct {
+		prefix   string
+		endpoint servebench.Endpoint
+	}{{"", servebench.EndpointChat}, {"responses-", servebench.EndpointResponses}} {
+		for _, mode := range []string{"flushed", "burst"} {
+			b.Run(api.prefix+mode, func(b *testing.B) {
+				c := &servebench.Client{BaseURL: "http://" + addr + "/" + mode, Model: "bench", Endpoint: api.endpoint,
+					Stream: true, FirstTokenTimeout: 10 * time.Second, IdleTimeout: 10 * time.Second, TotalTimeout: 30 * time.Second}
+				start := time.Now()
+				out := &servebench.Outcome{}
+				c.Do(context.Background(), start, row, "warmup", out)
+				if out.Status != servebench.StatusSuccess {
+					b.Fatalf("warmup: %s %s", out.Status, out.Error)
 				}
-			}
-			b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
-		})
+				b.ReportAllocs()
+				cpu0 := cpuTime()
+				for b.Loop() {
+					*out = servebench.Outcome{ID: "b", Attempt: 1}
+					c.Do(context.Background(), start, row, "b/1", out)
+					if out.Status != servebench.StatusSuccess || len(out.ContentMS) != 64 || *out.OutputTokens != 64 {
+						b.Fatalf("%s %s, %d content events", out.Status, out.Error, len(out.ContentMS))
+					}
+				}
+				b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+			})
+		}
 	}
 }

@@ -40,6 +40,7 @@ var (
 // handed to the Outcome is allocated afresh, everything else is reused.
 type exchange struct {
 	c        *Client
+	proto    protocol // the Client's endpoint's; nil for an unknown one
 	req      *Request
 	out      *Outcome
 	start    time.Time // the run's start instant
@@ -63,6 +64,8 @@ type exchange struct {
 	generated, generatedBytes int
 	visible                   bool
 	eventTokens               []int
+
+	responses responsesState // a Responses stream's sequence
 
 	decoder                     *chunkDecoder
 	finalUsage, lastUsage       wireUsage
@@ -90,6 +93,7 @@ var exchangePool = sync.Pool{New: func() any {
 func getExchange(c *Client, start time.Time, req *Request, out *Outcome) *exchange {
 	x := exchangePool.Get().(*exchange)
 	x.c, x.req, x.out, x.start = c, req, out, start
+	x.proto, _ = protocolFor(c.Endpoint)
 	x.keepText = c.KeepText || req.Expect != nil
 	clearOutcome(out)
 	return x
@@ -110,7 +114,7 @@ func clearOutcome(out *Outcome) {
 	out.FirstReasoningMS, out.TerminalMS, out.ContentMS, out.EventTokens = nil, 0, nil, nil
 	out.OutputTokens, out.TokenCountSource, out.PromptTokens, out.ReasoningTokens = nil, nil, nil, nil
 	out.HTTPStatus, out.Error, out.FinishReason, out.Timeout, out.TimeoutDueMS = nil, "", "", nil, nil
-	out.Text, out.ToolCalls, out.LengthEnforced, out.Reason = nil, nil, nil, ""
+	out.Text, out.ToolCalls, out.LengthEnforced, out.Reason, out.Items = nil, nil, nil, "", nil
 }
 
 // ms converts an instant into the records' unit.
@@ -122,7 +126,11 @@ func (x *exchange) gotConn(httptrace.GotConnInfo) { x.wd.markSent(time.Now()) }
 // run sends the request and reads the response into x.out.
 func (x *exchange) run(ctx context.Context, requestID string) {
 	x.out.LengthEnforced = x.c.LengthControl.Enforces(x.req)
-	body, stream, err := x.c.requestBody(x.req)
+	if x.proto == nil {
+		x.end(StatusNotSent, time.Now(), fmt.Sprintf("request not sent: unknown endpoint %q: want one of %s", x.c.Endpoint, EndpointList()))
+		return
+	}
+	body, stream, err := x.proto.body(x.c, x.req)
 	if err != nil {
 		x.end(StatusNotSent, time.Now(), "request not sent: "+err.Error())
 		return

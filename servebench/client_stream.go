@@ -34,48 +34,63 @@ func (x *exchange) readStream(ctx context.Context, resp *http.Response) {
 		if ev.Kind != sse.KindEvent {
 			continue // a comment: alive (the idle clock saw its line), never content
 		}
-		t := x.body.readAt
 		data := bytes.TrimSpace(ev.Data)
 		if len(data) == 0 {
 			continue
 		}
-		if string(ev.Type) == "error" {
-			x.streamError(resp, t, "error event: "+serverMessage(data))
-			return
-		}
-		if string(data) == "[DONE]" {
-			if f := &x.body.errField; f.seen {
-				x.streamError(resp, f.at, "error line: "+f.message())
-				return
-			}
-			x.settled = true
-			x.out.TerminalMS = x.ms(t)
-			x.wd.settle(t, drainWait)
-			drain(resp.Body)
-			return
-		}
-		x.events++
-		x.chunk.reset()
-		if err := x.decoder.decode(data, &x.chunk); err != nil {
-			x.streamError(resp, t, fmt.Sprintf("event %d is not a readable chunk: %v: %s", x.events, err, quoteData(string(data))))
-			return
-		}
-		if msg, isErr := x.chunk.errorMessage(); isErr {
-			if x.textEvents == 0 && !x.visible && x.chunk.refusesAdmission(msg) {
-				x.end(StatusRejected, t, "error event, admission refused: "+msg)
-				x.wd.settle(t, drainWait)
-				drain(resp.Body)
-				return
-			}
-			x.streamError(resp, t, "error event: "+msg)
-			return
-		}
-		x.apply(t, false)
-		if msg := x.boundViolation(); msg != "" {
-			x.streamError(resp, t, msg)
+		if x.proto.event(x, resp, x.body.readAt, ev.Type, data) {
 			return
 		}
 	}
+}
+
+// openAIEvent folds one event of a completions or chat stream: an error
+// event, data: [DONE], or a chunk. It returns true when the stream has
+// ended.
+func openAIEvent(x *exchange, resp *http.Response, t time.Time, typ, data []byte) bool {
+	if string(typ) == "error" {
+		x.streamError(resp, t, "error event: "+serverMessage(data))
+		return true
+	}
+	if string(data) == "[DONE]" {
+		if f := &x.body.errField; f.seen {
+			x.streamError(resp, f.at, "error line: "+f.message())
+			return true
+		}
+		x.settleAt(resp, t)
+		return true
+	}
+	x.events++
+	x.chunk.reset()
+	if err := x.decoder.decode(data, &x.chunk); err != nil {
+		x.streamError(resp, t, fmt.Sprintf("event %d is not a readable chunk: %v: %s", x.events, err, quoteData(string(data))))
+		return true
+	}
+	if msg, isErr := x.chunk.errorMessage(); isErr {
+		if x.textEvents == 0 && !x.visible && x.chunk.refusesAdmission(msg) {
+			x.end(StatusRejected, t, "error event, admission refused: "+msg)
+			x.wd.settle(t, drainWait)
+			drain(resp.Body)
+			return true
+		}
+		x.streamError(resp, t, "error event: "+msg)
+		return true
+	}
+	x.apply(t, false)
+	if msg := x.boundViolation(); msg != "" {
+		x.streamError(resp, t, msg)
+		return true
+	}
+	return false
+}
+
+// settleAt ends a stream that reached its protocol's normal end at t, and
+// reads what is left so that the connection can be reused.
+func (x *exchange) settleAt(resp *http.Response, t time.Time) {
+	x.settled = true
+	x.out.TerminalMS = x.ms(t)
+	x.wd.settle(t, drainWait)
+	drain(resp.Body)
 }
 
 // streamError ends the request at t with a stream error, then reads what
@@ -102,11 +117,12 @@ func (x *exchange) streamEnded(ctx context.Context, err error) {
 		x.end(StatusStreamError, f.at, "error line: "+f.message())
 		return
 	}
+	terminal := x.proto.api().terminal()
 	switch {
 	case errors.Is(err, io.EOF):
-		x.end(StatusStreamError, now, "stream ended without data: [DONE]")
+		x.end(StatusStreamError, now, "stream ended without "+terminal)
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		x.end(StatusStreamError, now, "stream ended inside an event, without data: [DONE]")
+		x.end(StatusStreamError, now, "stream ended inside an event, without "+terminal)
 	default:
 		x.end(StatusStreamError, now, "stream unreadable: "+err.Error())
 	}
@@ -126,8 +142,13 @@ func (x *exchange) readWhole(ctx context.Context, resp *http.Response) {
 		x.end(StatusStreamError, t, fmt.Sprintf("response body larger than %d bytes", maxWholeBody))
 		return
 	}
+	x.proto.whole(x, t, bytes.TrimSpace(data))
+}
+
+// openAIWhole folds a whole completions or chat body received at t.
+func openAIWhole(x *exchange, t time.Time, data []byte) {
 	x.chunk.reset()
-	if err := x.decoder.decode(bytes.TrimSpace(data), &x.chunk); err != nil {
+	if err := x.decoder.decode(data, &x.chunk); err != nil {
 		x.end(StatusStreamError, t, fmt.Sprintf("response body is not a readable completion: %v: %s", err, quoteData(string(data))))
 		return
 	}

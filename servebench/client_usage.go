@@ -23,16 +23,7 @@ func (x *exchange) finish() {
 	}
 	x.countTokens()
 	if x.settled && out.Status == "" {
-		switch {
-		case failedFinish(out.FinishReason):
-			out.Status = StatusStreamError
-			out.Error = fmt.Sprintf("the server ended the request with finish_reason %q", out.FinishReason)
-		case x.visible:
-			out.Status = StatusSuccess
-		default:
-			out.Status = StatusEmptyOutput
-			out.Error = "the response carried no visible text and no tool call"
-		}
+		x.proto.settle(x)
 	}
 	if x.keepText {
 		out.Text = ptr(x.text.String())
@@ -73,6 +64,23 @@ func (x *exchange) countTokens() {
 	}
 	if len(out.ContentMS) > 0 && !x.contentWithoutLogprobs && len(x.eventTokens) == len(out.ContentMS) {
 		out.EventTokens = x.eventTokens
+	}
+}
+
+// settleText decides the status of a text-generating request whose
+// protocol ended normally: a failed finish_reason is stream_error, visible
+// text or a tool call is success, and nothing visible is empty_output.
+func settleText(x *exchange) {
+	out := x.out
+	switch {
+	case failedFinish(out.FinishReason):
+		out.Status = StatusStreamError
+		out.Error = fmt.Sprintf("the server ended the request with finish_reason %q", out.FinishReason)
+	case x.visible:
+		out.Status = StatusSuccess
+	default:
+		out.Status = StatusEmptyOutput
+		out.Error = "the response carried no visible text and no tool call"
 	}
 }
 

@@ -63,6 +63,11 @@ type Outcome struct {
 	PromptTokens *int `json:"prompt_tokens"`
 	// ReasoningTokens is the server's reasoning token count when reported.
 	ReasoningTokens *int `json:"reasoning_tokens,omitempty"`
+	// Items counts the inputs embedded or the documents ranked, for the
+	// APIs without a first token (embeddings, rerank, pair-score); absent
+	// for the others. Its presence is what tells a success without content
+	// events from an empty output.
+	Items *int `json:"items,omitempty"`
 
 	// HTTPStatus is the response status code; nil when no response came.
 	HTTPStatus *int `json:"http_status"`

@@ -76,6 +76,7 @@ const (
 	ofTokenSource
 	ofPromptTokens
 	ofReasoningTokens
+	ofItems
 	ofHTTPStatus
 	ofError
 	ofFinishReason
@@ -89,7 +90,7 @@ var outcomeFastNames = []string{
 	ofSlot: "slot_ms", ofSent: "sent_ms", ofFirstContent: "first_content_ms", ofLastContent: "last_content_ms",
 	ofFirstReasoning: "first_reasoning_ms", ofTerminal: "terminal_ms", ofContent: "content_ms",
 	ofEventTokens: "event_tokens", ofOutputTokens: "output_tokens", ofTokenSource: "token_count_source",
-	ofPromptTokens: "prompt_tokens", ofReasoningTokens: "reasoning_tokens", ofHTTPStatus: "http_status",
+	ofPromptTokens: "prompt_tokens", ofReasoningTokens: "reasoning_tokens", ofItems: "items", ofHTTPStatus: "http_status",
 	ofError: "error", ofFinishReason: "finish_reason", ofLengthEnforced: "length_enforced", ofTimeout: "timeout",
 }
 
@@ -98,7 +99,7 @@ var outcomeFastFields = map[string]int{
 	"slot_ms": ofSlot, "sent_ms": ofSent, "first_content_ms": ofFirstContent, "last_content_ms": ofLastContent,
 	"first_reasoning_ms": ofFirstReasoning, "terminal_ms": ofTerminal, "content_ms": ofContent,
 	"event_tokens": ofEventTokens, "output_tokens": ofOutputTokens, "token_count_source": ofTokenSource,
-	"prompt_tokens": ofPromptTokens, "reasoning_tokens": ofReasoningTokens, "http_status": ofHTTPStatus,
+	"prompt_tokens": ofPromptTokens, "reasoning_tokens": ofReasoningTokens, "items": ofItems, "http_status": ofHTTPStatus,
 	"error": ofError, "finish_reason": ofFinishReason, "length_enforced": ofLengthEnforced, "timeout": ofTimeout,
 }
 
@@ -146,6 +147,8 @@ func (s *fastScanner) outcomeField(f int, o *Outcome, content *[]float64, tokens
 		o.PromptTokens, ok = s.optInt()
 	case ofReasoningTokens:
 		o.ReasoningTokens, ok = s.optInt()
+	case ofItems:
+		o.Items, ok = s.optInt()
 	case ofHTTPStatus:
 		o.HTTPStatus, ok = s.optInt()
 	case ofTokenSource:

@@ -40,6 +40,9 @@ func outcomeLines(t testing.TB) [][]byte {
 			k := TimeoutKind("idle")
 			o.Timeout = &k
 		}
+		if i%13 == 1 {
+			o.Items = ptr(i % 9) // an embeddings or rerank record
+		}
 		if i%11 == 0 {
 			o.Quality = &quality.Verdict{Pass: true, Check: "contains"}
 			o.Text = ptr("hello")

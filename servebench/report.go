@@ -73,6 +73,13 @@ type Report struct {
 	// QualifiedRPS is Qualified divided by the horizon: the qualified
 	// request rate of this cohort, not a capacity.
 	QualifiedRPS *float64 `json:"qualified_rps"`
+	// Endpoint is the API the requests were sent to, when the scorer was
+	// told; Percentiles and Throughput follow its declarations.
+	Endpoint Endpoint `json:"endpoint,omitempty"`
+	// Throughput gives the rates the API declares (requests/s, items/s,
+	// documents/s, input and output tokens/s) over the horizon, counted on
+	// successful requests; absent when the endpoint is not known.
+	Throughput []ThroughputRate `json:"throughput,omitempty"`
 	// CapacityEstimateRPS is always nil for a single run: one run is not a
 	// capacity. SelectCapacity picks one from a sweep.
 	CapacityEstimateRPS *float64 `json:"capacity_estimate_rps"`
@@ -97,7 +104,9 @@ type Report struct {
 	// PercentileMethod is how the percentiles were picked:
 	// stats.NearestRank (rank = ceil(p/100 * N)) or stats.Linear.
 	PercentileMethod stats.PercentileMethod `json:"percentile_method"`
-	// Percentiles maps a Metric to its distribution over a named population.
+	// Percentiles maps a Metric to its distribution over a named
+	// population. A metric the endpoint does not define (TTFT, TPOT, ITL
+	// for embeddings or rerank) is absent, never a number.
 	Percentiles map[Metric]Distribution `json:"percentiles"`
 	// Backlog describes outstanding work over the window.
 	Backlog *Backlog `json:"backlog,omitempty"`

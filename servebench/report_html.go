@@ -198,12 +198,14 @@ func buildHTMLPage(r *Report) *htmlPage {
 	}
 	p.Delivery, p.GeneratorNotes = htmlDelivery(r)
 	p.Checks, p.CheckExamples = htmlChecks(r)
-	p.CDFs = []svgCDF{
-		cdfChart("TTFT: first content − sent (ms)", successValues(r, func(q *RequestScore) *float64 { return q.TTFTMS }),
-			cdfBound(millis(r.SLO.TTFT), !r.SLO.TTFTFromScheduled, "TTFT bound")),
-		cdfChart("E2E: terminal − sent (ms)", successValues(r, func(q *RequestScore) *float64 { return q.E2EMS }),
-			cdfBound(millis(r.SLO.E2E), true, "E2E bound")),
+	// An endpoint without a first token (embeddings, rerank) defines no
+	// TTFT: its report has no TTFT population and the page no TTFT chart.
+	if r.defines(MetricTTFT) {
+		p.CDFs = append(p.CDFs, cdfChart("TTFT: first content − sent (ms)", successValues(r, func(q *RequestScore) *float64 { return q.TTFTMS }),
+			cdfBound(millis(r.SLO.TTFT), !r.SLO.TTFTFromScheduled, "TTFT bound")))
 	}
+	p.CDFs = append(p.CDFs, cdfChart("E2E: terminal − sent (ms)", successValues(r, func(q *RequestScore) *float64 { return q.E2EMS }),
+		cdfBound(millis(r.SLO.E2E), true, "E2E bound")))
 	p.Scatter = scatterChart(r)
 	p.Engine = htmlEngineMetrics(r.EngineMetrics)
 	p.Timeline = htmlTimelineOf(r)
@@ -263,6 +265,10 @@ func htmlHeader(r *Report) []htmlField {
 	}
 	if e.WarmupCount > 0 {
 		fields = append(fields, htmlField{Label: "Warmup", Value: numfmt.Count(e.WarmupCount, "request", "requests") + ", excluded from the cohort"})
+	}
+	for _, tr := range r.Throughput {
+		fields = append(fields, htmlField{Label: "Throughput " + string(tr.Unit), Value: fmt.Sprintf("%s (%d over the %s s horizon)",
+			numfmt.Fixed(tr.PerSecond, 3), tr.Count, numfmt.Compact(r.HorizonMS/1000))})
 	}
 	for _, k := range sortedKeys(e.Labels) {
 		fields = append(fields, htmlField{Label: "Label " + k, Value: fmt.Sprint(e.Labels[k])})

@@ -35,6 +35,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	line(fmt.Sprintf("Wilson lower bound (%s, 1-sided)", numfmt.Level(r.WilsonConfidence)), "%s", numfmt.OptPercent(r.WilsonLower))
 	line("Successful request rate", "%s req/s (%d / %s s horizon)", numfmt.OptFixed(r.SuccessfulRPS, 3), r.ProtocolSuccesses, numfmt.Compact(horizonS))
 	line("Qualified request rate", "%s req/s (%d / %s s horizon)", numfmt.OptFixed(r.QualifiedRPS, 3), r.Qualified, numfmt.Compact(horizonS))
+	writeThroughputText(line, r)
 	if r.CapacityEstimateRPS != nil {
 		line("SLO capacity", "%s req/s", numfmt.OptFixed(r.CapacityEstimateRPS, 3))
 	} else {
@@ -106,6 +107,24 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	fmt.Fprintln(bw, strings.Repeat("=", 61))
 	return bw.Flush()
+}
+
+// writeThroughputText writes the endpoint and the rates it declares, each
+// beside its count and denominator, and says which latency metrics the
+// endpoint leaves undefined.
+func writeThroughputText(line func(label, format string, args ...any), r *Report) {
+	if r.Endpoint == "" {
+		return
+	}
+	line("Endpoint", "%s", r.Endpoint)
+	horizonS := numfmt.Compact(r.HorizonMS / 1000)
+	for _, tr := range r.Throughput {
+		line("Throughput "+string(tr.Unit), "%s (%d / %s s horizon; reported by %d successes)",
+			numfmt.Fixed(tr.PerSecond, 3), tr.Count, horizonS, tr.Reported)
+	}
+	if api, ok := APIOf(r.Endpoint); ok && !api.FirstToken {
+		line("Undefined metrics", "TTFT, TPOT, ITL and last-token latency: the %s API has no first token", r.Endpoint)
+	}
 }
 
 // reportMetricsIn lists the report's metrics in report order, followed by

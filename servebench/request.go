@@ -17,7 +17,9 @@ type Request struct {
 	// Messages is the conversation for /v1/chat/completions.
 	Messages []Message `json:"messages,omitempty"`
 	// MaxTokens caps the output; it is a cap, not an observed length.
-	MaxTokens int `json:"max_tokens"`
+	// Rows of the APIs that generate no text (embeddings, rerank,
+	// pair-score) leave it out (0, not written).
+	MaxTokens int `json:"max_tokens,omitempty"`
 	// Class groups rows for stratified reports (e.g. "triage", "summary").
 	Class string `json:"class,omitempty"`
 	// IgnoreEOS asks the engine to generate exactly MaxTokens: a
@@ -30,6 +32,17 @@ type Request struct {
 	// Expect declares what a good response looks like; nil leaves the
 	// request unscored for quality.
 	Expect *quality.Expectation `json:"expect,omitempty"`
+	// Input is an embeddings row's text: one string or a batch of them.
+	Input *TextInput `json:"input,omitempty"`
+	// Query is a rerank or pair-score row's query.
+	Query string `json:"query,omitempty"`
+	// Documents are the texts a rerank or pair-score row ranks against
+	// Query.
+	Documents []string `json:"documents,omitempty"`
+	// TopN, when set, asks a rerank endpoint for the best TopN documents
+	// only.
+	TopN *int `json:"top_n,omitempty"`
+
 	// PromptTokens is the prompt length in tokens that the workload's
 	// generator intended, under the tokenizer the workload names.
 	PromptTokens *int `json:"prompt_tokens,omitempty"`
@@ -50,20 +63,4 @@ type Request struct {
 type Message struct {
 	Role    string `json:"role"`
 	Content string `json:"content"`
-}
-
-// Endpoint selects the OpenAI-compatible API a run talks to.
-type Endpoint string
-
-// The supported endpoints.
-const (
-	// EndpointCompletions is /v1/completions (a prompt string).
-	EndpointCompletions Endpoint = "completions"
-	// EndpointChat is /v1/chat/completions (a list of messages).
-	EndpointChat Endpoint = "chat"
-)
-
-// Choices lists the endpoints a workload row can target, for a flag's help.
-func (Endpoint) Choices() []string {
-	return []string{string(EndpointCompletions), string(EndpointChat)}
 }

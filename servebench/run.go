@@ -161,11 +161,13 @@ func (cfg *RunConfig) validate() error {
 			return fmt.Errorf("run: %w", err)
 		}
 	}
-	if cfg.Sender == nil && cfg.Client.Endpoint == EndpointCompletions {
-		for _, r := range cfg.Workload.Requests {
-			if r.Prompt == "" {
-				return fmt.Errorf("run: %s:%d: prompt: the completions endpoint needs a prompt and row %q has only messages (use the chat endpoint)",
-					cfg.Workload.Name, r.Line, r.ID)
+	if cfg.Sender == nil {
+		if err := cfg.Client.Endpoint.CheckWorkload(cfg.Workload); err != nil {
+			return fmt.Errorf("run: %w", err)
+		}
+		if cfg.Client.Endpoint != "" {
+			if err := CheckObjectives(cfg.Client.Endpoint, cfg.Score.SLO); err != nil {
+				return fmt.Errorf("run: %w", err)
 			}
 		}
 	}

@@ -57,6 +57,9 @@ func markOutcomeWriteFailure(rep *Report, err error) {
 // at the users' last terminal outcome.
 func scoreOptionsFor(cfg RunConfig, s *Schedule, outcomes []Outcome) ScoreOptions {
 	opts := cfg.Score
+	if opts.Endpoint == "" && cfg.Sender == nil && cfg.Client != nil {
+		opts.Endpoint = cfg.Client.Endpoint
+	}
 	if opts.LagToleranceMS == nil {
 		opts.LagToleranceMS = ptr(s.ScheduleLagToleranceMS)
 	}

@@ -37,6 +37,11 @@ type ScoreOptions struct {
 	// means DefaultDriftInterval, and a negative value leaves the analysis
 	// out.
 	DriftInterval time.Duration
+	// Endpoint is the API the records came from: the report gives only
+	// the metrics and rates it declares (see API), and an objective on a
+	// metric it does not define is refused. Empty scores every metric (a
+	// text-generating API).
+	Endpoint Endpoint
 }
 
 // ErrLoadNotDelivered says that the accounting is complete but the run is
@@ -64,6 +69,8 @@ type scoreSetup struct {
 	fluidity   *FluidityRule
 	// driftMS is the drift interval in ms; 0 leaves drift out.
 	driftMS float64
+	// api declares what the records' API defines; nil for every metric.
+	api *API
 }
 
 // resolveScoreSetup applies defaults and checks every option. window and
@@ -120,6 +127,9 @@ func resolveScoreSetup(opts ScoreOptions, window [2]float64, tolerance float64) 
 		if b.bound > 0 && b.bound < time.Microsecond {
 			return set, fmt.Errorf("score options: SLO %s bound %v is below the records' 1 µs resolution", b.name, b.bound)
 		}
+	}
+	if err := set.resolveAPI(opts.Endpoint); err != nil {
+		return set, err
 	}
 	if f := set.fluidity; f != nil && (f.FirstTokenDeadline <= 0 || f.Cadence <= 0) {
 		return set, fmt.Errorf("score options: fluidity needs a positive first-token deadline and cadence, got %v and %v", f.FirstTokenDeadline, f.Cadence)

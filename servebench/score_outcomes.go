@@ -202,12 +202,26 @@ func visibleOutputTokens(o *Outcome) *int {
 	return ptr(*o.OutputTokens - *o.ReasoningTokens)
 }
 
+// checkContentForStatus checks a record's content events against its kind
+// and status: a record with items (an API without a first token) has none,
+// and any other success has at least one.
+func checkContentForStatus(o *Outcome, fail func(field, format string, args ...any) error) error {
+	if o.Items != nil && len(o.ContentMS) > 0 {
+		return fail("content_ms", "%d content events in a record with items (an API without a first token has none)", len(o.ContentMS))
+	}
+	if o.Status == StatusSuccess && len(o.ContentMS) == 0 && o.Items == nil {
+		return fail("content_ms", "status success with no content event (an empty successful output is empty_output)")
+	}
+	return nil
+}
+
 // recordFromOutcome checks one outcome record against the clock rules and
 // converts it. fail builds an error for a field.
 func recordFromOutcome(o *Outcome, scheduled float64, class string, fail func(field, format string, args ...any) error) (scoreRecord, error) {
 	rec := scoreRecord{id: o.ID, class: o.Class, status: o.Status, scheduled: scheduled,
 		terminal: o.TerminalMS, hasTerminal: true, content: o.ContentMS, eventTokens: o.EventTokens,
-		outputTokens: visibleOutputTokens(o), slot: o.SlotMS, sent: o.SentMS, errMsg: o.Error}
+		outputTokens: visibleOutputTokens(o), slot: o.SlotMS, sent: o.SentMS, errMsg: o.Error,
+		items: o.Items, inputTokens: o.PromptTokens}
 	if rec.class == "" {
 		rec.class = class
 	}
@@ -260,8 +274,8 @@ func recordFromOutcome(o *Outcome, scheduled float64, class string, fail func(fi
 			return rec, err
 		}
 	}
-	if o.Status == StatusSuccess && len(o.ContentMS) == 0 {
-		return rec, fail("content_ms", "status success with no content event (an empty successful output is empty_output)")
+	if err := checkContentForStatus(o, fail); err != nil {
+		return rec, err
 	}
 	if o.Status == StatusEmptyOutput && len(o.ContentMS) > 0 {
 		return rec, fail("content_ms", "status empty_output with %d content events", len(o.ContentMS))

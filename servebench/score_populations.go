@@ -111,7 +111,7 @@ func (p *populations) addSuccess(rec *scoreRecord, m *requestMeasures) {
 // summarize computes every population's distribution, and returns the raw
 // samples when they were kept (sorted in place). It removes any temporary
 // file the populations used.
-func (p *populations) summarize(method stats.PercentileMethod, offered, successes int) (map[Metric][]float64, map[Metric]Distribution, error) {
+func (p *populations) summarize(method stats.PercentileMethod, offered, successes int, defined func(Metric) bool) (map[Metric][]float64, map[Metric]Distribution, error) {
 	defer p.close()
 	dists := make(map[Metric]Distribution, len(reportMetricIndex))
 	var samples map[Metric][]float64
@@ -119,6 +119,9 @@ func (p *populations) summarize(method stats.PercentileMethod, offered, successe
 		samples = make(map[Metric][]float64, len(reportMetricIndex))
 	}
 	for i, m := range reportMetricIndex {
+		if !defined(m) {
+			continue // an API that does not define m: absent, never a number
+		}
 		pop := p.pops[i]
 		if i == popITL && p.itlIsChunk {
 			pop = p.pops[popChunkGap]

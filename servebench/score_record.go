@@ -27,6 +27,10 @@ type scoreRecord struct {
 	tokenLevel  bool
 	// outputTokens is n; nil when unknown.
 	outputTokens *int
+	// items counts the inputs or documents of an API without a first
+	// token; inputTokens is the server's prompt token count. Each is nil
+	// when not reported.
+	items, inputTokens *int
 	// quality is the judgment; qualityEvidence explains a failure.
 	quality         qualityJudgment
 	qualityEvidence string

@@ -164,6 +164,9 @@ func (opts *ScoreOptions) fillFrom(prev *Report) {
 	if opts.PercentileMethod == "" {
 		opts.PercentileMethod = prev.PercentileMethod
 	}
+	if opts.Endpoint == "" {
+		opts.Endpoint = prev.Endpoint
+	}
 }
 
 // readPreviousReport reads a run's report.json; nil when there is none.

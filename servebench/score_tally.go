@@ -27,6 +27,7 @@ type scoreTally struct {
 	backlog                              backlogTally
 	unqualified                          unqualifiedTally
 	drift                                *driftTally // nil when left out
+	throughput                           throughputTally
 }
 
 // newScoreTally starts a tally; keep says whether to keep every raw sample
@@ -42,6 +43,9 @@ func newScoreTally(set scoreSetup, keep bool) *scoreTally {
 		InvalidReasons:         []string{},
 		SLO:                    set.slo,
 		PercentileMethod:       set.method,
+	}
+	if set.api != nil {
+		r.Endpoint = set.api.Endpoint
 	}
 	for _, s := range statuses {
 		r.StatusCounts[s] = 0
@@ -107,6 +111,7 @@ func (t *scoreTally) add(rec *scoreRecord, rs *RequestScore) {
 		return
 	}
 	r.ProtocolSuccesses++
+	t.throughput.add(rec)
 	t.pop.addSuccess(rec, &m)
 	if t.set.fluidity != nil {
 		if fr, ok := fluidityOf(*t.set.fluidity, rec); ok {
@@ -189,6 +194,7 @@ func (t *scoreTally) finish() (*Report, error) {
 	r.OfferedRPS = ptr(float64(n) / (windowMS / 1000))
 	r.SuccessfulRPS = ptr(float64(r.ProtocolSuccesses) / (r.HorizonMS / 1000))
 	r.QualifiedRPS = ptr(float64(r.Qualified) / (r.HorizonMS / 1000))
+	r.Throughput = t.throughput.rates(set.api, r.ProtocolSuccesses, r.HorizonMS)
 
 	if t.notRecorded > 0 {
 		r.InvalidReasons = append(r.InvalidReasons, fmt.Sprintf(
@@ -220,7 +226,7 @@ func (t *scoreTally) finish() (*Report, error) {
 	if t.drift != nil {
 		r.Drift = t.drift.report(set.confidence)
 	}
-	samples, dists, err := t.pop.summarize(set.method, n, r.ProtocolSuccesses)
+	samples, dists, err := t.pop.summarize(set.method, n, r.ProtocolSuccesses, set.defines)
 	if err != nil {
 		return nil, err
 	}

@@ -30,12 +30,18 @@ const (
 	// StatusEmptyOutput: the protocol succeeded but no visible content came
 	// back, which the text-response contract counts as a failure.
 	StatusEmptyOutput Status = "empty_output"
+	// StatusInvalidResponse: an HTTP success whose body contradicts the
+	// request: the wrong number or dimension of embedding vectors, rerank
+	// indices that do not cover the documents sent, or Responses events
+	// out of sequence.
+	StatusInvalidResponse Status = "invalid_response"
 )
 
 // statuses are the declared statuses in report order.
 var statuses = [...]Status{
 	StatusSuccess, StatusHTTPError, StatusStreamError, StatusTimeout,
 	StatusRejected, StatusCancelled, StatusNotSent, StatusEmptyOutput,
+	StatusInvalidResponse,
 }
 
 // Statuses lists every Status in a stable order, for reports and

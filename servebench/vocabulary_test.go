@@ -11,7 +11,7 @@ import (
 func TestDeclaredListsCannotBeChangedFromOutside(t *testing.T) {
 	s := servebench.Statuses()
 	s[0] = "changed"
-	if got := servebench.Statuses(); got[0] != servebench.StatusSuccess || len(got) != 8 || !servebench.StatusSuccess.Valid() {
+	if got := servebench.Statuses(); got[0] != servebench.StatusSuccess || len(got) != 9 || !servebench.StatusSuccess.Valid() {
 		t.Fatalf("Statuses() after a caller's change: %v", got)
 	}
 	r := servebench.Reasons()
@@ -23,6 +23,11 @@ func TestDeclaredListsCannotBeChangedFromOutside(t *testing.T) {
 	l[0] = "changed"
 	if got := servebench.LengthControls(); got[0] != servebench.LengthIgnoreEOS || len(got) != 3 {
 		t.Fatalf("LengthControls() after a caller's change: %v", got)
+	}
+	e := servebench.Endpoints()
+	e[0] = "changed"
+	if got := servebench.Endpoints(); got[0] != servebench.EndpointCompletions || len(got) != 7 {
+		t.Fatalf("Endpoints() after a caller's change: %v", got)
 	}
 	if _, err := servebench.ParseLengthControl("changed"); err == nil {
 		t.Fatal("a caller's change made a length control valid")

@@ -96,8 +96,14 @@ func parseRow(raw []byte, line int) (Request, error) {
 	return r, r.validate()
 }
 
-// validate checks a row's fields for consistency.
+// validate checks a row's fields for consistency. A row is either a
+// text-generation row (prompt or messages, with max_tokens) or a row of
+// the embeddings or rerank APIs (input, or query with documents); which
+// endpoint it fits is checked when the run knows its endpoint.
 func (r *Request) validate() error {
+	if f := poolingField(r); f != "" {
+		return r.validatePooling(f)
+	}
 	switch {
 	case r.Prompt == "" && len(r.Messages) == 0:
 		return fmt.Errorf("prompt or messages: one of them is required")
@@ -127,6 +133,35 @@ func (r *Request) validate() error {
 	return nil
 }
 
+// validatePooling checks an embeddings or rerank row; f is the first such
+// field it sets.
+func (r *Request) validatePooling(f string) error {
+	if t := textField(r); t != "" {
+		return fmt.Errorf("%s: a text-generation field in a row with %s (an embeddings or rerank row)", t, f)
+	}
+	if r.ScheduledMS != nil && !(*r.ScheduledMS >= 0) {
+		return fmt.Errorf("scheduled_ms: must be a non-negative number, got %v", *r.ScheduledMS)
+	}
+	switch {
+	case r.Input != nil && (r.Query != "" || r.Documents != nil || r.TopN != nil):
+		return fmt.Errorf("input: an embeddings row, give it without query, documents or top_n")
+	case r.Input != nil:
+		return r.Input.validate()
+	case r.Query == "":
+		return fmt.Errorf("query: required in a rerank row (a row with %s)", f)
+	case len(r.Documents) == 0:
+		return fmt.Errorf("documents: a rerank row needs a non-empty array of strings")
+	case r.TopN != nil && *r.TopN <= 0:
+		return fmt.Errorf("top_n: must be a positive integer, got %d", *r.TopN)
+	}
+	for i, d := range r.Documents {
+		if d == "" {
+			return fmt.Errorf("documents[%d]: empty string", i)
+		}
+	}
+	return nil
+}
+
 // describeJSONError turns encoding/json's errors into messages that name the
 // field.
 func describeJSONError(err error) error {
@@ -139,6 +174,8 @@ func describeJSONError(err error) error {
 		return fmt.Errorf("%s: expected %s, got JSON %s", field, jsonKind(e.Type), e.Value)
 	case *json.SyntaxError:
 		return fmt.Errorf("malformed JSON at byte %d: %v", e.Offset, e)
+	case fieldError:
+		return e
 	}
 	if field, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
 		return fmt.Errorf("%s: unknown field", strings.Trim(field, `"`))

@@ -108,6 +108,7 @@ func Parse(path string, data []byte) (*Contract, error) {
 	d.timeouts(m, c)
 	d.slo(m, c)
 	d.objectives(m, c)
+	d.endpointFit(m, c)
 	d.baseline(m, c)
 	c.ScheduleLagTolerance = d.duration(m, "schedule_lag_tolerance")
 	if a := d.str(m, "artifacts"); a != "" {
@@ -148,11 +149,10 @@ func (d *decoder) target(m *mapping, c *Contract) {
 	c.APIKeyEnv = d.str(m, "api_key_env")
 	c.Endpoint = servebench.EndpointChat
 	if e := d.str(m, "endpoint"); e != "" {
-		switch servebench.Endpoint(e) {
-		case servebench.EndpointChat, servebench.EndpointCompletions:
-			c.Endpoint = servebench.Endpoint(e)
-		default:
-			d.errorf(m.get("endpoint"), "endpoint", "want chat or completions, got %q", e)
+		if ep, err := servebench.ParseEndpoint(e); err != nil {
+			d.errorf(m.get("endpoint"), "endpoint", "%v", err)
+		} else {
+			c.Endpoint = ep
 		}
 	}
 	kind := ""

@@ -102,6 +102,9 @@ type Rate struct {
 	DecidingWindowMS *float64 `json:"deciding_window_ms,omitempty"`
 	// RunDir is the run's directory, relative to the sweep's.
 	RunDir string `json:"run_dir"`
+	// BatchSize is the inputs per request of a batch-size sweep's point;
+	// absent for a rate sweep.
+	BatchSize int `json:"batch_size,omitempty"`
 }
 
 // FromSweep summarizes a sweep; dir is the sweep's directory, against which
@@ -173,7 +176,7 @@ func rateRow(p servebench.SweepPoint, v servebench.PointVerdict, rule servebench
 	row := Rate{RateRPS: p.OfferedRPS, Repeat: max(p.Repeat, 1), OfferedRPS: r.OfferedRPS, Offered: r.Offered, Qualified: r.Qualified,
 		Attainment: r.Attainment, WilsonLower: v.WilsonLower, QualifiedRPS: r.QualifiedRPS, SuccessfulRPS: r.SuccessfulRPS,
 		MaxScheduleLagMS: r.MaxScheduleLagMS, Backlog: r.Backlog, Verdict: v.Verdict, Reasons: v.Reasons,
-		DecidingWindowMS: v.DecidingWindowMS, RunDir: p.RunDir}
+		DecidingWindowMS: v.DecidingWindowMS, RunDir: p.RunDir, BatchSize: p.BatchSize}
 	if row.RateRPS == 0 && r.OfferedRPS != nil {
 		row.RateRPS = *r.OfferedRPS
 	}

@@ -39,7 +39,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	defaults := servebench.NewClient("", "")
 	fs.StringVar(&f.baseURL, "base-url", "", "engine root URL, e.g. http://127.0.0.1:8000 (required)")
 	fs.StringVar(&f.model, "model", "", "served model name (required)")
-	fs.StringVar(&f.endpoint, "endpoint", string(defaults.Endpoint), "API: completions or chat")
+	fs.StringVar(&f.endpoint, "endpoint", string(defaults.Endpoint), endpointHelp())
 	fs.StringVar(&f.workload, "workload", "", "workload JSONL file (required)")
 	fs.StringVar(&f.arrival, "arrival", string(servebench.ProcessPoisson), "arrival process: "+processNames())
 	fs.Float64Var(&f.rate, "rate", 0, "mean offered rate in requests per second (open loop)")
@@ -165,9 +165,12 @@ func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
 	if err := servebench.CheckPrintableName("--model", f.model); err != nil {
 		return cfg, err
 	}
-	endpoint := servebench.Endpoint(f.endpoint)
-	if endpoint != servebench.EndpointChat && endpoint != servebench.EndpointCompletions {
-		return cfg, fmt.Errorf("--endpoint: want completions or chat, got %q", f.endpoint)
+	endpoint, err := servebench.ParseEndpoint(f.endpoint)
+	if err != nil {
+		return cfg, fmt.Errorf("--endpoint: %w", err)
+	}
+	if err := checkObjectiveFlags(endpoint, f.ttftSLO, f.tpotSLO, f.e2eSLO); err != nil {
+		return cfg, err
 	}
 	lc, err := servebench.ParseLengthControl(f.lengthControl)
 	if err != nil {

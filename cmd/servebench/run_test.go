@@ -115,7 +115,12 @@ func TestRunCommandBadInputExitsOne(t *testing.T) {
 		{[]string{"--base-url", "http://127.0.0.1:1", "--model", "m", "--workload", wl, "--output", "o"}, "give --count or --duration"},
 		{[]string{"--base-url", "http://127.0.0.1:1", "--model", "m", "--workload", bad, "--count", "1", "--output", "o"}, "w.jsonl:1: max_tokens"},
 		{[]string{"--base-url", "http://127.0.0.1:1", "--model", "m", "--workload", wl, "--count", "1", "--output", "o", "--arrival", "sine", "--rate", "1"}, `unknown process "sine"`},
-		{[]string{"--base-url", "http://127.0.0.1:1", "--model", "m", "--workload", wl, "--count", "1", "--output", "o", "--rate", "1", "--endpoint", "embeddings"}, "--endpoint: want completions or chat"},
+		{[]string{"--base-url", "http://127.0.0.1:1", "--model", "m", "--workload", wl, "--count", "1", "--output", "o", "--rate", "1", "--endpoint", "score"},
+			`--endpoint: unknown endpoint "score": want one of completions, chat, responses, embeddings, rerank, rerank-tei, pair-score`},
+		{[]string{"--base-url", "http://127.0.0.1:1", "--model", "m", "--workload", wl, "--count", "1", "--output", "o", "--rate", "1", "--endpoint", "embeddings", "--ttft-slo", "1s"},
+			"--ttft-slo with --endpoint embeddings: a ttft objective cannot be judged on the embeddings endpoint"},
+		{[]string{"--base-url", "http://127.0.0.1:1", "--model", "m", "--workload", wl, "--count", "1", "--output", t.TempDir(), "--rate", "1", "--endpoint", "embeddings"},
+			"w.jsonl:1: input: required (a string or an array of strings)"},
 		{[]string{"--base-url", "http://127.0.0.1:1", "--model", "m", "--workload", wl, "--count", "1", "--output", "o", "--rate", "1", "--api-key-env", "SERVEBENCH_TEST_UNSET_KEY"}, "SERVEBENCH_TEST_UNSET_KEY is empty or unset"},
 		{[]string{"--base-url", "http://127.0.0.1:1", "--model", "m", "--workload", wl, "--count", "1", "--output", t.TempDir(), "--rate", "1", "--endpoint", "completions"}, `w.jsonl:2: prompt: the completions endpoint needs a prompt and row "b" has only messages`},
 	} {

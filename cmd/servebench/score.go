@@ -125,6 +125,10 @@ func runScore(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if err != nil {
+		var u *servebench.UndefinedObjectiveError
+		if errors.As(err, &u) {
+			err = fmt.Errorf("--%s-slo: %w", u.Objective, err)
+		}
 		fmt.Fprintf(stderr, "servebench score: %v\n", err)
 		return 1
 	}

@@ -30,6 +30,7 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 	backlog := fs.Bool("no-backlog-growth", true, "fail a rate whose outstanding work grew over its window")
 	repeat := fs.Int("repeat", 1, "runs at each rate, each with the next seed; a rate passes only when all its runs pass")
 	descending := fs.Bool("descending", false, "test the highest rate first (shows hysteresis an upward sweep hides)")
+	batchSizes := fs.String("batch-sizes", "", "comma-separated inputs per request, e.g. 1,8,32: one point per batch size at the single --rates rate, the embeddings workload's inputs regrouped (sweep.json's batch_size column)")
 	var auto servebench.AutoRates
 	fs.Float64Var(&auto.StartRPS, "auto-start", 1, "--rates auto: the first rate of the coarse series (req/s)")
 	fs.Float64Var(&auto.Factor, "auto-factor", 2, "--rates auto: ratio between successive coarse rates")
@@ -63,6 +64,18 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 		plan.Rates = points
 		f.rate = points[0]
 	}
+	var sizes []int
+	if *batchSizes != "" {
+		var err error
+		if sizes, err = parseBatchSizes(*batchSizes); err != nil {
+			fmt.Fprintf(stderr, "servebench sweep: --batch-sizes: %v\n", err)
+			return 1
+		}
+		if len(plan.Rates) != 1 {
+			fmt.Fprintln(stderr, "servebench sweep: --batch-sizes runs every batch size at one rate: give one rate in --rates")
+			return 1
+		}
+	}
 	if !servebench.Process(f.arrival).Sampled() {
 		fmt.Fprintf(stderr, "servebench sweep: --arrival %s has no offered rate to sweep\n", f.arrival)
 		return 1
@@ -74,19 +87,25 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 	}
 	plan.Rule = servebench.CapacityRule{MinAttainment: *alpha, UseWilsonLower: *wilson, Confidence: *confidence, RequireNoBacklogGrowth: *backlog}
 	return withInterrupts("servebench sweep", stderr, func(ctx context.Context) int {
-		return f.executeSweep(ctx, cfg, plan, stdout, stderr)
+		return f.executeSweep(ctx, cfg, plan, sizes, stdout, stderr)
 	})
 }
 
-// executeSweep runs the planned sweep, writes and prints its result; it
-// returns the exit code.
-func (f *runFlags) executeSweep(ctx context.Context, cfg servebench.RunConfig, plan servebench.SweepPlan, stdout, stderr io.Writer) int {
+// executeSweep runs the planned sweep (one point per batch size when sizes
+// is not nil), writes and prints its result; it returns the exit code.
+func (f *runFlags) executeSweep(ctx context.Context, cfg servebench.RunConfig, plan servebench.SweepPlan, sizes []int, stdout, stderr io.Writer) int {
 	if err := f.beforeLoad(ctx, &cfg, stderr); err != nil {
 		fmt.Fprintf(stderr, "servebench sweep: %v\n", err)
 		return 1
 	}
 	defer finishOutput(f.out, "sweep", stderr)
-	sweep, err := servebench.RunSweep(ctx, cfg, plan)
+	var sweep *servebench.Sweep
+	var err error
+	if sizes != nil {
+		sweep, err = servebench.RunBatchSweep(ctx, cfg, sizes, plan.Rule)
+	} else {
+		sweep, err = servebench.RunSweep(ctx, cfg, plan)
+	}
 	if sweep != nil {
 		res := sweepreport.FromSweep(sweep, cfg.OutputDir)
 		if werr := res.WriteFiles(cfg.OutputDir); werr != nil {

@@ -105,3 +105,31 @@ func TestSweepAutoKeepsEveryRun(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 }
+
+// sweep --batch-sizes runs one point per batch size at one rate, and
+// sweep.json names each point's batch size.
+func TestSweepBatchSizes(t *testing.T) {
+	url := startSim(t, nil)
+	w := writeWorkload(t, `{"input":["a","b","c","d"]}`+"\n"+`{"input":"e"}`+"\n")
+	out := filepath.Join(t.TempDir(), "sweep")
+	code, stdout, stderr := runCLI("sweep", "--base-url", url, "--model", "simengine-tiny", "--endpoint", "embeddings",
+		"--workload", w, "--arrival", "constant", "--rates", "20", "--batch-sizes", "1,4", "--count", "3",
+		"--schedule-lag-tolerance", "5s", "--output", out, "--format", "json", "--no-progress")
+	var res sweepreport.Result
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatalf("exit %d, stdout is not sweep.json: %v\n%s\n%s", code, err, stdout, stderr)
+	}
+	if len(res.Rates) != 2 || res.Rates[0].BatchSize != 1 || res.Rates[1].BatchSize != 4 || res.Rates[0].Offered != 3 {
+		t.Fatalf("exit %d, sweep.json rates %+v", code, res.Rates)
+	}
+	for _, size := range []string{"batch-1", "batch-4"} {
+		if _, err := os.Stat(filepath.Join(out, size, "report.json")); err != nil {
+			t.Error(err)
+		}
+	}
+	code, _, stderr = runCLI("sweep", "--base-url", url, "--model", "m", "--endpoint", "embeddings", "--workload", w,
+		"--rates", "5,10", "--batch-sizes", "1,4", "--count", "3", "--output", t.TempDir())
+	if code != 1 || !strings.Contains(stderr, "give one rate in --rates") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+}

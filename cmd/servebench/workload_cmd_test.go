@@ -98,3 +98,25 @@ func TestWorkloadImportErrorNamesFileAndLine(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 }
+
+// "workload generate embeddings --batch-size N" writes batched rows the
+// embeddings endpoint takes.
+func TestWorkloadGenerateEmbeddingsBatches(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "e.jsonl")
+	code, _, stderr := runCLI("workload", "generate", "embeddings", "--count", "3", "--batch-size", "8", "--input-tokens", "4", "--output", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("%d rows", len(lines))
+	}
+	var row struct{ Input []string }
+	if err := json.Unmarshal([]byte(lines[0]), &row); err != nil || len(row.Input) != 8 {
+		t.Fatalf("row %s: %v", lines[0], err)
+	}
+}

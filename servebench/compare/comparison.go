@@ -180,7 +180,11 @@ type SuccessOnly struct {
 // per-round schedule differ unless allowed. Invalid runs do not error: the
 // Comparison says so. With one round per side the verdict is Advisory.
 func Reports(baseline, candidate []*servebench.Report, opts Options) (*Comparison, error) {
-	tols, err := checkOptions(&opts)
+	var endpoint servebench.Endpoint
+	if len(baseline) > 0 && baseline[0] != nil {
+		endpoint = baseline[0].Endpoint
+	}
+	tols, err := checkOptions(&opts, endpoint)
 	if err != nil {
 		return nil, err
 	}
@@ -229,8 +233,9 @@ func Reports(baseline, candidate []*servebench.Report, opts Options) (*Compariso
 	return c, nil
 }
 
-// checkOptions fills the defaults in and returns the tolerances to compare.
-func checkOptions(opts *Options) ([]Tolerance, error) {
+// checkOptions fills the defaults in and returns the tolerances to compare:
+// by default those of the statistics the baseline's endpoint defines.
+func checkOptions(opts *Options, endpoint servebench.Endpoint) ([]Tolerance, error) {
 	if opts.Confidence == 0 {
 		opts.Confidence = 0.95
 	}
@@ -239,7 +244,7 @@ func checkOptions(opts *Options) ([]Tolerance, error) {
 	}
 	tols := opts.Tolerances
 	if tols == nil {
-		tols = DefaultTolerances()
+		tols = definedTolerances(DefaultTolerances(), endpoint)
 	}
 	if len(tols) == 0 {
 		return nil, errors.New("compare: no statistic to compare")

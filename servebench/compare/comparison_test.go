@@ -311,3 +311,25 @@ func TestToleranceBelowNoiseIsRefused(t *testing.T) {
 		t.Error("ParseTolerance accepted 0%")
 	}
 }
+
+// An embeddings run defines no TTFT or TPOT: the default comparisons are
+// attainment and E2E only.
+func TestDefaultsFollowTheEndpoint(t *testing.T) {
+	r := attainmentReport(50, 50)
+	r.Endpoint = servebench.EndpointEmbeddings
+	for i := 1; i <= 50; i++ {
+		r.Requests = append(r.Requests, servebench.RequestScore{Status: servebench.StatusSuccess, E2EMS: fptr(float64(i))})
+	}
+	r.Percentiles = map[servebench.Metric]servebench.Distribution{servebench.MetricE2E: {N: 50}}
+	c, err := Reports([]*servebench.Report{r}, []*servebench.Report{r}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, m := range c.Comparisons {
+		names = append(names, m.Name)
+	}
+	if strings.Join(names, " ") != "attainment e2e_p50 e2e_p99" {
+		t.Errorf("comparisons %v", names)
+	}
+}

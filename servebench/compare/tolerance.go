@@ -44,6 +44,24 @@ func DefaultTolerances() []Tolerance {
 	}
 }
 
+// definedTolerances keeps the tolerances on statistics that endpoint e
+// defines: the default TTFT and TPOT comparisons are left out for an
+// embeddings or rerank run, which has neither.
+func definedTolerances(tols []Tolerance, e servebench.Endpoint) []Tolerance {
+	api, ok := servebench.APIOf(e)
+	if e == "" || !ok {
+		return tols
+	}
+	out := make([]Tolerance, 0, len(tols))
+	for _, t := range tols {
+		if st, err := statisticFor(t.Name); err == nil && st.metric != "" && !api.Defines(st.metric) {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
 // ParseTolerance reads NAME=VALUE, where VALUE is a fraction (0.1) or a
 // percentage (10%). The name must be one Compare knows.
 func ParseTolerance(s string) (Tolerance, error) {

@@ -38,8 +38,9 @@ var (
 	// binary is the Ollama binary, binaryErr why there is none.
 	binary    string
 	binaryErr error
-	// attainable and unattainable are the contracts in contracts/.
-	attainable, unattainable *suites.Contract
+	// attainable and unattainable are the contracts in contracts/;
+	// embeddings and responses run the other APIs Ollama serves.
+	attainable, unattainable, embeddings, responses *suites.Contract
 )
 
 func TestOllamaContracts(t *testing.T) {
@@ -61,7 +62,17 @@ func TestOllamaContracts(t *testing.T) {
 	if unattainable, err = suites.Load("contracts/unattainable.yaml"); err != nil {
 		t.Fatal(err)
 	}
-	Describe("Ollama SLO contracts", func() { suites.Register(attainable) })
+	if embeddings, err = suites.Load("contracts/embeddings.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	if responses, err = suites.Load("contracts/responses.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	Describe("Ollama SLO contracts", func() {
+		suites.Register(attainable)
+		suites.Register(embeddings)
+		suites.Register(responses)
+	})
 	RunSpecs(t, "Ollama SLO contracts")
 }
 

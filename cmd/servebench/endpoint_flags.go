@@ -1,0 +1,34 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/servebench/servebench/servebench"
+)
+
+// endpointHelp lists every endpoint with what it is, for --endpoint's
+// help.
+func endpointHelp() string {
+	var b strings.Builder
+	b.WriteString("API, one of:")
+	for _, e := range servebench.Endpoints() {
+		api, _ := servebench.APIOf(e)
+		fmt.Fprintf(&b, "\n  %s: %s %s", e, api.Path, api.Description)
+	}
+	return b.String()
+}
+
+// checkObjectiveFlags refuses an objective flag on a metric the endpoint
+// does not define, naming the flag (--ttft-slo with --endpoint
+// embeddings).
+func checkObjectiveFlags(e servebench.Endpoint, ttft, tpot, e2e time.Duration) error {
+	err := servebench.CheckObjectives(e, servebench.SLO{TTFT: ttft, TPOT: tpot, E2E: e2e})
+	var u *servebench.UndefinedObjectiveError
+	if errors.As(err, &u) {
+		return fmt.Errorf("--%s-slo with --endpoint %s: %w", u.Objective, e, err)
+	}
+	return err
+}

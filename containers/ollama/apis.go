@@ -1,0 +1,8 @@
+package ollama
+
+import "github.com/servebench/servebench/servebench"
+
+// APIs lists the endpoints Ollama (0.17.4) serves, as servebench names them. It routes /v1/responses (stateless) and /v1/embeddings, and no rerank or score.
+func APIs() []servebench.Endpoint {
+	return []servebench.Endpoint{servebench.EndpointCompletions, servebench.EndpointChat, servebench.EndpointResponses, servebench.EndpointEmbeddings}
+}

@@ -1,0 +1,280 @@
+package servebench_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/servebench/servebench/servebench"
+)
+
+// embeddingsAnswer is an OpenAI embeddings answer with one vector of dims
+// dimensions per entry of dims.
+func embeddingsAnswer(promptTokens int, dims ...int) string {
+	data := make([]any, len(dims))
+	for i, d := range dims {
+		vec := make([]float64, d)
+		for j := range vec {
+			vec[j] = 0.25 * float64(j+1)
+		}
+		data[i] = map[string]any{"object": "embedding", "index": i, "embedding": vec}
+	}
+	return mustJSON(map[string]any{"object": "list", "model": "m", "data": data,
+		"usage": map[string]any{"prompt_tokens": promptTokens, "total_tokens": promptTokens}})
+}
+
+// parseRow reads one workload row the way a workload file gives it.
+func parseRow(t *testing.T, line string) *servebench.Request {
+	t.Helper()
+	w, err := servebench.ParseWorkload("w.jsonl", []byte(line))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &w.Requests[0]
+}
+
+func TestEmbeddingsBatchIsOneRequestWithoutFirstToken(t *testing.T) {
+	srv := newScriptServer(t, writeJSON(80*time.Millisecond, embeddingsAnswer(9, 4, 4, 4)))
+	c := &servebench.Client{Model: "m", Endpoint: servebench.EndpointEmbeddings, Stream: true}
+	row := parseRow(t, `{"id":"e1","input":["alpha","beta","gamma"]}`)
+	out := sendRow(t, srv, c, row)
+	wantStatus(t, out, servebench.StatusSuccess)
+	// No first token: f and l stay null, with no content event, however
+	// the client was set to stream.
+	wantNil(t, "first content", out.FirstContentMS)
+	wantNil(t, "output tokens", out.OutputTokens)
+	if len(out.ContentMS) != 0 {
+		t.Errorf("content events %v, want none", out.ContentMS)
+	}
+	wantInt(t, "items", out.Items, 3)
+	wantInt(t, "prompt tokens", out.PromptTokens, 9)
+	within(t, "E2E", out.TerminalMS-*out.SentMS, 80)
+	if got := string(srv.lastBody()); got != `{"model":"m","input":["alpha","beta","gamma"],"encoding_format":"float"}` {
+		t.Errorf("body %s", got)
+	}
+}
+
+func TestEmbeddingsSingleInputIsSentAsAString(t *testing.T) {
+	srv := newScriptServer(t, writeJSON(0, embeddingsAnswer(2, 3)))
+	c := &servebench.Client{Model: "m", Endpoint: servebench.EndpointEmbeddings}
+	out := sendRow(t, srv, c, parseRow(t, `{"input":"one text","extra":{"dimensions":3}}`))
+	wantStatus(t, out, servebench.StatusSuccess)
+	wantInt(t, "items", out.Items, 1)
+	if got := string(srv.lastBody()); got != `{"model":"m","input":"one text","encoding_format":"float","dimensions":3}` {
+		t.Errorf("body %s", got)
+	}
+}
+
+func TestEmbeddingsShapeChecks(t *testing.T) {
+	for _, tc := range []struct {
+		name, answer, want string
+	}{
+		{"one vector short", embeddingsAnswer(4, 4, 4), "2 vectors for 3 inputs"},
+		{"one vector too many", embeddingsAnswer(4, 4, 4, 4, 4), "4 vectors for 3 inputs"},
+		{"dimensions disagree", embeddingsAnswer(4, 4, 5, 4), "data[1].embedding has dimension 5, earlier vectors 4"},
+		{"an empty vector", embeddingsAnswer(4, 4, 0, 4), "data[1].embedding is empty"},
+		{"an index twice", `{"data":[{"index":0,"embedding":[1]},{"index":0,"embedding":[1]},{"index":2,"embedding":[1]}]}`,
+			"data[1].index 0 does not name one of the 3 inputs once"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := newScriptServer(t, writeJSON(0, tc.answer))
+			c := &servebench.Client{Model: "m", Endpoint: servebench.EndpointEmbeddings}
+			out := sendRow(t, srv, c, parseRow(t, `{"input":["a","b","c"]}`))
+			wantStatus(t, out, servebench.StatusInvalidResponse)
+			wantContains(t, "error", out.Error, tc.want)
+			wantInt(t, "items", out.Items, 3)
+		})
+	}
+}
+
+// The dimension is checked across requests too: a Client that got
+// 4-dimensional vectors refuses a later 8-dimensional answer.
+func TestEmbeddingsDimensionIsTheSameEveryTime(t *testing.T) {
+	dims := 4
+	srv := newScriptServer(t, func(w *sseWriter) { writeJSON(0, embeddingsAnswer(1, dims))(w) })
+	c := &servebench.Client{Model: "m", Endpoint: servebench.EndpointEmbeddings}
+	wantStatus(t, sendRow(t, srv, c, parseRow(t, `{"input":"a"}`)), servebench.StatusSuccess)
+	dims = 8
+	out := sendRow(t, srv, c, parseRow(t, `{"input":"a"}`))
+	wantStatus(t, out, servebench.StatusInvalidResponse)
+	wantContains(t, "error", out.Error, "dimension 8, earlier vectors 4")
+}
+
+func TestEmbeddingsErrorsInA2xxBody(t *testing.T) {
+	for _, tc := range []struct{ answer, want string }{
+		{`{"error":{"message":"model is not an embedding model"}}`, "error in a 2xx response: model is not an embedding model"},
+		{`not json`, "not a JSON embeddings answer"},
+		{`{"data":[{"embedding":"abc"}]}`, "not a readable embeddings answer"},
+	} {
+		srv := newScriptServer(t, writeJSON(0, tc.answer))
+		c := &servebench.Client{Model: "m", Endpoint: servebench.EndpointEmbeddings}
+		out := sendRow(t, srv, c, parseRow(t, `{"input":"a"}`))
+		wantStatus(t, out, servebench.StatusStreamError)
+		wantContains(t, "error", out.Error, tc.want)
+	}
+}
+
+func TestRerankShapes(t *testing.T) {
+	row := `{"id":"r1","query":"what is a cat","documents":["a cat is an animal","a car","paris"]}`
+	for _, tc := range []struct {
+		endpoint     servebench.Endpoint
+		path, answer string
+		body         string
+		tokens       int
+	}{
+		{servebench.EndpointRerank, "/v1/rerank",
+			`{"id":"x","model":"m","usage":{"total_tokens":21},"results":[{"index":0,"relevance_score":0.9,"document":{"text":"a cat is an animal"}},{"index":2,"relevance_score":0.1},{"index":1,"relevance_score":0.05}]}`,
+			`{"model":"m","query":"what is a cat","documents":["a cat is an animal","a car","paris"]}`, 21},
+		{servebench.EndpointRerankTEI, "/rerank", `[{"index":0,"score":0.9},{"index":1,"score":0.2},{"index":2,"score":0.1}]`,
+			`{"query":"what is a cat","texts":["a cat is an animal","a car","paris"]}`, -1},
+		{servebench.EndpointPairScore, "/v1/score",
+			`{"id":"s","object":"list","data":[{"index":0,"object":"score","score":0.9},{"index":1,"object":"score","score":0.3},{"index":2,"object":"score","score":0.2}],"usage":{"prompt_tokens":30,"total_tokens":30}}`,
+			`{"model":"m","text_1":"what is a cat","text_2":["a cat is an animal","a car","paris"]}`, 30},
+	} {
+		t.Run(string(tc.endpoint), func(t *testing.T) {
+			var path string
+			srv := newScriptServer(t, func(w *sseWriter) {
+				path = w.r.URL.Path
+				writeJSON(20*time.Millisecond, tc.answer)(w)
+			})
+			c := &servebench.Client{Model: "m", Endpoint: tc.endpoint}
+			out := sendRow(t, srv, c, parseRow(t, row))
+			wantStatus(t, out, servebench.StatusSuccess)
+			wantInt(t, "items", out.Items, 3)
+			wantNil(t, "first content", out.FirstContentMS)
+			if tc.tokens >= 0 {
+				wantInt(t, "prompt tokens", out.PromptTokens, tc.tokens)
+			} else {
+				wantNil(t, "prompt tokens", out.PromptTokens)
+			}
+			if path != tc.path {
+				t.Errorf("path %q, want %q", path, tc.path)
+			}
+			if got := string(srv.lastBody()); got != tc.body {
+				t.Errorf("body %s\nwant %s", got, tc.body)
+			}
+		})
+	}
+}
+
+func TestRerankIndicesMustCoverTheDocuments(t *testing.T) {
+	for _, tc := range []struct {
+		name, row, answer, want string
+	}{
+		{"a document left out", `{"query":"q","documents":["a","b","c"]}`,
+			`{"results":[{"index":0,"relevance_score":0.9},{"index":1,"relevance_score":0.1}]}`, "2 ranked documents for 3 sent (want 3)"},
+		{"an index twice", `{"query":"q","documents":["a","b"]}`,
+			`{"results":[{"index":1,"relevance_score":0.9},{"index":1,"relevance_score":0.1}]}`, "entry 1's index 1 does not name one of the 2 documents once"},
+		{"an index out of range", `{"query":"q","documents":["a","b"]}`,
+			`{"results":[{"index":0,"relevance_score":0.9},{"index":2,"relevance_score":0.1}]}`, "entry 1's index 2"},
+		{"no score", `{"query":"q","documents":["a"]}`, `{"results":[{"index":0}]}`, "entry 0 has no relevance_score"},
+		{"more than top_n", `{"query":"q","documents":["a","b","c"],"top_n":2}`,
+			`{"results":[{"index":0,"relevance_score":0.9},{"index":1,"relevance_score":0.5},{"index":2,"relevance_score":0.1}]}`, "3 ranked documents for 3 sent (want 2)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := newScriptServer(t, writeJSON(0, tc.answer))
+			c := &servebench.Client{Model: "m", Endpoint: servebench.EndpointRerank}
+			out := sendRow(t, srv, c, parseRow(t, tc.row))
+			wantStatus(t, out, servebench.StatusInvalidResponse)
+			wantContains(t, "error", out.Error, tc.want)
+		})
+	}
+	// The best top_n of them is a complete answer, and top_n is sent.
+	srv := newScriptServer(t, writeJSON(0, `{"results":[{"index":2,"relevance_score":0.9},{"index":0,"relevance_score":0.5}]}`))
+	c := &servebench.Client{Model: "m", Endpoint: servebench.EndpointRerank}
+	out := sendRow(t, srv, c, parseRow(t, `{"query":"q","documents":["a","b","c"],"top_n":2}`))
+	wantStatus(t, out, servebench.StatusSuccess)
+	if got := string(srv.lastBody()); !strings.HasSuffix(got, `"top_n":2}`) {
+		t.Errorf("body %s", got)
+	}
+}
+
+func TestRowsMustFitTheEndpoint(t *testing.T) {
+	for _, tc := range []struct {
+		endpoint  servebench.Endpoint
+		workload  string
+		wantError string
+	}{
+		{servebench.EndpointRerank, `{"query":"q","documents":["a"]}` + "\n" + `{"input":"x"}`, "w.jsonl:2: input: an embeddings field"},
+		{servebench.EndpointEmbeddings, `{"prompt":"p","max_tokens":3}`, "w.jsonl:1: input: required"},
+		{servebench.EndpointChat, `{"input":"x"}`, "w.jsonl:1: input: a field of the embeddings and rerank endpoints"},
+		{servebench.EndpointRerankTEI, `{"query":"q","documents":["a"],"top_n":1}`, "w.jsonl:1: top_n: the rerank-tei endpoint has no top_n"},
+		{servebench.EndpointPairScore, `{"query":"q","documents":["a"],"top_n":1}`, "w.jsonl:1: top_n: the pair-score endpoint has no top_n"},
+		{"score", `{"input":"x"}`, `unknown endpoint "score": want one of completions, chat, responses, embeddings, rerank, rerank-tei, pair-score`},
+	} {
+		w, err := servebench.ParseWorkload("w.jsonl", []byte(tc.workload))
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = tc.endpoint.CheckWorkload(w)
+		if err == nil || !strings.Contains(err.Error(), tc.wantError) {
+			t.Errorf("%s: %v, want %q", tc.endpoint, err, tc.wantError)
+		}
+	}
+}
+
+func TestPoolingRowsAreCheckedWhenRead(t *testing.T) {
+	for _, tc := range []struct{ row, want string }{
+		{`{"query":"q"}`, "w.jsonl:1: documents: a rerank row needs a non-empty array of strings"},
+		{`{"documents":["a"]}`, "w.jsonl:1: query: required in a rerank row"},
+		{`{"input":[]}`, "w.jsonl:1: input: an empty array"},
+		{`{"input":["a",""]}`, "w.jsonl:1: input[1]: empty string"},
+		{`{"input":3}`, "w.jsonl:1: input: want a string or an array of strings"},
+		{`{"input":"a","max_tokens":4}`, "w.jsonl:1: max_tokens: a text-generation field in a row with input"},
+		{`{"input":"a","query":"q"}`, "w.jsonl:1: input: an embeddings row, give it without query"},
+		{`{"query":"q","documents":["a",""]}`, "w.jsonl:1: documents[1]: empty string"},
+		{`{"query":"q","documents":["a"],"top_n":0}`, "w.jsonl:1: top_n: must be a positive integer, got 0"},
+	} {
+		_, err := servebench.ParseWorkload("w.jsonl", []byte(tc.row))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.row, err, tc.want)
+		}
+	}
+}
+
+// Rebatching regroups the inputs in file order; the last row wraps
+// around to the first inputs.
+func TestRebatchWorkload(t *testing.T) {
+	w, err := servebench.ParseWorkload("w.jsonl", []byte(`{"input":["a","b","c"]}`+"\n"+`{"input":"d"}`+"\n"+`{"input":["e"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := servebench.RebatchWorkload(w, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range b.Requests {
+		got = append(got, r.ID+":"+strings.Join(r.Input.Texts, ""))
+	}
+	if strings.Join(got, " ") != "batch2-1:ab batch2-2:cd batch2-3:ea" || b.Name != "w.jsonl#batch=2" || b.SHA256 == w.SHA256 {
+		t.Errorf("rows %v name %q", got, b.Name)
+	}
+	chat, _ := servebench.ParseWorkload("c.jsonl", []byte(`{"prompt":"p","max_tokens":2}`))
+	if _, err := servebench.RebatchWorkload(chat, 2); err == nil || !strings.Contains(err.Error(), "c.jsonl:1: input:") {
+		t.Errorf("rebatching a chat row: %v", err)
+	}
+}
+
+// A base URL ending in /v1 is the server's root plus /v1: TEI's /rerank
+// lies outside it, /v1/embeddings inside.
+func TestBaseURLWithV1(t *testing.T) {
+	var paths []string
+	srv := newScriptServer(t, func(w *sseWriter) {
+		paths = append(paths, w.r.URL.Path)
+		writeJSON(0, `[{"index":0,"score":0.5}]`)(w)
+	})
+	for _, e := range []servebench.Endpoint{servebench.EndpointRerankTEI, servebench.EndpointEmbeddings} {
+		c := &servebench.Client{BaseURL: srv.URL + "/v1/", Model: "m", Endpoint: e}
+		out := &servebench.Outcome{}
+		row := parseRow(t, `{"query":"q","documents":["a"]}`)
+		if e == servebench.EndpointEmbeddings {
+			row = parseRow(t, `{"input":"a"}`)
+		}
+		c.Do(context.Background(), srv.start, row, "", out)
+	}
+	if strings.Join(paths, " ") != "/rerank /v1/embeddings" {
+		t.Errorf("paths %v", paths)
+	}
+}

@@ -1,0 +1,145 @@
+package servebench
+
+import (
+	"fmt"
+	"time"
+)
+
+// ThroughputRate is one of the rates a report gives for its API: a count
+// over successful requests divided by the cohort's horizon.
+type ThroughputRate struct {
+	// Unit names the rate, such as "items/s".
+	Unit ThroughputUnit `json:"unit"`
+	// Count is what was counted (requests, items, documents or tokens);
+	// Reported is how many successful requests reported it (a token count
+	// is only known from a server's usage).
+	Count    int `json:"count"`
+	Reported int `json:"reported"`
+	// PerSecond is Count divided by the horizon in seconds.
+	PerSecond float64 `json:"per_second"`
+}
+
+// resolveAPI finds the declarations of endpoint e and refuses an SLO
+// objective on a metric the API does not define.
+func (set *scoreSetup) resolveAPI(e Endpoint) error {
+	if e == "" {
+		return nil
+	}
+	p, ok := protocolFor(e)
+	if !ok {
+		return fmt.Errorf("score options: unknown endpoint %q: want one of %s", e, EndpointList())
+	}
+	set.api = p.api()
+	return CheckObjectives(e, set.slo)
+}
+
+// CheckObjectives refuses an objective on a metric that endpoint e does
+// not define, such as a TTFT bound on embeddings, naming the objective.
+func CheckObjectives(e Endpoint, slo SLO) error {
+	p, ok := protocolFor(e)
+	if !ok {
+		return fmt.Errorf("unknown endpoint %q: want one of %s", e, EndpointList())
+	}
+	api := p.api()
+	for _, o := range []struct {
+		name   string
+		bound  time.Duration
+		metric Metric
+	}{{"ttft", slo.TTFT, MetricTTFT}, {"tpot", slo.TPOT, MetricTPOT}, {"e2e", slo.E2E, MetricE2E}} {
+		if o.bound > 0 && !api.Defines(o.metric) {
+			return &UndefinedObjectiveError{Objective: o.name, Endpoint: e}
+		}
+	}
+	return nil
+}
+
+// UndefinedObjectiveError is an objective on a metric the endpoint does
+// not define.
+type UndefinedObjectiveError struct {
+	// Objective is "ttft", "tpot" or "e2e".
+	Objective string
+	// Endpoint is the API that does not define it.
+	Endpoint Endpoint
+}
+
+func (e *UndefinedObjectiveError) Error() string {
+	return fmt.Sprintf("a %s objective cannot be judged on the %s endpoint: it has no first token, so it defines %s only",
+		e.Objective, e.Endpoint, definedNames(e.Endpoint))
+}
+
+// definedNames lists the latency metrics of e that an objective can bound.
+func definedNames(e Endpoint) string {
+	api, _ := APIOf(e)
+	out := ""
+	for _, m := range []Metric{MetricTTFT, MetricTPOT, MetricE2E} {
+		if api.Defines(m) {
+			if out != "" {
+				out += ", "
+			}
+			out += string(m)
+		}
+	}
+	return out
+}
+
+// defines reports whether the setup's API defines metric m.
+func (set *scoreSetup) defines(m Metric) bool { return set.api == nil || set.api.Defines(m) }
+
+// throughputTally counts what the API's rates count, over successful
+// requests.
+type throughputTally struct {
+	items, itemsReported   int
+	input, inputReported   int
+	output, outputReported int
+}
+
+// add counts one successful record.
+func (t *throughputTally) add(rec *scoreRecord) {
+	if rec.items != nil {
+		t.items += *rec.items
+		t.itemsReported++
+	}
+	if rec.inputTokens != nil {
+		t.input += *rec.inputTokens
+		t.inputReported++
+	}
+	if rec.outputTokens != nil {
+		t.output += *rec.outputTokens
+		t.outputReported++
+	}
+}
+
+// rates gives the API's declared rates over horizonMS; nil without an
+// API.
+func (t *throughputTally) rates(api *API, successes int, horizonMS float64) []ThroughputRate {
+	if api == nil || !(horizonMS > 0) {
+		return nil
+	}
+	out := make([]ThroughputRate, 0, len(api.Throughput))
+	for _, u := range api.Throughput {
+		r := ThroughputRate{Unit: u}
+		switch u {
+		case ThroughputRequests:
+			r.Count, r.Reported = successes, successes
+		case ThroughputItems, ThroughputDocuments:
+			r.Count, r.Reported = t.items, t.itemsReported
+		case ThroughputInputTokens:
+			r.Count, r.Reported = t.input, t.inputReported
+		case ThroughputOutputTokens:
+			r.Count, r.Reported = t.output, t.outputReported
+		}
+		r.PerSecond = float64(r.Count) / (horizonMS / 1000)
+		out = append(out, r)
+	}
+	return out
+}
+
+// defines reports whether the report's endpoint defines metric m; a
+// report that does not name its endpoint defines every metric.
+func (r *Report) defines(m Metric) bool {
+	if r.Endpoint == "" {
+		return true
+	}
+	api, ok := APIOf(r.Endpoint)
+	return !ok || api.Defines(m)
+}

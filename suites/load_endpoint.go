@@ -1,0 +1,72 @@
+package suites
+
+import (
+	"errors"
+	"fmt"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/servebench/servebench/servebench"
+)
+
+// endpointFit refuses, before any load, a contract whose engine does not
+// serve its endpoint (with the engine's list), or whose workload rows or
+// objectives do not fit the endpoint: a row without the endpoint's fields
+// (named by file, line and field), an SLO objective on a metric the
+// endpoint does not define (a TTFT bound on embeddings, named by its
+// line), or a percentile objective on such a metric.
+func (d *decoder) endpointFit(m *mapping, c *Contract) {
+	api, ok := servebench.APIOf(c.Endpoint)
+	if !ok {
+		return // the endpoint itself was refused
+	}
+	if c.Engine != nil {
+		if ok, served := servesAPI(c.Engine.Kind, c.Endpoint); !ok {
+			node := m.get("endpoint")
+			if node == nil {
+				node = m.get("engine")
+			}
+			d.errorf(node, "endpoint", "the %s engine does not serve the %s API (it serves: %s)", c.Engine.Kind, c.Endpoint, served)
+		}
+	}
+	if c.Workload != nil {
+		if err := c.Endpoint.CheckWorkload(c.Workload); err != nil {
+			d.errorf(m.get("workload"), "workload", "%v", err)
+		}
+	}
+	err := servebench.CheckObjectives(c.Endpoint, c.SLO)
+	var u *servebench.UndefinedObjectiveError
+	if errors.As(err, &u) {
+		node := m.get("slo")
+		if v := childValue(node, u.Objective); v != nil {
+			node = v
+		}
+		d.errorf(node, "slo."+u.Objective, "%v", err)
+	}
+	for i, p := range c.Objectives.Percentiles {
+		if !api.Defines(p.Metric) {
+			node := m.get("objectives")
+			if list := childValue(node, "percentiles"); list != nil && i < len(list.Content) {
+				node = list.Content[i]
+				if v := childValue(node, "metric"); v != nil {
+					node = v
+				}
+			}
+			d.errorf(node, fmt.Sprintf("objectives.percentiles[%d].metric", i), "metric %s is not defined by the %s endpoint (it has no first token)", p.Metric, c.Endpoint)
+		}
+	}
+}
+
+// childValue returns the value of key in mapping node n; nil when n is not
+// a mapping or has no such key.
+func childValue(n *yaml.Node, key string) *yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
