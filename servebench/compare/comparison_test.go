@@ -329,7 +329,7 @@ func TestDefaultsFollowTheEndpoint(t *testing.T) {
 	for _, m := range c.Comparisons {
 		names = append(names, m.Name)
 	}
-	if strings.Join(names, " ") != "attainment e2e_p50 e2e_p99" {
+	if strings.Join(names, " ") != "attainment error_rate e2e_p50 e2e_p99" {
 		t.Errorf("comparisons %v", names)
 	}
 }

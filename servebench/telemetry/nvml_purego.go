@@ -4,6 +4,7 @@ package telemetry
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 
 	"github.com/ebitengine/purego"
@@ -33,7 +34,12 @@ type nvmlLib struct {
 // loadNVML opens library and binds every function, or says which is
 // missing.
 func loadNVML(library string) (*nvmlLib, error) {
+	// dlopen's reason is read back with dlerror, which is per thread: pin
+	// the goroutine so both calls run on the same one (unpinned, a move
+	// between them leaves the reason empty).
+	runtime.LockOSThread()
 	h, err := purego.Dlopen(library, purego.RTLD_NOW|purego.RTLD_LOCAL)
+	runtime.UnlockOSThread()
 	if err != nil {
 		if strings.Contains(err.Error(), "No such file") || strings.Contains(err.Error(), "cannot open shared object file") {
 			return nil, fmt.Errorf("%s not found (%v)", library, err)
