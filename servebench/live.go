@@ -117,6 +117,9 @@ func (l *LiveRun) run(ctx context.Context, plan *dispatchPlan) (*RunResult, erro
 	if reportErr == nil {
 		reportErr = writeHTMLFile(filepath.Join(l.dir, ReportHTMLFile), rep)
 	}
+	if reportErr == nil {
+		reportErr = writeArtifacts(l.cfg.Artifacts, res)
+	}
 	if writeErr != nil {
 		return res, errors.Join(fmt.Errorf("run stopped at once: the outcome file could not be written: %w", writeErr), reportErr)
 	}

@@ -98,6 +98,10 @@ type RunConfig struct {
 	// warmup runs before it, and a start instant that has passed before
 	// warmup ends is an error. Shards of one run share it.
 	StartAt time.Time
+	// Artifacts write more files into the run directory once report.json
+	// is written, such as the llm-d Benchmark Report (see ArtifactWriter).
+	// A sweep passes them to every point.
+	Artifacts []ArtifactWriter
 
 	// outcomeSink, when set, wraps outcomes.jsonl's file: the seam where a
 	// test puts a disk that fills up.

@@ -60,6 +60,10 @@ type Contract struct {
 	// runs. The request entries go to requests.jsonl, and percentile
 	// objectives can ask for p50, p90, p95, p99 and the maximum only.
 	BoundedMemory bool
+	// BenchmarkReport is the format of the llm-d Benchmark Report written
+	// in every load point's run directory: "json" (the default), "yaml" or
+	// "none".
+	BenchmarkReport string
 	// Timeouts are the per-request deadlines and the spec bounds.
 	Timeouts Timeouts
 	// SLO is the latency each request must meet to qualify.

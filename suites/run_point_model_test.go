@@ -10,6 +10,7 @@ import (
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/matchers"
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/llmdreport"
 	"github.com/servebench/servebench/suites"
 )
 
@@ -67,5 +68,6 @@ artifacts: ` + GinkgoT().TempDir() + `
 		Expect(res.Report.RequestsFile).To(Equal(servebench.RequestsFile))
 		Expect(filepath.Join(res.Dir, servebench.RequestsFile)).To(BeAnExistingFile())
 		Expect(res).To(matchers.HaveNoLostRequests())
+		Expect(filepath.Join(res.Dir, llmdreport.FileJSON)).To(BeAnExistingFile(), "a contract writes the llm-d Benchmark Report by default")
 	})
 })

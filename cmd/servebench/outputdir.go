@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/llmdreport"
 	"github.com/servebench/servebench/sweepreport"
 )
 
@@ -17,7 +18,7 @@ import (
 // sweep (or the demo) beside its rate-* directories.
 var runOutputFiles = []string{
 	servebench.ScheduleFile, servebench.OutcomesFile, servebench.WarmupFile,
-	servebench.ReportFile, servebench.ReportHTMLFile,
+	servebench.ReportFile, servebench.ReportHTMLFile, llmdreport.FileJSON, llmdreport.FileYAML,
 	sweepreport.JSONFile, sweepreport.HTMLFile,
 }
 

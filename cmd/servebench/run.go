@@ -30,6 +30,7 @@ type runFlags struct {
 	sharding        shardFlags
 	metricsInterval time.Duration
 	boundedMemory   bool
+	benchReport     benchmarkReportFlags
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
@@ -75,6 +76,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	f.runSafety.register(fs)
 	f.gpu.register(fs)
 	f.sharding.register(fs)
+	f.benchReport.register(fs)
 }
 
 // runRun is the run command.
@@ -182,6 +184,9 @@ func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
 		cfg.GPUSampler = gpu
 	}
 	if err := f.sharding.apply(&cfg); err != nil {
+		return cfg, err
+	}
+	if err := f.benchReport.apply(&cfg); err != nil {
 		return cfg, err
 	}
 	if err := cfg.SetArrival(f.arrivalSpec()); err != nil {

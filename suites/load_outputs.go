@@ -1,0 +1,29 @@
+package suites
+
+import (
+	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/llmdreport"
+)
+
+// outputs reads the fields that choose extra outputs of every load point:
+// benchmark_report (json, yaml or none; default json).
+func (d *decoder) outputs(m *mapping, c *Contract) {
+	c.BenchmarkReport = string(llmdreport.JSON)
+	v := d.str(m, "benchmark_report")
+	if v == "" {
+		return
+	}
+	if _, err := llmdreport.ParseFormat(v); err != nil && v != "none" {
+		d.errorf(m.get("benchmark_report"), "benchmark_report", "%v, or none", err)
+		return
+	}
+	c.BenchmarkReport = v
+}
+
+// artifactWriters are the extra writers of every load point's run.
+func (c *Contract) artifactWriters() []servebench.ArtifactWriter {
+	if c.BenchmarkReport == "" || c.BenchmarkReport == "none" {
+		return nil
+	}
+	return []servebench.ArtifactWriter{llmdreport.Writer{Format: llmdreport.Format(c.BenchmarkReport)}}
+}
