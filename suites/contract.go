@@ -64,6 +64,10 @@ type Contract struct {
 	// in every load point's run directory: "json" (the default), "yaml" or
 	// "none".
 	BenchmarkReport string
+	// MetricsListen, when set, is the address where servebench's own live
+	// metrics are served while each load point runs (a port alone binds
+	// the loopback interface; see package servebench/livemetrics).
+	MetricsListen string
 	// Timeouts are the per-request deadlines and the spec bounds.
 	Timeouts Timeouts
 	// SLO is the latency each request must meet to qualify.

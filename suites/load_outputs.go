@@ -2,12 +2,19 @@ package suites
 
 import (
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/livemetrics"
 	"github.com/servebench/servebench/servebench/llmdreport"
 )
 
 // outputs reads the fields that choose extra outputs of every load point:
-// benchmark_report (json, yaml or none; default json).
+// benchmark_report (json, yaml or none; default json) and metrics_listen.
 func (d *decoder) outputs(m *mapping, c *Contract) {
+	if addr := d.str(m, "metrics_listen"); addr != "" {
+		if _, err := livemetrics.LoopbackAddr(addr); err != nil {
+			d.errorf(m.get("metrics_listen"), "metrics_listen", "%v", err)
+		}
+		c.MetricsListen = addr
+	}
 	c.BenchmarkReport = string(llmdreport.JSON)
 	v := d.str(m, "benchmark_report")
 	if v == "" {

@@ -41,6 +41,11 @@ func (c *Contract) RunPoint(ctx context.Context, p LoadPoint, target Target, obs
 		return nil, fmt.Errorf("contract %s, %s: %w", c.Name, p.Name, err)
 	}
 	cfg.OutputDir = c.runDir(p, time.Now())
+	observer, stopMetrics, err := c.serveLiveMetrics(observer)
+	if err != nil {
+		return nil, err
+	}
+	defer stopMetrics()
 	cfg.Observer = observer
 	if gpu := c.gpuSampler(ctx); gpu != nil {
 		defer gpu.Close()

@@ -31,6 +31,7 @@ type runFlags struct {
 	metricsInterval time.Duration
 	boundedMemory   bool
 	benchReport     benchmarkReportFlags
+	metricsListen   metricsListenFlags
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
@@ -77,6 +78,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	f.gpu.register(fs)
 	f.sharding.register(fs)
 	f.benchReport.register(fs)
+	f.metricsListen.register(fs)
 }
 
 // runRun is the run command.
@@ -96,6 +98,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := interruptContext(stderr)
 	defer stop()
+	defer f.metricsListen.stop()
 	if err := f.beforeLoad(ctx, &cfg, stderr); err != nil {
 		fmt.Fprintf(stderr, "servebench run: %v\n", err)
 		return 1

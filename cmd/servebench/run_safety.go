@@ -52,10 +52,12 @@ func (f *runFlags) beforeLoad(ctx context.Context, cfg *servebench.RunConfig, st
 	if err := prepareOutput(cfg.OutputDir, f.overwrite); err != nil {
 		return err
 	}
-	if f.skipPreflight {
-		return nil
+	if !f.skipPreflight {
+		if err := preflight(ctx, *cfg, stderr); err != nil {
+			return err
+		}
 	}
-	return preflight(ctx, *cfg, stderr)
+	return f.metricsListen.start(cfg, stderr)
 }
 
 // preflight checks the engine with the workload's first row and says what

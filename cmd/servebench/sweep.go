@@ -83,6 +83,7 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 	plan.Rule = servebench.CapacityRule{MinAttainment: *alpha, UseWilsonLower: *wilson, Confidence: *confidence, RequireNoBacklogGrowth: *backlog}
 	ctx, stop := interruptContext(stderr)
 	defer stop()
+	defer f.metricsListen.stop()
 	if err := f.beforeLoad(ctx, &cfg, stderr); err != nil {
 		fmt.Fprintf(stderr, "servebench sweep: %v\n", err)
 		return 1
