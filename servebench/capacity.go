@@ -35,6 +35,9 @@ type SweepPoint struct {
 	OfferedRPS float64 `json:"offered_rps"`
 	// Repeat numbers the run at this rate from 1; zero when unknown.
 	Repeat int `json:"repeat,omitempty"`
+	// Users is the closed-loop users of a point of a user search (see
+	// AutoUsers); zero for an offered-rate point.
+	Users int `json:"users,omitempty"`
 	// RunDir is the run's directory, when it was written to one.
 	RunDir string  `json:"run_dir,omitempty"`
 	Report *Report `json:"report"`
@@ -51,6 +54,13 @@ type Sweep struct {
 	Arrival *ArrivalSpec `json:"arrival,omitempty"`
 	// Auto is the knee search that chose the rates, when one did.
 	Auto *AutoRates `json:"auto,omitempty"`
+	// AutoUsers is the closed-loop user search that chose the points, when
+	// one did; Concurrency is then its SLO concurrency.
+	AutoUsers   *AutoUsers            `json:"auto_users,omitempty"`
+	Concurrency *ConcurrencySelection `json:"concurrency,omitempty"`
+	// Capacity is the answer as a bracket with its confidence, for a rate
+	// or a user search alike (see BracketOf).
+	Capacity *CapacityBracket `json:"capacity,omitempty"`
 }
 
 // NewSweep selects the capacity of points under rule.
@@ -86,7 +96,10 @@ type CapacitySelection struct {
 // PointVerdict is the rule's verdict on one sweep point.
 type PointVerdict struct {
 	OfferedRPS float64 `json:"offered_rps"`
-	Pass       bool    `json:"pass"`
+	// Users is the point's closed-loop users in a user search; zero for an
+	// offered-rate point.
+	Users int  `json:"users,omitempty"`
+	Pass  bool `json:"pass"`
 	// Verdict is VerdictPass, VerdictFail, or VerdictInconclusive when the
 	// point's only problems are criteria that could not be judged (the
 	// backlog on a window too short to settle, or not measured; attainment
@@ -110,12 +123,17 @@ type PointVerdict struct {
 	Reasons []string `json:"reasons"`
 }
 
-// The verdicts of a PointVerdict.
+// The verdicts of a PointVerdict, also the verdict values of sweep.json.
+// The field stays a string so that the set can grow; Verdicts lists it.
 const (
 	VerdictPass         = "pass"
 	VerdictFail         = "fail"
 	VerdictInconclusive = "inconclusive"
 )
+
+// Verdicts lists every verdict value a point can have, in one place, for
+// documentation and validation. The slice is the caller's own.
+func Verdicts() []string { return []string{VerdictPass, VerdictFail, VerdictInconclusive} }
 
 // The labels of a CapacitySelection.
 const (
@@ -201,14 +219,27 @@ func SelectCapacity(points []SweepPoint, rule CapacityRule) CapacitySelection {
 // when every run at the rate passed, fail when any failed, inconclusive
 // otherwise.
 func RateVerdicts(verdicts []PointVerdict) map[float64]string {
-	out := map[float64]string{}
+	return foldVerdicts(verdicts, func(v PointVerdict) float64 { return v.OfferedRPS })
+}
+
+// UserVerdicts folds the verdicts of a user search into one verdict per
+// tested number of users, as RateVerdicts does per rate.
+func UserVerdicts(verdicts []PointVerdict) map[int]string {
+	return foldVerdicts(verdicts, func(v PointVerdict) int { return v.Users })
+}
+
+// foldVerdicts folds point verdicts by level: pass when every run at the
+// level passed, fail when any failed, inconclusive otherwise.
+func foldVerdicts[K comparable](verdicts []PointVerdict, level func(PointVerdict) K) map[K]string {
+	out := map[K]string{}
 	for _, v := range verdicts {
-		prev, seen := out[v.OfferedRPS]
+		k := level(v)
+		prev, seen := out[k]
 		switch {
 		case !seen || prev == VerdictPass:
-			out[v.OfferedRPS] = v.Verdict
+			out[k] = v.Verdict
 		case prev == VerdictInconclusive && v.Verdict == VerdictFail:
-			out[v.OfferedRPS] = VerdictFail
+			out[k] = VerdictFail
 		}
 	}
 	return out
@@ -226,7 +257,7 @@ func (rule CapacityRule) withDefaults() CapacityRule {
 
 // judgePoint applies the rule to one point.
 func judgePoint(p SweepPoint, rule CapacityRule) PointVerdict {
-	v := PointVerdict{OfferedRPS: p.OfferedRPS, Judged: "attainment", Reasons: []string{}, Verdict: VerdictFail}
+	v := PointVerdict{OfferedRPS: p.OfferedRPS, Users: p.Users, Judged: "attainment", Reasons: []string{}, Verdict: VerdictFail}
 	undecided := 0 // reasons that are criteria not judged rather than failed
 	if rule.UseWilsonLower {
 		v.Judged = fmt.Sprintf("wilson_lower@%g", rule.Confidence)
@@ -251,7 +282,7 @@ func judgePoint(p SweepPoint, rule CapacityRule) PointVerdict {
 		v.Reasons = append(v.Reasons, fmt.Sprintf("invalid rule: min attainment %g, confidence %g", rule.MinAttainment, rule.Confidence))
 		return v
 	}
-	if r.Generator != nil && r.Generator.Mode == ModeClosed {
+	if r.Generator != nil && r.Generator.Mode == ModeClosed && p.Users == 0 {
 		v.Reasons = append(v.Reasons, "closed-loop run: not evidence for an offered arrival rate")
 	}
 	judged := v.Attainment
@@ -268,10 +299,8 @@ func judgePoint(p SweepPoint, rule CapacityRule) PointVerdict {
 		v.Reasons = append(v.Reasons, fmt.Sprintf("%s %.3f (%d of %d qualified) below %.3f",
 			what, *judged, r.Qualified, r.Offered, rule.MinAttainment))
 	}
-	if !r.Valid {
-		v.Reasons = append(v.Reasons, "load not delivered: "+strings.Join(r.InvalidReasons, "; "))
-	}
-	if rule.RequireNoBacklogGrowth {
+	v.Reasons = append(v.Reasons, deliveryReasons(p)...)
+	if rule.RequireNoBacklogGrowth && p.Users == 0 {
 		switch {
 		case r.Backlog == nil:
 			v.Reasons = append(v.Reasons, "backlog not measured, so no growth cannot be shown")
@@ -296,6 +325,25 @@ func judgePoint(p SweepPoint, rule CapacityRule) PointVerdict {
 		v.DecidingWindowMS = nil
 	}
 	return v
+}
+
+// deliveryReasons says why a point's load was not delivered. An
+// offered-rate point needs a valid run (nothing unsent, lag in tolerance);
+// a point of a user search (SLO concurrency) asks only that no request went
+// unsent: a closed loop's users wait for the server, so their lag is the
+// server's answer, not the generator's failure.
+func deliveryReasons(p SweepPoint) []string {
+	r := p.Report
+	if p.Users == 0 {
+		if r.Valid {
+			return nil
+		}
+		return []string{"load not delivered: " + strings.Join(r.InvalidReasons, "; ")}
+	}
+	if n := r.StatusCounts[StatusNotSent]; n > 0 {
+		return []string{fmt.Sprintf("%d requests not sent", n)}
+	}
+	return nil
 }
 
 // decidingWindowMS is the arrival window on which the backlog rule could
