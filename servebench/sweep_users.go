@@ -161,12 +161,16 @@ func runUserSweep(ctx context.Context, cfg RunConfig, plan SweepPlan) (*Sweep, e
 // replicateBoundary runs the bracket's ends again, at most budget more
 // times each, until the pooled attainment separates them at the rule's
 // confidence. The ends are taken afresh after every run, since a
-// replicate that fails moves them.
+// replicate that fails moves them. A search without both ends (nothing
+// failed, or nothing passed) has no boundary to replicate.
 func replicateBoundary(sw *Sweep, rule CapacityRule, budget int, again func(level float64) error) error {
 	rule = rule.withDefaults()
 	extra := map[float64]int{}
 	for range 2 * budget {
 		b := BracketOf(sw.Points, rule)
+		if b.Low == nil || b.High == nil {
+			return nil
+		}
 		var next *float64
 		switch {
 		case b.Low != nil && !reached(b.LowConfidence, rule.Confidence) && extra[*b.Low] < budget:

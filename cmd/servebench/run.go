@@ -20,7 +20,7 @@ func init() {
 type runFlags struct {
 	baseURL, model, endpoint, workload, arrival, output, apiKeyEnv, format, lengthControl, metricsURL string
 	rate, burstiness, timeScale, requireAttainment                                                    float64
-	burstSize, users, count, maxConcurrency, warmup                                                   int
+	burstSize, count, maxConcurrency, warmup                                                          int
 	seed                                                                                              int64
 	thinkTime, duration, timeout, firstTokenTimeout, idleTimeout                                      time.Duration
 	lagTolerance, ttftSLO, tpotSLO, e2eSLO                                                            time.Duration
@@ -30,6 +30,8 @@ type runFlags struct {
 	sharding        shardFlags
 	metricsInterval time.Duration
 	boundedMemory   bool
+	users           usersFlag
+	searchUsers     bool // sweep --users auto sets it
 	benchReport     benchmarkReportFlags
 	metricsListen   metricsListenFlags
 }
@@ -47,7 +49,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.burstiness, "burstiness", 1, "gamma shape k; CV = 1/sqrt(k)")
 	fs.IntVar(&f.burstSize, "burst-size", 1, "requests per burst group (burst b requests every b/rate)")
 	fs.Float64Var(&f.timeScale, "time-scale", 1, "replay: multiply stored timestamps (0.5 = twice as fast)")
-	fs.IntVar(&f.users, "users", 0, "closed loop: number of users")
+	fs.Var(&f.users, "users", `closed loop: number of users (sweep: "auto" searches the SLO concurrency)`)
 	fs.DurationVar(&f.thinkTime, "think-time", 0, "closed loop: think time between a user's requests")
 	fs.Int64Var(&f.seed, "seed", 1, "seed of the sampled arrival processes")
 	fs.IntVar(&f.count, "count", 0, "number of arrivals")
@@ -135,7 +137,7 @@ func msOf(d time.Duration) float64 { return float64(d) / float64(time.Millisecon
 func (f *runFlags) arrivalSpec() servebench.ArrivalSpec {
 	return servebench.ArrivalSpec{
 		Process: servebench.Process(f.arrival), RateRPS: f.rate, Burstiness: f.burstiness, BurstSize: f.burstSize,
-		TimeScale: f.timeScale, Users: f.users, ThinkTimeMS: msOf(f.thinkTime), Seed: f.seed,
+		TimeScale: f.timeScale, Users: f.users.n, ThinkTimeMS: msOf(f.thinkTime), Seed: f.seed,
 	}
 }
 
@@ -153,6 +155,8 @@ func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
 		return cfg, errors.New("--output is required")
 	case f.count == 0 && f.duration == 0 && servebench.Process(f.arrival) != servebench.ProcessReplay:
 		return cfg, errors.New("give --count or --duration")
+	case f.users.auto && !f.searchUsers:
+		return cfg, errors.New(`--users auto: only sweep searches the users; give a number`)
 	case f.format != "text" && f.format != "json" && f.format != "html":
 		return cfg, fmt.Errorf("--format: want text, json or html, got %q", f.format)
 	}

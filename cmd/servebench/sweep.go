@@ -34,10 +34,14 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&auto.Factor, "auto-factor", 2, "--rates auto: ratio between successive coarse rates")
 	fs.Float64Var(&auto.MaxRPS, "auto-max", 256, "--rates auto: the highest rate tried (req/s)")
 	fs.Float64Var(&auto.ResolutionRPS, "resolution", 0, "--rates auto: bisect until the passing and failing rates are this close (req/s; default a tenth of the start rate)")
+	var users userSearchFlags
+	users.register(fs)
+	boundaryRuns := fs.Int("boundary-runs", 3, "--rates auto, --users auto: at most this many more runs at each end of the final bracket, until the pooled attainment separates them at --confidence")
 	if code, done := parseCommandLine(fs, args, stderr); done {
 		return code
 	}
 	f.given = setFlags(fs)
+	auto.BoundaryRuns, users.search.BoundaryRuns = *boundaryRuns, *boundaryRuns
 	if f.given["rate"] {
 		fmt.Fprintln(stderr, "servebench sweep: --rate: a sweep takes its rates from --rates")
 		return 1
@@ -47,7 +51,13 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	plan := servebench.SweepPlan{Repeat: *repeat, Descending: *descending}
-	if *rates == "auto" {
+	if f.users.auto {
+		if err := users.prepare(&f, *rates); err != nil {
+			fmt.Fprintf(stderr, "servebench sweep: %v\n", err)
+			return 1
+		}
+		plan.Users = &users.search
+	} else if *rates == "auto" {
 		if err := checkAutoRateFlags(auto.StartRPS, auto.Factor, auto.MaxRPS, auto.ResolutionRPS); err != nil {
 			fmt.Fprintf(stderr, "servebench sweep: %v\n", err)
 			return 1
@@ -66,7 +76,7 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 		plan.Rates = points
 		f.rate = points[0]
 	}
-	if !servebench.Process(f.arrival).Sampled() {
+	if plan.Users == nil && !servebench.Process(f.arrival).Sampled() {
 		fmt.Fprintf(stderr, "servebench sweep: --arrival %s has no offered rate to sweep\n", f.arrival)
 		return 1
 	}
@@ -105,7 +115,7 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "servebench sweep: %v\n", err)
 		return 1
 	}
-	if sweep.Selection.RPS == nil {
+	if plan.Users != nil && sweep.Concurrency.Users == nil || plan.Users == nil && sweep.Selection.RPS == nil {
 		return 4
 	}
 	return 0
@@ -125,7 +135,14 @@ func printSweepResult(w io.Writer, sw *servebench.Sweep, res sweepreport.Result,
 	case "html":
 		return res.WriteHTML(w)
 	default:
+		if sw.Concurrency != nil {
+			printUserSearch(w, sw)
+			return nil
+		}
 		printSweep(w, sw)
+		if sw.Capacity != nil {
+			fmt.Fprintf(w, "  answer: %s\n", sw.Capacity)
+		}
 		if sw.Auto != nil {
 			fmt.Fprintf(w, "  (rates chosen automatically: coarse %v, bisected %v, resolution %g req/s)\n",
 				sw.Auto.Coarse, sw.Auto.Bisected, sw.Auto.ResolutionRPS)
