@@ -166,6 +166,9 @@ func (x *exchange) run(ctx context.Context, requestID string) {
 		x.wd.markSent(x.begin)
 	}
 	x.out.HTTPStatus = ptr(resp.StatusCode)
+	if x.c.BackendHeader != "" {
+		x.out.Backend = resp.Header.Get(x.c.BackendHeader)
+	}
 	switch {
 	case resp.StatusCode < 200 || resp.StatusCode > 299:
 		x.httpError(resp)

@@ -66,6 +66,11 @@ type RunConfig struct {
 	// scraped right before and right after the measurement, and the report
 	// carries what changed (EngineMetrics).
 	MetricsURL string
+	// BackendMetricsURLs are the Prometheus endpoints of the replicas
+	// behind a gateway, each scraped right before and right after the
+	// measurement; the report's BackendMetrics says what changed on each,
+	// with its prefix-cache hit rate where the engine exposes it.
+	BackendMetricsURLs []string
 	// MetricsInterval is how often MetricsURL is scraped through the
 	// measurement for the report's EngineSeries: 0 means
 	// DefaultMetricsInterval, a negative value scrapes only before and
