@@ -68,6 +68,12 @@ type Contract struct {
 	// metrics are served while each load point runs (a port alone binds
 	// the loopback interface; see package servebench/livemetrics).
 	MetricsListen string
+	// BackendHeader names the response header that says which backend
+	// behind a gateway served each request; BackendMetrics are the
+	// replicas' Prometheus endpoints (see servebench.Client.BackendHeader
+	// and servebench.RunConfig.BackendMetricsURLs).
+	BackendHeader  string
+	BackendMetrics []string
 	// Timeouts are the per-request deadlines and the spec bounds.
 	Timeouts Timeouts
 	// SLO is the latency each request must meet to qualify.

@@ -7,8 +7,16 @@ import (
 )
 
 // outputs reads the fields that choose extra outputs of every load point:
-// benchmark_report (json, yaml or none; default json) and metrics_listen.
+// benchmark_report (json, yaml or none; default json), metrics_listen,
+// and the per-backend breakdown's backend_header and backend_metrics.
 func (d *decoder) outputs(m *mapping, c *Contract) {
+	if h := d.str(m, "backend_header"); h != "" {
+		if err := servebench.ValidateHeader(h, ""); err != nil {
+			d.errorf(m.get("backend_header"), "backend_header", "%v", err)
+		}
+		c.BackendHeader = h
+	}
+	c.BackendMetrics = d.strings(m, "backend_metrics")
 	if addr := d.str(m, "metrics_listen"); addr != "" {
 		if _, err := livemetrics.LoopbackAddr(addr); err != nil {
 			d.errorf(m.get("metrics_listen"), "metrics_listen", "%v", err)

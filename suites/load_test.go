@@ -111,6 +111,15 @@ var _ = Describe("Load", func() {
 		}
 	})
 
+	It("reads backend_header and backend_metrics into the runner's configuration", func() {
+		c, err := suites.Parse(inline, []byte(edit(0, "backend_header: X-Served-By\nbackend_metrics: [http://127.0.0.1:9001/metrics]")))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(c.BackendHeader).To(Equal("X-Served-By"))
+		Expect(c.BackendMetrics).To(Equal([]string{"http://127.0.0.1:9001/metrics"}))
+		_, err = suites.Parse(inline, []byte(edit(0, "backend_header: X Served")))
+		Expect(err).To(MatchError(ContainSubstring(`backend_header: header "X Served": the name holds ' '`)))
+	})
+
 	It("reads a process engine: the module's command from a local binary, no image", func() {
 		c, err := suites.Parse(inline, []byte(edit(3, "  kind: vllm\n  model: Qwen/Qwen3-0.6B\n  args: [--max-num-seqs, \"8\"]\n"+
 			"  process:\n    binary: /opt/vllm/bin/vllm\n    args: [--enforce-eager]\n    env: {VLLM_LOGGING_LEVEL: DEBUG}")))
@@ -148,7 +157,7 @@ var _ = Describe("Load", func() {
 		Entry("no rate", edit(8, "  seed: 4"),
 			`testdata/inline.yaml:7:3: arrival.rate: required for the open-loop processes: the offered rate in requests per second (or rates, a list, for a sweep)`),
 		Entry("an unknown field", edit(0, "users: 4"),
-			`testdata/inline.yaml:10:1: users: unknown field (known: api_key_env, arrival, artifacts, base_url, baseline, benchmark_report, bounded_memory, count, duration, endpoint, engine, labels, length_control, max_concurrency, metrics_listen, model, name, objectives, schedule_lag_tolerance, slo, timeouts, warmup, workload)`),
+			`testdata/inline.yaml:10:1: users: unknown field (known: api_key_env, arrival, artifacts, backend_header, backend_metrics, base_url, baseline, benchmark_report, bounded_memory, count, duration, endpoint, engine, labels, length_control, max_concurrency, metrics_listen, model, name, objectives, schedule_lag_tolerance, slo, timeouts, warmup, workload)`),
 		Entry("a field that does not apply to the process", edit(8, "  rate: 5\n  users: 4"),
 			`testdata/inline.yaml:9:10: arrival.users: does not apply to the constant process`),
 		Entry("an unknown process", edit(7, "  process: uniform"),

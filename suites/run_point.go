@@ -75,6 +75,7 @@ func (c *Contract) runConfig(p LoadPoint, target Target) (servebench.RunConfig, 
 		IdleTimeout:       c.Timeouts.Idle,
 		TotalTimeout:      c.Timeouts.Total,
 		LengthControl:     c.LengthControl,
+		BackendHeader:     c.BackendHeader,
 	}
 	if c.APIKeyEnv != "" {
 		if client.APIKey = os.Getenv(c.APIKeyEnv); client.APIKey == "" {
@@ -82,19 +83,20 @@ func (c *Contract) runConfig(p LoadPoint, target Target) (servebench.RunConfig, 
 		}
 	}
 	cfg := servebench.RunConfig{
-		Workload:       c.Workload,
-		Count:          c.Count,
-		Duration:       c.Duration,
-		Warmup:         c.Warmup,
-		MaxConcurrency: c.MaxConcurrency,
-		BoundedMemory:  c.BoundedMemory,
-		Artifacts:      c.artifactWriters(),
-		Client:         client,
-		LagTolerance:   c.ScheduleLagTolerance,
-		Score:          servebench.ScoreOptions{SLO: c.SLO, Confidence: c.Objectives.Confidence},
-		Engine:         target.Engine,
-		MetricsURL:     target.MetricsURL,
-		Labels:         map[string]any{"contract": c.Name, "load_point": p.Name, "labels": c.AllLabels()},
+		Workload:           c.Workload,
+		Count:              c.Count,
+		Duration:           c.Duration,
+		Warmup:             c.Warmup,
+		MaxConcurrency:     c.MaxConcurrency,
+		BoundedMemory:      c.BoundedMemory,
+		Artifacts:          c.artifactWriters(),
+		BackendMetricsURLs: c.BackendMetrics,
+		Client:             client,
+		LagTolerance:       c.ScheduleLagTolerance,
+		Score:              servebench.ScoreOptions{SLO: c.SLO, Confidence: c.Objectives.Confidence},
+		Engine:             target.Engine,
+		MetricsURL:         target.MetricsURL,
+		Labels:             map[string]any{"contract": c.Name, "load_point": p.Name, "labels": c.AllLabels()},
 	}
 	a := c.Arrival
 	if err := cfg.SetArrival(servebench.ArrivalSpec{

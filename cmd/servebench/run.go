@@ -34,6 +34,7 @@ type runFlags struct {
 	searchUsers     bool // sweep --users auto sets it
 	benchReport     benchmarkReportFlags
 	metricsListen   metricsListenFlags
+	backends        backendFlags
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
@@ -81,6 +82,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	f.sharding.register(fs)
 	f.benchReport.register(fs)
 	f.metricsListen.register(fs)
+	f.backends.register(fs)
 }
 
 // runRun is the run command.
@@ -209,5 +211,5 @@ func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
 	c.Endpoint, c.APIKey, c.Stream, c.LengthControl, c.KeepText, c.Logprobs = endpoint, apiKey, !f.noStream, lc, f.keepText, f.logprobs
 	c.FirstTokenTimeout, c.IdleTimeout, c.TotalTimeout = f.firstTokenTimeout, f.idleTimeout, f.timeout
 	cfg.Client = c
-	return cfg, nil
+	return cfg, f.backends.apply(&cfg)
 }
