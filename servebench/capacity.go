@@ -282,9 +282,7 @@ func judgePoint(p SweepPoint, rule CapacityRule) PointVerdict {
 		v.Reasons = append(v.Reasons, fmt.Sprintf("invalid rule: min attainment %g, confidence %g", rule.MinAttainment, rule.Confidence))
 		return v
 	}
-	if r.Generator != nil && r.Generator.Mode == ModeClosed && p.Users == 0 {
-		v.Reasons = append(v.Reasons, "closed-loop run: not evidence for an offered arrival rate")
-	}
+	v.Reasons = append(v.Reasons, closedLoopReasons(p)...)
 	judged := v.Attainment
 	what := "attainment"
 	if rule.UseWilsonLower {
@@ -325,6 +323,17 @@ func judgePoint(p SweepPoint, rule CapacityRule) PointVerdict {
 		v.DecidingWindowMS = nil
 	}
 	return v
+}
+
+// closedLoopReasons refuses a closed-loop run as a point of an offered-rate
+// sweep: its offered rate falls as the server slows, so it is not evidence
+// for an external arrival rate. A user search's points are closed loops by
+// design.
+func closedLoopReasons(p SweepPoint) []string {
+	if g := p.Report.Generator; g != nil && g.Mode == ModeClosed && p.Users == 0 {
+		return []string{"closed-loop run: not evidence for an offered arrival rate"}
+	}
+	return nil
 }
 
 // deliveryReasons says why a point's load was not delivered. An

@@ -157,8 +157,6 @@ func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
 		return cfg, errors.New("--output is required")
 	case f.count == 0 && f.duration == 0 && servebench.Process(f.arrival) != servebench.ProcessReplay:
 		return cfg, errors.New("give --count or --duration")
-	case f.users.auto && !f.searchUsers:
-		return cfg, errors.New(`--users auto: only sweep searches the users; give a number`)
 	case f.format != "text" && f.format != "json" && f.format != "html":
 		return cfg, fmt.Errorf("--format: want text, json or html, got %q", f.format)
 	}

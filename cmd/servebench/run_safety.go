@@ -32,6 +32,9 @@ func (f *runFlags) checkFlags() error {
 	if err := f.validateNumbers(f.given); err != nil {
 		return err
 	}
+	if f.users.auto && !f.searchUsers {
+		return errors.New(`--users auto: only sweep searches the users; give a number`)
+	}
 	return servebench.ValidateBaseURL(f.baseURL)
 }
 
