@@ -3,6 +3,7 @@ package servebench
 import (
 	"context"
 	"strings"
+	"time"
 )
 
 // BackendMetrics is one replica's metrics over the measurement.
@@ -14,6 +15,10 @@ type BackendMetrics struct {
 	// both in tokens, summed over label sets); nil when the engine exposes
 	// neither or nothing was looked up: absent, never 0.
 	PrefixCacheHitRate *float64 `json:"prefix_cache_hit_rate"`
+	// Series is the replica's queue, running requests, KV-cache usage and
+	// preemptions through the measurement, scraped every
+	// RunConfig.MetricsInterval (nil when that is negative).
+	Series *EngineSeries `json:"series,omitempty"`
 }
 
 // The vLLM v1 prefix-cache counters the hit rate is computed from.
@@ -32,8 +37,37 @@ func scrapeEach(ctx context.Context, urls []string) []scrapeResult {
 	return out
 }
 
-// backendMetrics compares the scrapes of each replica; nil without any.
-func backendMetrics(urls []string, before, after []scrapeResult) []BackendMetrics {
+// startBackendSamplers scrapes every replica through the measurement, as
+// startSampler does the engine; nil when the run scrapes only before and
+// after.
+func (l *LiveRun) startBackendSamplers(ctx context.Context) []*engineSampler {
+	if len(l.cfg.BackendMetricsURLs) == 0 || l.cfg.MetricsInterval < 0 {
+		return nil
+	}
+	every := l.cfg.MetricsInterval
+	if every == 0 {
+		every = DefaultMetricsInterval
+	}
+	t0 := time.Now()
+	out := make([]*engineSampler, len(l.cfg.BackendMetricsURLs))
+	for i, u := range l.cfg.BackendMetricsURLs {
+		out[i] = startEngineSampler(ctx, u, every, t0)
+	}
+	return out
+}
+
+// stopSamplers stops every sampler and returns their series, in order.
+func stopSamplers(samplers []*engineSampler) []*EngineSeries {
+	out := make([]*EngineSeries, len(samplers))
+	for i, s := range samplers {
+		out[i] = s.stopIfStarted()
+	}
+	return out
+}
+
+// backendMetrics compares the scrapes of each replica and adds its series;
+// nil without any replica.
+func backendMetrics(urls []string, before, after []scrapeResult, series []*EngineSeries) []BackendMetrics {
 	if len(urls) == 0 {
 		return nil
 	}
@@ -41,6 +75,9 @@ func backendMetrics(urls []string, before, after []scrapeResult) []BackendMetric
 	for i, u := range urls {
 		em := metricsBetween(u, before[i], after[i])
 		out[i] = BackendMetrics{EngineMetrics: *em, PrefixCacheHitRate: prefixCacheHitRate(em.Counters)}
+		if i < len(series) {
+			out[i].Series = series[i]
+		}
 	}
 	return out
 }

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
@@ -57,6 +58,7 @@ func TestBreakdownByBackendShowsTheGatewaysSkew(t *testing.T) {
 `),
 		Arrival: constant(t, 40), Count: 20, Client: c, OutputDir: t.TempDir(),
 		BackendMetricsURLs: []string{a.BaseURL() + "/metrics", b.BaseURL() + "/metrics"},
+		MetricsInterval:    50 * time.Millisecond,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -87,6 +89,9 @@ func TestBreakdownByBackendShowsTheGatewaysSkew(t *testing.T) {
 		bm := res.Report.BackendMetrics[i]
 		if got := bm.Counters[`vllm:generation_tokens_total{model_name="simengine-tiny"}`]; got != want {
 			t.Errorf("replica %d generated %v tokens, want %v (errors %v)", i, got, want, bm.Errors)
+		}
+		if bm.Series == nil || len(bm.Series.Samples) == 0 || bm.Series.Samples[0].Running == nil {
+			t.Errorf("replica %d: no series scraped through the measurement: %+v", i, bm.Series)
 		}
 		if bm.PrefixCacheHitRate != nil {
 			t.Errorf("replica %d: a hit rate %v from an engine without prefix-cache counters", i, *bm.PrefixCacheHitRate)

@@ -61,7 +61,7 @@ func TestPrefixCacheHitRateFromTwoScrapes(t *testing.T) {
 	urls := []string{srv.URL}
 	before := scrapeEach(context.Background(), urls)
 	after := scrapeEach(context.Background(), urls)
-	bm := backendMetrics(urls, before, after)
+	bm := backendMetrics(urls, before, after, nil)
 	if len(bm) != 1 || bm[0].PrefixCacheHitRate == nil || math.Abs(*bm[0].PrefixCacheHitRate-0.3) > 1e-12 {
 		t.Fatalf("backend metrics %+v", bm)
 	}

@@ -84,11 +84,13 @@ func (l *LiveRun) run(ctx context.Context, plan *dispatchPlan) (*RunResult, erro
 	before := l.scrape(ctx)
 	backendsBefore := scrapeEach(ctx, l.cfg.BackendMetricsURLs)
 	sampler := l.startSampler(ctx)
+	backendSamplers := l.startBackendSamplers(ctx)
 	stopGPU := startGPUSampling(ctx, l.cfg.GPUSampler)
 	d := newDispatcher(l.cfg, l.sched, plan, w)
 	d.run(ctx)
 	gpu := stopGPU()
 	series := sampler.stopIfStarted()
+	backendSeries := stopSamplers(backendSamplers)
 	after := l.scrape(context.WithoutCancel(ctx))
 	backendsAfter := scrapeEach(context.WithoutCancel(ctx), l.cfg.BackendMetricsURLs)
 	writeErr := w.Close()
@@ -108,7 +110,7 @@ func (l *LiveRun) run(ctx context.Context, plan *dispatchPlan) (*RunResult, erro
 		t.Sent, t.MaxScheduleLagMS, t.LateCount = gen.Sent, rep.MaxScheduleLagMS, rep.LateCount
 	}
 	rep.EngineMetrics = l.engineMetrics(before, after)
-	rep.BackendMetrics = backendMetrics(l.cfg.BackendMetricsURLs, backendsBefore, backendsAfter)
+	rep.BackendMetrics = backendMetrics(l.cfg.BackendMetricsURLs, backendsBefore, backendsAfter, backendSeries)
 	attachEngineSeries(rep, series)
 	gpu.attributeWork(rep)
 	rep.GPUTelemetry = gpu

@@ -68,8 +68,9 @@ type RunConfig struct {
 	MetricsURL string
 	// BackendMetricsURLs are the Prometheus endpoints of the replicas
 	// behind a gateway, each scraped right before and right after the
-	// measurement; the report's BackendMetrics says what changed on each,
-	// with its prefix-cache hit rate where the engine exposes it.
+	// measurement and every MetricsInterval through it; the report's
+	// BackendMetrics says what changed on each, with its prefix-cache hit
+	// rate where the engine exposes it, and its series.
 	BackendMetricsURLs []string
 	// MetricsInterval is how often MetricsURL is scraped through the
 	// measurement for the report's EngineSeries: 0 means

@@ -34,7 +34,7 @@ func (f *backendFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.header, "backend-header", "",
 		"record this response header per request as the backend that served it (one your gateway is set up to return); report.json breaks the run down by it")
 	fs.Var(&f.metrics, "backend-metrics",
-		"the replicas' Prometheus endpoints (repeat the flag or separate with commas), scraped before and after the measurement")
+		"the replicas' Prometheus endpoints (repeat the flag or separate with commas), scraped before, after and every --metrics-interval through the measurement")
 }
 
 // apply sets the client's header and the run's replica endpoints.
