@@ -21,7 +21,7 @@ func TestAutoUsersDoublesThenBisectsToTheTolerance(t *testing.T) {
 	// The boundary lies at 50 users: 1, 2, 4, ..., 32 pass, 64 fails;
 	// bisection: 48 passes, 56 fails, 52 fails; 52 - 48 = 4 <= 0.1 x 48.
 	a := &AutoUsers{Tolerance: 0.1}
-	if err := a.check(); err != nil {
+	if err := a.Check(); err != nil {
 		t.Fatal(err)
 	}
 	err := a.search(func(users int) (bool, error) { return users <= 50, nil })
@@ -37,7 +37,7 @@ func TestAutoUsersDoublesThenBisectsToTheTolerance(t *testing.T) {
 	// Starting above the boundary halves down to it, then bisects: 75,
 	// 62, 56 and 53 fail; 53 - 50 = 3 <= 0.1 x 50.
 	b := &AutoUsers{StartUsers: 200, Tolerance: 0.1}
-	_ = b.check()
+	_ = b.Check()
 	_ = b.search(func(users int) (bool, error) { return users <= 50, nil })
 	if !slices.Equal(b.Doubled, []int{200, 100, 50}) || !slices.Equal(b.Bisected, []int{75, 62, 56, 53}) || *b.Bracket[0] != 50 || *b.Bracket[1] != 53 {
 		t.Errorf("from 200: doubled %v, bisected %v", b.Doubled, b.Bisected)
@@ -46,7 +46,7 @@ func TestAutoUsersDoublesThenBisectsToTheTolerance(t *testing.T) {
 
 func TestAutoUsersRefusesBadSettings(t *testing.T) {
 	for _, a := range []AutoUsers{{StartUsers: -1}, {StartUsers: 8, MaxUsers: 4}, {Tolerance: 1.5}, {BoundaryRuns: -1}} {
-		if err := a.check(); err == nil {
+		if err := a.Check(); err == nil {
 			t.Errorf("%+v: no error", a)
 		}
 	}

@@ -39,7 +39,9 @@ type AutoUsers struct {
 // settings.
 const autoUsersMaxRuns = 64
 
-func (a *AutoUsers) check() error {
+// Check fills the search's defaults (1 user to start, at most 1024, a
+// tolerance of 0.1) and refuses settings it cannot search with.
+func (a *AutoUsers) Check() error {
 	if a.StartUsers == 0 {
 		a.StartUsers = 1
 	}
@@ -118,7 +120,7 @@ func runUserSweep(ctx context.Context, cfg RunConfig, plan SweepPlan) (*Sweep, e
 	if cfg.ClosedLoop == nil {
 		return nil, fmt.Errorf("sweep: a user search needs a closed loop (its think time); the users are searched")
 	}
-	if err := a.check(); err != nil {
+	if err := a.Check(); err != nil {
 		return nil, err
 	}
 	if cfg.Shard != nil || !cfg.StartAt.IsZero() {

@@ -51,6 +51,10 @@ func register(c *Contract) {
 			registerBaseline(c, &target)
 			return
 		}
+		if c.UserSearch != nil {
+			registerUserSearch(c, &target)
+			return
+		}
 
 		var mu sync.Mutex
 		var sweep []servebench.SweepPoint

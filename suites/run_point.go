@@ -101,9 +101,18 @@ func (c *Contract) runConfig(p LoadPoint, target Target) (servebench.RunConfig, 
 	a := c.Arrival
 	if err := cfg.SetArrival(servebench.ArrivalSpec{
 		Process: a.Process, RateRPS: p.RateRPS, Burstiness: a.Burstiness, BurstSize: a.BurstSize, TimeScale: a.TimeScale,
-		Users: a.Users, ThinkTimeMS: float64(a.ThinkTime) / float64(time.Millisecond), Seed: a.Seed,
+		Users: c.closedLoopUsers(), ThinkTimeMS: float64(a.ThinkTime) / float64(time.Millisecond), Seed: a.Seed,
 	}); err != nil {
 		return servebench.RunConfig{}, fmt.Errorf("contract %s: %w", c.Name, err)
 	}
 	return cfg, nil
+}
+
+// closedLoopUsers is the users of a closed-loop load point: the declared
+// number, or a user search's first.
+func (c *Contract) closedLoopUsers() int {
+	if s := c.UserSearch; s != nil && c.Arrival.UsersAuto {
+		return s.StartUsers
+	}
+	return c.Arrival.Users
 }
