@@ -198,7 +198,7 @@ func TestOutputHoldingARunIsRefusedUnlessOverwrite(t *testing.T) {
 	}
 	before := f.generate.Load()
 	code, _, stderr := runCLI(runArgs(t, f.url, "--output", out)...)
-	want := "--output " + out + " already holds servebench output (outcomes.jsonl, report.html, report.json, schedule.json, warmup.jsonl); give another directory, or --overwrite"
+	want := "--output " + out + " already holds servebench output (benchmark_report.json, outcomes.jsonl, report.html, report.json, schedule.json, warmup.jsonl); give another directory, or --overwrite"
 	if code != 1 || !strings.Contains(stderr, want) {
 		t.Fatalf("second run: exit %d, stderr %q; want 1 and %q", code, stderr, want)
 	}
