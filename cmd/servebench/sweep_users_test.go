@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/servebench/servebench/fixtures/simengine"
+	"github.com/servebench/servebench/servebench/llmdreport"
 	"github.com/servebench/servebench/sweepreport"
 )
 
@@ -68,8 +69,10 @@ func TestSweepUsersAutoFindsTheSLOConcurrency(t *testing.T) {
 		t.Errorf("stdout:\n%s", stdout)
 	}
 	for _, d := range []string{"users-1", "users-2", "users-3", "users-4"} {
-		if _, err := os.Stat(filepath.Join(out, d, "report.json")); err != nil {
-			t.Errorf("%s: %v", d, err)
+		for _, f := range []string{"report.json", llmdreport.FileJSON} {
+			if _, err := os.Stat(filepath.Join(out, d, f)); err != nil {
+				t.Errorf("%s: %v", d, err)
+			}
 		}
 	}
 }
