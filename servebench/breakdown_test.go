@@ -6,6 +6,7 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 )
@@ -64,5 +65,24 @@ func TestPrefixCacheHitRateFromTwoScrapes(t *testing.T) {
 	bm := backendMetrics(urls, before, after, nil)
 	if len(bm) != 1 || bm[0].PrefixCacheHitRate == nil || math.Abs(*bm[0].PrefixCacheHitRate-0.3) > 1e-12 {
 		t.Fatalf("backend metrics %+v", bm)
+	}
+}
+
+func TestBreakdownInTheTextReport(t *testing.T) {
+	reqs := []RequestScore{
+		{ID: "1", Backend: "x", Status: StatusSuccess, Qualified: true, TTFTMS: ptr(10.0)},
+		{ID: "2", Backend: "y", Status: StatusSuccess, Qualified: true, TTFTMS: ptr(30.0)},
+		{ID: "3", Backend: "y", Status: StatusSuccess, TTFTMS: ptr(50.0)},
+	}
+	r := &Report{Offered: 3, Breakdown: breakdownOf(reqs, "")}
+	var b strings.Builder
+	if err := r.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	// Counts 1 and 2: Gini = 2 x 1 / (2 x 4 x 1.5) = 1/6 = 0.167.
+	for _, want := range []string{"Breakdown by backend (Gini of offered requests 0.167)", "x                               1    0.333      1.000"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("text report lacks %q:\n%s", want, b.String())
+		}
 	}
 }
