@@ -25,6 +25,24 @@ const startErrorTailBytes = 4 << 10
 // error (a container that started but never became ready): always terminate
 // the result. The error then quotes the end of the engine's output.
 func Start(ctx context.Context, plan Plan) (*Base, error) {
+	return StartWith(ctx, plan, genericRun)
+}
+
+// Runner creates and starts a container from a request: by default
+// testcontainers.GenericContainer, or an official testcontainers-go
+// module's Run, which adds the module's own settings to the request.
+type Runner func(ctx context.Context, req testcontainers.GenericContainerRequest) (testcontainers.Container, error)
+
+// genericRun is the default Runner.
+func genericRun(ctx context.Context, req testcontainers.GenericContainerRequest) (testcontainers.Container, error) {
+	return testcontainers.GenericContainer(ctx, req)
+}
+
+// StartWith is Start with the container created by run: an engine with an
+// official module starts through it, and servebench adds only what the
+// module lacks (readiness on the API, log capture, the cold start, the
+// engine's identity).
+func StartWith(ctx context.Context, plan Plan, run Runner) (*Base, error) {
 	if plan.GPU {
 		if err := GPUAvailable(ctx); err != nil {
 			return nil, fmt.Errorf("GPUs requested: %w", err)
@@ -53,7 +71,7 @@ func Start(ctx context.Context, plan Plan) (*Base, error) {
 			}},
 		})
 
-	ctr, err := testcontainers.GenericContainer(ctx, req)
+	ctr, err := run(ctx, req)
 	if ctr == nil {
 		if err == nil {
 			err = errors.New("no container was created")

@@ -61,6 +61,9 @@ func (m capacityMatcher) evaluate(actual any) (capacityVerdict, error) {
 	if len(s.Points) == 0 {
 		return capacityVerdict{}, fmt.Errorf("%s cannot judge a sweep without points: no rate was tested", who)
 	}
+	if s.AutoUsers != nil || s.Points[0].Users > 0 {
+		return capacityVerdict{}, fmt.Errorf("%s judges offered rates, and this sweep searched closed-loop users: use HaveConcurrencyAtLeast", who)
+	}
 	sel := servebench.SelectCapacity(s.Points, s.Rule)
 	return capacityVerdict{sweep: s, sel: sel, pass: sel.RPS != nil && *sel.RPS >= m.target}, nil
 }

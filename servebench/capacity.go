@@ -35,6 +35,9 @@ type SweepPoint struct {
 	OfferedRPS float64 `json:"offered_rps"`
 	// Repeat numbers the run at this rate from 1; zero when unknown.
 	Repeat int `json:"repeat,omitempty"`
+	// Users is the closed-loop users of a point of a user search (see
+	// AutoUsers); zero for an offered-rate point.
+	Users int `json:"users,omitempty"`
 	// RunDir is the run's directory, when it was written to one.
 	RunDir string  `json:"run_dir,omitempty"`
 	Report *Report `json:"report"`
@@ -58,6 +61,13 @@ type Sweep struct {
 	Arrival *ArrivalSpec `json:"arrival,omitempty"`
 	// Auto is the knee search that chose the rates, when one did.
 	Auto *AutoRates `json:"auto,omitempty"`
+	// AutoUsers is the closed-loop user search that chose the points, when
+	// one did; Concurrency is then its SLO concurrency.
+	AutoUsers   *AutoUsers            `json:"auto_users,omitempty"`
+	Concurrency *ConcurrencySelection `json:"concurrency,omitempty"`
+	// Capacity is the answer as a bracket with its confidence, for a rate
+	// or a user search alike (see BracketOf).
+	Capacity *CapacityBracket `json:"capacity,omitempty"`
 }
 
 // NewSweep selects the capacity of points under rule.
@@ -99,7 +109,10 @@ type CapacitySelection struct {
 // PointVerdict is the rule's verdict on one sweep point.
 type PointVerdict struct {
 	OfferedRPS float64 `json:"offered_rps"`
-	Pass       bool    `json:"pass"`
+	// Users is the point's closed-loop users in a user search; zero for an
+	// offered-rate point.
+	Users int  `json:"users,omitempty"`
+	Pass  bool `json:"pass"`
 	// Verdict is VerdictPass, VerdictFail, VerdictInconclusive when the
 	// point's only problems are criteria that could not be judged (the
 	// backlog on a window too short to settle, or not measured; attainment
@@ -134,7 +147,8 @@ type PointVerdict struct {
 	Reasons []string `json:"reasons"`
 }
 
-// The verdicts of a PointVerdict.
+// The verdicts of a PointVerdict, also the verdict values of sweep.json.
+// The field stays a string so that the set can grow; Verdicts lists it.
 const (
 	VerdictPass         = "pass"
 	VerdictFail         = "fail"
@@ -147,6 +161,12 @@ const (
 	// selection.
 	VerdictInterrupted = "interrupted"
 )
+
+// Verdicts lists every verdict value a point can have, in one place, for
+// documentation and validation. The slice is the caller's own.
+func Verdicts() []string {
+	return []string{VerdictPass, VerdictFail, VerdictInconclusive, VerdictGeneratorBound, VerdictInterrupted}
+}
 
 // The labels of a CapacitySelection.
 const (
@@ -299,10 +319,23 @@ func (sel CapacitySelection) AllGeneratorBound() bool {
 // run at the rate passed, fail when any failed, else generator_bound when a
 // run was, else inconclusive.
 func RateVerdicts(verdicts []PointVerdict) map[float64]string {
-	out := map[float64]string{}
+	return foldVerdicts(verdicts, func(v PointVerdict) float64 { return v.OfferedRPS })
+}
+
+// UserVerdicts folds the verdicts of a user search into one verdict per
+// tested number of users, as RateVerdicts does per rate.
+func UserVerdicts(verdicts []PointVerdict) map[int]string {
+	return foldVerdicts(verdicts, func(v PointVerdict) int { return v.Users })
+}
+
+// foldVerdicts folds point verdicts by level: the worst verdict of the
+// level's runs wins (verdictRank).
+func foldVerdicts[K comparable](verdicts []PointVerdict, level func(PointVerdict) K) map[K]string {
+	out := map[K]string{}
 	for _, v := range verdicts {
-		if prev, seen := out[v.OfferedRPS]; !seen || verdictRank(v.Verdict) > verdictRank(prev) {
-			out[v.OfferedRPS] = v.Verdict
+		k := level(v)
+		if prev, seen := out[k]; !seen || verdictRank(v.Verdict) > verdictRank(prev) {
+			out[k] = v.Verdict
 		}
 	}
 	return out
@@ -336,7 +369,7 @@ func (rule CapacityRule) withDefaults() CapacityRule {
 
 // judgePoint applies the rule to one point.
 func judgePoint(p SweepPoint, rule CapacityRule) PointVerdict {
-	v := PointVerdict{OfferedRPS: p.OfferedRPS, Judged: "attainment", Reasons: []string{}, Verdict: VerdictFail}
+	v := PointVerdict{OfferedRPS: p.OfferedRPS, Users: p.Users, Judged: "attainment", Reasons: []string{}, Verdict: VerdictFail}
 	undecided := 0   // reasons that are criteria not judged rather than failed
 	undelivered := 0 // the reason that the client did not deliver the load
 	if rule.UseWilsonLower {
@@ -367,9 +400,7 @@ func judgePoint(p SweepPoint, rule CapacityRule) PointVerdict {
 		v.Reasons = append(v.Reasons, fmt.Sprintf("invalid rule: min attainment %g, confidence %g", rule.MinAttainment, rule.Confidence))
 		return v
 	}
-	if r.Generator != nil && r.Generator.Mode == ModeClosed {
-		v.Reasons = append(v.Reasons, "closed-loop run: not evidence for an offered arrival rate")
-	}
+	v.Reasons = append(v.Reasons, closedLoopReasons(p)...)
 	judged := v.Attainment
 	what := "attainment"
 	if rule.UseWilsonLower {
@@ -384,11 +415,11 @@ func judgePoint(p SweepPoint, rule CapacityRule) PointVerdict {
 		v.Reasons = append(v.Reasons, fmt.Sprintf("%s %.3f (%d of %d qualified) below %.3f",
 			what, *judged, r.Qualified, r.Offered, rule.MinAttainment))
 	}
-	if !r.Valid {
-		v.Reasons = append(v.Reasons, "load not delivered: "+strings.Join(r.InvalidReasons, "; "))
+	if reasons := deliveryReasons(p); len(reasons) > 0 {
+		v.Reasons = append(v.Reasons, reasons...)
 		undelivered++
 	}
-	if rule.RequireNoBacklogGrowth {
+	if rule.RequireNoBacklogGrowth && p.Users == 0 {
 		switch {
 		case r.Backlog == nil:
 			v.Reasons = append(v.Reasons, "backlog not measured, so no growth cannot be shown")
@@ -415,6 +446,36 @@ func judgePoint(p SweepPoint, rule CapacityRule) PointVerdict {
 		v.DecidingWindowMS = nil
 	}
 	return v
+}
+
+// closedLoopReasons refuses a closed-loop run as a point of an offered-rate
+// sweep: its offered rate falls as the server slows, so it is not evidence
+// for an external arrival rate. A user search's points are closed loops by
+// design.
+func closedLoopReasons(p SweepPoint) []string {
+	if g := p.Report.Generator; g != nil && g.Mode == ModeClosed && p.Users == 0 {
+		return []string{"closed-loop run: not evidence for an offered arrival rate"}
+	}
+	return nil
+}
+
+// deliveryReasons says why a point's load was not delivered. An
+// offered-rate point needs a valid run (nothing unsent, lag in tolerance);
+// a point of a user search (SLO concurrency) asks only that no request went
+// unsent: a closed loop's users wait for the server, so their lag is the
+// server's answer, not the generator's failure.
+func deliveryReasons(p SweepPoint) []string {
+	r := p.Report
+	if p.Users == 0 {
+		if r.Valid {
+			return nil
+		}
+		return []string{"load not delivered: " + strings.Join(r.InvalidReasons, "; ")}
+	}
+	if n := r.StatusCounts[StatusNotSent]; n > 0 {
+		return []string{fmt.Sprintf("%d requests not sent", n)}
+	}
+	return nil
 }
 
 // decidingWindowMS is the arrival window on which the backlog rule could

@@ -148,6 +148,11 @@ type Client struct {
 	// KeepText keeps every response's text and tool calls in its record.
 	// Without it they are kept only for rows with an expectation to judge.
 	KeepText bool
+	// BackendHeader, when set, names a response header that says which
+	// backend served the request (one a gateway in front of several
+	// replicas is set up to return); its value is recorded in each
+	// outcome's Backend, and the report breaks the run down by it.
+	BackendHeader string
 	// EstimateTokens allows a labelled estimate of the output token count
 	// when neither usage nor logprobs give one.
 	EstimateTokens bool

@@ -172,6 +172,9 @@ func (x *exchange) run(ctx context.Context, requestID string) {
 		x.wd.markSent(x.begin)
 	}
 	x.out.HTTPStatus = ptr(resp.StatusCode)
+	if x.c.BackendHeader != "" {
+		x.out.Backend = resp.Header.Get(x.c.BackendHeader)
+	}
 	switch {
 	case isRedirect(resp.StatusCode):
 		x.redirected(resp)

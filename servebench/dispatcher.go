@@ -23,8 +23,10 @@ type dispatcher struct {
 	w     *outcomeWriter
 	start time.Time
 
-	recorded    []atomic.Bool
-	slots       chan struct{}
+	recorded []atomic.Bool
+	slots    chan struct{}
+	// load is cfg.Observer when it is a LoadObserver.
+	load        LoadObserver
 	outstanding atomic.Int64
 	peak        atomic.Int64
 	sent        atomic.Int64
@@ -51,6 +53,10 @@ func (d *dispatcher) run(ctx context.Context) {
 	ctx, stop := d.stopOnWriteError(ctx)
 	defer stop()
 	d.schedBefore = schedLatencySnapshot()
+	if lo, ok := d.cfg.Observer.(LoadObserver); ok {
+		d.load = lo
+		lo.LoadPoint(d.sched.Arrival)
+	}
 	if d.cfg.Observer != nil {
 		d.cfg.Observer.Started(d.plan.len())
 	}
@@ -164,6 +170,9 @@ func (d *dispatcher) send(ctx context.Context, idx int, at time.Time) time.Time 
 	p := d.plan
 	req := &d.cfg.Workload.Requests[p.row[idx]]
 	out := &Outcome{ID: string(p.id(idx)), Attempt: 1, Class: p.className(idx), ScheduledMS: millis(at.Sub(d.start))}
+	if d.load != nil {
+		d.load.Due(out.Class)
+	}
 	if d.slots != nil {
 		select {
 		case d.slots <- struct{}{}:
@@ -224,6 +233,9 @@ func (d *dispatcher) recordUnsent() {
 	for i := range p.len() {
 		if d.recorded[i].Load() {
 			continue
+		}
+		if d.load != nil {
+			d.load.Due(p.className(i))
 		}
 		d.notSent(i, &Outcome{ID: string(p.id(i)), Attempt: 1, Class: p.className(i), ScheduledMS: p.scheduled[i]},
 			"never sent: the run ended (cancelled or a previous turn could not proceed) before its time")

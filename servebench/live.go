@@ -82,13 +82,17 @@ func (l *LiveRun) run(ctx context.Context, plan *dispatchPlan) (*RunResult, erro
 		return nil, err
 	}
 	before := l.scrape(ctx)
+	backendsBefore := scrapeEach(ctx, l.cfg.BackendMetricsURLs)
 	sampler := l.startSampler(ctx)
+	backendSamplers := l.startBackendSamplers(ctx)
 	stopGPU := startGPUSampling(ctx, l.cfg.GPUSampler)
 	d := newDispatcher(l.cfg, l.sched, plan, w)
 	d.run(ctx)
 	gpu := stopGPU()
 	series := sampler.stopIfStarted()
+	backendSeries := stopSamplers(backendSamplers)
 	after := l.scrape(context.WithoutCancel(ctx))
+	backendsAfter := scrapeEach(context.WithoutCancel(ctx), l.cfg.BackendMetricsURLs)
 	writeErr := w.Close()
 	gen := d.report()
 	gen.Shard = shardTiming(l.sched, l.cfg.StartAt, d.start)
@@ -106,6 +110,7 @@ func (l *LiveRun) run(ctx context.Context, plan *dispatchPlan) (*RunResult, erro
 		t.Sent, t.MaxScheduleLagMS, t.LateCount = gen.Sent, rep.MaxScheduleLagMS, rep.LateCount
 	}
 	rep.EngineMetrics = l.engineMetrics(before, after)
+	rep.BackendMetrics = backendMetrics(l.cfg.BackendMetricsURLs, backendsBefore, backendsAfter, backendSeries)
 	attachEngineSeries(rep, series)
 	gpu.attributeWork(rep)
 	rep.GPUTelemetry = gpu
@@ -116,6 +121,9 @@ func (l *LiveRun) run(ctx context.Context, plan *dispatchPlan) (*RunResult, erro
 	reportErr := writeJSONFile(filepath.Join(l.dir, ReportFile), rep)
 	if reportErr == nil {
 		reportErr = writeHTMLFile(filepath.Join(l.dir, ReportHTMLFile), rep)
+	}
+	if reportErr == nil {
+		reportErr = writeArtifacts(l.cfg.Artifacts, res)
 	}
 	if writeErr != nil {
 		return res, errors.Join(fmt.Errorf("run stopped at once: the outcome file could not be written: %w", writeErr), reportErr)
@@ -149,16 +157,21 @@ func (l *LiveRun) engineMetrics(before, after scrapeResult) *EngineMetrics {
 	if l.cfg.MetricsURL == "" {
 		return nil
 	}
+	return metricsBetween(l.cfg.MetricsURL, before, after)
+}
+
+// metricsBetween compares two scrapes of url, or says why one failed.
+func metricsBetween(url string, before, after scrapeResult) *EngineMetrics {
 	if before.err != nil || after.err != nil {
-		em := &EngineMetrics{URL: RedactURL(l.cfg.MetricsURL)}
+		em := &EngineMetrics{URL: RedactURL(url)}
 		for _, err := range []error{before.err, after.err} {
 			if err != nil {
-				em.Errors = append(em.Errors, redactURL(err.Error(), l.cfg.MetricsURL))
+				em.Errors = append(em.Errors, redactURL(err.Error(), url))
 			}
 		}
 		return em
 	}
-	return engineMetricsBetween(RedactURL(l.cfg.MetricsURL), before.snap, after.snap)
+	return engineMetricsBetween(RedactURL(url), before.snap, after.snap)
 }
 
 // Schedule is the run's realized schedule.

@@ -19,3 +19,71 @@ type Observer interface {
 	// scoring.
 	Finished()
 }
+
+// LoadObserver is an Observer that is also told which load a run offers
+// and when each request comes due, so that it can follow the offered load
+// and the work outstanding live (package servebench/livemetrics is one).
+// The dispatcher finds it by a type assertion on RunConfig.Observer.
+type LoadObserver interface {
+	Observer
+	// LoadPoint is called once per run, right before Started, with the
+	// arrival the schedule was realized from: the offered rate of an open
+	// loop, or the users of a closed one.
+	LoadPoint(arrival ArrivalSpec)
+	// Due is called once per scheduled request, before its Ended, with
+	// its class ("" when none): as the request's time comes, before it
+	// waits for a client concurrency slot, or, for a request the run ended
+	// before its time, right before its not_sent record. So the requests
+	// Due was called for and Ended was not are exactly those outstanding.
+	Due(class string)
+}
+
+// Observers combines observers into one that tells each in turn; nil ones
+// are skipped. The result is a LoadObserver, which passes LoadPoint and Due
+// to those that are.
+func Observers(obs ...Observer) Observer {
+	var m multiObserver
+	for _, o := range obs {
+		if o != nil {
+			m = append(m, o)
+		}
+	}
+	return m
+}
+
+// multiObserver is what Observers returns.
+type multiObserver []Observer
+
+func (m multiObserver) Started(scheduled int) {
+	for _, o := range m {
+		o.Started(scheduled)
+	}
+}
+
+func (m multiObserver) Ended(out *Outcome) {
+	for _, o := range m {
+		o.Ended(out)
+	}
+}
+
+func (m multiObserver) Finished() {
+	for _, o := range m {
+		o.Finished()
+	}
+}
+
+func (m multiObserver) LoadPoint(a ArrivalSpec) {
+	for _, o := range m {
+		if lo, ok := o.(LoadObserver); ok {
+			lo.LoadPoint(a)
+		}
+	}
+}
+
+func (m multiObserver) Due(class string) {
+	for _, o := range m {
+		if lo, ok := o.(LoadObserver); ok {
+			lo.Due(class)
+		}
+	}
+}

@@ -81,6 +81,10 @@ type Outcome struct {
 	LengthEnforced *bool `json:"length_enforced,omitempty"`
 	// Timeout names the deadline that ended a StatusTimeout attempt.
 	Timeout *TimeoutKind `json:"timeout"`
+	// Backend is the value of the client's BackendHeader in the response:
+	// which backend behind a gateway served the attempt ("" when the
+	// header was not asked for or not returned).
+	Backend string `json:"backend,omitempty"`
 	// TimeoutDueMS is when the deadline named by Timeout was due; the
 	// attempt's TerminalMS is when it fired (never earlier). Absent for
 	// any other status.

@@ -82,6 +82,7 @@ const (
 	ofFinishReason
 	ofLengthEnforced
 	ofTimeout
+	ofBackend
 )
 
 // outcomeFastNames lists the keys in the order json.Marshal writes them.
@@ -92,6 +93,7 @@ var outcomeFastNames = []string{
 	ofEventTokens: "event_tokens", ofOutputTokens: "output_tokens", ofTokenSource: "token_count_source",
 	ofPromptTokens: "prompt_tokens", ofReasoningTokens: "reasoning_tokens", ofItems: "items", ofHTTPStatus: "http_status",
 	ofError: "error", ofFinishReason: "finish_reason", ofLengthEnforced: "length_enforced", ofTimeout: "timeout",
+	ofBackend: "backend",
 }
 
 var outcomeFastFields = map[string]int{
@@ -101,6 +103,7 @@ var outcomeFastFields = map[string]int{
 	"event_tokens": ofEventTokens, "output_tokens": ofOutputTokens, "token_count_source": ofTokenSource,
 	"prompt_tokens": ofPromptTokens, "reasoning_tokens": ofReasoningTokens, "items": ofItems, "http_status": ofHTTPStatus,
 	"error": ofError, "finish_reason": ofFinishReason, "length_enforced": ofLengthEnforced, "timeout": ofTimeout,
+	"backend": ofBackend,
 }
 
 // outcomeFastRequired are the keys json.Marshal always writes.
@@ -121,6 +124,8 @@ func (s *fastScanner) outcomeField(f int, o *Outcome, content *[]float64, tokens
 		o.Error, ok = s.text()
 	case ofFinishReason:
 		o.FinishReason, ok = s.text()
+	case ofBackend:
+		o.Backend, ok = s.text()
 	case ofStatus:
 		var t string
 		t, ok = s.text()

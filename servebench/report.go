@@ -123,6 +123,9 @@ type Report struct {
 	// EngineMetrics is the engine's own view of the measurement, from its
 	// Prometheus endpoint, when the run declared one.
 	EngineMetrics *EngineMetrics `json:"engine_metrics,omitempty"`
+	// BackendMetrics is each replica's own view of the measurement, when
+	// the run declared their endpoints (RunConfig.BackendMetricsURLs).
+	BackendMetrics []BackendMetrics `json:"backend_metrics,omitempty"`
 	// Experiment records what was run, against what, and how.
 	Experiment *Experiment `json:"experiment,omitempty"`
 	// Drift follows the client's figures interval by interval and tests
@@ -136,6 +139,12 @@ type Report struct {
 	// energy per qualified request and per output token, when the run had
 	// a GPU sampler.
 	GPUTelemetry *GPUTelemetry `json:"gpu_telemetry,omitempty"`
+	// Breakdown splits the cohort by each dimension its requests carry
+	// (BreakdownDimensions: "class", "backend"): per value, the offered
+	// requests and their share, attainment and latency percentiles, and
+	// per dimension the Gini coefficient of the shares. Absent for a
+	// BoundedMemory run, which keeps no request entries.
+	Breakdown map[string]*BreakdownDimension `json:"breakdown,omitempty"`
 	// RequestsFile names the JSON-lines file that holds the request
 	// entries when Requests was left empty to bound memory: requests.jsonl
 	// in a BoundedMemory run's directory (a path relative to it), or the
@@ -228,9 +237,12 @@ type Inputs struct {
 
 // RequestScore is one offered request's metrics and verdict.
 type RequestScore struct {
-	ID     string `json:"id"`
-	Class  string `json:"class,omitempty"`
-	Status Status `json:"status"`
+	ID    string `json:"id"`
+	Class string `json:"class,omitempty"`
+	// Backend is the backend that served the request, from the client's
+	// BackendHeader; empty when not recorded.
+	Backend string `json:"backend,omitempty"`
+	Status  Status `json:"status"`
 	// ScheduledMS is a; SentMS is d (nil when never sent).
 	ScheduledMS float64  `json:"scheduled_ms"`
 	SentMS      *float64 `json:"sent_ms"`

@@ -92,6 +92,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	for _, m := range reportMetricsIn(r) {
 		fmt.Fprintf(bw, "%-24s %s\n", m, r.Percentiles[m].Population)
 	}
+	writeBreakdownText(bw, rule, r.Breakdown)
 	writeEngineMetricsText(bw, rule, r.EngineMetrics)
 	writeGPUTelemetryText(bw, rule, r.GPUTelemetry)
 	if r.Inputs != (Inputs{}) {

@@ -66,6 +66,12 @@ type RunConfig struct {
 	// scraped right before and right after the measurement, and the report
 	// carries what changed (EngineMetrics).
 	MetricsURL string
+	// BackendMetricsURLs are the Prometheus endpoints of the replicas
+	// behind a gateway, each scraped right before and right after the
+	// measurement and every MetricsInterval through it; the report's
+	// BackendMetrics says what changed on each, with its prefix-cache hit
+	// rate where the engine exposes it, and its series.
+	BackendMetricsURLs []string
 	// MetricsInterval is how often MetricsURL is scraped through the
 	// measurement for the report's EngineSeries: 0 means
 	// DefaultMetricsInterval, a negative value scrapes only before and
@@ -98,6 +104,10 @@ type RunConfig struct {
 	// warmup runs before it, and a start instant that has passed before
 	// warmup ends is an error. Shards of one run share it.
 	StartAt time.Time
+	// Artifacts write more files into the run directory once report.json
+	// is written, such as the llm-d Benchmark Report (see ArtifactWriter).
+	// A sweep passes them to every point.
+	Artifacts []ArtifactWriter
 
 	// outcomeSink, when set, wraps outcomes.jsonl's file: the seam where a
 	// test puts a disk that fills up.

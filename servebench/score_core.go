@@ -23,6 +23,7 @@ func scoreRecords(set scoreSetup, recs []scoreRecord) *Report {
 		panic(fmt.Sprintf("score: %v", err))
 	}
 	r.Requests = requests
+	r.Breakdown = breakdownOf(requests, r.PercentileMethod)
 	return r
 }
 

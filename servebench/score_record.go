@@ -6,7 +6,9 @@ package servebench
 // checked (finite, non-negative, ordered) before it gets here.
 type scoreRecord struct {
 	id, class string
-	status    Status
+	// backend is the backend that served the request, when recorded.
+	backend string
+	status  Status
 	// scheduled is a; sent (d) and slot (q) are nil when they did not
 	// happen.
 	scheduled  float64

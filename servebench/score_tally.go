@@ -70,7 +70,7 @@ func newScoreTally(set scoreSetup, keep bool) *scoreTally {
 func (t *scoreTally) add(rec *scoreRecord, rs *RequestScore) {
 	r := t.r
 	r.Offered++
-	rs.ID, rs.Class, rs.Status = rec.id, rec.class, rec.status
+	rs.ID, rs.Class, rs.Backend, rs.Status = rec.id, rec.class, rec.backend, rec.status
 	rs.ScheduledMS = rec.scheduled
 	rs.SentMS = rec.sent
 	rs.OutputTokens = rec.outputTokens

@@ -23,9 +23,15 @@ type AutoRates struct {
 	MinRPS float64 `json:"min_rps"`
 	// ResolutionRPS is the bracket width at which bisection stops.
 	ResolutionRPS float64 `json:"resolution_rps"`
-	// Coarse and Bisected list the rates tried in each phase, in order.
-	Coarse   []float64 `json:"coarse_rps"`
-	Bisected []float64 `json:"bisected_rps"`
+	// BoundaryRuns is the budget of extra runs at each end of the final
+	// bracket, replicated until the pooled attainment separates the ends at
+	// the rule's confidence (0: none; see CapacityBracket).
+	BoundaryRuns int `json:"boundary_runs"`
+	// Coarse and Bisected list the rates tried in each phase, in order;
+	// Replicated the boundary replicates.
+	Coarse     []float64 `json:"coarse_rps"`
+	Bisected   []float64 `json:"bisected_rps"`
+	Replicated []float64 `json:"replicated_rps,omitempty"`
 	// Bracket is the final [highest passing, lowest non-passing] pair;
 	// either is nil when the search never found one.
 	Bracket [2]*float64 `json:"bracket_rps"`
@@ -52,6 +58,8 @@ func (a *AutoRates) check() error {
 		return fmt.Errorf("sweep: auto min rate %g must be positive and at most the start rate %g", a.MinRPS, a.StartRPS)
 	case !(a.ResolutionRPS > 0) || math.IsInf(a.ResolutionRPS, 0):
 		return fmt.Errorf("sweep: resolution must be a positive number of requests/s, got %g", a.ResolutionRPS)
+	case a.BoundaryRuns < 0:
+		return fmt.Errorf("sweep: boundary runs must not be negative, got %d", a.BoundaryRuns)
 	}
 	return nil
 }

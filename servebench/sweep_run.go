@@ -26,6 +26,10 @@ type SweepPlan struct {
 	// Auto, when set, replaces Rates: the sweep searches for the knee
 	// itself (see AutoRates). Descending does not apply to it.
 	Auto *AutoRates
+	// Users, when set, makes the sweep a closed-loop search for the SLO
+	// concurrency instead (see AutoUsers): the run's ClosedLoop gives the
+	// think time, and Rates, Auto, Repeat and Descending do not apply.
+	Users *AutoUsers
 }
 
 // RunSweep runs cfg at every rate of the plan, each run into its own
@@ -36,6 +40,9 @@ type SweepPlan struct {
 // returns the points it finished and the one it was running, marked
 // Interrupted.
 func RunSweep(ctx context.Context, cfg RunConfig, plan SweepPlan) (*Sweep, error) {
+	if plan.Users != nil {
+		return runUserSweep(ctx, cfg, plan)
+	}
 	if cfg.Arrival == nil {
 		return nil, fmt.Errorf("sweep: an open-loop arrival process is required (a closed loop has no offered rate)")
 	}
@@ -61,9 +68,13 @@ func RunSweep(ctx context.Context, cfg RunConfig, plan SweepPlan) (*Sweep, error
 	declared := base
 	declared.RateRPS = 0 // each point sets its own
 	sw := &Sweep{Rule: plan.Rule, Arrival: &declared}
-	// runRate runs every repeat at rate and reports whether the rate passed.
+	// runRate runs every repeat at rate (again, for a boundary replicate,
+	// with the next seeds) and reports whether the rate passed.
+	runs := map[float64]int{}
 	runRate := func(rate float64) (bool, error) {
-		for k := range repeat {
+		for range repeat {
+			k := runs[rate]
+			runs[rate]++
 			spec := base
 			spec.RateRPS = rate
 			spec.Seed = base.Seed + int64(k)
@@ -73,10 +84,7 @@ func RunSweep(ctx context.Context, cfg RunConfig, plan SweepPlan) (*Sweep, error
 			}
 			point := cfg
 			point.Arrival, point.Schedule, point.RunID = a, nil, ""
-			point.OutputDir = filepath.Join(dir, "rate-"+strconv.FormatFloat(rate, 'f', -1, 64))
-			if repeat > 1 {
-				point.OutputDir = filepath.Join(point.OutputDir, "run-"+strconv.Itoa(k+1))
-			}
+			point.OutputDir = pointDir(dir, "rate-"+strconv.FormatFloat(rate, 'f', -1, 64), k, repeat > 1)
 			res, err := Run(ctx, point)
 			if res != nil && res.Report != nil {
 				sw.Points = append(sw.Points, SweepPoint{OfferedRPS: rate, Repeat: k + 1, RunDir: point.OutputDir, Report: res.Report,
@@ -91,6 +99,13 @@ func RunSweep(ctx context.Context, cfg RunConfig, plan SweepPlan) (*Sweep, error
 	if plan.Auto != nil {
 		err = plan.Auto.search(runRate)
 		sw.Auto = plan.Auto
+		if err == nil {
+			err = replicateBoundary(sw, plan.Rule, plan.Auto.BoundaryRuns, func(rate float64) error {
+				plan.Auto.Replicated = append(plan.Auto.Replicated, rate)
+				_, err := runRate(rate)
+				return err
+			})
+		}
 	} else {
 		rates := slices.Clone(plan.Rates)
 		slices.Sort(rates)
@@ -103,6 +118,19 @@ func RunSweep(ctx context.Context, cfg RunConfig, plan SweepPlan) (*Sweep, error
 			}
 		}
 	}
-	sw.Selection = SelectCapacity(sw.Points, plan.Rule)
+	finishSweep(sw)
 	return sw, err
+}
+
+// pointDir is the directory of run k (from 0) at one sweep point: name
+// itself for the first run, then name-run-<k+1> beside it; with nested
+// (a declared repeat) always name/run-<k+1>.
+func pointDir(dir, name string, k int, nested bool) string {
+	switch {
+	case nested:
+		return filepath.Join(dir, name, "run-"+strconv.Itoa(k+1))
+	case k == 0:
+		return filepath.Join(dir, name)
+	}
+	return filepath.Join(dir, name+"-run-"+strconv.Itoa(k+1))
 }

@@ -60,6 +60,23 @@ type Contract struct {
 	// runs. The request entries go to requests.jsonl, and percentile
 	// objectives can ask for p50, p90, p95, p99 and the maximum only.
 	BoundedMemory bool
+	// BenchmarkReport is the format of the llm-d Benchmark Report written
+	// in every load point's run directory: "json" (the default), "yaml" or
+	// "none".
+	BenchmarkReport string
+	// MetricsListen, when set, is the address where servebench's own live
+	// metrics are served while each load point runs (a port alone binds
+	// the loopback interface; see package servebench/livemetrics).
+	MetricsListen string
+	// BackendHeader names the response header that says which backend
+	// behind a gateway served each request; BackendMetrics are the
+	// replicas' Prometheus endpoints (see servebench.Client.BackendHeader
+	// and servebench.RunConfig.BackendMetricsURLs).
+	BackendHeader  string
+	BackendMetrics []string
+	// UserSearch is the closed-loop search of a contract whose arrival
+	// declares "users: auto", from its search section; nil otherwise.
+	UserSearch *servebench.AutoUsers
 	// Timeouts are the per-request deadlines and the spec bounds.
 	Timeouts Timeouts
 	// SLO is the latency each request must meet to qualify.
@@ -129,8 +146,11 @@ type ArrivalSpec struct {
 	Burstiness float64
 	// BurstSize is b for burst groups.
 	BurstSize int
-	// Users and ThinkTime describe a closed loop.
+	// Users and ThinkTime describe a closed loop. UsersAuto ("users:
+	// auto") searches the SLO concurrency instead of running one number of
+	// users (see Contract.UserSearch).
 	Users     int
+	UsersAuto bool
 	ThinkTime time.Duration
 	// TimeScale multiplies stored timestamps in replay (default 1).
 	TimeScale float64
@@ -174,6 +194,9 @@ type Objectives struct {
 	QualifiedRate *float64
 	// Capacity is the minimum SLO capacity of a sweep.
 	Capacity *CapacityObjective
+	// Concurrency is the minimum SLO concurrency of a user search, in
+	// users.
+	Concurrency *int
 	// Drift is the largest growth of p99 TTFT or TPOT over the run, as a
 	// fraction of its start value (matchers.HaveNoDrift).
 	Drift *float64

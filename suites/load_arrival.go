@@ -52,7 +52,9 @@ func (d *decoder) arrival(m *mapping, c *Contract) {
 	case spec.Process.Sampled():
 		spec.Rates = d.rates(a)
 	case spec.Process == servebench.ProcessClosed:
-		if d.required(a, "users") {
+		if n := a.get("users"); n != nil && n.Kind == yaml.ScalarNode && n.Value == "auto" {
+			spec.UsersAuto = true
+		} else if d.required(a, "users") {
 			spec.Users = d.integer(a, "users", 1)
 		}
 		spec.ThinkTime = d.duration(a, "think_time")

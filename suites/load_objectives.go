@@ -29,7 +29,7 @@ var Metrics = map[string]servebench.Metric{
 func (d *decoder) objectives(m *mapping, c *Contract) {
 	o := d.mapping(orEmpty(m.get("objectives")), "objectives",
 		"valid_load", "attainment", "wilson_lower", "confidence", "percentiles", "error_rate", "qualified_rate", "capacity",
-		"joules_per_output_token", "joules_per_qualified_request", "drift")
+		"concurrency", "joules_per_output_token", "joules_per_qualified_request", "drift")
 	if o == nil {
 		return
 	}
@@ -64,6 +64,7 @@ func (d *decoder) objectives(m *mapping, c *Contract) {
 	obj.Percentiles = d.percentiles(o, c.BoundedMemory)
 	obj.Drift = d.drift(o)
 	obj.Capacity = d.capacity(o, obj, c.Arrival.Sweep())
+	obj.Concurrency = d.concurrency(o, c.Arrival.UsersAuto)
 	c.Objectives = obj
 }
 

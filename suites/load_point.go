@@ -26,6 +26,9 @@ func (c *Contract) Points() []LoadPoint {
 	a := c.Arrival
 	switch a.Process {
 	case servebench.ProcessClosed:
+		if a.UsersAuto {
+			return []LoadPoint{userSearchPoint}
+		}
 		return []LoadPoint{{Name: fmt.Sprintf("closed loop with %d users", a.Users), Dir: fmt.Sprintf("closed-%dusers", a.Users)}}
 	case servebench.ProcessReplay:
 		x := strconv.FormatFloat(a.TimeScale, 'f', -1, 64)
@@ -69,7 +72,8 @@ func (c *Contract) RunBudget(p LoadPoint) time.Duration {
 	case p.RateRPS > 0:
 		window = time.Duration(float64(c.Count) / p.RateRPS * float64(time.Second))
 	case c.Arrival.Process == servebench.ProcessClosed:
-		rounds := (c.Count + c.Arrival.Users - 1) / c.Arrival.Users
+		users := max(c.Arrival.Users, 1) // a user search's first run may have one
+		rounds := (c.Count + users - 1) / users
 		window = time.Duration(rounds) * (perRequest + c.Arrival.ThinkTime)
 	case c.Arrival.Process == servebench.ProcessReplay:
 		for _, r := range c.Workload.Requests {

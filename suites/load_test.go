@@ -100,6 +100,26 @@ var _ = Describe("Load", func() {
 		Expect(c.BoundedMemory).To(BeFalse())
 	})
 
+	It("reads benchmark_report: json by default, yaml or none when declared", func() {
+		c, err := suites.Parse(inline, []byte(minimal))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(c.BenchmarkReport).To(Equal("json"))
+		for _, v := range []string{"yaml", "none"} {
+			c, err = suites.Parse(inline, []byte(edit(0, "benchmark_report: "+v)))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(c.BenchmarkReport).To(Equal(v))
+		}
+	})
+
+	It("reads backend_header and backend_metrics into the runner's configuration", func() {
+		c, err := suites.Parse(inline, []byte(edit(0, "backend_header: X-Served-By\nbackend_metrics: [http://127.0.0.1:9001/metrics]")))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(c.BackendHeader).To(Equal("X-Served-By"))
+		Expect(c.BackendMetrics).To(Equal([]string{"http://127.0.0.1:9001/metrics"}))
+		_, err = suites.Parse(inline, []byte(edit(0, "backend_header: X Served")))
+		Expect(err).To(MatchError(ContainSubstring(`backend_header: header "X Served": the name holds ' '`)))
+	})
+
 	It("reads a process engine: the module's command from a local binary, no image", func() {
 		c, err := suites.Parse(inline, []byte(edit(3, "  kind: vllm\n  model: Qwen/Qwen3-0.6B\n  args: [--max-num-seqs, \"8\"]\n"+
 			"  process:\n    binary: /opt/vllm/bin/vllm\n    args: [--enforce-eager]\n    env: {VLLM_LOGGING_LEVEL: DEBUG}")))
@@ -120,6 +140,10 @@ var _ = Describe("Load", func() {
 			Expect(err).To(HaveOccurred())
 			Expect(strings.Split(err.Error(), "\n")).To(Equal(want))
 		},
+		Entry("a benchmark report format that is not one", edit(0, "benchmark_report: csv"),
+			`testdata/inline.yaml:10:19: benchmark_report: want json or yaml, got "csv", or none`),
+		Entry("a metrics address that is not one", edit(0, "metrics_listen: a:b:c"),
+			`testdata/inline.yaml:10:17: metrics_listen: want host:port or a port, got "a:b:c"`),
 		Entry("a flag that is not a boolean", edit(0, "bounded_memory: sometimes"),
 			`testdata/inline.yaml:10:17: bounded_memory: want true or false, got "sometimes"`),
 		Entry("a percentile a streamed report does not keep", edit(0, "bounded_memory: true\nobjectives:\n  percentiles: [{metric: ttft, p: 99.9, below: 1s}]"),
@@ -133,7 +157,7 @@ var _ = Describe("Load", func() {
 		Entry("no rate", edit(8, "  seed: 4"),
 			`testdata/inline.yaml:7:3: arrival.rate: required for the open-loop processes: the offered rate in requests per second (or rates, a list, for a sweep)`),
 		Entry("an unknown field", edit(0, "users: 4"),
-			`testdata/inline.yaml:10:1: users: unknown field (known: api_key_env, arrival, artifacts, base_url, baseline, bounded_memory, count, duration, endpoint, engine, labels, length_control, max_concurrency, model, name, objectives, schedule_lag_tolerance, slo, timeouts, warmup, workload)`),
+			`testdata/inline.yaml:10:1: users: unknown field (known: api_key_env, arrival, artifacts, backend_header, backend_metrics, base_url, baseline, benchmark_report, bounded_memory, count, duration, endpoint, engine, labels, length_control, max_concurrency, metrics_listen, model, name, objectives, schedule_lag_tolerance, search, slo, timeouts, warmup, workload)`),
 		Entry("a field that does not apply to the process", edit(8, "  rate: 5\n  users: 4"),
 			`testdata/inline.yaml:9:10: arrival.users: does not apply to the constant process`),
 		Entry("an unknown process", edit(7, "  process: uniform"),

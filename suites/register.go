@@ -51,6 +51,10 @@ func register(c *Contract) {
 		ginkgo.BeforeAll(func(ctx ginkgo.SpecContext) {
 			target = acquireTarget(ctx, c)
 		}, ginkgo.NodeTimeout(c.startupBudget()+time.Minute))
+		if c.UserSearch != nil {
+			registerUserSearch(c, &target)
+			return
+		}
 
 		var mu sync.Mutex
 		var sweep []servebench.SweepPoint

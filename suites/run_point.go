@@ -43,6 +43,11 @@ func (c *Contract) RunPoint(ctx context.Context, p LoadPoint, target Target, obs
 		return nil, fmt.Errorf("contract %s, %s: %w", c.Name, p.Name, err)
 	}
 	cfg.OutputDir = c.runDir(p, time.Now())
+	observer, stopMetrics, err := c.serveLiveMetrics(observer)
+	if err != nil {
+		return nil, err
+	}
+	defer stopMetrics()
 	cfg.Observer = observer
 	if gpu := c.gpuSampler(ctx); gpu != nil {
 		defer gpu.Close()
@@ -77,6 +82,7 @@ func (c *Contract) runConfig(p LoadPoint, target Target) (servebench.RunConfig, 
 		IdleTimeout:       c.Timeouts.Idle,
 		TotalTimeout:      c.Timeouts.Total,
 		LengthControl:     c.LengthControl,
+		BackendHeader:     c.BackendHeader,
 	}
 	if c.APIKeyEnv != "" {
 		if client.APIKey = os.Getenv(c.APIKeyEnv); client.APIKey == "" {
@@ -84,25 +90,36 @@ func (c *Contract) runConfig(p LoadPoint, target Target) (servebench.RunConfig, 
 		}
 	}
 	cfg := servebench.RunConfig{
-		Workload:       c.Workload,
-		Count:          c.Count,
-		Duration:       c.Duration,
-		Warmup:         c.Warmup,
-		MaxConcurrency: c.MaxConcurrency,
-		BoundedMemory:  c.BoundedMemory,
-		Client:         client,
-		LagTolerance:   c.ScheduleLagTolerance,
-		Score:          servebench.ScoreOptions{SLO: c.SLO, Confidence: c.Objectives.Confidence},
-		Engine:         target.Engine,
-		MetricsURL:     target.MetricsURL,
-		Labels:         map[string]any{"contract": c.Name, "load_point": p.Name, "labels": c.AllLabels()},
+		Workload:           c.Workload,
+		Count:              c.Count,
+		Duration:           c.Duration,
+		Warmup:             c.Warmup,
+		MaxConcurrency:     c.MaxConcurrency,
+		BoundedMemory:      c.BoundedMemory,
+		Artifacts:          c.artifactWriters(),
+		BackendMetricsURLs: c.BackendMetrics,
+		Client:             client,
+		LagTolerance:       c.ScheduleLagTolerance,
+		Score:              servebench.ScoreOptions{SLO: c.SLO, Confidence: c.Objectives.Confidence},
+		Engine:             target.Engine,
+		MetricsURL:         target.MetricsURL,
+		Labels:             map[string]any{"contract": c.Name, "load_point": p.Name, "labels": c.AllLabels()},
 	}
 	a := c.Arrival
 	if err := cfg.SetArrival(servebench.ArrivalSpec{
 		Process: a.Process, RateRPS: p.RateRPS, Burstiness: a.Burstiness, BurstSize: a.BurstSize, TimeScale: a.TimeScale,
-		Users: a.Users, ThinkTimeMS: float64(a.ThinkTime) / float64(time.Millisecond), Seed: a.Seed,
+		Users: c.closedLoopUsers(), ThinkTimeMS: float64(a.ThinkTime) / float64(time.Millisecond), Seed: a.Seed,
 	}); err != nil {
 		return servebench.RunConfig{}, fmt.Errorf("contract %s: %w", c.Name, err)
 	}
 	return cfg, nil
+}
+
+// closedLoopUsers is the users of a closed-loop load point: the declared
+// number, or a user search's first.
+func (c *Contract) closedLoopUsers() int {
+	if s := c.UserSearch; s != nil && c.Arrival.UsersAuto {
+		return s.StartUsers
+	}
+	return c.Arrival.Users
 }

@@ -2,6 +2,9 @@ package suites_test
 
 import (
 	"encoding/json"
+	"io"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 
@@ -11,6 +14,7 @@ import (
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/matchers"
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/llmdreport"
 	"github.com/servebench/servebench/suites"
 )
 
@@ -90,5 +94,63 @@ artifacts: ` + GinkgoT().TempDir() + `
 			Expect(err).NotTo(HaveOccurred())
 			Expect(sizes).To(HaveKeyWithValue(name, fi.Size()), name)
 		}
+		Expect(filepath.Join(res.Dir, llmdreport.FileJSON)).To(BeAnExistingFile(), "a contract writes the llm-d Benchmark Report by default")
+	})
+})
+
+// scrapeOnFinish is an Observer that scrapes the live metrics when the run
+// finishes, while the load point's server still runs.
+type scrapeOnFinish struct {
+	url  string
+	body string
+	err  error
+}
+
+func (s *scrapeOnFinish) Started(int)               {}
+func (s *scrapeOnFinish) Ended(*servebench.Outcome) {}
+func (s *scrapeOnFinish) Finished() {
+	resp, err := http.Get(s.url)
+	if err != nil {
+		s.err = err
+		return
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	s.body, s.err = string(b), err
+}
+
+var _ = Describe("metrics_listen", func() {
+	It("serves the live metrics while the load point runs and stops with it", func(ctx SpecContext) {
+		cfg := simengine.DefaultConfig()
+		cfg.TimeScale = 0.1
+		engine, err := simengine.Start(ctx, cfg)
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(engine.Close)
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		Expect(err).NotTo(HaveOccurred())
+		addr := ln.Addr().String()
+		Expect(ln.Close()).To(Succeed())
+		c := mustParse(`name: live
+base_url: ` + engine.BaseURL() + `
+model: ` + cfg.Model + `
+workload:
+  file: workload.jsonl
+arrival:
+  process: constant
+  rate: 20
+count: 6
+metrics_listen: "` + addr + `"
+schedule_lag_tolerance: 1s
+artifacts: ` + GinkgoT().TempDir() + `
+`)
+		obs := &scrapeOnFinish{url: "http://" + addr + "/metrics"}
+		res, err := c.RunPoint(ctx, c.Points()[0], suites.Target{BaseURL: engine.BaseURL(), Model: cfg.Model}, obs)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res.Report.Offered).To(Equal(6))
+		Expect(obs.err).NotTo(HaveOccurred())
+		Expect(obs.body).To(ContainSubstring("servebench_requests_scheduled 6\n"))
+		Expect(obs.body).To(ContainSubstring("servebench_load_point_offered_rate_rps 20\n"))
+		_, err = http.Get(obs.url)
+		Expect(err).To(HaveOccurred(), "the server stops with the load point")
 	})
 })

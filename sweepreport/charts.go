@@ -14,6 +14,7 @@ import (
 
 	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/internal/plotsvg"
+	"github.com/servebench/servebench/servebench"
 )
 
 // chart is one drawn chart with its caption.
@@ -52,10 +53,14 @@ func seriesOf(label string, colour color.Color, rows []Rate, x, y func(Rate) *fl
 			continue
 		}
 		s.runs = append(s.runs, plotter.XY{X: *xv, Y: *yv})
-		g := groups[r.RateRPS]
+		key := r.RateRPS
+		if r.Users > 0 {
+			key = float64(r.Users)
+		}
+		g := groups[key]
 		if g == nil {
 			g = &group{}
-			groups[r.RateRPS] = g
+			groups[key] = g
 		}
 		g.xs, g.ys = append(g.xs, *xv), append(g.ys, *yv)
 	}
@@ -214,17 +219,25 @@ func (r Result) latencyChart(name string, p50, p90, p99 func(Rate) *float64, bou
 	return render(p, caption)
 }
 
-// attainmentChart draws attainment and its Wilson lower bound with the
-// target.
+// attainmentChart draws attainment with its two-sided Wilson bounds and
+// the target, against offered rate, or against users for a user search
+// (with the bracket's ends).
 func (r Result) attainmentChart() chart {
-	p := plotsvg.New("Attainment against offered rate", "offered rate (req/s, realized)", "share of offered requests qualified")
-	att := seriesOf("attainment", plotsvg.Palette[0], r.Rates, offered, func(x Rate) *float64 { return x.Attainment })
-	wil := seriesOf("Wilson "+numfmt.Level(r.Rule.Confidence)+" lower bound", plotsvg.Palette[5], r.Rates, offered, func(x Rate) *float64 { return x.WilsonLower })
+	users := r.Capacity.Unit == servebench.UnitUsers
+	x, title, xLabel := offered, "Attainment against offered rate", "offered rate (req/s, realized)"
+	if users {
+		x, title, xLabel = usersX, "Attainment against closed-loop users", "closed-loop users"
+	}
+	p := plotsvg.New(title, xLabel, "share of offered requests qualified")
+	level := numfmt.Level(r.Rule.Confidence)
+	att := seriesOf("attainment", plotsvg.Palette[0], r.Rates, x, func(x Rate) *float64 { return x.Attainment })
+	wil := seriesOf("Wilson "+level+" lower bound", plotsvg.Palette[5], r.Rates, x, func(x Rate) *float64 { return x.WilsonLower })
+	up := seriesOf("Wilson "+level+" upper bound", plotsvg.Palette[3], r.Rates, x, func(x Rate) *float64 { return x.WilsonUpper })
 	if len(att.runs) == 0 {
 		return chart{Title: p.Title.Text, Empty: "no run offered a request"}
 	}
-	for i, s := range []series{att, wil} {
-		if err := s.add(p, []draw.GlyphDrawer{draw.CircleGlyph{}, draw.TriangleGlyph{}}[i]); err != nil {
+	for i, s := range []series{att, wil, up} {
+		if err := s.add(p, []draw.GlyphDrawer{draw.CircleGlyph{}, draw.TriangleGlyph{}, draw.PyramidGlyph{}}[i]); err != nil {
 			return chart{Title: p.Title.Text, Empty: err.Error()}
 		}
 	}
@@ -232,14 +245,40 @@ func (r Result) attainmentChart() chart {
 	if err := hLine(p, r.Rule.MinAttainment, fmt.Sprintf("target %g", r.Rule.MinAttainment), plotsvg.Palette[2]); err != nil {
 		return chart{Title: p.Title.Text, Empty: err.Error()}
 	}
-	if err := r.kneeLine(p); err != nil {
+	if err := r.bracketLines(p, users); err != nil {
 		return chart{Title: p.Title.Text, Empty: err.Error()}
 	}
 	judged := "the observed attainment"
 	if r.Rule.UseWilsonLower {
 		judged = "the Wilson lower bound"
 	}
-	return render(p, "The capacity rule judges "+judged+" against the target. "+marksCaption)
+	return render(p, "The rule judges "+judged+" against the target; the bounds show the uncertainty of each run. Answer: "+r.Capacity.String()+". "+marksCaption)
+}
+
+// usersX is the x of a user search's attainment chart.
+func usersX(r Rate) *float64 {
+	if r.Users == 0 {
+		return nil
+	}
+	u := float64(r.Users)
+	return &u
+}
+
+// bracketLines marks the answer: the knee on a rate chart, both ends of
+// the bracket on a users chart.
+func (r Result) bracketLines(p *plot.Plot, users bool) error {
+	if !users {
+		return r.kneeLine(p)
+	}
+	if b := r.Capacity; b.Low != nil {
+		if err := vLine(p, *b.Low, fmt.Sprintf("SLO concurrency %g users", *b.Low)); err != nil {
+			return err
+		}
+	}
+	if b := r.Capacity; b.High != nil {
+		return vLine(p, *b.High, fmt.Sprintf("lowest failing %g users", *b.High))
+	}
+	return nil
 }
 
 // goodputChart draws qualified and successful requests per second against

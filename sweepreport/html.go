@@ -59,13 +59,18 @@ func (r Result) WriteHTML(w io.Writer) error {
 		p.Header = append(p.Header, field{"SLO", sloText(*r.SLO)})
 	}
 	p.Header = append(p.Header, field{"capacity rule", ruleText(r.Rule)})
+	p.Header = append(p.Header, field{"answer", r.Capacity.String()})
+	if a := r.AutoUsers; a != nil {
+		p.Header = append(p.Header, field{"users", fmt.Sprintf("automatic: doubled %v, bisected %v to a relative tolerance of %g, boundary replicates %v",
+			a.Doubled, a.Bisected, a.Tolerance, a.Replicated)})
+	}
 	if r.Auto != nil {
 		p.Header = append(p.Header, field{"rates", fmt.Sprintf("automatic: coarse series %s (×%g from %g req/s), then bisection %s to a resolution of %g req/s",
 			rateList(r.Auto.Coarse), r.Auto.Factor, r.Auto.StartRPS, rateList(r.Auto.Bisected), r.Auto.ResolutionRPS)})
 	}
 	for _, x := range r.Rates {
 		rw := row{Verdict: x.Verdict, Reasons: strings.Join(x.Reasons, "; "), Cells: []string{
-			numfmt.OptFixed(&x.RateRPS, -1), strconv.Itoa(x.Repeat), numfmt.OptFixed(x.OfferedRPS, 3), fmt.Sprintf("%d/%d", x.Qualified, x.Offered),
+			levelCell(x), strconv.Itoa(x.Repeat), numfmt.OptFixed(x.OfferedRPS, 3), fmt.Sprintf("%d/%d", x.Qualified, x.Offered),
 			numfmt.OptFixed(x.Attainment, 3), numfmt.OptFixed(x.WilsonLower, 3), numfmt.OptFixed(x.QualifiedRPS, 3), numfmt.OptFixed(x.OutputTokensPerS, 1),
 			numfmt.OptFixed(x.TTFTP50MS, 1) + " / " + numfmt.OptFixed(x.TTFTP99MS, 1), numfmt.OptFixed(x.TPOTP50MS, 1) + " / " + numfmt.OptFixed(x.TPOTP99MS, 1),
 			numfmt.OptFixed(x.E2EP99MS, 1), numfmt.OptFixed(x.MaxScheduleLagMS, 1)}}
@@ -82,8 +87,23 @@ func (r Result) WriteHTML(w io.Writer) error {
 	return err
 }
 
+// levelCell is a row's tested point: its rate, or its users in a user
+// search.
+func levelCell(x Rate) string {
+	if x.Users > 0 {
+		return strconv.Itoa(x.Users) + " users"
+	}
+	return numfmt.OptFixed(&x.RateRPS, -1)
+}
+
 // kneeText states the knee the way the text output does.
 func (r Result) kneeText() string {
+	if r.Capacity.Unit == servebench.UnitUsers {
+		if r.SLOConcurrencyUsers == nil {
+			return "SLO concurrency: no tested number of users passed."
+		}
+		return fmt.Sprintf("SLO concurrency: %d users, the %s.", *r.SLOConcurrencyUsers, r.KneeRule)
+	}
 	if r.KneeRPS == nil {
 		s := "Knee: no tested rate passed."
 		if len(r.InconclusiveRPS) > 0 {

@@ -16,6 +16,7 @@ import (
 	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/internal/safefile"
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/stats"
 )
 
 // Schema names the version of sweep.json.
@@ -62,20 +63,34 @@ type Result struct {
 	Notes []string `json:"notes"`
 	// Auto is the knee search that chose the rates, when one did.
 	Auto *servebench.AutoRates `json:"auto,omitempty"`
+	// AutoUsers is the closed-loop user search that chose the points, when
+	// one did; SLOConcurrencyUsers is then its SLO concurrency, the highest
+	// passing tested number of users (nil when none passed). KneeRPS is
+	// nil for a user search: users are not a rate.
+	AutoUsers           *servebench.AutoUsers `json:"auto_users,omitempty"`
+	SLOConcurrencyUsers *int                  `json:"slo_concurrency_users,omitempty"`
+	// Capacity is the answer as a bracket with its confidence: low is the
+	// highest passing tested point, high the lowest failing one, unit
+	// "req/s" or "users" (see servebench.CapacityBracket).
+	Capacity servebench.CapacityBracket `json:"capacity"`
 }
 
 // Rate is one run of a sweep.
 type Rate struct {
 	// RateRPS is the nominal rate asked for; OfferedRPS the realized one
 	// (offered requests per arrival window, as in report.json).
-	RateRPS    float64  `json:"rate_rps"`
+	RateRPS float64 `json:"rate_rps"`
+	// Users is the closed-loop users of a user search's run.
+	Users      int      `json:"users,omitempty"`
 	Repeat     int      `json:"repeat"`
 	OfferedRPS *float64 `json:"offered_rps"`
 	Offered    int      `json:"offered"`
 	Qualified  int      `json:"qualified"`
 	Attainment *float64 `json:"attainment"`
-	// WilsonLower is at the rule's confidence.
+	// WilsonLower and WilsonUpper are the one-sided Wilson bounds of
+	// attainment at the rule's confidence.
 	WilsonLower   *float64 `json:"wilson_lower"`
+	WilsonUpper   *float64 `json:"wilson_upper"`
 	QualifiedRPS  *float64 `json:"qualified_rps"`
 	SuccessfulRPS *float64 `json:"successful_rps"`
 	// OutputTokensPerS sums the output tokens of successful requests over
@@ -93,9 +108,11 @@ type Rate struct {
 	MaxScheduleLagMS *float64 `json:"max_schedule_lag_ms"`
 	// Backlog is the run's backlog judgment; nil when not measured.
 	Backlog *servebench.Backlog `json:"backlog"`
-	// Verdict is "pass", "fail", "inconclusive" or "generator_bound" (the
-	// objectives held, the client did not deliver the load); Reasons says
-	// why not pass. DecidingWindowMS is the window that would decide an
+	// Verdict is one of servebench.Verdicts(): "pass", "fail",
+	// "inconclusive", "generator_bound" (the objectives held, the client
+	// did not deliver the load) or "interrupted" (nothing is derived from
+	// it); kept a string so that the set can grow. Reasons says why not
+	// pass. DecidingWindowMS is the window that would decide an
 	// inconclusive backlog.
 	Verdict          string   `json:"verdict"`
 	Reasons          []string `json:"reasons"`
@@ -117,10 +134,7 @@ func FromSweep(sw *servebench.Sweep, dir string) Result {
 	if rule.Confidence == 0 {
 		rule.Confidence = 0.95
 	}
-	sel := servebench.SelectCapacity(sw.Points, rule)
-	res := Result{Schema: Schema, Arrival: sw.Arrival, Rule: rule, Rates: make([]Rate, 0, len(sw.Points)),
-		KneeRPS: sel.RPS, KneeRule: sel.Label, FailingNeighborRPS: sel.FailingNeighborRPS, Monotonic: sel.Monotonic,
-		InconclusiveRPS: sel.InconclusiveRPS, GeneratorBoundRPS: sel.GeneratorBoundRPS, Notes: sel.Notes, Auto: sw.Auto}
+	res, verdicts := selection(sw, rule)
 	if res.InconclusiveRPS == nil {
 		res.InconclusiveRPS = []float64{}
 	}
@@ -130,8 +144,8 @@ func FromSweep(sw *servebench.Sweep, dir string) Result {
 	if res.Notes == nil {
 		res.Notes = []string{}
 	}
-	if sel.RPS != nil {
-		res.KneeRule = sel.Label + " (" + ruleText(rule) + ")"
+	if res.KneeRPS != nil || res.SLOConcurrencyUsers != nil {
+		res.KneeRule += " (" + ruleText(rule) + ")"
 	}
 	hashes := map[string]bool{}
 	for i, p := range sw.Points {
@@ -148,7 +162,7 @@ func FromSweep(sw *servebench.Sweep, dir string) Result {
 			a := r.Experiment.Arrival
 			res.Arrival = &a
 		}
-		res.Rates = append(res.Rates, rateRow(p, sel.Verdicts[i], rule, dir))
+		res.Rates = append(res.Rates, rateRow(p, verdicts[i], rule, dir))
 	}
 	if len(hashes) == 1 {
 		for h := range hashes {
@@ -156,6 +170,23 @@ func FromSweep(sw *servebench.Sweep, dir string) Result {
 		}
 	}
 	return res
+}
+
+// selection starts the result with the sweep's selection: the SLO
+// capacity of a rate sweep, or the SLO concurrency of a user search; both
+// with the bracket. It returns the point verdicts too.
+func selection(sw *servebench.Sweep, rule servebench.CapacityRule) (Result, []servebench.PointVerdict) {
+	res := Result{Schema: Schema, Arrival: sw.Arrival, Rule: rule, Rates: make([]Rate, 0, len(sw.Points)),
+		Auto: sw.Auto, AutoUsers: sw.AutoUsers, Capacity: servebench.BracketOf(sw.Points, rule)}
+	if res.Capacity.Unit == servebench.UnitUsers {
+		sel := servebench.SelectConcurrency(sw.Points, rule)
+		res.SLOConcurrencyUsers, res.KneeRule, res.Monotonic, res.Notes = sel.Users, sel.Label, sel.Monotonic, sel.Notes
+		return res, sel.Verdicts
+	}
+	sel := servebench.SelectCapacity(sw.Points, rule)
+	res.KneeRPS, res.KneeRule, res.FailingNeighborRPS, res.Monotonic = sel.RPS, sel.Label, sel.FailingNeighborRPS, sel.Monotonic
+	res.InconclusiveRPS, res.GeneratorBoundRPS, res.Notes = sel.InconclusiveRPS, sel.GeneratorBoundRPS, sel.Notes
+	return res, sel.Verdicts
 }
 
 // ruleText states a capacity rule in words.
@@ -173,10 +204,14 @@ func ruleText(rule servebench.CapacityRule) string {
 
 func rateRow(p servebench.SweepPoint, v servebench.PointVerdict, rule servebench.CapacityRule, dir string) Rate {
 	r := p.Report
-	row := Rate{RateRPS: p.OfferedRPS, Repeat: max(p.Repeat, 1), OfferedRPS: r.OfferedRPS, Offered: r.Offered, Qualified: r.Qualified,
+	row := Rate{RateRPS: p.OfferedRPS, Users: p.Users, Repeat: max(p.Repeat, 1), OfferedRPS: r.OfferedRPS, Offered: r.Offered, Qualified: r.Qualified,
 		Attainment: r.Attainment, WilsonLower: v.WilsonLower, QualifiedRPS: r.QualifiedRPS, SuccessfulRPS: r.SuccessfulRPS,
 		MaxScheduleLagMS: r.MaxScheduleLagMS, Backlog: r.Backlog, Verdict: v.Verdict, Reasons: v.Reasons,
 		DecidingWindowMS: v.DecidingWindowMS, RunDir: p.RunDir, BatchSize: p.BatchSize}
+	if lo, ok := stats.WilsonLower(r.Offered-r.Qualified, r.Offered, rule.Confidence); ok {
+		upper := 1 - lo
+		row.WilsonUpper = &upper
+	}
 	if row.RateRPS == 0 && r.OfferedRPS != nil {
 		row.RateRPS = *r.OfferedRPS
 	}

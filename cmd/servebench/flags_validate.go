@@ -94,7 +94,7 @@ func (f *runFlags) validateNumbers(set map[string]bool) error {
 		checkFloat("rate", f.rate, 0, math.Inf(1)),
 		checkPositive("burstiness", f.burstiness),
 		checkPositive("time-scale", f.timeScale),
-		checkNonNegativeInt("users", f.users),
+		checkNonNegativeInt("users", f.users.n),
 		checkNonNegativeInt("count", f.count),
 		checkNonNegativeInt("max-concurrency", f.maxConcurrency),
 		checkNonNegativeInt("warmup", f.warmup),

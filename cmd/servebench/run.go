@@ -21,7 +21,7 @@ func init() {
 type runFlags struct {
 	baseURL, model, endpoint, workload, arrival, output, apiKeyEnv, format, lengthControl, metricsURL string
 	rate, burstiness, timeScale, requireAttainment                                                    float64
-	burstSize, users, count, maxConcurrency, warmup                                                   int
+	burstSize, count, maxConcurrency, warmup                                                          int
 	seed                                                                                              int64
 	thinkTime, duration, timeout, firstTokenTimeout, idleTimeout                                      time.Duration
 	lagTolerance, ttftSLO, tpotSLO, e2eSLO                                                            time.Duration
@@ -31,6 +31,11 @@ type runFlags struct {
 	sharding        shardFlags
 	metricsInterval time.Duration
 	boundedMemory   bool
+	users           usersFlag
+	searchUsers     bool // sweep --users auto sets it
+	benchReport     benchmarkReportFlags
+	metricsListen   metricsListenFlags
+	backends        backendFlags
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
@@ -46,7 +51,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.burstiness, "burstiness", 1, "gamma shape k; CV = 1/sqrt(k)")
 	fs.IntVar(&f.burstSize, "burst-size", 1, "requests per burst group (burst b requests every b/rate)")
 	fs.Float64Var(&f.timeScale, "time-scale", 1, "replay: multiply stored timestamps (0.5 = twice as fast)")
-	fs.IntVar(&f.users, "users", 0, "closed loop: number of users")
+	fs.Var(&f.users, "users", `closed loop: number of users (sweep: "auto" searches the SLO concurrency)`)
 	fs.DurationVar(&f.thinkTime, "think-time", 0, "closed loop: think time between a user's requests")
 	fs.Int64Var(&f.seed, "seed", 1, "seed of the sampled arrival processes")
 	fs.IntVar(&f.count, "count", 0, "number of arrivals")
@@ -76,6 +81,9 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	f.runSafety.register(fs)
 	f.gpu.register(fs)
 	f.sharding.register(fs)
+	f.benchReport.register(fs)
+	f.metricsListen.register(fs)
+	f.backends.register(fs)
 }
 
 // runRun is the run command.
@@ -101,6 +109,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 // execute runs the configured run and prints its report; it returns the
 // exit code.
 func (f *runFlags) execute(ctx context.Context, cfg servebench.RunConfig, stdout, stderr io.Writer) int {
+	defer f.metricsListen.stop()
 	if err := f.beforeLoad(ctx, &cfg, stderr); err != nil {
 		fmt.Fprintf(stderr, "servebench run: %v\n", err)
 		return 1
@@ -138,7 +147,7 @@ func msOf(d time.Duration) float64 { return float64(d) / float64(time.Millisecon
 func (f *runFlags) arrivalSpec() servebench.ArrivalSpec {
 	return servebench.ArrivalSpec{
 		Process: servebench.Process(f.arrival), RateRPS: f.rate, Burstiness: f.burstiness, BurstSize: f.burstSize,
-		TimeScale: f.timeScale, Users: f.users, ThinkTimeMS: msOf(f.thinkTime), Seed: f.seed,
+		TimeScale: f.timeScale, Users: f.users.n, ThinkTimeMS: msOf(f.thinkTime), Seed: f.seed,
 	}
 }
 
@@ -198,6 +207,9 @@ func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
 	if err := f.sharding.apply(&cfg); err != nil {
 		return cfg, err
 	}
+	if err := f.benchReport.apply(&cfg); err != nil {
+		return cfg, err
+	}
 	if err := cfg.SetArrival(f.arrivalSpec()); err != nil {
 		return cfg, err
 	}
@@ -212,5 +224,5 @@ func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
 	c.FirstTokenTimeout, c.IdleTimeout, c.TotalTimeout = f.firstTokenTimeout, f.idleTimeout, f.timeout
 	c.Header, c.Redirects = f.headers.header.Clone(), servebench.RedirectPolicy(f.followRedirects)
 	cfg.Client = c
-	return cfg, nil
+	return cfg, f.backends.apply(&cfg)
 }

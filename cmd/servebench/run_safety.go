@@ -45,6 +45,9 @@ func (f *runFlags) checkFlags() error {
 	if _, err := servebench.ParseRedirectPolicy(f.followRedirects); err != nil {
 		return fmt.Errorf("--follow-redirects: %w", err)
 	}
+	if f.users.auto && !f.searchUsers {
+		return errors.New(`--users auto: only sweep searches the users; give a number`)
+	}
 	return servebench.ValidateBaseURL(f.baseURL)
 }
 
@@ -64,10 +67,12 @@ func (f *runFlags) beforeLoad(ctx context.Context, cfg *servebench.RunConfig, st
 		return err
 	}
 	f.out = out
-	if f.skipPreflight {
-		return nil
+	if !f.skipPreflight {
+		if err := preflight(ctx, *cfg, stderr); err != nil {
+			return err
+		}
 	}
-	return preflight(ctx, *cfg, stderr)
+	return f.metricsListen.start(cfg, stderr)
 }
 
 // preflight checks the engine with the workload's first row and says what

@@ -36,16 +36,26 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&auto.Factor, "auto-factor", 2, "--rates auto: ratio between successive coarse rates")
 	fs.Float64Var(&auto.MaxRPS, "auto-max", 256, "--rates auto: the highest rate tried (req/s)")
 	fs.Float64Var(&auto.ResolutionRPS, "resolution", 0, "--rates auto: bisect until the passing and failing rates are this close (req/s; default a tenth of the start rate)")
+	var users userSearchFlags
+	users.register(fs)
+	boundaryRuns := fs.Int("boundary-runs", 3, "--rates auto, --users auto: at most this many more runs at each end of the final bracket, until the pooled attainment separates them at --confidence")
 	if code, done := parseCommandLine(fs, args, stderr, sweepRefusedFlags...); done {
 		return code
 	}
 	f.given = setFlags(fs)
+	auto.BoundaryRuns, users.search.BoundaryRuns = *boundaryRuns, *boundaryRuns
 	if err := checkSweepNumbers(*alpha, *confidence, *repeat); err != nil {
 		fmt.Fprintf(stderr, "servebench sweep: %v\n", err)
 		return 1
 	}
 	plan := servebench.SweepPlan{Repeat: *repeat, Descending: *descending}
-	if *rates == "auto" {
+	if f.users.auto {
+		if err := users.prepare(&f, *rates); err != nil {
+			fmt.Fprintf(stderr, "servebench sweep: %v\n", err)
+			return 1
+		}
+		plan.Users = &users.search
+	} else if *rates == "auto" {
 		if err := checkAutoRateFlags(auto.StartRPS, auto.Factor, auto.MaxRPS, auto.ResolutionRPS); err != nil {
 			fmt.Fprintf(stderr, "servebench sweep: %v\n", err)
 			return 1
@@ -76,7 +86,7 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	if !servebench.Process(f.arrival).Sampled() {
+	if plan.Users == nil && !servebench.Process(f.arrival).Sampled() {
 		fmt.Fprintf(stderr, "servebench sweep: --arrival %s has no offered rate to sweep\n", f.arrival)
 		return 1
 	}
@@ -94,6 +104,7 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 // executeSweep runs the planned sweep (one point per batch size when sizes
 // is not nil), writes and prints its result; it returns the exit code.
 func (f *runFlags) executeSweep(ctx context.Context, cfg servebench.RunConfig, plan servebench.SweepPlan, sizes []int, stdout, stderr io.Writer) int {
+	defer f.metricsListen.stop()
 	if err := f.beforeLoad(ctx, &cfg, stderr); err != nil {
 		fmt.Fprintf(stderr, "servebench sweep: %v\n", err)
 		return 1
@@ -122,17 +133,18 @@ func (f *runFlags) executeSweep(ctx context.Context, cfg servebench.RunConfig, p
 		fmt.Fprintf(stderr, "servebench sweep: %v\n", err)
 		return 1
 	}
-	return sweepExitCode(sweep.Selection, stderr)
+	return sweepExitCode(sweep, plan.Users != nil, stderr)
 }
 
-// sweepExitCode is 0 when a tested rate passed, 2 when every point was
-// generator_bound (the sweep measured the client, not the engine, like a
-// run whose load was not delivered), else 4.
-func sweepExitCode(sel servebench.CapacitySelection, stderr io.Writer) int {
+// sweepExitCode is 0 when a tested rate (or number of users, in a user
+// search) passed, 2 when every point was generator_bound (the sweep
+// measured the client, not the engine, like a run whose load was not
+// delivered), else 4.
+func sweepExitCode(sw *servebench.Sweep, users bool, stderr io.Writer) int {
 	switch {
-	case sel.RPS != nil:
+	case users && sw.Concurrency != nil && sw.Concurrency.Users != nil, !users && sw.Selection.RPS != nil:
 		return 0
-	case sel.AllGeneratorBound():
+	case sw.Selection.AllGeneratorBound():
 		fmt.Fprintln(stderr, "servebench sweep: load not delivered at any tested rate: the client was the limit, so the sweep is not evidence about the engine")
 		return 2
 	}
@@ -161,7 +173,14 @@ func printSweepResult(w io.Writer, sw *servebench.Sweep, res sweepreport.Result,
 	case "html":
 		return res.WriteHTML(w)
 	default:
+		if sw.Concurrency != nil {
+			printUserSearch(w, sw)
+			return nil
+		}
 		printSweep(w, sw)
+		if sw.Capacity != nil {
+			fmt.Fprintf(w, "  answer: %s\n", sw.Capacity)
+		}
 		if sw.Auto != nil {
 			fmt.Fprintf(w, "  (rates chosen automatically: coarse %v, bisected %v, resolution %g req/s)\n",
 				sw.Auto.Coarse, sw.Auto.Bisected, sw.Auto.ResolutionRPS)

@@ -64,7 +64,7 @@ func Run(ctx context.Context, img string, opts ...testcontainers.ContainerCustom
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	base, err := containers.Start(ctx, plan)
+	base, err := containers.StartWith(ctx, plan, officialRun)
 	var c *Container
 	if base != nil {
 		c = &Container{Base: base, modelfile: modelfile(ContainerModelFile, o)}

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/servebench/servebench/internal/numfmt"
+	"github.com/servebench/servebench/servebench"
+)
+
+// userSearchFlags are the sweep's --users auto settings.
+type userSearchFlags struct {
+	search servebench.AutoUsers
+}
+
+func (f *userSearchFlags) register(fs *flag.FlagSet) {
+	fs.IntVar(&f.search.StartUsers, "auto-start-users", 1, "--users auto: the first number of users, doubled while it passes")
+	fs.IntVar(&f.search.MaxUsers, "auto-max-users", 1024, "--users auto: the most users tried")
+	fs.Float64Var(&f.search.Tolerance, "tolerance", 0.1, "--users auto: bisect until the failing and passing numbers of users are within this fraction of the passing one")
+}
+
+// prepare turns the run flags into a user search: a closed loop starting
+// at the first number of users.
+func (f *userSearchFlags) prepare(rf *runFlags, rates string) error {
+	switch {
+	case rates != "":
+		return errors.New("--users auto searches the users; give no --rates")
+	case rf.given["arrival"] && servebench.Process(rf.arrival) != servebench.ProcessClosed:
+		return fmt.Errorf("--users auto: the search runs a closed loop, got --arrival %s", rf.arrival)
+	}
+	rf.arrival, rf.users.n, rf.searchUsers = string(servebench.ProcessClosed), f.search.StartUsers, true
+	return nil
+}
+
+// printUserSearch prints a user search in the text format.
+func printUserSearch(w io.Writer, sw *servebench.Sweep) {
+	sel := sw.Concurrency
+	for _, v := range sel.Verdicts {
+		fmt.Fprintf(w, "%6d users  %-12s attainment %s", v.Users, v.Verdict, numfmt.OptFixed(v.Attainment, 3))
+		if len(v.Reasons) > 0 {
+			fmt.Fprintf(w, "  (%s)", strings.Join(v.Reasons, "; "))
+		}
+		fmt.Fprintln(w)
+	}
+	if sel.Users == nil {
+		fmt.Fprintln(w, "\nSLO concurrency: no tested number of users passed")
+	} else {
+		fmt.Fprintf(w, "\nSLO concurrency: %d users (%s)\n", *sel.Users, sel.Label)
+	}
+	fmt.Fprintf(w, "answer: %s\n", sw.Capacity)
+	for _, n := range sel.Notes {
+		fmt.Fprintf(w, "  (%s)\n", n)
+	}
+}

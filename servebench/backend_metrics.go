@@ -1,0 +1,104 @@
+package servebench
+
+import (
+	"context"
+	"strings"
+	"time"
+)
+
+// BackendMetrics is one replica's metrics over the measurement.
+type BackendMetrics struct {
+	EngineMetrics
+	// PrefixCacheHitRate is the increase of the engine's prefix-cache hit
+	// counter over that of its query counter (vLLM's
+	// vllm:prefix_cache_hits_total and vllm:prefix_cache_queries_total,
+	// both in tokens, summed over label sets); nil when the engine exposes
+	// neither or nothing was looked up: absent, never 0.
+	PrefixCacheHitRate *float64 `json:"prefix_cache_hit_rate"`
+	// Series is the replica's queue, running requests, KV-cache usage and
+	// preemptions through the measurement, scraped every
+	// RunConfig.MetricsInterval (nil when that is negative).
+	Series *EngineSeries `json:"series,omitempty"`
+}
+
+// The vLLM v1 prefix-cache counters the hit rate is computed from.
+const (
+	prefixCacheHits    = "vllm:prefix_cache_hits_total"
+	prefixCacheQueries = "vllm:prefix_cache_queries_total"
+)
+
+// scrapeEach scrapes every URL in turn.
+func scrapeEach(ctx context.Context, urls []string) []scrapeResult {
+	out := make([]scrapeResult, len(urls))
+	for i, u := range urls {
+		snap, err := scrapeMetrics(ctx, u)
+		out[i] = scrapeResult{snap, err}
+	}
+	return out
+}
+
+// startBackendSamplers scrapes every replica through the measurement, as
+// startSampler does the engine; nil when the run scrapes only before and
+// after.
+func (l *LiveRun) startBackendSamplers(ctx context.Context) []*engineSampler {
+	if len(l.cfg.BackendMetricsURLs) == 0 || l.cfg.MetricsInterval < 0 {
+		return nil
+	}
+	every := l.cfg.MetricsInterval
+	if every == 0 {
+		every = DefaultMetricsInterval
+	}
+	t0 := time.Now()
+	out := make([]*engineSampler, len(l.cfg.BackendMetricsURLs))
+	for i, u := range l.cfg.BackendMetricsURLs {
+		out[i] = startEngineSampler(ctx, u, every, t0)
+	}
+	return out
+}
+
+// stopSamplers stops every sampler and returns their series, in order.
+func stopSamplers(samplers []*engineSampler) []*EngineSeries {
+	out := make([]*EngineSeries, len(samplers))
+	for i, s := range samplers {
+		out[i] = s.stopIfStarted()
+	}
+	return out
+}
+
+// backendMetrics compares the scrapes of each replica and adds its series;
+// nil without any replica.
+func backendMetrics(urls []string, before, after []scrapeResult, series []*EngineSeries) []BackendMetrics {
+	if len(urls) == 0 {
+		return nil
+	}
+	out := make([]BackendMetrics, len(urls))
+	for i, u := range urls {
+		em := metricsBetween(u, before[i], after[i])
+		out[i] = BackendMetrics{EngineMetrics: *em, PrefixCacheHitRate: prefixCacheHitRate(em.Counters)}
+		if i < len(series) {
+			out[i].Series = series[i]
+		}
+	}
+	return out
+}
+
+// prefixCacheHitRate is Δhits / Δqueries from counter increases keyed by
+// series (name and labels).
+func prefixCacheHitRate(counters map[string]float64) *float64 {
+	var hits, queries float64
+	found := false
+	for series, v := range counters {
+		name, _, _ := strings.Cut(series, "{")
+		switch name {
+		case prefixCacheHits:
+			hits += v
+		case prefixCacheQueries:
+			queries += v
+			found = true
+		}
+	}
+	if !found || queries == 0 {
+		return nil
+	}
+	return ptr(hits / queries)
+}

@@ -1,0 +1,88 @@
+package servebench
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+func TestGiniByHand(t *testing.T) {
+	// [1, 2, 3]: Σ|xi − xj| over ordered pairs = 8, 2 k² mean = 36.
+	for _, tc := range []struct {
+		counts []float64
+		want   float64
+	}{{[]float64{1, 2, 3}, 8.0 / 36}, {[]float64{5, 5, 5, 5}, 0}, {[]float64{15, 5}, 0.25}} {
+		if g := gini(tc.counts); g == nil || math.Abs(*g-tc.want) > 1e-12 {
+			t.Errorf("gini(%v) = %v, want %v", tc.counts, g, tc.want)
+		}
+	}
+	if gini([]float64{7}) != nil {
+		t.Error("one value has a Gini")
+	}
+}
+
+func TestBreakdownOfCountsEveryRequestOnce(t *testing.T) {
+	reqs := []RequestScore{
+		{ID: "1", Class: "a", Backend: "x", Status: StatusSuccess, Qualified: true, TTFTMS: ptr(10.0)},
+		{ID: "2", Class: "a", Backend: "x", Status: StatusSuccess, TTFTMS: ptr(30.0)},
+		{ID: "3", Class: "b", Status: StatusNotSent},
+	}
+	bd := breakdownOf(reqs, "")
+	x, none := bd["backend"].Values["x"], bd["backend"].Values[BreakdownNone]
+	if x.Offered != 2 || x.Qualified != 1 || *x.Attainment != 0.5 || *x.TTFT.Mean != 20 || *x.TTFT.Max != 30 || none.Offered != 1 {
+		t.Errorf("backend x %+v, none %+v", x, none)
+	}
+	if bd["backend"].Gini != nil {
+		t.Error("one named backend has a Gini")
+	}
+	// Classes a and b have 2 and 1 requests: Gini = 2 x 1 / (2 x 4 x 1.5) = 1/6.
+	if a := bd["class"].Values["a"]; a.Offered != 2 || math.Abs(a.Share-2.0/3) > 1e-12 || math.Abs(*bd["class"].Gini-1.0/6) > 1e-12 {
+		t.Errorf("class a %+v, Gini %v", a, *bd["class"].Gini)
+	}
+	if breakdownOf([]RequestScore{{ID: "1"}}, "") != nil {
+		t.Error("no dimension carried, yet a breakdown")
+	}
+}
+
+func TestPrefixCacheHitRateFromTwoScrapes(t *testing.T) {
+	// The first scrape says 10 hits of 100 queried tokens, the second 40 of
+	// 200: 30 / 100 = 0.3 over the measurement.
+	var calls atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		k := calls.Add(1)
+		fmt.Fprintf(w, "# TYPE vllm:prefix_cache_hits_total counter\nvllm:prefix_cache_hits_total{model_name=\"m\"} %d\n", 10+30*(k-1))
+		fmt.Fprintf(w, "# TYPE vllm:prefix_cache_queries_total counter\nvllm:prefix_cache_queries_total{model_name=\"m\"} %d\n", 100*k)
+	}))
+	defer srv.Close()
+	urls := []string{srv.URL}
+	before := scrapeEach(context.Background(), urls)
+	after := scrapeEach(context.Background(), urls)
+	bm := backendMetrics(urls, before, after, nil)
+	if len(bm) != 1 || bm[0].PrefixCacheHitRate == nil || math.Abs(*bm[0].PrefixCacheHitRate-0.3) > 1e-12 {
+		t.Fatalf("backend metrics %+v", bm)
+	}
+}
+
+func TestBreakdownInTheTextReport(t *testing.T) {
+	reqs := []RequestScore{
+		{ID: "1", Backend: "x", Status: StatusSuccess, Qualified: true, TTFTMS: ptr(10.0)},
+		{ID: "2", Backend: "y", Status: StatusSuccess, Qualified: true, TTFTMS: ptr(30.0)},
+		{ID: "3", Backend: "y", Status: StatusSuccess, TTFTMS: ptr(50.0)},
+	}
+	r := &Report{Offered: 3, Breakdown: breakdownOf(reqs, "")}
+	var b strings.Builder
+	if err := r.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	// Counts 1 and 2: Gini = 2 x 1 / (2 x 4 x 1.5) = 1/6 = 0.167.
+	for _, want := range []string{"Breakdown by backend (Gini of offered requests 0.167)", "x                               1    0.333      1.000"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("text report lacks %q:\n%s", want, b.String())
+		}
+	}
+}

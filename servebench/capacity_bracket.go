@@ -1,0 +1,150 @@
+package servebench
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/servebench/servebench/internal/numfmt"
+)
+
+// The units of a CapacityBracket.
+const (
+	UnitRPS   = "req/s"
+	UnitUsers = "users"
+)
+
+// CapacityBracket is a search's answer as a bracket with the confidence
+// behind it: "between 48 and 56 users at 95 %", not a point. Low is the
+// highest passing tested point and High the lowest failing one (either nil
+// when the search found none); Unit is UnitRPS or UnitUsers. In a rate
+// search Low is the SLO capacity; in a user search it is the SLO
+// concurrency.
+type CapacityBracket struct {
+	Low  *float64 `json:"low"`
+	High *float64 `json:"high"`
+	// Confidence is the smaller of LowConfidence and HighConfidence (the
+	// one that exists when only one end does): the one-sided confidence
+	// with which the pooled attainment puts the rule's α between the ends.
+	Confidence *float64 `json:"confidence"`
+	Unit       string   `json:"unit"`
+	// LowConfidence is the confidence that Low's attainment is at least α,
+	// and HighConfidence that High's is below it, each from every run at
+	// that point pooled: Φ((p̂ − α)/√(α(1 − α)/n)), the level at which the
+	// one-sided Wilson bound just reaches α. They cover attainment only;
+	// the rule's other criteria (load delivered, backlog) are verdicts.
+	LowConfidence  *float64 `json:"low_confidence"`
+	HighConfidence *float64 `json:"high_confidence"`
+	// LowRuns and HighRuns count the runs pooled at each end, with their
+	// qualified and offered requests.
+	LowRuns       int `json:"low_runs"`
+	LowQualified  int `json:"low_qualified"`
+	LowOffered    int `json:"low_offered"`
+	HighRuns      int `json:"high_runs"`
+	HighQualified int `json:"high_qualified"`
+	HighOffered   int `json:"high_offered"`
+	// Separated is true when both ends reached the rule's confidence.
+	Separated bool `json:"separated"`
+}
+
+// BracketOf states the bracket of a sweep's points under rule: a user
+// search when any point has Users, an offered-rate sweep otherwise.
+func BracketOf(points []SweepPoint, rule CapacityRule) CapacityBracket {
+	rule = rule.withDefaults()
+	b := CapacityBracket{Unit: UnitRPS}
+	var level func(SweepPoint, PointVerdict) float64
+	var verdicts []PointVerdict
+	if isUserSearch(points) {
+		sel := SelectConcurrency(points, rule)
+		b.Unit, verdicts = UnitUsers, sel.Verdicts
+		b.Low, b.High = intToFloat(sel.Users), intToFloat(sel.FailingNeighborUsers)
+		level = func(p SweepPoint, _ PointVerdict) float64 { return float64(p.Users) }
+	} else {
+		sel := SelectCapacity(points, rule)
+		verdicts = sel.Verdicts
+		b.Low, b.High = sel.RPS, sel.FailingNeighborRPS
+		level = func(_ SweepPoint, v PointVerdict) float64 { return v.OfferedRPS }
+	}
+	for i, p := range points {
+		if p.Report == nil {
+			continue
+		}
+		at := level(p, verdicts[i])
+		if b.Low != nil && at == *b.Low {
+			b.LowRuns, b.LowQualified, b.LowOffered = b.LowRuns+1, b.LowQualified+p.Report.Qualified, b.LowOffered+p.Report.Offered
+		}
+		if b.High != nil && at == *b.High {
+			b.HighRuns, b.HighQualified, b.HighOffered = b.HighRuns+1, b.HighQualified+p.Report.Qualified, b.HighOffered+p.Report.Offered
+		}
+	}
+	if b.Low != nil {
+		b.LowConfidence = passConfidence(b.LowQualified, b.LowOffered, rule.MinAttainment)
+	}
+	if b.High != nil {
+		if c := passConfidence(b.HighQualified, b.HighOffered, rule.MinAttainment); c != nil {
+			b.HighConfidence = ptr(1 - *c)
+		}
+	}
+	b.Confidence = minPtr(b.LowConfidence, b.HighConfidence)
+	b.Separated = (b.Low == nil || reached(b.LowConfidence, rule.Confidence)) &&
+		(b.High == nil || reached(b.HighConfidence, rule.Confidence)) && (b.Low != nil || b.High != nil)
+	return b
+}
+
+// String states the bracket for people: "between 48 and 56 users at 95%".
+func (b CapacityBracket) String() string {
+	conf := "confidence n/a"
+	if b.Confidence != nil {
+		conf = "at " + numfmt.Level(*b.Confidence)
+	}
+	switch {
+	case b.Low != nil && b.High != nil:
+		return fmt.Sprintf("between %s and %s %s %s", numfmt.Compact(*b.Low), numfmt.Compact(*b.High), b.Unit, conf)
+	case b.Low != nil:
+		return fmt.Sprintf("at least %s %s %s (no tested point failed)", numfmt.Compact(*b.Low), b.Unit, conf)
+	case b.High != nil:
+		return fmt.Sprintf("below %s %s %s (no tested point passed)", numfmt.Compact(*b.High), b.Unit, conf)
+	}
+	return "no bracket: nothing was tested"
+}
+
+// passConfidence is the one-sided confidence that the attainment behind
+// qualified of offered is at least alpha: Φ((p̂ − α)/√(α(1 − α)/n)), the
+// score statistic whose inversion is the Wilson bound. Nil when nothing
+// was offered or α is 0 or 1.
+func passConfidence(qualified, offered int, alpha float64) *float64 {
+	if offered == 0 || !(alpha > 0 && alpha < 1) {
+		return nil
+	}
+	n := float64(offered)
+	z := (float64(qualified)/n - alpha) / math.Sqrt(alpha*(1-alpha)/n)
+	return ptr(0.5 * math.Erfc(-z/math.Sqrt2))
+}
+
+// isUserSearch reports whether the points come from a user search.
+func isUserSearch(points []SweepPoint) bool {
+	for _, p := range points {
+		if p.Users > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func intToFloat(v *int) *float64 {
+	if v == nil {
+		return nil
+	}
+	return ptr(float64(*v))
+}
+
+func minPtr(a, b *float64) *float64 {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	return ptr(min(*a, *b))
+}
+
+func reached(c *float64, level float64) bool { return c != nil && *c >= level }

@@ -1,0 +1,93 @@
+package llmdreport
+
+import (
+	"math"
+	"slices"
+
+	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/stats"
+)
+
+// percentileFields are the schema's percentiles, p0.1 to p99.9, with the
+// field each one fills.
+var percentileFields = []struct {
+	p     float64
+	field func(*Statistics) **float64
+}{
+	{0.1, func(s *Statistics) **float64 { return &s.P0p1 }},
+	{1, func(s *Statistics) **float64 { return &s.P1 }},
+	{5, func(s *Statistics) **float64 { return &s.P5 }},
+	{10, func(s *Statistics) **float64 { return &s.P10 }},
+	{25, func(s *Statistics) **float64 { return &s.P25 }},
+	{50, func(s *Statistics) **float64 { return &s.P50 }},
+	{75, func(s *Statistics) **float64 { return &s.P75 }},
+	{90, func(s *Statistics) **float64 { return &s.P90 }},
+	{95, func(s *Statistics) **float64 { return &s.P95 }},
+	{99, func(s *Statistics) **float64 { return &s.P99 }},
+	{99.9, func(s *Statistics) **float64 { return &s.P99p9 }},
+}
+
+// fillPercentiles sets min, max and every schema percentile that pick
+// answers; pick reports false for one it cannot.
+func fillPercentiles(s *Statistics, pick func(p float64) (float64, bool)) {
+	if v, ok := pick(0); ok {
+		s.Min = &v
+	}
+	if v, ok := pick(100); ok {
+		s.Max = &v
+	}
+	for _, f := range percentileFields {
+		if v, ok := pick(f.p); ok {
+			*f.field(s) = &v
+		}
+	}
+}
+
+// sampleStatistics summarizes a sample: mean, population standard
+// deviation, min, max and the percentiles by method. Nil for an empty
+// sample: an undefined figure is left out, never written as zero.
+func sampleStatistics(units string, xs []float64, method stats.PercentileMethod) *Statistics {
+	if len(xs) == 0 {
+		return nil
+	}
+	sorted := slices.Clone(xs)
+	slices.Sort(sorted)
+	var sum float64
+	for _, x := range sorted {
+		sum += x
+	}
+	mean := sum / float64(len(sorted))
+	var sq float64
+	for _, x := range sorted {
+		sq += (x - mean) * (x - mean)
+	}
+	sd := math.Sqrt(sq / float64(len(sorted)))
+	s := &Statistics{Units: units, Mean: mean, Stddev: &sd}
+	fillPercentiles(s, func(p float64) (float64, bool) { return stats.Percentile(sorted, p, method) })
+	return s
+}
+
+// metricStatistics summarizes one of the report's latency populations. A
+// report fresh from the scorer answers every percentile from its samples;
+// one scored in a streamed pass keeps p50, p90, p95, p99 and the maximum
+// only, and the others are left out. Nil when the population is empty.
+func metricStatistics(rep *servebench.Report, m servebench.Metric, units string) *Statistics {
+	d, ok := rep.Percentiles[m]
+	if !ok || d.N == 0 || d.Mean == nil {
+		return nil
+	}
+	s := &Statistics{Units: units, Mean: *d.Mean}
+	fillPercentiles(s, func(p float64) (float64, bool) {
+		v, _, _, err := rep.Percentile(m, p)
+		return v, err == nil
+	})
+	return s
+}
+
+// rate is a single figure over the horizon, as a statistics object.
+func rate(units string, v *float64) *Statistics {
+	if v == nil {
+		return nil
+	}
+	return &Statistics{Units: units, Mean: *v}
+}

@@ -1,0 +1,27 @@
+package servebench
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/servebench/servebench/internal/numfmt"
+)
+
+// writeBreakdownText adds each breakdown dimension to the text report: per
+// value, offered requests and share, attainment and p50/p99 TTFT, with the
+// dimension's Gini coefficient.
+func writeBreakdownText(w io.Writer, rule func(string), bd map[string]*BreakdownDimension) {
+	for _, name := range BreakdownDimensions() {
+		dim := bd[name]
+		if dim == nil {
+			continue
+		}
+		rule(fmt.Sprintf("Breakdown by %s (Gini of offered requests %s)", name, numfmt.OptFixed(dim.Gini, 3)))
+		fmt.Fprintf(w, "%-24s %8s %8s %10s %12s %12s\n", name, "offered", "share", "attainment", "TTFT p50 ms", "TTFT p99 ms")
+		for _, v := range sortedKeys(dim.Values) {
+			x := dim.Values[v]
+			fmt.Fprintf(w, "%-24s %8d %8.3f %10s %12s %12s\n", v, x.Offered, x.Share, numfmt.OptFixed(x.Attainment, 3),
+				numfmt.OptCompact(x.TTFT.P50), numfmt.OptCompact(x.TTFT.P99))
+		}
+	}
+}
