@@ -236,10 +236,3 @@ func (p Pareto) WriteHTML(w io.Writer, configs []Config) error {
 	_, err := w.Write(buf.Bytes())
 	return err
 }
-
-func abs(v float64) float64 {
-	if v < 0 {
-		return -v
-	}
-	return v
-}
