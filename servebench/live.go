@@ -112,6 +112,9 @@ func (l *LiveRun) run(ctx context.Context, plan *dispatchPlan) (*RunResult, erro
 	rep.EngineMetrics = l.engineMetrics(before, after)
 	rep.BackendMetrics = backendMetrics(l.cfg.BackendMetricsURLs, backendsBefore, backendsAfter, backendSeries)
 	attachEngineSeries(rep, series)
+	if rep.Experiment != nil && !d.start.IsZero() {
+		rep.Experiment.ClockOrigin = d.start.UTC().Format(time.RFC3339Nano)
+	}
 	gpu.attributeWork(rep)
 	rep.GPUTelemetry = gpu
 	if writeErr != nil {

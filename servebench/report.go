@@ -363,8 +363,13 @@ type GeneratorReport struct {
 
 // Experiment is the compact record that makes a run reproducible.
 type Experiment struct {
-	RunID         string         `json:"run_id"`
-	StartTime     string         `json:"start_time"`
+	RunID     string `json:"run_id"`
+	StartTime string `json:"start_time"`
+	// ClockOrigin is the wall-clock instant of the run clock's zero, when
+	// dispatch began (after warmup and any --start-at wait): the *_ms times
+	// of the run's outcomes and engine series count from it. Empty when
+	// nothing was dispatched.
+	ClockOrigin   string         `json:"clock_origin,omitempty"`
 	Arrival       ArrivalSpec    `json:"arrival"`
 	Endpoint      Endpoint       `json:"endpoint"`
 	BaseURL       string         `json:"base_url"`

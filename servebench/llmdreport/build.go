@@ -43,7 +43,7 @@ func FromRun(res *servebench.RunResult) (*Report, error) {
 		Scenario: &Scenario{Stack: []Component{engineComponent(label, x, rep)}, Load: load(x, rep, l)},
 		Results: Results{
 			RequestPerformance: &RequestPerformance{Aggregate: aggregate(rep, l)},
-			Observability:      observability(label, x.StartTime, rep.EngineSeries),
+			Observability:      observability(label, clockOrigin(x), rep.EngineSeries),
 		},
 	}
 	return br, nil

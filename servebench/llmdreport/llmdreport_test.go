@@ -169,6 +169,7 @@ func TestYAMLReportAndEngineSeries(t *testing.T) {
 		rc.MetricsURL = rc.Client.BaseURL + "/metrics"
 		rc.MetricsInterval = 50 * time.Millisecond
 		rc.Count = 20
+		rc.Warmup = 2
 	})
 	if _, err := os.Stat(filepath.Join(res.Dir, llmdreport.FileJSON)); !os.IsNotExist(err) {
 		t.Errorf("a YAML run also wrote %s (err %v)", llmdreport.FileJSON, err)
@@ -190,6 +191,26 @@ func TestYAMLReportAndEngineSeries(t *testing.T) {
 	}
 	if got := len(running["series"].([]any)); got != n || running["units"] != "count" {
 		t.Errorf("num_requests_running has %d points in %v, want %d in count", got, running["units"], n)
+	}
+	// A sample's instant is the run clock's origin (after the warmup) plus
+	// its time on that clock, not the experiment's start before warmup.
+	x := res.Report.Experiment
+	origin, err := time.Parse(time.RFC3339Nano, x.ClockOrigin)
+	if err != nil {
+		t.Fatalf("clock_origin %q: %v", x.ClockOrigin, err)
+	}
+	if start, _ := time.Parse(time.RFC3339Nano, x.StartTime); !origin.After(start) {
+		t.Errorf("clock origin %s is not after the start %s, before a warmup of 2", x.ClockOrigin, x.StartTime)
+	}
+	for _, s := range res.Report.EngineSeries.Samples {
+		if s.Running == nil {
+			continue
+		}
+		want := origin.Add(time.Duration(s.AtMS * float64(time.Millisecond))).UTC().Format(time.RFC3339Nano)
+		if got := running["series"].([]any)[0].(map[string]any)["ts"]; got != want {
+			t.Errorf("first point at %v, want %s (clock origin + %v ms)", got, want, s.AtMS)
+		}
+		break
 	}
 }
 

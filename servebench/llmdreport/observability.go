@@ -37,3 +37,13 @@ func series(units string, t0 time.Time, samples []servebench.EngineSample, get f
 	}
 	return &TimeSeries{Units: units, Series: pts}
 }
+
+// clockOrigin is the wall-clock instant that the run's millisecond times
+// count from: the dispatch's start, or the experiment's start (before
+// warmup) in a report that predates the clock_origin field.
+func clockOrigin(x *servebench.Experiment) string {
+	if x.ClockOrigin != "" {
+		return x.ClockOrigin
+	}
+	return x.StartTime
+}
