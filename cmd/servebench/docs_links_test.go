@@ -69,3 +69,18 @@ func TestDocsLinksResolve(t *testing.T) {
 		}
 	}
 }
+
+// TestDocsIndexListsEveryPage: docs/README.md links every page of docs/.
+func TestDocsIndexListsEveryPage(t *testing.T) {
+	index := readRepoFile(t, "docs/README.md")
+	pages, err := filepath.Glob("../../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, page := range pages {
+		name := filepath.Base(page)
+		if name != "README.md" && !strings.Contains(index, "]("+name+")") {
+			t.Errorf("docs/README.md does not link %s", name)
+		}
+	}
+}
