@@ -49,7 +49,7 @@ func TestREADMEExamplesRunAsWritten(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the README's examples run for about 20 s")
 	}
-	cmds := readmeCommands(t, "## Running against an endpoint")
+	cmds := readmeCommands(t, "### Running against an endpoint")
 	if len(cmds) != 4 || strings.Join(cmds[0][:3], " ") != "go run ./cmd/simengine" {
 		t.Fatalf("the README's block changed shape: %q", cmds)
 	}
