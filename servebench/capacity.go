@@ -370,8 +370,6 @@ func (rule CapacityRule) withDefaults() CapacityRule {
 // judgePoint applies the rule to one point.
 func judgePoint(p SweepPoint, rule CapacityRule) PointVerdict {
 	v := PointVerdict{OfferedRPS: p.OfferedRPS, Users: p.Users, Judged: "attainment", Reasons: []string{}, Verdict: VerdictFail}
-	undecided := 0   // reasons that are criteria not judged rather than failed
-	undelivered := 0 // the reason that the client did not deliver the load
 	if rule.UseWilsonLower {
 		v.Judged = fmt.Sprintf("wilson_lower@%g", rule.Confidence)
 	}
@@ -384,23 +382,48 @@ func judgePoint(p SweepPoint, rule CapacityRule) PointVerdict {
 		v.Reasons = append(v.Reasons, "no report")
 		return v
 	}
+	v.takeFigures(r, rule.Confidence)
+	if !(rule.MinAttainment > 0 && rule.MinAttainment <= 1) || !(rule.Confidence > 0 && rule.Confidence < 1) {
+		v.Reasons = append(v.Reasons, fmt.Sprintf("invalid rule: min attainment %g, confidence %g", rule.MinAttainment, rule.Confidence))
+		return v
+	}
+	v.Reasons = append(v.Reasons, closedLoopReasons(p)...)
+	undecided := v.judgeAttainment(r, rule) // reasons that are criteria not judged rather than failed
+	undelivered := 0                        // the reason that the client did not deliver the load
+	if reasons := deliveryReasons(p); len(reasons) > 0 {
+		v.Reasons = append(v.Reasons, reasons...)
+		undelivered++
+	}
+	if rule.RequireNoBacklogGrowth && p.Users == 0 {
+		undecided += v.judgeBacklog(r)
+	}
+	v.settle(undecided, undelivered)
+	return v
+}
+
+// takeFigures copies a point's report figures into its verdict: the
+// offered rate when the point had none, validity, schedule lag,
+// attainment, its Wilson lower bound at confidence, and backlog growth
+// when conclusive.
+func (v *PointVerdict) takeFigures(r *Report, confidence float64) {
 	if v.OfferedRPS == 0 && r.OfferedRPS != nil {
 		v.OfferedRPS = *r.OfferedRPS
 	}
 	v.Valid = r.Valid
 	v.MaxScheduleLagMS, v.ScheduleLagToleranceMS = r.MaxScheduleLagMS, r.ScheduleLagToleranceMS
 	v.Attainment = r.Attainment
-	if lo, ok := stats.WilsonLower(r.Qualified, r.Offered, rule.Confidence); ok {
+	if lo, ok := stats.WilsonLower(r.Qualified, r.Offered, confidence); ok {
 		v.WilsonLower = ptr(lo)
 	}
 	if r.Backlog != nil && !r.Backlog.Inconclusive {
 		v.BacklogGrowing = ptr(r.Backlog.Growing)
 	}
-	if !(rule.MinAttainment > 0 && rule.MinAttainment <= 1) || !(rule.Confidence > 0 && rule.Confidence < 1) {
-		v.Reasons = append(v.Reasons, fmt.Sprintf("invalid rule: min attainment %g, confidence %g", rule.MinAttainment, rule.Confidence))
-		return v
-	}
-	v.Reasons = append(v.Reasons, closedLoopReasons(p)...)
+}
+
+// judgeAttainment adds the reason the judged attainment (or its Wilson
+// lower bound) fails the rule, if it does, and returns 1 when it is
+// undefined (a criterion not judged), else 0.
+func (v *PointVerdict) judgeAttainment(r *Report, rule CapacityRule) int {
 	judged := v.Attainment
 	what := "attainment"
 	if rule.UseWilsonLower {
@@ -410,29 +433,40 @@ func judgePoint(p SweepPoint, rule CapacityRule) PointVerdict {
 	switch {
 	case judged == nil:
 		v.Reasons = append(v.Reasons, what+" undefined (nothing offered)")
-		undecided++
+		return 1
 	case *judged < rule.MinAttainment:
 		v.Reasons = append(v.Reasons, fmt.Sprintf("%s %.3f (%d of %d qualified) below %.3f",
 			what, *judged, r.Qualified, r.Offered, rule.MinAttainment))
 	}
-	if reasons := deliveryReasons(p); len(reasons) > 0 {
-		v.Reasons = append(v.Reasons, reasons...)
-		undelivered++
+	return 0
+}
+
+// judgeBacklog adds the reason the backlog fails the no-growth rule, if it
+// does, and returns 1 when growth was not measured or is inconclusive (a
+// criterion not judged; an inconclusive one keeps the window that would
+// decide it), else 0.
+func (v *PointVerdict) judgeBacklog(r *Report) int {
+	switch {
+	case r.Backlog == nil:
+		v.Reasons = append(v.Reasons, "backlog not measured, so no growth cannot be shown")
+		return 1
+	case r.Backlog.Inconclusive:
+		v.Reasons = append(v.Reasons, "backlog "+r.Backlog.Note)
+		v.DecidingWindowMS = decidingWindowMS(r)
+		return 1
+	case r.Backlog.Growing:
+		v.Reasons = append(v.Reasons, fmt.Sprintf("backlog grew from %d outstanding at the window's midpoint to %d at its end",
+			r.Backlog.AtWindowMid, r.Backlog.AtWindowEnd))
 	}
-	if rule.RequireNoBacklogGrowth && p.Users == 0 {
-		switch {
-		case r.Backlog == nil:
-			v.Reasons = append(v.Reasons, "backlog not measured, so no growth cannot be shown")
-			undecided++
-		case r.Backlog.Inconclusive:
-			v.Reasons = append(v.Reasons, "backlog "+r.Backlog.Note)
-			undecided++
-			v.DecidingWindowMS = decidingWindowMS(r)
-		case r.Backlog.Growing:
-			v.Reasons = append(v.Reasons, fmt.Sprintf("backlog grew from %d outstanding at the window's midpoint to %d at its end",
-				r.Backlog.AtWindowMid, r.Backlog.AtWindowEnd))
-		}
-	}
+	return 0
+}
+
+// settle gives the verdict from the reasons: pass without any, generator
+// bound when every reason is undelivered load or a criterion not judged
+// and the load was not delivered, inconclusive when every reason is a
+// criterion not judged, fail otherwise. Only an inconclusive verdict keeps
+// its deciding window.
+func (v *PointVerdict) settle(undecided, undelivered int) {
 	v.Pass = len(v.Reasons) == 0
 	switch {
 	case v.Pass:
@@ -445,7 +479,6 @@ func judgePoint(p SweepPoint, rule CapacityRule) PointVerdict {
 	if v.Verdict != VerdictInconclusive {
 		v.DecidingWindowMS = nil
 	}
-	return v
 }
 
 // closedLoopReasons refuses a closed-loop run as a point of an offered-rate

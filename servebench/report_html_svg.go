@@ -199,9 +199,37 @@ func scatterChart(r *Report) svgScatter {
 		s.Empty = "no requests"
 		return s
 	}
-	// Series: qualified, unqualified successes, then each failed status
-	// present, in report order.
-	s.Series = []svgSeries{
+	var laneOf map[Status]int
+	s.Series, laneOf = scatterSeries(r)
+	f := newScatterFrame(r)
+	marks := make([]scatterMark, 0, len(r.Requests))
+	for i := range r.Requests {
+		if m, ok := f.place(&r.Requests[i], laneOf); ok {
+			marks = append(marks, m)
+			s.Series[m.series].Requests++
+		}
+	}
+	drawn, cell := thinMarks(marks, scatterMaxMarks)
+	for _, m := range drawn {
+		se := &s.Series[m.series]
+		se.Drawn = append(se.Drawn, [2]float64{m.dx, m.dy})
+		se.Marks++
+	}
+	svg, err := renderScatter(s.Series, f)
+	if err != nil {
+		s.Empty = err.Error()
+		return s
+	}
+	s.SVG = template.HTML(svg)
+	s.Caption = scatterCaption(r, s.Series, len(drawn), cell, f.ttftBound)
+	return s
+}
+
+// scatterSeries returns the scatter's series: qualified, unqualified
+// successes, then each failed status present, in report order; and each
+// failed status's series index.
+func scatterSeries(r *Report) ([]svgSeries, map[Status]int) {
+	series := []svgSeries{
 		{Class: "k0", Legend: "success, qualified", Shape: "square"},
 		{Class: "k1", Legend: "success, not qualified", Shape: "square"},
 	}
@@ -219,78 +247,100 @@ func scatterChart(r *Report) svgScatter {
 		if st == StatusSuccess || !present[st] {
 			continue
 		}
-		laneOf[st] = len(s.Series)
+		laneOf[st] = len(series)
 		class := statusClass[st]
 		if class == "" {
 			class = "k9"
 		}
-		s.Series = append(s.Series, svgSeries{Class: class, Legend: string(st), Shape: "tick"})
+		series = append(series, svgSeries{Class: class, Legend: string(st), Shape: "tick"})
 	}
-	lanes := len(s.Series) - 2
+	return series, laneOf
+}
 
-	xMin, xMax := r.WindowMS[0], r.WindowMS[1]
-	yMax := 0.0
+// scatterFrame is the scatter's data window: the scheduled times it spans
+// (ms from the run's start), the top of its TTFT axis (ms), the TTFT bound
+// it draws (0 when none) and one failure lane's height in data units.
+type scatterFrame struct {
+	xMin, xMax, yMax, ttftBound, laneStep float64
+}
+
+// newScatterFrame spans the run's window and every finite scheduled time,
+// and the largest TTFT from the scheduled time among successes or the
+// TTFT bound when it judges from the scheduled time.
+func newScatterFrame(r *Report) scatterFrame {
+	f := scatterFrame{xMin: r.WindowMS[0], xMax: r.WindowMS[1]}
 	for i := range r.Requests {
 		q := &r.Requests[i]
 		if finite(q.ScheduledMS) {
-			xMin, xMax = min(xMin, q.ScheduledMS), max(xMax, q.ScheduledMS)
+			f.xMin, f.xMax = min(f.xMin, q.ScheduledMS), max(f.xMax, q.ScheduledMS)
 		}
-		if q.Status == StatusSuccess && q.TTFTFromScheduledMS != nil && finite(*q.TTFTFromScheduledMS) {
-			yMax = max(yMax, *q.TTFTFromScheduledMS)
+		if ttft, ok := scatterTTFT(q); ok {
+			f.yMax = max(f.yMax, ttft)
 		}
 	}
-	if !finite(xMin) || !finite(xMax) {
-		xMin, xMax = 0, 1
+	if !finite(f.xMin) || !finite(f.xMax) {
+		f.xMin, f.xMax = 0, 1
 	}
-	if !(xMax > xMin) {
-		xMax = xMin + 1
+	if !(f.xMax > f.xMin) {
+		f.xMax = f.xMin + 1
 	}
-	ttftBound := 0.0
 	if r.SLO.TTFTFromScheduled && r.SLO.TTFT > 0 {
-		ttftBound = millis(r.SLO.TTFT)
-		yMax = max(yMax, ttftBound)
+		f.ttftBound = millis(r.SLO.TTFT)
+		f.yMax = max(f.yMax, f.ttftBound)
 	}
-	if !(yMax > 0) {
-		yMax = 1
+	if !(f.yMax > 0) {
+		f.yMax = 1
 	}
-	laneStep := yMax * scatterLaneFraction
-	laneY := func(lane int) float64 { return -float64(lane+1) * laneStep }
+	f.laneStep = f.yMax * scatterLaneFraction
+	return f
+}
 
-	marks := make([]scatterMark, 0, len(r.Requests))
-	for i := range r.Requests {
-		q := &r.Requests[i]
-		if !finite(q.ScheduledMS) {
-			continue
-		}
-		m := scatterMark{dx: q.ScheduledMS / 1000, x: (q.ScheduledMS - xMin) / (xMax - xMin) * scatterGridW}
-		switch {
-		case q.Status == StatusSuccess && q.TTFTFromScheduledMS != nil && finite(*q.TTFTFromScheduledMS):
-			m.series = 1
-			if q.Qualified {
-				m.series = 0
-			}
-			m.dy = *q.TTFTFromScheduledMS
-			m.y = scatterGridH - m.dy/yMax*scatterGridH
-		case q.Status != StatusSuccess:
-			m.series = laneOf[q.Status]
-			m.dy = laneY(m.series - 2)
-			m.y = scatterGridH + 6 + scatterLaneGridH*float64(m.series-2) + scatterLaneGridH/2
-		default:
-			continue // a success without a first content time cannot be placed
-		}
-		marks = append(marks, m)
-		s.Series[m.series].Requests++
+// scatterTTFT returns a success's finite TTFT from the scheduled time, and
+// false for any other request.
+func scatterTTFT(q *RequestScore) (float64, bool) {
+	if q.Status == StatusSuccess && q.TTFTFromScheduledMS != nil && finite(*q.TTFTFromScheduledMS) {
+		return *q.TTFTFromScheduledMS, true
 	}
-	drawn, cell := thinMarks(marks, scatterMaxMarks)
-	for _, m := range drawn {
-		se := &s.Series[m.series]
-		se.Drawn = append(se.Drawn, [2]float64{m.dx, m.dy})
-		se.Marks++
-	}
+	return 0, false
+}
 
+// laneY is the y, in data units, of failure lane lane (0 the first, just
+// below zero).
+func (f scatterFrame) laneY(lane int) float64 { return -float64(lane+1) * f.laneStep }
+
+// place returns a request's mark, or false when it cannot be placed: its
+// scheduled time is not finite, or it succeeded without a first content
+// time.
+func (f scatterFrame) place(q *RequestScore, laneOf map[Status]int) (scatterMark, bool) {
+	if !finite(q.ScheduledMS) {
+		return scatterMark{}, false
+	}
+	m := scatterMark{dx: q.ScheduledMS / 1000, x: (q.ScheduledMS - f.xMin) / (f.xMax - f.xMin) * scatterGridW}
+	if ttft, ok := scatterTTFT(q); ok {
+		m.series = 1
+		if q.Qualified {
+			m.series = 0
+		}
+		m.dy = ttft
+		m.y = scatterGridH - m.dy/f.yMax*scatterGridH
+		return m, true
+	}
+	if q.Status == StatusSuccess {
+		return scatterMark{}, false
+	}
+	m.series = laneOf[q.Status]
+	m.dy = f.laneY(m.series - 2)
+	m.y = scatterGridH + 6 + scatterLaneGridH*float64(m.series-2) + scatterLaneGridH/2
+	return m, true
+}
+
+// renderScatter draws the series' drawn marks, the TTFT bound when the
+// frame has one, and the failure lanes' labels, as inline SVG.
+func renderScatter(series []svgSeries, f scatterFrame) (string, error) {
+	lanes := len(series) - 2
 	p := plotsvg.New("", "scheduled time (s from the run's start)", "TTFT from scheduled (ms)")
-	for i := range s.Series {
-		se := &s.Series[i]
+	for i := range series {
+		se := &series[i]
 		mk := &plotsvg.Marks{Color: classColor[se.Class], Size: vg.Points(scatterMarkSize)}
 		if se.Shape == "tick" {
 			mk.Shape, mk.Size = plotsvg.Tick, vg.Points(scatterTickMarkSize)
@@ -300,48 +350,48 @@ func scatterChart(r *Report) svgScatter {
 		}
 		p.Add(mk)
 	}
-	if ttftBound > 0 {
-		b, err := plotter.NewLine(plotter.XYs{{X: xMin / 1000, Y: ttftBound}, {X: xMax / 1000, Y: ttftBound}})
+	if f.ttftBound > 0 {
+		b, err := plotter.NewLine(plotter.XYs{{X: f.xMin / 1000, Y: f.ttftBound}, {X: f.xMax / 1000, Y: f.ttftBound}})
 		if err == nil {
 			b.Color, b.Dashes, b.Width = color.RGBA{179, 38, 30, 255}, []vg.Length{vg.Points(4), vg.Points(3)}, vg.Points(1)
 			p.Add(b)
-			p.Legend.Add("TTFT bound "+htmlMS(ttftBound)+" ms (from the scheduled time)", b)
+			p.Legend.Add("TTFT bound "+htmlMS(f.ttftBound)+" ms (from the scheduled time)", b)
 		}
 	}
-	p.X.Min, p.X.Max = xMin/1000, xMax/1000
-	p.Y.Min, p.Y.Max = laneY(lanes)+laneStep/2, yMax*1.02
+	p.X.Min, p.X.Max = f.xMin/1000, f.xMax/1000
+	p.Y.Min, p.Y.Max = f.laneY(lanes)+f.laneStep/2, f.yMax*1.02
 	if lanes == 0 {
 		p.Y.Min = 0
 	}
 	lt := laneTicks{}
-	for i := 2; i < len(s.Series); i++ {
-		lt.at = append(lt.at, laneY(i-2))
-		lt.labels = append(lt.labels, fmt.Sprintf("%s (%d)", s.Series[i].Legend, s.Series[i].Requests))
+	for i := 2; i < len(series); i++ {
+		lt.at = append(lt.at, f.laneY(i-2))
+		lt.labels = append(lt.labels, fmt.Sprintf("%s (%d)", series[i].Legend, series[i].Requests))
 	}
 	p.Y.Tick.Marker = lt
-	svg, err := plotsvg.Render(p, scatterW, scatterH+vg.Length(lanes)*vg.Points(10))
-	if err != nil {
-		s.Empty = err.Error()
-		return s
-	}
-	s.SVG = template.HTML(svg)
+	return plotsvg.Render(p, scatterW, scatterH+vg.Length(lanes)*vg.Points(10))
+}
 
+// scatterCaption says how many requests the scatter places and draws, how
+// it was thinned (cell 0: not thinned), what its y axis measures, and why
+// a TTFT bound judged from the sent time is not drawn.
+func scatterCaption(r *Report, series []svgSeries, drawn int, cell, ttftBound float64) string {
 	placed := 0
-	for _, se := range s.Series {
+	for _, se := range series {
 		placed += se.Requests
 	}
-	s.Caption = fmt.Sprintf("%d of %d offered requests placed; %d marks drawn", placed, len(r.Requests), len(drawn))
+	c := fmt.Sprintf("%d of %d offered requests placed; %d marks drawn", placed, len(r.Requests), drawn)
 	if cell > 0 {
-		s.Caption += fmt.Sprintf(" (thinned: within each kind, the first request of each %s-px cell of a %.0f × %.0f px grid stands for the others in it)",
+		c += fmt.Sprintf(" (thinned: within each kind, the first request of each %s-px cell of a %.0f × %.0f px grid stands for the others in it)",
 			strconv.FormatFloat(cell, 'f', 1, 64), scatterGridW, scatterGridH)
 	} else {
-		s.Caption += ", one per request"
+		c += ", one per request"
 	}
-	s.Caption += ". y: TTFT from the scheduled time, first content − scheduled (ms); requests that did not succeed sit in their status's lane below zero."
+	c += ". y: TTFT from the scheduled time, first content − scheduled (ms); requests that did not succeed sit in their status's lane below zero."
 	if ttftBound == 0 && r.SLO.TTFT > 0 {
-		s.Caption += fmt.Sprintf(" The TTFT bound (%s ms) judges first content − sent, so it is not drawn here: the mark's kind carries the verdict.", htmlMS(millis(r.SLO.TTFT)))
+		c += fmt.Sprintf(" The TTFT bound (%s ms) judges first content − sent, so it is not drawn here: the mark's kind carries the verdict.", htmlMS(millis(r.SLO.TTFT)))
 	}
-	return s
+	return c
 }
 
 // laneTicks labels the y axis with gonum/plot's ticks above zero and the

@@ -79,56 +79,8 @@ func readCompactSchedule(path string) (*compactSchedule, error) {
 	h := sha256.New()
 	dec := json.NewDecoder(io.TeeReader(bufio.NewReaderSize(f, 256<<10), h))
 	c := &compactSchedule{}
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return nil, errStreamDeclined
-	}
-	head := map[string]json.RawMessage{}
-	for dec.More() {
-		tok, err := dec.Token()
-		key, ok := tok.(string)
-		if err != nil || !ok {
-			return nil, errStreamDeclined
-		}
-		if _, dup := head[key]; dup {
-			return nil, errStreamDeclined
-		}
-		if key != "entries" {
-			var raw json.RawMessage
-			if err := dec.Decode(&raw); err != nil {
-				return nil, errStreamDeclined
-			}
-			head[key] = raw
-			continue
-		}
-		head[key] = json.RawMessage("[]")
-		if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
-			return nil, errStreamDeclined
-		}
-		var raw json.RawMessage
-		var e ScheduleEntry
-		for dec.More() {
-			if err := dec.Decode(&raw); err != nil {
-				return nil, errStreamDeclined
-			}
-			if !decodeScheduleEntryFast(raw, &e) {
-				e = ScheduleEntry{}
-				if strictjson.Decode(raw, &e) != nil {
-					return nil, errStreamDeclined
-				}
-			}
-			if e.ID == "" || checkRecordTime(e.ScheduledMS) != "" {
-				return nil, errStreamDeclined
-			}
-			if !c.add(e.ID, e.Class, e.ScheduledMS) {
-				return nil, errStreamDeclined
-			}
-			c.dependent = append(c.dependent, e.DependsOn != "")
-		}
-		if tok, err := dec.Token(); err != nil || tok != json.Delim(']') {
-			return nil, errStreamDeclined
-		}
-	}
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('}') {
+	head, ok := c.readObject(dec)
+	if !ok {
 		return nil, errStreamDeclined
 	}
 	if _, err := dec.Token(); err != io.EOF {
@@ -145,6 +97,80 @@ func readCompactSchedule(path string) (*compactSchedule, error) {
 	}
 	c.sha256 = hex.EncodeToString(h.Sum(nil))
 	return c, nil
+}
+
+// readObject reads the schedule's object: it streams the entries into c
+// and returns every other member raw, with entries standing as []. false
+// declines.
+func (c *compactSchedule) readObject(dec *json.Decoder) (map[string]json.RawMessage, bool) {
+	if !readDelim(dec, '{') {
+		return nil, false
+	}
+	head := map[string]json.RawMessage{}
+	for dec.More() {
+		tok, err := dec.Token()
+		key, ok := tok.(string)
+		if err != nil || !ok {
+			return nil, false
+		}
+		if _, dup := head[key]; dup {
+			return nil, false
+		}
+		if key == "entries" {
+			head[key] = json.RawMessage("[]")
+			if !c.readEntries(dec) {
+				return nil, false
+			}
+			continue
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, false
+		}
+		head[key] = raw
+	}
+	return head, readDelim(dec, '}')
+}
+
+// readEntries reads the entries array into c. false declines.
+func (c *compactSchedule) readEntries(dec *json.Decoder) bool {
+	if !readDelim(dec, '[') {
+		return false
+	}
+	var raw json.RawMessage
+	var e ScheduleEntry
+	for dec.More() {
+		if err := dec.Decode(&raw); err != nil || !c.addEntry(raw, &e) {
+			return false
+		}
+	}
+	return readDelim(dec, ']')
+}
+
+// addEntry decodes one entry into e, fast when it can and strictly
+// otherwise, and adds it to c: false declines an entry that does not
+// decode, has no ID or a bad scheduled time, or repeats an ID.
+func (c *compactSchedule) addEntry(raw json.RawMessage, e *ScheduleEntry) bool {
+	if !decodeScheduleEntryFast(raw, e) {
+		*e = ScheduleEntry{}
+		if strictjson.Decode(raw, e) != nil {
+			return false
+		}
+	}
+	if e.ID == "" || checkRecordTime(e.ScheduledMS) != "" {
+		return false
+	}
+	if !c.add(e.ID, e.Class, e.ScheduledMS) {
+		return false
+	}
+	c.dependent = append(c.dependent, e.DependsOn != "")
+	return true
+}
+
+// readDelim reads the next token and reports whether it is the delimiter d.
+func readDelim(dec *json.Decoder, d json.Delim) bool {
+	tok, err := dec.Token()
+	return err == nil && tok == d
 }
 
 // decodeScheduleEntryFast decodes a plain schedule entry (no quality

@@ -79,23 +79,50 @@ type scoreSetup struct {
 func resolveScoreSetup(opts ScoreOptions, window [2]float64, tolerance float64) (scoreSetup, error) {
 	set := scoreSetup{window: window, tolerance: tolerance, slo: opts.SLO,
 		confidence: opts.Confidence, method: opts.PercentileMethod, fluidity: opts.Fluidity}
+	if err := set.resolveWindow(opts); err != nil {
+		return set, err
+	}
+	if err := set.resolveStatistics(opts); err != nil {
+		return set, err
+	}
+	if err := checkSLOBounds(set.slo); err != nil {
+		return set, err
+	}
+	if err := set.resolveAPI(opts.Endpoint); err != nil {
+		return set, err
+	}
+	if err := checkFluidityRule(set.fluidity); err != nil {
+		return set, err
+	}
+	return set, nil
+}
+
+// resolveWindow applies the options' window and lag tolerance over the
+// declared ones, defaulting an undeclared tolerance, and checks both.
+func (set *scoreSetup) resolveWindow(opts ScoreOptions) error {
 	if opts.WindowMS != nil {
 		set.window = *opts.WindowMS
 	}
 	if opts.LagToleranceMS != nil {
 		set.tolerance = *opts.LagToleranceMS
 		if !scoreFinite(set.tolerance) || set.tolerance < 0 {
-			return set, fmt.Errorf("score options: lag tolerance %v ms: want a finite value >= 0", set.tolerance)
+			return fmt.Errorf("score options: lag tolerance %v ms: want a finite value >= 0", set.tolerance)
 		}
 	} else if !(set.tolerance > 0) {
 		set.tolerance = millis(DefaultLagTolerance)
 	}
 	if w := set.window; !scoreFinite(w[0]) || !scoreFinite(w[1]) || w[0] < 0 || w[1] <= w[0] {
-		return set, fmt.Errorf("score options: window [%v, %v) ms: want 0 <= start < end", w[0], w[1])
+		return fmt.Errorf("score options: window [%v, %v) ms: want 0 <= start < end", w[0], w[1])
 	}
 	if w := set.window; msBetween(w[0], w[1]) < 0.001 || w[1] > maxTimeMS {
-		return set, fmt.Errorf("score options: window [%v, %v) ms: want at least 0.001 ms long (the records' 1 µs resolution), ending by %s", w[0], w[1], maxTimeText)
+		return fmt.Errorf("score options: window [%v, %v) ms: want at least 0.001 ms long (the records' 1 µs resolution), ending by %s", w[0], w[1], maxTimeText)
 	}
+	return nil
+}
+
+// resolveStatistics defaults and checks the confidence level, the drift
+// interval and the percentile method.
+func (set *scoreSetup) resolveStatistics(opts ScoreOptions) error {
 	if set.confidence == 0 {
 		set.confidence = 0.95
 	}
@@ -103,41 +130,51 @@ func resolveScoreSetup(opts ScoreOptions, window [2]float64, tolerance float64) 
 	case opts.DriftInterval == 0:
 		set.driftMS = millis(DefaultDriftInterval)
 	case opts.DriftInterval > 0 && opts.DriftInterval < time.Millisecond:
-		return set, fmt.Errorf("score options: drift interval %v: want at least 1ms", opts.DriftInterval)
+		return fmt.Errorf("score options: drift interval %v: want at least 1ms", opts.DriftInterval)
 	case opts.DriftInterval > 0:
 		set.driftMS = millis(opts.DriftInterval)
 	}
 	if !(set.confidence > 0 && set.confidence < 1) {
-		return set, fmt.Errorf("score options: confidence %v: want a value in (0, 1)", set.confidence)
+		return fmt.Errorf("score options: confidence %v: want a value in (0, 1)", set.confidence)
 	}
 	if set.method == "" {
 		set.method = stats.NearestRank
 	}
 	if !set.method.Valid() {
-		return set, fmt.Errorf("score options: percentile method %q: want %q or %q", set.method, stats.NearestRank, stats.Linear)
+		return fmt.Errorf("score options: percentile method %q: want %q or %q", set.method, stats.NearestRank, stats.Linear)
 	}
-	if set.slo.TTFT < 0 || set.slo.TPOT < 0 || set.slo.E2E < 0 {
-		return set, fmt.Errorf("score options: SLO bounds must not be negative (ttft %v, tpot %v, e2e %v)", set.slo.TTFT, set.slo.TPOT, set.slo.E2E)
+	return nil
+}
+
+// checkSLOBounds refuses a negative SLO bound, or a positive one below the
+// records' 1 µs resolution.
+func checkSLOBounds(slo SLO) error {
+	if slo.TTFT < 0 || slo.TPOT < 0 || slo.E2E < 0 {
+		return fmt.Errorf("score options: SLO bounds must not be negative (ttft %v, tpot %v, e2e %v)", slo.TTFT, slo.TPOT, slo.E2E)
 	}
 	for _, b := range []struct {
 		name  string
 		bound time.Duration
-	}{{"ttft", set.slo.TTFT}, {"tpot", set.slo.TPOT}, {"e2e", set.slo.E2E}} {
+	}{{"ttft", slo.TTFT}, {"tpot", slo.TPOT}, {"e2e", slo.E2E}} {
 		// A shorter bound would round to 0 ms, which means "not declared".
 		if b.bound > 0 && b.bound < time.Microsecond {
-			return set, fmt.Errorf("score options: SLO %s bound %v is below the records' 1 µs resolution", b.name, b.bound)
+			return fmt.Errorf("score options: SLO %s bound %v is below the records' 1 µs resolution", b.name, b.bound)
 		}
 	}
-	if err := set.resolveAPI(opts.Endpoint); err != nil {
-		return set, err
+	return nil
+}
+
+// checkFluidityRule refuses a fluidity rule (when one is set) whose
+// first-token deadline or cadence is not positive or is below the records'
+// 1 µs resolution.
+func checkFluidityRule(f *FluidityRule) error {
+	if f != nil && (f.FirstTokenDeadline <= 0 || f.Cadence <= 0) {
+		return fmt.Errorf("score options: fluidity needs a positive first-token deadline and cadence, got %v and %v", f.FirstTokenDeadline, f.Cadence)
 	}
-	if f := set.fluidity; f != nil && (f.FirstTokenDeadline <= 0 || f.Cadence <= 0) {
-		return set, fmt.Errorf("score options: fluidity needs a positive first-token deadline and cadence, got %v and %v", f.FirstTokenDeadline, f.Cadence)
+	if f != nil && (f.FirstTokenDeadline < time.Microsecond || f.Cadence < time.Microsecond) {
+		return fmt.Errorf("score options: fluidity deadline %v and cadence %v: both must be at least the records' 1 µs resolution", f.FirstTokenDeadline, f.Cadence)
 	}
-	if f := set.fluidity; f != nil && (f.FirstTokenDeadline < time.Microsecond || f.Cadence < time.Microsecond) {
-		return set, fmt.Errorf("score options: fluidity deadline %v and cadence %v: both must be at least the records' 1 µs resolution", f.FirstTokenDeadline, f.Cadence)
-	}
-	return set, nil
+	return nil
 }
 
 // inWindow reports whether a scheduled time falls in the half-open window.

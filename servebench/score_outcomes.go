@@ -3,6 +3,8 @@ package servebench
 import (
 	"fmt"
 	"slices"
+
+	"github.com/servebench/servebench/servebench/quality"
 )
 
 // Score scores a run's outcome records against its schedule: the runner's
@@ -43,6 +45,7 @@ func (src outcomeSource) errorAt(i int, id, field, format string, args ...any) e
 	return inputErrorAt(src.file, src.lines[i], src.data[i], id, field, format, args...)
 }
 
+// scoreOutcomes is Score, with src locating records in error messages.
 func scoreOutcomes(s *Schedule, outcomes []Outcome, opts ScoreOptions, src outcomeSource) (*Report, error) {
 	if s == nil {
 		return nil, fmt.Errorf("score: no schedule")
@@ -51,6 +54,35 @@ func scoreOutcomes(s *Schedule, outcomes []Outcome, opts ScoreOptions, src outco
 	if err != nil {
 		return nil, err
 	}
+	byID, err := indexScheduleEntries(s, src)
+	if err != nil {
+		return nil, err
+	}
+	a, err := findAttempts(outcomes, byID, len(s.Entries), src)
+	if err != nil {
+		return nil, err
+	}
+	if a.retried {
+		if err := checkEarlierAttempts(s, outcomes, byID, a.final, src); err != nil {
+			return nil, err
+		}
+	}
+	recs, err := cohortRecords(s, outcomes, set, a, src)
+	if err != nil {
+		return nil, err
+	}
+	if len(recs) == 0 {
+		return nil, &ScoreInputError{File: src.scheduleFile(), Field: "entries",
+			Msg: fmt.Sprintf("no request is scheduled in the window [%s, %s) ms: nothing to score", textMS(set.window[0]), textMS(set.window[1]))}
+	}
+	rep := scoreRecords(set, recs)
+	rep.Inputs.WorkloadSHA256 = s.WorkloadSHA256
+	return rep, nil
+}
+
+// indexScheduleEntries maps each schedule entry's ID to its index, and
+// refuses an empty or repeated ID or an invalid scheduled time.
+func indexScheduleEntries(s *Schedule, src outcomeSource) (map[string]int, error) {
 	byID := make(map[string]int, len(s.Entries))
 	for i := range s.Entries {
 		e := &s.Entries[i]
@@ -65,27 +97,40 @@ func scoreOutcomes(s *Schedule, outcomes []Outcome, opts ScoreOptions, src outco
 		}
 		byID[e.ID] = i
 	}
+	return byID, nil
+}
 
-	// final[i] is the index in outcomes of entry i's last attempt, or -1;
-	// firstTry[i] is its first attempt's, once it was retried.
-	final := make([]int32, len(s.Entries))
-	for i := range final {
-		final[i] = -1
+// entryAttempts locates each schedule entry's attempts among the outcome
+// records: final[i] is the index in outcomes of entry i's last attempt, or
+// -1; firstTry[i] is its first attempt's, once it was retried; retried
+// says whether any entry was.
+type entryAttempts struct {
+	final    []int32
+	firstTry map[int]int
+	retried  bool
+}
+
+// findAttempts finds each entry's first and last attempts, refusing a
+// record whose ID the schedule does not hold, an attempt number below 1,
+// and a second record for the same attempt.
+func findAttempts(outcomes []Outcome, byID map[string]int, entries int, src outcomeSource) (entryAttempts, error) {
+	a := entryAttempts{final: make([]int32, entries), firstTry: map[int]int{}}
+	for i := range a.final {
+		a.final[i] = -1
 	}
-	firstTry := map[int]int{}
 	var attempts map[int][]int // entry -> attempt numbers, only for retried entries
 	for k := range outcomes {
 		o := &outcomes[k]
 		i, ok := byID[o.ID]
 		if !ok {
-			return nil, src.errorAt(k, o.ID, "id", "no request with this ID in the schedule")
+			return a, src.errorAt(k, o.ID, "id", "no request with this ID in the schedule")
 		}
 		if o.Attempt < 1 {
-			return nil, src.errorAt(k, o.ID, "attempt", "want an attempt number >= 1, got %d", o.Attempt)
+			return a, src.errorAt(k, o.ID, "attempt", "want an attempt number >= 1, got %d", o.Attempt)
 		}
-		prev := final[i]
+		prev := a.final[i]
 		if prev < 0 {
-			final[i] = int32(k)
+			a.final[i] = int32(k)
 			continue
 		}
 		if attempts == nil {
@@ -94,43 +139,53 @@ func scoreOutcomes(s *Schedule, outcomes []Outcome, opts ScoreOptions, src outco
 		seen, tracked := attempts[i]
 		if !tracked {
 			seen = []int{outcomes[prev].Attempt}
-			firstTry[i] = int(prev)
+			a.firstTry[i] = int(prev)
 		}
 		if slices.Contains(seen, o.Attempt) {
-			return nil, src.errorAt(k, o.ID, "attempt", "a second record for attempt %d: attempts are never merged", o.Attempt)
+			return a, src.errorAt(k, o.ID, "attempt", "a second record for attempt %d: attempts are never merged", o.Attempt)
 		}
 		attempts[i] = append(seen, o.Attempt)
-		if o.Attempt < outcomes[firstTry[i]].Attempt {
-			firstTry[i] = k
+		if o.Attempt < outcomes[a.firstTry[i]].Attempt {
+			a.firstTry[i] = k
 		}
 		if o.Attempt > outcomes[prev].Attempt {
-			final[i] = int32(k)
+			a.final[i] = int32(k)
 		}
 	}
+	a.retried = attempts != nil
+	return a, nil
+}
 
-	if attempts != nil {
-		// Earlier attempts are not scored, but they are records of the run
-		// (the first one's send time judges the generator): they obey the
-		// same clock rules.
-		for k := range outcomes {
-			o := &outcomes[k]
-			i := byID[o.ID]
-			if int(final[i]) == k {
-				continue
-			}
-			e := &s.Entries[i]
-			if _, err := recordFromOutcome(o, scheduledOf(s, e, o), e.Class, func(field, format string, args ...any) error {
-				return src.errorAt(k, o.ID, field, format, args...)
-			}); err != nil {
-				return nil, err
-			}
+// checkEarlierAttempts checks the records that are not their entry's final
+// attempt. Earlier attempts are not scored, but they are records of the
+// run (the first one's send time judges the generator): they obey the same
+// clock rules.
+func checkEarlierAttempts(s *Schedule, outcomes []Outcome, byID map[string]int, final []int32, src outcomeSource) error {
+	for k := range outcomes {
+		o := &outcomes[k]
+		i := byID[o.ID]
+		if int(final[i]) == k {
+			continue
+		}
+		e := &s.Entries[i]
+		if _, err := recordFromOutcome(o, scheduledOf(s, e, o), e.Class, func(field, format string, args ...any) error {
+			return src.errorAt(k, o.ID, field, format, args...)
+		}); err != nil {
+			return err
 		}
 	}
+	return nil
+}
 
+// cohortRecords converts each entry's final attempt, checking it even when
+// it falls outside the window, and returns the records scheduled in the
+// window: an entry with no record at all is not_sent, and a retried one
+// keeps its first attempt's send time.
+func cohortRecords(s *Schedule, outcomes []Outcome, set scoreSetup, a entryAttempts, src outcomeSource) ([]scoreRecord, error) {
 	recs := make([]scoreRecord, 0, len(s.Entries))
 	for i := range s.Entries {
 		e := &s.Entries[i]
-		k := final[i]
+		k := a.final[i]
 		if k < 0 {
 			if !set.inWindow(e.ScheduledMS) {
 				continue
@@ -153,18 +208,12 @@ func scoreOutcomes(s *Schedule, outcomes []Outcome, opts ScoreOptions, src outco
 		if !set.inWindow(scheduled) {
 			continue
 		}
-		if j, retried := firstTry[i]; retried && j != int(k) && outcomes[j].SentMS != nil {
+		if j, retried := a.firstTry[i]; retried && j != int(k) && outcomes[j].SentMS != nil {
 			rec.firstSent = outcomes[j].SentMS
 		}
 		recs = append(recs, rec)
 	}
-	if len(recs) == 0 {
-		return nil, &ScoreInputError{File: src.scheduleFile(), Field: "entries",
-			Msg: fmt.Sprintf("no request is scheduled in the window [%s, %s) ms: nothing to score", textMS(set.window[0]), textMS(set.window[1]))}
-	}
-	rep := scoreRecords(set, recs)
-	rep.Inputs.WorkloadSHA256 = s.WorkloadSHA256
-	return rep, nil
+	return recs, nil
 }
 
 // scheduledOf is a request's scheduled time a: the schedule's, except in
@@ -225,60 +274,95 @@ func recordFromOutcome(o *Outcome, scheduled float64, class string, fail func(fi
 	if rec.class == "" {
 		rec.class = class
 	}
+	if err := checkOutcomeClocks(o, scheduled, fail); err != nil {
+		return rec, err
+	}
+	if err := checkOutcomeContent(o, fail); err != nil {
+		return rec, err
+	}
+	tokenLevel, err := checkOutcomeTokens(o, fail)
+	if err != nil {
+		return rec, err
+	}
+	rec.tokenLevel = tokenLevel
+	rec.quality, rec.qualityEvidence = qualityOf(o.Quality)
+	return rec, nil
+}
+
+// checkOutcomeClocks checks a record's status and times: a known status,
+// finite non-negative scheduled, terminal and slot times, and a send time
+// that fits the status.
+func checkOutcomeClocks(o *Outcome, scheduled float64, fail func(field, format string, args ...any) error) error {
 	if !o.Status.Valid() {
-		return rec, fail("status", "unknown status %q", o.Status)
+		return fail("status", "unknown status %q", o.Status)
 	}
-	checkTime := func(field string, v float64) error {
-		if msg := checkRecordTime(v); msg != "" {
-			return fail(field, "%s", msg)
-		}
-		return nil
+	if err := checkTimeField("scheduled_ms", scheduled, fail); err != nil {
+		return err
 	}
-	if err := checkTime("scheduled_ms", scheduled); err != nil {
-		return rec, err
-	}
-	if err := checkTime("terminal_ms", o.TerminalMS); err != nil {
-		return rec, err
+	if err := checkTimeField("terminal_ms", o.TerminalMS, fail); err != nil {
+		return err
 	}
 	if o.SlotMS != nil {
-		if err := checkTime("slot_ms", *o.SlotMS); err != nil {
-			return rec, err
+		if err := checkTimeField("slot_ms", *o.SlotMS, fail); err != nil {
+			return err
 		}
 	}
-	if o.Status == StatusNotSent {
+	return checkSendTime(o, fail)
+}
+
+// checkTimeField checks one record time with checkRecordTime.
+func checkTimeField(field string, v float64, fail func(field, format string, args ...any) error) error {
+	if msg := checkRecordTime(v); msg != "" {
+		return fail(field, "%s", msg)
+	}
+	return nil
+}
+
+// checkSendTime checks a record's send time against its status: a not_sent
+// record has neither a send time nor content; a record without a send time
+// got no response and has no content; a send time is a valid time, no
+// later than the terminal and the content events.
+func checkSendTime(o *Outcome, fail func(field, format string, args ...any) error) error {
+	switch {
+	case o.Status == StatusNotSent:
 		if o.SentMS != nil {
-			return rec, fail("sent_ms", "a not_sent record has a send time %v", *o.SentMS)
+			return fail("sent_ms", "a not_sent record has a send time %v", *o.SentMS)
 		}
 		if len(o.ContentMS) > 0 {
-			return rec, fail("content_ms", "a not_sent record has %d content events", len(o.ContentMS))
+			return fail("content_ms", "a not_sent record has %d content events", len(o.ContentMS))
 		}
-	} else if o.SentMS == nil {
+	case o.SentMS == nil:
 		// A request that failed before the transport obtained a connection
 		// (a refused connection, a deadline passed while dialing) has no
 		// send time; anything that got a response must have one.
 		if o.Status == StatusSuccess || o.Status == StatusEmptyOutput || o.Status == StatusHTTPError || o.Status == StatusRejected {
-			return rec, fail("sent_ms", "missing send time for status %s (a request never sent is not_sent)", o.Status)
+			return fail("sent_ms", "missing send time for status %s (a request never sent is not_sent)", o.Status)
 		}
 		if len(o.ContentMS) > 0 {
-			return rec, fail("content_ms", "%d content events without a send time", len(o.ContentMS))
+			return fail("content_ms", "%d content events without a send time", len(o.ContentMS))
 		}
-	} else {
+	default:
 		d := *o.SentMS
-		if err := checkTime("sent_ms", d); err != nil {
-			return rec, err
+		if err := checkTimeField("sent_ms", d, fail); err != nil {
+			return err
 		}
 		if o.TerminalMS < d {
-			return rec, fail("terminal_ms", "terminal %v before sent %v", o.TerminalMS, d)
+			return fail("terminal_ms", "terminal %v before sent %v", o.TerminalMS, d)
 		}
-		if err := checkEventTimes(o.ContentMS, d, o.TerminalMS, "content_ms", fail); err != nil {
-			return rec, err
-		}
+		return checkEventTimes(o.ContentMS, d, o.TerminalMS, "content_ms", fail)
 	}
+	return nil
+}
+
+// checkOutcomeContent checks a record's content events against its kind
+// and status, and its first and last content times, when given, against
+// its content events.
+func checkOutcomeContent(o *Outcome, fail func(field, format string, args ...any) error) error {
 	if err := checkContentForStatus(o, fail); err != nil {
-		return rec, err
+		return err
 	}
 	if o.Status == StatusEmptyOutput && len(o.ContentMS) > 0 {
-		return rec, fail("content_ms", "status empty_output with %d content events", len(o.ContentMS))
+		return fail("content_ms", "status empty_output with %d content events", len(o.ContentMS))
 	}
 	for _, p := range []struct {
 		field string
@@ -289,37 +373,50 @@ func recordFromOutcome(o *Outcome, scheduled float64, class string, fail func(fi
 			continue
 		}
 		if len(o.ContentMS) == 0 || *p.v != p.want {
-			return rec, fail(p.field, "%v disagrees with content_ms", *p.v)
+			return fail(p.field, "%v disagrees with content_ms", *p.v)
 		}
 	}
+	return nil
+}
+
+// checkOutcomeTokens checks a record's token counts: none negative, and
+// one per content event when counted per event. It reports whether the
+// record is token-level: each content event one token, and the output
+// count the number of events.
+func checkOutcomeTokens(o *Outcome, fail func(field, format string, args ...any) error) (bool, error) {
 	if o.OutputTokens != nil && *o.OutputTokens < 0 {
-		return rec, fail("output_tokens", "negative token count %d", *o.OutputTokens)
+		return false, fail("output_tokens", "negative token count %d", *o.OutputTokens)
 	}
-	if o.EventTokens != nil {
-		if len(o.EventTokens) != len(o.ContentMS) {
-			return rec, fail("event_tokens", "%d entries for %d content events", len(o.EventTokens), len(o.ContentMS))
-		}
-		all1 := true
-		for j, t := range o.EventTokens {
-			if t < 0 {
-				return rec, fail(fmt.Sprintf("event_tokens[%d]", j), "negative token count %d", t)
-			}
-			all1 = all1 && t == 1
-		}
-		rec.tokenLevel = all1 && o.OutputTokens != nil && *o.OutputTokens == len(o.ContentMS)
+	if o.EventTokens == nil {
+		return false, nil
 	}
-	if o.Quality != nil {
-		if o.Quality.Pass {
-			rec.quality = qualityPass
-		} else {
-			rec.quality = qualityFail
-			rec.qualityEvidence = o.Quality.Check
-			if o.Quality.Evidence != "" {
-				rec.qualityEvidence += ": " + o.Quality.Evidence
-			}
-		}
+	if len(o.EventTokens) != len(o.ContentMS) {
+		return false, fail("event_tokens", "%d entries for %d content events", len(o.EventTokens), len(o.ContentMS))
 	}
-	return rec, nil
+	all1 := true
+	for j, t := range o.EventTokens {
+		if t < 0 {
+			return false, fail(fmt.Sprintf("event_tokens[%d]", j), "negative token count %d", t)
+		}
+		all1 = all1 && t == 1
+	}
+	return all1 && o.OutputTokens != nil && *o.OutputTokens == len(o.ContentMS), nil
+}
+
+// qualityOf is a record's quality judgment and, for a failure, its
+// evidence: the check's name, then what it found.
+func qualityOf(v *quality.Verdict) (qualityJudgment, string) {
+	switch {
+	case v == nil:
+		return qualityUnscored, ""
+	case v.Pass:
+		return qualityPass, ""
+	}
+	evidence := v.Check
+	if v.Evidence != "" {
+		evidence += ": " + v.Evidence
+	}
+	return qualityFail, evidence
 }
 
 // checkEventTimes checks that event times are finite, at or after sent, at

@@ -93,6 +93,40 @@ func ScoreTrace(traceName string, trace []byte, eventsName string, events []byte
 	if err != nil {
 		return nil, err
 	}
+	opts, tol := tf.options(opts)
+	set, err := resolveScoreSetup(opts, tf.WindowMS, tol)
+	if err != nil {
+		return nil, err
+	}
+	got, err := tf.matchEvents(traceName, eventsName, events)
+	if err != nil {
+		return nil, err
+	}
+	if err := tf.checkEveryOutcome(got, traceName, trace, eventsName); err != nil {
+		return nil, err
+	}
+	recs := make([]scoreRecord, 0, len(tf.Requests))
+	for i, q := range tf.Requests {
+		if !set.inWindow(q.ScheduledMS) {
+			continue
+		}
+		recs = append(recs, recordFromEvent(q, got[i]))
+	}
+	if len(recs) == 0 {
+		return nil, &ScoreInputError{File: traceName, Field: "requests",
+			Msg: fmt.Sprintf("no request is scheduled in the window [%s, %s) ms: nothing to score", numfmt.Compact(set.window[0]), numfmt.Compact(set.window[1]))}
+	}
+	rep := scoreRecords(set, recs)
+	rep.Inputs.TraceSHA256 = scoreSHA256Hex(trace)
+	rep.Inputs.EventsSHA256 = scoreSHA256Hex(events)
+	return rep, nil
+}
+
+// options fills what opts leaves unset from the trace's declarations: the
+// lag tolerance, the SLO (keeping opts' TTFT-from-scheduled choice) and
+// the fluidity rule. It also returns the trace's tolerance, or the default
+// when the trace declares none.
+func (tf *traceFile) options(opts ScoreOptions) (ScoreOptions, float64) {
 	tol := millis(DefaultLagTolerance)
 	if tf.ScheduleLagToleranceMS != nil {
 		tol = *tf.ScheduleLagToleranceMS
@@ -111,11 +145,14 @@ func ScoreTrace(traceName string, trace []byte, eventsName string, events []byte
 			Cadence:            fromMillis(tf.Fluidity.CadenceMS),
 		}
 	}
-	set, err := resolveScoreSetup(opts, tf.WindowMS, tol)
-	if err != nil {
-		return nil, err
-	}
+	return opts, tol
+}
 
+// matchEvents decodes and checks the EVENTS lines and returns each trace
+// request's event line (nil when it has none). Every line before the first
+// bad one is checked against the trace, so the error reported is always
+// the earliest line's: an unknown ID, a repeated one, or the bad line's.
+func (tf *traceFile) matchEvents(traceName, eventsName string, events []byte) ([]*eventLine, error) {
 	byID := make(map[string]int, len(tf.Requests))
 	for i, q := range tf.Requests {
 		byID[q.ID] = i
@@ -133,8 +170,6 @@ func ScoreTrace(traceName string, trace []byte, eventsName string, events []byte
 		}
 		return ev, nil
 	})
-	// Every line before the first bad one is checked against the trace, so
-	// the error reported is always the earliest line's.
 	got := make([]*eventLine, len(tf.Requests))
 	lineOf := make([]int, len(tf.Requests))
 	for k := range decoded[:bad] {
@@ -151,6 +186,13 @@ func ScoreTrace(traceName string, trace []byte, eventsName string, events []byte
 	if decodeErr != nil {
 		return nil, decodeErr
 	}
+	return got, nil
+}
+
+// checkEveryOutcome refuses a trace request without an event line, naming
+// the first such request with its line in the trace and counting the
+// others.
+func (tf *traceFile) checkEveryOutcome(got []*eventLine, traceName string, trace []byte, eventsName string) error {
 	missing := 0
 	firstMissing := -1
 	for i := range got {
@@ -161,30 +203,15 @@ func ScoreTrace(traceName string, trace []byte, eventsName string, events []byte
 			}
 		}
 	}
-	if missing > 0 {
-		q := tf.Requests[firstMissing]
-		msg := fmt.Sprintf("no outcome for scheduled request %q (%s line %d)", q.ID, traceName, traceLine(trace, firstMissing))
-		if missing > 1 {
-			msg += fmt.Sprintf(" and %d more", missing-1)
-		}
-		return nil, &ScoreInputError{File: eventsName, Msg: msg + ": every scheduled request needs a terminal outcome"}
+	if missing == 0 {
+		return nil
 	}
-
-	recs := make([]scoreRecord, 0, len(tf.Requests))
-	for i, q := range tf.Requests {
-		if !set.inWindow(q.ScheduledMS) {
-			continue
-		}
-		recs = append(recs, recordFromEvent(q, got[i]))
+	q := tf.Requests[firstMissing]
+	msg := fmt.Sprintf("no outcome for scheduled request %q (%s line %d)", q.ID, traceName, traceLine(trace, firstMissing))
+	if missing > 1 {
+		msg += fmt.Sprintf(" and %d more", missing-1)
 	}
-	if len(recs) == 0 {
-		return nil, &ScoreInputError{File: traceName, Field: "requests",
-			Msg: fmt.Sprintf("no request is scheduled in the window [%s, %s) ms: nothing to score", numfmt.Compact(set.window[0]), numfmt.Compact(set.window[1]))}
-	}
-	rep := scoreRecords(set, recs)
-	rep.Inputs.TraceSHA256 = scoreSHA256Hex(trace)
-	rep.Inputs.EventsSHA256 = scoreSHA256Hex(events)
-	return rep, nil
+	return &ScoreInputError{File: eventsName, Msg: msg + ": every scheduled request needs a terminal outcome"}
 }
 
 // parseTraceFile decodes and checks the TRACE input.

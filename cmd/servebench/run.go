@@ -151,22 +151,31 @@ func (f *runFlags) arrivalSpec() servebench.ArrivalSpec {
 	}
 }
 
+// checkRequired refuses a command line without the flags every run needs
+// (a length for any arrival but replay), or with an unknown report format.
+func (f *runFlags) checkRequired() error {
+	switch {
+	case f.baseURL == "":
+		return errors.New("--base-url is required")
+	case f.model == "":
+		return errors.New("--model is required")
+	case f.workload == "":
+		return errors.New("--workload is required")
+	case f.output == "":
+		return errors.New("--output is required")
+	case f.count == 0 && f.duration == 0 && servebench.Process(f.arrival) != servebench.ProcessReplay:
+		return errors.New("give --count or --duration")
+	case f.format != "text" && f.format != "json" && f.format != "html":
+		return fmt.Errorf("--format: want text, json or html, got %q", f.format)
+	}
+	return nil
+}
+
 // config turns the flags into a RunConfig, rejecting bad combinations.
 func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
 	var cfg servebench.RunConfig
-	switch {
-	case f.baseURL == "":
-		return cfg, errors.New("--base-url is required")
-	case f.model == "":
-		return cfg, errors.New("--model is required")
-	case f.workload == "":
-		return cfg, errors.New("--workload is required")
-	case f.output == "":
-		return cfg, errors.New("--output is required")
-	case f.count == 0 && f.duration == 0 && servebench.Process(f.arrival) != servebench.ProcessReplay:
-		return cfg, errors.New("give --count or --duration")
-	case f.format != "text" && f.format != "json" && f.format != "html":
-		return cfg, fmt.Errorf("--format: want text, json or html, got %q", f.format)
+	if err := f.checkRequired(); err != nil {
+		return cfg, err
 	}
 	if err := f.checkFlags(); err != nil {
 		return cfg, err

@@ -221,18 +221,8 @@ var (
 
 // value checks the value that starts with tok against type t.
 func (w *walker) value(tok json.Token, t reflect.Type, rules fieldRules) error {
-	at := w.start
 	if tok == nil {
-		switch {
-		case t.Kind() == reflect.Pointer, t.Kind() == reflect.Interface, t == rawMessageType:
-			return nil
-		case t.Kind() == reflect.Slice, t.Kind() == reflect.Map:
-			if rules.nonNull {
-				return w.errAt(at, "must not be null")
-			}
-			return nil
-		}
-		return w.errAt(at, "must not be null")
+		return w.null(t, rules)
 	}
 	if t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -251,13 +241,38 @@ func (w *walker) value(tok json.Token, t reflect.Type, rules fieldRules) error {
 	case reflect.Slice:
 		if t.Elem().Kind() == reflect.Uint8 {
 			if _, ok := tok.(string); !ok {
-				return w.errAt(at, "want a base64 string, got %s", describe(tok))
+				return w.errAt(w.start, "want a base64 string, got %s", describe(tok))
 			}
 			return nil
 		}
 		return w.array(tok, t, -1)
 	case reflect.Array:
 		return w.array(tok, t, t.Len())
+	}
+	return w.scalar(tok, t)
+}
+
+// null checks a null against type t: a pointer, an interface or a raw
+// message takes it, and so do a slice and a map unless their field's rules
+// say nonNull.
+func (w *walker) null(t reflect.Type, rules fieldRules) error {
+	switch {
+	case t.Kind() == reflect.Pointer, t.Kind() == reflect.Interface, t == rawMessageType:
+		return nil
+	case t.Kind() == reflect.Slice, t.Kind() == reflect.Map:
+		if rules.nonNull {
+			return w.errAt(w.start, "must not be null")
+		}
+		return nil
+	}
+	return w.errAt(w.start, "must not be null")
+}
+
+// scalar checks a string, a boolean or a number against the kind of t: a
+// number must fit it. Any other kind is checked as generic JSON.
+func (w *walker) scalar(tok json.Token, t reflect.Type) error {
+	at := w.start
+	switch t.Kind() {
 	case reflect.String:
 		if _, ok := tok.(string); !ok {
 			return w.errAt(at, "want a string, got %s", describe(tok))
