@@ -392,7 +392,12 @@ func judgePoint(p SweepPoint, rule CapacityRule) PointVerdict {
 	undelivered := 0                        // the reason that the client did not deliver the load
 	if reasons := deliveryReasons(p); len(reasons) > 0 {
 		v.Reasons = append(v.Reasons, reasons...)
-		undelivered++
+		// In a closed loop a request goes unsent because its user was still
+		// waiting on the engine when the window closed: a failure of the
+		// point, not the client's limit (generator_bound is for rates).
+		if p.Users == 0 {
+			undelivered++
+		}
 	}
 	if rule.RequireNoBacklogGrowth && p.Users == 0 {
 		undecided += v.judgeBacklog(r)

@@ -47,3 +47,32 @@ func TestSelectCapacityIgnoresAnInterruptedPoint(t *testing.T) {
 		t.Errorf("rate verdicts %v, want both interrupted", got)
 	}
 }
+
+// TestSelectCapacitySkipsGeneratorBoundAndInterruptedRates: between the
+// highest pass and the first failure, a generator-bound rate (objectives
+// held, load not delivered) and an interrupted one are both passed over:
+// the failing neighbour is the first rate that failed on its objectives.
+func TestSelectCapacitySkipsGeneratorBoundAndInterruptedRates(t *testing.T) {
+	points := []SweepPoint{
+		{OfferedRPS: 1, Report: sweepReport(100, 100, true, false)},                    // pass
+		{OfferedRPS: 2, Report: sweepReport(100, 100, false, false)},                   // objectives held, lag beyond tolerance
+		{OfferedRPS: 3, Report: sweepReport(100, 100, true, false), Interrupted: true}, // cut short
+		{OfferedRPS: 4, Report: sweepReport(100, 90, true, false)},                     // 0.90 < 0.95
+	}
+	sel := SelectCapacity(points, seedRule)
+	want := []string{VerdictPass, VerdictGeneratorBound, VerdictInterrupted, VerdictFail}
+	for i, v := range sel.Verdicts {
+		if v.Verdict != want[i] {
+			t.Errorf("%v rps: verdict %s, want %s (reasons %q)", v.OfferedRPS, v.Verdict, want[i], v.Reasons)
+		}
+	}
+	if sel.RPS == nil || *sel.RPS != 1 || sel.FailingNeighborRPS == nil || *sel.FailingNeighborRPS != 4 {
+		t.Fatalf("capacity %v, failing neighbour %v; want 1 and 4", sel.RPS, sel.FailingNeighborRPS)
+	}
+	if len(sel.GeneratorBoundRPS) != 1 || sel.GeneratorBoundRPS[0] != 2 || !sel.Monotonic {
+		t.Errorf("generator-bound %v, monotonic %v; want [2] and true", sel.GeneratorBoundRPS, sel.Monotonic)
+	}
+	if b := BracketOf(points, seedRule); b.Low == nil || *b.Low != 1 || b.High == nil || *b.High != 4 {
+		t.Errorf("bracket %s, want between 1 and 4 req/s", b)
+	}
+}

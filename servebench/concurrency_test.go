@@ -81,8 +81,8 @@ func TestBracketOfAUserSearch(t *testing.T) {
 	if sel.Users == nil || *sel.Users != 48 || *sel.FailingNeighborUsers != 56 || sel.Label != ConcurrencyLabelHighestPassing {
 		t.Fatalf("selection %+v", sel)
 	}
-	if r := sel.Verdicts[5].Reasons; len(r) != 1 || r[0] != "3 requests not sent" {
-		t.Errorf("64 users: reasons %q", r)
+	if v := sel.Verdicts[5]; v.Verdict != VerdictFail || len(v.Reasons) != 1 || v.Reasons[0] != "3 requests not sent" {
+		t.Errorf("64 users: verdict %s, reasons %q; want fail on the unsent requests", v.Verdict, v.Reasons)
 	}
 	b := BracketOf(points, rule)
 	// Low: 200 of 200 pooled, z = 0.05/sqrt(0.0475/200) = 3.24443, Φ =
