@@ -101,6 +101,9 @@ type Comparison struct {
 	Notes []string `json:"notes,omitempty"`
 
 	baseline, candidate []*servebench.Report
+	// defaultTolerances is set when no tolerance was named: a default one
+	// below the measured noise is noted, not refused (see checkNoise).
+	defaultTolerances bool
 }
 
 // Rounds counts the runs on each side.
@@ -203,7 +206,7 @@ func Reports(baseline, candidate []*servebench.Report, opts Options) (*Compariso
 	c := &Comparison{
 		Schema: ComparisonSchema, Confidence: opts.Confidence, Valid: true, AllowInconclusive: opts.AllowInconclusive,
 		Rounds:   Rounds{Baseline: nb, Candidate: nc},
-		baseline: baseline, candidate: candidate,
+		baseline: baseline, candidate: candidate, defaultTolerances: opts.Tolerances == nil,
 	}
 	if err := c.checkMatchingRuns(opts.AllowDifferentWorkloads); err != nil {
 		return nil, err

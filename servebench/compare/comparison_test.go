@@ -333,3 +333,35 @@ func TestDefaultsFollowTheEndpoint(t *testing.T) {
 		t.Errorf("comparisons %v", names)
 	}
 }
+
+// A default tolerance below the measured noise is not the user's choice:
+// the comparison goes on and a note names the noise and the tolerance to
+// give instead. The same rounds as above: attainment's default tolerance,
+// 1 point, is below its 1.63-point noise per round.
+func TestDefaultToleranceBelowNoiseIsNotedNotRefused(t *testing.T) {
+	// Embeddings runs, so the defaults are attainment, error rate and E2E,
+	// whose 100 equal values per round have no noise.
+	rep := func(qualified int) *servebench.Report {
+		r := attainmentReport(qualified, 100)
+		r.Endpoint = servebench.EndpointEmbeddings
+		for i := 1; i <= 100; i++ {
+			r.Requests = append(r.Requests, servebench.RequestScore{Status: servebench.StatusSuccess, E2EMS: fptr(float64(i))})
+		}
+		r.Percentiles = map[servebench.Metric]servebench.Distribution{servebench.MetricE2E: {N: 100}}
+		return r
+	}
+	base := []*servebench.Report{rep(90), rep(94)}
+	cand := []*servebench.Report{rep(90), rep(90), rep(90)}
+	c, err := Reports(base, cand, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "the default tolerance 1 pt on attainment is below the run-to-run noise measured in the rounds (standard deviation 1.63 pt per round"
+	found := false
+	for _, n := range c.Notes {
+		found = found || strings.Contains(n, want)
+	}
+	if !found {
+		t.Errorf("notes %q lack %q", c.Notes, want)
+	}
+}
