@@ -1,19 +1,16 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
-	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/compare"
 	"github.com/servebench/servebench/sweepreport"
 )
 
@@ -25,45 +22,18 @@ func TestInterruptedSweepClaimsNothingFromItsLastPoint(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the command against a slow simulated engine")
 	}
-	cfg := simengine.DefaultConfig()
-	cfg.TimeScale = 1
-	engine, err := simengine.Start(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = engine.Close() })
+	engine, cfg := slowEngine(t)
 	wl := writeWorkload(t, `{"id":"a","prompt":"write the incident summary","max_tokens":60,"ignore_eos":true}
 {"id":"b","prompt":"list the pages","max_tokens":300,"ignore_eos":true}
 `)
 	dir := filepath.Join(t.TempDir(), "sweep")
-	cmd := startCLI(context.Background(), "sweep", "--rates", "1,2", "--base-url", engine.BaseURL(), "--model", cfg.Model,
-		"--endpoint", "completions", "--workload", wl, "--arrival", "constant", "--count", "1", "--skip-preflight",
-		"--schedule-lag-tolerance", "1s", "--no-backlog-growth=false", "--output", dir, "--no-progress", "--format", "json")
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
 	busy := engine.Stats().Submitted
-	waitFor(t, "the second rate with a request in flight", 60*time.Second, func() bool {
+	interruptCLI(t, syscall.SIGTERM, 143, "the second rate with a request in flight", func() bool {
 		_, err := os.Stat(filepath.Join(dir, "rate-2", servebench.OutcomesFile))
 		return err == nil && engine.Stats().Submitted > busy && engine.Stats().Running > 0
-	})
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	var exitErr *exec.ExitError
-	select {
-	case err := <-exited:
-		if !errors.As(err, &exitErr) || exitErr.ExitCode() != 143 {
-			t.Fatalf("exit %v, want 143; stderr:\n%s", err, stderr.String())
-		}
-	case <-time.After(60 * time.Second):
-		_ = cmd.Process.Kill()
-		t.Fatalf("still running 60 s after SIGTERM; stderr:\n%s", stderr.String())
-	}
+	}, "sweep", "--rates", "1,2", "--base-url", engine.BaseURL(), "--model", cfg.Model,
+		"--endpoint", "completions", "--workload", wl, "--arrival", "constant", "--count", "1", "--skip-preflight",
+		"--schedule-lag-tolerance", "1s", "--no-backlog-growth=false", "--output", dir, "--no-progress", "--format", "json")
 	b, err := os.ReadFile(filepath.Join(dir, sweepreport.JSONFile))
 	if err != nil {
 		t.Fatal(err)
@@ -86,53 +56,31 @@ func TestInterruptedSweepClaimsNothingFromItsLastPoint(t *testing.T) {
 }
 
 // TestInterruptedABWritesNoComparison: SIGINT during the candidate's
-// first round exits 130, keeps the baseline's finished round and writes
-// no comparison (no verdict from an interrupted round), and the manifest
-// lists what was written.
+// first round exits 130, keeps the baseline's finished round, writes no
+// comparison (no verdict from an unbalanced set of rounds) and says so,
+// and the manifest lists what was written.
 func TestInterruptedABWritesNoComparison(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the command against a slow simulated engine")
 	}
-	cfg := simengine.DefaultConfig()
-	cfg.TimeScale = 1
-	engine, err := simengine.Start(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = engine.Close() })
+	engine, cfg := slowEngine(t)
 	wl := writeWorkload(t, `{"id":"a","prompt":"write the incident summary","max_tokens":300,"ignore_eos":true}
 `)
 	fast := startSim(t, nil)
 	dir := filepath.Join(t.TempDir(), "ab")
-	cmd := startCLI(context.Background(), "ab", "--baseline-url", fast, "--candidate-url", engine.BaseURL(), "--model", cfg.Model,
-		"--endpoint", "completions", "--workload", wl, "--arrival", "constant", "--rate", "1", "--count", "1", "--rounds", "1",
-		"--skip-preflight", "--schedule-lag-tolerance", "1s", "--output", dir)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	waitFor(t, "the candidate's round with a request in flight", 60*time.Second, func() bool {
+	stderr := interruptCLI(t, syscall.SIGINT, 130, "the candidate's round with a request in flight", func() bool {
 		_, err := os.Stat(filepath.Join(dir, "candidate", "round-1", servebench.OutcomesFile))
 		return err == nil && engine.Stats().Running > 0
-	})
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
-		t.Fatal(err)
+	}, "ab", "--baseline-url", fast, "--candidate-url", engine.BaseURL(), "--model", cfg.Model,
+		"--endpoint", "completions", "--workload", wl, "--arrival", "constant", "--rate", "1", "--count", "1", "--rounds", "2",
+		"--skip-preflight", "--schedule-lag-tolerance", "1s", "--tolerance", "e2e_p50=50%", "--output", dir)
+	if !strings.Contains(stderr, "no verdict is written from an unbalanced set of rounds") {
+		t.Errorf("stderr:\n%s", stderr)
 	}
-	var exitErr *exec.ExitError
-	select {
-	case err := <-exited:
-		if !errors.As(err, &exitErr) || exitErr.ExitCode() != 130 {
-			t.Fatalf("exit %v, want 130; stderr:\n%s", err, stderr.String())
+	for _, f := range []string{compare.ComparisonFile, compare.ComparisonHTMLFile} {
+		if _, err := os.Stat(filepath.Join(dir, f)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s written after the interruption (stat: %v)", f, err)
 		}
-	case <-time.After(60 * time.Second):
-		_ = cmd.Process.Kill()
-		t.Fatalf("still running 60 s after SIGINT; stderr:\n%s", stderr.String())
-	}
-	if _, err := os.Stat(filepath.Join(dir, "compare.json")); !os.IsNotExist(err) {
-		t.Errorf("compare.json was written from an interrupted round (stat: %v)", err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "baseline", "round-1", servebench.ReportFile)); err != nil {
 		t.Errorf("the baseline's finished round is gone: %v", err)

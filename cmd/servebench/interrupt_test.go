@@ -15,35 +15,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
 )
-
-// waitFor polls cond every 10 ms until it holds or the deadline passes.
-func waitFor(t *testing.T, what string, limit time.Duration, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(limit)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("after %v: still waiting for %s", limit, what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
 
 func TestInterruptAtEveryPhaseLeavesAScorableRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the command against a slow simulated engine")
 	}
-	// 8 ms steps at time scale 1: a 300-token answer takes about 2.4 s, so
-	// every phase lasts long enough to be interrupted in.
-	cfg := simengine.DefaultConfig()
-	cfg.TimeScale = 1
-	engine, err := simengine.Start(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = engine.Close() })
+	engine, cfg := slowEngine(t)
 	wl := writeWorkload(t, `{"id":"a","prompt":"write the incident summary","max_tokens":300,"ignore_eos":true}
 {"id":"b","prompt":"list the pages","max_tokens":300,"ignore_eos":true}
 `)
@@ -58,36 +37,15 @@ func TestInterruptAtEveryPhaseLeavesAScorableRun(t *testing.T) {
 	} {
 		t.Run(tc.phase, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "run")
-			cmd := startCLI(context.Background(), "run", "--base-url", engine.BaseURL(), "--model", cfg.Model, "--endpoint", "completions",
-				"--workload", wl, "--arrival", "constant", "--rate", "2", "--count", "6", "--warmup", tc.warmup,
-				"--schedule-lag-tolerance", "1s", "--output", dir, "--no-progress", "--format", "json")
-			var stderr strings.Builder
-			cmd.Stderr = &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			exited := make(chan error, 1)
-			go func() { exited <- cmd.Wait() }()
 			busy := engine.Stats().Submitted
-			waitFor(t, tc.phase+" with a request in flight", 20*time.Second, func() bool {
+			stderr := interruptCLI(t, tc.sig, tc.exit, tc.phase+" with a request in flight", func() bool {
 				_, err := os.Stat(filepath.Join(dir, tc.file))
 				return err == nil && engine.Stats().Submitted > busy && engine.Stats().Running > 0
-			})
-			if err := cmd.Process.Signal(tc.sig); err != nil {
-				t.Fatal(err)
-			}
-			var exitErr *exec.ExitError
-			select {
-			case err := <-exited:
-				if !errors.As(err, &exitErr) || exitErr.ExitCode() != tc.exit {
-					t.Fatalf("exit %v, want %d (interrupted by %v); stderr:\n%s", err, tc.exit, tc.sig, stderr.String())
-				}
-			case <-time.After(60 * time.Second):
-				_ = cmd.Process.Kill()
-				t.Fatalf("still running 60 s after %v; stderr:\n%s", tc.sig, stderr.String())
-			}
-			if !strings.Contains(stderr.String(), "ending the requests in flight") {
-				t.Errorf("stderr does not acknowledge the signal:\n%s", stderr.String())
+			}, "run", "--base-url", engine.BaseURL(), "--model", cfg.Model, "--endpoint", "completions",
+				"--workload", wl, "--arrival", "constant", "--rate", "2", "--count", "6", "--warmup", tc.warmup,
+				"--schedule-lag-tolerance", "1s", "--output", dir, "--no-progress", "--format", "json")
+			if !strings.Contains(stderr, "ending the requests in flight") {
+				t.Errorf("stderr does not acknowledge the signal:\n%s", stderr)
 			}
 			code, stdout, errOut := runCLI("score", "--format", "json", "--run", dir)
 			if code != 2 {
