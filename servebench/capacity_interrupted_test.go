@@ -76,3 +76,21 @@ func TestSelectCapacitySkipsGeneratorBoundAndInterruptedRates(t *testing.T) {
 		t.Errorf("bracket %s, want between 1 and 4 req/s", b)
 	}
 }
+
+// TestSelectConcurrencyIgnoresAnInterruptedPoint: in a user search too, an
+// interrupted number of users is neither the SLO concurrency nor the
+// failing neighbour; the next one that failed on its objectives is.
+func TestSelectConcurrencyIgnoresAnInterruptedPoint(t *testing.T) {
+	points := []SweepPoint{
+		{Users: 2, Report: usersReport(100, 100, 0)},
+		{Users: 4, Report: usersReport(100, 100, 0), Interrupted: true},
+		{Users: 8, Report: usersReport(100, 80, 0)},
+	}
+	sel := SelectConcurrency(points, CapacityRule{MinAttainment: 0.95, Confidence: 0.95})
+	if sel.Users == nil || *sel.Users != 2 || sel.FailingNeighborUsers == nil || *sel.FailingNeighborUsers != 8 {
+		t.Fatalf("SLO concurrency %v, failing neighbour %v; want 2 and 8", sel.Users, sel.FailingNeighborUsers)
+	}
+	if v := sel.Verdicts[1]; v.Verdict != VerdictInterrupted {
+		t.Errorf("4 users: verdict %s, want interrupted", v.Verdict)
+	}
+}

@@ -141,7 +141,8 @@ func runUserSweep(ctx context.Context, cfg RunConfig, plan SweepPlan) (*Sweep, e
 		point.OutputDir = pointDir(dir, "users-"+strconv.Itoa(users), k-1, false)
 		res, err := Run(ctx, point)
 		if res != nil && res.Report != nil {
-			sw.Points = append(sw.Points, SweepPoint{Users: users, Repeat: k, RunDir: point.OutputDir, Report: res.Report})
+			sw.Points = append(sw.Points, SweepPoint{Users: users, Repeat: k, RunDir: point.OutputDir, Report: res.Report,
+				Interrupted: err != nil && ctx.Err() != nil})
 		}
 		if err != nil {
 			return false, fmt.Errorf("sweep: %d users: %w", users, err)

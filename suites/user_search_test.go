@@ -57,8 +57,9 @@ objectives:
 
 	It("searches the SLO concurrency and keeps every run with sweep.json", func(ctx SpecContext) {
 		// A front admits at most 3 requests at once and answers 429 to a
-		// fourth; with a 50 ms think time 3 users are never refused and 4
-		// always are: the bracket is [3, 4].
+		// fourth; with a 150 ms think time 3 users are never refused (a
+		// user's next request comes long after its last left the front,
+		// even on a busy machine) and 4 always are: the bracket is [3, 4].
 		cfg := simengine.DefaultConfig()
 		cfg.TimeScale = 0.1
 		sim, err := simengine.Start(ctx, cfg)
@@ -85,7 +86,7 @@ workload:
 arrival:
   process: closed
   users: auto
-  think_time: 50ms
+  think_time: 150ms
 count: 24
 search:
   max_users: 16

@@ -18,7 +18,7 @@ import (
 
 func TestSweepUsersAutoFindsTheSLOConcurrency(t *testing.T) {
 	// A front admits at most 3 requests at once and answers 429 to a
-	// fourth. With a 50 ms think time each user's next request comes long
+	// fourth. With a 150 ms think time each user's next request comes long
 	// after its last one left the front, so 3 closed-loop users are never
 	// refused and 4 always are (the fourth user's first request at least:
 	// 23 of 24 at most, below 0.99). The search tries 1, 2 and 4, then 3:
@@ -49,7 +49,7 @@ func TestSweepUsersAutoFindsTheSLOConcurrency(t *testing.T) {
 	out := t.TempDir()
 	code, stdout, stderr := runCLI("sweep", "--base-url", url, "--model", "simengine-tiny", "--endpoint", "chat",
 		"--workload", writeWorkload(t, twoRows), "--users", "auto", "--auto-max-users", "16", "--count", "24",
-		"--boundary-runs", "1", "--min-attainment", "0.99", "--think-time", "50ms", "--output", out, "--no-progress", "--skip-preflight")
+		"--boundary-runs", "1", "--min-attainment", "0.99", "--think-time", "150ms", "--output", out, "--no-progress", "--skip-preflight")
 	if code != 0 {
 		t.Fatalf("exit %d, stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
