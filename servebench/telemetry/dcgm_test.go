@@ -128,3 +128,48 @@ func TestDCGMWithoutGPUSeriesIsReportedUnavailable(t *testing.T) {
 		t.Fatalf("err %v, want it to name the missing series", err)
 	}
 }
+
+// TestDCGMScrapeCutShortByStopIsNoError stops sampling while a scrape is
+// in flight. Opening the source scrapes once; the exporter answers the
+// first sampling scrape (2) and holds the next (3) until the client gives
+// up. The cut-short scrape is no sampling error, and the closing scrape
+// (4) that follows is the last reading.
+func TestDCGMScrapeCutShortByStopIsNoError(t *testing.T) {
+	exp := &dcgmExporter{}
+	inFlight := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if exp.count() == 2 {
+			exp.mu.Lock()
+			exp.scrapes++
+			exp.mu.Unlock()
+			close(inFlight)
+			<-r.Context().Done()
+			return
+		}
+		exp.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	ctx := context.Background()
+	s := Open(ctx, Options{DCGMURL: srv.URL + "/metrics", Interval: 20 * time.Millisecond})
+	defer s.Close()
+	if s.Source() == nil {
+		t.Fatalf("no source: %v", s.Err())
+	}
+	stop := s.StartGPUSampling(ctx)
+	select {
+	case <-inFlight:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the held scrape never arrived")
+	}
+	tel := stop()
+	if tel.Status != "sampled" || len(tel.Errors) != 0 {
+		t.Fatalf("status %q, errors %q", tel.Status, tel.Errors)
+	}
+	if n := tel.GPUs[1].Samples; n != 2 {
+		t.Fatalf("%d readings, want 2 (the first sampling scrape and the closing one)", n)
+	}
+	tl := tel.GPUs[1].Timeline
+	if first, last := *tl[0].MemoryUsedMiB, *tl[1].MemoryUsedMiB; first != 2 || last != 4 {
+		t.Fatalf("readings from scrapes %g and %g, want 2 and 4", first, last)
+	}
+}

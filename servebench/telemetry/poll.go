@@ -2,6 +2,7 @@ package telemetry
 
 import (
 	"context"
+	"errors"
 	"time"
 )
 
@@ -11,12 +12,15 @@ const closingReadTimeout = 2 * time.Second
 
 // pollLoop drives a source that is read on demand (NVML, DCGM): one
 // reading at once, one per interval, and a closing one when ctx ends, so
-// that the readings span the whole measurement.
+// that the readings span the whole measurement. A reading that stopping
+// cut short is no sampling error: the closing reading takes its place.
 func pollLoop(ctx context.Context, interval time.Duration, read func(context.Context) ([]Reading, error), emit func(Reading), warn func(error)) error {
 	readOnce := func(ctx context.Context) {
 		rs, err := read(ctx)
 		if err != nil {
-			warn(err)
+			if !errors.Is(ctx.Err(), context.Canceled) {
+				warn(err)
+			}
 			return
 		}
 		for _, r := range rs {
