@@ -100,5 +100,5 @@ func prefixCacheHitRate(counters map[string]float64) *float64 {
 	if !found || queries == 0 {
 		return nil
 	}
-	return ptr(hits / queries)
+	return new(hits / queries)
 }

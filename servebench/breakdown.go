@@ -108,7 +108,7 @@ func breakdownValue(rs []*RequestScore, total int, method stats.PercentileMethod
 		tpot = appendDefined(tpot, r.TPOTMS)
 		e2e = appendDefined(e2e, r.E2EMS)
 	}
-	bv.Attainment = ptr(float64(bv.Qualified) / float64(bv.Offered))
+	bv.Attainment = new(float64(bv.Qualified) / float64(bv.Offered))
 	bv.TTFT = sampleDistribution(ttft, method, "successful requests of this value: first content − sent")
 	bv.TPOT = sampleDistribution(tpot, method, "successful requests of this value where TPOT is defined")
 	bv.E2E = sampleDistribution(e2e, method, "successful requests of this value: terminal − sent")
@@ -134,9 +134,9 @@ func sampleDistribution(xs []float64, method stats.PercentileMethod, population 
 	for _, x := range xs {
 		sum += x
 	}
-	d.Mean = ptr(sum / float64(len(xs)))
-	at := func(p float64) *float64 { v, _ := stats.Percentile(xs, p, method); return ptr(v) }
-	d.P50, d.P90, d.P95, d.P99, d.Max = at(50), at(90), at(95), at(99), ptr(xs[len(xs)-1])
+	d.Mean = new(sum / float64(len(xs)))
+	at := func(p float64) *float64 { v, _ := stats.Percentile(xs, p, method); return new(v) }
+	d.P50, d.P90, d.P95, d.P99, d.Max = at(50), at(90), at(95), at(99), new(xs[len(xs)-1])
 	return d
 }
 
@@ -158,5 +158,5 @@ func gini(counts []float64) *float64 {
 		return nil
 	}
 	mean := sum / float64(k)
-	return ptr(diff / (2 * float64(k*k) * mean))
+	return new(diff / (2 * float64(k*k) * mean))
 }

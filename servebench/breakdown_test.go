@@ -28,8 +28,8 @@ func TestGiniByHand(t *testing.T) {
 
 func TestBreakdownOfCountsEveryRequestOnce(t *testing.T) {
 	reqs := []RequestScore{
-		{ID: "1", Class: "a", Backend: "x", Status: StatusSuccess, Qualified: true, TTFTMS: ptr(10.0)},
-		{ID: "2", Class: "a", Backend: "x", Status: StatusSuccess, TTFTMS: ptr(30.0)},
+		{ID: "1", Class: "a", Backend: "x", Status: StatusSuccess, Qualified: true, TTFTMS: new(10.0)},
+		{ID: "2", Class: "a", Backend: "x", Status: StatusSuccess, TTFTMS: new(30.0)},
 		{ID: "3", Class: "b", Status: StatusNotSent},
 	}
 	bd := breakdownOf(reqs, "")
@@ -70,9 +70,9 @@ func TestPrefixCacheHitRateFromTwoScrapes(t *testing.T) {
 
 func TestBreakdownInTheTextReport(t *testing.T) {
 	reqs := []RequestScore{
-		{ID: "1", Backend: "x", Status: StatusSuccess, Qualified: true, TTFTMS: ptr(10.0)},
-		{ID: "2", Backend: "y", Status: StatusSuccess, Qualified: true, TTFTMS: ptr(30.0)},
-		{ID: "3", Backend: "y", Status: StatusSuccess, TTFTMS: ptr(50.0)},
+		{ID: "1", Backend: "x", Status: StatusSuccess, Qualified: true, TTFTMS: new(10.0)},
+		{ID: "2", Backend: "y", Status: StatusSuccess, Qualified: true, TTFTMS: new(30.0)},
+		{ID: "3", Backend: "y", Status: StatusSuccess, TTFTMS: new(50.0)},
 	}
 	r := &Report{Offered: 3, Breakdown: breakdownOf(reqs, "")}
 	var b strings.Builder

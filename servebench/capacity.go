@@ -222,7 +222,7 @@ func SelectCapacity(points []SweepPoint, rule CapacityRule) CapacitySelection {
 		}
 	}
 	if best >= 0 {
-		sel.RPS = ptr(rates[best])
+		sel.RPS = new(rates[best])
 		sel.Label = CapacityLabelHighestPassing
 		selectBoundary(&sel, rates, rateVerdict, best)
 	}
@@ -241,7 +241,7 @@ func SelectCapacity(points []SweepPoint, rule CapacityRule) CapacitySelection {
 func selectBoundary(sel *CapacitySelection, rates []float64, verdict map[float64]string, best int) {
 	for _, r := range rates[best+1:] {
 		if v := verdict[r]; v != VerdictPass && v != VerdictGeneratorBound {
-			sel.FailingNeighborRPS = ptr(r)
+			sel.FailingNeighborRPS = new(r)
 			break
 		}
 	}
@@ -418,10 +418,10 @@ func (v *PointVerdict) takeFigures(r *Report, confidence float64) {
 	v.MaxScheduleLagMS, v.ScheduleLagToleranceMS = r.MaxScheduleLagMS, r.ScheduleLagToleranceMS
 	v.Attainment = r.Attainment
 	if lo, ok := stats.WilsonLower(r.Qualified, r.Offered, confidence); ok {
-		v.WilsonLower = ptr(lo)
+		v.WilsonLower = new(lo)
 	}
 	if r.Backlog != nil && !r.Backlog.Inconclusive {
-		v.BacklogGrowing = ptr(r.Backlog.Growing)
+		v.BacklogGrowing = new(r.Backlog.Growing)
 	}
 }
 
@@ -534,7 +534,7 @@ func decidingWindowMS(r *Report) *float64 {
 	if !ok {
 		return nil
 	}
-	return ptr(2 * p90)
+	return new(2 * p90)
 }
 
 // GomegaString renders the sweep compactly for Gomega failure messages: the

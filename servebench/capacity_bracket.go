@@ -81,7 +81,7 @@ func BracketOf(points []SweepPoint, rule CapacityRule) CapacityBracket {
 	}
 	if b.High != nil {
 		if c := passConfidence(b.HighQualified, b.HighOffered, rule.MinAttainment); c != nil {
-			b.HighConfidence = ptr(1 - *c)
+			b.HighConfidence = new(1 - *c)
 		}
 	}
 	b.Confidence = minPtr(b.LowConfidence, b.HighConfidence)
@@ -117,7 +117,7 @@ func passConfidence(qualified, offered int, alpha float64) *float64 {
 	}
 	n := float64(offered)
 	z := (float64(qualified)/n - alpha) / math.Sqrt(alpha*(1-alpha)/n)
-	return ptr(0.5 * math.Erfc(-z/math.Sqrt2))
+	return new(0.5 * math.Erfc(-z/math.Sqrt2))
 }
 
 // isUserSearch reports whether the points come from a user search.
@@ -134,7 +134,7 @@ func intToFloat(v *int) *float64 {
 	if v == nil {
 		return nil
 	}
-	return ptr(float64(*v))
+	return new(float64(*v))
 }
 
 func minPtr(a, b *float64) *float64 {
@@ -144,7 +144,7 @@ func minPtr(a, b *float64) *float64 {
 	case b == nil:
 		return a
 	}
-	return ptr(min(*a, *b))
+	return new(min(*a, *b))
 }
 
 func reached(c *float64, level float64) bool { return c != nil && *c >= level }

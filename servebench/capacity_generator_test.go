@@ -9,7 +9,7 @@ import (
 // whose client sent 3 requests late, max lag 41 ms against 20 ms.
 func lateReport(qualified int) *Report {
 	r := sweepReport(100, qualified, false, false)
-	r.MaxScheduleLagMS, r.ScheduleLagToleranceMS = ptr(41.0), 20
+	r.MaxScheduleLagMS, r.ScheduleLagToleranceMS = new(41.0), 20
 	return r
 }
 

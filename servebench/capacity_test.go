@@ -9,7 +9,7 @@ import (
 // sweepReport is a report summary with the fields capacity selection reads.
 func sweepReport(offered, qualified int, valid, growing bool) *Report {
 	r := &Report{Offered: offered, Qualified: qualified, Valid: valid,
-		Attainment: ptr(float64(qualified) / float64(offered)), Backlog: &Backlog{AtWindowMid: 3, AtWindowEnd: 3}}
+		Attainment: new(float64(qualified) / float64(offered)), Backlog: &Backlog{AtWindowMid: 3, AtWindowEnd: 3}}
 	if growing {
 		r.Backlog.AtWindowEnd = 40
 		r.Backlog.Growing = true
@@ -142,9 +142,9 @@ func TestSelectCapacityInconclusiveBacklog(t *testing.T) {
 	// durations 100..1000 ms: nearest-rank p90 is the 9th, 900 ms, so a
 	// window of 1800 ms decides. A request after the quarter is ignored.
 	for i := 1; i <= 10; i++ {
-		short.Requests = append(short.Requests, RequestScore{ScheduledMS: float64(i * 10), E2EMS: ptr(float64(i * 100))})
+		short.Requests = append(short.Requests, RequestScore{ScheduledMS: float64(i * 10), E2EMS: new(float64(i * 100))})
 	}
-	short.Requests = append(short.Requests, RequestScore{ScheduledMS: 1500, E2EMS: ptr(99999.0)})
+	short.Requests = append(short.Requests, RequestScore{ScheduledMS: 1500, E2EMS: new(99999.0)})
 	failing := sweepReport(20, 20, true, false)
 	failing.Backlog = short.Backlog
 	failing.Valid = false

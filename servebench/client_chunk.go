@@ -240,7 +240,7 @@ func (o optInt) ptrOrNil() *int {
 	if !o.ok {
 		return nil
 	}
-	return ptr(o.v)
+	return new(o.v)
 }
 
 // objectIsError is true when a JSON string equals "error".

@@ -147,7 +147,7 @@ func TestServerMessage(t *testing.T) {
 }
 
 func TestRedactOutcome(t *testing.T) {
-	out := &Outcome{Error: "bad key k3y", Text: ptr("k3y!"), FinishReason: "k3y"}
+	out := &Outcome{Error: "bad key k3y", Text: new("k3y!"), FinishReason: "k3y"}
 	redactOutcome(out, &Client{APIKey: "k3y"})
 	if out.Error != "bad key [redacted]" || *out.Text != "[redacted]!" || out.FinishReason != "[redacted]" {
 		t.Errorf("%+v", out)

@@ -100,7 +100,7 @@ func redactOutcome(out *Outcome, c *Client) {
 	}
 	out.FinishReason = r.Redact(out.FinishReason)
 	if out.Text != nil {
-		out.Text = ptr(r.Redact(*out.Text))
+		out.Text = new(r.Redact(*out.Text))
 	}
 	for i := range out.ToolCalls {
 		out.ToolCalls[i].Name = r.Redact(out.ToolCalls[i].Name)

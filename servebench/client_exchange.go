@@ -171,7 +171,7 @@ func (x *exchange) run(ctx context.Context, requestID string) {
 	if x.wd.sent.Load() == 0 {
 		x.wd.markSent(x.begin)
 	}
-	x.out.HTTPStatus = ptr(resp.StatusCode)
+	x.out.HTTPStatus = new(resp.StatusCode)
 	if x.c.BackendHeader != "" {
 		x.out.Backend = resp.Header.Get(x.c.BackendHeader)
 	}
@@ -224,8 +224,8 @@ func (x *exchange) timedOut(kind deadlineKind, at, due time.Time) {
 		msg = fmt.Sprintf("request not finished within %v (total timeout)", x.c.TotalTimeout)
 	}
 	x.end(StatusTimeout, at, msg)
-	x.out.Timeout = ptr(kind.timeoutKind())
-	x.out.TimeoutDueMS = ptr(x.ms(due))
+	x.out.Timeout = new(kind.timeoutKind())
+	x.out.TimeoutDueMS = new(x.ms(due))
 }
 
 // httpError records a non-2xx response with the server's message.

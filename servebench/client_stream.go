@@ -237,7 +237,7 @@ func (x *exchange) applyChoice(t time.Time, c *wireChoice, m *wireMessage, whole
 		}
 	}
 	if reasoning != "" && out.FirstReasoningMS == nil {
-		out.FirstReasoningMS = ptr(x.ms(t))
+		out.FirstReasoningMS = new(x.ms(t))
 	}
 	if !visible && !toolPiece {
 		return
@@ -245,7 +245,7 @@ func (x *exchange) applyChoice(t time.Time, c *wireChoice, m *wireMessage, whole
 	at := x.ms(t)
 	if out.ContentMS == nil {
 		out.ContentMS = make([]float64, 0, min(max(x.req.MaxTokens, 16), 1024))
-		out.FirstContentMS = ptr(at)
+		out.FirstContentMS = new(at)
 		x.wd.markContent()
 	}
 	out.ContentMS = append(out.ContentMS, at)

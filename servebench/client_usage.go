@@ -15,18 +15,18 @@ func (x *exchange) finish() {
 	out := x.out
 	if x.wd != nil {
 		if s := x.wd.sent.Load(); s != 0 {
-			out.SentMS = ptr(x.ms(x.begin.Add(time.Duration(s - 1))))
+			out.SentMS = new(x.ms(x.begin.Add(time.Duration(s - 1))))
 		}
 	}
 	if n := len(out.ContentMS); n > 0 {
-		out.LastContentMS = ptr(out.ContentMS[n-1])
+		out.LastContentMS = new(out.ContentMS[n-1])
 	}
 	x.countTokens()
 	if x.settled && out.Status == "" {
 		x.proto.settle(x)
 	}
 	if x.keepText {
-		out.Text = ptr(x.text.String())
+		out.Text = new(x.text.String())
 		if len(x.tools) > 0 {
 			slices.SortStableFunc(x.tools, func(a, b *toolAccum) int { return a.index - b.index })
 			out.ToolCalls = make([]quality.ToolCall, len(x.tools))
@@ -50,17 +50,17 @@ func (x *exchange) countTokens() {
 		out.PromptTokens = usage.PromptTokens.ptrOrNil()
 		out.ReasoningTokens = usage.Details.ReasoningTokens.ptrOrNil()
 		if usage.CompletionTokens.ok {
-			out.OutputTokens = ptr(usage.CompletionTokens.v)
-			out.TokenCountSource = ptr(TokensFromUsage)
+			out.OutputTokens = new(usage.CompletionTokens.v)
+			out.TokenCountSource = new(TokensFromUsage)
 		}
 	}
 	if out.OutputTokens == nil && x.logprobsSeen && !x.textWithoutLogprobs && x.logprobTotal > 0 {
-		out.OutputTokens = ptr(x.logprobTotal)
-		out.TokenCountSource = ptr(TokensFromLogprobs)
+		out.OutputTokens = new(x.logprobTotal)
+		out.TokenCountSource = new(TokensFromLogprobs)
 	}
 	if out.OutputTokens == nil && x.c.EstimateTokens && x.textEvents > 0 {
-		out.OutputTokens = ptr(max(x.textEvents, (x.textBytes+3)/4))
-		out.TokenCountSource = ptr(TokensEstimated)
+		out.OutputTokens = new(max(x.textEvents, (x.textBytes+3)/4))
+		out.TokenCountSource = new(TokensEstimated)
 	}
 	if len(out.ContentMS) > 0 && !x.contentWithoutLogprobs && len(x.eventTokens) == len(out.ContentMS) {
 		out.EventTokens = x.eventTokens

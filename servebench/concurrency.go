@@ -63,10 +63,10 @@ func SelectConcurrency(points []SweepPoint, rule CapacityRule) ConcurrencySelect
 		}
 		return sel
 	}
-	sel.Users, sel.Label = ptr(levels[best]), ConcurrencyLabelHighestPassing
+	sel.Users, sel.Label = new(levels[best]), ConcurrencyLabelHighestPassing
 	for _, u := range levels[best+1:] {
 		if verdicts[u] != VerdictPass {
-			sel.FailingNeighborUsers = ptr(u)
+			sel.FailingNeighborUsers = new(u)
 			break
 		}
 	}

@@ -182,7 +182,7 @@ func (d *dispatcher) send(ctx context.Context, idx int, at time.Time) time.Time 
 		}
 	}
 	slot := time.Now()
-	out.SlotMS = ptr(millis(slot.Sub(d.start)))
+	out.SlotMS = new(millis(slot.Sub(d.start)))
 	if wait := int64(slot.Sub(at)); d.slots != nil {
 		atomicMax(&d.capWaitMax, wait)
 	}

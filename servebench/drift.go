@@ -230,10 +230,10 @@ func senTrend(name string, xs, ys []float64, confidence float64) DriftTrend {
 	slices.Sort(resid)
 	start := medianSorted(resid) + med*xs[0]
 	const hour = 3600_000.0
-	t.SlopeMSPerHour, t.SlopeLowMSPerHour, t.SlopeHighMSPerHour = ptr(med*hour), ptr(low*hour), ptr(high*hour)
+	t.SlopeMSPerHour, t.SlopeLowMSPerHour, t.SlopeHighMSPerHour = new(med*hour), new(low*hour), new(high*hour)
 	span := xs[n-1] - xs[0]
 	if start > 0 {
-		t.Growth, t.GrowthLow, t.GrowthHigh = ptr(med*span/start), ptr(low*span/start), ptr(high*span/start)
+		t.Growth, t.GrowthLow, t.GrowthHigh = new(med*span/start), new(low*span/start), new(high*span/start)
 		t.Finding = fmt.Sprintf("%s changed %+.1f%% over %s s (%.0f%% interval %+.1f%% to %+.1f%%), from %s ms",
 			name, 100**t.Growth, textMS(span/1000), 100*confidence, 100**t.GrowthLow, 100**t.GrowthHigh, textMS(msRound(start)))
 	} else {
@@ -285,10 +285,10 @@ func (b *driftBins) p99() *float64 {
 		cum += b.bins[k]
 		if cum >= rank {
 			if k == math.MinInt32 {
-				return ptr(0.0)
+				return new(0.0)
 			}
-			return ptr(msRound(min(math.Exp(float64(k+1)/driftBinsPerUnit), b.max)))
+			return new(msRound(min(math.Exp(float64(k+1)/driftBinsPerUnit), b.max)))
 		}
 	}
-	return ptr(b.max)
+	return new(b.max)
 }

@@ -55,9 +55,9 @@ func TestSenTrendSteady(t *testing.T) {
 func TestDriftIntervals(t *testing.T) {
 	d := newDriftTally([2]float64{0, 3000}, 1000)
 	recs := []scoreRecord{
-		{status: StatusSuccess, scheduled: 100, sent: ptr(100.0), terminal: 1500, hasTerminal: true, content: []float64{150, 160}},
-		{status: StatusHTTPError, scheduled: 1200, sent: ptr(1200.0), terminal: 2500, hasTerminal: true},
-		{status: StatusNotSent, scheduled: 2100, sent: ptr(2100.0)},
+		{status: StatusSuccess, scheduled: 100, sent: new(100.0), terminal: 1500, hasTerminal: true, content: []float64{150, 160}},
+		{status: StatusHTTPError, scheduled: 1200, sent: new(1200.0), terminal: 2500, hasTerminal: true},
+		{status: StatusNotSent, scheduled: 2100, sent: new(2100.0)},
 	}
 	for i := range recs {
 		m := measureRecord(&recs[i])
@@ -114,7 +114,7 @@ func TestScoreReportsDrift(t *testing.T) {
 		a := float64(i * 50)
 		s.Entries = append(s.Entries, ScheduleEntry{ID: id, Row: i, ScheduledMS: a})
 		f := a + 100 + 10*math.Floor(a/1000)
-		outs = append(outs, success(id, a, a, []float64{f, f + 20}, f+30, ptr(2)))
+		outs = append(outs, success(id, a, a, []float64{f, f + 20}, f+30, new(2)))
 	}
 	r, err := Score(s, outs, ScoreOptions{DriftInterval: time.Second})
 	if err != nil {

@@ -127,7 +127,7 @@ func engineMetricsBetween(url string, before, after *metricsSnapshot) *EngineMet
 			continue
 		}
 		if d.Count > 0 {
-			d.Mean = ptr(d.Sum / d.Count)
+			d.Mean = new(d.Sum / d.Count)
 		}
 		em.Histograms[k] = d
 	}

@@ -100,7 +100,7 @@ func engineSampleOf(s *metricsSnapshot) (sample EngineSample, engine string, map
 				}
 				mapped[series] = true
 				if v == nil {
-					v = ptr(x)
+					v = new(x)
 				} else {
 					*v = combine(*v, x)
 				}
@@ -184,7 +184,7 @@ func (s *engineSampler) sample(ctx context.Context, t0 time.Time) {
 	}
 	if sample.Preemptions != nil {
 		if s.baseline == nil {
-			s.baseline = ptr(*sample.Preemptions)
+			s.baseline = new(*sample.Preemptions)
 		}
 		*sample.Preemptions -= *s.baseline
 	}
@@ -248,7 +248,7 @@ func attachEngineSeries(r *Report, es *EngineSeries) {
 		}
 		iv.KVCacheUsage = nil
 		if n > 0 {
-			iv.KVCacheUsage = ptr(sum / float64(n))
+			iv.KVCacheUsage = new(sum / float64(n))
 		}
 	}
 }

@@ -41,24 +41,24 @@ vllm:gpu_cache_usage_perc{model_name="b"} 0.5
 vllm:num_preemptions_total{model_name="a"} 4
 # TYPE vllm:cache_config_info gauge
 vllm:cache_config_info{block_size="16"} 1
-`, ptr(5.0), ptr(7.0), ptr(0.5), ptr(4.0), `vllm:cache_config_info{block_size="16"}`},
+`, new(5.0), new(7.0), new(0.5), new(4.0), `vllm:cache_config_info{block_size="16"}`},
 		{"sglang", `# TYPE sglang:num_queue_reqs gauge
 sglang:num_queue_reqs{model_name="m"} 9
 # TYPE sglang:num_running_reqs gauge
 sglang:num_running_reqs{model_name="m"} 12
 # TYPE sglang:token_usage gauge
 sglang:token_usage{model_name="m"} 0.28
-`, ptr(9.0), ptr(12.0), ptr(0.28), nil, ""},
+`, new(9.0), new(12.0), new(0.28), nil, ""},
 		{"tgi", `# TYPE tgi_queue_size gauge
 tgi_queue_size 4
 # TYPE tgi_batch_current_size gauge
 tgi_batch_current_size 16
-`, ptr(4.0), ptr(16.0), nil, nil, ""},
+`, new(4.0), new(16.0), nil, nil, ""},
 		{"llama.cpp", `# TYPE llamacpp:requests_processing gauge
 llamacpp:requests_processing 2
 # TYPE llamacpp:requests_deferred gauge
 llamacpp:requests_deferred 1
-`, ptr(1.0), ptr(2.0), nil, nil, ""},
+`, new(1.0), new(2.0), nil, nil, ""},
 	} {
 		snap, err := scrapeMetrics(context.Background(), serveMetrics(t, tc.text))
 		if err != nil {
@@ -105,7 +105,7 @@ func TestEngineSamplerRecordsFailures(t *testing.T) {
 func TestEngineSeriesThinsAndAttaches(t *testing.T) {
 	s := &engineSampler{series: EngineSeries{IntervalMS: 100}}
 	for i := range 6 {
-		s.series.Samples = append(s.series.Samples, EngineSample{AtMS: float64(i * 100), KVCacheUsage: ptr(float64(i) / 10)})
+		s.series.Samples = append(s.series.Samples, EngineSample{AtMS: float64(i * 100), KVCacheUsage: new(float64(i) / 10)})
 	}
 	s.thin()
 	if len(s.series.Samples) != 3 || s.series.IntervalMS != 200 || s.series.Samples[1].AtMS != 200 {

@@ -82,9 +82,9 @@ func TestFluidityInTheReport(t *testing.T) {
 
 func TestFluidityNeedsKnownTokenCounts(t *testing.T) {
 	s := testSchedule(map[string]float64{}, "known", "unknown")
-	known := success("known", 0, 0, []float64{300, 700}, 710, ptr(4))
+	known := success("known", 0, 0, []float64{300, 700}, 710, new(4))
 	known.EventTokens = []int{1, 3}
-	unknown := success("unknown", 0, 0, []float64{300, 700}, 710, ptr(4))
+	unknown := success("unknown", 0, 0, []float64{300, 700}, 710, new(4))
 	r, err := Score(s, []Outcome{known, unknown}, ScoreOptions{Fluidity: &seedFluidity})
 	if err != nil {
 		t.Fatal(err)

@@ -79,7 +79,7 @@ func (l LengthControl) Enforces(req *Request) *bool {
 	if req == nil || !req.IgnoreEOS {
 		return nil
 	}
-	return ptr(l != LengthUnsupported)
+	return new(l != LengthUnsupported)
 }
 
 // LengthControlFor returns the control that suits an engine by name:

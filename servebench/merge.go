@@ -360,7 +360,7 @@ func mergedGenerator(full *Schedule, shards []*shardDir, missing []int, rep *Rep
 	}
 	g.Shards = timings
 	if hi >= lo {
-		g.StartSkewMS = ptr(hi - lo)
+		g.StartSkewMS = new(hi - lo)
 	}
 	if len(missing) > 0 {
 		names := make([]string, len(missing))
@@ -372,7 +372,7 @@ func mergedGenerator(full *Schedule, shards []*shardDir, missing []int, rep *Rep
 	if window := (rep.WindowMS[1] - rep.WindowMS[0]) / 1000; window > 0 && full.Mode == ModeOpen {
 		// Every shard scores the same window, so the shards' delivered
 		// rates add up; a missing shard delivered nothing.
-		g.IdealRPS, g.DeliveredRPS = ptr(float64(g.Scheduled)/window), ptr(delivered)
+		g.IdealRPS, g.DeliveredRPS = new(float64(g.Scheduled)/window), new(delivered)
 	}
 	return g
 }

@@ -1,9 +1,6 @@
 package servebench
 
-import (
-	"strconv"
-	"unsafe"
-)
+import "github.com/servebench/servebench/internal/jsonscan"
 
 // decodeOutcomeFast decodes one outcomes.jsonl line in the shape the
 // runner writes it, without reflection and reusing o's slices. It is a
@@ -18,19 +15,18 @@ import (
 func decodeOutcomeFast(line []byte, o *Outcome) bool {
 	content, tokens := o.ContentMS[:0], o.EventTokens[:0]
 	*o = Outcome{}
-	s := fastScanner{b: line}
-	if !s.byte('{') {
+	s := jsonscan.New(line)
+	if !s.Byte('{') {
 		return false
 	}
 	var seen uint32
 	next := 0 // the runner writes the keys in this order
 	for first := true; ; first = false {
-		if s.peek() == '}' && first {
-			s.i++
+		if first && s.Byte('}') {
 			break
 		}
-		key, ok := s.str()
-		if !ok || !s.byte(':') {
+		key, ok := s.Str()
+		if !ok || !s.Byte(':') {
 			return false
 		}
 		f, known := next, next < len(outcomeFastNames) && string(key) == outcomeFastNames[next]
@@ -42,19 +38,19 @@ func decodeOutcomeFast(line []byte, o *Outcome) bool {
 			return false
 		}
 		seen |= 1 << f
-		if !s.outcomeField(f, o, &content, &tokens) {
+		if !outcomeField(s, f, o, &content, &tokens) {
 			return false
 		}
-		if s.byte(',') {
+		if s.Byte(',') {
 			continue
 		}
-		if s.byte('}') {
+		if s.Byte('}') {
 			break
 		}
 		return false
 	}
-	s.ws()
-	return s.i == len(s.b) && seen&outcomeFastRequired == outcomeFastRequired
+	s.SkipSpace()
+	return s.AtEnd() && seen&outcomeFastRequired == outcomeFastRequired
 }
 
 // The keys the fast path knows, numbered for a bit set.
@@ -120,76 +116,76 @@ const outcomeFastRequired = 1<<ofID | 1<<ofAttempt | 1<<ofClass | 1<<ofStatus | 
 // up, the table would be scattered over several functions, and every field
 // of every line of a large outcomes file would pay an extra call on the
 // streamed scorer's hot path.
-func (s *fastScanner) outcomeField(f int, o *Outcome, content *[]float64, tokens *[]int) bool {
+func outcomeField(s *jsonscan.Scanner, f int, o *Outcome, content *[]float64, tokens *[]int) bool {
 	var ok bool
 	switch f {
 	case ofID:
-		o.ID, ok = s.text()
+		o.ID, ok = s.Text()
 	case ofClass:
-		o.Class, ok = s.text()
+		o.Class, ok = s.Text()
 	case ofError:
-		o.Error, ok = s.text()
+		o.Error, ok = s.Text()
 	case ofFinishReason:
-		o.FinishReason, ok = s.text()
+		o.FinishReason, ok = s.Text()
 	case ofBackend:
-		o.Backend, ok = s.text()
+		o.Backend, ok = s.Text()
 	case ofStatus:
 		var t string
-		t, ok = s.text()
+		t, ok = s.Text()
 		o.Status = Status(t)
 	case ofAttempt:
-		o.Attempt, ok = s.integer()
+		o.Attempt, ok = s.Int()
 	case ofScheduled:
-		o.ScheduledMS, ok = s.float()
+		o.ScheduledMS, ok = s.Float()
 	case ofTerminal:
-		o.TerminalMS, ok = s.float()
+		o.TerminalMS, ok = s.Float()
 	case ofSlot:
-		o.SlotMS, ok = s.optFloat()
+		o.SlotMS, ok = s.OptFloat()
 	case ofSent:
-		o.SentMS, ok = s.optFloat()
+		o.SentMS, ok = s.OptFloat()
 	case ofFirstContent:
-		o.FirstContentMS, ok = s.optFloat()
+		o.FirstContentMS, ok = s.OptFloat()
 	case ofLastContent:
-		o.LastContentMS, ok = s.optFloat()
+		o.LastContentMS, ok = s.OptFloat()
 	case ofFirstReasoning:
-		o.FirstReasoningMS, ok = s.optFloat()
+		o.FirstReasoningMS, ok = s.OptFloat()
 	case ofOutputTokens:
-		o.OutputTokens, ok = s.optInt()
+		o.OutputTokens, ok = s.OptInt()
 	case ofPromptTokens:
-		o.PromptTokens, ok = s.optInt()
+		o.PromptTokens, ok = s.OptInt()
 	case ofReasoningTokens:
-		o.ReasoningTokens, ok = s.optInt()
+		o.ReasoningTokens, ok = s.OptInt()
 	case ofItems:
-		o.Items, ok = s.optInt()
+		o.Items, ok = s.OptInt()
 	case ofHTTPStatus:
-		o.HTTPStatus, ok = s.optInt()
+		o.HTTPStatus, ok = s.OptInt()
 	case ofTokenSource:
-		if s.null() {
+		if s.Null() {
 			return true
 		}
 		var t string
-		t, ok = s.text()
-		o.TokenCountSource = ptr(TokenCountSource(t))
+		t, ok = s.Text()
+		o.TokenCountSource = new(TokenCountSource(t))
 	case ofTimeout:
-		if s.null() {
+		if s.Null() {
 			return true
 		}
 		var t string
-		t, ok = s.text()
-		o.Timeout = ptr(TimeoutKind(t))
+		t, ok = s.Text()
+		o.Timeout = new(TimeoutKind(t))
 	case ofLengthEnforced:
-		if s.null() {
+		if s.Null() {
 			return true
 		}
 		var b bool
-		b, ok = s.boolean()
+		b, ok = s.Bool()
 		o.LengthEnforced = &b
 	case ofContent:
-		if s.null() {
+		if s.Null() {
 			return true
 		}
-		ok = s.array(func() bool {
-			v, ok := s.float()
+		ok = s.Array(func() bool {
+			v, ok := s.Float()
 			*content = append(*content, v)
 			return ok
 		})
@@ -198,11 +194,11 @@ func (s *fastScanner) outcomeField(f int, o *Outcome, content *[]float64, tokens
 		}
 		o.ContentMS = *content
 	case ofEventTokens:
-		if s.null() {
+		if s.Null() {
 			return true
 		}
-		ok = s.array(func() bool {
-			v, ok := s.integer()
+		ok = s.Array(func() bool {
+			v, ok := s.Int()
 			*tokens = append(*tokens, v)
 			return ok
 		})
@@ -212,227 +208,4 @@ func (s *fastScanner) outcomeField(f int, o *Outcome, content *[]float64, tokens
 		o.EventTokens = *tokens
 	}
 	return ok
-}
-
-// fastScanner reads JSON values from a byte slice.
-type fastScanner struct {
-	b []byte
-	i int
-}
-
-func (s *fastScanner) ws() {
-	for s.i < len(s.b) {
-		switch s.b[s.i] {
-		case ' ', '\t', '\n', '\r':
-			s.i++
-		default:
-			return
-		}
-	}
-}
-
-func (s *fastScanner) peek() byte {
-	s.ws()
-	if s.i < len(s.b) {
-		return s.b[s.i]
-	}
-	return 0
-}
-
-// byte consumes c after any whitespace.
-func (s *fastScanner) byte(c byte) bool {
-	if s.peek() == c {
-		s.i++
-		return true
-	}
-	return false
-}
-
-// str reads a string of printable ASCII without escapes; the result
-// aliases the line.
-func (s *fastScanner) str() ([]byte, bool) {
-	if !s.byte('"') {
-		return nil, false
-	}
-	start := s.i
-	for s.i < len(s.b) {
-		c := s.b[s.i]
-		if c == '"' {
-			s.i++
-			return s.b[start : s.i-1], true
-		}
-		if c < 0x20 || c >= 0x7f || c == '\\' {
-			return nil, false
-		}
-		s.i++
-	}
-	return nil, false
-}
-
-func (s *fastScanner) text() (string, bool) {
-	b, ok := s.str()
-	return string(b), ok
-}
-
-func (s *fastScanner) null() bool {
-	if s.peek() == 'n' && len(s.b)-s.i >= 4 && string(s.b[s.i:s.i+4]) == "null" {
-		s.i += 4
-		return true
-	}
-	return false
-}
-
-func (s *fastScanner) boolean() (bool, bool) {
-	s.ws()
-	rest := s.b[s.i:]
-	switch {
-	case len(rest) >= 4 && string(rest[:4]) == "true":
-		s.i += 4
-		return true, true
-	case len(rest) >= 5 && string(rest[:5]) == "false":
-		s.i += 5
-		return false, true
-	}
-	return false, false
-}
-
-// number reads a number in JSON's grammar; integral says it had no
-// fraction or exponent. short holds its value when it is a plain decimal
-// of at most 15 digits, converted as strconv does on its own exact path
-// (an integer below 2^53 divided by an exactly representable power of
-// ten: one correctly rounded operation, so the same float64).
-//
-// Its cyclomatic complexity is above the project's limit of 25 on purpose:
-// its branches follow JSON's number grammar one production at a time
-// (sign, integer part, fraction, exponent) in a single pass over the bytes,
-// and it runs for every time and count of every record. Helpers per part
-// would have to pass the position, mantissa and digit counts back and
-// forth, and the grammar would no longer read top to bottom.
-func (s *fastScanner) number() (num []byte, integral bool, short float64, isShort, ok bool) {
-	s.ws()
-	b, i := s.b, s.i
-	start := i
-	neg := i < len(b) && b[i] == '-'
-	if neg {
-		i++
-	}
-	var mant uint64
-	digits := 0
-	switch {
-	case i < len(b) && b[i] == '0':
-		i++
-		digits = 1
-	case i < len(b) && b[i] >= '1' && b[i] <= '9':
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			mant = mant*10 + uint64(b[i]-'0')
-			digits++
-			i++
-		}
-	default:
-		return nil, false, 0, false, false
-	}
-	integral = true
-	frac := 0
-	if i < len(b) && b[i] == '.' {
-		integral = false
-		i++
-		d := i
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			mant = mant*10 + uint64(b[i]-'0')
-			digits++
-			i++
-		}
-		if i == d {
-			return nil, false, 0, false, false
-		}
-		frac = i - d
-	}
-	isShort = digits <= 15
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		integral, isShort = false, false
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		d := i
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-		if i == d {
-			return nil, false, 0, false, false
-		}
-	}
-	s.i = i
-	if isShort {
-		short = float64(mant)
-		if frac > 0 {
-			short /= pow10[frac]
-		}
-		if neg {
-			short = -short
-		}
-	}
-	return b[start:i], integral, short, isShort, true
-}
-
-// float reads a finite number; anything but a short decimal goes to
-// ParseFloat, without a copy of the digits.
-func (s *fastScanner) float() (float64, bool) {
-	num, _, short, isShort, ok := s.number()
-	if !ok {
-		return 0, false
-	}
-	if isShort {
-		return short, true
-	}
-	v, err := strconv.ParseFloat(unsafe.String(unsafe.SliceData(num), len(num)), 64)
-	return v, err == nil
-}
-
-// pow10 holds the powers of ten a float64 represents exactly.
-var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
-
-// integer reads a number without fraction or exponent that fits an int.
-func (s *fastScanner) integer() (int, bool) {
-	num, integral, _, _, ok := s.number()
-	if !ok || !integral {
-		return 0, false
-	}
-	v, err := strconv.Atoi(unsafe.String(unsafe.SliceData(num), len(num)))
-	return v, err == nil
-}
-
-func (s *fastScanner) optFloat() (*float64, bool) {
-	if s.null() {
-		return nil, true
-	}
-	v, ok := s.float()
-	return &v, ok
-}
-
-func (s *fastScanner) optInt() (*int, bool) {
-	if s.null() {
-		return nil, true
-	}
-	v, ok := s.integer()
-	return &v, ok
-}
-
-// array reads [elem, ...], calling elem for each element.
-func (s *fastScanner) array(elem func() bool) bool {
-	if !s.byte('[') {
-		return false
-	}
-	if s.byte(']') {
-		return true
-	}
-	for {
-		if !elem() {
-			return false
-		}
-		if s.byte(',') {
-			continue
-		}
-		return s.byte(']')
-	}
 }

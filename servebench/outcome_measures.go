@@ -16,10 +16,10 @@ type OutcomeMeasures struct {
 	E2EMS *float64
 }
 
-// Measures derives the record's latencies by the scorer's own rules, for an
-// Observer that follows a run live. A record that breaks the clock rules
-// (which the scorer would refuse) is an error.
-func (o *Outcome) Measures() (OutcomeMeasures, error) {
+// MeasureOutcome derives the record's latencies by the scorer's own rules,
+// for an Observer that follows a run live. A record that breaks the clock
+// rules (which the scorer would refuse) is an error.
+func MeasureOutcome(o *Outcome) (OutcomeMeasures, error) {
 	rec, err := recordFromOutcome(o, o.ScheduledMS, o.Class, func(field, format string, args ...any) error {
 		return fmt.Errorf("outcome %s: %s: %s", o.ID, field, fmt.Sprintf(format, args...))
 	})
@@ -29,16 +29,16 @@ func (o *Outcome) Measures() (OutcomeMeasures, error) {
 	m := measureRecord(&rec)
 	var om OutcomeMeasures
 	if rec.sent != nil {
-		om.ScheduleLagMS = ptr(m.lag)
+		om.ScheduleLagMS = new(m.lag)
 	}
 	if m.hasE2E && rec.sent != nil {
-		om.E2EMS = ptr(m.e2e)
+		om.E2EMS = new(m.e2e)
 	}
 	if m.hasContent {
-		om.TTFTMS = ptr(m.ttft)
+		om.TTFTMS = new(m.ttft)
 	}
 	if m.hasTPOT {
-		om.TPOTMS = ptr(m.tpot)
+		om.TPOTMS = new(m.tpot)
 	}
 	return om, nil
 }

@@ -103,7 +103,7 @@ func (a *PromptTokenAudit) Add(id string, requested, reported *int) {
 	m := ComparePromptTokens(*requested, *reported, a.Tolerance)
 	a.Compared++
 	a.sum += int64(m.Difference)
-	a.MeanDifference = ptr(float64(a.sum) / float64(a.Compared))
+	a.MeanDifference = new(float64(a.sum) / float64(a.Compared))
 	a.MaxAbsDifference = max(a.MaxAbsDifference, m.Difference, -m.Difference)
 	if m.Mismatch {
 		a.Mismatched++

@@ -36,11 +36,11 @@ func TestComparePromptTokens(t *testing.T) {
 
 func TestPromptTokenAudit(t *testing.T) {
 	a := PromptTokenAudit{Tolerance: PromptTokenTolerance{Absolute: 10}}
-	a.Add("r1", ptr(100), ptr(108)) // +8, within
-	a.Add("r2", ptr(100), ptr(125)) // +25, beyond
-	a.Add("r3", ptr(50), ptr(38))   // -12, beyond
-	a.Add("r4", ptr(70), nil)       // engine did not report
-	a.Add("r5", nil, ptr(99))       // row declared nothing: not counted
+	a.Add("r1", new(100), new(108)) // +8, within
+	a.Add("r2", new(100), new(125)) // +25, beyond
+	a.Add("r3", new(50), new(38))   // -12, beyond
+	a.Add("r4", new(70), nil)       // engine did not report
+	a.Add("r5", nil, new(99))       // row declared nothing: not counted
 	if a.Compared != 3 || a.Mismatched != 2 || a.Unreported != 1 || a.MaxAbsDifference != 25 {
 		t.Fatalf("audit %+v", a)
 	}

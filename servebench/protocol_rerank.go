@@ -146,7 +146,7 @@ func (p rerankProtocol) whole(x *exchange, t time.Time, data []byte) {
 		}
 	}
 	n := len(x.req.Documents)
-	x.out.Items = ptr(n)
+	x.out.Items = new(n)
 	x.out.PromptTokens = usage.inputTokens()
 	if msg := checkRanks(ranks, n, x.req.TopN, scoreName); msg != "" {
 		x.end(StatusInvalidResponse, t, "invalid response: "+msg)

@@ -160,7 +160,7 @@ func perUnit(energyJ *float64, units float64) *float64 {
 	if energyJ == nil || !(units > 0) || !finite(*energyJ) {
 		return nil
 	}
-	return ptr(*energyJ / units)
+	return new(*energyJ / units)
 }
 
 // startGPUSampling starts s, or returns a stop that yields nil when the run

@@ -480,7 +480,7 @@ func htmlFooter(r *Report) ([]htmlField, []string) {
 }
 
 // statusesIn lists every known status, then any other the report counts.
-func statusesIn(r *Report) []Status { return knownThenExtra(statuses[:], r.StatusCounts) }
+func statusesIn(r *Report) []Status { return knownThenExtra(Statuses(), r.StatusCounts) }
 
 // reasonsIn lists every known reason, then any other the report counts.
 func reasonsIn(r *Report) []Reason { return knownThenExtra(reasons[:], r.ReasonCounts) }

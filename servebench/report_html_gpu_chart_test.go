@@ -7,7 +7,7 @@ import (
 
 func TestGPUTimelineDrawsEveryReportedPointAndBreaksAtGaps(t *testing.T) {
 	s := &GPUStats{Timeline: []GPUPoint{
-		{AtMS: 0, PowerW: ptr(100.0)}, {AtMS: 500}, {AtMS: 1500, PowerW: ptr(300.0)}, {AtMS: 2000, PowerW: ptr(250.0)},
+		{AtMS: 0, PowerW: new(100.0)}, {AtMS: 500}, {AtMS: 1500, PowerW: new(300.0)}, {AtMS: 2000, PowerW: new(250.0)},
 	}}
 	power := gpuQuantities[2]
 	c := timelineChart(power, s)

@@ -160,7 +160,7 @@ func htmlTimelineEngineOf(es *EngineSeries, axis [2]float64) *htmlTimelineEngine
 		for i := range es.Samples {
 			s := &es.Samples[i]
 			if v := get(s); s.Error == "" && v != nil && finite(*v) {
-				ys[i] = ptr(*v * scale)
+				ys[i] = new(*v * scale)
 			}
 		}
 		return ys
@@ -236,7 +236,7 @@ func htmlTimelineClientOf(d *DriftReport, axis [2]float64) *htmlTimelineClient {
 	ttft, tpot := make([]*float64, n), make([]*float64, n)
 	for j, iv := range d.Intervals {
 		mid[j], end[j] = iv.StartMS+d.IntervalMS/2, iv.StartMS+d.IntervalMS
-		offered[j], completed[j], outstanding[j] = ptr(float64(iv.Offered)), ptr(float64(iv.Completed)), ptr(float64(iv.Outstanding))
+		offered[j], completed[j], outstanding[j] = new(float64(iv.Offered)), new(float64(iv.Completed)), new(float64(iv.Outstanding))
 		ttft[j], tpot[j] = iv.TTFTP99MS, iv.TPOTP99MS
 	}
 	c.Charts = append(c.Charts, linesChart("Client: requests per interval", "requests",

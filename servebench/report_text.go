@@ -46,7 +46,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		r.Quality.Judged, r.Quality.Passed, r.Quality.Failed, r.Quality.Unscored, r.Offered)
 
 	rule(fmt.Sprintf("Outcomes (of %d offered)", r.Offered))
-	for _, s := range statuses {
+	for _, s := range Statuses() {
 		line(string(s), "%d", r.StatusCounts[s])
 	}
 	writeErrorMessagesText(line, rule, r)
@@ -174,7 +174,7 @@ func fractionOf(num, den int) *float64 {
 	if den == 0 {
 		return nil
 	}
-	return ptr(float64(num) / float64(den))
+	return new(float64(num) / float64(den))
 }
 
 // GomegaString renders the report in one paragraph for Gomega failure
@@ -188,7 +188,7 @@ func (r *Report) GomegaString() string {
 	fmt.Fprintf(&b, "Report{offered %d (%s req/s), protocol successes %d, qualified %d, attainment %s (%d/%d, %s), wilson lower %s at %s, status",
 		r.Offered, numfmt.OptFixed(r.OfferedRPS, 3), r.ProtocolSuccesses, r.Qualified, numfmt.OptFixed(r.Attainment, 3),
 		r.Qualified, r.Offered, r.AttainmentKind, numfmt.OptFixed(r.WilsonLower, 3), numfmt.Level(r.WilsonConfidence))
-	for _, s := range statuses {
+	for _, s := range Statuses() {
 		if c := r.StatusCounts[s]; c > 0 {
 			fmt.Fprintf(&b, " %s=%d", s, c)
 		}

@@ -61,7 +61,7 @@ func scoreOptionsFor(cfg RunConfig, s *Schedule, outcomes []Outcome) ScoreOption
 		opts.Endpoint = cfg.Client.Endpoint
 	}
 	if opts.LagToleranceMS == nil {
-		opts.LagToleranceMS = ptr(s.ScheduleLagToleranceMS)
+		opts.LagToleranceMS = new(s.ScheduleLagToleranceMS)
 	}
 	if s.Mode == ModeClosed && opts.WindowMS == nil {
 		end := 0.0
@@ -82,8 +82,8 @@ func scoreOptionsFor(cfg RunConfig, s *Schedule, outcomes []Outcome) ScoreOption
 func completeGenerator(g *GeneratorReport, rep *Report, s *Schedule, inWindow int) {
 	window := (rep.WindowMS[1] - rep.WindowMS[0]) / 1000
 	if window > 0 && s.Mode == ModeOpen {
-		g.IdealRPS = ptr(float64(g.Scheduled) / window)
-		g.DeliveredRPS = ptr(float64(inWindow) / window)
+		g.IdealRPS = new(float64(g.Scheduled) / window)
+		g.DeliveredRPS = new(float64(inWindow) / window)
 	}
 	if rep.LateCount > 0 {
 		g.Saturated = true

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/servebench/servebench/internal/jsonscan"
 	"github.com/servebench/servebench/internal/strictjson"
 )
 
@@ -178,8 +179,8 @@ func readDelim(dec *json.Decoder, d json.Delim) bool {
 // it does not take, which the caller then decodes strictly.
 func decodeScheduleEntryFast(raw []byte, e *ScheduleEntry) bool {
 	*e = ScheduleEntry{}
-	s := fastScanner{b: raw}
-	if !s.byte('{') {
+	s := jsonscan.New(raw)
+	if !s.Byte('{') {
 		return false
 	}
 	const (
@@ -194,36 +195,36 @@ func decodeScheduleEntryFast(raw []byte, e *ScheduleEntry) bool {
 	)
 	var seen int
 	for {
-		key, ok := s.str()
-		if !ok || !s.byte(':') {
+		key, ok := s.Str()
+		if !ok || !s.Byte(':') {
 			return false
 		}
 		var f int
 		switch string(key) {
 		case "id":
 			f = fID
-			e.ID, ok = s.text()
+			e.ID, ok = s.Text()
 		case "row":
 			f = fRow
-			e.Row, ok = s.integer()
+			e.Row, ok = s.Int()
 		case "class":
 			f = fClass
-			e.Class, ok = s.text()
+			e.Class, ok = s.Text()
 		case "scheduled_ms":
 			f = fScheduled
-			e.ScheduledMS, ok = s.float()
+			e.ScheduledMS, ok = s.Float()
 		case "depends_on":
 			f = fDependsOn
-			e.DependsOn, ok = s.text()
+			e.DependsOn, ok = s.Text()
 		case "think_ms":
 			f = fThink
-			e.ThinkMS, ok = s.float()
+			e.ThinkMS, ok = s.Float()
 		case "max_tokens":
 			f = fMaxTokens
-			e.MaxTokens, ok = s.integer()
+			e.MaxTokens, ok = s.Int()
 		case "ignore_eos":
 			f = fIgnoreEOS
-			e.IgnoreEOS, ok = s.boolean()
+			e.IgnoreEOS, ok = s.Bool()
 		default:
 			return false
 		}
@@ -231,15 +232,15 @@ func decodeScheduleEntryFast(raw []byte, e *ScheduleEntry) bool {
 			return false
 		}
 		seen |= f
-		if s.byte(',') {
+		if s.Byte(',') {
 			continue
 		}
-		if !s.byte('}') {
+		if !s.Byte('}') {
 			return false
 		}
 		break
 	}
-	s.ws()
+	s.SkipSpace()
 	const required = fID | fRow | fScheduled | fMaxTokens
-	return s.i == len(s.b) && seen&required == required
+	return s.AtEnd() && seen&required == required
 }

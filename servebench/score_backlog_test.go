@@ -19,9 +19,9 @@ func backlogCase(t *testing.T, dur float64, stuck int) *Backlog {
 			end = 5000 // still outstanding at the window's end
 		}
 		s.Entries = append(s.Entries, ScheduleEntry{ID: id, ScheduledMS: at, MaxTokens: 2})
-		outs = append(outs, Outcome{ID: id, Attempt: 1, Status: StatusSuccess, ScheduledMS: at, SentMS: ptr(at),
-			FirstContentMS: ptr(at + 1), LastContentMS: ptr(at + 2), TerminalMS: end, ContentMS: []float64{at + 1, at + 2},
-			OutputTokens: ptr(2), TokenCountSource: ptr(TokensFromUsage)})
+		outs = append(outs, Outcome{ID: id, Attempt: 1, Status: StatusSuccess, ScheduledMS: at, SentMS: new(at),
+			FirstContentMS: new(at + 1), LastContentMS: new(at + 2), TerminalMS: end, ContentMS: []float64{at + 1, at + 2},
+			OutputTokens: new(2), TokenCountSource: new(TokensFromUsage)})
 	}
 	r, err := Score(s, outs, ScoreOptions{})
 	if err != nil {

@@ -26,7 +26,7 @@ func millionRun(n int) (*Schedule, []Outcome) {
 		for j := range ev {
 			ev[j] = d + 120 + float64(j)*(20+float64(i%13))
 		}
-		o := Outcome{ID: id, Attempt: 1, Status: StatusSuccess, ScheduledMS: a, SentMS: ptr(d),
+		o := Outcome{ID: id, Attempt: 1, Status: StatusSuccess, ScheduledMS: a, SentMS: new(d),
 			ContentMS: ev, EventTokens: eventTokens, OutputTokens: &eight, TerminalMS: ev[7] + 5}
 		if i%50 == 0 {
 			o.Status, o.ContentMS, o.EventTokens, o.OutputTokens = StatusHTTPError, nil, nil, nil

@@ -239,7 +239,7 @@ func (t *fluidityTally) report(rule FluidityRule) *FluidityReport {
 		Deadlines:            t.deadlines,
 	}
 	if t.requests > 0 {
-		fr.Index = ptr(t.indexSum.value() / float64(t.requests))
+		fr.Index = new(t.indexSum.value() / float64(t.requests))
 	}
 	return fr
 }

@@ -248,7 +248,7 @@ func visibleOutputTokens(o *Outcome) *int {
 	if o.OutputTokens == nil || o.ReasoningTokens == nil || *o.ReasoningTokens <= 0 || *o.ReasoningTokens >= *o.OutputTokens {
 		return o.OutputTokens
 	}
-	return ptr(*o.OutputTokens - *o.ReasoningTokens)
+	return new(*o.OutputTokens - *o.ReasoningTokens)
 }
 
 // checkContentForStatus checks a record's content events against its kind

@@ -23,16 +23,16 @@ func testSchedule(times map[string]float64, ids ...string) *Schedule {
 // success builds a successful attempt sent at sent with content events at
 // times, ending at terminal, with n output tokens (nil: unknown).
 func success(id string, scheduled, sent float64, times []float64, terminal float64, n *int) Outcome {
-	return Outcome{ID: id, Attempt: 1, Status: StatusSuccess, ScheduledMS: scheduled, SentMS: ptr(sent),
+	return Outcome{ID: id, Attempt: 1, Status: StatusSuccess, ScheduledMS: scheduled, SentMS: new(sent),
 		ContentMS: times, TerminalMS: terminal, OutputTokens: n}
 }
 
 func TestScoreFinalAttemptCountsOnce(t *testing.T) {
 	s := testSchedule(map[string]float64{"a": 0, "b": 100}, "a", "b")
-	retry := success("a", 0, 300, []float64{400, 450}, 500, ptr(2))
+	retry := success("a", 0, 300, []float64{400, 450}, 500, new(2))
 	retry.Attempt = 2
-	first := Outcome{ID: "a", Attempt: 1, Status: StatusRejected, ScheduledMS: 0, SentMS: ptr(0.0), TerminalMS: 10, HTTPStatus: ptr(429)}
-	b := success("b", 100, 101, []float64{200}, 250, ptr(1))
+	first := Outcome{ID: "a", Attempt: 1, Status: StatusRejected, ScheduledMS: 0, SentMS: new(0.0), TerminalMS: 10, HTTPStatus: new(429)}
+	b := success("b", 100, 101, []float64{200}, 250, new(1))
 	// The retry is listed before the first attempt: order must not matter.
 	r, err := Score(s, []Outcome{retry, b, first}, ScoreOptions{})
 	if err != nil {
@@ -55,7 +55,7 @@ func TestScoreFinalAttemptCountsOnce(t *testing.T) {
 
 func TestScoreRejectsMergedOrUnknownRecords(t *testing.T) {
 	s := testSchedule(map[string]float64{"a": 0}, "a")
-	ok := success("a", 0, 1, []float64{10}, 20, ptr(1))
+	ok := success("a", 0, 1, []float64{10}, 20, new(1))
 	dup := ok
 	unknown := ok
 	unknown.ID = "zz"
@@ -84,7 +84,7 @@ func TestScoreRejectsMergedOrUnknownRecords(t *testing.T) {
 
 func TestScoreMissingRecordCountsAsNotSent(t *testing.T) {
 	s := testSchedule(map[string]float64{"a": 0, "b": 100}, "a", "b")
-	r, err := Score(s, []Outcome{success("a", 0, 1, []float64{10}, 20, ptr(1))}, ScoreOptions{})
+	r, err := Score(s, []Outcome{success("a", 0, 1, []float64{10}, 20, new(1))}, ScoreOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestScoreMissingRecordCountsAsNotSent(t *testing.T) {
 	}
 	// A request the runner itself recorded as not_sent had a record.
 	unsent := Outcome{ID: "b", Attempt: 1, Status: StatusNotSent, ScheduledMS: 100, TerminalMS: 500, Error: "run cancelled before the request was sent"}
-	r, err = Score(s, []Outcome{success("a", 0, 1, []float64{10}, 20, ptr(1)), unsent}, ScoreOptions{})
+	r, err = Score(s, []Outcome{success("a", 0, 1, []float64{10}, 20, new(1)), unsent}, ScoreOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,12 +114,12 @@ func TestScoreMissingRecordCountsAsNotSent(t *testing.T) {
 
 func TestScoreTokenLevelITLNeedsProof(t *testing.T) {
 	s := testSchedule(map[string]float64{"proven": 0, "chunked": 0, "unproven": 0}, "proven", "chunked", "unproven")
-	proven := success("proven", 0, 0, []float64{100, 110, 130}, 140, ptr(3))
+	proven := success("proven", 0, 0, []float64{100, 110, 130}, 140, new(3))
 	proven.EventTokens = []int{1, 1, 1}
 	// Three events carrying 1, 3 and 1 tokens: gaps are chunk gaps only.
-	chunked := success("chunked", 0, 0, []float64{100, 150, 200}, 210, ptr(5))
+	chunked := success("chunked", 0, 0, []float64{100, 150, 200}, 210, new(5))
 	chunked.EventTokens = []int{1, 3, 1}
-	unproven := success("unproven", 0, 0, []float64{100, 120}, 130, ptr(2))
+	unproven := success("unproven", 0, 0, []float64{100, 120}, 130, new(2))
 	r, err := Score(s, []Outcome{proven, chunked, unproven}, ScoreOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -144,10 +144,10 @@ func TestScoreTPOTEligibility(t *testing.T) {
 	ids := []string{"one", "unknown", "single-event", "ok"}
 	s := testSchedule(map[string]float64{}, ids...)
 	outcomes := []Outcome{
-		success("one", 0, 0, []float64{100}, 110, ptr(1)),
+		success("one", 0, 0, []float64{100}, 110, new(1)),
 		success("unknown", 0, 0, []float64{100, 150}, 160, nil),
-		success("single-event", 0, 0, []float64{100}, 110, ptr(4)),
-		success("ok", 0, 0, []float64{100, 130, 160}, 170, ptr(3)),
+		success("single-event", 0, 0, []float64{100}, 110, new(4)),
+		success("ok", 0, 0, []float64{100, 130, 160}, 170, new(3)),
 	}
 	r, err := Score(s, outcomes, ScoreOptions{SLO: SLO{TPOT: 40 * time.Millisecond}})
 	if err != nil {
@@ -174,12 +174,12 @@ func TestScoreTPOTEligibility(t *testing.T) {
 
 func TestScoreQualityFromVerdicts(t *testing.T) {
 	s := testSchedule(map[string]float64{}, "pass", "fail", "unscored", "failed-request")
-	pass := success("pass", 0, 0, []float64{10}, 20, ptr(1))
+	pass := success("pass", 0, 0, []float64{10}, 20, new(1))
 	pass.Quality = &quality.Verdict{Pass: true}
-	fail := success("fail", 0, 0, []float64{10}, 20, ptr(1))
+	fail := success("fail", 0, 0, []float64{10}, 20, new(1))
 	fail.Quality = &quality.Verdict{Pass: false, Check: "regex", Evidence: "no match for ^42$"}
-	unscored := success("unscored", 0, 0, []float64{10}, 20, ptr(1))
-	failed := Outcome{ID: "failed-request", Attempt: 1, Status: StatusHTTPError, SentMS: ptr(0.0), TerminalMS: 5, Error: "HTTP 500"}
+	unscored := success("unscored", 0, 0, []float64{10}, 20, new(1))
+	failed := Outcome{ID: "failed-request", Attempt: 1, Status: StatusHTTPError, SentMS: new(0.0), TerminalMS: 5, Error: "HTTP 500"}
 	r, err := Score(s, []Outcome{pass, fail, unscored, failed}, ScoreOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -202,8 +202,8 @@ func TestScoreQualityFromVerdicts(t *testing.T) {
 
 func TestScoreWindowAndClosedLoop(t *testing.T) {
 	s := testSchedule(map[string]float64{"in": 999.999, "out": 1000}, "in", "out")
-	in := success("in", 999.999, 1000, []float64{1100}, 1200, ptr(1))
-	out := success("out", 1000, 1000, []float64{1100}, 5000, ptr(1))
+	in := success("in", 999.999, 1000, []float64{1100}, 1200, new(1))
+	out := success("out", 1000, 1000, []float64{1100}, 5000, new(1))
 	r, err := Score(s, []Outcome{in, out}, ScoreOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -225,8 +225,8 @@ func TestScoreWindowAndClosedLoop(t *testing.T) {
 
 func TestScoreClientQueue(t *testing.T) {
 	s := testSchedule(map[string]float64{"a": 10}, "a")
-	a := success("a", 10, 45, []float64{100}, 120, ptr(1))
-	a.SlotMS = ptr(40.0)
+	a := success("a", 10, 45, []float64{100}, 120, new(1))
+	a.SlotMS = new(40.0)
 	r, err := Score(s, []Outcome{a}, ScoreOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -243,7 +243,7 @@ func TestScoreFailureBeforeAConnection(t *testing.T) {
 	// valid evidence for its offered rate.
 	s := testSchedule(map[string]float64{"a": 0, "b": 10}, "a", "b")
 	refused := Outcome{ID: "a", Attempt: 1, Status: StatusStreamError, ScheduledMS: 0, TerminalMS: 2, Error: "connection failed: connection refused"}
-	b := success("b", 10, 11, []float64{50}, 60, ptr(1))
+	b := success("b", 10, 11, []float64{50}, 60, new(1))
 	r, err := Score(s, []Outcome{refused, b}, ScoreOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -263,8 +263,8 @@ func TestScoreFailureBeforeAConnection(t *testing.T) {
 func TestScoreRejectsBrokenClocks(t *testing.T) {
 	s := testSchedule(map[string]float64{"a": 0}, "a")
 	base := func() Outcome {
-		o := success("a", 0, 10, []float64{20, 30}, 40, ptr(2))
-		o.FirstContentMS, o.LastContentMS = ptr(20.0), ptr(30.0)
+		o := success("a", 0, 10, []float64{20, 30}, 40, new(2))
+		o.FirstContentMS, o.LastContentMS = new(20.0), new(30.0)
 		return o
 	}
 	cases := []struct {
@@ -274,17 +274,17 @@ func TestScoreRejectsBrokenClocks(t *testing.T) {
 		msg   string
 	}{
 		{"NaN terminal", func(o *Outcome) { o.TerminalMS = math.NaN() }, "terminal_ms", "non-finite time NaN"},
-		{"negative send", func(o *Outcome) { o.SentMS = ptr(-1.0) }, "sent_ms", "negative time -1"},
-		{"content before send", func(o *Outcome) { o.SentMS = ptr(25.0) }, "content_ms[0]", "before sent 25"},
+		{"negative send", func(o *Outcome) { o.SentMS = new(-1.0) }, "sent_ms", "negative time -1"},
+		{"content before send", func(o *Outcome) { o.SentMS = new(25.0) }, "content_ms[0]", "before sent 25"},
 		{"content after terminal", func(o *Outcome) { o.TerminalMS = 25 }, "content_ms[1]", "after terminal 25"},
 		{"content out of order", func(o *Outcome) { o.ContentMS = []float64{30, 20}; o.FirstContentMS, o.LastContentMS = nil, nil }, "content_ms[1]", "out of order"},
 		{"success without content", func(o *Outcome) { o.ContentMS = nil; o.FirstContentMS, o.LastContentMS = nil, nil }, "content_ms", "status success with no content event"},
-		{"first content disagrees", func(o *Outcome) { o.FirstContentMS = ptr(21.0) }, "first_content_ms", "disagrees with content_ms"},
+		{"first content disagrees", func(o *Outcome) { o.FirstContentMS = new(21.0) }, "first_content_ms", "disagrees with content_ms"},
 		{"event tokens length", func(o *Outcome) { o.EventTokens = []int{1} }, "event_tokens", "1 entries for 2 content events"},
 		{"not_sent with a send", func(o *Outcome) { o.Status = StatusNotSent }, "sent_ms", "a not_sent record has a send time"},
 		{"sent status without send", func(o *Outcome) { o.SentMS = nil }, "sent_ms", "missing send time for status success"},
 		{"unknown status", func(o *Outcome) { o.Status = "fine" }, "status", `unknown status "fine"`},
-		{"negative tokens", func(o *Outcome) { o.OutputTokens = ptr(-2) }, "output_tokens", "negative token count"},
+		{"negative tokens", func(o *Outcome) { o.OutputTokens = new(-2) }, "output_tokens", "negative token count"},
 	}
 	for _, c := range cases {
 		o := base()

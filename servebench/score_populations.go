@@ -164,7 +164,7 @@ func distributionOfPopulation(pop *population, method stats.PercentileMethod) (D
 		return d, nil
 	}
 	mean, _ := pop.mean()
-	d.Mean = ptr(mean)
+	d.Mean = new(mean)
 	qs := []float64{50, 90, 95, 99}
 	var ranks []int
 	for _, q := range qs {
@@ -178,9 +178,9 @@ func distributionOfPopulation(pop *population, method stats.PercentileMethod) (D
 	for j, r := range ranks {
 		byRank[r] = vals[j]
 	}
-	at := func(q float64) *float64 { return ptr(percentileFromRanks(pop.n, q, method, byRank)) }
+	at := func(q float64) *float64 { return new(percentileFromRanks(pop.n, q, method, byRank)) }
 	d.P50, d.P90, d.P95, d.P99 = at(50), at(90), at(95), at(99)
-	d.Max = ptr(pop.max)
+	d.Max = new(pop.max)
 	return d, nil
 }
 

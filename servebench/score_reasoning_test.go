@@ -10,13 +10,13 @@ func TestTPOTCountsOnlyTheVisibleAnswersTokens(t *testing.T) {
 	s := &Schedule{Schema: ScheduleSchema, Mode: "open", WindowMS: [2]float64{0, 1000}, ScheduleLagToleranceMS: 20,
 		Entries: []ScheduleEntry{{ID: "think", ScheduledMS: 0, MaxTokens: 64}, {ID: "plain", ScheduledMS: 0, MaxTokens: 64}}}
 	out := []Outcome{
-		{ID: "think", Attempt: 1, Status: StatusSuccess, SentMS: ptr(0.0), FirstReasoningMS: ptr(20.0),
-			FirstContentMS: ptr(100.0), LastContentMS: ptr(300.0), ContentMS: []float64{100, 200, 300}, TerminalMS: 310,
-			OutputTokens: ptr(13), ReasoningTokens: ptr(10), TokenCountSource: ptr(TokensFromUsage)},
+		{ID: "think", Attempt: 1, Status: StatusSuccess, SentMS: new(0.0), FirstReasoningMS: new(20.0),
+			FirstContentMS: new(100.0), LastContentMS: new(300.0), ContentMS: []float64{100, 200, 300}, TerminalMS: 310,
+			OutputTokens: new(13), ReasoningTokens: new(10), TokenCountSource: new(TokensFromUsage)},
 		// Without a reasoning count, n is the reported count: 200 / (5 - 1).
-		{ID: "plain", Attempt: 1, Status: StatusSuccess, SentMS: ptr(0.0),
-			FirstContentMS: ptr(100.0), LastContentMS: ptr(300.0), ContentMS: []float64{100, 200, 300}, TerminalMS: 310,
-			OutputTokens: ptr(5), TokenCountSource: ptr(TokensFromUsage)},
+		{ID: "plain", Attempt: 1, Status: StatusSuccess, SentMS: new(0.0),
+			FirstContentMS: new(100.0), LastContentMS: new(300.0), ContentMS: []float64{100, 200, 300}, TerminalMS: 310,
+			OutputTokens: new(5), TokenCountSource: new(TokensFromUsage)},
 	}
 	r, err := Score(s, out, ScoreOptions{})
 	if err != nil {

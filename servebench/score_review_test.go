@@ -139,7 +139,7 @@ func TestReviewExtremeTimesNeverMakeTheReportNonFinite(t *testing.T) {
 	s := &Schedule{Schema: ScheduleSchema, Mode: "open", WindowMS: [2]float64{0, 1000}, ScheduleLagToleranceMS: 20,
 		Entries: []ScheduleEntry{{ID: "a", ScheduledMS: 0}}}
 	one := 1
-	_, err = Score(s, []Outcome{{ID: "a", Attempt: 1, Status: StatusSuccess, SentMS: ptr(0.0), ContentMS: []float64{240},
+	_, err = Score(s, []Outcome{{ID: "a", Attempt: 1, Status: StatusSuccess, SentMS: new(0.0), ContentMS: []float64{240},
 		OutputTokens: &one, TerminalMS: 1e300}}, ScoreOptions{})
 	wantInputError(t, err, "", "terminal_ms", "2^53 µs")
 
@@ -185,7 +185,7 @@ func TestReviewFluidityOfMultiTokenEvents(t *testing.T) {
 	s := &Schedule{Schema: ScheduleSchema, Mode: "open", WindowMS: [2]float64{0, 1000}, ScheduleLagToleranceMS: 20,
 		Entries: []ScheduleEntry{{ID: "a", ScheduledMS: 0}}}
 	four := 4
-	r, err := Score(s, []Outcome{{ID: "a", Attempt: 1, Status: StatusSuccess, SentMS: ptr(0.0), ContentMS: []float64{700, 900},
+	r, err := Score(s, []Outcome{{ID: "a", Attempt: 1, Status: StatusSuccess, SentMS: new(0.0), ContentMS: []float64{700, 900},
 		EventTokens: []int{3, 1}, OutputTokens: &four, TerminalMS: 950}}, ScoreOptions{Fluidity: &seedFluidity})
 	if err != nil {
 		t.Fatal(err)
@@ -214,18 +214,18 @@ func TestReviewEveryOutcomeRecordObeysTheClockRules(t *testing.T) {
 	s := &Schedule{Schema: ScheduleSchema, Mode: "open", WindowMS: [2]float64{0, 1000}, ScheduleLagToleranceMS: 20,
 		Entries: []ScheduleEntry{{ID: "a", ScheduledMS: 0}, {ID: "b", ScheduledMS: 2000}}}
 	one := 1
-	final := Outcome{ID: "a", Attempt: 2, Status: StatusSuccess, SentMS: ptr(300.0), ContentMS: []float64{400},
+	final := Outcome{ID: "a", Attempt: 2, Status: StatusSuccess, SentMS: new(300.0), ContentMS: []float64{400},
 		OutputTokens: &one, TerminalMS: 500}
-	b := Outcome{ID: "b", Attempt: 1, Status: StatusSuccess, ScheduledMS: 2000, SentMS: ptr(2000.0), ContentMS: []float64{2100},
+	b := Outcome{ID: "b", Attempt: 1, Status: StatusSuccess, ScheduledMS: 2000, SentMS: new(2000.0), ContentMS: []float64{2100},
 		OutputTokens: &one, TerminalMS: 2200}
 
-	first := Outcome{ID: "a", Attempt: 1, Status: StatusStreamError, SentMS: ptr(math.NaN()), TerminalMS: 10}
+	first := Outcome{ID: "a", Attempt: 1, Status: StatusStreamError, SentMS: new(math.NaN()), TerminalMS: 10}
 	_, err := Score(s, []Outcome{first, final, b}, ScoreOptions{})
 	if ie := wantInputError(t, err, "", "sent_ms", "non-finite time NaN"); ie.ID != "a" {
 		t.Fatalf("error names request %q, want a", ie.ID)
 	}
 
-	first.SentMS = ptr(0.0)
+	first.SentMS = new(0.0)
 	badB := b
 	badB.ContentMS = []float64{1900} // before its send at 2000
 	_, err = Score(s, []Outcome{first, final, badB}, ScoreOptions{})
@@ -280,12 +280,12 @@ func TestReviewITLAndChunkGapPopulations(t *testing.T) {
 	//   c: events at 300, 305, 335, 395, one token each, n = 4: gaps 5, 30, 60 (token level)
 	s := &Schedule{Schema: ScheduleSchema, Mode: "open", WindowMS: [2]float64{0, 1000}, ScheduleLagToleranceMS: 20,
 		Entries: []ScheduleEntry{{ID: "a", ScheduledMS: 0}, {ID: "b", ScheduledMS: 100}, {ID: "c", ScheduledMS: 200}}}
-	a := Outcome{ID: "a", Attempt: 1, Status: StatusSuccess, SentMS: ptr(0.0), ContentMS: []float64{100, 110, 130},
-		EventTokens: []int{1, 1, 1}, OutputTokens: ptr(3), TerminalMS: 140}
-	b := Outcome{ID: "b", Attempt: 1, Status: StatusSuccess, SentMS: ptr(100.0), ContentMS: []float64{200, 240},
-		EventTokens: []int{2, 1}, OutputTokens: ptr(3), TerminalMS: 250}
-	c := Outcome{ID: "c", Attempt: 1, Status: StatusSuccess, SentMS: ptr(200.0), ContentMS: []float64{300, 305, 335, 395},
-		EventTokens: []int{1, 1, 1, 1}, OutputTokens: ptr(4), TerminalMS: 400}
+	a := Outcome{ID: "a", Attempt: 1, Status: StatusSuccess, SentMS: new(0.0), ContentMS: []float64{100, 110, 130},
+		EventTokens: []int{1, 1, 1}, OutputTokens: new(3), TerminalMS: 140}
+	b := Outcome{ID: "b", Attempt: 1, Status: StatusSuccess, SentMS: new(100.0), ContentMS: []float64{200, 240},
+		EventTokens: []int{2, 1}, OutputTokens: new(3), TerminalMS: 250}
+	c := Outcome{ID: "c", Attempt: 1, Status: StatusSuccess, SentMS: new(200.0), ContentMS: []float64{300, 305, 335, 395},
+		EventTokens: []int{1, 1, 1, 1}, OutputTokens: new(4), TerminalMS: 400}
 	r, err := Score(s, []Outcome{a, b, c}, ScoreOptions{})
 	if err != nil {
 		t.Fatal(err)

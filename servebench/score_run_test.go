@@ -50,9 +50,9 @@ func writeRunDir(t *testing.T, s *Schedule, outcomes []Outcome, report *Report) 
 func runDirFixture() (*Schedule, []Outcome) {
 	s := testSchedule(map[string]float64{"a": 0, "b": 200, "c": 400}, "a", "b", "c")
 	s.WorkloadSHA256 = strings.Repeat("ab", 32)
-	a := success("a", 0, 1, []float64{100, 150}, 160, ptr(2))
-	b := success("b", 200, 201, []float64{500, 520}, 530, ptr(2))
-	c := Outcome{ID: "c", Attempt: 1, Status: StatusTimeout, ScheduledMS: 400, SentMS: ptr(400.0), TerminalMS: 1400, Timeout: ptr(TimeoutFirstToken)}
+	a := success("a", 0, 1, []float64{100, 150}, 160, new(2))
+	b := success("b", 200, 201, []float64{500, 520}, 530, new(2))
+	c := Outcome{ID: "c", Attempt: 1, Status: StatusTimeout, ScheduledMS: 400, SentMS: new(400.0), TerminalMS: 1400, Timeout: new(TimeoutFirstToken)}
 	return s, []Outcome{a, b, c}
 }
 

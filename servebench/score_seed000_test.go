@@ -82,7 +82,7 @@ func TestSeedCohortAccounting(t *testing.T) {
 	}
 	wantFloat(t, "max_schedule_lag_ms", r.MaxScheduleLagMS, 5)
 	wantStatus := map[Status]int{StatusSuccess: 5, StatusTimeout: 1}
-	for _, s := range statuses {
+	for _, s := range Statuses() {
 		if got := r.StatusCounts[s]; got != wantStatus[s] {
 			t.Fatalf("status_counts[%s] = %d, want %d", s, got, wantStatus[s])
 		}

@@ -41,7 +41,7 @@ func streamedRun(n int) (*Schedule, []Outcome) {
 		}
 		k := 1 + rng.IntN(12)
 		t := d + 50 + float64(rng.IntN(200_000))/1000
-		o := Outcome{ID: id, Attempt: 1, Status: StatusSuccess, ScheduledMS: a, SlotMS: ptr(a), SentMS: ptr(d)}
+		o := Outcome{ID: id, Attempt: 1, Status: StatusSuccess, ScheduledMS: a, SlotMS: new(a), SentMS: new(d)}
 		for range k {
 			o.ContentMS = append(o.ContentMS, t)
 			o.EventTokens = append(o.EventTokens, 1+rng.IntN(2)*(i%2))
@@ -51,20 +51,20 @@ func streamedRun(n int) (*Schedule, []Outcome) {
 		for _, e := range o.EventTokens {
 			tokens += e
 		}
-		o.OutputTokens, o.TerminalMS = ptr(tokens), t+1
+		o.OutputTokens, o.TerminalMS = new(tokens), t+1
 		switch {
 		case i%9 == 4:
 			o.Status, o.ContentMS, o.EventTokens, o.OutputTokens = StatusHTTPError, nil, nil, nil
-			o.HTTPStatus, o.Error = ptr(500), "HTTP 500 <overloaded> & \"busy\""
+			o.HTTPStatus, o.Error = new(500), "HTTP 500 <overloaded> & \"busy\""
 		case i%13 == 6:
 			o.Quality = &quality.Verdict{Pass: false, Check: "contains", Evidence: "no match"}
-			o.Text = ptr("wrong")
+			o.Text = new("wrong")
 		case i == 8:
 			first := o
 			first.Attempt, first.Status, first.ContentMS, first.EventTokens, first.OutputTokens = 1, StatusRejected, nil, nil, nil
 			first.TerminalMS = d + 1
 			outs = append(outs, first)
-			o.Attempt, o.SentMS = 2, ptr(d+2)
+			o.Attempt, o.SentMS = 2, new(d+2)
 			o.ContentMS[0] = max(o.ContentMS[0], d+2)
 		}
 		if i == n {
@@ -165,7 +165,7 @@ func TestScoreRunDirToSeed000(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := testSchedule(map[string]float64{"r01": 0}, "r01")
-	o := success("r01", 0, 0, []float64{240, 280, 320, 440, 480}, 500, ptr(5))
+	o := success("r01", 0, 0, []float64{240, 280, 320, 440, 480}, 500, new(5))
 	o.EventTokens = []int{1, 1, 1, 1, 1}
 	var buf bytes.Buffer
 	got, err := scoreRunDirStreaming(writeRunDir(t, s, []Outcome{o}, nil), ScoreOptions{}, &buf)

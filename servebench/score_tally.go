@@ -36,7 +36,7 @@ func newScoreTally(set scoreSetup, keep bool) *scoreTally {
 	r := &Report{
 		Schema:                 ReportSchema,
 		WilsonConfidence:       set.confidence,
-		StatusCounts:           make(map[Status]int, len(statuses)),
+		StatusCounts:           make(map[Status]int, len(Statuses())),
 		ReasonCounts:           make(map[Reason]int, len(reasons)),
 		WindowMS:               set.window,
 		ScheduleLagToleranceMS: set.tolerance,
@@ -47,7 +47,7 @@ func newScoreTally(set scoreSetup, keep bool) *scoreTally {
 	if set.api != nil {
 		r.Endpoint = set.api.Endpoint
 	}
-	for _, s := range statuses {
+	for _, s := range Statuses() {
 		r.StatusCounts[s] = 0
 	}
 	for _, reason := range reasons {
@@ -152,7 +152,7 @@ func (t *scoreTally) putMeasures(rec *scoreRecord, m *requestMeasures, rs *Reque
 			r.LateCount++
 		}
 		if r.MaxScheduleLagMS == nil || m.lag > *r.MaxScheduleLagMS {
-			r.MaxScheduleLagMS = ptr(m.lag)
+			r.MaxScheduleLagMS = new(m.lag)
 		}
 	}
 	if rec.slot != nil {
@@ -181,9 +181,9 @@ func (t *scoreTally) finish() (*Report, error) {
 	n := r.Offered
 	r.AttainmentKind = attainmentKind(t.judgedSuccesses, r.ProtocolSuccesses)
 	if n > 0 {
-		r.Attainment = ptr(float64(r.Qualified) / float64(n))
+		r.Attainment = new(float64(r.Qualified) / float64(n))
 		if lo, ok := stats.WilsonLower(r.Qualified, n, set.confidence); ok {
-			r.WilsonLower = ptr(lo)
+			r.WilsonLower = new(lo)
 		}
 	}
 	windowMS := set.window[1] - set.window[0]
@@ -191,9 +191,9 @@ func (t *scoreTally) finish() (*Report, error) {
 	if t.lastTerminal > set.window[1] {
 		r.HorizonMS = t.lastTerminal - set.window[0]
 	}
-	r.OfferedRPS = ptr(float64(n) / (windowMS / 1000))
-	r.SuccessfulRPS = ptr(float64(r.ProtocolSuccesses) / (r.HorizonMS / 1000))
-	r.QualifiedRPS = ptr(float64(r.Qualified) / (r.HorizonMS / 1000))
+	r.OfferedRPS = new(float64(n) / (windowMS / 1000))
+	r.SuccessfulRPS = new(float64(r.ProtocolSuccesses) / (r.HorizonMS / 1000))
+	r.QualifiedRPS = new(float64(r.Qualified) / (r.HorizonMS / 1000))
 	r.Throughput = t.throughput.rates(set.api, r.ProtocolSuccesses, r.HorizonMS)
 
 	if t.notRecorded > 0 {

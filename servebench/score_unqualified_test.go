@@ -18,14 +18,14 @@ func TestScoreTellsAboveTheObjectiveFromNotMeasurable(t *testing.T) {
 	s := testSchedule(map[string]float64{"ok": 0, "two-in-one": 100, "slow-tpot": 200, "slow-ttft": 300, "failed": 400}, ids...)
 	outcomes := []Outcome{
 		// TTFT 50, TPOT (110 − 50)/2 = 30, E2E 120: qualified.
-		success("ok", 0, 0, []float64{50, 80, 110}, 120, ptr(3)),
+		success("ok", 0, 0, []float64{50, 80, 110}, 120, new(3)),
 		// 2 tokens in one content event: TPOT undefined, not measurable.
-		success("two-in-one", 100, 100, []float64{160}, 170, ptr(2)),
+		success("two-in-one", 100, 100, []float64{160}, 170, new(2)),
 		// TPOT (300 − 250)/1 = 50 > 40: above the objective.
-		success("slow-tpot", 200, 200, []float64{250, 300}, 310, ptr(2)),
+		success("slow-tpot", 200, 200, []float64{250, 300}, 310, new(2)),
 		// TTFT 450 − 300 = 150 > 100 and E2E 700 − 300 = 400 > 300.
-		success("slow-ttft", 300, 300, []float64{450, 480}, 700, ptr(2)),
-		{ID: "failed", Attempt: 1, Status: StatusHTTPError, ScheduledMS: 400, SentMS: ptr(400.0), TerminalMS: 410, HTTPStatus: ptr(500), Error: "HTTP 500: boom"},
+		success("slow-ttft", 300, 300, []float64{450, 480}, 700, new(2)),
+		{ID: "failed", Attempt: 1, Status: StatusHTTPError, ScheduledMS: 400, SentMS: new(400.0), TerminalMS: 410, HTTPStatus: new(500), Error: "HTTP 500: boom"},
 	}
 	// Scrambled order: the list must still be in schedule order.
 	outcomes[0], outcomes[4] = outcomes[4], outcomes[0]
@@ -110,7 +110,7 @@ func TestFirstUnqualifiedKeepsTheFirstTen(t *testing.T) {
 	var outcomes []Outcome
 	for i := len(ids) - 1; i >= 0; i-- {
 		outcomes = append(outcomes, Outcome{ID: ids[i], Attempt: 1, Status: StatusTimeout, ScheduledMS: times[ids[i]],
-			SentMS: ptr(times[ids[i]]), TerminalMS: times[ids[i]] + 5})
+			SentMS: new(times[ids[i]]), TerminalMS: times[ids[i]] + 5})
 	}
 	r, err := Score(s, outcomes, ScoreOptions{})
 	if err != nil {

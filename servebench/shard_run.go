@@ -40,7 +40,7 @@ func shardTiming(s *Schedule, startAt, started time.Time) *ShardTiming {
 	if !startAt.IsZero() {
 		t.StartAt = startAt.UTC().Format(time.RFC3339Nano)
 		// Round(0) drops the monotonic reading: both sides on the wall clock.
-		t.StartOffsetMS = ptr(millis(started.Round(0).Sub(startAt)))
+		t.StartOffsetMS = new(millis(started.Round(0).Sub(startAt)))
 	}
 	return t
 }

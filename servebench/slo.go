@@ -40,13 +40,13 @@ type sloJSON struct {
 func (s SLO) MarshalJSON() ([]byte, error) {
 	var w sloJSON
 	if s.TTFT > 0 {
-		w.TTFTMS = ptr(millis(s.TTFT))
+		w.TTFTMS = new(millis(s.TTFT))
 	}
 	if s.TPOT > 0 {
-		w.TPOTMS = ptr(millis(s.TPOT))
+		w.TPOTMS = new(millis(s.TPOT))
 	}
 	if s.E2E > 0 {
-		w.E2EMS = ptr(millis(s.E2E))
+		w.E2EMS = new(millis(s.E2E))
 	}
 	w.TTFTFromScheduled = s.TTFTFromScheduled
 	return json.Marshal(w)

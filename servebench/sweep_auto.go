@@ -82,13 +82,13 @@ func (a *AutoRates) search(run func(rate float64) (bool, error)) error {
 			return err
 		}
 		if ok {
-			lo = ptr(rate)
+			lo = new(rate)
 			if hi != nil || rate >= a.MaxRPS {
 				break
 			}
 			rate = min(rate*a.Factor, a.MaxRPS)
 		} else {
-			hi = ptr(rate)
+			hi = new(rate)
 			if lo != nil || rate <= a.MinRPS {
 				break
 			}
@@ -106,9 +106,9 @@ func (a *AutoRates) search(run func(rate float64) (bool, error)) error {
 			return err
 		}
 		if ok {
-			lo = ptr(mid)
+			lo = new(mid)
 		} else {
-			hi = ptr(mid)
+			hi = new(mid)
 		}
 	}
 	a.Bracket = [2]*float64{lo, hi}

@@ -83,14 +83,14 @@ func (a *AutoUsers) search(run func(users int) (bool, error)) error {
 			return err
 		}
 		if ok {
-			lo = ptr(users)
+			lo = new(users)
 			if hi != nil || users >= a.MaxUsers {
 				break
 			}
 			users = min(users*2, a.MaxUsers)
 			continue
 		}
-		hi = ptr(users)
+		hi = new(users)
 		if lo != nil || users == 1 {
 			break
 		}
@@ -103,9 +103,9 @@ func (a *AutoUsers) search(run func(users int) (bool, error)) error {
 			return err
 		}
 		if ok {
-			lo = ptr(mid)
+			lo = new(mid)
 		} else {
-			hi = ptr(mid)
+			hi = new(mid)
 		}
 	}
 	a.Bracket = [2]*int{lo, hi}

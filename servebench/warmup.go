@@ -41,7 +41,7 @@ func warmup(ctx context.Context, cfg RunConfig, runID, path string) ([]Outcome, 
 			defer wg.Done()
 			defer func() { <-slots }()
 			out := &Outcome{ID: id, Attempt: 1, Class: req.Class, ScheduledMS: millis(time.Since(start))}
-			out.SlotMS = ptr(out.ScheduledMS)
+			out.SlotMS = new(out.ScheduledMS)
 			cfg.sender().Do(ctx, start, req, runID+"/"+id+"/1", out)
 			_ = w.Write(out)
 		}()

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"strings"
 )
 
 // Workload is a frozen list of requests with the hash of the exact bytes it
@@ -160,25 +159,4 @@ func (r *Request) validatePooling(f string) error {
 		}
 	}
 	return nil
-}
-
-// describeJSONError turns encoding/json's errors into messages that name the
-// field.
-func describeJSONError(err error) error {
-	switch e := err.(type) {
-	case *json.UnmarshalTypeError:
-		field := e.Field
-		if field == "" {
-			field = "row"
-		}
-		return fmt.Errorf("%s: expected %s, got JSON %s", field, jsonKind(e.Type), e.Value)
-	case *json.SyntaxError:
-		return fmt.Errorf("malformed JSON at byte %d: %v", e.Offset, e)
-	case fieldError:
-		return e
-	}
-	if field, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-		return fmt.Errorf("%s: unknown field", strings.Trim(field, `"`))
-	}
-	return fmt.Errorf("malformed row: %w", err)
 }

@@ -2,7 +2,6 @@ package servebench
 
 import (
 	"fmt"
-	"reflect"
 	"strconv"
 	"strings"
 )
@@ -44,30 +43,4 @@ func ordinal(n int) string {
 		}
 	}
 	return strconv.Itoa(n) + suffix
-}
-
-// jsonKind names the JSON value a Go type is decoded from, for errors
-// that must not show Go type names.
-func jsonKind(t reflect.Type) string {
-	if t == nil {
-		return "a JSON value"
-	}
-	switch t.Kind() {
-	case reflect.Pointer:
-		return jsonKind(t.Elem())
-	case reflect.Struct, reflect.Map:
-		return "a JSON object"
-	case reflect.Slice, reflect.Array:
-		return "a JSON array"
-	case reflect.String:
-		return "a JSON string"
-	case reflect.Bool:
-		return "true or false"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return "an integer"
-	case reflect.Float32, reflect.Float64:
-		return "a number"
-	}
-	return "a JSON value"
 }

@@ -120,7 +120,7 @@ func (m *Metrics) Due(class string) {
 func (m *Metrics) Ended(o *servebench.Outcome) {
 	class := m.class(o.Class)
 	m.outstanding.Dec()
-	om, err := o.Measures()
+	om, err := servebench.MeasureOutcome(o)
 	if err != nil {
 		// A record the scorer will refuse: count it, observe nothing.
 		m.failed.WithLabelValues(class, string(o.Status)).Inc()
