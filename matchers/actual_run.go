@@ -1,6 +1,9 @@
 package matchers
 
-import "github.com/servebench/servebench/servebench"
+import (
+	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/record"
+)
 
 // runReport returns the report of a run result; ok is false when actual is
 // not a run result. A run result without a report yields a nil report,
@@ -20,7 +23,7 @@ func runReport(actual any) (r *servebench.Report, ok bool) {
 
 // runRecords returns the schedule and outcome records of a run result; ok
 // is false when actual is not a run result.
-func runRecords(actual any) (sched *servebench.Schedule, outcomes []servebench.Outcome, ok bool) {
+func runRecords(actual any) (sched *servebench.Schedule, outcomes []record.Outcome, ok bool) {
 	switch a := actual.(type) {
 	case *servebench.RunResult:
 		if a == nil {

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/onsi/gomega/types"
 
 	"github.com/servebench/servebench/internal/numfmt"
@@ -40,7 +42,7 @@ func (m validLoadMatcher) evaluate(actual any) (validLoadVerdict, error) {
 	if err != nil {
 		return validLoadVerdict{}, err
 	}
-	unsent := r.StatusCounts[servebench.StatusNotSent]
+	unsent := r.StatusCounts[record.StatusNotSent]
 	return validLoadVerdict{report: r, unsent: unsent, pass: r.Valid && unsent == 0 && r.LateCount == 0}, nil
 }
 

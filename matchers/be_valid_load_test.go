@@ -3,6 +3,7 @@ package matchers_test
 import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/matchers"
 	"github.com/servebench/servebench/servebench"
@@ -45,7 +46,7 @@ invalid: outstanding requests grew over the window`))
 	It("rejects a report with no offered requests and other types", func() {
 		_, err := matchers.BeValidLoad().Match(&servebench.Report{})
 		Expect(err).To(MatchError(ContainSubstring("BeValidLoad cannot judge a report with no offered requests")))
-		_, err = matchers.BeValidLoad().Match([]servebench.Outcome{})
+		_, err = matchers.BeValidLoad().Match([]record.Outcome{})
 		Expect(err).To(MatchError(ContainSubstring("BeValidLoad expects a *servebench.Report")))
 	})
 })

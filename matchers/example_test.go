@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/onsi/gomega"
 
 	"github.com/servebench/servebench/matchers"
@@ -21,14 +23,14 @@ func printFailures() gomega.Gomega {
 // r3 answers after 450 ms, so two of three qualify.
 func scored() *servebench.Report {
 	sched := &servebench.Schedule{WindowMS: [2]float64{0, 300}, ScheduleLagToleranceMS: 20}
-	var outcomes []servebench.Outcome
+	var outcomes []record.Outcome
 	for i, ttft := range []float64{120, 250, 450} {
 		id := fmt.Sprintf("r%d", i+1)
 		a := float64(i) * 100
 		sched.Entries = append(sched.Entries, servebench.ScheduleEntry{ID: id, ScheduledMS: a})
 		n := 2
-		outcomes = append(outcomes, servebench.Outcome{
-			ID: id, Attempt: 1, Status: servebench.StatusSuccess, ScheduledMS: a, SentMS: &a,
+		outcomes = append(outcomes, record.Outcome{
+			ID: id, Attempt: 1, Status: record.StatusSuccess, ScheduledMS: a, SentMS: &a,
 			FirstContentMS: ptr(a + ttft), LastContentMS: ptr(a + ttft + 30), TerminalMS: a + ttft + 31,
 			ContentMS: []float64{a + ttft, a + ttft + 30}, OutputTokens: &n,
 		})
@@ -60,7 +62,7 @@ func ExampleHaveWilsonLowerBoundAbove() {
 	// evidence supports only 91.8% at 95% confidence.
 	report := &servebench.Report{
 		Offered: 200, ProtocolSuccesses: 200, Qualified: 190,
-		StatusCounts: map[servebench.Status]int{servebench.StatusSuccess: 200},
+		StatusCounts: map[record.Status]int{record.StatusSuccess: 200},
 		ReasonCounts: map[servebench.Reason]int{servebench.ReasonE2E: 10},
 	}
 	g := printFailures()

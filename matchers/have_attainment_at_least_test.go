@@ -3,6 +3,8 @@ package matchers_test
 import (
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -54,7 +56,7 @@ SLO: TTFT <= 300 ms (from sent), TPOT <= 80 ms, E2E <= 3000 ms`))
 			r.Requests[i] = unqualified(rs, servebench.ReasonE2E)
 		}
 		r.ProtocolSuccesses = 9
-		r.StatusCounts = statusCounts(map[servebench.Status]int{servebench.StatusSuccess: 9})
+		r.StatusCounts = statusCounts(map[record.Status]int{record.StatusSuccess: 9})
 		r.ReasonCounts = map[servebench.Reason]int{servebench.ReasonE2E: 7}
 		Expect(matchers.HaveAttainmentAtLeast(1).FailureMessage(r)).To(Equal(`Expected attainment 0.222 (2 of 9 offered) to be at least 1.000
 unqualified requests by failed criterion (a request can fail several): e2e 7

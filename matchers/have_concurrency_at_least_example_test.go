@@ -3,6 +3,8 @@ package matchers_test
 import (
 	"fmt"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/matchers"
 	"github.com/servebench/servebench/servebench"
 )
@@ -13,7 +15,7 @@ func ExampleHaveConcurrencyAtLeast() {
 	point := func(users, qualified int) servebench.SweepPoint {
 		a := float64(qualified) / 100
 		return servebench.SweepPoint{Users: users, Report: &servebench.Report{Offered: 100, Qualified: qualified, Valid: true,
-			Attainment: &a, StatusCounts: map[servebench.Status]int{}}}
+			Attainment: &a, StatusCounts: map[record.Status]int{}}}
 	}
 	sweep := &servebench.Sweep{Rule: servebench.CapacityRule{MinAttainment: 0.95},
 		Points: []servebench.SweepPoint{point(8, 100), point(16, 96), point(32, 80)}}

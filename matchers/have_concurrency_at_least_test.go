@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/matchers"
 	"github.com/servebench/servebench/servebench"
 )
@@ -11,7 +13,7 @@ import (
 func usersPoint(users, offered, qualified int) servebench.SweepPoint {
 	a := float64(qualified) / float64(offered)
 	return servebench.SweepPoint{Users: users, Report: &servebench.Report{Offered: offered, Qualified: qualified, Valid: true, Attainment: &a,
-		StatusCounts: map[servebench.Status]int{}, Generator: &servebench.GeneratorReport{Mode: servebench.ModeClosed}}}
+		StatusCounts: map[record.Status]int{}, Generator: &servebench.GeneratorReport{Mode: servebench.ModeClosed}}}
 }
 
 func TestHaveConcurrencyAtLeast(t *testing.T) {

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/onsi/gomega/types"
 
 	"github.com/servebench/servebench/internal/numfmt"
@@ -129,7 +131,7 @@ func (m percentileMatcher) largest(r *servebench.Report) []string {
 	}
 	var list []valued
 	for _, rs := range r.Requests {
-		if m.metric != servebench.MetricScheduleLag && rs.Status != servebench.StatusSuccess {
+		if m.metric != servebench.MetricScheduleLag && rs.Status != record.StatusSuccess {
 			continue
 		}
 		if v := perRequestValue(m.metric, rs); v != nil {

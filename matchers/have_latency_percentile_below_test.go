@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -32,7 +34,7 @@ func twentyRuns(method stats.PercentileMethod) *servebench.Report {
 		Schema: servebench.ScheduleSchema, RunID: "run-test", Mode: servebench.ModeOpen,
 		WindowMS: [2]float64{0, 2000}, ScheduleLagToleranceMS: 20,
 	}
-	var outcomes []servebench.Outcome
+	var outcomes []record.Outcome
 	for i := 1; i <= 20; i++ {
 		id := fmt.Sprintf("r%02d", i)
 		a := float64(i-1) * 100
@@ -40,8 +42,8 @@ func twentyRuns(method stats.PercentileMethod) *servebench.Report {
 		sched.Entries = append(sched.Entries, servebench.ScheduleEntry{ID: id, Row: i - 1, ScheduledMS: a, MaxTokens: 3})
 		first := a + ttft
 		tokens := 3
-		outcomes = append(outcomes, servebench.Outcome{
-			ID: id, Attempt: 1, Status: servebench.StatusSuccess, ScheduledMS: a, SlotMS: f(a), SentMS: f(a),
+		outcomes = append(outcomes, record.Outcome{
+			ID: id, Attempt: 1, Status: record.StatusSuccess, ScheduledMS: a, SlotMS: f(a), SentMS: f(a),
 			FirstContentMS: f(first), LastContentMS: f(first + 40), TerminalMS: first + 50,
 			ContentMS: []float64{first, first + 20, first + 40}, OutputTokens: &tokens,
 		})

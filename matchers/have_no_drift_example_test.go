@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/matchers"
 	"github.com/servebench/servebench/servebench"
 )
@@ -14,14 +16,14 @@ import (
 // intervals: p99 TTFT grows 70% between the first and last interval.
 func ExampleHaveNoDrift() {
 	s := &servebench.Schedule{Schema: servebench.ScheduleSchema, Mode: servebench.ModeOpen, WindowMS: [2]float64{0, 8000}, ScheduleLagToleranceMS: 20}
-	var outs []servebench.Outcome
+	var outs []record.Outcome
 	for i := range 160 {
 		id := "d" + strconv.Itoa(i)
 		a := float64(i * 50)
 		s.Entries = append(s.Entries, servebench.ScheduleEntry{ID: id, ScheduledMS: a})
 		f := a + 100 + 10*math.Floor(a/1000)
 		two := 2
-		outs = append(outs, servebench.Outcome{ID: id, Attempt: 1, Status: servebench.StatusSuccess, ScheduledMS: a, SentMS: &a,
+		outs = append(outs, record.Outcome{ID: id, Attempt: 1, Status: record.StatusSuccess, ScheduledMS: a, SentMS: &a,
 			ContentMS: []float64{f, f + 20}, TerminalMS: f + 30, OutputTokens: &two})
 	}
 	r, err := servebench.Score(s, outs, servebench.ScoreOptions{DriftInterval: time.Second})

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -18,14 +20,14 @@ import (
 // interval midpoints; with step 0 it is level.
 func driftingRun(step float64) *servebench.Report {
 	s := &servebench.Schedule{Schema: servebench.ScheduleSchema, Mode: "open", WindowMS: [2]float64{0, 8000}, ScheduleLagToleranceMS: 20}
-	var outs []servebench.Outcome
+	var outs []record.Outcome
 	for i := range 160 {
 		id := "d" + strconv.Itoa(i)
 		a := float64(i * 50)
 		s.Entries = append(s.Entries, servebench.ScheduleEntry{ID: id, Row: i, ScheduledMS: a})
 		f := a + 100 + step*math.Floor(a/1000)
 		two := 2
-		outs = append(outs, servebench.Outcome{ID: id, Attempt: 1, Status: servebench.StatusSuccess, ScheduledMS: a, SentMS: &a,
+		outs = append(outs, record.Outcome{ID: id, Attempt: 1, Status: record.StatusSuccess, ScheduledMS: a, SentMS: &a,
 			ContentMS: []float64{f, f + 20}, TerminalMS: f + 30, OutputTokens: &two})
 	}
 	r, err := servebench.Score(s, outs, servebench.ScoreOptions{DriftInterval: time.Second})

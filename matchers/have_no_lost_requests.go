@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/onsi/gomega/types"
 
 	"github.com/servebench/servebench/servebench"
@@ -60,7 +62,7 @@ func (m noLostMatcher) evaluate(actual any) (noLostVerdict, error) {
 	}
 	v.scheduled = len(sched.Entries)
 	// An entry's logical result is its last attempt.
-	final := map[string]servebench.Outcome{}
+	final := map[string]record.Outcome{}
 	for _, o := range outcomes {
 		if prev, has := final[o.ID]; !has || o.Attempt >= prev.Attempt {
 			final[o.ID] = o

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -44,21 +46,21 @@ terminal statuses: success 5, timeout 1`))
 	It("checks a run's schedule and outcome records too", func() {
 		report := twentyRuns("")
 		sched := &servebench.Schedule{WindowMS: [2]float64{0, 2000}}
-		var outcomes []servebench.Outcome
+		var outcomes []record.Outcome
 		for _, rs := range report.Requests {
 			sched.Entries = append(sched.Entries, servebench.ScheduleEntry{ID: rs.ID, ScheduledMS: rs.ScheduledMS})
-			outcomes = append(outcomes, servebench.Outcome{ID: rs.ID, Attempt: 1, Status: rs.Status})
+			outcomes = append(outcomes, record.Outcome{ID: rs.ID, Attempt: 1, Status: rs.Status})
 		}
 		run := &servebench.RunResult{Schedule: sched, Outcomes: outcomes, Report: report}
 		Expect(run).To(matchers.HaveNoLostRequests())
 		Expect(run).To(matchers.HaveAttainmentAtLeast(1))
 
 		// A retried request counts by its last attempt, whatever the order.
-		run.Outcomes = append([]servebench.Outcome{{ID: "r01", Attempt: 2, Status: ""}}, outcomes...)
-		run.Outcomes[1].Status = servebench.StatusSuccess
+		run.Outcomes = append([]record.Outcome{{ID: "r01", Attempt: 2, Status: ""}}, outcomes...)
+		run.Outcomes[1].Status = record.StatusSuccess
 		Expect(run).NotTo(matchers.HaveNoLostRequests())
 
-		run.Outcomes = append([]servebench.Outcome(nil), outcomes[1:19]...) // r01 and r20 lost
+		run.Outcomes = append([]record.Outcome(nil), outcomes[1:19]...) // r01 and r20 lost
 		run.Schedule.Entries = append(run.Schedule.Entries, servebench.ScheduleEntry{ID: "r21", ScheduledMS: 1999})
 		Expect(matchers.HaveNoLostRequests().FailureMessage(*run)).To(Equal(`Expected every one of the 21 scheduled requests to have a terminal outcome, but found 4 problems:
     r01: no outcome record
@@ -85,7 +87,7 @@ terminal statuses: success 20`))
 		})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(run.Report.Requests).To(BeEmpty())
-		Expect(run.Report.RequestsFile).To(Equal(servebench.RequestsFile))
+		Expect(run.Report.RequestsFile).To(Equal(record.RequestsFile))
 		Expect(run).To(matchers.HaveNoLostRequests())
 
 		// The report alone does not say where its run directory is.
@@ -94,7 +96,7 @@ terminal statuses: success 20`))
 
 		// Lose the second entry, repeat the fourth, and mark the sixth as
 		// scored without a record.
-		path := filepath.Join(run.Dir, servebench.RequestsFile)
+		path := filepath.Join(run.Dir, record.RequestsFile)
 		data, err := os.ReadFile(path)
 		Expect(err).NotTo(HaveOccurred())
 		lines := strings.SplitAfter(strings.TrimSuffix(string(data), "\n"), "\n")
@@ -102,7 +104,7 @@ terminal statuses: success 20`))
 		var last servebench.RequestScore
 		Expect(json.Unmarshal([]byte(lines[5]), &last)).To(Succeed())
 		lostID := last.ID
-		last.Status, last.Error = servebench.StatusNotSent, "no outcome record: the request never reached a terminal record (interrupted run?)"
+		last.Status, last.Error = record.StatusNotSent, "no outcome record: the request never reached a terminal record (interrupted run?)"
 		lastLine, err := json.Marshal(&last)
 		Expect(err).NotTo(HaveOccurred())
 		repeated := strings.TrimSpace(lines[3])

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/servebench"
 )
@@ -18,7 +20,7 @@ const worstShown = 5
 // servebench.Statuses(): "success 5, timeout 1".
 func statusCounts(r *servebench.Report) string {
 	var parts []string
-	for _, s := range servebench.Statuses() {
+	for _, s := range record.Statuses() {
 		if n := r.StatusCounts[s]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d", s, n))
 		}
@@ -167,7 +169,7 @@ func worstUnqualified(r *servebench.Report) []servebench.RequestScore {
 			continue
 		}
 		switch {
-		case rs.Status != servebench.StatusSuccess:
+		case rs.Status != record.StatusSuccess:
 			list = append(list, ranked{rs: rs, tier: 0})
 		case hasReason(rs, servebench.ReasonQuality):
 			list = append(list, ranked{rs: rs, tier: 1})
@@ -225,7 +227,7 @@ func overshoot(rs servebench.RequestScore, slo servebench.SLO) float64 {
 func failedRequests(r *servebench.Report) []servebench.RequestScore {
 	var out []servebench.RequestScore
 	for _, rs := range r.Requests {
-		if rs.Status != servebench.StatusSuccess {
+		if rs.Status != record.StatusSuccess {
 			out = append(out, rs)
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/stats"
 )
@@ -12,9 +14,9 @@ import (
 func f(v float64) *float64 { return &v }
 
 // statusCounts fills every status with zero, then sets the given counts.
-func statusCounts(set map[servebench.Status]int) map[servebench.Status]int {
-	out := map[servebench.Status]int{}
-	for _, s := range servebench.Statuses() {
+func statusCounts(set map[record.Status]int) map[record.Status]int {
+	out := map[record.Status]int{}
+	for _, s := range record.Statuses() {
 		out[s] = set[s]
 	}
 	return out
@@ -41,7 +43,7 @@ func sixRequests() *servebench.Report {
 		ProtocolSuccesses: 5,
 		Qualified:         3,
 		Attainment:        f(0.5),
-		StatusCounts:      statusCounts(map[servebench.Status]int{servebench.StatusSuccess: 5, servebench.StatusTimeout: 1}),
+		StatusCounts:      statusCounts(map[record.Status]int{record.StatusSuccess: 5, record.StatusTimeout: 1}),
 		ReasonCounts:      map[servebench.Reason]int{servebench.ReasonStatus: 1, servebench.ReasonQuality: 1, servebench.ReasonTTFT: 1},
 		WindowMS:          [2]float64{0, 2000},
 		HorizonMS:         2500,
@@ -61,7 +63,7 @@ func sixRequests() *servebench.Report {
 			unqualified(success("r04", 750, 765, 350, 60, 800), servebench.ReasonTTFT),
 			withQuality(unqualified(success("r05", 1200, 1200, 220, 40, 450), servebench.ReasonQuality), "expected \"Paris\" in the answer"),
 			{
-				ID: "r06", Status: servebench.StatusTimeout, ScheduledMS: 1500, SentMS: f(1500), ScheduleLagMS: f(0),
+				ID: "r06", Status: record.StatusTimeout, ScheduledMS: 1500, SentMS: f(1500), ScheduleLagMS: f(0),
 				E2EMS: f(1000), Quality: "unscored", Reasons: []servebench.Reason{servebench.ReasonStatus},
 				Error: "no first token within 1000 ms",
 			},
@@ -72,7 +74,7 @@ func sixRequests() *servebench.Report {
 // success is a qualified successful request with the given times in ms.
 func success(id string, scheduled, sent, ttft, tpot, e2e float64) servebench.RequestScore {
 	return servebench.RequestScore{
-		ID: id, Status: servebench.StatusSuccess, ScheduledMS: scheduled, SentMS: f(sent),
+		ID: id, Status: record.StatusSuccess, ScheduledMS: scheduled, SentMS: f(sent),
 		ScheduleLagMS: f(sent - scheduled), TTFTMS: f(ttft), TTFTFromScheduledMS: f(sent - scheduled + ttft),
 		TPOTMS: f(tpot), E2EMS: f(e2e), Quality: "unscored", Qualified: true, Reasons: []servebench.Reason{},
 	}
@@ -99,10 +101,10 @@ func undelivered() *servebench.Report {
 	r.Requests[3].SentMS = f(800)
 	r.Requests[3].ScheduleLagMS = f(50)
 	r.Requests[5] = servebench.RequestScore{
-		ID: "r06", Status: servebench.StatusNotSent, ScheduledMS: 1500, Quality: "unscored",
+		ID: "r06", Status: record.StatusNotSent, ScheduledMS: 1500, Quality: "unscored",
 		Reasons: []servebench.Reason{servebench.ReasonStatus}, Error: "run cancelled before send",
 	}
-	r.StatusCounts = statusCounts(map[servebench.Status]int{servebench.StatusSuccess: 5, servebench.StatusNotSent: 1})
+	r.StatusCounts = statusCounts(map[record.Status]int{record.StatusSuccess: 5, record.StatusNotSent: 1})
 	r.MaxScheduleLagMS = f(50)
 	r.LateCount = 1
 	r.Valid = false
@@ -119,7 +121,7 @@ func cohort(qualified, n int) *servebench.Report {
 		ProtocolSuccesses: qualified,
 		Qualified:         qualified,
 		Attainment:        f(float64(qualified) / float64(n)),
-		StatusCounts:      statusCounts(map[servebench.Status]int{servebench.StatusSuccess: qualified, servebench.StatusHTTPError: n - qualified}),
+		StatusCounts:      statusCounts(map[record.Status]int{record.StatusSuccess: qualified, record.StatusHTTPError: n - qualified}),
 		ReasonCounts:      map[servebench.Reason]int{},
 		WindowMS:          [2]float64{0, float64(n) * 100},
 		HorizonMS:         float64(n)*100 + 400,
@@ -136,7 +138,7 @@ func cohort(qualified, n int) *servebench.Report {
 		rs := success(fmt.Sprintf("q%03d", i+1), at, at+1, 100, 20, 400)
 		if i >= qualified {
 			rs = servebench.RequestScore{
-				ID: rs.ID, Status: servebench.StatusHTTPError, ScheduledMS: at, SentMS: f(at + 1), ScheduleLagMS: f(1),
+				ID: rs.ID, Status: record.StatusHTTPError, ScheduledMS: at, SentMS: f(at + 1), ScheduleLagMS: f(1),
 				E2EMS: f(5), Quality: "unscored", Reasons: []servebench.Reason{servebench.ReasonStatus}, Error: "HTTP 500: overloaded",
 			}
 		}

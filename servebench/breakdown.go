@@ -3,6 +3,8 @@ package servebench
 import (
 	"slices"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench/stats"
 )
 
@@ -101,7 +103,7 @@ func breakdownValue(rs []*RequestScore, total int, method stats.PercentileMethod
 		if r.Qualified {
 			bv.Qualified++
 		}
-		if r.Status != StatusSuccess {
+		if r.Status != record.StatusSuccess {
 			continue
 		}
 		ttft = appendDefined(ttft, r.TTFTMS)

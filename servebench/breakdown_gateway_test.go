@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
 )
@@ -107,7 +109,7 @@ func TestBreakdownByBackendShowsTheGatewaysSkew(t *testing.T) {
 		}
 	}
 	for _, o := range res.Outcomes {
-		if o.Status == servebench.StatusSuccess && o.Backend != "replica-a" && o.Backend != "replica-b" {
+		if o.Status == record.StatusSuccess && o.Backend != "replica-a" && o.Backend != "replica-b" {
 			t.Fatalf("outcome %s has backend %q", o.ID, o.Backend)
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 func TestGiniByHand(t *testing.T) {
@@ -28,9 +30,9 @@ func TestGiniByHand(t *testing.T) {
 
 func TestBreakdownOfCountsEveryRequestOnce(t *testing.T) {
 	reqs := []RequestScore{
-		{ID: "1", Class: "a", Backend: "x", Status: StatusSuccess, Qualified: true, TTFTMS: new(10.0)},
-		{ID: "2", Class: "a", Backend: "x", Status: StatusSuccess, TTFTMS: new(30.0)},
-		{ID: "3", Class: "b", Status: StatusNotSent},
+		{ID: "1", Class: "a", Backend: "x", Status: record.StatusSuccess, Qualified: true, TTFTMS: new(10.0)},
+		{ID: "2", Class: "a", Backend: "x", Status: record.StatusSuccess, TTFTMS: new(30.0)},
+		{ID: "3", Class: "b", Status: record.StatusNotSent},
 	}
 	bd := breakdownOf(reqs, "")
 	x, none := bd["backend"].Values["x"], bd["backend"].Values[BreakdownNone]
@@ -70,9 +72,9 @@ func TestPrefixCacheHitRateFromTwoScrapes(t *testing.T) {
 
 func TestBreakdownInTheTextReport(t *testing.T) {
 	reqs := []RequestScore{
-		{ID: "1", Backend: "x", Status: StatusSuccess, Qualified: true, TTFTMS: new(10.0)},
-		{ID: "2", Backend: "y", Status: StatusSuccess, Qualified: true, TTFTMS: new(30.0)},
-		{ID: "3", Backend: "y", Status: StatusSuccess, TTFTMS: new(50.0)},
+		{ID: "1", Backend: "x", Status: record.StatusSuccess, Qualified: true, TTFTMS: new(10.0)},
+		{ID: "2", Backend: "y", Status: record.StatusSuccess, Qualified: true, TTFTMS: new(30.0)},
+		{ID: "3", Backend: "y", Status: record.StatusSuccess, TTFTMS: new(50.0)},
 	}
 	r := &Report{Offered: 3, Breakdown: breakdownOf(reqs, "")}
 	var b strings.Builder

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/servebench/stats"
 )
@@ -510,7 +512,7 @@ func deliveryReasons(p SweepPoint) []string {
 		}
 		return []string{"load not delivered: " + strings.Join(r.InvalidReasons, "; ")}
 	}
-	if n := r.StatusCounts[StatusNotSent]; n > 0 {
+	if n := r.StatusCounts[record.StatusNotSent]; n > 0 {
 		return []string{fmt.Sprintf("%d requests not sent", n)}
 	}
 	return nil

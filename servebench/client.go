@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // Client sends requests to an OpenAI-compatible endpoint (completions and
@@ -171,7 +173,7 @@ type Client struct {
 //
 // Do never panics on server behaviour and always leaves a terminal Status
 // and TerminalMS.
-func (c *Client) Do(ctx context.Context, start time.Time, req *Request, requestID string, out *Outcome) {
+func (c *Client) Do(ctx context.Context, start time.Time, req *record.Request, requestID string, out *record.Outcome) {
 	x := getExchange(c, start, req, out)
 	defer putExchange(x)
 	x.run(ctx, requestID)

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -167,7 +169,7 @@ func cpuTime() time.Duration {
 // per request; allocs/op and B/op are the client's alone.
 func BenchmarkClientStream(b *testing.B) {
 	addr := startBenchServer(b)
-	row := &servebench.Request{ID: "b", Messages: []servebench.Message{{Role: "user", Content: "Write a story about a benchmark."}}, MaxTokens: 64}
+	row := &record.Request{ID: "b", Messages: []record.Message{{Role: "user", Content: "Write a story about a benchmark."}}, MaxTokens: 64}
 	for _, api := range []struct {
 		prefix   string
 		endpoint servebench.Endpoint
@@ -177,17 +179,17 @@ func BenchmarkClientStream(b *testing.B) {
 				c := &servebench.Client{BaseURL: "http://" + addr + "/" + mode, Model: "bench", Endpoint: api.endpoint,
 					Stream: true, FirstTokenTimeout: 10 * time.Second, IdleTimeout: 10 * time.Second, TotalTimeout: 30 * time.Second}
 				start := time.Now()
-				out := &servebench.Outcome{}
+				out := &record.Outcome{}
 				c.Do(context.Background(), start, row, "warmup", out)
-				if out.Status != servebench.StatusSuccess {
+				if out.Status != record.StatusSuccess {
 					b.Fatalf("warmup: %s %s", out.Status, out.Error)
 				}
 				b.ReportAllocs()
 				cpu0 := cpuTime()
 				for b.Loop() {
-					*out = servebench.Outcome{ID: "b", Attempt: 1}
+					*out = record.Outcome{ID: "b", Attempt: 1}
 					c.Do(context.Background(), start, row, "b/1", out)
-					if out.Status != servebench.StatusSuccess || len(out.ContentMS) != 64 || *out.OutputTokens != 64 {
+					if out.Status != record.StatusSuccess || len(out.ContentMS) != 64 || *out.OutputTokens != 64 {
 						b.Fatalf("%s %s, %d content events", out.Status, out.Error, len(out.ContentMS))
 					}
 				}

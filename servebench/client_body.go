@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // requestBody renders the JSON body for req, and says whether the response
@@ -18,7 +20,7 @@ import (
 // Extra wins: a key present in Extra replaces the member of the same name,
 // which is then not written at all (a JSON object never carries a key
 // twice).
-func (c *Client) requestBody(req *Request, chat bool) (body []byte, stream bool, err error) {
+func (c *Client) requestBody(req *record.Request, chat bool) (body []byte, stream bool, err error) {
 	if stream, err = streamRequested(c, req); err != nil {
 		return nil, false, err
 	}
@@ -35,7 +37,7 @@ func (c *Client) requestBody(req *Request, chat bool) (body []byte, stream bool,
 	case len(req.Messages) > 0:
 		err = b.put("messages", req.Messages)
 	default:
-		err = b.put("messages", []Message{{Role: "user", Content: req.Prompt}})
+		err = b.put("messages", []record.Message{{Role: "user", Content: req.Prompt}})
 	}
 	if err != nil {
 		return nil, false, err
@@ -67,7 +69,7 @@ func (c *Client) requestBody(req *Request, chat bool) (body []byte, stream bool,
 }
 
 // messagesSize estimates the encoded size of messages, to size the buffer.
-func messagesSize(ms []Message) int {
+func messagesSize(ms []record.Message) int {
 	n := 0
 	for _, m := range ms {
 		n += len(m.Role) + len(m.Content) + 32

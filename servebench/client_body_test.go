@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -26,34 +28,34 @@ func TestClientRequestBody(t *testing.T) {
 	cases := []struct {
 		name   string
 		client servebench.Client
-		row    servebench.Request
+		row    record.Request
 		want   string
 	}{
 		{"completions streaming",
 			servebench.Client{Model: "m", Endpoint: servebench.EndpointCompletions, Stream: true},
-			servebench.Request{Prompt: "Say <hi> & bye", MaxTokens: 32},
+			record.Request{Prompt: "Say <hi> & bye", MaxTokens: 32},
 			`{"model":"m","prompt":"Say <hi> & bye","max_tokens":32,"stream":true,"stream_options":{"include_usage":true}}`},
 		{"completions logprobs and ignore_eos",
 			servebench.Client{Model: "m", Endpoint: servebench.EndpointCompletions, Stream: true, Logprobs: true},
-			servebench.Request{Prompt: "p", MaxTokens: 8, IgnoreEOS: true},
+			record.Request{Prompt: "p", MaxTokens: 8, IgnoreEOS: true},
 			`{"model":"m","prompt":"p","max_tokens":8,"stream":true,"stream_options":{"include_usage":true},"logprobs":1,"ignore_eos":true}`},
 		{"chat logprobs, ignore_eos and min_tokens",
 			servebench.Client{Model: "m", Endpoint: servebench.EndpointChat, Stream: true, Logprobs: true, LengthControl: servebench.LengthIgnoreEOSMinTokens},
-			servebench.Request{Messages: []servebench.Message{{Role: "system", Content: "be brief"}, {Role: "user", Content: "q"}}, MaxTokens: 64, IgnoreEOS: true},
+			record.Request{Messages: []record.Message{{Role: "system", Content: "be brief"}, {Role: "user", Content: "q"}}, MaxTokens: 64, IgnoreEOS: true},
 			`{"model":"m","messages":[{"role":"system","content":"be brief"},{"role":"user","content":"q"}],"max_tokens":64,"stream":true,"stream_options":{"include_usage":true},"logprobs":true,"top_logprobs":0,"ignore_eos":true,"min_tokens":64}`},
 		{"unsupported length control sends nothing",
 			servebench.Client{Model: "m", Endpoint: servebench.EndpointChat, Stream: true, LengthControl: servebench.LengthUnsupported},
-			servebench.Request{Prompt: "as a user message", MaxTokens: 4, IgnoreEOS: true},
+			record.Request{Prompt: "as a user message", MaxTokens: 4, IgnoreEOS: true},
 			`{"model":"m","messages":[{"role":"user","content":"as a user message"}],"max_tokens":4,"stream":true,"stream_options":{"include_usage":true}}`},
 		{"extra wins and is merged in key order",
 			servebench.Client{Model: "m", Endpoint: servebench.EndpointCompletions, Stream: true},
-			servebench.Request{Prompt: "p", MaxTokens: 100, IgnoreEOS: true, Extra: map[string]json.RawMessage{
+			record.Request{Prompt: "p", MaxTokens: 100, IgnoreEOS: true, Extra: map[string]json.RawMessage{
 				"temperature": json.RawMessage(`0`), "max_tokens": json.RawMessage(` 7 `), "ignore_eos": json.RawMessage(`false`),
 				"stop": json.RawMessage(`["\n"]`)}},
 			`{"model":"m","prompt":"p","stream":true,"stream_options":{"include_usage":true},"ignore_eos":false,"max_tokens":7,"stop":["\n"],"temperature":0}`},
 		{"no max_tokens when the row sets none",
 			servebench.Client{Model: "m", Endpoint: servebench.EndpointCompletions, Stream: true},
-			servebench.Request{Prompt: "p"},
+			record.Request{Prompt: "p"},
 			`{"model":"m","prompt":"p","stream":true,"stream_options":{"include_usage":true}}`},
 	}
 	for _, c := range cases {
@@ -61,7 +63,7 @@ func TestClientRequestBody(t *testing.T) {
 			cl := c.client
 			c.row.ID = "r9"
 			out := sendRow(t, srv, &cl, &c.row)
-			wantStatus(t, out, servebench.StatusSuccess)
+			wantStatus(t, out, record.StatusSuccess)
 			if got := string(srv.lastBody()); got != c.want {
 				t.Errorf("body\n got %s\nwant %s", got, c.want)
 			}
@@ -84,7 +86,7 @@ func TestClientHeadersAndPaths(t *testing.T) {
 	c := chatClient()
 	c.APIKey = "sk-test-123"
 	out := sendRow(t, srv, c, chatRow())
-	wantStatus(t, out, servebench.StatusSuccess)
+	wantStatus(t, out, record.StatusSuccess)
 	h := srv.lastHeader()
 	for k, want := range map[string]string{
 		"Authorization": "Bearer sk-test-123", "X-Request-Id": "run-1/r1/1", "Content-Type": "application/json",
@@ -96,10 +98,10 @@ func TestClientHeadersAndPaths(t *testing.T) {
 	}
 	// A base URL ending in /v1 is not doubled; completions use their path.
 	c2 := completionsClient()
-	out = &servebench.Outcome{}
+	out = &record.Outcome{}
 	c2.BaseURL = srv.URL + "/v1/"
 	c2.Do(t.Context(), srv.start, promptRow(), "", out)
-	wantStatus(t, out, servebench.StatusSuccess)
+	wantStatus(t, out, record.StatusSuccess)
 	mu.Lock()
 	defer mu.Unlock()
 	if want := []string{"/v1/chat/completions", "/v1/completions"}; fmt.Sprint(paths) != fmt.Sprint(want) {
@@ -131,7 +133,7 @@ func TestClientAPIKeyNeverRecorded(t *testing.T) {
 	for _, q := range []string{"echo-error", "echo-text"} {
 		c := chatClient()
 		c.APIKey, c.KeepText = key, true
-		out := &servebench.Outcome{}
+		out := &record.Outcome{}
 		c.BaseURL = srv.URL
 		c.HTTPClient = &http.Client{Transport: rewriteQuery{q}}
 		c.Do(t.Context(), srv.start, chatRow(), "id", out)
@@ -141,10 +143,10 @@ func TestClientAPIKeyNeverRecorded(t *testing.T) {
 			t.Errorf("%s: the API key appears in the record: %s", q, b)
 		}
 		if q == "echo-error" {
-			wantStatus(t, out, servebench.StatusHTTPError)
+			wantStatus(t, out, record.StatusHTTPError)
 			wantContains(t, "error", out.Error, "key [redacted] is not allowed")
 		} else {
-			wantStatus(t, out, servebench.StatusSuccess)
+			wantStatus(t, out, record.StatusSuccess)
 			if *out.Text != "the key is [redacted]" {
 				t.Errorf("text %q", *out.Text)
 			}
@@ -185,7 +187,7 @@ func TestClientReusesOneConnection(t *testing.T) {
 		row := chatRow()
 		row.ID = fmt.Sprint("r", i)
 		out := sendRow(t, srv, c, row)
-		wantStatus(t, out, servebench.StatusSuccess)
+		wantStatus(t, out, record.StatusSuccess)
 	}
 	if n := opened.Load(); n != 1 {
 		t.Errorf("%d connections opened for 20 sequential requests, want 1", n)
@@ -206,7 +208,7 @@ func TestClientReusesOneConnection(t *testing.T) {
 		row := chatRow()
 		row.ID = []string{"e", "s"}[i%2]
 		out := sendRow(t, errSrv, c, row)
-		if out.Status != servebench.StatusRejected && out.Status != servebench.StatusStreamError {
+		if out.Status != record.StatusRejected && out.Status != record.StatusStreamError {
 			t.Fatalf("status %s", out.Status)
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // bodyWriter writes a request body's JSON object member by member, in a
@@ -102,7 +104,7 @@ func (b *bodyWriter) finish() ([]byte, error) {
 
 // streamRequested says whether the request asks for a stream: the
 // Client's Stream, unless the row's Extra sets "stream".
-func streamRequested(c *Client, req *Request) (bool, error) {
+func streamRequested(c *Client, req *record.Request) (bool, error) {
 	stream := c.Stream
 	if raw, ok := req.Extra["stream"]; ok {
 		if err := json.Unmarshal(raw, &stream); err != nil {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 func TestArrayLenCountsTopLevelElements(t *testing.T) {
@@ -147,12 +149,12 @@ func TestServerMessage(t *testing.T) {
 }
 
 func TestRedactOutcome(t *testing.T) {
-	out := &Outcome{Error: "bad key k3y", Text: new("k3y!"), FinishReason: "k3y"}
+	out := &record.Outcome{Error: "bad key k3y", Text: new("k3y!"), FinishReason: "k3y"}
 	redactOutcome(out, &Client{APIKey: "k3y"})
 	if out.Error != "bad key [redacted]" || *out.Text != "[redacted]!" || out.FinishReason != "[redacted]" {
 		t.Errorf("%+v", out)
 	}
-	out = &Outcome{Error: "unchanged"}
+	out = &record.Outcome{Error: "unchanged"}
 	redactOutcome(out, &Client{})
 	if out.Error != "unchanged" {
 		t.Error("an empty key redacted text")

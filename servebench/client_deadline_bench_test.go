@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // BenchmarkDeadlineFiringLateness measures how late each deadline fires:
@@ -36,9 +36,9 @@ func BenchmarkDeadlineFiringLateness(b *testing.B) {
 			c.FirstTokenTimeout, c.IdleTimeout, c.TotalTimeout = bc.firstToken, bc.idle, bc.total
 			var late []float64
 			for b.Loop() {
-				out := &servebench.Outcome{ID: "r1", Attempt: 1}
+				out := &record.Outcome{ID: "r1", Attempt: 1}
 				c.Do(b.Context(), srv.start, chatRow(), "bench/r1/1", out)
-				if out.Status != servebench.StatusTimeout || out.TimeoutDueMS == nil {
+				if out.Status != record.StatusTimeout || out.TimeoutDueMS == nil {
 					b.Fatalf("status %s (%s), want a timeout", out.Status, out.Error)
 				}
 				late = append(late, out.TerminalMS-*out.TimeoutDueMS)

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -69,7 +71,7 @@ func stallServer(t testing.TB, phase stallPhase) (srv *scriptServer, cut *atomic
 type deadlineCase struct {
 	name                    string
 	firstToken, idle, total time.Duration
-	want                    map[stallPhase]servebench.TimeoutKind
+	want                    map[stallPhase]record.TimeoutKind
 }
 
 // TestClientDeadlinesAgainstStallsAtEveryPhase runs each deadline alone and
@@ -80,33 +82,33 @@ type deadlineCase struct {
 // clock fact asserted is that the client hung up during a 3 s stall.
 func TestClientDeadlinesAgainstStallsAtEveryPhase(t *testing.T) {
 	const (
-		ft    = servebench.TimeoutFirstToken
-		idle  = servebench.TimeoutIdle
-		total = servebench.TimeoutTotal
-		none  = servebench.TimeoutKind("")
+		ft    = record.TimeoutFirstToken
+		idle  = record.TimeoutIdle
+		total = record.TimeoutTotal
+		none  = record.TimeoutKind("")
 	)
 	ms := time.Millisecond
 	cases := []deadlineCase{
 		{name: "first-token alone", firstToken: 200 * ms,
-			want: map[stallPhase]servebench.TimeoutKind{stallBeforeHeaders: ft, stallBeforeContent: ft, stallMidStream: none}},
+			want: map[stallPhase]record.TimeoutKind{stallBeforeHeaders: ft, stallBeforeContent: ft, stallMidStream: none}},
 		// The idle clock starts at the first line: a stall before the
 		// headers is not the idle deadline's to catch.
 		{name: "idle alone", idle: 200 * ms,
-			want: map[stallPhase]servebench.TimeoutKind{stallBeforeHeaders: none, stallBeforeContent: idle, stallMidStream: idle}},
+			want: map[stallPhase]record.TimeoutKind{stallBeforeHeaders: none, stallBeforeContent: idle, stallMidStream: idle}},
 		{name: "total alone", total: 300 * ms,
-			want: map[stallPhase]servebench.TimeoutKind{stallBeforeHeaders: total, stallBeforeContent: total, stallMidStream: total}},
+			want: map[stallPhase]record.TimeoutKind{stallBeforeHeaders: total, stallBeforeContent: total, stallMidStream: total}},
 		// A long total deadline beside a short idle one must not delay the
 		// idle one (it once fired only when the total one was due).
 		{name: "idle with a long total", idle: 200 * ms, total: 5 * time.Minute,
-			want: map[stallPhase]servebench.TimeoutKind{stallBeforeHeaders: none, stallBeforeContent: idle, stallMidStream: idle}},
+			want: map[stallPhase]record.TimeoutKind{stallBeforeHeaders: none, stallBeforeContent: idle, stallMidStream: idle}},
 		{name: "idle with a total a little longer", idle: 200 * ms, total: 1500 * ms,
-			want: map[stallPhase]servebench.TimeoutKind{stallBeforeHeaders: total, stallBeforeContent: idle, stallMidStream: idle}},
+			want: map[stallPhase]record.TimeoutKind{stallBeforeHeaders: total, stallBeforeContent: idle, stallMidStream: idle}},
 		{name: "all three, first-token soonest", firstToken: 200 * ms, idle: time.Second, total: 2 * time.Second,
-			want: map[stallPhase]servebench.TimeoutKind{stallBeforeHeaders: ft, stallBeforeContent: ft, stallMidStream: idle}},
+			want: map[stallPhase]record.TimeoutKind{stallBeforeHeaders: ft, stallBeforeContent: ft, stallMidStream: idle}},
 		{name: "all three, idle soonest", firstToken: time.Second, idle: 200 * ms, total: 2 * time.Second,
-			want: map[stallPhase]servebench.TimeoutKind{stallBeforeHeaders: ft, stallBeforeContent: idle, stallMidStream: idle}},
+			want: map[stallPhase]record.TimeoutKind{stallBeforeHeaders: ft, stallBeforeContent: idle, stallMidStream: idle}},
 		{name: "all three, total soonest", firstToken: time.Second, idle: 600 * ms, total: 250 * ms,
-			want: map[stallPhase]servebench.TimeoutKind{stallBeforeHeaders: total, stallBeforeContent: total, stallMidStream: total}},
+			want: map[stallPhase]record.TimeoutKind{stallBeforeHeaders: total, stallBeforeContent: total, stallMidStream: total}},
 	}
 	for _, tc := range cases {
 		for _, phase := range []stallPhase{stallBeforeHeaders, stallBeforeContent, stallMidStream} {
@@ -128,11 +130,11 @@ func TestClientDeadlinesAgainstStallsAtEveryPhase(t *testing.T) {
 }
 
 // checkDeadlineOutcome asserts one stall's record against the case.
-func checkDeadlineOutcome(t *testing.T, tc deadlineCase, phase stallPhase, out *servebench.Outcome, cut bool) {
+func checkDeadlineOutcome(t *testing.T, tc deadlineCase, phase stallPhase, out *record.Outcome, cut bool) {
 	t.Helper()
 	want := tc.want[phase]
 	if want == "" {
-		wantStatus(t, out, servebench.StatusSuccess)
+		wantStatus(t, out, record.StatusSuccess)
 		if cut {
 			t.Error("the client hung up during the stall, though no deadline covers this phase")
 		}
@@ -141,7 +143,7 @@ func checkDeadlineOutcome(t *testing.T, tc deadlineCase, phase stallPhase, out *
 		}
 		return
 	}
-	wantStatus(t, out, servebench.StatusTimeout)
+	wantStatus(t, out, record.StatusTimeout)
 	if *out.Timeout != want {
 		t.Fatalf("deadline %s fired, want %s (error %q)", *out.Timeout, want, out.Error)
 	}
@@ -160,15 +162,15 @@ func checkDeadlineOutcome(t *testing.T, tc deadlineCase, phase stallPhase, out *
 }
 
 // checkDueTime asserts when the deadline was due, from its definition.
-func checkDueTime(t *testing.T, tc deadlineCase, kind servebench.TimeoutKind, out *servebench.Outcome, due, sent float64) {
+func checkDueTime(t *testing.T, tc deadlineCase, kind record.TimeoutKind, out *record.Outcome, due, sent float64) {
 	t.Helper()
 	const eps = 0.0015 // two roundings to the records' 1 µs
 	switch kind {
-	case servebench.TimeoutFirstToken:
+	case record.TimeoutFirstToken:
 		if want := sent + servebench.Millis(tc.firstToken); due < want-eps || due > want+eps {
 			t.Errorf("first-token deadline due at %.3f ms, want sent + %v = %.3f ms", due, tc.firstToken, want)
 		}
-	case servebench.TimeoutIdle:
+	case record.TimeoutIdle:
 		last := sent // the role-only line, which the record does not time, came after d
 		if out.LastContentMS != nil {
 			last = *out.LastContentMS
@@ -180,7 +182,7 @@ func checkDueTime(t *testing.T, tc deadlineCase, kind servebench.TimeoutKind, ou
 		if due < want-eps {
 			t.Errorf("idle deadline due at %.3f ms, before sent + %v = %.3f ms", due, tc.idle, want)
 		}
-	case servebench.TimeoutTotal:
+	case record.TimeoutTotal:
 		// The total deadline runs from the hand-over to the transport, a
 		// moment before d.
 		if due > sent+servebench.Millis(tc.total)+eps || due <= 0 {
@@ -190,19 +192,19 @@ func checkDueTime(t *testing.T, tc deadlineCase, kind servebench.TimeoutKind, ou
 }
 
 // checkPhaseReached asserts that the request got as far as the phase says.
-func checkPhaseReached(t *testing.T, phase stallPhase, kind servebench.TimeoutKind, out *servebench.Outcome) {
+func checkPhaseReached(t *testing.T, phase stallPhase, kind record.TimeoutKind, out *record.Outcome) {
 	t.Helper()
 	switch phase {
 	case stallBeforeHeaders:
 		wantNil(t, "HTTP status (the headers never came)", out.HTTPStatus)
 		wantNil(t, "first content", out.FirstContentMS)
 	case stallBeforeContent:
-		if kind != servebench.TimeoutTotal || out.HTTPStatus != nil {
+		if kind != record.TimeoutTotal || out.HTTPStatus != nil {
 			wantInt(t, "HTTP status", out.HTTPStatus, 200)
 		}
 		wantNil(t, "first content", out.FirstContentMS)
 	case stallMidStream:
-		if kind != servebench.TimeoutTotal && len(out.ContentMS) != 2 {
+		if kind != record.TimeoutTotal && len(out.ContentMS) != 2 {
 			t.Errorf("content events %v, want the 2 sent before the stall", out.ContentMS)
 		}
 	}

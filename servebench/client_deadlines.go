@@ -5,6 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // deadlineKind names what a watchdog's timer ended.
@@ -22,14 +24,14 @@ const (
 )
 
 // timeoutKind maps a request deadline to the record's TimeoutKind.
-func (k deadlineKind) timeoutKind() TimeoutKind {
+func (k deadlineKind) timeoutKind() record.TimeoutKind {
 	switch k {
 	case deadlineFirstToken:
-		return TimeoutFirstToken
+		return record.TimeoutFirstToken
 	case deadlineIdle:
-		return TimeoutIdle
+		return record.TimeoutIdle
 	}
-	return TimeoutTotal
+	return record.TimeoutTotal
 }
 
 // watchdog enforces one request's deadlines with a single lazily re-armed

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // engineWrite is one write of an engine's response: after wait, bytes go
@@ -76,10 +76,10 @@ func newEngineErrorServer(t *testing.T, delay time.Duration, code int, contentTy
 // yield: success, one content time per content write (each no earlier than
 // the server wrote it), TTFT from the server's prefill delay, the token
 // count and its source, the prompt tokens and the finish reason.
-func wantEngineSuccess(t *testing.T, srv *scriptServer, out *servebench.Outcome, ttftMS float64, tokens int,
-	source servebench.TokenCountSource, promptTokens int, finish string) {
+func wantEngineSuccess(t *testing.T, srv *scriptServer, out *record.Outcome, ttftMS float64, tokens int,
+	source record.TokenCountSource, promptTokens int, finish string) {
 	t.Helper()
-	wantStatus(t, out, servebench.StatusSuccess)
+	wantStatus(t, out, record.StatusSuccess)
 	server := srv.contentTimes()
 	if len(out.ContentMS) != len(server) {
 		t.Fatalf("content times %v, want %d (one per write with visible text)", out.ContentMS, len(server))
@@ -163,7 +163,7 @@ func TestEngineStreamVLLMChat(t *testing.T) {
 			out := sendRow(t, srv, chatClient(), chatRow())
 			// Three writes carry text; the role chunk and the EOS chunk do
 			// not. completion_tokens (4) counts the EOS token too.
-			wantEngineSuccess(t, srv, out, 150, 4, servebench.TokensFromUsage, 9, "stop")
+			wantEngineSuccess(t, srv, out, 150, 4, record.TokensFromUsage, 9, "stop")
 			near(t, "gap between the first two tokens", out.ContentMS[1]-out.ContentMS[0], 50)
 			within(t, "terminal at data: [DONE], after the finish chunk", out.TerminalMS, srv.markTimes()[5])
 			wantNil(t, "first reasoning", out.FirstReasoningMS)
@@ -189,7 +189,7 @@ func TestEngineStreamVLLMCompletionsWithLogprobs(t *testing.T) {
 	c := completionsClient()
 	c.Logprobs = true
 	out := sendRow(t, srv, c, promptRow())
-	wantEngineSuccess(t, srv, out, 120, 3, servebench.TokensFromUsage, 5, "length")
+	wantEngineSuccess(t, srv, out, 120, 3, record.TokensFromUsage, 5, "length")
 	if len(out.EventTokens) != 3 || out.EventTokens[0] != 1 || out.EventTokens[1] != 1 || out.EventTokens[2] != 1 {
 		t.Errorf("event tokens %v, want [1 1 1] (one logprob entry per chunk)", out.EventTokens)
 	}
@@ -222,7 +222,7 @@ func TestEngineStreamVLLMReasoning(t *testing.T) {
 			out := sendRow(t, srv, c, chatRow())
 			// Visible text starts 180 ms after the request (100 + 40 + 40);
 			// reasoning at 100 ms.
-			wantEngineSuccess(t, srv, out, 180, 5, servebench.TokensFromUsage, 12, "stop")
+			wantEngineSuccess(t, srv, out, 180, 5, record.TokensFromUsage, 12, "stop")
 			if out.FirstReasoningMS == nil {
 				t.Fatal("first reasoning time not recorded")
 			}
@@ -243,7 +243,7 @@ func TestEngineStreamVLLMErrors(t *testing.T) {
 			{80 * time.Millisecond, sseData(`{"error": {"message": "Internal server error", "type": "InternalServerError", "param": null, "code": 500}}`) + sseData("[DONE]"), false},
 		}})
 		out := sendRow(t, srv, chatClient(), chatRow())
-		wantStatus(t, out, servebench.StatusStreamError)
+		wantStatus(t, out, record.StatusStreamError)
 		if out.Error != "error event: Internal server error" {
 			t.Errorf("error %q", out.Error)
 		}
@@ -266,7 +266,7 @@ func TestEngineStreamVLLMErrors(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			srv := newEngineErrorServer(t, 30*time.Millisecond, c.code, "application/json", c.body)
 			out := sendRow(t, srv, chatClient(), chatRow())
-			wantStatus(t, out, servebench.StatusHTTPError)
+			wantStatus(t, out, record.StatusHTTPError)
 			if out.Error != c.want {
 				t.Errorf("error %q, want %q", out.Error, c.want)
 			}
@@ -321,7 +321,7 @@ func TestEngineStreamSGLangChat(t *testing.T) {
 	c := chatClient()
 	c.KeepText = true
 	out := sendRow(t, srv, c, chatRow())
-	wantEngineSuccess(t, srv, out, 150, 4, servebench.TokensFromUsage, 7, "stop")
+	wantEngineSuccess(t, srv, out, 150, 4, record.TokensFromUsage, 7, "stop")
 	within(t, "first reasoning (from d)", *out.FirstReasoningMS-*out.SentMS, 100)
 	if out.Text == nil || *out.Text != "Hi there" {
 		t.Errorf("text %v, want %q", show(out.Text), "Hi there")
@@ -339,7 +339,7 @@ func TestEngineStreamSGLangAbortAndInStreamErrors(t *testing.T) {
 				sseData(strings.Replace(sglangUsage, `"completion_tokens":4`, `"completion_tokens":1`, 1)) + sseData("[DONE]"), false},
 		}})
 		out := sendRow(t, srv, chatClient(), chatRow())
-		wantStatus(t, out, servebench.StatusStreamError)
+		wantStatus(t, out, record.StatusStreamError)
 		if out.Error != `the server ended the request with finish_reason "abort"` {
 			t.Errorf("error %q", out.Error)
 		}
@@ -356,7 +356,7 @@ func TestEngineStreamSGLangAbortAndInStreamErrors(t *testing.T) {
 				sseData("[DONE]"), false},
 		}})
 		out := sendRow(t, srv, chatClient(), chatRow())
-		wantStatus(t, out, servebench.StatusRejected)
+		wantStatus(t, out, record.StatusRejected)
 		if out.Error != "error event, admission refused: The request queue is full." {
 			t.Errorf("error %q", out.Error)
 		}
@@ -369,7 +369,7 @@ func TestEngineStreamSGLangAbortAndInStreamErrors(t *testing.T) {
 				sseData("[DONE]"), false},
 		}})
 		out := sendRow(t, srv, chatClient(), chatRow())
-		wantStatus(t, out, servebench.StatusStreamError)
+		wantStatus(t, out, record.StatusStreamError)
 		if out.Error != "error event: The input (5000 tokens) is longer than the model's context length (4096 tokens)." {
 			t.Errorf("error %q", out.Error)
 		}
@@ -382,7 +382,7 @@ func TestEngineStreamSGLangAbortAndInStreamErrors(t *testing.T) {
 			{30 * time.Millisecond, sseData(`{"error": {"object": "error", "message": "Aborted by the scheduler.", "type": "SERVICE_UNAVAILABLE", "param": null, "code": 503}}`) + sseData("[DONE]"), false},
 		}})
 		out := sendRow(t, srv, chatClient(), chatRow())
-		wantStatus(t, out, servebench.StatusStreamError)
+		wantStatus(t, out, record.StatusStreamError)
 		wantContains(t, "error", out.Error, "Aborted by the scheduler.")
 	})
 }
@@ -431,7 +431,7 @@ func TestEngineStreamTGIChat(t *testing.T) {
 			"data:[DONE]\n\n", false},
 	}})
 	out := sendRow(t, srv, chatClient(), chatRow())
-	wantEngineSuccess(t, srv, out, 150, 3, servebench.TokensFromUsage, 8, "stop")
+	wantEngineSuccess(t, srv, out, 150, 3, record.TokensFromUsage, 8, "stop")
 }
 
 func TestEngineStreamTGICompletions(t *testing.T) {
@@ -450,7 +450,7 @@ func TestEngineStreamTGICompletions(t *testing.T) {
 	out := sendRow(t, srv, c, promptRow())
 	// Usage rides on a chunk with choices and is the only usage: it counts.
 	// The finish reason is kept as TGI names it.
-	wantEngineSuccess(t, srv, out, 120, 3, servebench.TokensFromUsage, 6, "eos_token")
+	wantEngineSuccess(t, srv, out, 120, 3, record.TokensFromUsage, 6, "eos_token")
 	if out.Text == nil || *out.Text != " Paris is</s>" {
 		t.Errorf("text %v, want %q", show(out.Text), " Paris is</s>")
 	}
@@ -459,17 +459,17 @@ func TestEngineStreamTGICompletions(t *testing.T) {
 func TestEngineStreamTGIErrors(t *testing.T) {
 	inStream := []struct {
 		name, before, event string
-		status              servebench.Status
+		status              record.Status
 		want                string
 	}{
 		{"overloaded", "", `{"error":{"message":"Model is overloaded","http_status_code":422}}`,
-			servebench.StatusRejected, "error event, admission refused: Model is overloaded"},
+			record.StatusRejected, "error event, admission refused: Model is overloaded"},
 		{"prompt past the input limit", "",
 			`{"error":{"message":"Input validation error: ` + "`inputs`" + ` tokens + ` + "`max_new_tokens`" + ` must be <= 4096. Given: 4000 ` + "`inputs`" + ` tokens and 200 ` + "`max_new_tokens`" + `","http_status_code":422}}`,
-			servebench.StatusStreamError, "error event: Input validation error: `inputs` tokens + `max_new_tokens` must be <= 4096. Given: 4000 `inputs` tokens and 200 `max_new_tokens`"},
+			record.StatusStreamError, "error event: Input validation error: `inputs` tokens + `max_new_tokens` must be <= 4096. Given: 4000 `inputs` tokens and 200 `max_new_tokens`"},
 		{"failure during generation", tgiChat("A", "null", `,"usage":null`),
 			`{"error":{"message":"Request failed during generation: Server error: CUDA out of memory","http_status_code":422}}`,
-			servebench.StatusStreamError, "error event: Request failed during generation: Server error: CUDA out of memory"},
+			record.StatusStreamError, "error event: Request failed during generation: Server error: CUDA out of memory"},
 	}
 	for _, c := range inStream {
 		t.Run(c.name, func(t *testing.T) {
@@ -494,7 +494,7 @@ func TestEngineStreamTGIErrors(t *testing.T) {
 		srv := newEngineErrorServer(t, 20*time.Millisecond, 422, "application/json",
 			`{"error":"Template error: unknown filter (in <string>:1)","error_type":"template_error"}`)
 		out := sendRow(t, srv, chatClient(), chatRow())
-		wantStatus(t, out, servebench.StatusHTTPError)
+		wantStatus(t, out, record.StatusHTTPError)
 		if out.Error != "HTTP 422: Template error: unknown filter (in <string>:1)" {
 			t.Errorf("error %q", out.Error)
 		}
@@ -503,7 +503,7 @@ func TestEngineStreamTGIErrors(t *testing.T) {
 		srv := newEngineErrorServer(t, 20*time.Millisecond, 429, "application/json",
 			`{"error":"Model is overloaded","error_type":"overloaded"}`)
 		out := sendRow(t, srv, chatClient(), chatRow())
-		wantStatus(t, out, servebench.StatusRejected)
+		wantStatus(t, out, record.StatusRejected)
 		if out.Error != "HTTP 429: Model is overloaded" {
 			t.Errorf("error %q", out.Error)
 		}
@@ -556,7 +556,7 @@ func TestEngineStreamLlamaCppChat(t *testing.T) {
 		{0, sseData("[DONE]"), false},
 	}})
 	out := sendRow(t, srv, chatClient(), chatRow())
-	wantEngineSuccess(t, srv, out, 150, 3, servebench.TokensFromUsage, 11, "stop")
+	wantEngineSuccess(t, srv, out, 150, 3, record.TokensFromUsage, 11, "stop")
 }
 
 func TestEngineStreamLlamaCppReasoning(t *testing.T) {
@@ -566,7 +566,7 @@ func TestEngineStreamLlamaCppReasoning(t *testing.T) {
 		{0, sseData(llamaChat(`{}`, `"stop"`)) + sseData(llamaUsage) + sseData("[DONE]"), false},
 	}})
 	out := sendRow(t, srv, chatClient(), chatRow())
-	wantEngineSuccess(t, srv, out, 140, 3, servebench.TokensFromUsage, 11, "stop")
+	wantEngineSuccess(t, srv, out, 140, 3, record.TokensFromUsage, 11, "stop")
 	within(t, "first reasoning (from d)", *out.FirstReasoningMS-*out.SentMS, 100)
 }
 
@@ -582,7 +582,7 @@ func TestEngineStreamLlamaCppCompletions(t *testing.T) {
 		{0, sseData(chunk("", `"length"`, `,"timings":{"predicted_n":3,"prompt_n":4},"usage":{"completion_tokens":3,"prompt_tokens":4,"total_tokens":7}`)) + sseData("[DONE]"), false},
 	}})
 	out := sendRow(t, srv, completionsClient(), promptRow())
-	wantEngineSuccess(t, srv, out, 90, 3, servebench.TokensFromUsage, 4, "length")
+	wantEngineSuccess(t, srv, out, 90, 3, record.TokensFromUsage, 4, "length")
 }
 
 func TestEngineStreamLlamaCppErrors(t *testing.T) {
@@ -590,7 +590,7 @@ func TestEngineStreamLlamaCppErrors(t *testing.T) {
 		srv := newEngineErrorServer(t, 30*time.Millisecond, 400, "application/json; charset=utf-8",
 			`{"error":{"code":400,"message":"request (5000 tokens) exceeds the available context size (4096 tokens), try increasing it","n_ctx":4096,"n_prompt_tokens":5000,"type":"exceed_context_size_error"}}`)
 		out := sendRow(t, srv, chatClient(), chatRow())
-		wantStatus(t, out, servebench.StatusHTTPError)
+		wantStatus(t, out, record.StatusHTTPError)
 		if out.Error != "HTTP 400: request (5000 tokens) exceeds the available context size (4096 tokens), try increasing it" {
 			t.Errorf("error %q", out.Error)
 		}
@@ -599,7 +599,7 @@ func TestEngineStreamLlamaCppErrors(t *testing.T) {
 		srv := newEngineErrorServer(t, 10*time.Millisecond, 503, "application/json; charset=utf-8",
 			`{"error":{"code":503,"message":"Loading model","type":"unavailable_error"}}`)
 		out := sendRow(t, srv, chatClient(), chatRow())
-		wantStatus(t, out, servebench.StatusRejected)
+		wantStatus(t, out, record.StatusRejected)
 		if out.Error != "HTTP 503: Loading model" {
 			t.Errorf("error %q", out.Error)
 		}
@@ -610,7 +610,7 @@ func TestEngineStreamLlamaCppErrors(t *testing.T) {
 			{60 * time.Millisecond, sseData(`{"error":{"code":500,"message":"Failed to decode the batch","type":"server_error"}}`), false},
 		}})
 		out := sendRow(t, srv, chatClient(), chatRow())
-		wantStatus(t, out, servebench.StatusStreamError)
+		wantStatus(t, out, record.StatusStreamError)
 		if out.Error != "error event: Failed to decode the batch" {
 			t.Errorf("error %q", out.Error)
 		}
@@ -647,7 +647,7 @@ func TestEngineStreamLlamaCppErrors(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			srv := newEngineServer(t, engineStream{writes: c.writes})
 			out := sendRow(t, srv, chatClient(), chatRow())
-			wantStatus(t, out, servebench.StatusStreamError)
+			wantStatus(t, out, record.StatusStreamError)
 			if out.Error != "error line: the request exceeds the available context size, try increasing it" {
 				t.Errorf("error %q", out.Error)
 			}
@@ -692,7 +692,7 @@ func TestEngineStreamOllamaChat(t *testing.T) {
 			sseData("[DONE]"), false},
 	}})
 	out := sendRow(t, srv, chatClient(), chatRow())
-	wantEngineSuccess(t, srv, out, 120, 4, servebench.TokensFromUsage, 10, "stop")
+	wantEngineSuccess(t, srv, out, 120, 4, record.TokensFromUsage, 10, "stop")
 	within(t, "first reasoning (from d)", *out.FirstReasoningMS-*out.SentMS, 80)
 }
 
@@ -711,7 +711,7 @@ func TestEngineStreamOllamaCompletions(t *testing.T) {
 	}})
 	out := sendRow(t, srv, completionsClient(), promptRow())
 	// The zero usage on every chunk must not hide the real count.
-	wantEngineSuccess(t, srv, out, 70, 2, servebench.TokensFromUsage, 5, "length")
+	wantEngineSuccess(t, srv, out, 70, 2, record.TokensFromUsage, 5, "length")
 }
 
 func TestEngineStreamOllamaErrors(t *testing.T) {
@@ -719,13 +719,13 @@ func TestEngineStreamOllamaErrors(t *testing.T) {
 		name   string
 		code   int
 		body   string
-		status servebench.Status
+		status record.Status
 		want   string
 	}{
 		{"queue full", 503, `{"error":{"message":"server busy, please try again.  maximum pending requests exceeded","type":"api_error","param":null,"code":null}}` + "\n",
-			servebench.StatusRejected, "HTTP 503: server busy, please try again.  maximum pending requests exceeded"},
+			record.StatusRejected, "HTTP 503: server busy, please try again.  maximum pending requests exceeded"},
 		{"unknown model", 404, `{"error":{"message":"model 'nope' not found","type":"api_error","param":null,"code":null}}` + "\n",
-			servebench.StatusHTTPError, "HTTP 404: model 'nope' not found"},
+			record.StatusHTTPError, "HTTP 404: model 'nope' not found"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // maxMessageBytes bounds a record's error message. Messages are cut to it
@@ -92,7 +94,7 @@ func truncateText(s string) string {
 // maxMessageBytes only after), the finish reason, the response text and
 // the tool calls. It is the step every parser's record goes through before
 // it is written.
-func redactOutcome(out *Outcome, c *Client) {
+func redactOutcome(out *record.Outcome, c *Client) {
 	r := c.Redactor()
 	out.Error = truncateText(r.Redact(out.Error))
 	if r.Empty() {

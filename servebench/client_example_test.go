@@ -7,6 +7,8 @@ import (
 	"net/http/httptest"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -44,10 +46,10 @@ func ExampleClient_Do() {
 		TotalTimeout:      time.Minute,
 		KeepText:          true,
 	}
-	row := &servebench.Request{ID: "greeting", Messages: []servebench.Message{{Role: "user", Content: "Say hello"}}, MaxTokens: 16}
+	row := &record.Request{ID: "greeting", Messages: []record.Message{{Role: "user", Content: "Say hello"}}, MaxTokens: 16}
 
 	start := time.Now() // the run's start instant
-	out := &servebench.Outcome{ID: row.ID, Attempt: 1}
+	out := &record.Outcome{ID: row.ID, Attempt: 1}
 	client.Do(context.Background(), start, row, "run-0001/greeting/1", out)
 
 	fmt.Println("status:", out.Status)
@@ -68,7 +70,7 @@ func ExampleClient_Do() {
 func ExampleLengthControlFor() {
 	for _, engine := range []string{"vllm", "sglang", "llama.cpp", "ollama", "tgi"} {
 		lc, _ := servebench.LengthControlFor(engine)
-		forced := &servebench.Request{MaxTokens: 256, IgnoreEOS: true}
+		forced := &record.Request{MaxTokens: 256, IgnoreEOS: true}
 		fmt.Printf("%-9s %-22s enforced=%v\n", engine, lc, *lc.Enforces(forced))
 	}
 	// Output:

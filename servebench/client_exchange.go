@@ -11,6 +11,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench/sse"
 )
 
@@ -41,8 +43,8 @@ var (
 type exchange struct {
 	c        *Client
 	proto    protocol // the Client's endpoint's; nil for an unknown one
-	req      *Request
-	out      *Outcome
+	req      *record.Request
+	out      *record.Outcome
 	start    time.Time // the run's start instant
 	begin    time.Time // when the request was handed to the transport
 	wd       *watchdog
@@ -90,7 +92,7 @@ var exchangePool = sync.Pool{New: func() any {
 }}
 
 // getExchange takes a clean exchange from the pool.
-func getExchange(c *Client, start time.Time, req *Request, out *Outcome) *exchange {
+func getExchange(c *Client, start time.Time, req *record.Request, out *record.Outcome) *exchange {
 	x := exchangePool.Get().(*exchange)
 	x.c, x.req, x.out, x.start = c, req, out, start
 	x.proto, _ = protocolFor(c.Endpoint)
@@ -109,7 +111,7 @@ func putExchange(x *exchange) {
 }
 
 // clearOutcome zeroes the fields Do owns.
-func clearOutcome(out *Outcome) {
+func clearOutcome(out *record.Outcome) {
 	out.Status, out.SentMS, out.FirstContentMS, out.LastContentMS = "", nil, nil, nil
 	out.FirstReasoningMS, out.TerminalMS, out.ContentMS, out.EventTokens = nil, 0, nil, nil
 	out.OutputTokens, out.TokenCountSource, out.PromptTokens, out.ReasoningTokens = nil, nil, nil, nil
@@ -118,7 +120,7 @@ func clearOutcome(out *Outcome) {
 }
 
 // ms converts an instant into the records' unit.
-func (x *exchange) ms(t time.Time) float64 { return millis(t.Sub(x.start)) }
+func (x *exchange) ms(t time.Time) float64 { return record.Millis(t.Sub(x.start)) }
 
 // gotConn stamps d.
 func (x *exchange) gotConn(httptrace.GotConnInfo) { x.wd.markSent(time.Now()) }
@@ -127,12 +129,12 @@ func (x *exchange) gotConn(httptrace.GotConnInfo) { x.wd.markSent(time.Now()) }
 func (x *exchange) run(ctx context.Context, requestID string) {
 	x.out.LengthEnforced = x.c.LengthControl.Enforces(x.req)
 	if x.proto == nil {
-		x.end(StatusNotSent, time.Now(), fmt.Sprintf("request not sent: unknown endpoint %q: want one of %s", x.c.Endpoint, EndpointList()))
+		x.end(record.StatusNotSent, time.Now(), fmt.Sprintf("request not sent: unknown endpoint %q: want one of %s", x.c.Endpoint, EndpointList()))
 		return
 	}
 	body, stream, err := x.proto.body(x.c, x.req)
 	if err != nil {
-		x.end(StatusNotSent, time.Now(), "request not sent: "+err.Error())
+		x.end(record.StatusNotSent, time.Now(), "request not sent: "+err.Error())
 		return
 	}
 	rctx, cancel := context.WithCancel(ctx)
@@ -143,7 +145,7 @@ func (x *exchange) run(ctx context.Context, requestID string) {
 	trace := &httptrace.ClientTrace{GotConn: x.gotConnFn}
 	hreq, err := http.NewRequestWithContext(httptrace.WithClientTrace(rctx, trace), http.MethodPost, x.c.endpointURL(), bytes.NewReader(body))
 	if err != nil {
-		x.end(StatusNotSent, time.Now(), "request not sent: "+err.Error())
+		x.end(record.StatusNotSent, time.Now(), "request not sent: "+err.Error())
 		return
 	}
 	h := hreq.Header
@@ -189,7 +191,7 @@ func (x *exchange) run(ctx context.Context, requestID string) {
 
 // end records a terminal status decided at t. The message loses its
 // secrets first and is cut to maxMessageBytes after.
-func (x *exchange) end(status Status, t time.Time, msg string) {
+func (x *exchange) end(status record.Status, t time.Time, msg string) {
 	x.out.Status, x.out.TerminalMS, x.out.Error = status, x.ms(t), truncateText(x.c.redactMessage(msg))
 }
 
@@ -202,13 +204,13 @@ func (x *exchange) failed(ctx context.Context, err error, t time.Time) {
 	}
 	if ctx.Err() != nil {
 		if x.wd.sent.Load() == 0 {
-			x.end(StatusNotSent, t, "run cancelled before the request was sent: "+context.Cause(ctx).Error())
+			x.end(record.StatusNotSent, t, "run cancelled before the request was sent: "+context.Cause(ctx).Error())
 		} else {
-			x.end(StatusCancelled, t, "run cancelled while the request was in flight: "+context.Cause(ctx).Error())
+			x.end(record.StatusCancelled, t, "run cancelled while the request was in flight: "+context.Cause(ctx).Error())
 		}
 		return
 	}
-	x.end(StatusStreamError, t, "connection failed: "+err.Error())
+	x.end(record.StatusStreamError, t, "connection failed: "+err.Error())
 }
 
 // timedOut records a passed deadline: which one, when it was due, and at,
@@ -223,7 +225,7 @@ func (x *exchange) timedOut(kind deadlineKind, at, due time.Time) {
 	default:
 		msg = fmt.Sprintf("request not finished within %v (total timeout)", x.c.TotalTimeout)
 	}
-	x.end(StatusTimeout, at, msg)
+	x.end(record.StatusTimeout, at, msg)
 	x.out.Timeout = new(kind.timeoutKind())
 	x.out.TimeoutDueMS = new(x.ms(due))
 }
@@ -238,9 +240,9 @@ func (x *exchange) httpError(resp *http.Response) {
 	if msg == "" {
 		msg = http.StatusText(resp.StatusCode)
 	}
-	status := StatusHTTPError
+	status := record.StatusHTTPError
 	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
-		status = StatusRejected
+		status = record.StatusRejected
 	}
 	x.end(status, t, fmt.Sprintf("HTTP %d: %s", resp.StatusCode, msg))
 }
@@ -252,7 +254,7 @@ func (x *exchange) redirected(resp *http.Response) {
 	x.wd.settle(time.Now(), errorBodyWait)
 	t := time.Now()
 	drain(resp.Body)
-	x.end(StatusHTTPError, t, redirectMessage(resp.Request.URL, resp))
+	x.end(record.StatusHTTPError, t, redirectMessage(resp.Request.URL, resp))
 	x.out.Reason = ReasonRedirect
 }
 

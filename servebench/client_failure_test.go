@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/record"
 )
 
 func TestClientStreamMissingDone(t *testing.T) {
@@ -20,7 +20,7 @@ func TestClientStreamMissingDone(t *testing.T) {
 		// The handler returns: the body ends cleanly, without [DONE].
 	})
 	out := sendRow(t, srv, chatClient(), chatRow())
-	wantStatus(t, out, servebench.StatusStreamError)
+	wantStatus(t, out, record.StatusStreamError)
 	wantContains(t, "error", out.Error, "without data: [DONE]")
 	if len(out.ContentMS) != 1 {
 		t.Errorf("content times %v: what arrived is still recorded", out.ContentMS)
@@ -50,7 +50,7 @@ func TestClientStreamErrorEvents(t *testing.T) {
 				w.done()
 			})
 			out := sendRow(t, srv, chatClient(), chatRow())
-			wantStatus(t, out, servebench.StatusStreamError)
+			wantStatus(t, out, record.StatusStreamError)
 			wantContains(t, "error", out.Error, c.want)
 			within(t, "terminal at the error event", out.TerminalMS, srv.markTimes()[0])
 		})
@@ -65,7 +65,7 @@ func TestClientStreamInvalidJSONEvent(t *testing.T) {
 		w.done()
 	})
 	out := sendRow(t, srv, chatClient(), chatRow())
-	wantStatus(t, out, servebench.StatusStreamError)
+	wantStatus(t, out, record.StatusStreamError)
 	wantContains(t, "error", out.Error, "event 2 is not a readable chunk")
 }
 
@@ -74,15 +74,15 @@ func TestClientHTTPErrors(t *testing.T) {
 		name   string
 		code   int
 		body   string
-		status servebench.Status
+		status record.Status
 		want   string
 	}{
-		{"429", 429, `{"error":{"message":"Too many requests, retry later","type":"rate_limit"}}`, servebench.StatusRejected, "HTTP 429: Too many requests, retry later"},
-		{"503", 503, `{"error":"server is at capacity"}`, servebench.StatusRejected, "HTTP 503: server is at capacity"},
-		{"500 with JSON error", 500, `{"error":{"message":"CUDA out of memory","type":"InternalServerError","code":500}}`, servebench.StatusHTTPError, "HTTP 500: CUDA out of memory"},
-		{"400 with message", 400, `{"object":"error","message":"max_tokens is too large","type":"BadRequestError","code":400}`, servebench.StatusHTTPError, "HTTP 400: max_tokens is too large"},
-		{"404 plain text", 404, "no such route\n", servebench.StatusHTTPError, "HTTP 404: no such route"},
-		{"502 empty body", 502, "", servebench.StatusHTTPError, "HTTP 502: Bad Gateway"},
+		{"429", 429, `{"error":{"message":"Too many requests, retry later","type":"rate_limit"}}`, record.StatusRejected, "HTTP 429: Too many requests, retry later"},
+		{"503", 503, `{"error":"server is at capacity"}`, record.StatusRejected, "HTTP 503: server is at capacity"},
+		{"500 with JSON error", 500, `{"error":{"message":"CUDA out of memory","type":"InternalServerError","code":500}}`, record.StatusHTTPError, "HTTP 500: CUDA out of memory"},
+		{"400 with message", 400, `{"object":"error","message":"max_tokens is too large","type":"BadRequestError","code":400}`, record.StatusHTTPError, "HTTP 400: max_tokens is too large"},
+		{"404 plain text", 404, "no such route\n", record.StatusHTTPError, "HTTP 404: no such route"},
+		{"502 empty body", 502, "", record.StatusHTTPError, "HTTP 502: Bad Gateway"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -112,7 +112,7 @@ func TestClientStreamAnsweredWithJSON(t *testing.T) {
 		_, _ = w.rw.Write([]byte(`{"error":{"message":"streaming is disabled"}}`))
 	})
 	out := sendRow(t, srv, chatClient(), chatRow())
-	wantStatus(t, out, servebench.StatusStreamError)
+	wantStatus(t, out, record.StatusStreamError)
 	wantContains(t, "error", out.Error, "streaming is disabled")
 }
 
@@ -135,7 +135,7 @@ func TestClientConnectionResetMidStream(t *testing.T) {
 		_ = conn.Close()
 	})
 	out := sendRow(t, srv, chatClient(), chatRow())
-	wantStatus(t, out, servebench.StatusStreamError)
+	wantStatus(t, out, record.StatusStreamError)
 	wantContains(t, "error", out.Error, "connection failed")
 	wantInt(t, "HTTP status", out.HTTPStatus, 200)
 	if len(out.ContentMS) != 1 {
@@ -154,10 +154,10 @@ func TestClientConnectionRefused(t *testing.T) {
 	c := chatClient()
 	c.BaseURL = "http://" + addr
 	start := time.Now()
-	out := &servebench.Outcome{ID: "r1", Attempt: 1}
+	out := &record.Outcome{ID: "r1", Attempt: 1}
 	c.Do(context.Background(), start, chatRow(), "run/r1/1", out)
 	checkInvariants(t, out)
-	wantStatus(t, out, servebench.StatusStreamError)
+	wantStatus(t, out, record.StatusStreamError)
 	wantContains(t, "error", out.Error, "connection refused")
 	wantNil(t, "sent (no connection was obtained)", out.SentMS)
 	wantNil(t, "HTTP status", out.HTTPStatus)
@@ -176,8 +176,8 @@ func TestClientIdleTimeout(t *testing.T) {
 	c := chatClient()
 	c.IdleTimeout = 200 * time.Millisecond
 	out := sendRow(t, srv, c, chatRow())
-	wantStatus(t, out, servebench.StatusTimeout)
-	if *out.Timeout != servebench.TimeoutIdle {
+	wantStatus(t, out, record.StatusTimeout)
+	if *out.Timeout != record.TimeoutIdle {
 		t.Errorf("timeout %s, want idle", *out.Timeout)
 	}
 	if len(out.ContentMS) != 2 {
@@ -204,7 +204,7 @@ func TestClientKeepalivesHoldOffTheIdleTimeout(t *testing.T) {
 	c := chatClient()
 	c.IdleTimeout = 200 * time.Millisecond
 	out := sendRow(t, srv, c, chatRow())
-	wantStatus(t, out, servebench.StatusSuccess)
+	wantStatus(t, out, record.StatusSuccess)
 	server := srv.contentTimes()
 	within(t, "second content vs server", out.ContentMS[1], server[1])
 	if len(out.ContentMS) != 2 {
@@ -220,8 +220,8 @@ func TestClientFirstTokenTimeoutHeadersNeverCome(t *testing.T) {
 	c.FirstTokenTimeout = 150 * time.Millisecond
 	c.IdleTimeout = 50 * time.Millisecond // no line ever came: idle does not apply
 	out := sendRow(t, srv, c, chatRow())
-	wantStatus(t, out, servebench.StatusTimeout)
-	if *out.Timeout != servebench.TimeoutFirstToken {
+	wantStatus(t, out, record.StatusTimeout)
+	if *out.Timeout != record.TimeoutFirstToken {
 		t.Errorf("timeout %s, want first_token", *out.Timeout)
 	}
 	wantDue(t, out, *out.SentMS+150)
@@ -243,8 +243,8 @@ func TestClientFirstTokenTimeoutDespiteKeepalives(t *testing.T) {
 	c.FirstTokenTimeout = 200 * time.Millisecond
 	c.IdleTimeout = time.Second
 	out := sendRow(t, srv, c, chatRow())
-	wantStatus(t, out, servebench.StatusTimeout)
-	if *out.Timeout != servebench.TimeoutFirstToken {
+	wantStatus(t, out, record.StatusTimeout)
+	if *out.Timeout != record.TimeoutFirstToken {
 		t.Errorf("timeout %s, want first_token", *out.Timeout)
 	}
 	wantDue(t, out, *out.SentMS+200)
@@ -267,8 +267,8 @@ func TestClientTotalTimeout(t *testing.T) {
 	c.FirstTokenTimeout = time.Second
 	c.IdleTimeout = time.Second
 	out := sendRow(t, srv, c, chatRow())
-	wantStatus(t, out, servebench.StatusTimeout)
-	if *out.Timeout != servebench.TimeoutTotal {
+	wantStatus(t, out, record.StatusTimeout)
+	if *out.Timeout != record.TimeoutTotal {
 		t.Errorf("timeout %s, want total", *out.Timeout)
 	}
 	// The total deadline runs from the hand-over to the transport, a
@@ -294,7 +294,7 @@ func TestClientCancelledInFlight(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(150*time.Millisecond, cancel)
 	out := sendRowCtx(t, ctx, srv, chatClient(), chatRow())
-	wantStatus(t, out, servebench.StatusCancelled)
+	wantStatus(t, out, record.StatusCancelled)
 	within(t, "terminal at the cancellation", out.TerminalMS, 150)
 	if out.SentMS == nil || len(out.ContentMS) != 1 {
 		t.Errorf("sent %v content %v", show(out.SentMS), out.ContentMS)
@@ -306,7 +306,7 @@ func TestClientCancelledBeforeSend(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	out := sendRowCtx(t, ctx, srv, chatClient(), chatRow())
-	wantStatus(t, out, servebench.StatusNotSent)
+	wantStatus(t, out, record.StatusNotSent)
 	wantNil(t, "sent", out.SentMS)
 }
 
@@ -315,7 +315,7 @@ func TestClientBadExtraIsNotSent(t *testing.T) {
 	row := chatRow()
 	row.Extra = map[string]json.RawMessage{"temperature": json.RawMessage("{bad")}
 	out := sendRow(t, srv, chatClient(), row)
-	wantStatus(t, out, servebench.StatusNotSent)
+	wantStatus(t, out, record.StatusNotSent)
 	wantContains(t, "error", out.Error, `extra field "temperature"`)
 }
 
@@ -330,7 +330,7 @@ func TestClientNeverHangsOnAServerThatKeepsTheStreamOpenAfterDone(t *testing.T) 
 	})
 	begin := time.Now()
 	out := sendRow(t, srv, chatClient(), chatRow())
-	wantStatus(t, out, servebench.StatusSuccess)
+	wantStatus(t, out, record.StatusSuccess)
 	if took := time.Since(begin); took > 2500*time.Millisecond { // the server holds on for 3 s
 		t.Errorf("Do took %v after [DONE]", took)
 	}
@@ -349,8 +349,8 @@ func TestClientIdleClockStartsAtTheFirstLine(t *testing.T) {
 	c := chatClient()
 	c.IdleTimeout = 100 * time.Millisecond
 	out := sendRow(t, srv, c, chatRow())
-	wantStatus(t, out, servebench.StatusTimeout)
-	if *out.Timeout != servebench.TimeoutIdle || len(out.ContentMS) != 1 {
+	wantStatus(t, out, record.StatusTimeout)
+	if *out.Timeout != record.TimeoutIdle || len(out.ContentMS) != 1 {
 		t.Fatalf("timeout %s content %v, want idle after one event", *out.Timeout, out.ContentMS)
 	}
 	if got := *out.FirstContentMS - *out.SentMS; got < 300 {
@@ -363,7 +363,7 @@ func TestClientIdleClockStartsAtTheFirstLine(t *testing.T) {
 
 // wantDue fails unless out's deadline was due at want (from the record's
 // own times, exact to its 1 µs rounding) and fired no earlier.
-func wantDue(t *testing.T, out *servebench.Outcome, want float64) {
+func wantDue(t *testing.T, out *record.Outcome, want float64) {
 	t.Helper()
 	if out.TimeoutDueMS == nil {
 		t.Fatal("timeout_due_ms is null")

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -54,20 +56,20 @@ func FuzzClientStream(f *testing.F) {
 		if split < 0 {
 			split = -split
 		}
-		row := &servebench.Request{ID: "f", Prompt: "p", MaxTokens: 4, Extra: map[string]json.RawMessage{
+		row := &record.Request{ID: "f", Prompt: "p", MaxTokens: 4, Extra: map[string]json.RawMessage{
 			"fuzz_script": json.RawMessage(`"` + base64.StdEncoding.EncodeToString(script) + `"`),
 			"fuzz_split":  json.RawMessage(mustJSON(split % 1000)),
 		}}
-		out := &servebench.Outcome{ID: "f", Attempt: 1}
+		out := &record.Outcome{ID: "f", Attempt: 1}
 		c.Do(t.Context(), start, row, "fuzz", out)
 		checkInvariants(t, out)
-		if out.Status == servebench.StatusTimeout {
+		if out.Status == record.StatusTimeout {
 			t.Fatalf("a server that ends its response promptly led to a timeout: %q", out.Error)
 		}
 		if out.HTTPStatus == nil || *out.HTTPStatus != 200 {
 			t.Fatalf("HTTP status %v", show(out.HTTPStatus))
 		}
-		if out.Status == servebench.StatusSuccess && len(out.ContentMS) == 0 {
+		if out.Status == record.StatusSuccess && len(out.ContentMS) == 0 {
 			t.Fatal("success without content")
 		}
 	})

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -203,22 +205,22 @@ func mustJSON(v any) string {
 
 // sendRow sends one request for row through c against srv and returns the
 // record.
-func sendRow(t *testing.T, srv *scriptServer, c *servebench.Client, row *servebench.Request) *servebench.Outcome {
+func sendRow(t *testing.T, srv *scriptServer, c *servebench.Client, row *record.Request) *record.Outcome {
 	t.Helper()
 	return sendRowCtx(t, context.Background(), srv, c, row)
 }
 
-func sendRowCtx(t *testing.T, ctx context.Context, srv *scriptServer, c *servebench.Client, row *servebench.Request) *servebench.Outcome {
+func sendRowCtx(t *testing.T, ctx context.Context, srv *scriptServer, c *servebench.Client, row *record.Request) *record.Outcome {
 	t.Helper()
 	c.BaseURL = srv.URL
-	out := &servebench.Outcome{ID: row.ID, Attempt: 1, ScheduledMS: 0, SlotMS: ptrTo(0.0)}
+	out := &record.Outcome{ID: row.ID, Attempt: 1, ScheduledMS: 0, SlotMS: ptrTo(0.0)}
 	c.Do(ctx, srv.start, row, "run-1/"+row.ID+"/1", out)
 	checkInvariants(t, out)
 	return out
 }
 
 // checkInvariants asserts what every record must satisfy whatever happened.
-func checkInvariants(t *testing.T, out *servebench.Outcome) {
+func checkInvariants(t *testing.T, out *record.Outcome) {
 	t.Helper()
 	if !out.Status.Valid() {
 		t.Fatalf("status %q is not a terminal status (error %q)", out.Status, out.Error)
@@ -242,13 +244,13 @@ func checkInvariants(t *testing.T, out *servebench.Outcome) {
 	if out.EventTokens != nil && len(out.EventTokens) != len(out.ContentMS) {
 		t.Errorf("%d event token counts for %d content events", len(out.EventTokens), len(out.ContentMS))
 	}
-	if (out.Status == servebench.StatusTimeout) != (out.Timeout != nil) {
+	if (out.Status == record.StatusTimeout) != (out.Timeout != nil) {
 		t.Errorf("status %s with timeout kind %v", out.Status, out.Timeout)
 	}
-	if out.Status != servebench.StatusSuccess && out.Error == "" {
+	if out.Status != record.StatusSuccess && out.Error == "" {
 		t.Errorf("status %s without an error message", out.Status)
 	}
-	if out.Status == servebench.StatusSuccess && out.Error != "" {
+	if out.Status == record.StatusSuccess && out.Error != "" {
 		t.Errorf("success with error %q", out.Error)
 	}
 	if _, err := json.Marshal(out); err != nil {
@@ -257,7 +259,7 @@ func checkInvariants(t *testing.T, out *servebench.Outcome) {
 }
 
 // wantStatus fails unless out ended with status.
-func wantStatus(t *testing.T, out *servebench.Outcome, status servebench.Status) {
+func wantStatus(t *testing.T, out *record.Outcome, status record.Status) {
 	t.Helper()
 	if out.Status != status {
 		t.Fatalf("status %q (error %q), want %q", out.Status, out.Error, status)

@@ -4,7 +4,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench/quality"
 )
 
@@ -30,7 +31,7 @@ func TestClientNonStreamingCompletions(t *testing.T) {
 	c.Stream = false
 	c.KeepText = true
 	out := sendRow(t, srv, c, promptRow())
-	wantStatus(t, out, servebench.StatusSuccess)
+	wantStatus(t, out, record.StatusSuccess)
 	// The whole body is one content event: f = l = e, so TTFT = E2E.
 	if *out.FirstContentMS != *out.LastContentMS || *out.FirstContentMS != out.TerminalMS || len(out.ContentMS) != 1 {
 		t.Errorf("first %v last %v terminal %v content %v: want one event at the body's arrival",
@@ -66,7 +67,7 @@ func TestClientNonStreamingChat(t *testing.T) {
 	row := chatRow()
 	row.Expect = &quality.Expectation{FinishReason: ptrTo("tool_calls")}
 	out := sendRow(t, srv, c, row)
-	wantStatus(t, out, servebench.StatusSuccess)
+	wantStatus(t, out, record.StatusSuccess)
 	within(t, "TTFT = E2E", out.TerminalMS-*out.SentMS, 80)
 	if *out.Text != "Checking." {
 		t.Errorf("text %q", *out.Text)
@@ -88,12 +89,12 @@ func TestClientNonStreamingChat(t *testing.T) {
 func TestClientNonStreamingErrorsAndEmpty(t *testing.T) {
 	cases := []struct {
 		name, body string
-		status     servebench.Status
+		status     record.Status
 		want       string
 	}{
-		{"error in a 200 body", `{"error":{"message":"generation failed"}}`, servebench.StatusStreamError, "generation failed"},
-		{"not JSON", `<html>gateway</html>`, servebench.StatusStreamError, "not a readable completion"},
-		{"empty text", `{"choices":[{"index":0,"text":"","finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":1}}`, servebench.StatusEmptyOutput, "no visible text"},
+		{"error in a 200 body", `{"error":{"message":"generation failed"}}`, record.StatusStreamError, "generation failed"},
+		{"not JSON", `<html>gateway</html>`, record.StatusStreamError, "not a readable completion"},
+		{"empty text", `{"choices":[{"index":0,"text":"","finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":1}}`, record.StatusEmptyOutput, "no visible text"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -113,8 +114,8 @@ func TestClientNonStreamingFirstTokenTimeoutCoversTheBody(t *testing.T) {
 	c.Stream = false
 	c.FirstTokenTimeout = 150 * time.Millisecond
 	out := sendRow(t, srv, c, promptRow())
-	wantStatus(t, out, servebench.StatusTimeout)
-	if *out.Timeout != servebench.TimeoutFirstToken {
+	wantStatus(t, out, record.StatusTimeout)
+	if *out.Timeout != record.TimeoutFirstToken {
 		t.Errorf("timeout %s", *out.Timeout)
 	}
 	within(t, "terminal - sent", out.TerminalMS-*out.SentMS, 150)

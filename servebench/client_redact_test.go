@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/fixtures/simengine"
 
 	"github.com/servebench/servebench/servebench"
@@ -35,9 +37,9 @@ func TestClientRedactsTheKeyBeforeCuttingTheMessage(t *testing.T) {
 			defer srv.Close()
 			c := chatClient()
 			c.BaseURL, c.APIKey = srv.URL, secretKey
-			out := &servebench.Outcome{ID: "r1", Attempt: 1}
+			out := &record.Outcome{ID: "r1", Attempt: 1}
 			c.Do(context.Background(), time.Now(), chatRow(), "run/r1/1", out)
-			wantStatus(t, out, servebench.StatusHTTPError)
+			wantStatus(t, out, record.StatusHTTPError)
 			if strings.Contains(out.Error, "sk-SUPER") {
 				t.Fatalf("part of the key is in the record's error: %q", out.Error[max(0, len(out.Error)-80):])
 			}
@@ -55,9 +57,9 @@ func TestClientNeverWritesTheBaseURLsUserinfo(t *testing.T) {
 	c := chatClient()
 	c.BaseURL = closedPortURL(t)
 	c.BaseURL = strings.Replace(c.BaseURL, "http://", "http://operator:PASSWORD123@", 1)
-	out := &servebench.Outcome{ID: "r1", Attempt: 1}
+	out := &record.Outcome{ID: "r1", Attempt: 1}
 	c.Do(context.Background(), time.Now(), chatRow(), "run/r1/1", out)
-	wantStatus(t, out, servebench.StatusStreamError)
+	wantStatus(t, out, record.StatusStreamError)
 	for _, secret := range []string{"PASSWORD123", "operator"} {
 		if strings.Contains(out.Error, secret) {
 			t.Errorf("error %q contains %q", out.Error, secret)
@@ -74,9 +76,9 @@ func TestClientNeverWritesTheBaseURLsUserinfo(t *testing.T) {
 	}))
 	defer echo.Close()
 	c.BaseURL = strings.Replace(echo.URL, "http://", "http://operator:PASSWORD123@", 1)
-	out = &servebench.Outcome{ID: "r1", Attempt: 1}
+	out = &record.Outcome{ID: "r1", Attempt: 1}
 	c.Do(context.Background(), time.Now(), chatRow(), "run/r1/1", out)
-	wantStatus(t, out, servebench.StatusHTTPError)
+	wantStatus(t, out, record.StatusHTTPError)
 	if strings.Contains(out.Error, "PASSWORD123") || strings.Contains(out.Error, "operator") {
 		t.Errorf("error %q gives the userinfo away", out.Error)
 	}
@@ -122,7 +124,7 @@ func TestRunReportsNeverHoldTheBaseURLsUserinfo(t *testing.T) {
 	if res.Report.Experiment.BaseURL != strings.Replace(srv.BaseURL(), "http://", "http://[redacted]@", 1) {
 		t.Errorf("experiment base_url %q", res.Report.Experiment.BaseURL)
 	}
-	for _, name := range []string{servebench.ReportFile, servebench.ReportHTMLFile, servebench.OutcomesFile, servebench.WarmupFile, servebench.ScheduleFile} {
+	for _, name := range []string{record.ReportFile, record.ReportHTMLFile, record.OutcomesFile, record.WarmupFile, record.ScheduleFile} {
 		data, err := os.ReadFile(filepath.Join(res.Dir, name))
 		if err != nil {
 			t.Fatal(err)

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -24,7 +26,7 @@ func secretClient() *servebench.Client {
 
 // wantNoSecretPiece fails when any 8-byte piece of gatewaySecret is in any
 // text field of out.
-func wantNoSecretPiece(t *testing.T, out *servebench.Outcome) {
+func wantNoSecretPiece(t *testing.T, out *record.Outcome) {
 	t.Helper()
 	fields := []string{out.Error, out.FinishReason}
 	if out.Text != nil {
@@ -50,17 +52,17 @@ func wantNoSecretPiece(t *testing.T, out *servebench.Outcome) {
 func TestClientRedactsHeaderValuesOnEveryPath(t *testing.T) {
 	half := len(gatewaySecret) / 2
 	cases := map[string]struct {
-		status servebench.Status
+		status record.Status
 		script func(w *sseWriter)
 	}{
-		"text split across events": {servebench.StatusSuccess, func(w *sseWriter) {
+		"text split across events": {record.StatusSuccess, func(w *sseWriter) {
 			w.streamHeader()
 			w.content(chatContent("echo " + gatewaySecret[:half]))
 			w.content(chatContent(gatewaySecret[half:] + " end"))
 			w.event(chatFinish("stop"))
 			w.done()
 		}},
-		"text split inside one event's bytes": {servebench.StatusSuccess, func(w *sseWriter) {
+		"text split inside one event's bytes": {record.StatusSuccess, func(w *sseWriter) {
 			w.streamHeader()
 			ev := "data: " + chatContent("echo "+gatewaySecret) + "\n\n"
 			cut := strings.Index(ev, gatewaySecret) + 5
@@ -68,31 +70,31 @@ func TestClientRedactsHeaderValuesOnEveryPath(t *testing.T) {
 			w.raw(ev[cut:])
 			w.done()
 		}},
-		"tool call and finish reason": {servebench.StatusSuccess, func(w *sseWriter) {
+		"tool call and finish reason": {record.StatusSuccess, func(w *sseWriter) {
 			w.streamHeader()
 			w.content(chatDelta(map[string]any{"tool_calls": []any{map[string]any{"index": 0,
 				"function": map[string]any{"name": "f" + gatewaySecret, "arguments": `{"k":"` + gatewaySecret + `"}`}}}}))
 			w.event(chatFinish("stop " + gatewaySecret))
 			w.done()
 		}},
-		"error event": {servebench.StatusStreamError, func(w *sseWriter) {
+		"error event": {record.StatusStreamError, func(w *sseWriter) {
 			w.streamHeader()
 			w.content(chatContent("partial"))
 			w.raw("event: error\ndata: " + mustJSON(map[string]any{"error": map[string]any{"message": "bad key " + gatewaySecret}}) + "\n\n")
 		}},
-		"200 body with an error, truncated secret": {servebench.StatusStreamError, func(w *sseWriter) {
+		"200 body with an error, truncated secret": {record.StatusStreamError, func(w *sseWriter) {
 			w.rw.Header().Set("Content-Type", "application/json")
 			_, _ = fmt.Fprint(w.rw, mustJSON(map[string]any{"error": "key " + gatewaySecret[:12] + "…"}))
 		}},
-		"302 body": {servebench.StatusHTTPError, func(w *sseWriter) {
+		"302 body": {record.StatusHTTPError, func(w *sseWriter) {
 			w.rw.WriteHeader(http.StatusFound)
 			_, _ = fmt.Fprint(w.rw, "moved, key "+gatewaySecret)
 		}},
-		"200 then 400 body": {servebench.StatusHTTPError, func(w *sseWriter) {
+		"200 then 400 body": {record.StatusHTTPError, func(w *sseWriter) {
 			w.rw.WriteHeader(http.StatusBadRequest)
 			_, _ = fmt.Fprint(w.rw, strings.Repeat("y", 505)+" "+gatewaySecret)
 		}},
-		"429 body": {servebench.StatusRejected, func(w *sseWriter) {
+		"429 body": {record.StatusRejected, func(w *sseWriter) {
 			w.rw.WriteHeader(http.StatusTooManyRequests)
 			_, _ = fmt.Fprint(w.rw, mustJSON(map[string]any{"detail": "slow down " + gatewaySecret}))
 		}},
@@ -145,7 +147,7 @@ func TestClientDoesNotFollowRedirectsByDefault(t *testing.T) {
 			c := secretClient()
 			c.Redirects = policy
 			out := sendRow(t, srv, c, chatRow())
-			wantStatus(t, out, servebench.StatusHTTPError)
+			wantStatus(t, out, record.StatusHTTPError)
 			if out.Reason != servebench.ReasonRedirect {
 				t.Errorf("%d %q: reason %q, want redirect", code, policy, out.Reason)
 			}
@@ -180,7 +182,7 @@ func TestClientFollowsSameOriginRedirectsKeepingMethodAndBody(t *testing.T) {
 	c := secretClient()
 	c.Redirects = servebench.RedirectSameOrigin
 	out := sendRow(t, srv, c, chatRow())
-	wantStatus(t, out, servebench.StatusSuccess)
+	wantStatus(t, out, record.StatusSuccess)
 	want := []string{"POST /v1/chat/completions", "POST /moved/v1/chat/completions"}
 	if fmt.Sprint(methods) != fmt.Sprint(want) {
 		t.Errorf("requests %v, want %v", methods, want)

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench/sse"
 )
 
@@ -20,7 +22,7 @@ func (x *exchange) readStream(ctx context.Context, resp *http.Response) {
 		x.wd.settle(time.Now(), errorBodyWait)
 		data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 		drain(resp.Body)
-		x.end(StatusStreamError, time.Now(), "asked for an event stream, got application/json: "+serverMessage(data))
+		x.end(record.StatusStreamError, time.Now(), "asked for an event stream, got application/json: "+serverMessage(data))
 		return
 	}
 	x.body = clockedBody{r: resp.Body, wd: x.wd}
@@ -68,7 +70,7 @@ func openAIEvent(x *exchange, resp *http.Response, t time.Time, typ, data []byte
 	}
 	if msg, isErr := x.chunk.errorMessage(); isErr {
 		if x.textEvents == 0 && !x.visible && x.chunk.refusesAdmission(msg) {
-			x.end(StatusRejected, t, "error event, admission refused: "+msg)
+			x.end(record.StatusRejected, t, "error event, admission refused: "+msg)
 			x.wd.settle(t, drainWait)
 			drain(resp.Body)
 			return true
@@ -97,7 +99,7 @@ func (x *exchange) settleAt(resp *http.Response, t time.Time) {
 // the server still sends (often data: [DONE]) so that the connection can
 // be reused.
 func (x *exchange) streamError(resp *http.Response, t time.Time, msg string) {
-	x.end(StatusStreamError, t, msg)
+	x.end(record.StatusStreamError, t, msg)
 	x.wd.settle(t, drainWait)
 	drain(resp.Body)
 }
@@ -114,17 +116,17 @@ func (x *exchange) streamEnded(ctx context.Context, err error) {
 		return
 	}
 	if f := &x.body.errField; f.seen {
-		x.end(StatusStreamError, f.at, "error line: "+f.message())
+		x.end(record.StatusStreamError, f.at, "error line: "+f.message())
 		return
 	}
 	terminal := x.proto.api().terminal()
 	switch {
 	case errors.Is(err, io.EOF):
-		x.end(StatusStreamError, now, "stream ended without "+terminal)
+		x.end(record.StatusStreamError, now, "stream ended without "+terminal)
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		x.end(StatusStreamError, now, "stream ended inside an event, without "+terminal)
+		x.end(record.StatusStreamError, now, "stream ended inside an event, without "+terminal)
 	default:
-		x.end(StatusStreamError, now, "stream unreadable: "+err.Error())
+		x.end(record.StatusStreamError, now, "stream unreadable: "+err.Error())
 	}
 }
 
@@ -139,7 +141,7 @@ func (x *exchange) readWhole(ctx context.Context, resp *http.Response) {
 	}
 	x.wd.settle(t, drainWait)
 	if len(data) > maxWholeBody {
-		x.end(StatusStreamError, t, fmt.Sprintf("response body larger than %d bytes", maxWholeBody))
+		x.end(record.StatusStreamError, t, fmt.Sprintf("response body larger than %d bytes", maxWholeBody))
 		return
 	}
 	x.proto.whole(x, t, bytes.TrimSpace(data))
@@ -149,11 +151,11 @@ func (x *exchange) readWhole(ctx context.Context, resp *http.Response) {
 func openAIWhole(x *exchange, t time.Time, data []byte) {
 	x.chunk.reset()
 	if err := x.decoder.decode(data, &x.chunk); err != nil {
-		x.end(StatusStreamError, t, fmt.Sprintf("response body is not a readable completion: %v: %s", err, quoteData(string(data))))
+		x.end(record.StatusStreamError, t, fmt.Sprintf("response body is not a readable completion: %v: %s", err, quoteData(string(data))))
 		return
 	}
 	if msg, isErr := x.chunk.errorMessage(); isErr {
-		x.end(StatusStreamError, t, "error in a 2xx response: "+msg)
+		x.end(record.StatusStreamError, t, "error in a 2xx response: "+msg)
 		return
 	}
 	x.events = 1

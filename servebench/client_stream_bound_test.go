@@ -5,12 +5,12 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // boundRow asks for 16 tokens: the stream may send 16 + 16/4 + 16 = 36
 // generated events.
-func boundRow() *servebench.Request {
+func boundRow() *record.Request {
 	r := chatRow()
 	r.MaxTokens = 16
 	return r
@@ -38,7 +38,7 @@ func floodServer(t *testing.T, n int, text string) (*scriptServer, *atomic.Int64
 func TestClientStreamAtItsEventBoundIsASuccess(t *testing.T) {
 	srv, _ := floodServer(t, 36, "x")
 	out := sendRow(t, srv, chatClient(), boundRow())
-	wantStatus(t, out, servebench.StatusSuccess)
+	wantStatus(t, out, record.StatusSuccess)
 	if len(out.ContentMS) != 36 {
 		t.Errorf("%d content events, want 36", len(out.ContentMS))
 	}
@@ -47,7 +47,7 @@ func TestClientStreamAtItsEventBoundIsASuccess(t *testing.T) {
 func TestClientStreamPastItsEventBoundIsAProtocolViolation(t *testing.T) {
 	srv, _ := floodServer(t, 37, "x")
 	out := sendRow(t, srv, chatClient(), boundRow())
-	wantStatus(t, out, servebench.StatusStreamError)
+	wantStatus(t, out, record.StatusStreamError)
 	wantContains(t, "error", out.Error, "protocol violation: more than 36 generated events for max_tokens 16")
 	if len(out.ContentMS) != 37 {
 		t.Errorf("%d content events recorded, want the 37 read before the stream was ended", len(out.ContentMS))
@@ -63,7 +63,7 @@ func TestClientStreamFloodIsEndedAndBounded(t *testing.T) {
 	c := chatClient()
 	c.KeepText = true
 	out := sendRow(t, srv, c, boundRow())
-	wantStatus(t, out, servebench.StatusStreamError)
+	wantStatus(t, out, record.StatusStreamError)
 	wantContains(t, "error", out.Error, "protocol violation")
 	if len(out.ContentMS) != 37 || out.Text == nil || len(*out.Text) != 37*len("word") {
 		t.Errorf("%d content events and %d bytes of text kept, want 37 and %d", len(out.ContentMS), len(deref(out.Text)), 37*len("word"))
@@ -83,7 +83,7 @@ func TestClientStreamTextBeyondItsByteBoundIsAProtocolViolation(t *testing.T) {
 	c := chatClient()
 	c.KeepText = true
 	out := sendRow(t, srv, c, boundRow())
-	wantStatus(t, out, servebench.StatusStreamError)
+	wantStatus(t, out, record.StatusStreamError)
 	wantContains(t, "error", out.Error, "protocol violation: more than 1048576 bytes of generated text for max_tokens 16")
 	if len(out.ContentMS) != 2 {
 		t.Errorf("%d content events, want 2 (the second one broke the bound)", len(out.ContentMS))

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/quality"
 )
@@ -17,12 +19,12 @@ func completionsClient() *servebench.Client {
 	return &servebench.Client{Model: "test-model", Endpoint: servebench.EndpointCompletions, Stream: true}
 }
 
-func chatRow() *servebench.Request {
-	return &servebench.Request{ID: "r1", Messages: []servebench.Message{{Role: "user", Content: "hi"}}, MaxTokens: 16}
+func chatRow() *record.Request {
+	return &record.Request{ID: "r1", Messages: []record.Message{{Role: "user", Content: "hi"}}, MaxTokens: 16}
 }
 
-func promptRow() *servebench.Request {
-	return &servebench.Request{ID: "r1", Prompt: "Once upon a time", MaxTokens: 16}
+func promptRow() *record.Request {
+	return &record.Request{ID: "r1", Prompt: "Once upon a time", MaxTokens: 16}
 }
 
 func TestClientStreamRoleChunkThenContent(t *testing.T) {
@@ -42,7 +44,7 @@ func TestClientStreamRoleChunkThenContent(t *testing.T) {
 		w.done()
 	})
 	out := sendRow(t, srv, chatClient(), chatRow())
-	wantStatus(t, out, servebench.StatusSuccess)
+	wantStatus(t, out, record.StatusSuccess)
 	server := srv.contentTimes()
 	if len(out.ContentMS) != 3 {
 		t.Fatalf("content times %v, want 3", out.ContentMS)
@@ -56,7 +58,7 @@ func TestClientStreamRoleChunkThenContent(t *testing.T) {
 	within(t, "terminal after last content", out.TerminalMS, *out.LastContentMS)
 	wantInt(t, "output tokens", out.OutputTokens, 3)
 	wantInt(t, "prompt tokens", out.PromptTokens, 9)
-	if out.TokenCountSource == nil || *out.TokenCountSource != servebench.TokensFromUsage {
+	if out.TokenCountSource == nil || *out.TokenCountSource != record.TokensFromUsage {
 		t.Errorf("token source %v, want usage", show(out.TokenCountSource))
 	}
 	wantInt(t, "HTTP status", out.HTTPStatus, 200)
@@ -94,7 +96,7 @@ func TestClientStreamSplitByteByByteWithCRLFAndKeepalives(t *testing.T) {
 	c := chatClient()
 	c.KeepText = true
 	out := sendRow(t, srv, c, chatRow())
-	wantStatus(t, out, servebench.StatusSuccess)
+	wantStatus(t, out, record.StatusSuccess)
 	if out.Text == nil || *out.Text != "héllo ✓" {
 		t.Errorf("text %v, want %q", show(out.Text), "héllo ✓")
 	}
@@ -116,7 +118,7 @@ func TestClientStreamEmptyFirstChunkIsNotContent(t *testing.T) {
 		w.done()
 	})
 	out := sendRow(t, srv, completionsClient(), promptRow())
-	wantStatus(t, out, servebench.StatusSuccess)
+	wantStatus(t, out, record.StatusSuccess)
 	within(t, "first content vs server", *out.FirstContentMS, srv.contentTimes()[0])
 	within(t, "TTFT", *out.FirstContentMS-*out.SentMS, 120)
 	if len(out.ContentMS) != 1 || out.FinishReason != "stop" {
@@ -144,12 +146,12 @@ func TestClientStreamMultiTokenChunksWithLogprobs(t *testing.T) {
 	c := completionsClient()
 	c.Logprobs = true
 	out := sendRow(t, newScriptServer(t, script(true)), c, promptRow())
-	wantStatus(t, out, servebench.StatusSuccess)
+	wantStatus(t, out, record.StatusSuccess)
 	if got := out.EventTokens; len(got) != 3 || got[0] != 1 || got[1] != 3 || got[2] != 2 {
 		t.Errorf("event tokens %v, want [1 3 2]", got)
 	}
 	wantInt(t, "output tokens", out.OutputTokens, 6)
-	if *out.TokenCountSource != servebench.TokensFromUsage {
+	if *out.TokenCountSource != record.TokensFromUsage {
 		t.Errorf("source %s, want usage", *out.TokenCountSource)
 	}
 	if len(out.ContentMS) != 3 {
@@ -157,9 +159,9 @@ func TestClientStreamMultiTokenChunksWithLogprobs(t *testing.T) {
 	}
 
 	out = sendRow(t, newScriptServer(t, script(false)), c, promptRow())
-	wantStatus(t, out, servebench.StatusSuccess)
+	wantStatus(t, out, record.StatusSuccess)
 	wantInt(t, "output tokens counted from logprobs", out.OutputTokens, 6)
-	if out.TokenCountSource == nil || *out.TokenCountSource != servebench.TokensFromLogprobs {
+	if out.TokenCountSource == nil || *out.TokenCountSource != record.TokensFromLogprobs {
 		t.Errorf("source %v, want logprobs", show(out.TokenCountSource))
 	}
 	wantNil(t, "prompt tokens without usage", out.PromptTokens)
@@ -176,7 +178,7 @@ func TestClientStreamMultiTokenChunksWithoutLogprobs(t *testing.T) {
 		w.done()
 	})
 	out := sendRow(t, srv, completionsClient(), promptRow())
-	wantStatus(t, out, servebench.StatusSuccess)
+	wantStatus(t, out, record.StatusSuccess)
 	if out.EventTokens != nil {
 		t.Errorf("event tokens %v, want nil", out.EventTokens)
 	}
@@ -195,7 +197,7 @@ func TestClientStreamLogprobsOnSomeEventsOnly(t *testing.T) {
 	c := completionsClient()
 	c.Logprobs = true
 	out := sendRow(t, srv, c, promptRow())
-	wantStatus(t, out, servebench.StatusSuccess)
+	wantStatus(t, out, record.StatusSuccess)
 	if out.EventTokens != nil {
 		t.Errorf("event tokens %v, want nil", out.EventTokens)
 	}
@@ -212,7 +214,7 @@ func TestClientStreamMissingUsage(t *testing.T) {
 		w.done()
 	})
 	out := sendRow(t, srv, chatClient(), chatRow())
-	wantStatus(t, out, servebench.StatusSuccess)
+	wantStatus(t, out, record.StatusSuccess)
 	wantNil(t, "output tokens without usage or logprobs", out.OutputTokens)
 	wantNil(t, "token source", out.TokenCountSource)
 
@@ -222,7 +224,7 @@ func TestClientStreamMissingUsage(t *testing.T) {
 	c.EstimateTokens = true
 	out = sendRow(t, srv, c, chatRow())
 	wantInt(t, "estimated output tokens", out.OutputTokens, 5)
-	if out.TokenCountSource == nil || *out.TokenCountSource != servebench.TokensEstimated {
+	if out.TokenCountSource == nil || *out.TokenCountSource != record.TokensEstimated {
 		t.Errorf("source %v, want estimate", show(out.TokenCountSource))
 	}
 }
@@ -250,13 +252,13 @@ func TestClientStreamOllamaZeroUsageOnEveryChunk(t *testing.T) {
 		}
 	}
 	out := sendRow(t, newScriptServer(t, script(true)), completionsClient(), promptRow())
-	wantStatus(t, out, servebench.StatusSuccess)
+	wantStatus(t, out, record.StatusSuccess)
 	wantInt(t, "output tokens", out.OutputTokens, 3)
 	wantInt(t, "prompt tokens", out.PromptTokens, 12)
 
 	// Without the final chunk the zeros must not become a count of 0.
 	out = sendRow(t, newScriptServer(t, script(false)), completionsClient(), promptRow())
-	wantStatus(t, out, servebench.StatusSuccess)
+	wantStatus(t, out, record.StatusSuccess)
 	wantNil(t, "output tokens from zero usages", out.OutputTokens)
 	wantNil(t, "prompt tokens from zero usages", out.PromptTokens)
 }
@@ -295,7 +297,7 @@ func TestClientStreamReasoningThenContent(t *testing.T) {
 	c := chatClient()
 	c.KeepText = true
 	out := sendRow(t, srv, c, chatRow())
-	wantStatus(t, out, servebench.StatusSuccess)
+	wantStatus(t, out, record.StatusSuccess)
 	if out.FirstReasoningMS == nil {
 		t.Fatal("first reasoning not recorded")
 	}
@@ -317,7 +319,7 @@ func TestClientStreamReasoningOnlyIsEmptyOutput(t *testing.T) {
 		w.done()
 	})
 	out := sendRow(t, srv, chatClient(), chatRow())
-	wantStatus(t, out, servebench.StatusEmptyOutput)
+	wantStatus(t, out, record.StatusEmptyOutput)
 	if out.FirstReasoningMS == nil || out.FirstContentMS != nil {
 		t.Errorf("first reasoning %v, first content %v", show(out.FirstReasoningMS), show(out.FirstContentMS))
 	}
@@ -348,7 +350,7 @@ func TestClientStreamToolCallsInPieces(t *testing.T) {
 	row := chatRow()
 	row.Expect = &quality.Expectation{FinishReason: ptrTo("tool_calls")} // an expectation keeps the output
 	out := sendRow(t, srv, chatClient(), row)
-	wantStatus(t, out, servebench.StatusSuccess)
+	wantStatus(t, out, record.StatusSuccess)
 	want := []quality.ToolCall{{Name: "get_weather", Arguments: `{"city": "Paris"}`}, {Name: "get_time", Arguments: `{"tz": "CET"}`}}
 	if len(out.ToolCalls) != 2 || out.ToolCalls[0] != want[0] || out.ToolCalls[1] != want[1] {
 		t.Errorf("tool calls %+v, want %+v", out.ToolCalls, want)
@@ -375,7 +377,7 @@ func TestClientStreamEmptyOutput(t *testing.T) {
 		w.done()
 	})
 	out := sendRow(t, srv, chatClient(), chatRow())
-	wantStatus(t, out, servebench.StatusEmptyOutput)
+	wantStatus(t, out, record.StatusEmptyOutput)
 	wantContains(t, "error", out.Error, "no visible text")
 	wantInt(t, "output tokens", out.OutputTokens, 1)
 	if out.ContentMS != nil {
@@ -399,7 +401,7 @@ func TestClientStreamExtraFieldsAndBlankData(t *testing.T) {
 	c := chatClient()
 	c.KeepText = true
 	out := sendRow(t, srv, c, chatRow())
-	wantStatus(t, out, servebench.StatusSuccess)
+	wantStatus(t, out, record.StatusSuccess)
 	if *out.Text != "AB" || len(out.ContentMS) != 2 {
 		t.Errorf("text %q content %v, want AB in 2 events", *out.Text, out.ContentMS)
 	}
@@ -416,7 +418,7 @@ func TestClientStreamLongEvent(t *testing.T) {
 	c := chatClient()
 	c.KeepText = true
 	out := sendRow(t, srv, c, chatRow())
-	wantStatus(t, out, servebench.StatusSuccess)
+	wantStatus(t, out, record.StatusSuccess)
 	if len(*out.Text) != len(long) {
 		t.Errorf("text of %d bytes, want %d", len(*out.Text), len(long))
 	}

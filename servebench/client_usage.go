@@ -5,6 +5,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench/quality"
 )
 
@@ -51,16 +53,16 @@ func (x *exchange) countTokens() {
 		out.ReasoningTokens = usage.Details.ReasoningTokens.ptrOrNil()
 		if usage.CompletionTokens.ok {
 			out.OutputTokens = new(usage.CompletionTokens.v)
-			out.TokenCountSource = new(TokensFromUsage)
+			out.TokenCountSource = new(record.TokensFromUsage)
 		}
 	}
 	if out.OutputTokens == nil && x.logprobsSeen && !x.textWithoutLogprobs && x.logprobTotal > 0 {
 		out.OutputTokens = new(x.logprobTotal)
-		out.TokenCountSource = new(TokensFromLogprobs)
+		out.TokenCountSource = new(record.TokensFromLogprobs)
 	}
 	if out.OutputTokens == nil && x.c.EstimateTokens && x.textEvents > 0 {
 		out.OutputTokens = new(max(x.textEvents, (x.textBytes+3)/4))
-		out.TokenCountSource = new(TokensEstimated)
+		out.TokenCountSource = new(record.TokensEstimated)
 	}
 	if len(out.ContentMS) > 0 && !x.contentWithoutLogprobs && len(x.eventTokens) == len(out.ContentMS) {
 		out.EventTokens = x.eventTokens
@@ -74,12 +76,12 @@ func settleText(x *exchange) {
 	out := x.out
 	switch {
 	case failedFinish(out.FinishReason):
-		out.Status = StatusStreamError
+		out.Status = record.StatusStreamError
 		out.Error = fmt.Sprintf("the server ended the request with finish_reason %q", out.FinishReason)
 	case x.visible:
-		out.Status = StatusSuccess
+		out.Status = record.StatusSuccess
 	default:
-		out.Status = StatusEmptyOutput
+		out.Status = record.StatusEmptyOutput
 		out.Error = "the response carried no visible text and no tool call"
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench/stats"
 )
 
@@ -12,7 +14,7 @@ import (
 // notSent unsent.
 func usersReport(offered, qualified, notSent int) *Report {
 	r := sweepReport(offered, qualified, notSent == 0, false)
-	r.StatusCounts = map[Status]int{StatusNotSent: notSent}
+	r.StatusCounts = map[record.Status]int{record.StatusNotSent: notSent}
 	r.Generator = &GeneratorReport{Mode: ModeClosed}
 	return r
 }

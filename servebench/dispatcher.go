@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench/quality"
 )
 
@@ -20,7 +22,7 @@ type dispatcher struct {
 	cfg   RunConfig
 	sched *Schedule // the header: mode, run ID, closed-loop users
 	plan  *dispatchPlan
-	w     *outcomeWriter
+	w     *record.Writer
 	start time.Time
 
 	recorded []atomic.Bool
@@ -37,7 +39,7 @@ type dispatcher struct {
 }
 
 // newDispatcher sends plan, the entries of the schedule whose header is s.
-func newDispatcher(cfg RunConfig, s *Schedule, plan *dispatchPlan, w *outcomeWriter) *dispatcher {
+func newDispatcher(cfg RunConfig, s *Schedule, plan *dispatchPlan, w *record.Writer) *dispatcher {
 	d := &dispatcher{cfg: cfg, sched: s, plan: plan, w: w}
 	d.recorded = make([]atomic.Bool, plan.len())
 	if cfg.MaxConcurrency > 0 {
@@ -169,7 +171,7 @@ func (d *dispatcher) runUnit(ctx context.Context, first, end int, at time.Time) 
 func (d *dispatcher) send(ctx context.Context, idx int, at time.Time) time.Time {
 	p := d.plan
 	req := &d.cfg.Workload.Requests[p.row[idx]]
-	out := &Outcome{ID: string(p.id(idx)), Attempt: 1, Class: p.className(idx), ScheduledMS: millis(at.Sub(d.start))}
+	out := &record.Outcome{ID: string(p.id(idx)), Attempt: 1, Class: p.className(idx), ScheduledMS: record.Millis(at.Sub(d.start))}
 	if d.load != nil {
 		d.load.Due(out.Class)
 	}
@@ -182,7 +184,7 @@ func (d *dispatcher) send(ctx context.Context, idx int, at time.Time) time.Time 
 		}
 	}
 	slot := time.Now()
-	out.SlotMS = new(millis(slot.Sub(d.start)))
+	out.SlotMS = new(record.Millis(slot.Sub(d.start)))
 	if wait := int64(slot.Sub(at)); d.slots != nil {
 		atomicMax(&d.capWaitMax, wait)
 	}
@@ -192,7 +194,7 @@ func (d *dispatcher) send(ctx context.Context, idx int, at time.Time) time.Time 
 	if out.SentMS != nil {
 		d.sent.Add(1)
 	}
-	if exp := p.expectation(idx); exp != nil && out.Status == StatusSuccess {
+	if exp := p.expectation(idx); exp != nil && out.Status == record.StatusSuccess {
 		out.Quality = quality.Judge(exp, quality.Response{
 			Text: deref(out.Text), ToolCalls: out.ToolCalls, FinishReason: out.FinishReason, OutputTokens: out.OutputTokens,
 		})
@@ -207,16 +209,16 @@ func (d *dispatcher) requestID(id string) string {
 }
 
 // notSent records entry idx as never sent.
-func (d *dispatcher) notSent(idx int, out *Outcome, why string) time.Time {
+func (d *dispatcher) notSent(idx int, out *record.Outcome, why string) time.Time {
 	now := time.Now()
-	out.Status, out.Error = StatusNotSent, why
-	out.TerminalMS = millis(now.Sub(d.start))
+	out.Status, out.Error = record.StatusNotSent, why
+	out.TerminalMS = record.Millis(now.Sub(d.start))
 	d.record(idx, out)
 	return now
 }
 
 // record writes entry idx's terminal record, once.
-func (d *dispatcher) record(idx int, out *Outcome) {
+func (d *dispatcher) record(idx int, out *record.Outcome) {
 	if !d.recorded[idx].CompareAndSwap(false, true) {
 		return
 	}
@@ -237,7 +239,7 @@ func (d *dispatcher) recordUnsent() {
 		if d.load != nil {
 			d.load.Due(p.className(i))
 		}
-		d.notSent(i, &Outcome{ID: string(p.id(i)), Attempt: 1, Class: p.className(i), ScheduledMS: p.scheduled[i]},
+		d.notSent(i, &record.Outcome{ID: string(p.id(i)), Attempt: 1, Class: p.className(i), ScheduledMS: p.scheduled[i]},
 			"never sent: the run ended (cancelled or a previous turn could not proceed) before its time")
 	}
 }
@@ -256,7 +258,7 @@ func (d *dispatcher) report() *GeneratorReport {
 	if d.slots != nil && time.Duration(d.capWaitMax.Load()) > tol {
 		g.CapBound = true
 		g.Notes = append(g.Notes, "the client concurrency cap bound: requests waited up to "+
-			strconv.FormatFloat(millis(time.Duration(d.capWaitMax.Load())), 'f', 1, 64)+" ms for a slot")
+			strconv.FormatFloat(record.Millis(time.Duration(d.capWaitMax.Load())), 'f', 1, 64)+" ms for a slot")
 	}
 	if p99, ok := schedLatencyQuantile(d.schedBefore, d.schedAfter, 0.99); ok {
 		g.SchedulerLatencyP99MS = &p99

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench/stats"
 )
 
@@ -150,7 +152,7 @@ func (d *driftTally) add(rec *scoreRecord, m *requestMeasures) {
 			d.outstanding[to]--
 		}
 	}
-	if a < 0 || rec.status != StatusSuccess {
+	if a < 0 || rec.status != record.StatusSuccess {
 		return
 	}
 	if m.hasContent {

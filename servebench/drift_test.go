@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // A p99 that rises 10 ms every 5 s interval from 100 ms: every pairwise
@@ -55,9 +57,9 @@ func TestSenTrendSteady(t *testing.T) {
 func TestDriftIntervals(t *testing.T) {
 	d := newDriftTally([2]float64{0, 3000}, 1000)
 	recs := []scoreRecord{
-		{status: StatusSuccess, scheduled: 100, sent: new(100.0), terminal: 1500, hasTerminal: true, content: []float64{150, 160}},
-		{status: StatusHTTPError, scheduled: 1200, sent: new(1200.0), terminal: 2500, hasTerminal: true},
-		{status: StatusNotSent, scheduled: 2100, sent: new(2100.0)},
+		{status: record.StatusSuccess, scheduled: 100, sent: new(100.0), terminal: 1500, hasTerminal: true, content: []float64{150, 160}},
+		{status: record.StatusHTTPError, scheduled: 1200, sent: new(1200.0), terminal: 2500, hasTerminal: true},
+		{status: record.StatusNotSent, scheduled: 2100, sent: new(2100.0)},
 	}
 	for i := range recs {
 		m := measureRecord(&recs[i])
@@ -108,7 +110,7 @@ func TestDriftBinsP99(t *testing.T) {
 // request in interval k has TTFT 100 + 10k ms.
 func TestScoreReportsDrift(t *testing.T) {
 	s := &Schedule{Schema: ScheduleSchema, Mode: "open", WindowMS: [2]float64{0, 8000}, ScheduleLagToleranceMS: 20}
-	var outs []Outcome
+	var outs []record.Outcome
 	for i := range 160 {
 		id := "d" + string(rune('a'+i/26)) + string(rune('a'+i%26))
 		a := float64(i * 50)

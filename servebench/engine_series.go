@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // EngineSeries is the engine's own state through the measurement, scraped
@@ -142,7 +144,7 @@ type engineSampler struct {
 func startEngineSampler(ctx context.Context, url string, interval time.Duration, t0 time.Time) *engineSampler {
 	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s := &engineSampler{url: url, cancel: cancel, done: make(chan struct{}),
-		series: EngineSeries{URL: RedactURL(url), IntervalMS: millis(interval)}}
+		series: EngineSeries{URL: RedactURL(url), IntervalMS: record.Millis(interval)}}
 	go func() {
 		defer close(s.done)
 		for every := interval; ; {
@@ -166,7 +168,7 @@ func startEngineSampler(ctx context.Context, url string, interval time.Duration,
 // sample scrapes once and appends the sample.
 func (s *engineSampler) sample(ctx context.Context, t0 time.Time) {
 	snap, err := scrapeMetrics(ctx, s.url)
-	at := millis(time.Since(t0))
+	at := record.Millis(time.Since(t0))
 	if ctx.Err() != nil {
 		return // stopped while scraping: not a failure of the engine
 	}

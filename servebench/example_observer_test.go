@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
 )
@@ -18,8 +20,8 @@ type endCounter struct {
 	ended     atomic.Int64
 }
 
-func (c *endCounter) Started(n int)               { c.scheduled = n }
-func (c *endCounter) Ended(o *servebench.Outcome) { c.ended.Add(1) }
+func (c *endCounter) Started(n int)           { c.scheduled = n }
+func (c *endCounter) Ended(o *record.Outcome) { c.ended.Add(1) }
 func (c *endCounter) Finished() {
 	fmt.Printf("%d of %d scheduled requests ended\n", c.ended.Load(), c.scheduled)
 }

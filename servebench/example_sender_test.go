@@ -6,6 +6,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
 )
@@ -14,7 +16,7 @@ import (
 // prefixes each attempt's wire ID, where a real wrapper might add tracing.
 type idPrefixer struct{ inner *servebench.Client }
 
-func (s idPrefixer) Do(ctx context.Context, start time.Time, req *servebench.Request, id string, out *servebench.Outcome) {
+func (s idPrefixer) Do(ctx context.Context, start time.Time, req *record.Request, id string, out *record.Outcome) {
 	s.inner.Do(ctx, start, req, "example/"+id, out)
 }
 

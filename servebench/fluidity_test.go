@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 var seedFluidity = FluidityRule{FirstTokenDeadline: 300 * time.Millisecond, Cadence: 80 * time.Millisecond}
@@ -85,7 +87,7 @@ func TestFluidityNeedsKnownTokenCounts(t *testing.T) {
 	known := success("known", 0, 0, []float64{300, 700}, 710, new(4))
 	known.EventTokens = []int{1, 3}
 	unknown := success("unknown", 0, 0, []float64{300, 700}, 710, new(4))
-	r, err := Score(s, []Outcome{known, unknown}, ScoreOptions{Fluidity: &seedFluidity})
+	r, err := Score(s, []record.Outcome{known, unknown}, ScoreOptions{Fluidity: &seedFluidity})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +100,7 @@ func TestFluidityNeedsKnownTokenCounts(t *testing.T) {
 	if r.Requests[1].FluidityMisses != nil || r.Fluidity.Deadlines != 8 {
 		t.Fatalf("unknown %v deadlines %d", r.Requests[1].FluidityMisses, r.Fluidity.Deadlines)
 	}
-	if _, err := Score(s, []Outcome{known, unknown}, ScoreOptions{Fluidity: &FluidityRule{Cadence: time.Millisecond}}); err == nil {
+	if _, err := Score(s, []record.Outcome{known, unknown}, ScoreOptions{Fluidity: &FluidityRule{Cadence: time.Millisecond}}); err == nil {
 		t.Fatal("a rule without a first-token deadline was accepted")
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // LengthControl says how an engine is asked to generate exactly max_tokens
@@ -75,7 +77,7 @@ func (l LengthControl) Valid() bool {
 // the row does not ask for one (IgnoreEOS false), else true or false. A
 // report should flag every row where it is false: its output length is the
 // model's natural length, not max_tokens.
-func (l LengthControl) Enforces(req *Request) *bool {
+func (l LengthControl) Enforces(req *record.Request) *bool {
 	if req == nil || !req.IgnoreEOS {
 		return nil
 	}
@@ -103,7 +105,7 @@ func LengthControlFor(engine string) (LengthControl, bool) {
 // lengthFields returns the body members that force req's length, in the
 // order they are written; none when the row does not ask for it or the
 // engine cannot do it.
-func (l LengthControl) lengthFields(req *Request) (ignoreEOS, minTokens bool) {
+func (l LengthControl) lengthFields(req *record.Request) (ignoreEOS, minTokens bool) {
 	if !req.IgnoreEOS {
 		return false, false
 	}

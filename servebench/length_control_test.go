@@ -1,6 +1,10 @@
 package servebench
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/servebench/servebench/servebench/record"
+)
 
 func TestParseLengthControl(t *testing.T) {
 	for in, want := range map[string]LengthControl{
@@ -18,8 +22,8 @@ func TestParseLengthControl(t *testing.T) {
 }
 
 func TestLengthControlEnforces(t *testing.T) {
-	forced := &Request{IgnoreEOS: true, MaxTokens: 10}
-	natural := &Request{MaxTokens: 10}
+	forced := &record.Request{IgnoreEOS: true, MaxTokens: 10}
+	natural := &record.Request{MaxTokens: 10}
 	for _, l := range []LengthControl{"", LengthIgnoreEOS, LengthIgnoreEOSMinTokens} {
 		if e := l.Enforces(forced); e == nil || !*e {
 			t.Errorf("%q: forced row not enforced", l)
@@ -51,18 +55,18 @@ func TestLengthControlFor(t *testing.T) {
 }
 
 func TestLengthFields(t *testing.T) {
-	forced := &Request{IgnoreEOS: true, MaxTokens: 10}
+	forced := &record.Request{IgnoreEOS: true, MaxTokens: 10}
 	cases := []struct {
 		l             LengthControl
-		req           *Request
+		req           *record.Request
 		ignore, floor bool
 	}{
 		{"", forced, true, false},
 		{LengthIgnoreEOS, forced, true, false},
 		{LengthIgnoreEOSMinTokens, forced, true, true},
-		{LengthIgnoreEOSMinTokens, &Request{IgnoreEOS: true}, true, false},
+		{LengthIgnoreEOSMinTokens, &record.Request{IgnoreEOS: true}, true, false},
 		{LengthUnsupported, forced, false, false},
-		{LengthIgnoreEOSMinTokens, &Request{MaxTokens: 10}, false, false},
+		{LengthIgnoreEOSMinTokens, &record.Request{MaxTokens: 10}, false, false},
 	}
 	for _, c := range cases {
 		ignore, floor := c.l.lengthFields(c.req)

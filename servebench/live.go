@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // LiveRun is a run in progress. Its schedule is realized and saved before
@@ -20,7 +22,7 @@ type LiveRun struct {
 	sum   string
 
 	mu sync.Mutex
-	w  *outcomeWriter // nil until warmup has ended
+	w  *record.Writer // nil until warmup has ended
 
 	done chan struct{}
 	res  *RunResult
@@ -56,7 +58,7 @@ func (l *LiveRun) run(ctx context.Context, plan *dispatchPlan) (*RunResult, erro
 	wallStart := time.Now()
 	var err error
 	if l.cfg.Warmup > 0 {
-		res.Warmup, err = warmup(ctx, l.cfg, l.sched.RunID, filepath.Join(l.dir, WarmupFile))
+		res.Warmup, err = warmup(ctx, l.cfg, l.sched.RunID, filepath.Join(l.dir, record.WarmupFile))
 		switch {
 		case ctx.Err() != nil:
 			// Interrupted in warmup: go on, so that every scheduled
@@ -69,11 +71,11 @@ func (l *LiveRun) run(ctx context.Context, plan *dispatchPlan) (*RunResult, erro
 			}
 		}
 	}
-	w, err := createOutcomeWriter(filepath.Join(l.dir, OutcomesFile), l.cfg.outcomeSink)
+	w, err := record.CreateWriter(filepath.Join(l.dir, record.OutcomesFile), l.cfg.outcomeSink)
 	if err != nil {
 		return nil, fmt.Errorf("run: %w", err)
 	}
-	w.keepNone = l.cfg.boundedScoring(l.sched)
+	w.KeepNone = l.cfg.boundedScoring(l.sched)
 	l.mu.Lock()
 	l.w = w
 	l.mu.Unlock()
@@ -97,7 +99,7 @@ func (l *LiveRun) run(ctx context.Context, plan *dispatchPlan) (*RunResult, erro
 	gen := d.report()
 	gen.Shard = shardTiming(l.sched, l.cfg.StartAt, d.start)
 	var rep *Report
-	if w.keepNone {
+	if w.KeepNone {
 		rep, err = scoreRunBounded(l.cfg, l.sched, res, gen, wallStart)
 	} else {
 		res.Outcomes = w.Outcomes()
@@ -121,9 +123,9 @@ func (l *LiveRun) run(ctx context.Context, plan *dispatchPlan) (*RunResult, erro
 		markOutcomeWriteFailure(rep, writeErr)
 	}
 	res.Report = rep
-	reportErr := writeJSONFile(filepath.Join(l.dir, ReportFile), rep)
+	reportErr := writeJSONFile(filepath.Join(l.dir, record.ReportFile), rep)
 	if reportErr == nil {
-		reportErr = writeHTMLFile(filepath.Join(l.dir, ReportHTMLFile), rep)
+		reportErr = writeHTMLFile(filepath.Join(l.dir, record.ReportHTMLFile), rep)
 	}
 	if reportErr == nil {
 		reportErr = writeArtifacts(l.cfg.Artifacts, res)
@@ -221,7 +223,7 @@ func (l *LiveRun) Snapshot() (*Report, error) {
 	l.mu.Lock()
 	w := l.w
 	l.mu.Unlock()
-	var outcomes []Outcome
+	var outcomes []record.Outcome
 	if w != nil {
 		outcomes = w.Outcomes()
 	}

@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/internal/safefile"
 )
 
@@ -65,13 +67,13 @@ func MergeShards(dirs []string, out string, opts ScoreOptions) (*Report, error) 
 	rep.Experiment = mergedExperiment(shards, missing)
 	for _, sd := range shards {
 		if sd.torn != nil {
-			markTornLine(rep, filepath.Join(sd.dir, OutcomesFile), sd.torn)
+			markTornLine(rep, filepath.Join(sd.dir, record.OutcomesFile), sd.torn)
 		}
 	}
-	if err := writeJSONFile(filepath.Join(out, ReportFile), rep); err != nil {
+	if err := writeJSONFile(filepath.Join(out, record.ReportFile), rep); err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
 	}
-	if err := writeHTMLFile(filepath.Join(out, ReportHTMLFile), rep); err != nil {
+	if err := writeHTMLFile(filepath.Join(out, record.ReportHTMLFile), rep); err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
 	}
 	return rep, nil
@@ -97,7 +99,7 @@ type recordKey struct {
 
 // readShardDir reads a shard's schedule, outcome records and report.
 func readShardDir(dir string) (*shardDir, error) {
-	sched, _, err := ReadSchedule(filepath.Join(dir, ScheduleFile))
+	sched, _, err := ReadSchedule(filepath.Join(dir, record.ScheduleFile))
 	if err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
 	}
@@ -105,10 +107,10 @@ func readShardDir(dir string) (*shardDir, error) {
 		return nil, fmt.Errorf("merge: %s: not a shard's run directory (schedule.json has no shard section; run with --shard)", dir)
 	}
 	sd := &shardDir{dir: dir, sched: sched}
-	if sd.lines, sd.outcomes, sd.torn, err = readOutcomeLines(filepath.Join(dir, OutcomesFile)); err != nil {
+	if sd.lines, sd.outcomes, sd.torn, err = readOutcomeLines(filepath.Join(dir, record.OutcomesFile)); err != nil {
 		return nil, err
 	}
-	if sd.report, err = readPreviousReport(filepath.Join(dir, ReportFile)); err != nil {
+	if sd.report, err = readPreviousReport(filepath.Join(dir, record.ReportFile)); err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
 	}
 	return sd, nil
@@ -225,14 +227,14 @@ func partitionRecords(full *Schedule, shards []*shardDir) ([]int, error) {
 			want, ok := owner[o.ID]
 			switch {
 			case !ok:
-				return nil, fmt.Errorf("merge: %s:%d: id %q is not in the schedule", filepath.Join(sd.dir, OutcomesFile), at.line, o.ID)
+				return nil, fmt.Errorf("merge: %s:%d: id %q is not in the schedule", filepath.Join(sd.dir, record.OutcomesFile), at.line, o.ID)
 			case want != k:
-				return nil, fmt.Errorf("merge: %s:%d: id %q belongs to shard %d/%d, not to this shard %s", filepath.Join(sd.dir, OutcomesFile), at.line, o.ID, want, n, sd.sched.Shard.Shard)
+				return nil, fmt.Errorf("merge: %s:%d: id %q belongs to shard %d/%d, not to this shard %s", filepath.Join(sd.dir, record.OutcomesFile), at.line, o.ID, want, n, sd.sched.Shard.Shard)
 			}
 			key := fmt.Sprintf("%s\x00%d", o.ID, o.Attempt)
 			if prev, dup := recorded[key]; dup {
 				return nil, fmt.Errorf("merge: id %q attempt %d is recorded twice: %s:%d and %s:%d",
-					o.ID, o.Attempt, filepath.Join(prev.dir, OutcomesFile), prev.line, filepath.Join(sd.dir, OutcomesFile), at.line)
+					o.ID, o.Attempt, filepath.Join(prev.dir, record.OutcomesFile), prev.line, filepath.Join(sd.dir, record.OutcomesFile), at.line)
 			}
 			recorded[key] = at
 		}
@@ -247,7 +249,7 @@ func partitionRecords(full *Schedule, shards []*shardDir) ([]int, error) {
 }
 
 // missingShardRecords records the share of each missing shard as not_sent.
-func missingShardRecords(full *Schedule, n int, missing []int) []Outcome {
+func missingShardRecords(full *Schedule, n int, missing []int) []record.Outcome {
 	if len(missing) == 0 {
 		return nil
 	}
@@ -255,15 +257,15 @@ func missingShardRecords(full *Schedule, n int, missing []int) []Outcome {
 	for _, k := range missing {
 		gone[k] = true
 	}
-	var outs []Outcome
+	var outs []record.Outcome
 	for u, unit := range scheduleUnits(full) {
 		if !gone[u%n] {
 			continue
 		}
 		for _, i := range unit {
 			e := &full.Entries[i]
-			outs = append(outs, Outcome{
-				ID: e.ID, Attempt: 1, Class: e.Class, Status: StatusNotSent,
+			outs = append(outs, record.Outcome{
+				ID: e.ID, Attempt: 1, Class: e.Class, Status: record.StatusNotSent,
 				ScheduledMS: e.ScheduledMS, TerminalMS: e.ScheduledMS,
 				Error: fmt.Sprintf("never sent: shard %d/%d's run directory was not merged", u%n, n),
 			})
@@ -277,15 +279,15 @@ func writeMergedRun(out string, full *Schedule, shards []*shardDir, missing []in
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}
-	for _, name := range []string{ScheduleFile, OutcomesFile, ReportFile} {
+	for _, name := range []string{record.ScheduleFile, record.OutcomesFile, record.ReportFile} {
 		if _, err := os.Stat(filepath.Join(out, name)); err == nil {
 			return fmt.Errorf("merge: %s already holds a run (%s); choose an empty directory", out, name)
 		}
 	}
-	if _, err := WriteSchedule(filepath.Join(out, ScheduleFile), full); err != nil {
+	if _, err := WriteSchedule(filepath.Join(out, record.ScheduleFile), full); err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}
-	f, err := safefile.Create(filepath.Join(out, OutcomesFile))
+	f, err := safefile.Create(filepath.Join(out, record.OutcomesFile))
 	if err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -32,7 +34,7 @@ func writeShardSchedules(t *testing.T, root, runID string, n int) []string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := servebench.WriteSchedule(filepath.Join(dirs[k], servebench.ScheduleFile), s); err != nil {
+		if _, err := servebench.WriteSchedule(filepath.Join(dirs[k], record.ScheduleFile), s); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -47,7 +49,7 @@ func TestMergeRehashesEveryShardAndComparesRunIDs(t *testing.T) {
 	for p := range 3 {
 		t.Run(fmt.Sprintf("edited schedule at position %d", p), func(t *testing.T) {
 			dirs := writeShardSchedules(t, t.TempDir(), runID, 3)
-			path := filepath.Join(dirs[p], servebench.ScheduleFile)
+			path := filepath.Join(dirs[p], record.ScheduleFile)
 			s, _, err := servebench.ReadSchedule(path)
 			if err != nil {
 				t.Fatal(err)

@@ -1,5 +1,7 @@
 package servebench
 
+import "github.com/servebench/servebench/servebench/record"
+
 // Observer watches a run as it goes, for display or live bookkeeping. The
 // measurement core draws nothing itself: the servebench command's progress
 // bar is one Observer.
@@ -14,7 +16,7 @@ type Observer interface {
 	// Ended is called once per scheduled request, right after its terminal
 	// record has been handed to the outcome writer. o must not be kept or
 	// changed after Ended returns.
-	Ended(o *Outcome)
+	Ended(o *record.Outcome)
 	// Finished is called once, after the last terminal record and before
 	// scoring.
 	Finished()
@@ -60,7 +62,7 @@ func (m multiObserver) Started(scheduled int) {
 	}
 }
 
-func (m multiObserver) Ended(out *Outcome) {
+func (m multiObserver) Ended(out *record.Outcome) {
 	for _, o := range m {
 		o.Ended(out)
 	}

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
 )
@@ -48,7 +50,7 @@ func TestLoadObserverBalancesDueAndEndedInACancelledRun(t *testing.T) {
 	if res == nil || res.Report == nil {
 		t.Fatal("no result")
 	}
-	if res.Report.StatusCounts[servebench.StatusNotSent] == 0 {
+	if res.Report.StatusCounts[record.StatusNotSent] == 0 {
 		t.Fatalf("the run was not cut short: %v", res.Report.StatusCounts)
 	}
 	if got := load.calls[0]; got != "load constant 10" {

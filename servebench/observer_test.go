@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
 )
@@ -19,9 +21,9 @@ type callLog struct {
 
 func (c *callLog) add(s string) { c.mu.Lock(); c.calls = append(c.calls, s); c.mu.Unlock() }
 
-func (c *callLog) Started(n int)               { c.add(fmt.Sprintf("started %d", n)) }
-func (c *callLog) Ended(o *servebench.Outcome) { c.add("ended " + o.ID + " " + string(o.Status)) }
-func (c *callLog) Finished()                   { c.add("finished") }
+func (c *callLog) Started(n int)           { c.add(fmt.Sprintf("started %d", n)) }
+func (c *callLog) Ended(o *record.Outcome) { c.add("ended " + o.ID + " " + string(o.Status)) }
+func (c *callLog) Finished()               { c.add("finished") }
 
 func TestObserverSeesEveryScheduledRequestEndOnceBetweenStartedAndFinished(t *testing.T) {
 	srv := startEngine(t, func(c *simengine.Config) { c.TimeScale = 0.1 })

@@ -1,6 +1,10 @@
 package servebench
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/servebench/servebench/servebench/record"
+)
 
 // OutcomeMeasures are one request's latencies in milliseconds, as the
 // scorer defines them; nil where undefined (never zero for unknown).
@@ -19,7 +23,7 @@ type OutcomeMeasures struct {
 // MeasureOutcome derives the record's latencies by the scorer's own rules,
 // for an Observer that follows a run live. A record that breaks the clock
 // rules (which the scorer would refuse) is an error.
-func MeasureOutcome(o *Outcome) (OutcomeMeasures, error) {
+func MeasureOutcome(o *record.Outcome) (OutcomeMeasures, error) {
 	rec, err := recordFromOutcome(o, o.ScheduledMS, o.Class, func(field, format string, args ...any) error {
 		return fmt.Errorf("outcome %s: %s: %s", o.ID, field, fmt.Sprintf(format, args...))
 	})

@@ -1,6 +1,10 @@
 package servebench
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/servebench/servebench/servebench/record"
+)
 
 // OutputLengthCheck verifies the rows that force their output length
 // (ignore_eos): whether the engine could be asked to honour it at all, and
@@ -22,7 +26,7 @@ type OutputLengthCheck struct {
 }
 
 // checkOutputLengths builds the check; nil when no row forced a length.
-func checkOutputLengths(s *Schedule, outcomes []Outcome) *OutputLengthCheck {
+func checkOutputLengths(s *Schedule, outcomes []record.Outcome) *OutputLengthCheck {
 	byID := make(map[string]*ScheduleEntry, len(s.Entries))
 	for i := range s.Entries {
 		byID[s.Entries[i].ID] = &s.Entries[i]
@@ -38,7 +42,7 @@ func checkOutputLengths(s *Schedule, outcomes []Outcome) *OutputLengthCheck {
 		if o.LengthEnforced != nil && !*o.LengthEnforced {
 			c.NotEnforceable++
 		}
-		if o.Status != StatusSuccess {
+		if o.Status != record.StatusSuccess {
 			continue
 		}
 		switch {

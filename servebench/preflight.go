@@ -13,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // preflightModelsTimeout bounds the GET /v1/models of a preflight, and
@@ -85,7 +87,7 @@ type PreflightReport struct {
 	// /v1/models).
 	Notes []string
 	// Probe is the probe request's record.
-	Probe *Outcome
+	Probe *record.Outcome
 }
 
 // Preflight checks, before any load, that c can serve the run: its base
@@ -94,16 +96,16 @@ type PreflightReport struct {
 // one probe request (probe, its output capped at 8 tokens) succeeds. The
 // error names what failed: the models served, or the probe's status and
 // the engine's own message.
-func Preflight(ctx context.Context, c *Client, probe Request) (*PreflightReport, error) {
+func Preflight(ctx context.Context, c *Client, probe record.Request) (*PreflightReport, error) {
 	rep, err := CheckServedModel(ctx, c)
 	if err != nil {
 		return rep, err
 	}
 	probe.ID, probe.MaxTokens = "preflight", min(probe.MaxTokens, preflightProbeTokens)
-	out := &Outcome{ID: "preflight", Attempt: 1}
+	out := &record.Outcome{ID: "preflight", Attempt: 1}
 	c.Do(ctx, time.Now(), &probe, "preflight", out)
 	rep.Probe = out
-	if out.Status != StatusSuccess {
+	if out.Status != record.StatusSuccess {
 		return rep, fmt.Errorf("probe request failed (%s): %s", out.Status, out.Error)
 	}
 	return rep, nil

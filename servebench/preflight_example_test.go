@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
 )
@@ -21,7 +23,7 @@ func ExamplePreflight() {
 	}
 	defer engine.Close()
 
-	probe := servebench.Request{ID: "p", Prompt: "Is the pager storm over?", MaxTokens: 4}
+	probe := record.Request{ID: "p", Prompt: "Is the pager storm over?", MaxTokens: 4}
 	client := &servebench.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: servebench.EndpointCompletions,
 		Stream: true, TotalTimeout: 10 * time.Second}
 	rep, err := servebench.Preflight(context.Background(), client, probe)

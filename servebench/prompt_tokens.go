@@ -3,6 +3,8 @@ package servebench
 import (
 	"fmt"
 	"math"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // PromptTokenTolerance bounds how far an engine's usage.prompt_tokens may
@@ -115,7 +117,7 @@ func (a *PromptTokenAudit) Add(id string, requested, reported *int) {
 
 // checkPromptTokens audits every outcome whose workload row declared its
 // prompt length; nil when no row did.
-func checkPromptTokens(w *Workload, s *Schedule, outcomes []Outcome) *PromptTokenAudit {
+func checkPromptTokens(w *Workload, s *Schedule, outcomes []record.Outcome) *PromptTokenAudit {
 	rows := make(map[string]int, len(s.Entries))
 	for _, e := range s.Entries {
 		rows[e.ID] = e.Row
@@ -124,7 +126,7 @@ func checkPromptTokens(w *Workload, s *Schedule, outcomes []Outcome) *PromptToke
 	for i := range outcomes {
 		o := &outcomes[i]
 		row, ok := rows[o.ID]
-		if !ok || o.Status == StatusNotSent {
+		if !ok || o.Status == record.StatusNotSent {
 			continue
 		}
 		a.Add(o.ID, w.Requests[row].PromptTokens, o.PromptTokens)

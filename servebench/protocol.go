@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // Endpoint selects the OpenAI-compatible (or engine-specific) API a run
@@ -100,10 +102,10 @@ type protocol interface {
 	api() *API
 	// checkRow says why a workload row cannot be sent to this API, naming
 	// the field; nil when it can.
-	checkRow(r *Request) error
+	checkRow(r *record.Request) error
 	// body renders the request body and says whether the answer will be a
 	// stream.
-	body(c *Client, r *Request) (body []byte, stream bool, err error)
+	body(c *Client, r *record.Request) (body []byte, stream bool, err error)
 	// event folds one stream event received at t into the exchange; true
 	// ends the stream (the exchange's status or settled flag says how).
 	event(x *exchange, resp *http.Response, t time.Time, typ, data []byte) bool
@@ -185,7 +187,7 @@ func APIOf(e Endpoint) (API, bool) {
 
 // CheckRow says why row r cannot be sent to endpoint e, naming the field;
 // nil when it can.
-func (e Endpoint) CheckRow(r *Request) error {
+func (e Endpoint) CheckRow(r *record.Request) error {
 	p, ok := protocolFor(e)
 	if !ok {
 		return fmt.Errorf("unknown endpoint %q: want one of %s", e, EndpointList())

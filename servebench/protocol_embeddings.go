@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // embeddingsProtocol is /v1/embeddings: one JSON body per request, one
@@ -33,7 +35,7 @@ var embeddingsAPI = API{
 func (embeddingsProtocol) api() *API { return &embeddingsAPI }
 
 // checkRow: an embeddings row carries input.
-func (embeddingsProtocol) checkRow(r *Request) error {
+func (embeddingsProtocol) checkRow(r *record.Request) error {
 	if r.Input == nil {
 		if f := poolingField(r); f != "" {
 			return fmt.Errorf("%s: a rerank field; an embeddings row carries input", f)
@@ -45,7 +47,7 @@ func (embeddingsProtocol) checkRow(r *Request) error {
 
 // body writes model, input (as the row gave it) and encoding_format
 // "float", then the row's Extra. The answer is never a stream.
-func (embeddingsProtocol) body(c *Client, r *Request) ([]byte, bool, error) {
+func (embeddingsProtocol) body(c *Client, r *record.Request) ([]byte, bool, error) {
 	b := newBodyWriter(128+textsSize(r.Input.Texts), r.Extra)
 	if err := b.put("model", c.Model); err != nil {
 		return nil, false, err
@@ -111,7 +113,7 @@ func (embeddingsProtocol) whole(x *exchange, t time.Time, data []byte) {
 	x.out.Items = new(n)
 	x.out.PromptTokens = w.Usage.inputTokens()
 	if len(w.Data) != n {
-		x.end(StatusInvalidResponse, t, fmt.Sprintf("invalid response: %d vectors for %d inputs", len(w.Data), n))
+		x.end(record.StatusInvalidResponse, t, fmt.Sprintf("invalid response: %d vectors for %d inputs", len(w.Data), n))
 		return
 	}
 	seen := make([]bool, n)
@@ -122,17 +124,17 @@ func (embeddingsProtocol) whole(x *exchange, t time.Time, data []byte) {
 			idx = *d.Index
 		}
 		if idx < 0 || idx >= n || seen[idx] {
-			x.end(StatusInvalidResponse, t, fmt.Sprintf("invalid response: data[%d].index %d does not name one of the %d inputs once", i, idx, n))
+			x.end(record.StatusInvalidResponse, t, fmt.Sprintf("invalid response: data[%d].index %d does not name one of the %d inputs once", i, idx, n))
 			return
 		}
 		seen[idx] = true
 		dim := d.Embedding.n
 		if !d.Embedding.set || dim == 0 {
-			x.end(StatusInvalidResponse, t, fmt.Sprintf("invalid response: data[%d].embedding is empty or not an array", i))
+			x.end(record.StatusInvalidResponse, t, fmt.Sprintf("invalid response: data[%d].embedding is empty or not an array", i))
 			return
 		}
 		if want := firstDimension(x.c, dim); dim != want {
-			x.end(StatusInvalidResponse, t, fmt.Sprintf("invalid response: data[%d].embedding has dimension %d, earlier vectors %d", i, dim, want))
+			x.end(record.StatusInvalidResponse, t, fmt.Sprintf("invalid response: data[%d].embedding has dimension %d, earlier vectors %d", i, dim, want))
 			return
 		}
 	}
@@ -152,7 +154,7 @@ func (pooling) event(x *exchange, resp *http.Response, t time.Time, _, _ []byte)
 }
 
 // settle: a well-formed answer is a success.
-func (pooling) settle(x *exchange) { x.out.Status = StatusSuccess }
+func (pooling) settle(x *exchange) { x.out.Status = record.StatusSuccess }
 
 // decodePooling decodes a pooling API's body into v and ends the request
 // on an unreadable body or an error member; it reports whether the body
@@ -160,15 +162,15 @@ func (pooling) settle(x *exchange) { x.out.Status = StatusSuccess }
 func decodePooling(x *exchange, t time.Time, data []byte, v any, errField *json.RawMessage) bool {
 	if len(data) > 0 && data[0] == '{' || len(data) > 0 && data[0] == '[' {
 		if err := json.Unmarshal(data, v); err != nil {
-			x.end(StatusStreamError, t, fmt.Sprintf("response body is not a readable %s answer: %v: %s", x.proto.api().Endpoint, err, quoteData(string(data))))
+			x.end(record.StatusStreamError, t, fmt.Sprintf("response body is not a readable %s answer: %v: %s", x.proto.api().Endpoint, err, quoteData(string(data))))
 			return false
 		}
 	} else {
-		x.end(StatusStreamError, t, fmt.Sprintf("response body is not a JSON %s answer: %s", x.proto.api().Endpoint, quoteData(string(data))))
+		x.end(record.StatusStreamError, t, fmt.Sprintf("response body is not a JSON %s answer: %s", x.proto.api().Endpoint, quoteData(string(data))))
 		return false
 	}
 	if errField != nil && isJSONValue(*errField) {
-		x.end(StatusStreamError, t, "error in a 2xx response: "+messageOf(*errField))
+		x.end(record.StatusStreamError, t, "error in a 2xx response: "+messageOf(*errField))
 		return false
 	}
 	return true

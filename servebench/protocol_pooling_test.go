@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -25,7 +27,7 @@ func embeddingsAnswer(promptTokens int, dims ...int) string {
 }
 
 // parseRow reads one workload row the way a workload file gives it.
-func parseRow(t *testing.T, line string) *servebench.Request {
+func parseRow(t *testing.T, line string) *record.Request {
 	t.Helper()
 	w, err := servebench.ParseWorkload("w.jsonl", []byte(line))
 	if err != nil {
@@ -39,7 +41,7 @@ func TestEmbeddingsBatchIsOneRequestWithoutFirstToken(t *testing.T) {
 	c := &servebench.Client{Model: "m", Endpoint: servebench.EndpointEmbeddings, Stream: true}
 	row := parseRow(t, `{"id":"e1","input":["alpha","beta","gamma"]}`)
 	out := sendRow(t, srv, c, row)
-	wantStatus(t, out, servebench.StatusSuccess)
+	wantStatus(t, out, record.StatusSuccess)
 	// No first token: f and l stay null, with no content event, however
 	// the client was set to stream.
 	wantNil(t, "first content", out.FirstContentMS)
@@ -59,7 +61,7 @@ func TestEmbeddingsSingleInputIsSentAsAString(t *testing.T) {
 	srv := newScriptServer(t, writeJSON(0, embeddingsAnswer(2, 3)))
 	c := &servebench.Client{Model: "m", Endpoint: servebench.EndpointEmbeddings}
 	out := sendRow(t, srv, c, parseRow(t, `{"input":"one text","extra":{"dimensions":3}}`))
-	wantStatus(t, out, servebench.StatusSuccess)
+	wantStatus(t, out, record.StatusSuccess)
 	wantInt(t, "items", out.Items, 1)
 	if got := string(srv.lastBody()); got != `{"model":"m","input":"one text","encoding_format":"float","dimensions":3}` {
 		t.Errorf("body %s", got)
@@ -81,7 +83,7 @@ func TestEmbeddingsShapeChecks(t *testing.T) {
 			srv := newScriptServer(t, writeJSON(0, tc.answer))
 			c := &servebench.Client{Model: "m", Endpoint: servebench.EndpointEmbeddings}
 			out := sendRow(t, srv, c, parseRow(t, `{"input":["a","b","c"]}`))
-			wantStatus(t, out, servebench.StatusInvalidResponse)
+			wantStatus(t, out, record.StatusInvalidResponse)
 			wantContains(t, "error", out.Error, tc.want)
 			wantInt(t, "items", out.Items, 3)
 		})
@@ -94,10 +96,10 @@ func TestEmbeddingsDimensionIsTheSameEveryTime(t *testing.T) {
 	dims := 4
 	srv := newScriptServer(t, func(w *sseWriter) { writeJSON(0, embeddingsAnswer(1, dims))(w) })
 	c := &servebench.Client{Model: "m", Endpoint: servebench.EndpointEmbeddings}
-	wantStatus(t, sendRow(t, srv, c, parseRow(t, `{"input":"a"}`)), servebench.StatusSuccess)
+	wantStatus(t, sendRow(t, srv, c, parseRow(t, `{"input":"a"}`)), record.StatusSuccess)
 	dims = 8
 	out := sendRow(t, srv, c, parseRow(t, `{"input":"a"}`))
-	wantStatus(t, out, servebench.StatusInvalidResponse)
+	wantStatus(t, out, record.StatusInvalidResponse)
 	wantContains(t, "error", out.Error, "dimension 8, earlier vectors 4")
 }
 
@@ -110,7 +112,7 @@ func TestEmbeddingsErrorsInA2xxBody(t *testing.T) {
 		srv := newScriptServer(t, writeJSON(0, tc.answer))
 		c := &servebench.Client{Model: "m", Endpoint: servebench.EndpointEmbeddings}
 		out := sendRow(t, srv, c, parseRow(t, `{"input":"a"}`))
-		wantStatus(t, out, servebench.StatusStreamError)
+		wantStatus(t, out, record.StatusStreamError)
 		wantContains(t, "error", out.Error, tc.want)
 	}
 }
@@ -140,7 +142,7 @@ func TestRerankShapes(t *testing.T) {
 			})
 			c := &servebench.Client{Model: "m", Endpoint: tc.endpoint}
 			out := sendRow(t, srv, c, parseRow(t, row))
-			wantStatus(t, out, servebench.StatusSuccess)
+			wantStatus(t, out, record.StatusSuccess)
 			wantInt(t, "items", out.Items, 3)
 			wantNil(t, "first content", out.FirstContentMS)
 			if tc.tokens >= 0 {
@@ -176,7 +178,7 @@ func TestRerankIndicesMustCoverTheDocuments(t *testing.T) {
 			srv := newScriptServer(t, writeJSON(0, tc.answer))
 			c := &servebench.Client{Model: "m", Endpoint: servebench.EndpointRerank}
 			out := sendRow(t, srv, c, parseRow(t, tc.row))
-			wantStatus(t, out, servebench.StatusInvalidResponse)
+			wantStatus(t, out, record.StatusInvalidResponse)
 			wantContains(t, "error", out.Error, tc.want)
 		})
 	}
@@ -184,7 +186,7 @@ func TestRerankIndicesMustCoverTheDocuments(t *testing.T) {
 	srv := newScriptServer(t, writeJSON(0, `{"results":[{"index":2,"relevance_score":0.9},{"index":0,"relevance_score":0.5}]}`))
 	c := &servebench.Client{Model: "m", Endpoint: servebench.EndpointRerank}
 	out := sendRow(t, srv, c, parseRow(t, `{"query":"q","documents":["a","b","c"],"top_n":2}`))
-	wantStatus(t, out, servebench.StatusSuccess)
+	wantStatus(t, out, record.StatusSuccess)
 	if got := string(srv.lastBody()); !strings.HasSuffix(got, `"top_n":2}`) {
 		t.Errorf("body %s", got)
 	}
@@ -267,7 +269,7 @@ func TestBaseURLWithV1(t *testing.T) {
 	})
 	for _, e := range []servebench.Endpoint{servebench.EndpointRerankTEI, servebench.EndpointEmbeddings} {
 		c := &servebench.Client{BaseURL: srv.URL + "/v1/", Model: "m", Endpoint: e}
-		out := &servebench.Outcome{}
+		out := &record.Outcome{}
 		row := parseRow(t, `{"query":"q","documents":["a"]}`)
 		if e == servebench.EndpointEmbeddings {
 			row = parseRow(t, `{"input":"a"}`)

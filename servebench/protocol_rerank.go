@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // rerankShape is one of the three wire shapes of ranking documents
@@ -62,7 +64,7 @@ func (p rerankProtocol) api() *API {
 
 // checkRow: a rerank row carries query and documents; only the Jina shape
 // takes top_n.
-func (p rerankProtocol) checkRow(r *Request) error {
+func (p rerankProtocol) checkRow(r *record.Request) error {
 	switch {
 	case r.Input != nil:
 		return errors.New("input: an embeddings field; a rerank row carries query and documents")
@@ -79,7 +81,7 @@ func (p rerankProtocol) checkRow(r *Request) error {
 // body writes the shape's members: model (not for TEI, which serves one
 // model), the query and the documents under the shape's names, top_n when
 // the row sets it, then the row's Extra. The answer is never a stream.
-func (p rerankProtocol) body(c *Client, r *Request) ([]byte, bool, error) {
+func (p rerankProtocol) body(c *Client, r *record.Request) ([]byte, bool, error) {
 	b := newBodyWriter(128+len(r.Query)+textsSize(r.Documents), r.Extra)
 	queryName, docsName := "query", "documents"
 	switch p.shape {
@@ -149,7 +151,7 @@ func (p rerankProtocol) whole(x *exchange, t time.Time, data []byte) {
 	x.out.Items = new(n)
 	x.out.PromptTokens = usage.inputTokens()
 	if msg := checkRanks(ranks, n, x.req.TopN, scoreName); msg != "" {
-		x.end(StatusInvalidResponse, t, "invalid response: "+msg)
+		x.end(record.StatusInvalidResponse, t, "invalid response: "+msg)
 		return
 	}
 	x.settled = true

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // responsesProtocol is the OpenAI Responses API, /v1/responses. Its stream
@@ -54,7 +56,7 @@ var chatOnlyExtra = map[string]string{
 }
 
 // checkRow: a Responses row is a chat row without chat-only fields.
-func (responsesProtocol) checkRow(r *Request) error {
+func (responsesProtocol) checkRow(r *record.Request) error {
 	if err := checkTextRow(r); err != nil {
 		return err
 	}
@@ -82,7 +84,7 @@ type responsesItem struct {
 // body writes model; input (the prompt as a string, or every message,
 // earlier turns included, as an input item: the request is stateless);
 // max_output_tokens; stream; store false; then the row's Extra.
-func (responsesProtocol) body(c *Client, r *Request) ([]byte, bool, error) {
+func (responsesProtocol) body(c *Client, r *record.Request) ([]byte, bool, error) {
 	stream, err := streamRequested(c, r)
 	if err != nil {
 		return nil, false, err
@@ -206,7 +208,7 @@ func (responsesProtocol) event(x *exchange, resp *http.Response, t time.Time, ty
 	}
 	if s := ev.SequenceNumber; s.ok {
 		if st.hasSeq && s.v != st.lastSeq+1 {
-			x.end(StatusInvalidResponse, t, fmt.Sprintf("invalid response: event %d has sequence_number %d after %d", x.events, s.v, st.lastSeq))
+			x.end(record.StatusInvalidResponse, t, fmt.Sprintf("invalid response: event %d has sequence_number %d after %d", x.events, s.v, st.lastSeq))
 			x.wd.settle(t, drainWait)
 			drain(resp.Body)
 			return true
@@ -300,11 +302,11 @@ func (x *exchange) responsesTerminal(r *wireResponse) string {
 func (responsesProtocol) whole(x *exchange, t time.Time, data []byte) {
 	var r wireResponse
 	if err := json.Unmarshal(data, &r); err != nil {
-		x.end(StatusStreamError, t, fmt.Sprintf("response body is not a readable Responses answer: %v: %s", err, quoteData(string(data))))
+		x.end(record.StatusStreamError, t, fmt.Sprintf("response body is not a readable Responses answer: %v: %s", err, quoteData(string(data))))
 		return
 	}
 	if isJSONValue(r.Error) && r.Status != "failed" {
-		x.end(StatusStreamError, t, "error in a 2xx response: "+messageOf(r.Error))
+		x.end(record.StatusStreamError, t, "error in a 2xx response: "+messageOf(r.Error))
 		return
 	}
 	x.events = 1
@@ -324,7 +326,7 @@ func (responsesProtocol) whole(x *exchange, t time.Time, data []byte) {
 		}
 	}
 	if msg := x.responsesTerminal(&r); msg != "" {
-		x.end(StatusStreamError, t, msg)
+		x.end(record.StatusStreamError, t, msg)
 		return
 	}
 	x.applyChoice(t, &c, &c.Message, true)

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -70,11 +72,11 @@ func TestResponsesStreamClocksAndUsage(t *testing.T) {
 		r.send("response.output_text.done", map[string]any{"text": "Hello there!"})
 		r.terminal("response.completed", "completed", nil)
 	})
-	row := &servebench.Request{ID: "r1", Messages: []servebench.Message{
+	row := &record.Request{ID: "r1", Messages: []record.Message{
 		{Role: "system", Content: "be brief"}, {Role: "user", Content: "hi"}, {Role: "assistant", Content: "yes?"}, {Role: "user", Content: "greet"}},
 		MaxTokens: 16}
 	out := sendRow(t, srv, responsesClient(), row)
-	wantStatus(t, out, servebench.StatusSuccess)
+	wantStatus(t, out, record.StatusSuccess)
 	server := srv.contentTimes()
 	if len(out.ContentMS) != 3 || len(server) != 3 {
 		t.Fatalf("content events %v, server wrote %v: want 3", out.ContentMS, server)
@@ -89,7 +91,7 @@ func TestResponsesStreamClocksAndUsage(t *testing.T) {
 	wantInt(t, "output tokens", out.OutputTokens, 3)
 	wantInt(t, "prompt tokens", out.PromptTokens, 7)
 	wantInt(t, "reasoning tokens", out.ReasoningTokens, 2)
-	if *out.TokenCountSource != servebench.TokensFromUsage || out.FinishReason != "stop" || *out.Text != "Hello there!" {
+	if *out.TokenCountSource != record.TokensFromUsage || out.FinishReason != "stop" || *out.Text != "Hello there!" {
 		t.Errorf("source %v finish %q text %q", *out.TokenCountSource, out.FinishReason, *out.Text)
 	}
 	var body map[string]any
@@ -114,8 +116,8 @@ func TestResponsesLogprobsProveTokens(t *testing.T) {
 		}
 		r.terminal("response.completed", "completed", nil)
 	})
-	out := sendRow(t, srv, responsesClient(), &servebench.Request{ID: "r", Prompt: "x", MaxTokens: 3})
-	wantStatus(t, out, servebench.StatusSuccess)
+	out := sendRow(t, srv, responsesClient(), &record.Request{ID: "r", Prompt: "x", MaxTokens: 3})
+	wantStatus(t, out, record.StatusSuccess)
 	if len(out.EventTokens) != 3 || out.EventTokens[0] != 1 || out.EventTokens[2] != 1 {
 		t.Errorf("event tokens %v, want [1 1 1]", out.EventTokens)
 	}
@@ -128,29 +130,29 @@ func TestResponsesEndings(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		script func(r *respWriter)
-		status servebench.Status
+		status record.Status
 		finish string
 		errSub string
 	}{
 		{"incomplete at max_output_tokens is a length finish", func(r *respWriter) {
 			r.terminal("response.incomplete", "incomplete", map[string]any{"incomplete_details": map[string]any{"reason": "max_output_tokens"}})
-		}, servebench.StatusSuccess, "length", ""},
+		}, record.StatusSuccess, "length", ""},
 		{"incomplete for another reason fails", func(r *respWriter) {
 			r.terminal("response.incomplete", "incomplete", map[string]any{"incomplete_details": map[string]any{"reason": "content_filter"}})
-		}, servebench.StatusStreamError, "content_filter", "response incomplete: content_filter"},
+		}, record.StatusStreamError, "content_filter", "response incomplete: content_filter"},
 		{"response.failed", func(r *respWriter) {
 			r.terminal("response.failed", "failed", map[string]any{"error": map[string]any{"code": "server_error", "message": "engine died"}})
-		}, servebench.StatusStreamError, "", "response failed: engine died"},
+		}, record.StatusStreamError, "", "response failed: engine died"},
 		{"an error event", func(r *respWriter) {
 			r.send("error", map[string]any{"code": "bad", "message": "went wrong"})
-		}, servebench.StatusStreamError, "", "error event: went wrong"},
-		{"no terminal event", func(*respWriter) {}, servebench.StatusStreamError, "",
+		}, record.StatusStreamError, "", "error event: went wrong"},
+		{"no terminal event", func(*respWriter) {}, record.StatusStreamError, "",
 			"stream ended without a terminal event (response.completed, response.incomplete or response.failed)"},
 		{"out of sequence", func(r *respWriter) {
 			r.seq += 2
 			r.send("response.output_text.delta", map[string]any{"delta": "late"})
 			r.terminal("response.completed", "completed", nil)
-		}, servebench.StatusInvalidResponse, "", "event 6 has sequence_number 7 after 4"},
+		}, record.StatusInvalidResponse, "", "event 6 has sequence_number 7 after 4"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := newScriptServer(t, func(w *sseWriter) {
@@ -159,7 +161,7 @@ func TestResponsesEndings(t *testing.T) {
 				r.send("response.output_text.delta", map[string]any{"delta": "Hi"})
 				tc.script(r)
 			})
-			out := sendRow(t, srv, responsesClient(), &servebench.Request{ID: "r", Prompt: "x", MaxTokens: 1})
+			out := sendRow(t, srv, responsesClient(), &record.Request{ID: "r", Prompt: "x", MaxTokens: 1})
 			wantStatus(t, out, tc.status)
 			if out.FinishReason != tc.finish {
 				t.Errorf("finish %q, want %q", out.FinishReason, tc.finish)
@@ -176,8 +178,8 @@ func TestResponsesNonStreaming(t *testing.T) {
 	srv := newScriptServer(t, writeJSON(40*time.Millisecond, body))
 	c := responsesClient()
 	c.Stream = false
-	out := sendRow(t, srv, c, &servebench.Request{ID: "r", Prompt: "x", MaxTokens: 8})
-	wantStatus(t, out, servebench.StatusSuccess)
+	out := sendRow(t, srv, c, &record.Request{ID: "r", Prompt: "x", MaxTokens: 8})
+	wantStatus(t, out, record.StatusSuccess)
 	if *out.Text != "All good." || len(out.ContentMS) != 1 || *out.FirstContentMS != out.TerminalMS {
 		t.Errorf("text %q content %v terminal %v", *out.Text, out.ContentMS, out.TerminalMS)
 	}

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
 )
@@ -36,10 +38,10 @@ func TestSimengineServesThePoolingAPIs(t *testing.T) {
 	} {
 		t.Run(string(tc.endpoint), func(t *testing.T) {
 			c := &servebench.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: tc.endpoint, TotalTimeout: 10 * time.Second}
-			out := &servebench.Outcome{ID: "r", Attempt: 1}
+			out := &record.Outcome{ID: "r", Attempt: 1}
 			start := time.Now()
 			c.Do(context.Background(), start, parseRow(t, tc.row), "run/r/1", out)
-			wantStatus(t, out, servebench.StatusSuccess)
+			wantStatus(t, out, record.StatusSuccess)
 			wantInt(t, "items", out.Items, tc.items)
 			if tc.endpoint == servebench.EndpointRerankTEI {
 				wantNil(t, "prompt tokens (TEI's bare list has no usage)", out.PromptTokens)
@@ -65,11 +67,11 @@ func TestSimengineServesTheResponsesAPI(t *testing.T) {
 	for _, stream := range []bool{true, false} {
 		c := &servebench.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: servebench.EndpointResponses, Stream: stream,
 			TotalTimeout: 10 * time.Second, KeepText: true}
-		row := &servebench.Request{ID: "r", Messages: []servebench.Message{{Role: "user", Content: "hello there"}, {Role: "assistant", Content: "yes"}, {Role: "user", Content: "go on"}},
+		row := &record.Request{ID: "r", Messages: []record.Message{{Role: "user", Content: "hello there"}, {Role: "assistant", Content: "yes"}, {Role: "user", Content: "go on"}},
 			MaxTokens: 12, IgnoreEOS: false, Extra: map[string]json.RawMessage{"sim_response": json.RawMessage(`"one two three four five six seven eight nine ten eleven twelve thirteen"`)}}
-		out := &servebench.Outcome{ID: "r", Attempt: 1}
+		out := &record.Outcome{ID: "r", Attempt: 1}
 		c.Do(context.Background(), time.Now(), row, "run/r/1", out)
-		wantStatus(t, out, servebench.StatusSuccess)
+		wantStatus(t, out, record.StatusSuccess)
 		wantInt(t, "output tokens", out.OutputTokens, 12)
 		if out.FinishReason != "length" || out.PromptTokens == nil || *out.PromptTokens == 0 {
 			t.Errorf("stream %v: finish %q, prompt tokens %v", stream, out.FinishReason, show(out.PromptTokens))

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // completionsProtocol is /v1/completions; chatProtocol is
@@ -50,7 +52,7 @@ func (completionsProtocol) api() *API { return &completionsAPI }
 func (chatProtocol) api() *API        { return &chatAPI }
 
 // checkRow: a completions row needs a prompt.
-func (completionsProtocol) checkRow(r *Request) error {
+func (completionsProtocol) checkRow(r *record.Request) error {
 	if err := checkTextRow(r); err != nil {
 		return err
 	}
@@ -61,13 +63,13 @@ func (completionsProtocol) checkRow(r *Request) error {
 }
 
 // checkRow: a chat row needs a prompt or messages.
-func (chatProtocol) checkRow(r *Request) error { return checkTextRow(r) }
+func (chatProtocol) checkRow(r *record.Request) error { return checkTextRow(r) }
 
-func (completionsProtocol) body(c *Client, r *Request) ([]byte, bool, error) {
+func (completionsProtocol) body(c *Client, r *record.Request) ([]byte, bool, error) {
 	return c.requestBody(r, false)
 }
 
-func (chatProtocol) body(c *Client, r *Request) ([]byte, bool, error) {
+func (chatProtocol) body(c *Client, r *record.Request) ([]byte, bool, error) {
 	return c.requestBody(r, true)
 }
 
@@ -81,7 +83,7 @@ func (openAIText) settle(x *exchange) { settleText(x) }
 
 // checkTextRow checks that a row is a text-generation row: a prompt or
 // messages with max_tokens, and none of the pooling APIs' fields.
-func checkTextRow(r *Request) error {
+func checkTextRow(r *record.Request) error {
 	if f := poolingField(r); f != "" {
 		return fmt.Errorf("%s: a field of the embeddings and rerank endpoints, not of a text-generating one", f)
 	}
@@ -96,7 +98,7 @@ func checkTextRow(r *Request) error {
 
 // poolingField names the first embeddings or rerank field a row sets; ""
 // when it sets none.
-func poolingField(r *Request) string {
+func poolingField(r *record.Request) string {
 	switch {
 	case r.Input != nil:
 		return "input"
@@ -112,7 +114,7 @@ func poolingField(r *Request) string {
 
 // textField names the first text-generation field a row sets; "" when it
 // sets none.
-func textField(r *Request) string {
+func textField(r *record.Request) string {
 	switch {
 	case r.Prompt != "":
 		return "prompt"

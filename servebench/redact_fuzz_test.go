@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -52,11 +54,11 @@ func FuzzRedactorAcrossChunks(f *testing.F) {
 		}
 		c := &servebench.Client{BaseURL: srv.URL, Model: "m", Endpoint: servebench.EndpointChat, Stream: true,
 			TotalTimeout: 5 * time.Second, KeepText: true, Header: http.Header{"X-Key": {secret}}}
-		row := &servebench.Request{ID: "f", Prompt: "p", MaxTokens: 4, Extra: map[string]json.RawMessage{
+		row := &record.Request{ID: "f", Prompt: "p", MaxTokens: 4, Extra: map[string]json.RawMessage{
 			"fuzz_script": json.RawMessage(`"` + base64.StdEncoding.EncodeToString([]byte(script)) + `"`),
 			"fuzz_step":   json.RawMessage(mustJSON(1 + abs(step)%64)),
 		}}
-		out := &servebench.Outcome{ID: "f", Attempt: 1}
+		out := &record.Outcome{ID: "f", Attempt: 1}
 		c.Do(t.Context(), start, row, "fuzz/f/1", out)
 		text := out.Error
 		if out.Text != nil {

@@ -3,6 +3,8 @@ package servebench
 import (
 	"slices"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench/stats"
 )
 
@@ -43,7 +45,7 @@ type Report struct {
 	WilsonConfidence float64 `json:"wilson_confidence"`
 	// StatusCounts counts offered requests by terminal status; every status
 	// appears, with zero where none ended so.
-	StatusCounts map[Status]int `json:"status_counts"`
+	StatusCounts map[record.Status]int `json:"status_counts"`
 	// ReasonCounts counts unqualified requests by failed criterion; a
 	// request can fail several.
 	ReasonCounts map[Reason]int `json:"reason_counts"`
@@ -241,8 +243,8 @@ type RequestScore struct {
 	Class string `json:"class,omitempty"`
 	// Backend is the backend that served the request, from the client's
 	// BackendHeader; empty when not recorded.
-	Backend string `json:"backend,omitempty"`
-	Status  Status `json:"status"`
+	Backend string        `json:"backend,omitempty"`
+	Status  record.Status `json:"status"`
 	// ScheduledMS is a; SentMS is d (nil when never sent).
 	ScheduledMS float64  `json:"scheduled_ms"`
 	SentMS      *float64 `json:"sent_ms"`

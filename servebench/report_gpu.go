@@ -3,6 +3,8 @@ package servebench
 import (
 	"context"
 	"strings"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // GPUSampler samples the GPUs over a run's measurement: Run calls
@@ -141,7 +143,7 @@ func (g *GPUTelemetry) attributeWork(r *Report) {
 	g.OutputTokens, g.SuccessesWithoutTokenCount = 0, 0
 	for i := range r.Requests {
 		q := &r.Requests[i]
-		if q.Status != StatusSuccess {
+		if q.Status != record.StatusSuccess {
 			continue
 		}
 		if q.OutputTokens == nil {

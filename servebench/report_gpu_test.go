@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
 )
@@ -58,7 +60,7 @@ func TestEnergyIsAttributedToQualifiedRequestsAndOutputTokens(t *testing.T) {
 		t.Fatalf("attribution %+v", g)
 	}
 	var onDisk servebench.Report
-	data, err := os.ReadFile(filepath.Join(dir, servebench.ReportFile))
+	data, err := os.ReadFile(filepath.Join(dir, record.ReportFile))
 	if err != nil || json.Unmarshal(data, &onDisk) != nil || onDisk.GPUTelemetry == nil || *onDisk.GPUTelemetry.JoulesPerOutputToken != 5 {
 		t.Fatalf("report.json lacks the telemetry: %v", err)
 	}

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/internal/numfmt"
 )
 
@@ -202,10 +204,10 @@ func buildHTMLPage(r *Report) *htmlPage {
 	// TTFT: its report has no TTFT population and the page no TTFT chart.
 	if r.defines(MetricTTFT) {
 		p.CDFs = append(p.CDFs, cdfChart("TTFT: first content − sent (ms)", successValues(r, func(q *RequestScore) *float64 { return q.TTFTMS }),
-			cdfBound(millis(r.SLO.TTFT), !r.SLO.TTFTFromScheduled, "TTFT bound")))
+			cdfBound(record.Millis(r.SLO.TTFT), !r.SLO.TTFTFromScheduled, "TTFT bound")))
 	}
 	p.CDFs = append(p.CDFs, cdfChart("E2E: terminal − sent (ms)", successValues(r, func(q *RequestScore) *float64 { return q.E2EMS }),
-		cdfBound(millis(r.SLO.E2E), true, "E2E bound")))
+		cdfBound(record.Millis(r.SLO.E2E), true, "E2E bound")))
 	p.Scatter = scatterChart(r)
 	p.Engine = htmlEngineMetrics(r.EngineMetrics)
 	p.Timeline = htmlTimelineOf(r)
@@ -402,7 +404,7 @@ func htmlWorstRequests(r *Report) htmlWorst {
 		if q.Qualified {
 			continue
 		}
-		bad = append(bad, ranked{i: i, failed: q.Status != StatusSuccess, excess: boundExcess(r.SLO, q)})
+		bad = append(bad, ranked{i: i, failed: q.Status != record.StatusSuccess, excess: boundExcess(r.SLO, q)})
 	}
 	slices.SortStableFunc(bad, func(a, b ranked) int {
 		if a.failed != b.failed {
@@ -453,9 +455,9 @@ func boundExcess(s SLO, q *RequestScore) float64 {
 	if s.TTFTFromScheduled {
 		ttft = q.TTFTFromScheduledMS
 	}
-	check(ttft, millis(s.TTFT))
-	check(q.TPOTMS, millis(s.TPOT))
-	check(q.E2EMS, millis(s.E2E))
+	check(ttft, record.Millis(s.TTFT))
+	check(q.TPOTMS, record.Millis(s.TPOT))
+	check(q.E2EMS, record.Millis(s.E2E))
 	return worst
 }
 
@@ -480,7 +482,7 @@ func htmlFooter(r *Report) ([]htmlField, []string) {
 }
 
 // statusesIn lists every known status, then any other the report counts.
-func statusesIn(r *Report) []Status { return knownThenExtra(Statuses(), r.StatusCounts) }
+func statusesIn(r *Report) []record.Status { return knownThenExtra(record.Statuses(), r.StatusCounts) }
 
 // reasonsIn lists every known reason, then any other the report counts.
 func reasonsIn(r *Report) []Reason { return knownThenExtra(reasons[:], r.ReasonCounts) }

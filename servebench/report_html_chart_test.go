@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // The CDF of 150, 30, 50 rises by a third at each sorted value, starting
@@ -39,11 +41,11 @@ func TestCDFChartStepsAtEachOrderStatistic(t *testing.T) {
 func TestScatterChartPlacesEveryRequest(t *testing.T) {
 	f := func(v float64) *float64 { return &v }
 	r := &Report{WindowMS: [2]float64{0, 1000}, SLO: SLO{TTFT: 100 * time.Millisecond}, Requests: []RequestScore{
-		{ID: "a", Status: StatusSuccess, ScheduledMS: 0, TTFTFromScheduledMS: f(50), Qualified: true},
-		{ID: "b", Status: StatusSuccess, ScheduledMS: 200, TTFTFromScheduledMS: f(150)},
-		{ID: "c", Status: StatusTimeout, ScheduledMS: 400},
-		{ID: "d", Status: StatusHTTPError, ScheduledMS: 600},
-		{ID: "e", Status: StatusSuccess, ScheduledMS: 800, TTFTFromScheduledMS: f(30), Qualified: true},
+		{ID: "a", Status: record.StatusSuccess, ScheduledMS: 0, TTFTFromScheduledMS: f(50), Qualified: true},
+		{ID: "b", Status: record.StatusSuccess, ScheduledMS: 200, TTFTFromScheduledMS: f(150)},
+		{ID: "c", Status: record.StatusTimeout, ScheduledMS: 400},
+		{ID: "d", Status: record.StatusHTTPError, ScheduledMS: 600},
+		{ID: "e", Status: record.StatusSuccess, ScheduledMS: 800, TTFTFromScheduledMS: f(30), Qualified: true},
 	}}
 	s := scatterChart(r)
 	got := map[string][][2]float64{}

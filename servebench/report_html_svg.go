@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -67,7 +69,7 @@ func successValues(r *Report, get func(*RequestScore) *float64) []float64 {
 	var xs []float64
 	for i := range r.Requests {
 		q := &r.Requests[i]
-		if q.Status != StatusSuccess {
+		if q.Status != record.StatusSuccess {
 			continue
 		}
 		if v := get(q); v != nil && finite(*v) {
@@ -166,9 +168,9 @@ type svgSeries struct {
 
 // statusClass gives each status a fixed colour class, so that a status
 // looks the same in every report.
-var statusClass = map[Status]string{
-	StatusHTTPError: "k2", StatusStreamError: "k3", StatusTimeout: "k4", StatusRejected: "k5",
-	StatusCancelled: "k6", StatusNotSent: "k7", StatusEmptyOutput: "k8",
+var statusClass = map[record.Status]string{
+	record.StatusHTTPError: "k2", record.StatusStreamError: "k3", record.StatusTimeout: "k4", record.StatusRejected: "k5",
+	record.StatusCancelled: "k6", record.StatusNotSent: "k7", record.StatusEmptyOutput: "k8",
 }
 
 // classColor is each class's colour, as the page's CSS has it.
@@ -199,7 +201,7 @@ func scatterChart(r *Report) svgScatter {
 		s.Empty = "no requests"
 		return s
 	}
-	var laneOf map[Status]int
+	var laneOf map[record.Status]int
 	s.Series, laneOf = scatterSeries(r)
 	f := newScatterFrame(r)
 	marks := make([]scatterMark, 0, len(r.Requests))
@@ -228,23 +230,23 @@ func scatterChart(r *Report) svgScatter {
 // scatterSeries returns the scatter's series: qualified, unqualified
 // successes, then each failed status present, in report order; and each
 // failed status's series index.
-func scatterSeries(r *Report) ([]svgSeries, map[Status]int) {
+func scatterSeries(r *Report) ([]svgSeries, map[record.Status]int) {
 	series := []svgSeries{
 		{Class: "k0", Legend: "success, qualified", Shape: "square"},
 		{Class: "k1", Legend: "success, not qualified", Shape: "square"},
 	}
-	laneOf := map[Status]int{}
+	laneOf := map[record.Status]int{}
 	statuses := statusesIn(r)
-	present := map[Status]bool{}
+	present := map[record.Status]bool{}
 	for i := range r.Requests {
 		q := &r.Requests[i]
 		present[q.Status] = true
-		if q.Status != StatusSuccess && !slices.Contains(statuses, q.Status) {
+		if q.Status != record.StatusSuccess && !slices.Contains(statuses, q.Status) {
 			statuses = append(statuses, q.Status)
 		}
 	}
 	for _, st := range statuses {
-		if st == StatusSuccess || !present[st] {
+		if st == record.StatusSuccess || !present[st] {
 			continue
 		}
 		laneOf[st] = len(series)
@@ -285,7 +287,7 @@ func newScatterFrame(r *Report) scatterFrame {
 		f.xMax = f.xMin + 1
 	}
 	if r.SLO.TTFTFromScheduled && r.SLO.TTFT > 0 {
-		f.ttftBound = millis(r.SLO.TTFT)
+		f.ttftBound = record.Millis(r.SLO.TTFT)
 		f.yMax = max(f.yMax, f.ttftBound)
 	}
 	if !(f.yMax > 0) {
@@ -298,7 +300,7 @@ func newScatterFrame(r *Report) scatterFrame {
 // scatterTTFT returns a success's finite TTFT from the scheduled time, and
 // false for any other request.
 func scatterTTFT(q *RequestScore) (float64, bool) {
-	if q.Status == StatusSuccess && q.TTFTFromScheduledMS != nil && finite(*q.TTFTFromScheduledMS) {
+	if q.Status == record.StatusSuccess && q.TTFTFromScheduledMS != nil && finite(*q.TTFTFromScheduledMS) {
 		return *q.TTFTFromScheduledMS, true
 	}
 	return 0, false
@@ -311,7 +313,7 @@ func (f scatterFrame) laneY(lane int) float64 { return -float64(lane+1) * f.lane
 // place returns a request's mark, or false when it cannot be placed: its
 // scheduled time is not finite, or it succeeded without a first content
 // time.
-func (f scatterFrame) place(q *RequestScore, laneOf map[Status]int) (scatterMark, bool) {
+func (f scatterFrame) place(q *RequestScore, laneOf map[record.Status]int) (scatterMark, bool) {
 	if !finite(q.ScheduledMS) {
 		return scatterMark{}, false
 	}
@@ -325,7 +327,7 @@ func (f scatterFrame) place(q *RequestScore, laneOf map[Status]int) (scatterMark
 		m.y = scatterGridH - m.dy/f.yMax*scatterGridH
 		return m, true
 	}
-	if q.Status == StatusSuccess {
+	if q.Status == record.StatusSuccess {
 		return scatterMark{}, false
 	}
 	m.series = laneOf[q.Status]
@@ -389,7 +391,7 @@ func scatterCaption(r *Report, series []svgSeries, drawn int, cell, ttftBound fl
 	}
 	c += ". y: TTFT from the scheduled time, first content − scheduled (ms); requests that did not succeed sit in their status's lane below zero."
 	if ttftBound == 0 && r.SLO.TTFT > 0 {
-		c += fmt.Sprintf(" The TTFT bound (%s ms) judges first content − sent, so it is not drawn here: the mark's kind carries the verdict.", htmlMS(millis(r.SLO.TTFT)))
+		c += fmt.Sprintf(" The TTFT bound (%s ms) judges first content − sent, so it is not drawn here: the mark's kind carries the verdict.", htmlMS(record.Millis(r.SLO.TTFT)))
 	}
 	return c
 }

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
 )
@@ -27,9 +29,9 @@ func htmlFloat(v float64) *float64 { return &v }
 
 // htmlSuccess is a successful outcome: sent at d, content events at
 // content (the first is f, the last l), n output tokens, ending at e.
-func htmlSuccess(id string, a, d float64, content []float64, n int, e float64) servebench.Outcome {
-	src := servebench.TokensFromUsage
-	return servebench.Outcome{ID: id, Attempt: 1, Status: servebench.StatusSuccess, ScheduledMS: a, SlotMS: htmlFloat(a), SentMS: htmlFloat(d),
+func htmlSuccess(id string, a, d float64, content []float64, n int, e float64) record.Outcome {
+	src := record.TokensFromUsage
+	return record.Outcome{ID: id, Attempt: 1, Status: record.StatusSuccess, ScheduledMS: a, SlotMS: htmlFloat(a), SentMS: htmlFloat(d),
 		FirstContentMS: htmlFloat(content[0]), LastContentMS: htmlFloat(content[len(content)-1]), TerminalMS: e,
 		ContentMS: content, OutputTokens: &n, TokenCountSource: &src}
 }
@@ -48,14 +50,14 @@ func smallHTMLReport(t *testing.T) *servebench.Report {
 	for i, id := range []string{"a", "b", "c", scriptID, "e"} {
 		s.Entries = append(s.Entries, servebench.ScheduleEntry{ID: id, Row: i, ScheduledMS: float64(200 * i), MaxTokens: 8})
 	}
-	firstToken := servebench.TimeoutFirstToken
+	firstToken := record.TimeoutFirstToken
 	status500 := 500
-	outs := []servebench.Outcome{
+	outs := []record.Outcome{
 		htmlSuccess("a", 0, 0, []float64{50, 70, 90}, 5, 100),
 		htmlSuccess("b", 200, 200, []float64{350, 370, 390}, 5, 400),
-		{ID: "c", Attempt: 1, Status: servebench.StatusTimeout, ScheduledMS: 400, SlotMS: htmlFloat(400), SentMS: htmlFloat(400),
+		{ID: "c", Attempt: 1, Status: record.StatusTimeout, ScheduledMS: 400, SlotMS: htmlFloat(400), SentMS: htmlFloat(400),
 			TerminalMS: 900, Timeout: &firstToken, Error: "no content within the first-token deadline"},
-		{ID: scriptID, Attempt: 1, Status: servebench.StatusHTTPError, ScheduledMS: 600, SlotMS: htmlFloat(600), SentMS: htmlFloat(600),
+		{ID: scriptID, Attempt: 1, Status: record.StatusHTTPError, ScheduledMS: 600, SlotMS: htmlFloat(600), SentMS: htmlFloat(600),
 			TerminalMS: 602, HTTPStatus: &status500, Error: `upstream said <b>busy</b> & "gone"`},
 		htmlSuccess("e", 800, 800, []float64{830, 845, 860}, 4, 870),
 	}
@@ -193,7 +195,7 @@ func TestWriteHTMLPrintsUndefinedValuesAsNotAvailable(t *testing.T) {
 	odd := renderHTML(t, r)
 	// One request late in a long run: the time axis has no span.
 	point := renderHTML(t, &servebench.Report{WindowMS: [2]float64{1e12, 1e12}, Requests: []servebench.RequestScore{
-		{ID: "x", Status: servebench.StatusSuccess, ScheduledMS: 1e12, TTFTMS: htmlFloat(5), TTFTFromScheduledMS: htmlFloat(5), Qualified: true}}})
+		{ID: "x", Status: record.StatusSuccess, ScheduledMS: 1e12, TTFTMS: htmlFloat(5), TTFTFromScheduledMS: htmlFloat(5), Qualified: true}}})
 	if !strings.Contains(point, "1 of 1 offered requests placed; 1 marks drawn") || !strings.Contains(point, `data-steps="1"`) {
 		t.Errorf("a one-request report's charts")
 	}
@@ -333,8 +335,8 @@ func checkPageSVGs(t *testing.T, page string) int {
 func largeHTMLReport(t *testing.T, n int) *servebench.Report {
 	t.Helper()
 	s := &servebench.Schedule{Schema: servebench.ScheduleSchema, Mode: servebench.ModeOpen, WindowMS: [2]float64{0, float64(n)}, ScheduleLagToleranceMS: 20}
-	outs := make([]servebench.Outcome, 0, n)
-	firstToken := servebench.TimeoutFirstToken
+	outs := make([]record.Outcome, 0, n)
+	firstToken := record.TimeoutFirstToken
 	status500 := 500
 	for i := range n {
 		id := fmt.Sprintf("r%06d", i)
@@ -342,10 +344,10 @@ func largeHTMLReport(t *testing.T, n int) *servebench.Report {
 		s.Entries = append(s.Entries, servebench.ScheduleEntry{ID: id, Row: i, ScheduledMS: a, MaxTokens: 8})
 		switch {
 		case i%50 == 0:
-			outs = append(outs, servebench.Outcome{ID: id, Attempt: 1, Status: servebench.StatusTimeout, ScheduledMS: a, SlotMS: htmlFloat(a),
+			outs = append(outs, record.Outcome{ID: id, Attempt: 1, Status: record.StatusTimeout, ScheduledMS: a, SlotMS: htmlFloat(a),
 				SentMS: htmlFloat(a + 0.5), TerminalMS: a + 1000.5, Timeout: &firstToken, Error: "no first token"})
 		case i%97 == 0:
-			outs = append(outs, servebench.Outcome{ID: id, Attempt: 1, Status: servebench.StatusHTTPError, ScheduledMS: a, SlotMS: htmlFloat(a),
+			outs = append(outs, record.Outcome{ID: id, Attempt: 1, Status: record.StatusHTTPError, ScheduledMS: a, SlotMS: htmlFloat(a),
 				SentMS: htmlFloat(a + 0.5), TerminalMS: a + 2.5, HTTPStatus: &status500, Error: "HTTP 500"})
 		default:
 			f := a + 0.5 + float64(20+(i*7919)%400)
@@ -421,12 +423,12 @@ func TestRunWritesTheReportPageBesideTheReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := os.ReadFile(filepath.Join(dir, servebench.ReportHTMLFile))
+	got, err := os.ReadFile(filepath.Join(dir, record.ReportHTMLFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := renderHTML(t, res.Report); string(got) != want {
-		t.Fatalf("%s differs from the report's page", servebench.ReportHTMLFile)
+		t.Fatalf("%s differs from the report's page", record.ReportHTMLFile)
 	}
 	if !strings.Contains(string(got), res.Schedule.RunID) {
 		t.Fatal("the page lacks the run ID")
@@ -436,7 +438,7 @@ func TestRunWritesTheReportPageBesideTheReport(t *testing.T) {
 func ExampleReport_WriteHTML() {
 	s := &servebench.Schedule{Schema: servebench.ScheduleSchema, Mode: servebench.ModeOpen, WindowMS: [2]float64{0, 1000}}
 	s.Entries = []servebench.ScheduleEntry{{ID: "q1", ScheduledMS: 0, MaxTokens: 4}, {ID: "q2", ScheduledMS: 500, MaxTokens: 4}}
-	outs := []servebench.Outcome{
+	outs := []record.Outcome{
 		htmlSuccess("q1", 0, 0, []float64{40, 60}, 3, 70),
 		htmlSuccess("q2", 500, 500, []float64{900, 920}, 3, 930),
 	}

@@ -3,6 +3,8 @@ package servebench
 import (
 	"fmt"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench/stats"
 )
 
@@ -75,5 +77,5 @@ func (r *Report) RequestsWithoutRecord() []string {
 // when it was scored (an interrupted run): the scorer counted it as
 // not_sent.
 func (rs *RequestScore) HadNoRecord() bool {
-	return rs.Status == StatusNotSent && rs.Error == noOutcomeRecordError
+	return rs.Status == record.StatusNotSent && rs.Error == noOutcomeRecordError
 }

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/internal/numfmt"
 )
 
@@ -46,7 +48,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		r.Quality.Judged, r.Quality.Passed, r.Quality.Failed, r.Quality.Unscored, r.Offered)
 
 	rule(fmt.Sprintf("Outcomes (of %d offered)", r.Offered))
-	for _, s := range Statuses() {
+	for _, s := range record.Statuses() {
 		line(string(s), "%d", r.StatusCounts[s])
 	}
 	writeErrorMessagesText(line, rule, r)
@@ -155,13 +157,13 @@ func describeSLO(s SLO) string {
 		if s.TTFTFromScheduled {
 			from = "from schedule"
 		}
-		parts = append(parts, fmt.Sprintf("ttft <= %s ms (%s)", numfmt.Compact(millis(s.TTFT)), from))
+		parts = append(parts, fmt.Sprintf("ttft <= %s ms (%s)", numfmt.Compact(record.Millis(s.TTFT)), from))
 	}
 	if s.TPOT > 0 {
-		parts = append(parts, fmt.Sprintf("tpot <= %s ms (not applicable to one-token responses; a longer response without a TPOT, e.g. 2 tokens in one event, fails it)", numfmt.Compact(millis(s.TPOT))))
+		parts = append(parts, fmt.Sprintf("tpot <= %s ms (not applicable to one-token responses; a longer response without a TPOT, e.g. 2 tokens in one event, fails it)", numfmt.Compact(record.Millis(s.TPOT))))
 	}
 	if s.E2E > 0 {
-		parts = append(parts, fmt.Sprintf("e2e <= %s ms", numfmt.Compact(millis(s.E2E))))
+		parts = append(parts, fmt.Sprintf("e2e <= %s ms", numfmt.Compact(record.Millis(s.E2E))))
 	}
 	if len(parts) == 0 {
 		return "none declared (a success with acceptable quality qualifies)"
@@ -188,7 +190,7 @@ func (r *Report) GomegaString() string {
 	fmt.Fprintf(&b, "Report{offered %d (%s req/s), protocol successes %d, qualified %d, attainment %s (%d/%d, %s), wilson lower %s at %s, status",
 		r.Offered, numfmt.OptFixed(r.OfferedRPS, 3), r.ProtocolSuccesses, r.Qualified, numfmt.OptFixed(r.Attainment, 3),
 		r.Qualified, r.Offered, r.AttainmentKind, numfmt.OptFixed(r.WilsonLower, 3), numfmt.Level(r.WilsonConfidence))
-	for _, s := range Statuses() {
+	for _, s := range record.Statuses() {
 		if c := r.StatusCounts[s]; c > 0 {
 			fmt.Fprintf(&b, " %s=%d", s, c)
 		}

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // textErrorMessages is how many distinct failure messages the text report
@@ -17,7 +19,7 @@ const (
 // errorMessageCount is one distinct failure message and how many offered
 // requests ended with it.
 type errorMessageCount struct {
-	status  Status
+	status  record.Status
 	message string
 	count   int
 }
@@ -27,7 +29,7 @@ type errorMessageCount struct {
 // how many distinct messages there were.
 func commonErrorMessages(reqs []RequestScore, limit int) ([]errorMessageCount, int) {
 	type key struct {
-		status  Status
+		status  record.Status
 		message string
 	}
 	counts := map[key]int{}

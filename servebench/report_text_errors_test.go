@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 func TestWriteTextShowsTheMostCommonErrorMessages(t *testing.T) {
@@ -15,12 +17,12 @@ func TestWriteTextShowsTheMostCommonErrorMessages(t *testing.T) {
 	long := strings.Repeat("é", 100) // 200 bytes: cut at 160 bytes, 80 characters
 	r.Requests = nil
 	for range 3 {
-		r.Requests = append(r.Requests, RequestScore{Status: StatusHTTPError, Error: missing})
+		r.Requests = append(r.Requests, RequestScore{Status: record.StatusHTTPError, Error: missing})
 	}
 	for range 2 {
-		r.Requests = append(r.Requests, RequestScore{Status: StatusStreamError, Error: "connection reset\nby peer"})
+		r.Requests = append(r.Requests, RequestScore{Status: record.StatusStreamError, Error: "connection reset\nby peer"})
 	}
-	r.Requests = append(r.Requests, RequestScore{Status: StatusTimeout, Error: long}, RequestScore{Status: StatusSuccess})
+	r.Requests = append(r.Requests, RequestScore{Status: record.StatusTimeout, Error: long}, RequestScore{Status: record.StatusSuccess})
 	var buf bytes.Buffer
 	if err := r.WriteText(&buf); err != nil {
 		t.Fatal(err)
@@ -46,7 +48,7 @@ func TestCommonErrorMessagesKeepsTheMostCommon(t *testing.T) {
 	var reqs []RequestScore
 	for i, n := range []int{1, 4, 2, 4, 1, 3} {
 		for range n {
-			reqs = append(reqs, RequestScore{Status: StatusHTTPError, Error: string(rune('a' + i))})
+			reqs = append(reqs, RequestScore{Status: record.StatusHTTPError, Error: string(rune('a' + i))})
 		}
 	}
 	top, distinct := commonErrorMessages(reqs, 3)
@@ -54,7 +56,7 @@ func TestCommonErrorMessagesKeepsTheMostCommon(t *testing.T) {
 		t.Fatalf("distinct %d, top %v", distinct, top)
 	}
 	// Counts 4 (b, d), then 3 (f); equal counts in message order.
-	for i, want := range []errorMessageCount{{StatusHTTPError, "b", 4}, {StatusHTTPError, "d", 4}, {StatusHTTPError, "f", 3}} {
+	for i, want := range []errorMessageCount{{record.StatusHTTPError, "b", 4}, {record.StatusHTTPError, "d", 4}, {record.StatusHTTPError, "f", 3}} {
 		if top[i] != want {
 			t.Errorf("top[%d] = %+v, want %+v", i, top[i], want)
 		}

@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/internal/strictjson"
 )
 
@@ -30,7 +32,7 @@ func ReadRequestScores(path string, each func(*RequestScore) error) error {
 		if len(bytes.TrimSpace(text)) > 0 {
 			rs = RequestScore{}
 			if derr := strictjson.Decode(text, &rs); derr != nil {
-				return fmt.Errorf("%s:%d: %w", path, line, describeJSONError(derr))
+				return fmt.Errorf("%s:%d: %w", path, line, record.DescribeJSONError(derr))
 			}
 			if cerr := each(&rs); cerr != nil {
 				return cerr

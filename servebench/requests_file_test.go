@@ -8,16 +8,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench"
 )
 
 // ReadRequestScores hands over every line in order and names the file,
 // line and field of a malformed one.
 func TestReadRequestScoresStreamsLinesAndNamesBadOnes(t *testing.T) {
-	path := filepath.Join(t.TempDir(), servebench.RequestsFile)
+	path := filepath.Join(t.TempDir(), record.RequestsFile)
 	sent, ttft := 0.5, 80.0
-	good := entryLine(t, servebench.RequestScore{ID: "a", Status: servebench.StatusSuccess, SentMS: &sent, TTFTMS: &ttft}) + "\n" +
-		entryLine(t, servebench.RequestScore{ID: "b", Status: servebench.StatusNotSent, ScheduledMS: 10, Error: "never sent"})
+	good := entryLine(t, servebench.RequestScore{ID: "a", Status: record.StatusSuccess, SentMS: &sent, TTFTMS: &ttft}) + "\n" +
+		entryLine(t, servebench.RequestScore{ID: "b", Status: record.StatusNotSent, ScheduledMS: 10, Error: "never sent"})
 	if err := os.WriteFile(path, []byte(good), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -63,18 +65,18 @@ func ExampleReadRequestScores() {
 	// A run directory as a BoundedMemory run leaves it, in part.
 	dir, _ := os.MkdirTemp("", "run-")
 	defer os.RemoveAll(dir)
-	f, _ := os.Create(filepath.Join(dir, servebench.RequestsFile))
+	f, _ := os.Create(filepath.Join(dir, record.RequestsFile))
 	enc := json.NewEncoder(f)
-	_ = enc.Encode(servebench.RequestScore{ID: "a", Status: servebench.StatusSuccess})
-	_ = enc.Encode(servebench.RequestScore{ID: "b", Status: servebench.StatusTimeout, ScheduledMS: 250})
+	_ = enc.Encode(servebench.RequestScore{ID: "a", Status: record.StatusSuccess})
+	_ = enc.Encode(servebench.RequestScore{ID: "b", Status: record.StatusTimeout, ScheduledMS: 250})
 	_ = f.Close()
-	rep := &servebench.Report{RequestsFile: servebench.RequestsFile}
+	rep := &servebench.Report{RequestsFile: record.RequestsFile}
 
-	counts := map[servebench.Status]int{}
+	counts := map[record.Status]int{}
 	err := servebench.ReadRequestScores(filepath.Join(dir, rep.RequestsFile), func(rs *servebench.RequestScore) error {
 		counts[rs.Status]++
 		return nil
 	})
-	fmt.Println(counts[servebench.StatusSuccess], "success,", counts[servebench.StatusTimeout], "timeout, error:", err)
+	fmt.Println(counts[record.StatusSuccess], "success,", counts[record.StatusTimeout], "timeout, error:", err)
 	// Output: 1 success, 1 timeout, error: <nil>
 }

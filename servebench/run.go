@@ -7,18 +7,8 @@ import (
 	"io"
 	"os"
 	"time"
-)
 
-// The files a run directory holds.
-const (
-	ScheduleFile = "schedule.json"
-	OutcomesFile = "outcomes.jsonl"
-	WarmupFile   = "warmup.jsonl"
-	ReportFile   = "report.json"
-	// RequestsFile holds one RequestScore per line for a BoundedMemory run.
-	RequestsFile = "requests.jsonl"
-	// ReportHTMLFile is the report as a self-contained HTML page.
-	ReportHTMLFile = "report.html"
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // RunConfig declares one benchmark run.
@@ -49,7 +39,7 @@ type RunConfig struct {
 	Client *Client
 	// Sender, when set, sends the requests instead of Client: another
 	// protocol, or a Client wrapped with extra behaviour (see Sender).
-	Sender Sender
+	Sender record.Sender
 	// LagTolerance is the declared schedule-lag tolerance (default 20 ms).
 	LagTolerance time.Duration
 	// Score declares how the run is scored (SLO, confidence, percentiles).
@@ -125,8 +115,8 @@ type RunResult struct {
 	ScheduleSHA256 string
 	// Outcomes holds one terminal record per scheduled request, in the
 	// order they ended; Warmup holds the warmup records.
-	Outcomes []Outcome
-	Warmup   []Outcome
+	Outcomes []record.Outcome
+	Warmup   []record.Outcome
 	// Report is the scored run.
 	Report *Report
 }

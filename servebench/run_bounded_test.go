@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
 )
@@ -47,18 +49,18 @@ func TestBoundedMemoryRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wholePath := filepath.Join(t.TempDir(), servebench.ScheduleFile)
+	wholePath := filepath.Join(t.TempDir(), record.ScheduleFile)
 	wholeSum, err := servebench.WriteSchedule(wholePath, whole)
 	if err != nil {
 		t.Fatal(err)
 	}
-	streamed, _ := os.ReadFile(filepath.Join(dir, servebench.ScheduleFile))
+	streamed, _ := os.ReadFile(filepath.Join(dir, record.ScheduleFile))
 	inMemory, _ := os.ReadFile(wholePath)
 	if string(streamed) != string(inMemory) || res.ScheduleSHA256 != wholeSum || rep.Inputs.ScheduleSHA256 != wholeSum {
 		t.Fatalf("streamed schedule (hash %s, report %s) differs from the one realized in memory (hash %s)",
 			res.ScheduleSHA256, rep.Inputs.ScheduleSHA256, wholeSum)
 	}
-	f, err := os.Open(filepath.Join(dir, servebench.RequestsFile))
+	f, err := os.Open(filepath.Join(dir, record.RequestsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +76,7 @@ func TestBoundedMemoryRun(t *testing.T) {
 		t.Fatalf("requests.jsonl has %d lines, want 24", lines)
 	}
 	var onDisk map[string]json.RawMessage
-	data, _ := os.ReadFile(filepath.Join(dir, servebench.ReportFile))
+	data, _ := os.ReadFile(filepath.Join(dir, record.ReportFile))
 	if err := json.Unmarshal(data, &onDisk); err != nil || string(onDisk["requests"]) != "null" {
 		t.Fatalf("report.json requests: %s (%v)", onDisk["requests"], err)
 	}
@@ -85,7 +87,7 @@ func TestBoundedMemoryRun(t *testing.T) {
 	if !reflect.DeepEqual(mem.Percentiles, rep.Percentiles) || mem.Qualified != rep.Qualified || !reflect.DeepEqual(mem.Drift, rep.Drift) {
 		t.Fatalf("in memory %s\nbounded %s", mem.GomegaString(), rep.GomegaString())
 	}
-	outs, err := servebench.ReadOutcomes(filepath.Join(dir, servebench.OutcomesFile))
+	outs, err := record.ReadOutcomes(filepath.Join(dir, record.OutcomesFile))
 	if err != nil {
 		t.Fatal(err)
 	}

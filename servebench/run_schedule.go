@@ -3,6 +3,8 @@ package servebench
 import (
 	"fmt"
 	"path/filepath"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // preparedSchedule is a run's schedule once it is realized and saved: the
@@ -66,7 +68,7 @@ func prepareSchedule(cfg *RunConfig) (string, *preparedSchedule, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	path := filepath.Join(dir, ScheduleFile)
+	path := filepath.Join(dir, record.ScheduleFile)
 	var p *preparedSchedule
 	if r != nil {
 		p, err = streamSchedule(path, r)

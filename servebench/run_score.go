@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/internal/safefile"
 )
@@ -28,7 +30,7 @@ func scoreRun(cfg RunConfig, s *Schedule, res *RunResult, gen *GeneratorReport, 
 	}
 	rep.Inputs.WorkloadSHA256 = cfg.Workload.SHA256
 	rep.Inputs.ScheduleSHA256 = res.ScheduleSHA256
-	if sum, err := fileSHA256(filepath.Join(res.Dir, OutcomesFile)); err == nil {
+	if sum, err := fileSHA256(filepath.Join(res.Dir, record.OutcomesFile)); err == nil {
 		rep.Inputs.OutcomesSHA256 = sum
 	}
 	completeGenerator(gen, rep, s, sentBefore(res.Outcomes, rep.WindowMS[1]))
@@ -55,7 +57,7 @@ func markOutcomeWriteFailure(rep *Report, err error) {
 // scoreOptionsFor completes the run's score options with what the schedule
 // declares: its lag tolerance and, for a closed loop, a window that closes
 // at the users' last terminal outcome.
-func scoreOptionsFor(cfg RunConfig, s *Schedule, outcomes []Outcome) ScoreOptions {
+func scoreOptionsFor(cfg RunConfig, s *Schedule, outcomes []record.Outcome) ScoreOptions {
 	opts := cfg.Score
 	if opts.Endpoint == "" && cfg.Sender == nil && cfg.Client != nil {
 		opts.Endpoint = cfg.Client.Endpoint
@@ -97,7 +99,7 @@ func completeGenerator(g *GeneratorReport, rep *Report, s *Schedule, inWindow in
 
 // sentBefore counts the attempts sent before end: the sends inside the
 // window.
-func sentBefore(outcomes []Outcome, end float64) int {
+func sentBefore(outcomes []record.Outcome, end float64) int {
 	n := 0
 	for i := range outcomes {
 		if o := &outcomes[i]; o.SentMS != nil && *o.SentMS < end {
@@ -192,8 +194,8 @@ func writeFileWhole(path string, data []byte) error {
 // clientTimeouts reports the client's declared deadlines in milliseconds.
 func clientTimeouts(c *Client) Timeouts {
 	return Timeouts{
-		FirstTokenMS: millis(c.FirstTokenTimeout),
-		IdleMS:       millis(c.IdleTimeout),
-		TotalMS:      millis(c.TotalTimeout),
+		FirstTokenMS: record.Millis(c.FirstTokenTimeout),
+		IdleMS:       record.Millis(c.IdleTimeout),
+		TotalMS:      record.Millis(c.TotalTimeout),
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/internal/safefile"
 )
 
@@ -23,10 +25,10 @@ func scoreRunBounded(cfg RunConfig, s *Schedule, res *RunResult, gen *GeneratorR
 	opts := scoreOptionsFor(cfg, s, nil)
 	// The scorer of a run directory takes defaults from its report.json:
 	// one left from an earlier run in the same directory must not count.
-	if err := os.Remove(filepath.Join(res.Dir, ReportFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
+	if err := os.Remove(filepath.Join(res.Dir, record.ReportFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
-	f, err := safefile.Create(filepath.Join(res.Dir, RequestsFile))
+	f, err := safefile.Create(filepath.Join(res.Dir, record.RequestsFile))
 	if err != nil {
 		return nil, err
 	}
@@ -35,7 +37,7 @@ func scoreRunBounded(cfg RunConfig, s *Schedule, res *RunResult, gen *GeneratorR
 	if errors.Is(err, errStreamDeclined) {
 		// An unusual record: score in memory after all, with the strict
 		// reader's errors.
-		outcomes, rerr := ReadOutcomes(filepath.Join(res.Dir, OutcomesFile))
+		outcomes, rerr := record.ReadOutcomes(filepath.Join(res.Dir, record.OutcomesFile))
 		if rerr != nil {
 			return nil, rerr
 		}
@@ -58,11 +60,11 @@ func scoreRunBounded(cfg RunConfig, s *Schedule, res *RunResult, gen *GeneratorR
 		return nil, err
 	}
 	rep.Inputs.WorkloadSHA256 = cfg.Workload.SHA256
-	rep.RequestsFile = RequestsFile
+	rep.RequestsFile = record.RequestsFile
 	completeGenerator(gen, rep, s, sent)
 	rep.Generator = gen
 	rep.Experiment = experimentRecord(cfg, s, wallStart)
 	rep.Experiment.Notes = append(rep.Experiment.Notes, fmt.Sprintf(
-		"bounded memory: request entries are in %s, and the prompt-token and output-length audits were skipped", RequestsFile))
+		"bounded memory: request entries are in %s, and the prompt-token and output-length audits were skipped", record.RequestsFile))
 	return rep, nil
 }

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
 )
@@ -63,12 +65,12 @@ func TestRunWritesTheRunDirectoryAndScoresEveryRequest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{servebench.ScheduleFile, servebench.OutcomesFile, servebench.WarmupFile, servebench.ReportFile} {
+	for _, f := range []string{record.ScheduleFile, record.OutcomesFile, record.WarmupFile, record.ReportFile} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Errorf("run directory lacks %s: %v", f, err)
 		}
 	}
-	onDisk, err := servebench.ReadOutcomes(filepath.Join(dir, servebench.OutcomesFile))
+	onDisk, err := record.ReadOutcomes(filepath.Join(dir, record.OutcomesFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,12 +118,12 @@ func TestCancelledRunLeavesOneTerminalRecordPerScheduledRequest(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "cancel") && !strings.Contains(err.Error(), "deadline") {
 		t.Fatalf("error %v, want the cancellation", err)
 	}
-	onDisk, rerr := servebench.ReadOutcomes(filepath.Join(dir, servebench.OutcomesFile))
+	onDisk, rerr := record.ReadOutcomes(filepath.Join(dir, record.OutcomesFile))
 	if rerr != nil {
 		t.Fatal(rerr)
 	}
 	seen := map[string]int{}
-	counts := map[servebench.Status]int{}
+	counts := map[record.Status]int{}
 	for _, o := range onDisk {
 		seen[o.ID]++
 		counts[o.Status]++
@@ -134,7 +136,7 @@ func TestCancelledRunLeavesOneTerminalRecordPerScheduledRequest(t *testing.T) {
 			t.Fatalf("entry %s has %d records", e.ID, seen[e.ID])
 		}
 	}
-	if counts[servebench.StatusNotSent] < 20 || counts[servebench.StatusCancelled] == 0 {
+	if counts[record.StatusNotSent] < 20 || counts[record.StatusCancelled] == 0 {
 		t.Fatalf("status counts %v: want in-flight requests cancelled and at least 20 never sent", counts)
 	}
 	if res.Report == nil || res.Report.Valid || res.Report.Offered != 40 {
@@ -200,12 +202,12 @@ func TestConversationTurnsFollowThePreviousAnswer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	by := map[string]servebench.Outcome{}
+	by := map[string]record.Outcome{}
 	for _, o := range res.Outcomes {
 		by[o.ID] = o
 	}
 	t1, t2 := by["t1"], by["t2"]
-	if t1.Status != servebench.StatusSuccess || t2.Status != servebench.StatusSuccess {
+	if t1.Status != record.StatusSuccess || t2.Status != record.StatusSuccess {
 		t.Fatalf("statuses %s %s", t1.Status, t2.Status)
 	}
 	if math.Abs(t2.ScheduledMS-(t1.TerminalMS+40)) > 0.002 || *t2.SentMS < t2.ScheduledMS {

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -41,13 +43,13 @@ func TestRunCancelledDuringWarmupLeavesAScorableDirectory(t *testing.T) {
 	if res == nil || res.Report == nil {
 		t.Fatal("no report from a run cancelled during warmup")
 	}
-	if res.Report.Valid || res.Report.StatusCounts[servebench.StatusNotSent] != 5 {
+	if res.Report.Valid || res.Report.StatusCounts[record.StatusNotSent] != 5 {
 		t.Errorf("valid %v, status counts %v, want all 5 not_sent", res.Report.Valid, res.Report.StatusCounts)
 	}
-	if len(res.Warmup) != 2 || res.Warmup[0].Status != servebench.StatusCancelled && res.Warmup[0].Status != servebench.StatusNotSent {
+	if len(res.Warmup) != 2 || res.Warmup[0].Status != record.StatusCancelled && res.Warmup[0].Status != record.StatusNotSent {
 		t.Errorf("warmup records %+v", res.Warmup)
 	}
-	if _, err := os.Stat(filepath.Join(res.Dir, servebench.OutcomesFile)); err != nil {
+	if _, err := os.Stat(filepath.Join(res.Dir, record.OutcomesFile)); err != nil {
 		t.Fatal(err)
 	}
 	rep, err := servebench.ScoreRunDir(res.Dir, servebench.ScoreOptions{})

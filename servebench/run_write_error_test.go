@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -94,7 +96,7 @@ func TestRunStopsAtOnceWhenTheOutcomeFileCannotBeWritten(t *testing.T) {
 	if res.Report.Valid || !strings.Contains(strings.Join(res.Report.InvalidReasons, "; "), "the outcome file could not be written") {
 		t.Errorf("report valid %v, reasons %q", res.Report.Valid, res.Report.InvalidReasons)
 	}
-	data, rerr := os.ReadFile(filepath.Join(res.Dir, servebench.OutcomesFile))
+	data, rerr := os.ReadFile(filepath.Join(res.Dir, record.OutcomesFile))
 	if rerr != nil {
 		t.Fatal(rerr)
 	}
@@ -130,7 +132,7 @@ func TestScoreRunDirScoresTheLinesBeforeATornLastLine(t *testing.T) {
 		t.Fatalf("run error %v, want ENOSPC", err)
 	}
 	kept := len(res.Outcomes)
-	path := filepath.Join(res.Dir, servebench.OutcomesFile)
+	path := filepath.Join(res.Dir, record.OutcomesFile)
 	data, _ := os.ReadFile(path)
 	if bytes.HasSuffix(data, []byte("\n")) {
 		t.Fatalf("the file ends in a newline: no torn line to test (%d bytes)", len(data))
@@ -142,8 +144,8 @@ func TestScoreRunDirScoresTheLinesBeforeATornLastLine(t *testing.T) {
 	reasons := strings.Join(rep.InvalidReasons, "; ")
 	wantContains(t, "invalid reasons", reasons, fmt.Sprintf("%s:%d: the last line is torn", path, kept+1))
 	wantContains(t, "invalid reasons", reasons, fmt.Sprintf("%d of 40 offered requests have no outcome record", 40-kept))
-	if rep.Valid || rep.StatusCounts[servebench.StatusSuccess] != kept {
-		t.Errorf("valid %v, %d successes scored, want not valid and the %d complete records", rep.Valid, rep.StatusCounts[servebench.StatusSuccess], kept)
+	if rep.Valid || rep.StatusCounts[record.StatusSuccess] != kept {
+		t.Errorf("valid %v, %d successes scored, want not valid and the %d complete records", rep.Valid, rep.StatusCounts[record.StatusSuccess], kept)
 	}
 }
 
@@ -154,7 +156,7 @@ func TestScoreRunDirScoresTheLinesBeforeATornLastLine(t *testing.T) {
 func TestAFailedReportWriteLeavesNoPartialReport(t *testing.T) {
 	srv := quickAnswerServer(t)
 	dir := t.TempDir()
-	if err := os.Mkdir(filepath.Join(dir, servebench.ReportFile+".tmp"), 0o755); err != nil {
+	if err := os.Mkdir(filepath.Join(dir, record.ReportFile+".tmp"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	_, err := servebench.Run(context.Background(), servebench.RunConfig{
@@ -166,7 +168,7 @@ func TestAFailedReportWriteLeavesNoPartialReport(t *testing.T) {
 	if err == nil {
 		t.Fatal("the report could not be written, yet the run returned no error")
 	}
-	if _, serr := os.Stat(filepath.Join(dir, servebench.ReportFile)); !errors.Is(serr, os.ErrNotExist) {
+	if _, serr := os.Stat(filepath.Join(dir, record.ReportFile)); !errors.Is(serr, os.ErrNotExist) {
 		t.Fatalf("report.json exists after its write failed (%v)", serr)
 	}
 	if _, err := servebench.ScoreRunDir(dir, servebench.ScoreOptions{}); err != nil {

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/google/uuid"
 )
 
@@ -99,7 +101,7 @@ func realize(p SchedulePlan) (*realization, error) {
 	s := &Schedule{
 		Schema:                 ScheduleSchema,
 		RunID:                  runID,
-		ScheduleLagToleranceMS: millis(tol),
+		ScheduleLagToleranceMS: record.Millis(tol),
 		WorkloadSHA256:         p.Workload.SHA256,
 		Workload:               p.Workload.Name,
 	}
@@ -123,7 +125,7 @@ func realize(p SchedulePlan) (*realization, error) {
 			return nil, fmt.Errorf("schedule: a closed loop needs a request count")
 		}
 		s.Mode = ModeClosed
-		s.Arrival = ArrivalSpec{Process: ProcessClosed, Users: p.ClosedLoop.Users, ThinkTimeMS: millis(p.ClosedLoop.ThinkTime)}
+		s.Arrival = ArrivalSpec{Process: ProcessClosed, Users: p.ClosedLoop.Users, ThinkTimeMS: record.Millis(p.ClosedLoop.ThinkTime)}
 		r.offsets = make([]time.Duration, p.Count)
 		s.Notes = append(s.Notes, "closed loop: each request is scheduled when its user is free again (previous end plus think time); the window closes at the last terminal outcome, and the offered rate is the users' realized rate, not an external arrival rate")
 	} else {
@@ -141,7 +143,7 @@ func realize(p SchedulePlan) (*realization, error) {
 			s.Notes = append(s.Notes, rp.notes()...)
 		}
 	}
-	s.WindowMS = [2]float64{0, millis(windowEnd)}
+	s.WindowMS = [2]float64{0, record.Millis(windowEnd)}
 	if len(r.offsets) == 0 {
 		return nil, fmt.Errorf("schedule: the arrival process produced no arrivals within the bounds")
 	}
@@ -172,7 +174,7 @@ func (r *realization) entries(emit func(*ScheduleEntry) error) error {
 				ID:          repeatID(req.ID, reps[unit]),
 				Row:         row,
 				Class:       req.Class,
-				ScheduledMS: millis(at),
+				ScheduledMS: record.Millis(at),
 				Expect:      req.Expect,
 				MaxTokens:   req.MaxTokens,
 				IgnoreEOS:   req.IgnoreEOS,
@@ -266,7 +268,7 @@ func ReadSchedule(path string) (*Schedule, string, error) {
 	}
 	var s Schedule
 	if err := json.Unmarshal(data, &s); err != nil {
-		return nil, "", fmt.Errorf("%s: %w", path, describeJSONError(err))
+		return nil, "", fmt.Errorf("%s: %w", path, record.DescribeJSONError(err))
 	}
 	if s.Schema != ScheduleSchema {
 		return nil, "", fmt.Errorf("%s: schema: want %q, got %q", path, ScheduleSchema, s.Schema)

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench/quality"
 )
 
@@ -68,7 +70,7 @@ func TestWriteScheduleHashesTheBytesItWrote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), ScheduleFile)
+	path := filepath.Join(t.TempDir(), record.ScheduleFile)
 	sum, err := WriteSchedule(path, s)
 	if err != nil {
 		t.Fatal(err)

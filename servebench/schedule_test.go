@@ -3,6 +3,8 @@ package servebench
 import (
 	"path/filepath"
 	"testing"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 func mustWorkload(t *testing.T, text string) *Workload {
@@ -77,7 +79,7 @@ func TestScheduleRoundTripsWithItsHash(t *testing.T) {
 	w := mustWorkload(t, `{"prompt":"x","max_tokens":2,"expect":{"regex":"ok"}}`)
 	a, _ := NewArrival(ArrivalSpec{Process: "poisson", RateRPS: 10, Seed: 7})
 	s, _ := BuildSchedule(SchedulePlan{Workload: w, Arrival: a, Count: 3})
-	path := filepath.Join(t.TempDir(), ScheduleFile)
+	path := filepath.Join(t.TempDir(), record.ScheduleFile)
 	sum, err := WriteSchedule(path, s)
 	if err != nil {
 		t.Fatal(err)

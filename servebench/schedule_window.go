@@ -3,6 +3,8 @@ package servebench
 import (
 	"fmt"
 	"time"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // checkWindowEnd refuses an arrival window that rounds to zero (a rate so
@@ -19,7 +21,7 @@ func checkWindowEnd(end time.Duration, offsets []time.Duration) error {
 	switch {
 	case end <= 0:
 		return fmt.Errorf("schedule: the arrival window of %d arrivals rounds to zero at nanosecond resolution; lower the rate", arrivals)
-	case millis(end) > maxTimeMS:
+	case record.Millis(end) > maxTimeMS:
 		return fmt.Errorf("schedule: the arrival window ends past %s; raise the rate or bound the duration", maxTimeText)
 	}
 	return nil

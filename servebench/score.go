@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench/stats"
 )
 
@@ -109,7 +111,7 @@ func (set *scoreSetup) resolveWindow(opts ScoreOptions) error {
 			return fmt.Errorf("score options: lag tolerance %v ms: want a finite value >= 0", set.tolerance)
 		}
 	} else if !(set.tolerance > 0) {
-		set.tolerance = millis(DefaultLagTolerance)
+		set.tolerance = record.Millis(DefaultLagTolerance)
 	}
 	if w := set.window; !scoreFinite(w[0]) || !scoreFinite(w[1]) || w[0] < 0 || w[1] <= w[0] {
 		return fmt.Errorf("score options: window [%v, %v) ms: want 0 <= start < end", w[0], w[1])
@@ -128,11 +130,11 @@ func (set *scoreSetup) resolveStatistics(opts ScoreOptions) error {
 	}
 	switch {
 	case opts.DriftInterval == 0:
-		set.driftMS = millis(DefaultDriftInterval)
+		set.driftMS = record.Millis(DefaultDriftInterval)
 	case opts.DriftInterval > 0 && opts.DriftInterval < time.Millisecond:
 		return fmt.Errorf("score options: drift interval %v: want at least 1ms", opts.DriftInterval)
 	case opts.DriftInterval > 0:
-		set.driftMS = millis(opts.DriftInterval)
+		set.driftMS = record.Millis(opts.DriftInterval)
 	}
 	if !(set.confidence > 0 && set.confidence < 1) {
 		return fmt.Errorf("score options: confidence %v: want a value in (0, 1)", set.confidence)
@@ -183,7 +185,7 @@ func (set scoreSetup) inWindow(scheduledMS float64) bool {
 }
 
 // limitMS converts a declared bound into the records' unit.
-func sloLimitMS(d time.Duration) float64 { return millis(d) }
+func sloLimitMS(d time.Duration) float64 { return record.Millis(d) }
 
 // sloUnset reports whether no bound was given at all (a negative bound is
 // given, and rejected later).

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -62,7 +64,7 @@ func TestEmbeddingsReportDefinesE2EOnly(t *testing.T) {
 		}
 	}
 	// report.json: TTFT is absent, not null and not 0.
-	data, err := os.ReadFile(filepath.Join(res.Dir, servebench.ReportFile))
+	data, err := os.ReadFile(filepath.Join(res.Dir, record.ReportFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +80,7 @@ func TestEmbeddingsReportDefinesE2EOnly(t *testing.T) {
 		}
 	}
 	// The HTML page has no TTFT chart and gives the rates.
-	page, err := os.ReadFile(filepath.Join(res.Dir, servebench.ReportHTMLFile))
+	page, err := os.ReadFile(filepath.Join(res.Dir, record.ReportHTMLFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +128,7 @@ func TestInvalidResponsesCountAgainstAttainment(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := res.Report
-	if r.StatusCounts[servebench.StatusInvalidResponse] != 2 || r.Qualified != 0 || *r.Attainment != 0 {
+	if r.StatusCounts[record.StatusInvalidResponse] != 2 || r.Qualified != 0 || *r.Attainment != 0 {
 		t.Errorf("status counts %v qualified %d attainment %v", r.StatusCounts, r.Qualified, *r.Attainment)
 	}
 }

@@ -3,6 +3,8 @@ package servebench
 import (
 	"strings"
 	"testing"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // backlogCase scores ten requests scheduled every 100 ms over [0, 1000),
@@ -10,7 +12,7 @@ import (
 func backlogCase(t *testing.T, dur float64, stuck int) *Backlog {
 	t.Helper()
 	s := &Schedule{Schema: ScheduleSchema, Mode: "open", WindowMS: [2]float64{0, 1000}, ScheduleLagToleranceMS: 20}
-	var outs []Outcome
+	var outs []record.Outcome
 	for i := range 10 {
 		id := string(rune('a' + i))
 		at := float64(i * 100)
@@ -19,9 +21,9 @@ func backlogCase(t *testing.T, dur float64, stuck int) *Backlog {
 			end = 5000 // still outstanding at the window's end
 		}
 		s.Entries = append(s.Entries, ScheduleEntry{ID: id, ScheduledMS: at, MaxTokens: 2})
-		outs = append(outs, Outcome{ID: id, Attempt: 1, Status: StatusSuccess, ScheduledMS: at, SentMS: new(at),
+		outs = append(outs, record.Outcome{ID: id, Attempt: 1, Status: record.StatusSuccess, ScheduledMS: at, SentMS: new(at),
 			FirstContentMS: new(at + 1), LastContentMS: new(at + 2), TerminalMS: end, ContentMS: []float64{at + 1, at + 2},
-			OutputTokens: new(2), TokenCountSource: new(TokensFromUsage)})
+			OutputTokens: new(2), TokenCountSource: new(record.TokensFromUsage)})
 	}
 	r, err := Score(s, outs, ScoreOptions{})
 	if err != nil {

@@ -6,14 +6,16 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // millionRun builds a synthetic open-loop run of n requests at 1000 req/s,
 // each streaming eight one-token events, one in fifty failing.
-func millionRun(n int) (*Schedule, []Outcome) {
+func millionRun(n int) (*Schedule, []record.Outcome) {
 	s := &Schedule{Schema: ScheduleSchema, Mode: "open", WindowMS: [2]float64{0, float64(n)}, ScheduleLagToleranceMS: 20,
 		Entries: make([]ScheduleEntry, n)}
-	outcomes := make([]Outcome, n)
+	outcomes := make([]record.Outcome, n)
 	content := make([]float64, 8*n)
 	eventTokens := []int{1, 1, 1, 1, 1, 1, 1, 1}
 	eight := 8
@@ -26,10 +28,10 @@ func millionRun(n int) (*Schedule, []Outcome) {
 		for j := range ev {
 			ev[j] = d + 120 + float64(j)*(20+float64(i%13))
 		}
-		o := Outcome{ID: id, Attempt: 1, Status: StatusSuccess, ScheduledMS: a, SentMS: new(d),
+		o := record.Outcome{ID: id, Attempt: 1, Status: record.StatusSuccess, ScheduledMS: a, SentMS: new(d),
 			ContentMS: ev, EventTokens: eventTokens, OutputTokens: &eight, TerminalMS: ev[7] + 5}
 		if i%50 == 0 {
-			o.Status, o.ContentMS, o.EventTokens, o.OutputTokens = StatusHTTPError, nil, nil, nil
+			o.Status, o.ContentMS, o.EventTokens, o.OutputTokens = record.StatusHTTPError, nil, nil, nil
 		}
 		outcomes[i] = o
 	}

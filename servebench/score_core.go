@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // scoreRecords scores the cohort's records (one per offered request, in
@@ -112,7 +114,7 @@ func measureRecord(rec *scoreRecord) requestMeasures {
 // latency criteria that failed because their value was not measurable
 // rather than above the bound.
 func judgeRecord(rec *scoreRecord, m *requestMeasures, lim sloLimits, arena *reasonArena) ([]Reason, unmeasured) {
-	if rec.status != StatusSuccess {
+	if rec.status != record.StatusSuccess {
 		return arena.list(ReasonStatus), 0
 	}
 	var buf [4]Reason // quality, ttft, tpot, e2e at most
@@ -233,8 +235,8 @@ func (t *fluidityTally) add(f fluidityResult) {
 
 func (t *fluidityTally) report(rule FluidityRule) *FluidityReport {
 	fr := &FluidityReport{
-		FirstTokenDeadlineMS: millis(rule.FirstTokenDeadline),
-		CadenceMS:            millis(rule.Cadence),
+		FirstTokenDeadlineMS: record.Millis(rule.FirstTokenDeadline),
+		CadenceMS:            record.Millis(rule.Cadence),
 		MissedDeadlines:      t.missed,
 		Deadlines:            t.deadlines,
 	}

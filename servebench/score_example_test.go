@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -33,8 +35,8 @@ func ExampleScore() {
 	five := 5
 	s := &servebench.Schedule{Mode: "open", WindowMS: [2]float64{0, 1000}, ScheduleLagToleranceMS: 20,
 		Entries: []servebench.ScheduleEntry{{ID: "a", ScheduledMS: 0}, {ID: "b", ScheduledMS: 500}}}
-	outcomes := []servebench.Outcome{{
-		ID: "a", Attempt: 1, Status: servebench.StatusSuccess, SentMS: sent(0),
+	outcomes := []record.Outcome{{
+		ID: "a", Attempt: 1, Status: record.StatusSuccess, SentMS: sent(0),
 		ContentMS: []float64{240, 280, 320, 440, 480}, EventTokens: []int{1, 1, 1, 1, 1}, OutputTokens: &five,
 		TerminalMS: 500,
 	}}

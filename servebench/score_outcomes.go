@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench/quality"
 )
 
@@ -26,7 +28,7 @@ import (
 //
 // Quality comes from each record's Quality verdict; nil is unscored (it
 // neither passes nor fails, and the attainment kind says so).
-func Score(s *Schedule, outcomes []Outcome, opts ScoreOptions) (*Report, error) {
+func Score(s *Schedule, outcomes []record.Outcome, opts ScoreOptions) (*Report, error) {
 	return scoreOutcomes(s, outcomes, opts, outcomeSource{})
 }
 
@@ -46,7 +48,7 @@ func (src outcomeSource) errorAt(i int, id, field, format string, args ...any) e
 }
 
 // scoreOutcomes is Score, with src locating records in error messages.
-func scoreOutcomes(s *Schedule, outcomes []Outcome, opts ScoreOptions, src outcomeSource) (*Report, error) {
+func scoreOutcomes(s *Schedule, outcomes []record.Outcome, opts ScoreOptions, src outcomeSource) (*Report, error) {
 	if s == nil {
 		return nil, fmt.Errorf("score: no schedule")
 	}
@@ -113,7 +115,7 @@ type entryAttempts struct {
 // findAttempts finds each entry's first and last attempts, refusing a
 // record whose ID the schedule does not hold, an attempt number below 1,
 // and a second record for the same attempt.
-func findAttempts(outcomes []Outcome, byID map[string]int, entries int, src outcomeSource) (entryAttempts, error) {
+func findAttempts(outcomes []record.Outcome, byID map[string]int, entries int, src outcomeSource) (entryAttempts, error) {
 	a := entryAttempts{final: make([]int32, entries), firstTry: map[int]int{}}
 	for i := range a.final {
 		a.final[i] = -1
@@ -160,7 +162,7 @@ func findAttempts(outcomes []Outcome, byID map[string]int, entries int, src outc
 // attempt. Earlier attempts are not scored, but they are records of the
 // run (the first one's send time judges the generator): they obey the same
 // clock rules.
-func checkEarlierAttempts(s *Schedule, outcomes []Outcome, byID map[string]int, final []int32, src outcomeSource) error {
+func checkEarlierAttempts(s *Schedule, outcomes []record.Outcome, byID map[string]int, final []int32, src outcomeSource) error {
 	for k := range outcomes {
 		o := &outcomes[k]
 		i := byID[o.ID]
@@ -181,7 +183,7 @@ func checkEarlierAttempts(s *Schedule, outcomes []Outcome, byID map[string]int, 
 // it falls outside the window, and returns the records scheduled in the
 // window: an entry with no record at all is not_sent, and a retried one
 // keeps its first attempt's send time.
-func cohortRecords(s *Schedule, outcomes []Outcome, set scoreSetup, a entryAttempts, src outcomeSource) ([]scoreRecord, error) {
+func cohortRecords(s *Schedule, outcomes []record.Outcome, set scoreSetup, a entryAttempts, src outcomeSource) ([]scoreRecord, error) {
 	recs := make([]scoreRecord, 0, len(s.Entries))
 	for i := range s.Entries {
 		e := &s.Entries[i]
@@ -191,7 +193,7 @@ func cohortRecords(s *Schedule, outcomes []Outcome, set scoreSetup, a entryAttem
 				continue
 			}
 			recs = append(recs, scoreRecord{
-				id: e.ID, class: e.Class, status: StatusNotSent, scheduled: e.ScheduledMS,
+				id: e.ID, class: e.Class, status: record.StatusNotSent, scheduled: e.ScheduledMS,
 				errMsg: noOutcomeRecordError,
 			})
 			continue
@@ -219,7 +221,7 @@ func cohortRecords(s *Schedule, outcomes []Outcome, set scoreSetup, a entryAttem
 // scheduledOf is a request's scheduled time a: the schedule's, except in
 // closed loop and for later turns of a conversation, where it is fixed at
 // run time and the outcome holds the real value.
-func scheduledOf(s *Schedule, e *ScheduleEntry, o *Outcome) float64 {
+func scheduledOf(s *Schedule, e *ScheduleEntry, o *record.Outcome) float64 {
 	if s.Mode == ModeClosed || e.DependsOn != "" {
 		return o.ScheduledMS
 	}
@@ -244,7 +246,7 @@ const noOutcomeRecordError = "no outcome record: the request never reached a ter
 // while first and last content (f, l) time the visible answer alone, after
 // the reasoning. Without a reasoning count it is the output count as
 // reported.
-func visibleOutputTokens(o *Outcome) *int {
+func visibleOutputTokens(o *record.Outcome) *int {
 	if o.OutputTokens == nil || o.ReasoningTokens == nil || *o.ReasoningTokens <= 0 || *o.ReasoningTokens >= *o.OutputTokens {
 		return o.OutputTokens
 	}
@@ -254,11 +256,11 @@ func visibleOutputTokens(o *Outcome) *int {
 // checkContentForStatus checks a record's content events against its kind
 // and status: a record with items (an API without a first token) has none,
 // and any other success has at least one.
-func checkContentForStatus(o *Outcome, fail func(field, format string, args ...any) error) error {
+func checkContentForStatus(o *record.Outcome, fail func(field, format string, args ...any) error) error {
 	if o.Items != nil && len(o.ContentMS) > 0 {
 		return fail("content_ms", "%d content events in a record with items (an API without a first token has none)", len(o.ContentMS))
 	}
-	if o.Status == StatusSuccess && len(o.ContentMS) == 0 && o.Items == nil {
+	if o.Status == record.StatusSuccess && len(o.ContentMS) == 0 && o.Items == nil {
 		return fail("content_ms", "status success with no content event (an empty successful output is empty_output)")
 	}
 	return nil
@@ -266,7 +268,7 @@ func checkContentForStatus(o *Outcome, fail func(field, format string, args ...a
 
 // recordFromOutcome checks one outcome record against the clock rules and
 // converts it. fail builds an error for a field.
-func recordFromOutcome(o *Outcome, scheduled float64, class string, fail func(field, format string, args ...any) error) (scoreRecord, error) {
+func recordFromOutcome(o *record.Outcome, scheduled float64, class string, fail func(field, format string, args ...any) error) (scoreRecord, error) {
 	rec := scoreRecord{id: o.ID, class: o.Class, backend: o.Backend, status: o.Status, scheduled: scheduled,
 		terminal: o.TerminalMS, hasTerminal: true, content: o.ContentMS, eventTokens: o.EventTokens,
 		outputTokens: visibleOutputTokens(o), slot: o.SlotMS, sent: o.SentMS, errMsg: o.Error,
@@ -292,7 +294,7 @@ func recordFromOutcome(o *Outcome, scheduled float64, class string, fail func(fi
 // checkOutcomeClocks checks a record's status and times: a known status,
 // finite non-negative scheduled, terminal and slot times, and a send time
 // that fits the status.
-func checkOutcomeClocks(o *Outcome, scheduled float64, fail func(field, format string, args ...any) error) error {
+func checkOutcomeClocks(o *record.Outcome, scheduled float64, fail func(field, format string, args ...any) error) error {
 	if !o.Status.Valid() {
 		return fail("status", "unknown status %q", o.Status)
 	}
@@ -322,9 +324,9 @@ func checkTimeField(field string, v float64, fail func(field, format string, arg
 // record has neither a send time nor content; a record without a send time
 // got no response and has no content; a send time is a valid time, no
 // later than the terminal and the content events.
-func checkSendTime(o *Outcome, fail func(field, format string, args ...any) error) error {
+func checkSendTime(o *record.Outcome, fail func(field, format string, args ...any) error) error {
 	switch {
-	case o.Status == StatusNotSent:
+	case o.Status == record.StatusNotSent:
 		if o.SentMS != nil {
 			return fail("sent_ms", "a not_sent record has a send time %v", *o.SentMS)
 		}
@@ -335,7 +337,7 @@ func checkSendTime(o *Outcome, fail func(field, format string, args ...any) erro
 		// A request that failed before the transport obtained a connection
 		// (a refused connection, a deadline passed while dialing) has no
 		// send time; anything that got a response must have one.
-		if o.Status == StatusSuccess || o.Status == StatusEmptyOutput || o.Status == StatusHTTPError || o.Status == StatusRejected {
+		if o.Status == record.StatusSuccess || o.Status == record.StatusEmptyOutput || o.Status == record.StatusHTTPError || o.Status == record.StatusRejected {
 			return fail("sent_ms", "missing send time for status %s (a request never sent is not_sent)", o.Status)
 		}
 		if len(o.ContentMS) > 0 {
@@ -357,11 +359,11 @@ func checkSendTime(o *Outcome, fail func(field, format string, args ...any) erro
 // checkOutcomeContent checks a record's content events against its kind
 // and status, and its first and last content times, when given, against
 // its content events.
-func checkOutcomeContent(o *Outcome, fail func(field, format string, args ...any) error) error {
+func checkOutcomeContent(o *record.Outcome, fail func(field, format string, args ...any) error) error {
 	if err := checkContentForStatus(o, fail); err != nil {
 		return err
 	}
-	if o.Status == StatusEmptyOutput && len(o.ContentMS) > 0 {
+	if o.Status == record.StatusEmptyOutput && len(o.ContentMS) > 0 {
 		return fail("content_ms", "status empty_output with %d content events", len(o.ContentMS))
 	}
 	for _, p := range []struct {
@@ -383,7 +385,7 @@ func checkOutcomeContent(o *Outcome, fail func(field, format string, args ...any
 // one per content event when counted per event. It reports whether the
 // record is token-level: each content event one token, and the output
 // count the number of events.
-func checkOutcomeTokens(o *Outcome, fail func(field, format string, args ...any) error) (bool, error) {
+func checkOutcomeTokens(o *record.Outcome, fail func(field, format string, args ...any) error) (bool, error) {
 	if o.OutputTokens != nil && *o.OutputTokens < 0 {
 		return false, fail("output_tokens", "negative token count %d", *o.OutputTokens)
 	}

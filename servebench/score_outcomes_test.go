@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench/quality"
 )
 
@@ -22,8 +24,8 @@ func testSchedule(times map[string]float64, ids ...string) *Schedule {
 
 // success builds a successful attempt sent at sent with content events at
 // times, ending at terminal, with n output tokens (nil: unknown).
-func success(id string, scheduled, sent float64, times []float64, terminal float64, n *int) Outcome {
-	return Outcome{ID: id, Attempt: 1, Status: StatusSuccess, ScheduledMS: scheduled, SentMS: new(sent),
+func success(id string, scheduled, sent float64, times []float64, terminal float64, n *int) record.Outcome {
+	return record.Outcome{ID: id, Attempt: 1, Status: record.StatusSuccess, ScheduledMS: scheduled, SentMS: new(sent),
 		ContentMS: times, TerminalMS: terminal, OutputTokens: n}
 }
 
@@ -31,14 +33,14 @@ func TestScoreFinalAttemptCountsOnce(t *testing.T) {
 	s := testSchedule(map[string]float64{"a": 0, "b": 100}, "a", "b")
 	retry := success("a", 0, 300, []float64{400, 450}, 500, new(2))
 	retry.Attempt = 2
-	first := Outcome{ID: "a", Attempt: 1, Status: StatusRejected, ScheduledMS: 0, SentMS: new(0.0), TerminalMS: 10, HTTPStatus: new(429)}
+	first := record.Outcome{ID: "a", Attempt: 1, Status: record.StatusRejected, ScheduledMS: 0, SentMS: new(0.0), TerminalMS: 10, HTTPStatus: new(429)}
 	b := success("b", 100, 101, []float64{200}, 250, new(1))
 	// The retry is listed before the first attempt: order must not matter.
-	r, err := Score(s, []Outcome{retry, b, first}, ScoreOptions{})
+	r, err := Score(s, []record.Outcome{retry, b, first}, ScoreOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Offered != 2 || r.ProtocolSuccesses != 2 || r.StatusCounts[StatusRejected] != 0 {
+	if r.Offered != 2 || r.ProtocolSuccesses != 2 || r.StatusCounts[record.StatusRejected] != 0 {
 		t.Fatalf("offered %d successes %d counts %v", r.Offered, r.ProtocolSuccesses, r.StatusCounts)
 	}
 	// Latency is the final attempt's (TTFT 400 − 300 = 100, and 400 from
@@ -62,13 +64,13 @@ func TestScoreRejectsMergedOrUnknownRecords(t *testing.T) {
 	zero := ok
 	zero.Attempt = 0
 	for name, c := range map[string]struct {
-		outcomes []Outcome
+		outcomes []record.Outcome
 		field    string
 		msg      string
 	}{
-		"same attempt twice": {[]Outcome{ok, dup}, "attempt", "a second record for attempt 1"},
-		"unknown id":         {[]Outcome{ok, unknown}, "id", "no request with this ID in the schedule"},
-		"attempt zero":       {[]Outcome{zero}, "attempt", "want an attempt number >= 1"},
+		"same attempt twice": {[]record.Outcome{ok, dup}, "attempt", "a second record for attempt 1"},
+		"unknown id":         {[]record.Outcome{ok, unknown}, "id", "no request with this ID in the schedule"},
+		"attempt zero":       {[]record.Outcome{zero}, "attempt", "want an attempt number >= 1"},
 	} {
 		_, err := Score(s, c.outcomes, ScoreOptions{})
 		var ie *ScoreInputError
@@ -77,18 +79,18 @@ func TestScoreRejectsMergedOrUnknownRecords(t *testing.T) {
 		}
 	}
 	dupSched := testSchedule(map[string]float64{}, "a", "a")
-	if _, err := Score(dupSched, []Outcome{ok}, ScoreOptions{}); err == nil || !strings.Contains(err.Error(), "duplicate request ID in the schedule") {
+	if _, err := Score(dupSched, []record.Outcome{ok}, ScoreOptions{}); err == nil || !strings.Contains(err.Error(), "duplicate request ID in the schedule") {
 		t.Fatalf("duplicate schedule IDs: %v", err)
 	}
 }
 
 func TestScoreMissingRecordCountsAsNotSent(t *testing.T) {
 	s := testSchedule(map[string]float64{"a": 0, "b": 100}, "a", "b")
-	r, err := Score(s, []Outcome{success("a", 0, 1, []float64{10}, 20, new(1))}, ScoreOptions{})
+	r, err := Score(s, []record.Outcome{success("a", 0, 1, []float64{10}, 20, new(1))}, ScoreOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Offered != 2 || r.StatusCounts[StatusNotSent] != 1 || r.Valid {
+	if r.Offered != 2 || r.StatusCounts[record.StatusNotSent] != 1 || r.Valid {
 		t.Fatalf("offered %d counts %v valid %v", r.Offered, r.StatusCounts, r.Valid)
 	}
 	if len(r.InvalidReasons) != 2 || !strings.Contains(r.InvalidReasons[0], "1 of 2 offered requests have no outcome record") {
@@ -102,12 +104,12 @@ func TestScoreMissingRecordCountsAsNotSent(t *testing.T) {
 		t.Fatalf("requests without record %v", ids)
 	}
 	// A request the runner itself recorded as not_sent had a record.
-	unsent := Outcome{ID: "b", Attempt: 1, Status: StatusNotSent, ScheduledMS: 100, TerminalMS: 500, Error: "run cancelled before the request was sent"}
-	r, err = Score(s, []Outcome{success("a", 0, 1, []float64{10}, 20, new(1)), unsent}, ScoreOptions{})
+	unsent := record.Outcome{ID: "b", Attempt: 1, Status: record.StatusNotSent, ScheduledMS: 100, TerminalMS: 500, Error: "run cancelled before the request was sent"}
+	r, err = Score(s, []record.Outcome{success("a", 0, 1, []float64{10}, 20, new(1)), unsent}, ScoreOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ids := r.RequestsWithoutRecord(); len(ids) != 0 || r.StatusCounts[StatusNotSent] != 1 || len(r.InvalidReasons) != 1 {
+	if ids := r.RequestsWithoutRecord(); len(ids) != 0 || r.StatusCounts[record.StatusNotSent] != 1 || len(r.InvalidReasons) != 1 {
 		t.Fatalf("without record %v, counts %v, reasons %q", ids, r.StatusCounts, r.InvalidReasons)
 	}
 }
@@ -120,7 +122,7 @@ func TestScoreTokenLevelITLNeedsProof(t *testing.T) {
 	chunked := success("chunked", 0, 0, []float64{100, 150, 200}, 210, new(5))
 	chunked.EventTokens = []int{1, 3, 1}
 	unproven := success("unproven", 0, 0, []float64{100, 120}, 130, new(2))
-	r, err := Score(s, []Outcome{proven, chunked, unproven}, ScoreOptions{})
+	r, err := Score(s, []record.Outcome{proven, chunked, unproven}, ScoreOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +145,7 @@ func TestScoreTokenLevelITLNeedsProof(t *testing.T) {
 func TestScoreTPOTEligibility(t *testing.T) {
 	ids := []string{"one", "unknown", "single-event", "ok"}
 	s := testSchedule(map[string]float64{}, ids...)
-	outcomes := []Outcome{
+	outcomes := []record.Outcome{
 		success("one", 0, 0, []float64{100}, 110, new(1)),
 		success("unknown", 0, 0, []float64{100, 150}, 160, nil),
 		success("single-event", 0, 0, []float64{100}, 110, new(4)),
@@ -179,8 +181,8 @@ func TestScoreQualityFromVerdicts(t *testing.T) {
 	fail := success("fail", 0, 0, []float64{10}, 20, new(1))
 	fail.Quality = &quality.Verdict{Pass: false, Check: "regex", Evidence: "no match for ^42$"}
 	unscored := success("unscored", 0, 0, []float64{10}, 20, new(1))
-	failed := Outcome{ID: "failed-request", Attempt: 1, Status: StatusHTTPError, SentMS: new(0.0), TerminalMS: 5, Error: "HTTP 500"}
-	r, err := Score(s, []Outcome{pass, fail, unscored, failed}, ScoreOptions{})
+	failed := record.Outcome{ID: "failed-request", Attempt: 1, Status: record.StatusHTTPError, SentMS: new(0.0), TerminalMS: 5, Error: "HTTP 500"}
+	r, err := Score(s, []record.Outcome{pass, fail, unscored, failed}, ScoreOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +196,7 @@ func TestScoreQualityFromVerdicts(t *testing.T) {
 		t.Fatalf("failed request %+v", rs)
 	}
 	// With no verdict at all, attainment measures performance only.
-	r2, _ := Score(testSchedule(map[string]float64{}, "unscored"), []Outcome{unscored}, ScoreOptions{})
+	r2, _ := Score(testSchedule(map[string]float64{}, "unscored"), []record.Outcome{unscored}, ScoreOptions{})
 	if r2.AttainmentKind != "performance" {
 		t.Fatalf("kind %q", r2.AttainmentKind)
 	}
@@ -204,7 +206,7 @@ func TestScoreWindowAndClosedLoop(t *testing.T) {
 	s := testSchedule(map[string]float64{"in": 999.999, "out": 1000}, "in", "out")
 	in := success("in", 999.999, 1000, []float64{1100}, 1200, new(1))
 	out := success("out", 1000, 1000, []float64{1100}, 5000, new(1))
-	r, err := Score(s, []Outcome{in, out}, ScoreOptions{})
+	r, err := Score(s, []record.Outcome{in, out}, ScoreOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +216,7 @@ func TestScoreWindowAndClosedLoop(t *testing.T) {
 	// A closed loop fixes scheduled times at run time: the outcome's count.
 	closed := testSchedule(map[string]float64{"in": 0, "out": 0}, "in", "out")
 	closed.Mode = "closed"
-	r, err = Score(closed, []Outcome{in, out}, ScoreOptions{})
+	r, err = Score(closed, []record.Outcome{in, out}, ScoreOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +229,7 @@ func TestScoreClientQueue(t *testing.T) {
 	s := testSchedule(map[string]float64{"a": 10}, "a")
 	a := success("a", 10, 45, []float64{100}, 120, new(1))
 	a.SlotMS = new(40.0)
-	r, err := Score(s, []Outcome{a}, ScoreOptions{})
+	r, err := Score(s, []record.Outcome{a}, ScoreOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,9 +244,9 @@ func TestScoreFailureBeforeAConnection(t *testing.T) {
 	// never reached the engine it was not delivered load, so the run is not
 	// valid evidence for its offered rate.
 	s := testSchedule(map[string]float64{"a": 0, "b": 10}, "a", "b")
-	refused := Outcome{ID: "a", Attempt: 1, Status: StatusStreamError, ScheduledMS: 0, TerminalMS: 2, Error: "connection failed: connection refused"}
+	refused := record.Outcome{ID: "a", Attempt: 1, Status: record.StatusStreamError, ScheduledMS: 0, TerminalMS: 2, Error: "connection failed: connection refused"}
 	b := success("b", 10, 11, []float64{50}, 60, new(1))
-	r, err := Score(s, []Outcome{refused, b}, ScoreOptions{})
+	r, err := Score(s, []record.Outcome{refused, b}, ScoreOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,47 +257,47 @@ func TestScoreFailureBeforeAConnection(t *testing.T) {
 		t.Fatalf("invalid reasons %q, want %q", r.InvalidReasons, want)
 	}
 	refused.ContentMS = []float64{1}
-	if _, err := Score(s, []Outcome{refused, b}, ScoreOptions{}); err == nil || !strings.Contains(err.Error(), "content events without a send time") {
+	if _, err := Score(s, []record.Outcome{refused, b}, ScoreOptions{}); err == nil || !strings.Contains(err.Error(), "content events without a send time") {
 		t.Fatalf("content without a send: %v", err)
 	}
 }
 
 func TestScoreRejectsBrokenClocks(t *testing.T) {
 	s := testSchedule(map[string]float64{"a": 0}, "a")
-	base := func() Outcome {
+	base := func() record.Outcome {
 		o := success("a", 0, 10, []float64{20, 30}, 40, new(2))
 		o.FirstContentMS, o.LastContentMS = new(20.0), new(30.0)
 		return o
 	}
 	cases := []struct {
 		name  string
-		edit  func(*Outcome)
+		edit  func(*record.Outcome)
 		field string
 		msg   string
 	}{
-		{"NaN terminal", func(o *Outcome) { o.TerminalMS = math.NaN() }, "terminal_ms", "non-finite time NaN"},
-		{"negative send", func(o *Outcome) { o.SentMS = new(-1.0) }, "sent_ms", "negative time -1"},
-		{"content before send", func(o *Outcome) { o.SentMS = new(25.0) }, "content_ms[0]", "before sent 25"},
-		{"content after terminal", func(o *Outcome) { o.TerminalMS = 25 }, "content_ms[1]", "after terminal 25"},
-		{"content out of order", func(o *Outcome) { o.ContentMS = []float64{30, 20}; o.FirstContentMS, o.LastContentMS = nil, nil }, "content_ms[1]", "out of order"},
-		{"success without content", func(o *Outcome) { o.ContentMS = nil; o.FirstContentMS, o.LastContentMS = nil, nil }, "content_ms", "status success with no content event"},
-		{"first content disagrees", func(o *Outcome) { o.FirstContentMS = new(21.0) }, "first_content_ms", "disagrees with content_ms"},
-		{"event tokens length", func(o *Outcome) { o.EventTokens = []int{1} }, "event_tokens", "1 entries for 2 content events"},
-		{"not_sent with a send", func(o *Outcome) { o.Status = StatusNotSent }, "sent_ms", "a not_sent record has a send time"},
-		{"sent status without send", func(o *Outcome) { o.SentMS = nil }, "sent_ms", "missing send time for status success"},
-		{"unknown status", func(o *Outcome) { o.Status = "fine" }, "status", `unknown status "fine"`},
-		{"negative tokens", func(o *Outcome) { o.OutputTokens = new(-2) }, "output_tokens", "negative token count"},
+		{"NaN terminal", func(o *record.Outcome) { o.TerminalMS = math.NaN() }, "terminal_ms", "non-finite time NaN"},
+		{"negative send", func(o *record.Outcome) { o.SentMS = new(-1.0) }, "sent_ms", "negative time -1"},
+		{"content before send", func(o *record.Outcome) { o.SentMS = new(25.0) }, "content_ms[0]", "before sent 25"},
+		{"content after terminal", func(o *record.Outcome) { o.TerminalMS = 25 }, "content_ms[1]", "after terminal 25"},
+		{"content out of order", func(o *record.Outcome) { o.ContentMS = []float64{30, 20}; o.FirstContentMS, o.LastContentMS = nil, nil }, "content_ms[1]", "out of order"},
+		{"success without content", func(o *record.Outcome) { o.ContentMS = nil; o.FirstContentMS, o.LastContentMS = nil, nil }, "content_ms", "status success with no content event"},
+		{"first content disagrees", func(o *record.Outcome) { o.FirstContentMS = new(21.0) }, "first_content_ms", "disagrees with content_ms"},
+		{"event tokens length", func(o *record.Outcome) { o.EventTokens = []int{1} }, "event_tokens", "1 entries for 2 content events"},
+		{"not_sent with a send", func(o *record.Outcome) { o.Status = record.StatusNotSent }, "sent_ms", "a not_sent record has a send time"},
+		{"sent status without send", func(o *record.Outcome) { o.SentMS = nil }, "sent_ms", "missing send time for status success"},
+		{"unknown status", func(o *record.Outcome) { o.Status = "fine" }, "status", `unknown status "fine"`},
+		{"negative tokens", func(o *record.Outcome) { o.OutputTokens = new(-2) }, "output_tokens", "negative token count"},
 	}
 	for _, c := range cases {
 		o := base()
 		c.edit(&o)
-		_, err := Score(s, []Outcome{o}, ScoreOptions{})
+		_, err := Score(s, []record.Outcome{o}, ScoreOptions{})
 		var ie *ScoreInputError
 		if !errors.As(err, &ie) || ie.ID != "a" || ie.Field != c.field || !strings.Contains(ie.Msg, c.msg) {
 			t.Fatalf("%s: got %v", c.name, err)
 		}
 	}
-	if _, err := Score(s, []Outcome{base()}, ScoreOptions{}); err != nil {
+	if _, err := Score(s, []record.Outcome{base()}, ScoreOptions{}); err != nil {
 		t.Fatalf("the base record is valid: %v", err)
 	}
 }

@@ -1,6 +1,10 @@
 package servebench
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/servebench/servebench/servebench/record"
+)
 
 // A reasoning model's usage counts its reasoning tokens too, but f and l
 // time the visible answer only: three visible tokens at 100, 200 and 300 ms
@@ -9,14 +13,14 @@ import "testing"
 func TestTPOTCountsOnlyTheVisibleAnswersTokens(t *testing.T) {
 	s := &Schedule{Schema: ScheduleSchema, Mode: "open", WindowMS: [2]float64{0, 1000}, ScheduleLagToleranceMS: 20,
 		Entries: []ScheduleEntry{{ID: "think", ScheduledMS: 0, MaxTokens: 64}, {ID: "plain", ScheduledMS: 0, MaxTokens: 64}}}
-	out := []Outcome{
-		{ID: "think", Attempt: 1, Status: StatusSuccess, SentMS: new(0.0), FirstReasoningMS: new(20.0),
+	out := []record.Outcome{
+		{ID: "think", Attempt: 1, Status: record.StatusSuccess, SentMS: new(0.0), FirstReasoningMS: new(20.0),
 			FirstContentMS: new(100.0), LastContentMS: new(300.0), ContentMS: []float64{100, 200, 300}, TerminalMS: 310,
-			OutputTokens: new(13), ReasoningTokens: new(10), TokenCountSource: new(TokensFromUsage)},
+			OutputTokens: new(13), ReasoningTokens: new(10), TokenCountSource: new(record.TokensFromUsage)},
 		// Without a reasoning count, n is the reported count: 200 / (5 - 1).
-		{ID: "plain", Attempt: 1, Status: StatusSuccess, SentMS: new(0.0),
+		{ID: "plain", Attempt: 1, Status: record.StatusSuccess, SentMS: new(0.0),
 			FirstContentMS: new(100.0), LastContentMS: new(300.0), ContentMS: []float64{100, 200, 300}, TerminalMS: 310,
-			OutputTokens: new(5), TokenCountSource: new(TokensFromUsage)},
+			OutputTokens: new(5), TokenCountSource: new(record.TokensFromUsage)},
 	}
 	r, err := Score(s, out, ScoreOptions{})
 	if err != nil {

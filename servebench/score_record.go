@@ -1,5 +1,7 @@
 package servebench
 
+import "github.com/servebench/servebench/servebench/record"
+
 // scoreRecord is one offered request as the scoring core sees it, whichever
 // input it came from: the runner's outcome records or the normalized token
 // events. Every time is in milliseconds on the run's clock and has been
@@ -8,7 +10,7 @@ type scoreRecord struct {
 	id, class string
 	// backend is the backend that served the request, when recorded.
 	backend string
-	status  Status
+	status  record.Status
 	// scheduled is a; sent (d) and slot (q) are nil when they did not
 	// happen.
 	scheduled  float64

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // scoreOne scores a one-request trace: window [0, 1000), request "a"
@@ -139,7 +141,7 @@ func TestReviewExtremeTimesNeverMakeTheReportNonFinite(t *testing.T) {
 	s := &Schedule{Schema: ScheduleSchema, Mode: "open", WindowMS: [2]float64{0, 1000}, ScheduleLagToleranceMS: 20,
 		Entries: []ScheduleEntry{{ID: "a", ScheduledMS: 0}}}
 	one := 1
-	_, err = Score(s, []Outcome{{ID: "a", Attempt: 1, Status: StatusSuccess, SentMS: new(0.0), ContentMS: []float64{240},
+	_, err = Score(s, []record.Outcome{{ID: "a", Attempt: 1, Status: record.StatusSuccess, SentMS: new(0.0), ContentMS: []float64{240},
 		OutputTokens: &one, TerminalMS: 1e300}}, ScoreOptions{})
 	wantInputError(t, err, "", "terminal_ms", "2^53 µs")
 
@@ -185,7 +187,7 @@ func TestReviewFluidityOfMultiTokenEvents(t *testing.T) {
 	s := &Schedule{Schema: ScheduleSchema, Mode: "open", WindowMS: [2]float64{0, 1000}, ScheduleLagToleranceMS: 20,
 		Entries: []ScheduleEntry{{ID: "a", ScheduledMS: 0}}}
 	four := 4
-	r, err := Score(s, []Outcome{{ID: "a", Attempt: 1, Status: StatusSuccess, SentMS: new(0.0), ContentMS: []float64{700, 900},
+	r, err := Score(s, []record.Outcome{{ID: "a", Attempt: 1, Status: record.StatusSuccess, SentMS: new(0.0), ContentMS: []float64{700, 900},
 		EventTokens: []int{3, 1}, OutputTokens: &four, TerminalMS: 950}}, ScoreOptions{Fluidity: &seedFluidity})
 	if err != nil {
 		t.Fatal(err)
@@ -214,13 +216,13 @@ func TestReviewEveryOutcomeRecordObeysTheClockRules(t *testing.T) {
 	s := &Schedule{Schema: ScheduleSchema, Mode: "open", WindowMS: [2]float64{0, 1000}, ScheduleLagToleranceMS: 20,
 		Entries: []ScheduleEntry{{ID: "a", ScheduledMS: 0}, {ID: "b", ScheduledMS: 2000}}}
 	one := 1
-	final := Outcome{ID: "a", Attempt: 2, Status: StatusSuccess, SentMS: new(300.0), ContentMS: []float64{400},
+	final := record.Outcome{ID: "a", Attempt: 2, Status: record.StatusSuccess, SentMS: new(300.0), ContentMS: []float64{400},
 		OutputTokens: &one, TerminalMS: 500}
-	b := Outcome{ID: "b", Attempt: 1, Status: StatusSuccess, ScheduledMS: 2000, SentMS: new(2000.0), ContentMS: []float64{2100},
+	b := record.Outcome{ID: "b", Attempt: 1, Status: record.StatusSuccess, ScheduledMS: 2000, SentMS: new(2000.0), ContentMS: []float64{2100},
 		OutputTokens: &one, TerminalMS: 2200}
 
-	first := Outcome{ID: "a", Attempt: 1, Status: StatusStreamError, SentMS: new(math.NaN()), TerminalMS: 10}
-	_, err := Score(s, []Outcome{first, final, b}, ScoreOptions{})
+	first := record.Outcome{ID: "a", Attempt: 1, Status: record.StatusStreamError, SentMS: new(math.NaN()), TerminalMS: 10}
+	_, err := Score(s, []record.Outcome{first, final, b}, ScoreOptions{})
 	if ie := wantInputError(t, err, "", "sent_ms", "non-finite time NaN"); ie.ID != "a" {
 		t.Fatalf("error names request %q, want a", ie.ID)
 	}
@@ -228,14 +230,14 @@ func TestReviewEveryOutcomeRecordObeysTheClockRules(t *testing.T) {
 	first.SentMS = new(0.0)
 	badB := b
 	badB.ContentMS = []float64{1900} // before its send at 2000
-	_, err = Score(s, []Outcome{first, final, badB}, ScoreOptions{})
+	_, err = Score(s, []record.Outcome{first, final, badB}, ScoreOptions{})
 	if ie := wantInputError(t, err, "", "content_ms[0]", "before sent 2000"); ie.ID != "b" {
 		t.Fatalf("error names request %q, want b", ie.ID)
 	}
 
 	// With both records sound the run scores: a is offered, b is not; a's
 	// lag is its first attempt's, 0 − 0 = 0 ms.
-	r, err := Score(s, []Outcome{first, final, b}, ScoreOptions{})
+	r, err := Score(s, []record.Outcome{first, final, b}, ScoreOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,13 +282,13 @@ func TestReviewITLAndChunkGapPopulations(t *testing.T) {
 	//   c: events at 300, 305, 335, 395, one token each, n = 4: gaps 5, 30, 60 (token level)
 	s := &Schedule{Schema: ScheduleSchema, Mode: "open", WindowMS: [2]float64{0, 1000}, ScheduleLagToleranceMS: 20,
 		Entries: []ScheduleEntry{{ID: "a", ScheduledMS: 0}, {ID: "b", ScheduledMS: 100}, {ID: "c", ScheduledMS: 200}}}
-	a := Outcome{ID: "a", Attempt: 1, Status: StatusSuccess, SentMS: new(0.0), ContentMS: []float64{100, 110, 130},
+	a := record.Outcome{ID: "a", Attempt: 1, Status: record.StatusSuccess, SentMS: new(0.0), ContentMS: []float64{100, 110, 130},
 		EventTokens: []int{1, 1, 1}, OutputTokens: new(3), TerminalMS: 140}
-	b := Outcome{ID: "b", Attempt: 1, Status: StatusSuccess, SentMS: new(100.0), ContentMS: []float64{200, 240},
+	b := record.Outcome{ID: "b", Attempt: 1, Status: record.StatusSuccess, SentMS: new(100.0), ContentMS: []float64{200, 240},
 		EventTokens: []int{2, 1}, OutputTokens: new(3), TerminalMS: 250}
-	c := Outcome{ID: "c", Attempt: 1, Status: StatusSuccess, SentMS: new(200.0), ContentMS: []float64{300, 305, 335, 395},
+	c := record.Outcome{ID: "c", Attempt: 1, Status: record.StatusSuccess, SentMS: new(200.0), ContentMS: []float64{300, 305, 335, 395},
 		EventTokens: []int{1, 1, 1, 1}, OutputTokens: new(4), TerminalMS: 400}
-	r, err := Score(s, []Outcome{a, b, c}, ScoreOptions{})
+	r, err := Score(s, []record.Outcome{a, b, c}, ScoreOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +314,7 @@ func TestReviewITLAndChunkGapPopulations(t *testing.T) {
 	// Without b every gap is token level and both populations are the same
 	// five gaps, each described as its own population.
 	s.Entries = []ScheduleEntry{{ID: "a", ScheduledMS: 0}, {ID: "c", ScheduledMS: 200}}
-	r, err = Score(s, []Outcome{a, c}, ScoreOptions{})
+	r, err = Score(s, []record.Outcome{a, c}, ScoreOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/internal/strictjson"
 )
 
@@ -33,8 +35,8 @@ import (
 // own verdict. The experiment and generator records are carried over from
 // it as well, since only the run could observe them.
 func ScoreRunDir(dir string, opts ScoreOptions) (*Report, error) {
-	schedPath := filepath.Join(dir, ScheduleFile)
-	outPath := filepath.Join(dir, OutcomesFile)
+	schedPath := filepath.Join(dir, record.ScheduleFile)
+	outPath := filepath.Join(dir, record.OutcomesFile)
 	schedBytes, err := os.ReadFile(schedPath)
 	if err != nil {
 		return nil, &ScoreInputError{File: schedPath, Msg: err.Error()}
@@ -50,8 +52,8 @@ func ScoreRunDir(dir string, opts ScoreOptions) (*Report, error) {
 	if err != nil {
 		return nil, &ScoreInputError{File: outPath, Msg: err.Error()}
 	}
-	outcomes, lines, torn, err := splitTornTail(outBytes, splitJSONL(outBytes), func(l jsonlLine) (Outcome, error) {
-		var o Outcome
+	outcomes, lines, torn, err := splitTornTail(outBytes, splitJSONL(outBytes), func(l jsonlLine) (record.Outcome, error) {
+		var o record.Outcome
 		if err := strictjson.Decode(l.raw, &o); err != nil {
 			return o, inputErrorFromJSON(outPath, l.number, err)
 		}
@@ -65,7 +67,7 @@ func ScoreRunDir(dir string, opts ScoreOptions) (*Report, error) {
 		src.lines[i], src.data[i] = l.number, l.raw
 	}
 
-	prev, err := readPreviousReport(filepath.Join(dir, ReportFile))
+	prev, err := readPreviousReport(filepath.Join(dir, record.ReportFile))
 	if err != nil {
 		return nil, err
 	}
@@ -187,5 +189,5 @@ func readPreviousReport(path string) (*Report, error) {
 
 // scheduleFileBeside names the schedule that sits beside an outcomes file.
 func scheduleFileBeside(outcomesPath string) string {
-	return filepath.Join(filepath.Dir(outcomesPath), ScheduleFile)
+	return filepath.Join(filepath.Dir(outcomesPath), record.ScheduleFile)
 }

@@ -9,19 +9,21 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench/stats"
 )
 
 // writeRunDir writes a run directory the way the runner does: the schedule
 // as JSON and one JSON outcome per line.
-func writeRunDir(t *testing.T, s *Schedule, outcomes []Outcome, report *Report) string {
+func writeRunDir(t *testing.T, s *Schedule, outcomes []record.Outcome, report *Report) string {
 	t.Helper()
 	dir := t.TempDir()
 	data, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, ScheduleFile), data, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, record.ScheduleFile), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var lines []byte
@@ -32,7 +34,7 @@ func writeRunDir(t *testing.T, s *Schedule, outcomes []Outcome, report *Report) 
 		}
 		lines = append(append(lines, b...), '\n')
 	}
-	if err := os.WriteFile(filepath.Join(dir, OutcomesFile), lines, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, record.OutcomesFile), lines, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if report != nil {
@@ -40,20 +42,20 @@ func writeRunDir(t *testing.T, s *Schedule, outcomes []Outcome, report *Report) 
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, ReportFile), b, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, record.ReportFile), b, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	return dir
 }
 
-func runDirFixture() (*Schedule, []Outcome) {
+func runDirFixture() (*Schedule, []record.Outcome) {
 	s := testSchedule(map[string]float64{"a": 0, "b": 200, "c": 400}, "a", "b", "c")
 	s.WorkloadSHA256 = strings.Repeat("ab", 32)
 	a := success("a", 0, 1, []float64{100, 150}, 160, new(2))
 	b := success("b", 200, 201, []float64{500, 520}, 530, new(2))
-	c := Outcome{ID: "c", Attempt: 1, Status: StatusTimeout, ScheduledMS: 400, SentMS: new(400.0), TerminalMS: 1400, Timeout: new(TimeoutFirstToken)}
-	return s, []Outcome{a, b, c}
+	c := record.Outcome{ID: "c", Attempt: 1, Status: record.StatusTimeout, ScheduledMS: 400, SentMS: new(400.0), TerminalMS: 1400, Timeout: new(record.TimeoutFirstToken)}
+	return s, []record.Outcome{a, b, c}
 }
 
 func TestScoreRunDirRescoresWithNewSLOs(t *testing.T) {
@@ -74,12 +76,12 @@ func TestScoreRunDirRescoresWithNewSLOs(t *testing.T) {
 	if r.Qualified != 1 || r.Requests[1].Reasons[0] != ReasonTTFT {
 		t.Fatalf("qualified %d", r.Qualified)
 	}
-	schedBytes, _ := os.ReadFile(filepath.Join(dir, ScheduleFile))
-	outBytes, _ := os.ReadFile(filepath.Join(dir, OutcomesFile))
+	schedBytes, _ := os.ReadFile(filepath.Join(dir, record.ScheduleFile))
+	outBytes, _ := os.ReadFile(filepath.Join(dir, record.OutcomesFile))
 	if r.Inputs.ScheduleSHA256 != scoreSHA256Hex(schedBytes) || r.Inputs.OutcomesSHA256 != scoreSHA256Hex(outBytes) || r.Inputs.WorkloadSHA256 != s.WorkloadSHA256 {
 		t.Fatalf("inputs %+v", r.Inputs)
 	}
-	if _, err := os.Stat(filepath.Join(dir, ReportFile)); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(dir, record.ReportFile)); !os.IsNotExist(err) {
 		t.Fatal("re-scoring wrote a report")
 	}
 }
@@ -105,7 +107,7 @@ func TestScoreRunDirInterruptedRunIsScorable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Valid || r.StatusCounts[StatusNotSent] != 1 || !strings.Contains(r.InvalidReasons[0], "no outcome record") {
+	if r.Valid || r.StatusCounts[record.StatusNotSent] != 1 || !strings.Contains(r.InvalidReasons[0], "no outcome record") {
 		t.Fatalf("valid %v counts %v reasons %q", r.Valid, r.StatusCounts, r.InvalidReasons)
 	}
 }
@@ -148,7 +150,7 @@ func TestScoreRunDirStrictErrors(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := writeRunDir(t, s, outcomes, nil)
-			path := filepath.Join(dir, OutcomesFile)
+			path := filepath.Join(dir, record.OutcomesFile)
 			data, _ := os.ReadFile(path)
 			lines := c.edit(strings.Split(strings.TrimSuffix(string(data), "\n"), "\n"))
 			if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
@@ -169,7 +171,7 @@ func TestScoreRunDirStrictErrors(t *testing.T) {
 func TestScoreRunDirScheduleErrors(t *testing.T) {
 	s, outcomes := runDirFixture()
 	dir := writeRunDir(t, s, outcomes, nil)
-	path := filepath.Join(dir, ScheduleFile)
+	path := filepath.Join(dir, record.ScheduleFile)
 	data, _ := os.ReadFile(path)
 	if err := os.WriteFile(path, []byte(strings.Replace(string(data), `"mode": "open"`, `"mode": "open", "mode": "closed"`, 1)), 0o644); err != nil {
 		t.Fatal(err)
@@ -179,7 +181,7 @@ func TestScoreRunDirScheduleErrors(t *testing.T) {
 	if !errors.As(err, &ie) || ie.File != path || ie.Field != "mode" || ie.Msg != "duplicate key" || ie.Line == 0 {
 		t.Fatalf("got %v", err)
 	}
-	if _, err := ScoreRunDir(t.TempDir(), ScoreOptions{}); err == nil || !strings.Contains(err.Error(), ScheduleFile) {
+	if _, err := ScoreRunDir(t.TempDir(), ScoreOptions{}); err == nil || !strings.Contains(err.Error(), record.ScheduleFile) {
 		t.Fatalf("empty directory: %v", err)
 	}
 }

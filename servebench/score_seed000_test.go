@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 const (
@@ -81,8 +83,8 @@ func TestSeedCohortAccounting(t *testing.T) {
 		t.Fatalf("valid %v, reasons %v", r.Valid, r.InvalidReasons)
 	}
 	wantFloat(t, "max_schedule_lag_ms", r.MaxScheduleLagMS, 5)
-	wantStatus := map[Status]int{StatusSuccess: 5, StatusTimeout: 1}
-	for _, s := range Statuses() {
+	wantStatus := map[record.Status]int{record.StatusSuccess: 5, record.StatusTimeout: 1}
+	for _, s := range record.Statuses() {
 		if got := r.StatusCounts[s]; got != wantStatus[s] {
 			t.Fatalf("status_counts[%s] = %d, want %d", s, got, wantStatus[s])
 		}
@@ -143,7 +145,7 @@ func TestSeedPerRequestMetrics(t *testing.T) {
 		t.Fatalf("r05 quality %q reasons %v", r05.Quality, r05.Reasons)
 	}
 	r06 := byID["r06"]
-	if r06.Status != StatusTimeout || len(r06.Reasons) != 1 || r06.Reasons[0] != ReasonStatus {
+	if r06.Status != record.StatusTimeout || len(r06.Reasons) != 1 || r06.Reasons[0] != ReasonStatus {
 		t.Fatalf("r06 %+v", r06)
 	}
 	// A failed request keeps its own times but enters no latency population.

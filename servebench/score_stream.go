@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/internal/strictjson"
 )
 
@@ -44,11 +46,11 @@ func scoreRunDirCounting(dir string, opts ScoreOptions, out io.Writer) (*Report,
 
 // scoreRunDirStreamed does the work of scoreRunDirStreaming.
 func scoreRunDirStreamed(dir string, opts ScoreOptions, out io.Writer) (*Report, *outcomeIndex, error) {
-	cs, err := readCompactSchedule(filepath.Join(dir, ScheduleFile))
+	cs, err := readCompactSchedule(filepath.Join(dir, record.ScheduleFile))
 	if err != nil {
 		return nil, nil, err
 	}
-	prev, err := readPreviousReportHead(filepath.Join(dir, ReportFile))
+	prev, err := readPreviousReportHead(filepath.Join(dir, record.ReportFile))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -57,7 +59,7 @@ func scoreRunDirStreamed(dir string, opts ScoreOptions, out io.Writer) (*Report,
 	if err != nil {
 		return nil, nil, err
 	}
-	outPath := filepath.Join(dir, OutcomesFile)
+	outPath := filepath.Join(dir, record.OutcomesFile)
 	idx, outSHA, err := indexOutcomes(outPath, cs)
 	if err != nil {
 		return nil, nil, err
@@ -85,7 +87,7 @@ func scoreRunDirStreamed(dir string, opts ScoreOptions, out io.Writer) (*Report,
 		if idx.final[i] != 0 || !set.inWindow(cs.scheduled[i]) {
 			continue
 		}
-		rec := scoreRecord{id: string(cs.id(i)), class: cs.className(i), status: StatusNotSent,
+		rec := scoreRecord{id: string(cs.id(i)), class: cs.className(i), status: record.StatusNotSent,
 			scheduled: cs.scheduled[i], errMsg: noOutcomeRecordError}
 		if err := emit(&rec); err != nil {
 			return nil, nil, err
@@ -137,14 +139,14 @@ func indexOutcomes(path string, cs *compactSchedule) (*outcomeIndex, string, err
 	defer f.Close()
 	h := sha256.New()
 	idx := &outcomeIndex{final: make([]int32, cs.len()), attempt: make([]int32, cs.len())}
-	var o Outcome
+	var o record.Outcome
 	err = eachLine(io.TeeReader(f, h), func(number int, line []byte) error {
 		if number > 1<<31-1 {
 			return errStreamDeclined
 		}
 		id, attempt, ok := leadingIDAttempt(line)
 		if !ok {
-			if !decodeOutcomeFast(line, &o) && strictjson.Decode(line, &o) != nil {
+			if !record.DecodeFast(line, &o) && strictjson.Decode(line, &o) != nil {
 				return errStreamDeclined
 			}
 			id, attempt = []byte(o.ID), o.Attempt
@@ -206,7 +208,7 @@ func minInt32(xs []int32) int32 {
 // goroutine to the scoring one.
 type outcomeBatch struct {
 	numbers  []int
-	outcomes []Outcome
+	outcomes []record.Outcome
 	err      error
 }
 
@@ -222,8 +224,8 @@ func decodeOutcomeLines(r io.Reader, batches chan<- *outcomeBatch, free chan *ou
 	n := 0
 	err := eachLine(r, func(number int, line []byte) error {
 		o := &b.outcomes[n]
-		if !decodeOutcomeFast(line, o) {
-			*o = Outcome{}
+		if !record.DecodeFast(line, o) {
+			*o = record.Outcome{}
 			if strictjson.Decode(line, o) != nil {
 				return errStreamDeclined
 			}
@@ -253,7 +255,7 @@ func scoreOutcomeLines(path string, cs *compactSchedule, idx *outcomeIndex, set 
 	defer f.Close()
 	batches, free := make(chan *outcomeBatch, 4), make(chan *outcomeBatch, 6)
 	for range cap(free) {
-		free <- &outcomeBatch{outcomes: make([]Outcome, 512)}
+		free <- &outcomeBatch{outcomes: make([]record.Outcome, 512)}
 	}
 	go decodeOutcomeLines(f, batches, free)
 	defer func() {
@@ -278,7 +280,7 @@ func scoreOutcomeLines(path string, cs *compactSchedule, idx *outcomeIndex, set 
 
 // scoreOutcomeLine checks one decoded line and scores it when it is its
 // request's final attempt.
-func scoreOutcomeLine(o *Outcome, number int, cs *compactSchedule, idx *outcomeIndex, set scoreSetup, closed bool,
+func scoreOutcomeLine(o *record.Outcome, number int, cs *compactSchedule, idx *outcomeIndex, set scoreSetup, closed bool,
 	firstSent map[int32]*float64, emit func(*scoreRecord) error) error {
 	if number-1 >= len(idx.entry) {
 		return errStreamDeclined

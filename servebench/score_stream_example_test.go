@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -21,16 +23,16 @@ func ExampleScoreRunDirTo() {
 	sched := servebench.Schedule{Schema: servebench.ScheduleSchema, Mode: servebench.ModeOpen, WindowMS: [2]float64{0, 1000},
 		ScheduleLagToleranceMS: 20, Entries: []servebench.ScheduleEntry{{ID: "r1", ScheduledMS: 0}, {ID: "r2", ScheduledMS: 500}}}
 	data, _ := json.Marshal(&sched)
-	_ = os.WriteFile(filepath.Join(dir, servebench.ScheduleFile), data, 0o644)
+	_ = os.WriteFile(filepath.Join(dir, record.ScheduleFile), data, 0o644)
 	var lines []byte
-	for _, o := range []servebench.Outcome{
-		{ID: "r1", Attempt: 1, Status: servebench.StatusSuccess, ScheduledMS: 0, SentMS: ptr(0.0), ContentMS: []float64{240, 280, 320}, TerminalMS: 330, OutputTokens: ptr(3)},
-		{ID: "r2", Attempt: 1, Status: servebench.StatusSuccess, ScheduledMS: 500, SentMS: ptr(500.0), ContentMS: []float64{620, 700}, TerminalMS: 710, OutputTokens: ptr(2)},
+	for _, o := range []record.Outcome{
+		{ID: "r1", Attempt: 1, Status: record.StatusSuccess, ScheduledMS: 0, SentMS: ptr(0.0), ContentMS: []float64{240, 280, 320}, TerminalMS: 330, OutputTokens: ptr(3)},
+		{ID: "r2", Attempt: 1, Status: record.StatusSuccess, ScheduledMS: 500, SentMS: ptr(500.0), ContentMS: []float64{620, 700}, TerminalMS: 710, OutputTokens: ptr(2)},
 	} {
 		b, _ := json.Marshal(&o)
 		lines = append(append(lines, b...), '\n')
 	}
-	_ = os.WriteFile(filepath.Join(dir, servebench.OutcomesFile), lines, 0o644)
+	_ = os.WriteFile(filepath.Join(dir, record.OutcomesFile), lines, 0o644)
 
 	var requests bytes.Buffer
 	r, err := servebench.ScoreRunDirTo(dir, servebench.ScoreOptions{}, &requests)

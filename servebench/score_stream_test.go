@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench/quality"
 
 	"github.com/servebench/servebench/servebench/stats"
@@ -23,11 +25,11 @@ import (
 // a request with no record, a late send, a quality failure, one record
 // with text and another whose error needs escaping (both decoded
 // strictly), and one request outside the window.
-func streamedRun(n int) (*Schedule, []Outcome) {
+func streamedRun(n int) (*Schedule, []record.Outcome) {
 	rng := rand.New(rand.NewPCG(uint64(n), 1))
 	s := &Schedule{Schema: ScheduleSchema, Mode: "open", WindowMS: [2]float64{0, float64(n) * 10}, ScheduleLagToleranceMS: 20,
 		WorkloadSHA256: strings.Repeat("cd", 32)}
-	var outs []Outcome
+	var outs []record.Outcome
 	for i := range n + 1 {
 		id := "q" + strconv.Itoa(i)
 		a := float64(i * 10)
@@ -41,7 +43,7 @@ func streamedRun(n int) (*Schedule, []Outcome) {
 		}
 		k := 1 + rng.IntN(12)
 		t := d + 50 + float64(rng.IntN(200_000))/1000
-		o := Outcome{ID: id, Attempt: 1, Status: StatusSuccess, ScheduledMS: a, SlotMS: new(a), SentMS: new(d)}
+		o := record.Outcome{ID: id, Attempt: 1, Status: record.StatusSuccess, ScheduledMS: a, SlotMS: new(a), SentMS: new(d)}
 		for range k {
 			o.ContentMS = append(o.ContentMS, t)
 			o.EventTokens = append(o.EventTokens, 1+rng.IntN(2)*(i%2))
@@ -54,14 +56,14 @@ func streamedRun(n int) (*Schedule, []Outcome) {
 		o.OutputTokens, o.TerminalMS = new(tokens), t+1
 		switch {
 		case i%9 == 4:
-			o.Status, o.ContentMS, o.EventTokens, o.OutputTokens = StatusHTTPError, nil, nil, nil
+			o.Status, o.ContentMS, o.EventTokens, o.OutputTokens = record.StatusHTTPError, nil, nil, nil
 			o.HTTPStatus, o.Error = new(500), "HTTP 500 <overloaded> & \"busy\""
 		case i%13 == 6:
 			o.Quality = &quality.Verdict{Pass: false, Check: "contains", Evidence: "no match"}
 			o.Text = new("wrong")
 		case i == 8:
 			first := o
-			first.Attempt, first.Status, first.ContentMS, first.EventTokens, first.OutputTokens = 1, StatusRejected, nil, nil, nil
+			first.Attempt, first.Status, first.ContentMS, first.EventTokens, first.OutputTokens = 1, record.StatusRejected, nil, nil, nil
 			first.TerminalMS = d + 1
 			outs = append(outs, first)
 			o.Attempt, o.SentMS = 2, new(d+2)
@@ -168,7 +170,7 @@ func TestScoreRunDirToSeed000(t *testing.T) {
 	o := success("r01", 0, 0, []float64{240, 280, 320, 440, 480}, 500, new(5))
 	o.EventTokens = []int{1, 1, 1, 1, 1}
 	var buf bytes.Buffer
-	got, err := scoreRunDirStreaming(writeRunDir(t, s, []Outcome{o}, nil), ScoreOptions{}, &buf)
+	got, err := scoreRunDirStreaming(writeRunDir(t, s, []record.Outcome{o}, nil), ScoreOptions{}, &buf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +193,7 @@ func TestScoreRunDirToSeed000(t *testing.T) {
 func TestScoreRunDirToErrorsAreTheStrictOnes(t *testing.T) {
 	s, outs := runDirFixture()
 	dir := writeRunDir(t, s, outs, nil)
-	path := filepath.Join(dir, OutcomesFile)
+	path := filepath.Join(dir, record.OutcomesFile)
 	data, _ := os.ReadFile(path)
 	data = bytes.Replace(data, []byte(`"attempt":1,"class":"","status":"timeout"`), []byte(`"attempt":1,"class":"","status":"timeout","extra":1`), 1)
 	if err := os.WriteFile(path, data, 0o644); err != nil {
@@ -199,7 +201,7 @@ func TestScoreRunDirToErrorsAreTheStrictOnes(t *testing.T) {
 	}
 	_, want := ScoreRunDir(dir, ScoreOptions{})
 	_, got := ScoreRunDirTo(dir, ScoreOptions{}, nil)
-	if want == nil || got == nil || got.Error() != want.Error() || !strings.Contains(got.Error(), OutcomesFile+":3") {
+	if want == nil || got == nil || got.Error() != want.Error() || !strings.Contains(got.Error(), record.OutcomesFile+":3") {
 		t.Fatalf("streamed error %v, in-memory error %v", got, want)
 	}
 }

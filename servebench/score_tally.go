@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench/stats"
 )
 
@@ -36,7 +38,7 @@ func newScoreTally(set scoreSetup, keep bool) *scoreTally {
 	r := &Report{
 		Schema:                 ReportSchema,
 		WilsonConfidence:       set.confidence,
-		StatusCounts:           make(map[Status]int, len(Statuses())),
+		StatusCounts:           make(map[record.Status]int, len(record.Statuses())),
 		ReasonCounts:           make(map[Reason]int, len(reasons)),
 		WindowMS:               set.window,
 		ScheduleLagToleranceMS: set.tolerance,
@@ -47,7 +49,7 @@ func newScoreTally(set scoreSetup, keep bool) *scoreTally {
 	if set.api != nil {
 		r.Endpoint = set.api.Endpoint
 	}
-	for _, s := range Statuses() {
+	for _, s := range record.Statuses() {
 		r.StatusCounts[s] = 0
 	}
 	for _, reason := range reasons {
@@ -78,14 +80,14 @@ func (t *scoreTally) add(rec *scoreRecord, rs *RequestScore) {
 	rs.QualityEvidence = rec.qualityEvidence
 	rs.Error = rec.errMsg
 	r.StatusCounts[rec.status]++
-	success := rec.status == StatusSuccess
+	success := rec.status == record.StatusSuccess
 	t.tallyQuality(rec, success)
 	if rec.hasTerminal {
 		t.lastTerminal = max(t.lastTerminal, rec.terminal)
 	} else {
 		t.notRecorded++
 	}
-	if rec.status == StatusNotSent {
+	if rec.status == record.StatusNotSent {
 		t.unsent++
 	} else if rec.sent == nil && rec.hasTerminal {
 		t.neverReached++

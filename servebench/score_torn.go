@@ -3,6 +3,8 @@ package servebench
 import (
 	"bytes"
 	"fmt"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // tornLine is an outcome file's last line when a crash or a full disk cut
@@ -17,7 +19,7 @@ type tornLine struct {
 // the last one fails and the file does not end with a newline, sets that
 // line aside as torn: the complete lines before it are scored and its
 // request counts as unrecorded. Any other malformed line is an error.
-func splitTornTail(data []byte, lines []jsonlLine, decode func(jsonlLine) (Outcome, error)) ([]Outcome, []jsonlLine, *tornLine, error) {
+func splitTornTail(data []byte, lines []jsonlLine, decode func(jsonlLine) (record.Outcome, error)) ([]record.Outcome, []jsonlLine, *tornLine, error) {
 	outcomes, bad, err := decodeJSONL(lines, decode)
 	if err == nil {
 		return outcomes, lines, nil, nil

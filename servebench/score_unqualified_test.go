@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // TestScoreTellsAboveTheObjectiveFromNotMeasurable scores one request of
@@ -16,7 +18,7 @@ import (
 func TestScoreTellsAboveTheObjectiveFromNotMeasurable(t *testing.T) {
 	ids := []string{"ok", "two-in-one", "slow-tpot", "slow-ttft", "failed"}
 	s := testSchedule(map[string]float64{"ok": 0, "two-in-one": 100, "slow-tpot": 200, "slow-ttft": 300, "failed": 400}, ids...)
-	outcomes := []Outcome{
+	outcomes := []record.Outcome{
 		// TTFT 50, TPOT (110 − 50)/2 = 30, E2E 120: qualified.
 		success("ok", 0, 0, []float64{50, 80, 110}, 120, new(3)),
 		// 2 tokens in one content event: TPOT undefined, not measurable.
@@ -25,7 +27,7 @@ func TestScoreTellsAboveTheObjectiveFromNotMeasurable(t *testing.T) {
 		success("slow-tpot", 200, 200, []float64{250, 300}, 310, new(2)),
 		// TTFT 450 − 300 = 150 > 100 and E2E 700 − 300 = 400 > 300.
 		success("slow-ttft", 300, 300, []float64{450, 480}, 700, new(2)),
-		{ID: "failed", Attempt: 1, Status: StatusHTTPError, ScheduledMS: 400, SentMS: new(400.0), TerminalMS: 410, HTTPStatus: new(500), Error: "HTTP 500: boom"},
+		{ID: "failed", Attempt: 1, Status: record.StatusHTTPError, ScheduledMS: 400, SentMS: new(400.0), TerminalMS: 410, HTTPStatus: new(500), Error: "HTTP 500: boom"},
 	}
 	// Scrambled order: the list must still be in schedule order.
 	outcomes[0], outcomes[4] = outcomes[4], outcomes[0]
@@ -107,9 +109,9 @@ func TestFirstUnqualifiedKeepsTheFirstTen(t *testing.T) {
 		times[id] = float64(i * 10)
 	}
 	s := testSchedule(times, ids...)
-	var outcomes []Outcome
+	var outcomes []record.Outcome
 	for i := len(ids) - 1; i >= 0; i-- {
-		outcomes = append(outcomes, Outcome{ID: ids[i], Attempt: 1, Status: StatusTimeout, ScheduledMS: times[ids[i]],
+		outcomes = append(outcomes, record.Outcome{ID: ids[i], Attempt: 1, Status: record.StatusTimeout, ScheduledMS: times[ids[i]],
 			SentMS: new(times[ids[i]]), TerminalMS: times[ids[i]] + 5})
 	}
 	r, err := Score(s, outcomes, ScoreOptions{})

@@ -1,30 +1,14 @@
 package servebench
 
 import (
-	"context"
-	"time"
+	"github.com/servebench/servebench/servebench/record"
 )
 
-// Sender sends one request and records how it went: the seam between the
-// measurement core (schedule, dispatcher, warmup, scorer) and a wire
-// protocol. Client, the OpenAI-compatible streaming client, is the Sender
-// servebench ships; another protocol, or a wrapper that adds headers or
-// tracing around a Client, plugs in through RunConfig.Sender.
-//
-// Do is called concurrently, once per request. The caller has set out.ID,
-// Attempt, Class, ScheduledMS and SlotMS; Do fills in the rest on the
-// monotonic clock since start (SentMS, FirstMS, LastMS, TerminalMS, counts,
-// Status) and returns only when out holds a terminal Status and TerminalMS,
-// also when ctx ends. requestID identifies the attempt on the wire.
-type Sender interface {
-	Do(ctx context.Context, start time.Time, req *Request, requestID string, out *Outcome)
-}
-
 // Client is a Sender.
-var _ Sender = (*Client)(nil)
+var _ record.Sender = (*Client)(nil)
 
 // sender is the Sender a run uses: cfg.Sender when set, else cfg.Client.
-func (cfg *RunConfig) sender() Sender {
+func (cfg *RunConfig) sender() record.Sender {
 	if cfg.Sender != nil {
 		return cfg.Sender
 	}

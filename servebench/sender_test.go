@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
 )
@@ -18,7 +20,7 @@ type wrappedSender struct {
 	calls atomic.Int64
 }
 
-func (s *wrappedSender) Do(ctx context.Context, start time.Time, req *servebench.Request, id string, out *servebench.Outcome) {
+func (s *wrappedSender) Do(ctx context.Context, start time.Time, req *record.Request, id string, out *record.Outcome) {
 	s.calls.Add(1)
 	s.inner.Do(ctx, start, req, id, out)
 }

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
 )
@@ -69,10 +71,10 @@ func BenchmarkMergeShards(b *testing.B) {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := servebench.WriteSchedule(filepath.Join(dir, servebench.ScheduleFile), s); err != nil {
+		if _, err := servebench.WriteSchedule(filepath.Join(dir, record.ScheduleFile), s); err != nil {
 			b.Fatal(err)
 		}
-		writeSyntheticOutcomes(b, filepath.Join(dir, servebench.OutcomesFile), s.OwnShare())
+		writeSyntheticOutcomes(b, filepath.Join(dir, record.OutcomesFile), s.OwnShare())
 		dirs = append(dirs, dir)
 	}
 	b.ResetTimer()
@@ -97,7 +99,7 @@ func writeSyntheticOutcomes(b *testing.B, path string, s *servebench.Schedule) {
 	defer f.Close()
 	bw := bufio.NewWriter(f)
 	enc := json.NewEncoder(bw)
-	src := servebench.TokensFromUsage
+	src := record.TokensFromUsage
 	status, tokens := 200, 64
 	for _, e := range s.Entries {
 		a := e.ScheduledMS
@@ -105,7 +107,7 @@ func writeSyntheticOutcomes(b *testing.B, path string, s *servebench.Schedule) {
 		for i := range content {
 			content[i] = a + 20 + float64(i)*8
 		}
-		o := servebench.Outcome{ID: e.ID, Attempt: 1, Status: servebench.StatusSuccess, ScheduledMS: a,
+		o := record.Outcome{ID: e.ID, Attempt: 1, Status: record.StatusSuccess, ScheduledMS: a,
 			SlotMS: &a, SentMS: ptrF(a + 0.2), FirstContentMS: &content[0], LastContentMS: &content[63],
 			TerminalMS: content[63] + 1, ContentMS: content, OutputTokens: &tokens, TokenCountSource: &src,
 			HTTPStatus: &status, FinishReason: "length"}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // ShardTiming is how one shard of a run kept the common start: which share
@@ -40,7 +42,7 @@ func shardTiming(s *Schedule, startAt, started time.Time) *ShardTiming {
 	if !startAt.IsZero() {
 		t.StartAt = startAt.UTC().Format(time.RFC3339Nano)
 		// Round(0) drops the monotonic reading: both sides on the wall clock.
-		t.StartOffsetMS = new(millis(started.Round(0).Sub(startAt)))
+		t.StartOffsetMS = new(record.Millis(started.Round(0).Sub(startAt)))
 	}
 	return t
 }

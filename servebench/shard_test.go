@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
 )
@@ -157,8 +159,8 @@ func TestShardedRunsMergeIntoOneRunThatRecordsEveryRequestOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 		// 40 arrivals dealt round-robin over 4 shards: 10 each.
-		if rep.Offered != 10 || rep.StatusCounts[servebench.StatusNotSent] != 0 {
-			t.Errorf("shard %d scores offered %d with %d not_sent; want its own 10 and none unsent", k, rep.Offered, rep.StatusCounts[servebench.StatusNotSent])
+		if rep.Offered != 10 || rep.StatusCounts[record.StatusNotSent] != 0 {
+			t.Errorf("shard %d scores offered %d with %d not_sent; want its own 10 and none unsent", k, rep.Offered, rep.StatusCounts[record.StatusNotSent])
 		}
 	}
 	out := filepath.Join(t.TempDir(), "merged")
@@ -166,11 +168,11 @@ func TestShardedRunsMergeIntoOneRunThatRecordsEveryRequestOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	full, _, err := servebench.ReadSchedule(filepath.Join(out, servebench.ScheduleFile))
+	full, _, err := servebench.ReadSchedule(filepath.Join(out, record.ScheduleFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	outcomes, err := servebench.ReadOutcomes(filepath.Join(out, servebench.OutcomesFile))
+	outcomes, err := record.ReadOutcomes(filepath.Join(out, record.OutcomesFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +217,7 @@ func TestAMissingShardIsNotSentAndMakesTheMergedRunInvalid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	shard2, _, err := servebench.ReadSchedule(filepath.Join(dirs[0], servebench.ScheduleFile))
+	shard2, _, err := servebench.ReadSchedule(filepath.Join(dirs[0], record.ScheduleFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,16 +229,16 @@ func TestAMissingShardIsNotSentAndMakesTheMergedRunInvalid(t *testing.T) {
 	for _, e := range s2.OwnShare().Entries {
 		share[e.ID] = true
 	}
-	outcomes, err := servebench.ReadOutcomes(filepath.Join(out, servebench.OutcomesFile))
+	outcomes, err := record.ReadOutcomes(filepath.Join(out, record.OutcomesFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	notSent := 0
 	for _, o := range outcomes {
-		if (o.Status == servebench.StatusNotSent) != share[o.ID] {
+		if (o.Status == record.StatusNotSent) != share[o.ID] {
 			t.Errorf("%s: status %s; want not_sent exactly for shard 2's share", o.ID, o.Status)
 		}
-		if o.Status == servebench.StatusNotSent {
+		if o.Status == record.StatusNotSent {
 			notSent++
 		}
 	}
@@ -298,7 +300,7 @@ func TestAStartInstantAlreadyPastIsRefusedBeforeAnythingIsSent(t *testing.T) {
 func TestMergeScoresAShardWithATornLastLine(t *testing.T) {
 	srv := startEngine(t, func(c *simengine.Config) { c.TimeScale = 0.05 })
 	dirs := runShards(t, srv, 2, 7)
-	path := filepath.Join(dirs[1], servebench.OutcomesFile)
+	path := filepath.Join(dirs[1], record.OutcomesFile)
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -317,8 +319,8 @@ func TestMergeScoresAShardWithATornLastLine(t *testing.T) {
 	for _, r := range rep.InvalidReasons {
 		found = found || strings.Contains(r, wantLine)
 	}
-	if rep.Offered != 40 || rep.StatusCounts[servebench.StatusNotSent] != 1 || rep.Valid || !found {
+	if rep.Offered != 40 || rep.StatusCounts[record.StatusNotSent] != 1 || rep.Valid || !found {
 		t.Errorf("offered %d, not_sent %d, valid %v, reasons %q; want 40, the torn request unrecorded, not valid naming %q",
-			rep.Offered, rep.StatusCounts[servebench.StatusNotSent], rep.Valid, rep.InvalidReasons, wantLine)
+			rep.Offered, rep.StatusCounts[record.StatusNotSent], rep.Valid, rep.InvalidReasons, wantLine)
 	}
 }

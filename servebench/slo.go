@@ -3,6 +3,8 @@ package servebench
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // SLO declares the latency properties a request must have to qualify. A zero
@@ -40,13 +42,13 @@ type sloJSON struct {
 func (s SLO) MarshalJSON() ([]byte, error) {
 	var w sloJSON
 	if s.TTFT > 0 {
-		w.TTFTMS = new(millis(s.TTFT))
+		w.TTFTMS = new(record.Millis(s.TTFT))
 	}
 	if s.TPOT > 0 {
-		w.TPOTMS = new(millis(s.TPOT))
+		w.TPOTMS = new(record.Millis(s.TPOT))
 	}
 	if s.E2E > 0 {
-		w.E2EMS = new(millis(s.E2E))
+		w.E2EMS = new(record.Millis(s.E2E))
 	}
 	w.TTFTFromScheduled = s.TTFTFromScheduled
 	return json.Marshal(w)

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strconv"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // RebatchWorkload regroups the inputs of an embeddings workload into rows
@@ -35,7 +37,7 @@ func RebatchWorkload(w *Workload, size int) (*Workload, error) {
 		for j := range batch {
 			batch[j] = texts[(i*size+j)%len(texts)]
 		}
-		r := Request{ID: fmt.Sprintf("batch%d-%d", size, i+1), Input: &TextInput{Texts: batch, Batch: true}, Line: i + 1}
+		r := record.Request{ID: fmt.Sprintf("batch%d-%d", size, i+1), Input: &record.TextInput{Texts: batch, Batch: true}, Line: i + 1}
 		line, err := json.Marshal(&r)
 		if err != nil {
 			return nil, err

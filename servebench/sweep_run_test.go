@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
 )
@@ -36,7 +38,7 @@ func TestSweepRepeatsEachRateWithTheNextSeedAndCanRunDownward(t *testing.T) {
 		t.Fatalf("rates %v seeds %v; want [40 40 20 20] and [5 6 5 6]", got, seeds)
 	}
 	for _, d := range []string{"rate-40/run-1", "rate-40/run-2", "rate-20/run-1", "rate-20/run-2"} {
-		if _, err := os.Stat(filepath.Join(dir, d, servebench.ReportFile)); err != nil {
+		if _, err := os.Stat(filepath.Join(dir, d, record.ReportFile)); err != nil {
 			t.Errorf("missing %s: %v", d, err)
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/internal/strictjson"
 )
@@ -52,12 +54,12 @@ type traceRequest struct {
 //	{"id": "r01", "sent_ms": 0, "terminal_ms": 500,
 //	 "token_ms": [240, 280, 320, 440, 480], "status": "success", "quality_pass": true}
 type eventLine struct {
-	ID          string    `json:"id"`
-	SentMS      *float64  `json:"sent_ms"`
-	TerminalMS  float64   `json:"terminal_ms"`
-	TokenMS     []float64 `json:"token_ms" strict:"nonnull"`
-	Status      Status    `json:"status"`
-	QualityPass *bool     `json:"quality_pass"`
+	ID          string        `json:"id"`
+	SentMS      *float64      `json:"sent_ms"`
+	TerminalMS  float64       `json:"terminal_ms"`
+	TokenMS     []float64     `json:"token_ms" strict:"nonnull"`
+	Status      record.Status `json:"status"`
+	QualityPass *bool         `json:"quality_pass"`
 }
 
 // ScoreFiles scores the normalized format: a TRACE JSON file and an EVENTS
@@ -127,7 +129,7 @@ func ScoreTrace(traceName string, trace []byte, eventsName string, events []byte
 // the fluidity rule. It also returns the trace's tolerance, or the default
 // when the trace declares none.
 func (tf *traceFile) options(opts ScoreOptions) (ScoreOptions, float64) {
-	tol := millis(DefaultLagTolerance)
+	tol := record.Millis(DefaultLagTolerance)
 	if tf.ScheduleLagToleranceMS != nil {
 		tol = *tf.ScheduleLagToleranceMS
 	}
@@ -294,7 +296,7 @@ func checkEventLine(ev *eventLine, fail func(field, format string, args ...any) 
 	if msg := checkRecordTime(ev.TerminalMS); msg != "" {
 		return fail("terminal_ms", "%s", msg)
 	}
-	if ev.Status == StatusNotSent {
+	if ev.Status == record.StatusNotSent {
 		if ev.SentMS != nil {
 			return fail("sent_ms", "a not_sent request has a send time %v (want null)", *ev.SentMS)
 		}
@@ -330,10 +332,10 @@ func checkEventLine(ev *eventLine, fail func(field, format string, args ...any) 
 			return fail(f, "token at %v before the previous token at %v: tokens out of order", t, ev.TokenMS[j-1])
 		}
 	}
-	if ev.Status == StatusSuccess && len(ev.TokenMS) == 0 {
+	if ev.Status == record.StatusSuccess && len(ev.TokenMS) == 0 {
 		return fail("token_ms", "status success with no tokens (an empty successful output is empty_output)")
 	}
-	if ev.Status == StatusEmptyOutput && len(ev.TokenMS) > 0 {
+	if ev.Status == record.StatusEmptyOutput && len(ev.TokenMS) > 0 {
 		return fail("token_ms", "status empty_output with %d tokens", len(ev.TokenMS))
 	}
 	return nil

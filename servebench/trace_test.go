@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench/stats"
 )
 
@@ -178,7 +180,7 @@ func TestUnsentRequestMakesTheRunInvalid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Valid || r.StatusCounts[StatusNotSent] != 1 || r.Qualified != 1 {
+	if r.Valid || r.StatusCounts[record.StatusNotSent] != 1 || r.Qualified != 1 {
 		t.Fatalf("valid %v counts %v", r.Valid, r.StatusCounts)
 	}
 	wantFloat(t, "attainment", r.Attainment, 0.5)

@@ -3,15 +3,17 @@ package servebench_test
 import (
 	"testing"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench"
 )
 
 // The lists of declared values are the caller's own: changing one does not
 // change what the package declares.
 func TestDeclaredListsCannotBeChangedFromOutside(t *testing.T) {
-	s := servebench.Statuses()
+	s := record.Statuses()
 	s[0] = "changed"
-	if got := servebench.Statuses(); got[0] != servebench.StatusSuccess || len(got) != 9 || !servebench.StatusSuccess.Valid() {
+	if got := record.Statuses(); got[0] != record.StatusSuccess || len(got) != 9 || !record.StatusSuccess.Valid() {
 		t.Fatalf("Statuses() after a caller's change: %v", got)
 	}
 	r := servebench.Reasons()

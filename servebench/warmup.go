@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // warmup sends cfg.Warmup requests (the workload's first rows, cycled) and
@@ -15,8 +17,8 @@ import (
 // to write outcomes.jsonl, where every scheduled request is recorded as
 // not_sent, so that a run interrupted during its warmup leaves a scorable
 // directory; the run reports the cancellation itself.
-func warmup(ctx context.Context, cfg RunConfig, runID, path string) ([]Outcome, error) {
-	w, err := createOutcomeWriter(path, nil)
+func warmup(ctx context.Context, cfg RunConfig, runID, path string) ([]record.Outcome, error) {
+	w, err := record.CreateWriter(path, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -40,7 +42,7 @@ func warmup(ctx context.Context, cfg RunConfig, runID, path string) ([]Outcome, 
 		go func() {
 			defer wg.Done()
 			defer func() { <-slots }()
-			out := &Outcome{ID: id, Attempt: 1, Class: req.Class, ScheduledMS: millis(time.Since(start))}
+			out := &record.Outcome{ID: id, Attempt: 1, Class: req.Class, ScheduledMS: record.Millis(time.Since(start))}
 			out.SlotMS = new(out.ScheduledMS)
 			cfg.sender().Do(ctx, start, req, runID+"/"+id+"/1", out)
 			_ = w.Write(out)

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // ErrWarmupFailed is wrapped by the error of a run whose every warmup
@@ -13,13 +15,13 @@ var ErrWarmupFailed = errors.New("every warmup request failed")
 // checkWarmup returns an error wrapping ErrWarmupFailed when no warmup
 // request succeeded, quoting the most common failure as the engine gave
 // it. A warmup cut short by cancellation is not judged here.
-func checkWarmup(outs []Outcome) error {
+func checkWarmup(outs []record.Outcome) error {
 	if len(outs) == 0 {
 		return nil
 	}
 	counts := map[string]int{}
 	for _, o := range outs {
-		if o.Status == StatusSuccess || o.Status == StatusCancelled {
+		if o.Status == record.StatusSuccess || o.Status == record.StatusCancelled {
 			return nil
 		}
 		counts[string(o.Status)+": "+o.Error]++

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // Workload is a frozen list of requests with the hash of the exact bytes it
@@ -18,7 +20,7 @@ type Workload struct {
 	// SHA256 is the hex SHA-256 of the exact bytes.
 	SHA256 string
 	// Requests are the rows in file order.
-	Requests []Request
+	Requests []record.Request
 }
 
 // LoadWorkload reads a workload JSONL file.
@@ -69,8 +71,8 @@ func ParseWorkload(name string, data []byte) (*Workload, error) {
 }
 
 // parseRow decodes and validates one workload row.
-func parseRow(raw []byte, line int) (Request, error) {
-	var r Request
+func parseRow(raw []byte, line int) (record.Request, error) {
+	var r record.Request
 	if err := checkLineUTF8(raw); err != nil {
 		return r, err
 	}
@@ -80,7 +82,7 @@ func parseRow(raw []byte, line int) (Request, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&r); err != nil {
-		return r, describeJSONError(err)
+		return r, record.DescribeJSONError(err)
 	}
 	if dec.More() {
 		return r, fmt.Errorf("more than one JSON value on the line")
@@ -89,19 +91,19 @@ func parseRow(raw []byte, line int) (Request, error) {
 	if r.ID == "" {
 		r.ID = "row-" + strconv.Itoa(line)
 	}
-	if err := r.checkRowNames(); err != nil {
+	if err := checkRowNames(&r); err != nil {
 		return r, err
 	}
-	return r, r.validate()
+	return r, validateRow(&r)
 }
 
-// validate checks a row's fields for consistency. A row is either a
+// validateRow checks a row's fields for consistency. A row is either a
 // text-generation row (prompt or messages, with max_tokens) or a row of
 // the embeddings or rerank APIs (input, or query with documents); which
 // endpoint it fits is checked when the run knows its endpoint.
-func (r *Request) validate() error {
+func validateRow(r *record.Request) error {
 	if f := poolingField(r); f != "" {
-		return r.validatePooling(f)
+		return validatePoolingRow(r, f)
 	}
 	switch {
 	case r.Prompt == "" && len(r.Messages) == 0:
@@ -132,9 +134,9 @@ func (r *Request) validate() error {
 	return nil
 }
 
-// validatePooling checks an embeddings or rerank row; f is the first such
+// validatePoolingRow checks an embeddings or rerank row; f is the first such
 // field it sets.
-func (r *Request) validatePooling(f string) error {
+func validatePoolingRow(r *record.Request, f string) error {
 	if t := textField(r); t != "" {
 		return fmt.Errorf("%s: a text-generation field in a row with %s (an embeddings or rerank row)", t, f)
 	}
@@ -145,7 +147,7 @@ func (r *Request) validatePooling(f string) error {
 	case r.Input != nil && (r.Query != "" || r.Documents != nil || r.TopN != nil):
 		return fmt.Errorf("input: an embeddings row, give it without query, documents or top_n")
 	case r.Input != nil:
-		return r.Input.validate()
+		return r.Input.Validate()
 	case r.Query == "":
 		return fmt.Errorf("query: required in a rerank row (a row with %s)", f)
 	case len(r.Documents) == 0:

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // CheckPrintableName refuses a name that reaches records, reports or the
@@ -26,7 +28,7 @@ func CheckPrintableName(field, s string) error {
 
 // checkRowNames refuses a row whose ID, class or conversation is not
 // printable (see CheckPrintableName).
-func (r *Request) checkRowNames() error {
+func checkRowNames(r *record.Request) error {
 	for _, f := range []struct{ name, value string }{{"id", r.ID}, {"class", r.Class}, {"conversation", r.Conversation}} {
 		if err := CheckPrintableName(f.name, f.value); err != nil {
 			return err

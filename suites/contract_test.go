@@ -4,6 +4,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	. "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
 	. "github.com/onsi/gomega"
@@ -130,7 +132,7 @@ var _ = Describe("RunEntry", func() {
 		a, w, ttft, e2e := 0.75, 0.5, 180.25, 950.0
 		e := &suites.RunEntry{Contract: "chat", LoadPoint: "poisson 8 requests at 4 req/s", Dir: "/runs/chat/x", Report: &servebench.Report{
 			Offered: 8, Qualified: 6, Attainment: &a, WilsonLower: &w, WilsonConfidence: 0.95,
-			StatusCounts: map[servebench.Status]int{servebench.StatusSuccess: 7, servebench.StatusTimeout: 1},
+			StatusCounts: map[record.Status]int{record.StatusSuccess: 7, record.StatusTimeout: 1},
 			Percentiles: map[servebench.Metric]servebench.Distribution{
 				servebench.MetricTTFT: {N: 7, P99: &ttft},
 				servebench.MetricE2E:  {N: 7, P99: &e2e},

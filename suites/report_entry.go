@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/servebench"
 )
@@ -41,7 +43,7 @@ func (e *RunEntry) ColorableString() string {
 		fmt.Fprintf(&b, ", Wilson lower %.3f at %s", *r.WilsonLower, numfmt.Level(r.WilsonConfidence))
 	}
 	var statuses []string
-	for _, s := range servebench.Statuses() {
+	for _, s := range record.Statuses() {
 		if n := r.StatusCounts[s]; n > 0 {
 			statuses = append(statuses, fmt.Sprintf("%s %d", s, n))
 		}

@@ -8,12 +8,13 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/matchers"
-	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/llmdreport"
 	"github.com/servebench/servebench/suites"
 )
@@ -69,8 +70,8 @@ artifacts: ` + GinkgoT().TempDir() + `
 		Expect(res.Outcomes).To(BeNil())
 		Expect(res.Schedule.Entries).To(BeNil())
 		Expect(res.Report.Offered).To(Equal(6))
-		Expect(res.Report.RequestsFile).To(Equal(servebench.RequestsFile))
-		Expect(filepath.Join(res.Dir, servebench.RequestsFile)).To(BeAnExistingFile())
+		Expect(res.Report.RequestsFile).To(Equal(record.RequestsFile))
+		Expect(filepath.Join(res.Dir, record.RequestsFile)).To(BeAnExistingFile())
 		Expect(res).To(matchers.HaveNoLostRequests())
 		// The run directory's manifest lists what the contract wrote,
 		// requests.jsonl included, with sizes.
@@ -89,7 +90,7 @@ artifacts: ` + GinkgoT().TempDir() + `
 		for _, e := range m.Entries {
 			sizes[e.Path] = e.Size
 		}
-		for _, name := range []string{servebench.RequestsFile, servebench.ReportFile, servebench.ScheduleFile, servebench.OutcomesFile, suites.ContractFile} {
+		for _, name := range []string{record.RequestsFile, record.ReportFile, record.ScheduleFile, record.OutcomesFile, suites.ContractFile} {
 			fi, err := os.Stat(filepath.Join(res.Dir, name))
 			Expect(err).NotTo(HaveOccurred())
 			Expect(sizes).To(HaveKeyWithValue(name, fi.Size()), name)
@@ -106,8 +107,8 @@ type scrapeOnFinish struct {
 	err  error
 }
 
-func (s *scrapeOnFinish) Started(int)               {}
-func (s *scrapeOnFinish) Ended(*servebench.Outcome) {}
+func (s *scrapeOnFinish) Started(int)           {}
+func (s *scrapeOnFinish) Ended(*record.Outcome) {}
 func (s *scrapeOnFinish) Finished() {
 	resp, err := http.Get(s.url)
 	if err != nil {

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sync/atomic"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -103,7 +105,7 @@ artifacts: ` + GinkgoT().TempDir() + `
 		Expect(*sw.Capacity.High).To(Equal(4.0))
 		Expect(sw.Capacity.Unit).To(Equal(servebench.UnitUsers))
 		Expect(entry.JSON).To(BeAnExistingFile())
-		Expect(filepath.Join(entry.Dir, "users-3", servebench.ReportFile)).To(BeAnExistingFile())
+		Expect(filepath.Join(entry.Dir, "users-3", record.ReportFile)).To(BeAnExistingFile())
 		data, err := os.ReadFile(entry.JSON)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(data)).To(ContainSubstring(`"slo_concurrency_users": 3`))

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/servebench"
 )
@@ -75,7 +77,7 @@ func (r Result) WriteHTML(w io.Writer) error {
 			numfmt.OptFixed(x.TTFTP50MS, 1) + " / " + numfmt.OptFixed(x.TTFTP99MS, 1), numfmt.OptFixed(x.TPOTP50MS, 1) + " / " + numfmt.OptFixed(x.TPOTP99MS, 1),
 			numfmt.OptFixed(x.E2EP99MS, 1), numfmt.OptFixed(x.MaxScheduleLagMS, 1)}}
 		if x.RunDir != "" && !strings.HasPrefix(x.RunDir, "/") {
-			rw.Link = path.Join(x.RunDir, servebench.ReportHTMLFile)
+			rw.Link = path.Join(x.RunDir, record.ReportHTMLFile)
 		}
 		p.Rows = append(p.Rows, rw)
 	}

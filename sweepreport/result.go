@@ -13,6 +13,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/internal/safefile"
 	"github.com/servebench/servebench/servebench"
@@ -231,7 +233,7 @@ func rateRow(p servebench.SweepPoint, v servebench.PointVerdict, rule servebench
 	tokens, any := 0, false
 	for i := range r.Requests {
 		q := &r.Requests[i]
-		if q.Status == servebench.StatusSuccess && q.OutputTokens != nil {
+		if q.Status == record.StatusSuccess && q.OutputTokens != nil {
 			tokens += *q.OutputTokens
 			any = true
 		}

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -30,9 +32,9 @@ func report(offered, qualified int, ttftP99 float64, tokensEach int, growing boo
 		r.Backlog.AtWindowEnd = 30
 	}
 	for i := range offered {
-		q := servebench.RequestScore{Status: servebench.StatusSuccess, ScheduledMS: float64(i * 100), OutputTokens: ptr(tokensEach)}
+		q := servebench.RequestScore{Status: record.StatusSuccess, ScheduledMS: float64(i * 100), OutputTokens: ptr(tokensEach)}
 		if i >= qualified {
-			q.Status = servebench.StatusTimeout
+			q.Status = record.StatusTimeout
 		}
 		r.Requests = append(r.Requests, q)
 	}

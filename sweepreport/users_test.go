@@ -7,13 +7,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench"
 )
 
 // closedReport is a closed-loop run's report with qualified of offered.
 func closedReport(offered, qualified int) *servebench.Report {
 	return &servebench.Report{Offered: offered, Qualified: qualified, Valid: true,
-		Attainment: ptr(float64(qualified) / float64(offered)), StatusCounts: map[servebench.Status]int{},
+		Attainment: ptr(float64(qualified) / float64(offered)), StatusCounts: map[record.Status]int{},
 		Generator: &servebench.GeneratorReport{Mode: servebench.ModeClosed}}
 }
 

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -32,10 +34,10 @@ func genRun(args []string) error {
 		return err
 	}
 	s := syntheticSchedule(*n)
-	if _, err := servebench.WriteSchedule(filepath.Join(*dir, servebench.ScheduleFile), s); err != nil {
+	if _, err := servebench.WriteSchedule(filepath.Join(*dir, record.ScheduleFile), s); err != nil {
 		return err
 	}
-	f, err := os.Create(filepath.Join(*dir, servebench.OutcomesFile))
+	f, err := os.Create(filepath.Join(*dir, record.OutcomesFile))
 	if err != nil {
 		return err
 	}
@@ -66,15 +68,15 @@ func syntheticSchedule(n int) *servebench.Schedule {
 
 // syntheticOutcome is request i's record: sent 0 to 1.5 ms late, first
 // token after 80 to 300 ms, then tokens every 5 to 35 ms.
-func syntheticOutcome(i, tokens int) servebench.Outcome {
+func syntheticOutcome(i, tokens int) record.Outcome {
 	us := func(x int) float64 { return float64(x) / 1000 }
 	a := i * 1000 // µs
 	d := a + (i*7919)%1500
 	slot := d
-	o := servebench.Outcome{ID: "r" + strconv.Itoa(i), Attempt: 1, Status: servebench.StatusSuccess,
+	o := record.Outcome{ID: "r" + strconv.Itoa(i), Attempt: 1, Status: record.StatusSuccess,
 		ScheduledMS: us(a), SlotMS: ptr(us(slot)), SentMS: ptr(us(d))}
 	if i%50 == 0 {
-		o.Status = servebench.StatusHTTPError
+		o.Status = record.StatusHTTPError
 		o.HTTPStatus = ptr(503)
 		o.Error = "HTTP 503: overloaded"
 		o.TerminalMS = us(d + 2000)
@@ -91,7 +93,7 @@ func syntheticOutcome(i, tokens int) servebench.Outcome {
 	o.FirstContentMS, o.LastContentMS = ptr(o.ContentMS[0]), ptr(o.ContentMS[tokens-1])
 	o.TerminalMS = us(t)
 	o.OutputTokens = ptr(tokens)
-	src := servebench.TokensFromLogprobs
+	src := record.TokensFromLogprobs
 	o.TokenCountSource = &src
 	o.PromptTokens = ptr(128)
 	o.HTTPStatus = ptr(200)

@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -106,8 +108,8 @@ func runOnce(args []string) error {
 // before the run is scored.
 type phasePeak struct{ kb int64 }
 
-func (*phasePeak) Started(int)               {}
-func (*phasePeak) Ended(*servebench.Outcome) {}
+func (*phasePeak) Started(int)           {}
+func (*phasePeak) Ended(*record.Outcome) {}
 func (p *phasePeak) Finished() {
 	var ru syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -32,7 +34,7 @@ func scoreCheck(args []string) error {
 		return fmt.Errorf("score: -dir is required")
 	}
 	readStart := time.Now()
-	nbytes, err := readAll(filepath.Join(*dir, servebench.OutcomesFile))
+	nbytes, err := readAll(filepath.Join(*dir, record.OutcomesFile))
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/compare"
@@ -43,7 +45,7 @@ func TestABFindsAFourTimesSlowerDecodeStep(t *testing.T) {
 	}
 	for _, side := range []string{"baseline", "candidate"} {
 		for k, seed := range map[string]int64{"round-1": 7, "round-2": 8} {
-			b, err := os.ReadFile(filepath.Join(out, side, k, servebench.ReportFile))
+			b, err := os.ReadFile(filepath.Join(out, side, k, record.ReportFile))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -108,7 +110,7 @@ func writeRun(t *testing.T, dir string, r servebench.Report) {
 		t.Fatal(err)
 	}
 	b, _ := json.Marshal(r)
-	if err := os.WriteFile(filepath.Join(dir, servebench.ReportFile), b, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, record.ReportFile), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

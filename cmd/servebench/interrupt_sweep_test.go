@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/compare"
 	"github.com/servebench/servebench/sweepreport"
@@ -29,7 +31,7 @@ func TestInterruptedSweepClaimsNothingFromItsLastPoint(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "sweep")
 	busy := engine.Stats().Submitted
 	interruptCLI(t, syscall.SIGTERM, 143, "the second rate with a request in flight", func() bool {
-		_, err := os.Stat(filepath.Join(dir, "rate-2", servebench.OutcomesFile))
+		_, err := os.Stat(filepath.Join(dir, "rate-2", record.OutcomesFile))
 		return err == nil && engine.Stats().Submitted > busy && engine.Stats().Running > 0
 	}, "sweep", "--rates", "1,2", "--base-url", engine.BaseURL(), "--model", cfg.Model,
 		"--endpoint", "completions", "--workload", wl, "--arrival", "constant", "--count", "1", "--skip-preflight",
@@ -49,7 +51,7 @@ func TestInterruptedSweepClaimsNothingFromItsLastPoint(t *testing.T) {
 	if res.KneeRPS == nil || *res.KneeRPS != 1 || res.FailingNeighborRPS != nil {
 		t.Errorf("knee %v, failing neighbour %v: want 1 and none", res.KneeRPS, res.FailingNeighborRPS)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "rate-1", servebench.ReportFile)); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, "rate-1", record.ReportFile)); err != nil {
 		t.Errorf("the finished rate's report is gone: %v", err)
 	}
 	wantManifest(t, dir, "sweep", sweepreport.HTMLFile, sweepreport.JSONFile)
@@ -69,7 +71,7 @@ func TestInterruptedABWritesNoComparison(t *testing.T) {
 	fast := startSim(t, nil)
 	dir := filepath.Join(t.TempDir(), "ab")
 	stderr := interruptCLI(t, syscall.SIGINT, 130, "the candidate's round with a request in flight", func() bool {
-		_, err := os.Stat(filepath.Join(dir, "candidate", "round-1", servebench.OutcomesFile))
+		_, err := os.Stat(filepath.Join(dir, "candidate", "round-1", record.OutcomesFile))
 		return err == nil && engine.Stats().Running > 0
 	}, "ab", "--baseline-url", fast, "--candidate-url", engine.BaseURL(), "--model", cfg.Model,
 		"--endpoint", "completions", "--workload", wl, "--arrival", "constant", "--rate", "1", "--count", "1", "--rounds", "2",
@@ -82,7 +84,7 @@ func TestInterruptedABWritesNoComparison(t *testing.T) {
 			t.Errorf("%s written after the interruption (stat: %v)", f, err)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, "baseline", "round-1", servebench.ReportFile)); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, "baseline", "round-1", record.ReportFile)); err != nil {
 		t.Errorf("the baseline's finished round is gone: %v", err)
 	}
 	wantManifest(t, dir, "ab")

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -32,8 +34,8 @@ func TestInterruptAtEveryPhaseLeavesAScorableRun(t *testing.T) {
 		sig         syscall.Signal
 		exit        int
 	}{
-		{"warmup", servebench.WarmupFile, "2", syscall.SIGINT, 130},
-		{"measurement", servebench.OutcomesFile, "0", syscall.SIGTERM, 143},
+		{"warmup", record.WarmupFile, "2", syscall.SIGINT, 130},
+		{"measurement", record.OutcomesFile, "0", syscall.SIGTERM, 143},
 	} {
 		t.Run(tc.phase, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "run")
@@ -63,9 +65,9 @@ func TestInterruptAtEveryPhaseLeavesAScorableRun(t *testing.T) {
 			}
 			// Every one of the 6 offered requests is accounted for, and at
 			// least the last was never sent.
-			if rep.Offered != 6 || rep.Valid || rep.StatusCounts[servebench.StatusNotSent] == 0 || len(rep.Requests) != 6 {
+			if rep.Offered != 6 || rep.Valid || rep.StatusCounts[record.StatusNotSent] == 0 || len(rep.Requests) != 6 {
 				t.Fatalf("offered %d, valid %v, not_sent %d, %d requests (%d sent)", rep.Offered, rep.Valid,
-					rep.StatusCounts[servebench.StatusNotSent], len(rep.Requests), sent)
+					rep.StatusCounts[record.StatusNotSent], len(rep.Requests), sent)
 			}
 		})
 	}

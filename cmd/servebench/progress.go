@@ -5,6 +5,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
@@ -47,7 +49,7 @@ func (p *progressBar) Started(scheduled int) {
 }
 
 // Ended advances the bar by one request; the bar is safe for concurrent use.
-func (p *progressBar) Ended(*servebench.Outcome) { _ = p.bar.Add(1) }
+func (p *progressBar) Ended(*record.Outcome) { _ = p.bar.Add(1) }
 
 // Finished clears the bar.
 func (p *progressBar) Finished() { _ = p.bar.Finish() }

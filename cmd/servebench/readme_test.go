@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
 )
@@ -101,11 +103,11 @@ func TestREADMEExamplesRunAsWritten(t *testing.T) {
 	// Every request of every run the examples made succeeded: none failed
 	// for a model name the engine does not serve or a prompt beyond its
 	// context.
-	reports, err := filepath.Glob(filepath.Join(root, "runs", "*", servebench.ReportFile))
+	reports, err := filepath.Glob(filepath.Join(root, "runs", "*", record.ReportFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	sweepReports, _ := filepath.Glob(filepath.Join(root, "runs", "*", "rate-*", servebench.ReportFile))
+	sweepReports, _ := filepath.Glob(filepath.Join(root, "runs", "*", "rate-*", record.ReportFile))
 	reports = append(reports, sweepReports...)
 	if len(reports) != 3 {
 		t.Fatalf("the examples wrote %d reports, want 3 (one run, two sweep rates): %q", len(reports), reports)

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -36,7 +38,7 @@ func TestRunCommandBoundedMemory(t *testing.T) {
 		}
 		return n
 	}
-	if n := countLines(filepath.Join(out, servebench.RequestsFile)); n != 8 {
+	if n := countLines(filepath.Join(out, record.RequestsFile)); n != 8 {
 		t.Fatalf("requests.jsonl has %d lines, want 8", n)
 	}
 	again := filepath.Join(t.TempDir(), "again.jsonl")

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -169,14 +171,14 @@ func TestScoreCommandFlags(t *testing.T) {
 }
 
 // scoreCLIRunDir writes a run directory the way the runner does.
-func scoreCLIRunDir(t *testing.T, outcomes []servebench.Outcome) string {
+func scoreCLIRunDir(t *testing.T, outcomes []record.Outcome) string {
 	t.Helper()
 	dir := t.TempDir()
 	s := servebench.Schedule{Schema: servebench.ScheduleSchema, Mode: servebench.ModeOpen, WindowMS: [2]float64{0, 1000},
 		ScheduleLagToleranceMS: 20, Entries: []servebench.ScheduleEntry{
 			{ID: "a", ScheduledMS: 0}, {ID: "b", Row: 1, ScheduledMS: 500}}}
 	data, _ := json.Marshal(s)
-	if err := os.WriteFile(filepath.Join(dir, servebench.ScheduleFile), data, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, record.ScheduleFile), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var lines []byte
@@ -184,7 +186,7 @@ func scoreCLIRunDir(t *testing.T, outcomes []servebench.Outcome) string {
 		b, _ := json.Marshal(o)
 		lines = append(append(lines, b...), '\n')
 	}
-	if err := os.WriteFile(filepath.Join(dir, servebench.OutcomesFile), lines, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, record.OutcomesFile), lines, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -193,11 +195,11 @@ func scoreCLIRunDir(t *testing.T, outcomes []servebench.Outcome) string {
 func TestScoreCommandRunDirectory(t *testing.T) {
 	f := func(v float64) *float64 { return &v }
 	two := 2
-	a := servebench.Outcome{ID: "a", Attempt: 1, Status: servebench.StatusSuccess, ScheduledMS: 0, SentMS: f(1),
+	a := record.Outcome{ID: "a", Attempt: 1, Status: record.StatusSuccess, ScheduledMS: 0, SentMS: f(1),
 		ContentMS: []float64{150, 180}, TerminalMS: 190, OutputTokens: &two}
-	b := servebench.Outcome{ID: "b", Attempt: 1, Status: servebench.StatusSuccess, ScheduledMS: 500, SentMS: f(502),
+	b := record.Outcome{ID: "b", Attempt: 1, Status: record.StatusSuccess, ScheduledMS: 500, SentMS: f(502),
 		ContentMS: []float64{600, 650}, TerminalMS: 700, OutputTokens: &two}
-	dir := scoreCLIRunDir(t, []servebench.Outcome{a, b})
+	dir := scoreCLIRunDir(t, []record.Outcome{a, b})
 	before, _ := os.ReadDir(dir)
 	// TTFT a = 149, b = 98: a bound of 120 ms fails a.
 	code, out, errOut := scoreCLI("--run", dir, "--ttft-slo", "120ms")
@@ -213,13 +215,13 @@ func TestScoreCommandRunDirectory(t *testing.T) {
 		t.Fatal("re-scoring wrote into the run directory")
 	}
 	// An interrupted run (b has no record) is still scored: exit 2.
-	dir = scoreCLIRunDir(t, []servebench.Outcome{a})
+	dir = scoreCLIRunDir(t, []record.Outcome{a})
 	code, out, errOut = scoreCLI("--run", dir)
-	if r := scoreCLIReport(t, out); code != 2 || r.StatusCounts[servebench.StatusNotSent] != 1 {
+	if r := scoreCLIReport(t, out); code != 2 || r.StatusCounts[record.StatusNotSent] != 1 {
 		t.Fatalf("exit %d stderr %q", code, errOut)
 	}
 	// A malformed record names the file, line and field.
-	path := filepath.Join(dir, servebench.OutcomesFile)
+	path := filepath.Join(dir, record.OutcomesFile)
 	data, _ := os.ReadFile(path)
 	if err := os.WriteFile(path, []byte(strings.Replace(string(data), `"terminal_ms":190`, `"terminal_ms":"190"`, 1)), 0o644); err != nil {
 		t.Fatal(err)

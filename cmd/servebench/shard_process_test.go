@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -79,11 +81,11 @@ func TestFourShardProcessesMergeIntoOneRun(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatal(err)
 	}
-	sched, _, err := servebench.ReadSchedule(filepath.Join(out, servebench.ScheduleFile))
+	sched, _, err := servebench.ReadSchedule(filepath.Join(out, record.ScheduleFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	outcomes, err := servebench.ReadOutcomes(filepath.Join(out, servebench.OutcomesFile))
+	outcomes, err := record.ReadOutcomes(filepath.Join(out, record.OutcomesFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,8 +115,8 @@ func TestFourShardProcessesMergeIntoOneRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	// 36 arrivals of single-turn rows dealt over 4 shards: shard 2 has 9.
-	if rep.Offered != 36 || rep.StatusCounts[servebench.StatusNotSent] != 9 {
-		t.Errorf("offered %d, not_sent %d; want 36 and shard 2's 9", rep.Offered, rep.StatusCounts[servebench.StatusNotSent])
+	if rep.Offered != 36 || rep.StatusCounts[record.StatusNotSent] != 9 {
+		t.Errorf("offered %d, not_sent %d; want 36 and shard 2's 9", rep.Offered, rep.StatusCounts[record.StatusNotSent])
 	}
 
 	if code, _, stderr := runCLI("merge", "--output", filepath.Join(root, "bad"), dirs[0], dirs[0]); code != 1 || !strings.Contains(stderr, "given twice") {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -31,25 +33,25 @@ func clientFor(e *ollama.Local, endpoint servebench.Endpoint) *servebench.Client
 }
 
 // do sends one row and returns its outcome.
-func do(c *servebench.Client, row servebench.Request) servebench.Outcome {
+func do(c *servebench.Client, row record.Request) record.Outcome {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	out := servebench.Outcome{ID: row.ID, Attempt: 1}
+	out := record.Outcome{ID: row.ID, Attempt: 1}
 	c.Do(ctx, time.Now(), &row, "e2e-"+row.ID, &out)
 	return out
 }
 
-func chatRow(id, prompt string, maxTokens int) servebench.Request {
-	return servebench.Request{ID: id, Messages: []servebench.Message{{Role: "user", Content: prompt}}, MaxTokens: maxTokens}
+func chatRow(id, prompt string, maxTokens int) record.Request {
+	return record.Request{ID: id, Messages: []record.Message{{Role: "user", Content: prompt}}, MaxTokens: maxTokens}
 }
 
-func seeded(row servebench.Request, seed int) servebench.Request {
+func seeded(row record.Request, seed int) record.Request {
 	row.Extra = map[string]json.RawMessage{"seed": json.RawMessage(fmt.Sprint(seed))}
 	return row
 }
 
 // expectOrderedClocks checks d ≤ f ≤ every content event ≤ l ≤ e.
-func expectOrderedClocks(o servebench.Outcome) {
+func expectOrderedClocks(o record.Outcome) {
 	Expect(o.SentMS).NotTo(BeNil())
 	Expect(o.FirstContentMS).NotTo(BeNil())
 	Expect(o.LastContentMS).NotTo(BeNil())
@@ -64,10 +66,10 @@ func expectOrderedClocks(o servebench.Outcome) {
 
 var _ = Describe("servebench.Client against Ollama", func() {
 	It("reads /v1/completions usage from the usage chunk, not the zero usage on every chunk", func() {
-		o := do(clientFor(never, servebench.EndpointCompletions), servebench.Request{ID: "c1", Prompt: "the sun and the sea", MaxTokens: 10})
-		Expect(o.Status).To(Equal(servebench.StatusSuccess), o.Error)
+		o := do(clientFor(never, servebench.EndpointCompletions), record.Request{ID: "c1", Prompt: "the sun and the sea", MaxTokens: 10})
+		Expect(o.Status).To(Equal(record.StatusSuccess), o.Error)
 		Expect(o.OutputTokens).To(HaveValue(Equal(10)))
-		Expect(o.TokenCountSource).To(HaveValue(Equal(servebench.TokensFromUsage)))
+		Expect(o.TokenCountSource).To(HaveValue(Equal(record.TokensFromUsage)))
 		Expect(o.PromptTokens).To(HaveValue(BeNumerically(">", 0)))
 		Expect(o.ContentMS).To(HaveLen(10), "one content event per token")
 		Expect(o.FinishReason).To(Equal("length"))
@@ -76,7 +78,7 @@ var _ = Describe("servebench.Client against Ollama", func() {
 
 	It("takes chat TTFT at the first content event (Ollama sends no role-only chunk) and sees one event per token", func() {
 		o := do(clientFor(never, servebench.EndpointChat), chatRow("t1", "write about the world", 24))
-		Expect(o.Status).To(Equal(servebench.StatusSuccess), o.Error)
+		Expect(o.Status).To(Equal(record.StatusSuccess), o.Error)
 		Expect(o.OutputTokens).To(HaveValue(Equal(24)))
 		Expect(o.ContentMS).To(HaveLen(24))
 		Expect(o.FinishReason).To(Equal("length"))
@@ -111,10 +113,10 @@ var _ = Describe("servebench.Client against Ollama", func() {
 		const k = 5
 		before := len(ginEntries(never.LogTail(), "/v1/chat/completions"))
 		c := clientFor(never, servebench.EndpointChat)
-		var outs []servebench.Outcome
+		var outs []record.Outcome
 		for i := 0; i < k; i++ {
 			o := do(c, chatRow(fmt.Sprintf("g%d", i), fmt.Sprintf("the %d men and the city", i), 32))
-			Expect(o.Status).To(Equal(servebench.StatusSuccess), o.Error)
+			Expect(o.Status).To(Equal(record.StatusSuccess), o.Error)
 			outs = append(outs, o)
 		}
 		var logged []ginEntry
@@ -144,7 +146,7 @@ var _ = Describe("servebench.Client against Ollama", func() {
 		for seed := 1; seed <= 10; seed++ {
 			o := do(c, seeded(chatRow(fmt.Sprintf("e%d", seed), fmt.Sprintf("the %d boys", seed), 16), seed))
 			Expect(o.OutputTokens).NotTo(BeNil(), "seed %d: %s", seed, o.Error)
-			Expect(o.TokenCountSource).To(HaveValue(Equal(servebench.TokensFromUsage)))
+			Expect(o.TokenCountSource).To(HaveValue(Equal(record.TokensFromUsage)))
 			switch o.FinishReason {
 			case "stop":
 				stops++
@@ -152,9 +154,9 @@ var _ = Describe("servebench.Client against Ollama", func() {
 				if len(o.ContentMS) == 0 {
 					// EOS came first: usage says one token, but nothing
 					// visible was produced.
-					Expect(o.Status).To(Equal(servebench.StatusEmptyOutput))
+					Expect(o.Status).To(Equal(record.StatusEmptyOutput))
 				} else {
-					Expect(o.Status).To(Equal(servebench.StatusSuccess))
+					Expect(o.Status).To(Equal(record.StatusSuccess))
 				}
 			case "length":
 				Expect(*o.OutputTokens).To(Equal(16))

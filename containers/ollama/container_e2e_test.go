@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"github.com/testcontainers/testcontainers-go"
@@ -113,7 +115,7 @@ var _ = Describe("Ollama as a container (stand-in image)", Ordered, func() {
 		Expect(c.Model()).To(Equal("tiny"))
 		o := do(&servebench.Client{BaseURL: c.BaseURL(), Model: c.Model(), Endpoint: servebench.EndpointChat, Stream: true,
 			LengthControl: ollama.LengthControl(), TotalTimeout: time.Minute}, chatRow("k1", "the old house", 12))
-		Expect(o.Status).To(Equal(servebench.StatusSuccess), o.Error)
+		Expect(o.Status).To(Equal(record.StatusSuccess), o.Error)
 		Expect(o.OutputTokens).To(HaveValue(Equal(12)))
 		Expect(o.ContentMS).To(HaveLen(12))
 	})

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -58,12 +60,12 @@ var _ = Describe("Ollama's Responses API and embeddings", func() {
 		Expect(last.Response.Usage.OutputTokens).To(Equal(n))
 
 		c := clientFor(never, servebench.EndpointResponses)
-		o := do(c, servebench.Request{ID: "r1", Prompt: "the long road home", MaxTokens: n})
-		Expect(o.Status).To(Equal(servebench.StatusSuccess), o.Error)
+		o := do(c, record.Request{ID: "r1", Prompt: "the long road home", MaxTokens: n})
+		Expect(o.Status).To(Equal(record.StatusSuccess), o.Error)
 		// The never-EOS model runs to the cap: usage says n tokens, one
 		// text delta each, as the raw stream showed.
 		Expect(o.OutputTokens).To(HaveValue(Equal(n)))
-		Expect(o.TokenCountSource).To(HaveValue(Equal(servebench.TokensFromUsage)))
+		Expect(o.TokenCountSource).To(HaveValue(Equal(record.TokensFromUsage)))
 		Expect(o.PromptTokens).To(HaveValue(Equal(last.Response.Usage.InputTokens)))
 		Expect(o.ContentMS).To(HaveLen(deltas))
 		Expect(o.FinishReason).To(BeElementOf("length", "stop"))
@@ -72,10 +74,10 @@ var _ = Describe("Ollama's Responses API and embeddings", func() {
 
 	It("sends a multi-turn conversation as input items, statelessly", func() {
 		c := clientFor(never, servebench.EndpointResponses)
-		row := servebench.Request{ID: "m1", MaxTokens: 6, Messages: []servebench.Message{
+		row := record.Request{ID: "m1", MaxTokens: 6, Messages: []record.Message{
 			{Role: "system", Content: "be brief"}, {Role: "user", Content: "the sea"}, {Role: "assistant", Content: "is wide"}, {Role: "user", Content: "and the sky"}}}
 		o := do(c, row)
-		Expect(o.Status).To(Equal(servebench.StatusSuccess), o.Error)
+		Expect(o.Status).To(Equal(record.StatusSuccess), o.Error)
 		Expect(o.OutputTokens).To(HaveValue(Equal(6)))
 		Expect(strings.TrimSpace(*o.Text)).NotTo(BeEmpty())
 	})
@@ -96,8 +98,8 @@ var _ = Describe("Ollama's Responses API and embeddings", func() {
 		GinkgoWriter.Printf("Ollama's embeddings: dimension %d, %d prompt tokens\n", dim, native.Usage.PromptTokens)
 
 		c := clientFor(never, servebench.EndpointEmbeddings)
-		o := do(c, servebench.Request{ID: "e1", Input: &servebench.TextInput{Texts: []string{"the first", "a second text", "and a third one"}, Batch: true}})
-		Expect(o.Status).To(Equal(servebench.StatusSuccess), o.Error)
+		o := do(c, record.Request{ID: "e1", Input: &record.TextInput{Texts: []string{"the first", "a second text", "and a third one"}, Batch: true}})
+		Expect(o.Status).To(Equal(record.StatusSuccess), o.Error)
 		Expect(o.Items).To(HaveValue(Equal(3)))
 		Expect(o.FirstContentMS).To(BeNil(), "embeddings have no first token")
 		Expect(o.ContentMS).To(BeEmpty())

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -20,9 +22,9 @@ func chatWorkload(n, maxTokens int) *servebench.Workload {
 	words := strings.Fields("the river city world house school light story water night")
 	var b strings.Builder
 	for i := 0; i < n; i++ {
-		row := servebench.Request{
+		row := record.Request{
 			ID:        fmt.Sprintf("r%02d", i),
-			Messages:  []servebench.Message{{Role: "user", Content: fmt.Sprintf("%s of the %s, part %d", words[i%len(words)], words[(i*7+3)%len(words)], i)}},
+			Messages:  []record.Message{{Role: "user", Content: fmt.Sprintf("%s of the %s, part %d", words[i%len(words)], words[(i*7+3)%len(words)], i)}},
 			MaxTokens: maxTokens,
 		}
 		line, err := json.Marshal(row)
@@ -84,9 +86,9 @@ var _ = Describe("A benchmark run against Ollama, judged by the matchers", Order
 	It("counts every request's tokens from Ollama's usage, one content event per token", func() {
 		Expect(result.Outcomes).To(HaveLen(requests))
 		for _, o := range result.Outcomes {
-			Expect(o.Status).To(Equal(servebench.StatusSuccess), "%s: %s", o.ID, o.Error)
+			Expect(o.Status).To(Equal(record.StatusSuccess), "%s: %s", o.ID, o.Error)
 			Expect(o.OutputTokens).To(HaveValue(Equal(maxTokens)), o.ID)
-			Expect(o.TokenCountSource).To(HaveValue(Equal(servebench.TokensFromUsage)), o.ID)
+			Expect(o.TokenCountSource).To(HaveValue(Equal(record.TokensFromUsage)), o.ID)
 			Expect(o.ContentMS).To(HaveLen(maxTokens), o.ID)
 			Expect(o.FinishReason).To(Equal("length"), o.ID)
 			expectOrderedClocks(o)

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	cerrdefs "github.com/containerd/errdefs"
 	"github.com/moby/moby/api/types/network"
 	"github.com/moby/moby/client"
@@ -225,7 +227,7 @@ var _ = Describe("the simulated engine as a container", Ordered, Label("docker")
 			matchers.HaveLatencyPercentileBelow(servebench.MetricTTFT, 90, 2*time.Second),
 		))
 		for _, r := range report.Requests {
-			if r.Status == servebench.StatusSuccess {
+			if r.Status == record.StatusSuccess {
 				Expect(r.OutputTokens).To(HaveValue(Equal(24)), "request %s: ignore_eos forces max_tokens", r.ID)
 			}
 		}
@@ -233,7 +235,7 @@ var _ = Describe("the simulated engine as a container", Ordered, Label("docker")
 		Expect(report.Experiment.Engine).NotTo(BeNil())
 		Expect(report.Experiment.Engine.ImageID).To(Equal(engine.Identity().ImageID))
 		Expect(report.Experiment.Engine.ColdStartMS).NotTo(BeNil())
-		Expect(filepath.Join(result.Dir, servebench.ReportFile)).To(BeAnExistingFile())
+		Expect(filepath.Join(result.Dir, record.ReportFile)).To(BeAnExistingFile())
 	}, SpecTimeout(3*time.Minute))
 
 	It("leaves its log as an artifact and is terminated with its image", func(ctx SpecContext) {

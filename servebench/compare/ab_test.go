@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/fixtures"
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
@@ -130,7 +132,7 @@ func TestRunABInterruptedWritesNoVerdict(t *testing.T) {
 		t.Errorf("comparison %v, finished runs %v; want none and the two runs of round 1", res.Comparison, res.Order)
 	}
 	for _, dir := range []string{"baseline/round-1", "candidate/round-1"} {
-		if _, err := os.Stat(filepath.Join(cfg.OutputDir, dir, servebench.ReportFile)); err != nil {
+		if _, err := os.Stat(filepath.Join(cfg.OutputDir, dir, record.ReportFile)); err != nil {
 			t.Errorf("finished run %s not kept: %v", dir, err)
 		}
 	}

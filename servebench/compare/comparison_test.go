@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -318,7 +320,7 @@ func TestDefaultsFollowTheEndpoint(t *testing.T) {
 	r := attainmentReport(50, 50)
 	r.Endpoint = servebench.EndpointEmbeddings
 	for i := 1; i <= 50; i++ {
-		r.Requests = append(r.Requests, servebench.RequestScore{Status: servebench.StatusSuccess, E2EMS: fptr(float64(i))})
+		r.Requests = append(r.Requests, servebench.RequestScore{Status: record.StatusSuccess, E2EMS: fptr(float64(i))})
 	}
 	r.Percentiles = map[servebench.Metric]servebench.Distribution{servebench.MetricE2E: {N: 50}}
 	c, err := Reports([]*servebench.Report{r}, []*servebench.Report{r}, Options{})
@@ -345,7 +347,7 @@ func TestDefaultToleranceBelowNoiseIsNotedNotRefused(t *testing.T) {
 		r := attainmentReport(qualified, 100)
 		r.Endpoint = servebench.EndpointEmbeddings
 		for i := 1; i <= 100; i++ {
-			r.Requests = append(r.Requests, servebench.RequestScore{Status: servebench.StatusSuccess, E2EMS: fptr(float64(i))})
+			r.Requests = append(r.Requests, servebench.RequestScore{Status: record.StatusSuccess, E2EMS: fptr(float64(i))})
 		}
 		r.Percentiles = map[servebench.Metric]servebench.Distribution{servebench.MetricE2E: {N: 100}}
 		return r

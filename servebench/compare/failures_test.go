@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -17,7 +19,7 @@ func failingReport(successes int) *servebench.Report {
 	r := ttftReport(ttfts...)
 	r.Offered, r.ProtocolSuccesses = 25, successes
 	for range 25 - successes {
-		r.Requests = append(r.Requests, servebench.RequestScore{Status: servebench.StatusHTTPError})
+		r.Requests = append(r.Requests, servebench.RequestScore{Status: record.StatusHTTPError})
 	}
 	if successes == 0 {
 		delete(r.Percentiles, servebench.MetricTTFT)

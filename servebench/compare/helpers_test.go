@@ -3,6 +3,8 @@ package compare
 import (
 	"testing"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/stats"
 )
@@ -25,7 +27,7 @@ func attainmentReport(qualified, offered int) *servebench.Report {
 func ttftReport(ttfts ...float64) *servebench.Report {
 	r := attainmentReport(len(ttfts), len(ttfts))
 	for _, v := range ttfts {
-		r.Requests = append(r.Requests, servebench.RequestScore{Status: servebench.StatusSuccess, TTFTMS: fptr(v)})
+		r.Requests = append(r.Requests, servebench.RequestScore{Status: record.StatusSuccess, TTFTMS: fptr(v)})
 	}
 	r.Percentiles = map[servebench.Metric]servebench.Distribution{servebench.MetricTTFT: {N: len(ttfts)}}
 	return r

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -18,8 +20,8 @@ import (
 // servebench ab writes them) or run-K ones (as a sweep's repeats write
 // them), in order of K. It returns the reports and their directories.
 func LoadSide(path string) ([]*servebench.Report, []string, error) {
-	if _, err := os.Stat(filepath.Join(path, servebench.ReportFile)); err == nil {
-		r, err := readReport(filepath.Join(path, servebench.ReportFile))
+	if _, err := os.Stat(filepath.Join(path, record.ReportFile)); err == nil {
+		r, err := readReport(filepath.Join(path, record.ReportFile))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -56,7 +58,7 @@ func LoadSide(path string) ([]*servebench.Report, []string, error) {
 		}
 	}
 	if len(rounds) == 0 {
-		return nil, nil, fmt.Errorf("compare: %s holds no runs: neither %s nor round-K or run-K run directories", path, servebench.ReportFile)
+		return nil, nil, fmt.Errorf("compare: %s holds no runs: neither %s nor round-K or run-K run directories", path, record.ReportFile)
 	}
 	sort.Slice(rounds, func(i, j int) bool { return rounds[i].k < rounds[j].k })
 	reports := make([]*servebench.Report, len(rounds))
@@ -65,7 +67,7 @@ func LoadSide(path string) ([]*servebench.Report, []string, error) {
 		if r.k != i+1 {
 			return nil, nil, fmt.Errorf("compare: %s: %s%d is missing (rounds are numbered from 1 without gaps; every run is kept)", path, prefix, i+1)
 		}
-		if reports[i], err = readReport(filepath.Join(r.dir, servebench.ReportFile)); err != nil {
+		if reports[i], err = readReport(filepath.Join(r.dir, record.ReportFile)); err != nil {
 			return nil, nil, err
 		}
 		dirs[i] = r.dir

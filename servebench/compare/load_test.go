@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/record"
 )
 
 func writeReport(t *testing.T, dir string, qualified int) {
@@ -16,7 +16,7 @@ func writeReport(t *testing.T, dir string, qualified int) {
 		t.Fatal(err)
 	}
 	b, _ := json.Marshal(attainmentReport(qualified, 100))
-	if err := os.WriteFile(filepath.Join(dir, servebench.ReportFile), b, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, record.ReportFile), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -59,16 +59,16 @@ func TestLoadSideRefusesGapsAndMixtures(t *testing.T) {
 	other := t.TempDir()
 	writeReport(t, filepath.Join(other, "round-1"), 90)
 	writeReport(t, filepath.Join(other, "round-2"), 90)
-	b, _ := os.ReadFile(filepath.Join(other, "round-2", servebench.ReportFile))
+	b, _ := os.ReadFile(filepath.Join(other, "round-2", record.ReportFile))
 	b = []byte(strings.Replace(string(b), `"workload_sha256":"w1"`, `"workload_sha256":"w2"`, 1))
-	if err := os.WriteFile(filepath.Join(other, "round-2", servebench.ReportFile), b, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(other, "round-2", record.ReportFile), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := LoadSide(other); err == nil || !strings.Contains(err.Error(), other+" mixes runs of different workloads: round-1 ran w1, round-2 ran w2") {
 		t.Errorf("mixed workloads: %v", err)
 	}
 	bad := t.TempDir()
-	if err := os.WriteFile(filepath.Join(bad, servebench.ReportFile), []byte("{"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(bad, record.ReportFile), []byte("{"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := LoadSide(bad); err == nil || !strings.Contains(err.Error(), bad) {

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/stats"
 )
@@ -85,7 +87,7 @@ func (s statistic) samples(r *servebench.Report, failures bool) ([]float64, erro
 	failed := 0
 	for i := range r.Requests {
 		q := &r.Requests[i]
-		if s.metric != servebench.MetricScheduleLag && q.Status != servebench.StatusSuccess {
+		if s.metric != servebench.MetricScheduleLag && q.Status != record.StatusSuccess {
 			failed++
 			continue
 		}

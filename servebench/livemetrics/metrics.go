@@ -3,6 +3,8 @@ package livemetrics
 import (
 	"sync"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 
@@ -117,7 +119,7 @@ func (m *Metrics) Due(class string) {
 
 // Ended counts a terminal record and observes its latencies in seconds
 // (those of successful requests only, as the report's populations).
-func (m *Metrics) Ended(o *servebench.Outcome) {
+func (m *Metrics) Ended(o *record.Outcome) {
 	class := m.class(o.Class)
 	m.outstanding.Dec()
 	om, err := servebench.MeasureOutcome(o)
@@ -130,7 +132,7 @@ func (m *Metrics) Ended(o *servebench.Outcome) {
 		m.sent.WithLabelValues(class).Inc()
 		m.lag.Observe(*om.ScheduleLagMS / 1000)
 	}
-	if o.Status != servebench.StatusSuccess {
+	if o.Status != record.StatusSuccess {
 		m.failed.WithLabelValues(class, string(o.Status)).Inc()
 		return
 	}

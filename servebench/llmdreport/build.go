@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -32,7 +34,7 @@ func FromRun(res *servebench.RunResult) (*Report, error) {
 	if x == nil {
 		return nil, errors.New("llm-d benchmark report: the run's report has no experiment record")
 	}
-	l, err := readLengths(filepath.Join(res.Dir, servebench.OutcomesFile))
+	l, err := readLengths(filepath.Join(res.Dir, record.OutcomesFile))
 	if err != nil {
 		return nil, fmt.Errorf("llm-d benchmark report: %w", err)
 	}
@@ -51,7 +53,7 @@ func FromRun(res *servebench.RunResult) (*Report, error) {
 
 // aggregate is results.request_performance.aggregate.
 func aggregate(rep *servebench.Report, l lengths) Aggregate {
-	incomplete := rep.StatusCounts[servebench.StatusNotSent] + rep.StatusCounts[servebench.StatusCancelled] + rep.Pending
+	incomplete := rep.StatusCounts[record.StatusNotSent] + rep.StatusCounts[record.StatusCancelled] + rep.Pending
 	a := Aggregate{
 		Requests: Requests{
 			Total:        rep.Offered,
@@ -101,7 +103,7 @@ func load(x *servebench.Experiment, rep *servebench.Report, l lengths) *Load {
 			Args: map[string]any{"arrival": toMap(x.Arrival), "workload": x.Workload, "endpoint": string(x.Endpoint), "warmup": x.WarmupCount},
 			Config: map[string]any{
 				"workload_sha256": rep.Inputs.WorkloadSHA256, "schedule_sha256": rep.Inputs.ScheduleSHA256,
-				"outcomes_sha256": rep.Inputs.OutcomesSHA256, "report": servebench.ReportFile,
+				"outcomes_sha256": rep.Inputs.OutcomesSHA256, "report": record.ReportFile,
 			},
 		},
 	}

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // lengths are the token counts of the successful requests, as their
@@ -17,9 +17,9 @@ type lengths struct {
 
 // lengthRecord is the part of an outcome record the lengths need.
 type lengthRecord struct {
-	Status       servebench.Status `json:"status"`
-	PromptTokens *int              `json:"prompt_tokens"`
-	OutputTokens *int              `json:"output_tokens"`
+	Status       record.Status `json:"status"`
+	PromptTokens *int          `json:"prompt_tokens"`
+	OutputTokens *int          `json:"output_tokens"`
 }
 
 // readLengths reads the prompt and output token counts of the successful
@@ -43,7 +43,7 @@ func readLengths(path string) (lengths, error) {
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 			return l, fmt.Errorf("%s:%d: %w", path, line, err)
 		}
-		if r.Status != servebench.StatusSuccess {
+		if r.Status != record.StatusSuccess {
 			continue
 		}
 		if r.PromptTokens != nil {

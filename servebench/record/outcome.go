@@ -1,4 +1,4 @@
-package servebench
+package record
 
 import (
 	"math"
@@ -108,6 +108,6 @@ type Outcome struct {
 
 // millis converts a duration since the run's start instant into the
 // records' unit: milliseconds rounded to microsecond resolution.
-func millis(d time.Duration) float64 {
+func Millis(d time.Duration) float64 {
 	return math.Round(float64(d)/float64(time.Microsecond)) / 1000
 }

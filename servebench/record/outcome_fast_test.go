@@ -1,4 +1,4 @@
-package servebench
+package record
 
 import (
 	"encoding/json"
@@ -68,7 +68,7 @@ func TestOutcomeFastMatchesStrict(t *testing.T) {
 	var reuse Outcome
 	accepted := 0
 	check := func(line []byte) {
-		fastOK := decodeOutcomeFast(line, &reuse)
+		fastOK := DecodeFast(line, &reuse)
 		var strict Outcome
 		strictErr := strictjson.Decode(line, &strict)
 		if !fastOK {
@@ -86,7 +86,7 @@ func TestOutcomeFastMatchesStrict(t *testing.T) {
 	for i, line := range lines {
 		check(line)
 		plain := !strings.Contains(string(line), `"quality"`) && !strings.Contains(string(line), "naïve")
-		if i < 300 && plain && !decodeOutcomeFast(line, &reuse) {
+		if i < 300 && plain && !DecodeFast(line, &reuse) {
 			t.Fatalf("fast path refused a plain runner line: %s", line)
 		}
 	}
@@ -118,7 +118,7 @@ func FuzzOutcomeFast(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
 		var fast, strict Outcome
-		if !decodeOutcomeFast(line, &fast) {
+		if !DecodeFast(line, &fast) {
 			return
 		}
 		if err := strictjson.Decode(line, &strict); err != nil {

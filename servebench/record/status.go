@@ -1,4 +1,4 @@
-package servebench
+package record
 
 import "slices"
 

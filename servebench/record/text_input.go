@@ -1,4 +1,4 @@
-package servebench
+package record
 
 import (
 	"bytes"
@@ -58,7 +58,7 @@ func (in TextInput) MarshalJSON() ([]byte, error) {
 }
 
 // validate checks that the input has at least one non-empty text.
-func (in *TextInput) validate() error {
+func (in *TextInput) Validate() error {
 	if len(in.Texts) == 0 {
 		return errors.New("input: an empty array; give at least one string")
 	}

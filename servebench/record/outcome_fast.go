@@ -1,4 +1,4 @@
-package servebench
+package record
 
 import "github.com/servebench/servebench/internal/jsonscan"
 
@@ -12,7 +12,7 @@ import "github.com/servebench/servebench/internal/jsonscan"
 // decodes that line strictly. Whatever it accepts, strictjson accepts with
 // the same value (TestOutcomeFastMatchesStrict and its fuzz target check
 // this).
-func decodeOutcomeFast(line []byte, o *Outcome) bool {
+func DecodeFast(line []byte, o *Outcome) bool {
 	content, tokens := o.ContentMS[:0], o.EventTokens[:0]
 	*o = Outcome{}
 	s := jsonscan.New(line)

@@ -1,4 +1,4 @@
-package servebench
+package record
 
 import (
 	"bufio"
@@ -20,7 +20,7 @@ import (
 // the last complete record, so no torn line is left where that is
 // possible, Failed is closed, and every later Write returns the first
 // error without writing.
-type outcomeWriter struct {
+type Writer struct {
 	mu     sync.Mutex
 	sink   io.Writer
 	closer io.Closer
@@ -31,7 +31,7 @@ type outcomeWriter struct {
 	kept   []Outcome
 	failed chan struct{}
 	// keepNone stops Write from keeping a copy (a BoundedMemory run).
-	keepNone bool
+	KeepNone bool
 }
 
 // truncater is the part of *os.File that cuts a torn record off.
@@ -41,7 +41,7 @@ type truncater interface {
 
 // createOutcomeWriter creates (or truncates) the file at path. Its writes
 // go through wrap when that is set (a test's stand-in for a full disk).
-func createOutcomeWriter(path string, wrap func(*os.File) io.Writer) (*outcomeWriter, error) {
+func CreateWriter(path string, wrap func(*os.File) io.Writer) (*Writer, error) {
 	f, err := safefile.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("outcomes: %w", err)
@@ -50,20 +50,20 @@ func createOutcomeWriter(path string, wrap func(*os.File) io.Writer) (*outcomeWr
 	if wrap != nil {
 		sink = wrap(f)
 	}
-	return newOutcomeWriter(sink, f), nil
+	return NewWriter(sink, f), nil
 }
 
 // newOutcomeWriter writes records to sink; closer, when not nil, is closed
 // by Close.
-func newOutcomeWriter(sink io.Writer, closer io.Closer) *outcomeWriter {
-	w := &outcomeWriter{sink: sink, closer: closer, failed: make(chan struct{})}
+func NewWriter(sink io.Writer, closer io.Closer) *Writer {
+	w := &Writer{sink: sink, closer: closer, failed: make(chan struct{})}
 	w.enc = json.NewEncoder(&w.buf)
 	return w
 }
 
 // Write appends one record. The first error is kept and returned by every
 // later call and by Close.
-func (w *outcomeWriter) Write(o *Outcome) error {
+func (w *Writer) Write(o *Outcome) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.err != nil {
@@ -84,14 +84,14 @@ func (w *outcomeWriter) Write(o *Outcome) error {
 		return w.err
 	}
 	w.good += int64(n)
-	if !w.keepNone {
+	if !w.KeepNone {
 		w.kept = append(w.kept, *o)
 	}
 	return nil
 }
 
 // fail keeps the first error and closes Failed.
-func (w *outcomeWriter) fail(err error) {
+func (w *Writer) fail(err error) {
 	w.err = err
 	close(w.failed)
 }
@@ -99,7 +99,7 @@ func (w *outcomeWriter) fail(err error) {
 // cutTornRecord removes the n bytes of a record that was only partly
 // written, when the sink can be cut; otherwise the torn line stays and the
 // scorer reports it.
-func (w *outcomeWriter) cutTornRecord(n int) {
+func (w *Writer) cutTornRecord(n int) {
 	if n == 0 {
 		return
 	}
@@ -113,24 +113,24 @@ func (w *outcomeWriter) cutTornRecord(n int) {
 }
 
 // Failed is closed when a write has failed; Err then says why.
-func (w *outcomeWriter) Failed() <-chan struct{} { return w.failed }
+func (w *Writer) Failed() <-chan struct{} { return w.failed }
 
 // Err returns the first write error, or nil.
-func (w *outcomeWriter) Err() error {
+func (w *Writer) Err() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.err
 }
 
 // Outcomes returns the records written so far, in write order.
-func (w *outcomeWriter) Outcomes() []Outcome {
+func (w *Writer) Outcomes() []Outcome {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return append([]Outcome(nil), w.kept...)
 }
 
 // Close closes the file. It returns the first write error, if any.
-func (w *outcomeWriter) Close() error {
+func (w *Writer) Close() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closer == nil {
@@ -164,7 +164,7 @@ func ReadOutcomes(path string) ([]Outcome, error) {
 		}
 		var o Outcome
 		if err := json.Unmarshal(b, &o); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, line, describeJSONError(err))
+			return nil, fmt.Errorf("%s:%d: %w", path, line, DescribeJSONError(err))
 		}
 		if !o.Status.Valid() {
 			return nil, fmt.Errorf("%s:%d: status: unknown status %q", path, line, o.Status)

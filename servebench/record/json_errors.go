@@ -1,4 +1,4 @@
-package servebench
+package record
 
 import (
 	"encoding/json"
@@ -9,7 +9,7 @@ import (
 
 // describeJSONError turns encoding/json's errors into messages that name the
 // field.
-func describeJSONError(err error) error {
+func DescribeJSONError(err error) error {
 	switch e := err.(type) {
 	case *json.UnmarshalTypeError:
 		field := e.Field

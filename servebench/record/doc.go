@@ -1,0 +1,22 @@
+// Package record is the vocabulary every stage of servebench shares: the
+// workload row a run sends (Request), the one terminal record each
+// scheduled request ends in (Outcome, with its Status), the Sender seam
+// between the dispatcher and a wire protocol, and the names of the files a
+// run directory holds.
+//
+// Entry points:
+//
+//	Request, Message, TextInput    one workload row, as the workload file gives it
+//	Outcome, Status, TimeoutKind   one attempt's terminal record and its clocks
+//	Sender                         what a protocol client implements
+//	CreateWriter, NewWriter        write outcomes as requests end (Writer)
+//	ReadOutcomes, DecodeFast       read them back (DecodeFast: the allocation-free path)
+//	ScheduleFile, OutcomesFile...  the run directory's file names
+//
+// Every time in an Outcome is milliseconds (Millis) on the client's
+// monotonic clock since the run's start instant; a metric that is not
+// defined is nil, never zero. The package imports no other servebench
+// package but the quality checks a row may carry, so the stages above it
+// (schedule, protocol client, scoring, reports) can all depend on it
+// without depending on each other.
+package record
