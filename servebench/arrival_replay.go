@@ -5,6 +5,8 @@ import (
 	"math"
 	"sort"
 	"time"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // Replay replays the scheduled_ms stored in a workload's rows, multiplied by
@@ -35,9 +37,9 @@ func NewReplay(w *Workload, scale float64) (*Replay, error) {
 		if r.ScheduledMS == nil {
 			return nil, fmt.Errorf("%s:%d: scheduled_ms: required for replay", w.Name, r.Line)
 		}
-		if scaled := *r.ScheduledMS * scale; !(scaled <= maxTimeMS) {
+		if scaled := *r.ScheduledMS * scale; !(scaled <= record.MaxTimeMS) {
 			return nil, fmt.Errorf("%s:%d: scheduled_ms: %v ms at time scale %g is %v ms, beyond the latest time a schedule holds, %s",
-				w.Name, r.Line, *r.ScheduledMS, scale, scaled, maxTimeText)
+				w.Name, r.Line, *r.ScheduledMS, scale, scaled, record.MaxTimeText)
 		}
 		rows = append(rows, i)
 	}

@@ -37,7 +37,7 @@ func (embeddingsProtocol) api() *API { return &embeddingsAPI }
 // checkRow: an embeddings row carries input.
 func (embeddingsProtocol) checkRow(r *record.Request) error {
 	if r.Input == nil {
-		if f := poolingField(r); f != "" {
+		if f := record.PoolingField(r); f != "" {
 			return fmt.Errorf("%s: a rerank field; an embeddings row carries input", f)
 		}
 		return errors.New("input: required (a string or an array of strings)")

@@ -84,7 +84,7 @@ func (openAIText) settle(x *exchange) { settleText(x) }
 // checkTextRow checks that a row is a text-generation row: a prompt or
 // messages with max_tokens, and none of the pooling APIs' fields.
 func checkTextRow(r *record.Request) error {
-	if f := poolingField(r); f != "" {
+	if f := record.PoolingField(r); f != "" {
 		return fmt.Errorf("%s: a field of the embeddings and rerank endpoints, not of a text-generating one", f)
 	}
 	if r.Prompt == "" && len(r.Messages) == 0 {
@@ -94,42 +94,6 @@ func checkTextRow(r *record.Request) error {
 		return fmt.Errorf("max_tokens: must be a positive integer, got %d", r.MaxTokens)
 	}
 	return nil
-}
-
-// poolingField names the first embeddings or rerank field a row sets; ""
-// when it sets none.
-func poolingField(r *record.Request) string {
-	switch {
-	case r.Input != nil:
-		return "input"
-	case r.Query != "":
-		return "query"
-	case r.Documents != nil:
-		return "documents"
-	case r.TopN != nil:
-		return "top_n"
-	}
-	return ""
-}
-
-// textField names the first text-generation field a row sets; "" when it
-// sets none.
-func textField(r *record.Request) string {
-	switch {
-	case r.Prompt != "":
-		return "prompt"
-	case len(r.Messages) > 0:
-		return "messages"
-	case r.MaxTokens != 0:
-		return "max_tokens"
-	case r.IgnoreEOS:
-		return "ignore_eos"
-	case r.Expect != nil:
-		return "expect"
-	case r.Conversation != "":
-		return "conversation"
-	}
-	return ""
 }
 
 // terminal names how the API's stream ends normally, for errors.

@@ -11,6 +11,8 @@ import (
 	"io"
 	"os"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/internal/jsonscan"
 	"github.com/servebench/servebench/internal/strictjson"
 )
@@ -74,7 +76,7 @@ func (c *compactSchedule) index() bool {
 func readCompactSchedule(path string) (*compactSchedule, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, &ScoreInputError{File: path, Msg: err.Error()}
+		return nil, &record.InputError{File: path, Msg: err.Error()}
 	}
 	defer f.Close()
 	h := sha256.New()
@@ -158,7 +160,7 @@ func (c *compactSchedule) addEntry(raw json.RawMessage, e *ScheduleEntry) bool {
 			return false
 		}
 	}
-	if e.ID == "" || checkRecordTime(e.ScheduledMS) != "" {
+	if e.ID == "" || record.CheckTime(e.ScheduledMS) != "" {
 		return false
 	}
 	if !c.add(e.ID, e.Class, e.ScheduledMS) {

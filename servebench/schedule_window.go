@@ -21,8 +21,8 @@ func checkWindowEnd(end time.Duration, offsets []time.Duration) error {
 	switch {
 	case end <= 0:
 		return fmt.Errorf("schedule: the arrival window of %d arrivals rounds to zero at nanosecond resolution; lower the rate", arrivals)
-	case record.Millis(end) > maxTimeMS:
-		return fmt.Errorf("schedule: the arrival window ends past %s; raise the rate or bound the duration", maxTimeText)
+	case record.Millis(end) > record.MaxTimeMS:
+		return fmt.Errorf("schedule: the arrival window ends past %s; raise the rate or bound the duration", record.MaxTimeText)
 	}
 	return nil
 }

@@ -116,8 +116,8 @@ func (set *scoreSetup) resolveWindow(opts ScoreOptions) error {
 	if w := set.window; !scoreFinite(w[0]) || !scoreFinite(w[1]) || w[0] < 0 || w[1] <= w[0] {
 		return fmt.Errorf("score options: window [%v, %v) ms: want 0 <= start < end", w[0], w[1])
 	}
-	if w := set.window; msBetween(w[0], w[1]) < 0.001 || w[1] > maxTimeMS {
-		return fmt.Errorf("score options: window [%v, %v) ms: want at least 0.001 ms long (the records' 1 µs resolution), ending by %s", w[0], w[1], maxTimeText)
+	if w := set.window; msBetween(w[0], w[1]) < 0.001 || w[1] > record.MaxTimeMS {
+		return fmt.Errorf("score options: window [%v, %v) ms: want at least 0.001 ms long (the records' 1 µs resolution), ending by %s", w[0], w[1], record.MaxTimeText)
 	}
 	return nil
 }
@@ -190,29 +190,6 @@ func sloLimitMS(d time.Duration) float64 { return record.Millis(d) }
 // sloUnset reports whether no bound was given at all (a negative bound is
 // given, and rejected later).
 func sloUnset(s SLO) bool { return s.TTFT == 0 && s.TPOT == 0 && s.E2E == 0 }
-
-// maxTimeMS is the latest time a record can hold: past 2^53 µs (about 285
-// years) a float64 of milliseconds no longer has microsecond resolution,
-// and sums and differences of such times could overflow the report's
-// figures to infinity.
-const maxTimeMS = float64(1<<53) / 1000
-
-// maxTimeText names maxTimeMS in errors.
-const maxTimeText = "2^53 µs (about 285 years)"
-
-// checkRecordTime says what is wrong with a record's time in milliseconds,
-// or returns "" when it is finite, non-negative and within maxTimeMS.
-func checkRecordTime(ms float64) string {
-	switch {
-	case !scoreFinite(ms):
-		return fmt.Sprintf("non-finite time %v", ms)
-	case ms < 0:
-		return fmt.Sprintf("negative time %v", ms)
-	case ms > maxTimeMS:
-		return fmt.Sprintf("time %v ms is past %s: the records' microsecond resolution ends there", ms, maxTimeText)
-	}
-	return ""
-}
 
 // scoreFinite reports whether x is neither NaN nor infinite.
 func scoreFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

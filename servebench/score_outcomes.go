@@ -42,9 +42,9 @@ type outcomeSource struct {
 
 func (src outcomeSource) errorAt(i int, id, field, format string, args ...any) error {
 	if src.file == "" {
-		return &ScoreInputError{ID: id, Field: field, Msg: fmt.Sprintf(format, args...)}
+		return &record.InputError{ID: id, Field: field, Msg: fmt.Sprintf(format, args...)}
 	}
-	return inputErrorAt(src.file, src.lines[i], src.data[i], id, field, format, args...)
+	return record.InputErrorAt(src.file, src.lines[i], src.data[i], id, field, format, args...)
 }
 
 // scoreOutcomes is Score, with src locating records in error messages.
@@ -74,7 +74,7 @@ func scoreOutcomes(s *Schedule, outcomes []record.Outcome, opts ScoreOptions, sr
 		return nil, err
 	}
 	if len(recs) == 0 {
-		return nil, &ScoreInputError{File: src.scheduleFile(), Field: "entries",
+		return nil, &record.InputError{File: src.scheduleFile(), Field: "entries",
 			Msg: fmt.Sprintf("no request is scheduled in the window [%s, %s) ms: nothing to score", textMS(set.window[0]), textMS(set.window[1]))}
 	}
 	rep := scoreRecords(set, recs)
@@ -89,13 +89,13 @@ func indexScheduleEntries(s *Schedule, src outcomeSource) (map[string]int, error
 	for i := range s.Entries {
 		e := &s.Entries[i]
 		if e.ID == "" {
-			return nil, &ScoreInputError{File: src.scheduleFile(), Field: fmt.Sprintf("entries[%d].id", i), Msg: "empty request ID"}
+			return nil, &record.InputError{File: src.scheduleFile(), Field: fmt.Sprintf("entries[%d].id", i), Msg: "empty request ID"}
 		}
 		if _, dup := byID[e.ID]; dup {
-			return nil, &ScoreInputError{File: src.scheduleFile(), ID: e.ID, Field: fmt.Sprintf("entries[%d].id", i), Msg: "duplicate request ID in the schedule"}
+			return nil, &record.InputError{File: src.scheduleFile(), ID: e.ID, Field: fmt.Sprintf("entries[%d].id", i), Msg: "duplicate request ID in the schedule"}
 		}
-		if msg := checkRecordTime(e.ScheduledMS); msg != "" {
-			return nil, &ScoreInputError{File: src.scheduleFile(), ID: e.ID, Field: fmt.Sprintf("entries[%d].scheduled_ms", i), Msg: msg}
+		if msg := record.CheckTime(e.ScheduledMS); msg != "" {
+			return nil, &record.InputError{File: src.scheduleFile(), ID: e.ID, Field: fmt.Sprintf("entries[%d].scheduled_ms", i), Msg: msg}
 		}
 		byID[e.ID] = i
 	}
@@ -314,7 +314,7 @@ func checkOutcomeClocks(o *record.Outcome, scheduled float64, fail func(field, f
 
 // checkTimeField checks one record time with checkRecordTime.
 func checkTimeField(field string, v float64, fail func(field, format string, args ...any) error) error {
-	if msg := checkRecordTime(v); msg != "" {
+	if msg := record.CheckTime(v); msg != "" {
 		return fail(field, "%s", msg)
 	}
 	return nil

@@ -73,7 +73,7 @@ func TestScoreRejectsMergedOrUnknownRecords(t *testing.T) {
 		"attempt zero":       {[]record.Outcome{zero}, "attempt", "want an attempt number >= 1"},
 	} {
 		_, err := Score(s, c.outcomes, ScoreOptions{})
-		var ie *ScoreInputError
+		var ie *record.InputError
 		if !errors.As(err, &ie) || ie.Field != c.field || !strings.Contains(ie.Msg, c.msg) {
 			t.Fatalf("%s: got %v", name, err)
 		}
@@ -292,7 +292,7 @@ func TestScoreRejectsBrokenClocks(t *testing.T) {
 		o := base()
 		c.edit(&o)
 		_, err := Score(s, []record.Outcome{o}, ScoreOptions{})
-		var ie *ScoreInputError
+		var ie *record.InputError
 		if !errors.As(err, &ie) || ie.ID != "a" || ie.Field != c.field || !strings.Contains(ie.Msg, c.msg) {
 			t.Fatalf("%s: got %v", c.name, err)
 		}

@@ -22,9 +22,9 @@ func scoreOne(t *testing.T, traceFields, event string, opts ScoreOptions) (*Repo
 
 // wantInputError fails unless err is a *ScoreInputError for file and
 // field whose message contains msg.
-func wantInputError(t *testing.T, err error, file, field, msg string) *ScoreInputError {
+func wantInputError(t *testing.T, err error, file, field, msg string) *record.InputError {
 	t.Helper()
-	var ie *ScoreInputError
+	var ie *record.InputError
 	if !errors.As(err, &ie) {
 		t.Fatalf("want a ScoreInputError for %s field %q, got %v", file, field, err)
 	}

@@ -39,23 +39,23 @@ func ScoreRunDir(dir string, opts ScoreOptions) (*Report, error) {
 	outPath := filepath.Join(dir, record.OutcomesFile)
 	schedBytes, err := os.ReadFile(schedPath)
 	if err != nil {
-		return nil, &ScoreInputError{File: schedPath, Msg: err.Error()}
+		return nil, &record.InputError{File: schedPath, Msg: err.Error()}
 	}
 	var sched Schedule
 	if err := strictjson.Decode(schedBytes, &sched); err != nil {
-		return nil, inputErrorFromJSON(schedPath, 0, err)
+		return nil, record.InputErrorFromJSON(schedPath, 0, err)
 	}
 	if sched.Schema != ScheduleSchema {
-		return nil, inputErrorAt(schedPath, 0, schedBytes, "", "schema", "want %q, got %q", ScheduleSchema, sched.Schema)
+		return nil, record.InputErrorAt(schedPath, 0, schedBytes, "", "schema", "want %q, got %q", ScheduleSchema, sched.Schema)
 	}
 	outBytes, err := os.ReadFile(outPath)
 	if err != nil {
-		return nil, &ScoreInputError{File: outPath, Msg: err.Error()}
+		return nil, &record.InputError{File: outPath, Msg: err.Error()}
 	}
 	outcomes, lines, torn, err := splitTornTail(outBytes, splitJSONL(outBytes), func(l jsonlLine) (record.Outcome, error) {
 		var o record.Outcome
 		if err := strictjson.Decode(l.raw, &o); err != nil {
-			return o, inputErrorFromJSON(outPath, l.number, err)
+			return o, record.InputErrorFromJSON(outPath, l.number, err)
 		}
 		return o, nil
 	})
@@ -178,11 +178,11 @@ func readPreviousReport(path string) (*Report, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, &ScoreInputError{File: path, Msg: err.Error()}
+		return nil, &record.InputError{File: path, Msg: err.Error()}
 	}
 	var r Report
 	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, &ScoreInputError{File: path, Msg: fmt.Sprintf("malformed report: %v", err)}
+		return nil, &record.InputError{File: path, Msg: fmt.Sprintf("malformed report: %v", err)}
 	}
 	return &r, nil
 }

@@ -157,7 +157,7 @@ func TestScoreRunDirStrictErrors(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, err := ScoreRunDir(dir, ScoreOptions{})
-			var ie *ScoreInputError
+			var ie *record.InputError
 			if !errors.As(err, &ie) {
 				t.Fatalf("want a ScoreInputError, got %v", err)
 			}
@@ -177,7 +177,7 @@ func TestScoreRunDirScheduleErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := ScoreRunDir(dir, ScoreOptions{})
-	var ie *ScoreInputError
+	var ie *record.InputError
 	if !errors.As(err, &ie) || ie.File != path || ie.Field != "mode" || ie.Msg != "duplicate key" || ie.Line == 0 {
 		t.Fatalf("got %v", err)
 	}

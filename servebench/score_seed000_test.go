@@ -207,7 +207,7 @@ func TestSeedEditDropTimeoutIsRejected(t *testing.T) {
 		lines := strings.Split(strings.TrimSpace(s), "\n")
 		return strings.Join(lines[:5], "\n") + "\n"
 	})
-	var ie *ScoreInputError
+	var ie *record.InputError
 	if !errors.As(err, &ie) {
 		t.Fatalf("want a ScoreInputError, got %v", err)
 	}
@@ -274,7 +274,7 @@ func TestSeedTTFTFromScheduledCountsTheLag(t *testing.T) {
 
 func TestScoreFilesMissingFile(t *testing.T) {
 	_, err := ScoreFiles(filepath.Join(t.TempDir(), "nope.json"), seedEventsPath)
-	var ie *ScoreInputError
+	var ie *record.InputError
 	if !errors.As(err, &ie) || !strings.HasSuffix(ie.File, "nope.json") {
 		t.Fatalf("got %v", err)
 	}

@@ -134,7 +134,7 @@ type outcomeIndex struct {
 func indexOutcomes(path string, cs *compactSchedule) (*outcomeIndex, string, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, "", &ScoreInputError{File: path, Msg: err.Error()}
+		return nil, "", &record.InputError{File: path, Msg: err.Error()}
 	}
 	defer f.Close()
 	h := sha256.New()
@@ -250,7 +250,7 @@ func decodeOutcomeLines(r io.Reader, batches chan<- *outcomeBatch, free chan *ou
 func scoreOutcomeLines(path string, cs *compactSchedule, idx *outcomeIndex, set scoreSetup, emit func(*scoreRecord) error) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return &ScoreInputError{File: path, Msg: err.Error()}
+		return &record.InputError{File: path, Msg: err.Error()}
 	}
 	defer f.Close()
 	batches, free := make(chan *outcomeBatch, 4), make(chan *outcomeBatch, 6)
@@ -377,7 +377,7 @@ func readPreviousReportHead(path string) (*Report, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, &ScoreInputError{File: path, Msg: err.Error()}
+		return nil, &record.InputError{File: path, Msg: err.Error()}
 	}
 	defer f.Close()
 	dec := json.NewDecoder(bufio.NewReaderSize(f, 256<<10))

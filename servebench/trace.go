@@ -70,11 +70,11 @@ type eventLine struct {
 func ScoreFiles(trace, events string) (*Report, error) {
 	tb, err := os.ReadFile(trace)
 	if err != nil {
-		return nil, &ScoreInputError{File: trace, Msg: err.Error()}
+		return nil, &record.InputError{File: trace, Msg: err.Error()}
 	}
 	eb, err := os.ReadFile(events)
 	if err != nil {
-		return nil, &ScoreInputError{File: events, Msg: err.Error()}
+		return nil, &record.InputError{File: events, Msg: err.Error()}
 	}
 	return ScoreTrace(trace, tb, events, eb, ScoreOptions{})
 }
@@ -115,7 +115,7 @@ func ScoreTrace(traceName string, trace []byte, eventsName string, events []byte
 		recs = append(recs, recordFromEvent(q, got[i]))
 	}
 	if len(recs) == 0 {
-		return nil, &ScoreInputError{File: traceName, Field: "requests",
+		return nil, &record.InputError{File: traceName, Field: "requests",
 			Msg: fmt.Sprintf("no request is scheduled in the window [%s, %s) ms: nothing to score", numfmt.Compact(set.window[0]), numfmt.Compact(set.window[1]))}
 	}
 	rep := scoreRecords(set, recs)
@@ -163,10 +163,10 @@ func (tf *traceFile) matchEvents(traceName, eventsName string, events []byte) ([
 	decoded, bad, decodeErr := decodeJSONL(lines, func(l jsonlLine) (eventLine, error) {
 		var ev eventLine
 		if err := strictjson.Decode(l.raw, &ev); err != nil {
-			return ev, inputErrorFromJSON(eventsName, l.number, err)
+			return ev, record.InputErrorFromJSON(eventsName, l.number, err)
 		}
 		if err := checkEventLine(&ev, func(field, format string, args ...any) error {
-			return inputErrorAt(eventsName, l.number, l.raw, ev.ID, field, format, args...)
+			return record.InputErrorAt(eventsName, l.number, l.raw, ev.ID, field, format, args...)
 		}); err != nil {
 			return ev, err
 		}
@@ -178,10 +178,10 @@ func (tf *traceFile) matchEvents(traceName, eventsName string, events []byte) ([
 		ev, l := &decoded[k], lines[k]
 		i, ok := byID[ev.ID]
 		if !ok {
-			return nil, inputErrorAt(eventsName, l.number, l.raw, ev.ID, "id", "unknown request ID: %s schedules no such request", traceName)
+			return nil, record.InputErrorAt(eventsName, l.number, l.raw, ev.ID, "id", "unknown request ID: %s schedules no such request", traceName)
 		}
 		if got[i] != nil {
-			return nil, inputErrorAt(eventsName, l.number, l.raw, ev.ID, "id", "duplicate request ID: line %d already holds its outcome", lineOf[i])
+			return nil, record.InputErrorAt(eventsName, l.number, l.raw, ev.ID, "id", "duplicate request ID: line %d already holds its outcome", lineOf[i])
 		}
 		got[i], lineOf[i] = ev, l.number
 	}
@@ -213,23 +213,23 @@ func (tf *traceFile) checkEveryOutcome(got []*eventLine, traceName string, trace
 	if missing > 1 {
 		msg += fmt.Sprintf(" and %d more", missing-1)
 	}
-	return &ScoreInputError{File: eventsName, Msg: msg + ": every scheduled request needs a terminal outcome"}
+	return &record.InputError{File: eventsName, Msg: msg + ": every scheduled request needs a terminal outcome"}
 }
 
 // parseTraceFile decodes and checks the TRACE input.
 func parseTraceFile(name string, data []byte) (*traceFile, error) {
 	var tf traceFile
 	if err := strictjson.Decode(data, &tf); err != nil {
-		return nil, inputErrorFromJSON(name, 0, err)
+		return nil, record.InputErrorFromJSON(name, 0, err)
 	}
 	bad := func(field, format string, args ...any) error {
-		return inputErrorAt(name, 0, data, "", field, format, args...)
+		return record.InputErrorAt(name, 0, data, "", field, format, args...)
 	}
 	if w := tf.WindowMS; w[0] < 0 || w[1] <= w[0] {
 		return nil, bad("window_ms", "want [start, end) with 0 <= start < end, got [%v, %v]", w[0], w[1])
 	}
-	if w := tf.WindowMS; msBetween(w[0], w[1]) < 0.001 || w[1] > maxTimeMS {
-		return nil, bad("window_ms", "want a window at least 0.001 ms long (the records' 1 µs resolution) that ends by %s, got [%v, %v]", maxTimeText, w[0], w[1])
+	if w := tf.WindowMS; msBetween(w[0], w[1]) < 0.001 || w[1] > record.MaxTimeMS {
+		return nil, bad("window_ms", "want a window at least 0.001 ms long (the records' 1 µs resolution) that ends by %s, got [%v, %v]", record.MaxTimeText, w[0], w[1])
 	}
 	if t := tf.ScheduleLagToleranceMS; t != nil && *t < 0 {
 		return nil, bad("schedule_lag_tolerance_ms", "want a tolerance >= 0, got %v", *t)
@@ -264,7 +264,7 @@ func parseTraceFile(name string, data []byte) (*traceFile, error) {
 			return nil, bad(fmt.Sprintf("requests[%d].id", i), "duplicate request ID %q (also requests[%d])", q.ID, j)
 		}
 		seen[q.ID] = i
-		if msg := checkRecordTime(q.ScheduledMS); msg != "" {
+		if msg := record.CheckTime(q.ScheduledMS); msg != "" {
 			return nil, bad(fmt.Sprintf("requests[%d].scheduled_ms", i), "%s", msg)
 		}
 	}
@@ -293,7 +293,7 @@ func checkEventLine(ev *eventLine, fail func(field, format string, args ...any) 
 		return fail("status", "unknown status %q", ev.Status)
 	}
 	// The other times lie between 0 and the terminal, so this bounds them.
-	if msg := checkRecordTime(ev.TerminalMS); msg != "" {
+	if msg := record.CheckTime(ev.TerminalMS); msg != "" {
 		return fail("terminal_ms", "%s", msg)
 	}
 	if ev.Status == record.StatusNotSent {

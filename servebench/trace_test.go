@@ -76,7 +76,7 @@ func TestEventsRejectionRules(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := scoreTiny(tinyTrace, c.lines...)
-			var ie *ScoreInputError
+			var ie *record.InputError
 			if !errors.As(err, &ie) {
 				t.Fatalf("want a ScoreInputError, got %v", err)
 			}
@@ -133,7 +133,7 @@ func TestTraceRejectionRules(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := scoreTiny(c.trace, tinyA, tinyB)
-			var ie *ScoreInputError
+			var ie *record.InputError
 			if !errors.As(err, &ie) {
 				t.Fatalf("want a ScoreInputError, got %v", err)
 			}
@@ -148,7 +148,7 @@ func TestTraceRejectionRules(t *testing.T) {
 func TestTraceEmptyCohortIsRejected(t *testing.T) {
 	trace := strings.Replace(tinyTrace, `[0, 1000]`, `[2000, 3000]`, 1)
 	_, err := scoreTiny(trace, tinyA, tinyB)
-	var ie *ScoreInputError
+	var ie *record.InputError
 	if !errors.As(err, &ie) || ie.Field != "requests" || !strings.Contains(ie.Msg, "no request is scheduled in the window [2000, 3000) ms") {
 		t.Fatalf("got %v", err)
 	}

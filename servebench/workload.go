@@ -102,7 +102,7 @@ func parseRow(raw []byte, line int) (record.Request, error) {
 // the embeddings or rerank APIs (input, or query with documents); which
 // endpoint it fits is checked when the run knows its endpoint.
 func validateRow(r *record.Request) error {
-	if f := poolingField(r); f != "" {
+	if f := record.PoolingField(r); f != "" {
 		return validatePoolingRow(r, f)
 	}
 	switch {
@@ -137,7 +137,7 @@ func validateRow(r *record.Request) error {
 // validatePoolingRow checks an embeddings or rerank row; f is the first such
 // field it sets.
 func validatePoolingRow(r *record.Request, f string) error {
-	if t := textField(r); t != "" {
+	if t := record.TextField(r); t != "" {
 		return fmt.Errorf("%s: a text-generation field in a row with %s (an embeddings or rerank row)", t, f)
 	}
 	if r.ScheduledMS != nil && !(*r.ScheduledMS >= 0) {

@@ -1,4 +1,4 @@
-package servebench
+package record
 
 import (
 	"errors"
@@ -9,9 +9,9 @@ import (
 	"github.com/servebench/servebench/internal/strictjson"
 )
 
-// ScoreInputError is malformed or incomplete scorer input: it names the file,
+// InputError is malformed or incomplete scorer input: it names the file,
 // the line (and column where known), the request and the field.
-type ScoreInputError struct {
+type InputError struct {
 	// File names the input; empty for in-memory outcomes.
 	File string
 	// Line and Column are 1-based; zero when unknown.
@@ -26,7 +26,7 @@ type ScoreInputError struct {
 
 // Error formats the error as `FILE:LINE:COL: request "ID": field "F": MSG`,
 // leaving out the parts that are unknown.
-func (e *ScoreInputError) Error() string {
+func (e *InputError) Error() string {
 	var b strings.Builder
 	if e.File != "" {
 		b.WriteString(e.File)
@@ -48,25 +48,25 @@ func (e *ScoreInputError) Error() string {
 	return b.String()
 }
 
-// inputErrorFromJSON turns a strictjson error found in one line (or in a
-// whole file when line is 0) into a ScoreInputError.
-func inputErrorFromJSON(file string, line int, err error) error {
+// InputErrorFromJSON turns a strictjson error found in one line (or in a
+// whole file when line is 0) into a InputError.
+func InputErrorFromJSON(file string, line int, err error) error {
 	var je *strictjson.Error
 	if !errors.As(err, &je) {
-		return &ScoreInputError{File: file, Line: line, Msg: err.Error()}
+		return &InputError{File: file, Line: line, Msg: err.Error()}
 	}
-	e := &ScoreInputError{File: file, Line: je.Line, Column: je.Column, Field: je.Field, Msg: je.Msg}
+	e := &InputError{File: file, Line: je.Line, Column: je.Column, Field: je.Field, Msg: je.Msg}
 	if line > 0 {
 		e.Line = line // a JSONL record is one line; its column stands
 	}
 	return e
 }
 
-// inputErrorAt builds a ScoreInputError for a problem found after decoding,
+// InputErrorAt builds a InputError for a problem found after decoding,
 // locating field in the bytes of the record to give a column (or the line
 // too, for a multi-line file).
-func inputErrorAt(file string, line int, data []byte, id, field, format string, args ...any) error {
-	e := &ScoreInputError{File: file, Line: line, ID: id, Field: field, Msg: fmt.Sprintf(format, args...)}
+func InputErrorAt(file string, line int, data []byte, id, field, format string, args ...any) error {
+	e := &InputError{File: file, Line: line, ID: id, Field: field, Msg: fmt.Sprintf(format, args...)}
 	if data != nil && field != "" {
 		if l, c, ok := strictjson.Locate(data, field); ok {
 			e.Column = c
