@@ -3,6 +3,8 @@ package examples_test
 import (
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -25,9 +27,9 @@ var _ = Describe("the simulated engine under a light chat load", Ordered, Serial
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(engine.Close)
 
-		workload, err := servebench.LoadWorkload("workloads/chat.jsonl")
+		workload, err := schedule.LoadWorkload("workloads/chat.jsonl")
 		Expect(err).NotTo(HaveOccurred())
-		arrival, err := servebench.NewArrival(servebench.ArrivalSpec{Process: "poisson", RateRPS: 20, Seed: 1})
+		arrival, err := schedule.NewArrival(schedule.ArrivalSpec{Process: "poisson", RateRPS: 20, Seed: 1})
 		Expect(err).NotTo(HaveOccurred())
 
 		result, err = servebench.Run(ctx, servebench.RunConfig{

@@ -3,6 +3,7 @@ package matchers
 import (
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/schedule"
 )
 
 // runReport returns the report of a run result; ok is false when actual is
@@ -23,7 +24,7 @@ func runReport(actual any) (r *servebench.Report, ok bool) {
 
 // runRecords returns the schedule and outcome records of a run result; ok
 // is false when actual is not a run result.
-func runRecords(actual any) (sched *servebench.Schedule, outcomes []record.Outcome, ok bool) {
+func runRecords(actual any) (sched *schedule.Schedule, outcomes []record.Outcome, ok bool) {
 	switch a := actual.(type) {
 	case *servebench.RunResult:
 		if a == nil {

@@ -4,6 +4,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/matchers"
 	"github.com/servebench/servebench/servebench"
@@ -29,7 +30,7 @@ latest requests:
 
 	It("reports a saturated generator", func() {
 		r := undelivered()
-		r.Generator = &servebench.GeneratorReport{Mode: servebench.ModeOpen, Saturated: true, Notes: []string{"p99 goroutine scheduling latency 12 ms"}}
+		r.Generator = &servebench.GeneratorReport{Mode: schedule.ModeOpen, Saturated: true, Notes: []string{"p99 goroutine scheduling latency 12 ms"}}
 		Expect(matchers.BeValidLoad().FailureMessage(r)).To(ContainSubstring(
 			"\nthe load generator was saturated\ngenerator: p99 goroutine scheduling latency 12 ms\nlatest requests:"))
 	})

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/onsi/gomega"
@@ -22,12 +24,12 @@ func printFailures() gomega.Gomega {
 // scored scores three requests against TTFT <= 300 ms: r1 and r2 meet it,
 // r3 answers after 450 ms, so two of three qualify.
 func scored() *servebench.Report {
-	sched := &servebench.Schedule{WindowMS: [2]float64{0, 300}, ScheduleLagToleranceMS: 20}
+	sched := &schedule.Schedule{WindowMS: [2]float64{0, 300}, ScheduleLagToleranceMS: 20}
 	var outcomes []record.Outcome
 	for i, ttft := range []float64{120, 250, 450} {
 		id := fmt.Sprintf("r%d", i+1)
 		a := float64(i) * 100
-		sched.Entries = append(sched.Entries, servebench.ScheduleEntry{ID: id, ScheduledMS: a})
+		sched.Entries = append(sched.Entries, schedule.Entry{ID: id, ScheduledMS: a})
 		n := 2
 		outcomes = append(outcomes, record.Outcome{
 			ID: id, Attempt: 1, Status: record.StatusSuccess, ScheduledMS: a, SentMS: &a,

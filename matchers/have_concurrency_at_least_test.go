@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/matchers"
@@ -13,7 +15,7 @@ import (
 func usersPoint(users, offered, qualified int) servebench.SweepPoint {
 	a := float64(qualified) / float64(offered)
 	return servebench.SweepPoint{Users: users, Report: &servebench.Report{Offered: offered, Qualified: qualified, Valid: true, Attainment: &a,
-		StatusCounts: map[record.Status]int{}, Generator: &servebench.GeneratorReport{Mode: servebench.ModeClosed}}}
+		StatusCounts: map[record.Status]int{}, Generator: &servebench.GeneratorReport{Mode: schedule.ModeClosed}}}
 }
 
 func TestHaveConcurrencyAtLeast(t *testing.T) {

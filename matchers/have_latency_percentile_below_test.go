@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -30,8 +32,8 @@ func withTTFTSummary(r *servebench.Report) *servebench.Report {
 // 200 ms (request rNN has TTFT 10·NN ms) through servebench.Score, so the
 // report holds raw samples and answers any percentile.
 func twentyRuns(method stats.PercentileMethod) *servebench.Report {
-	sched := &servebench.Schedule{
-		Schema: servebench.ScheduleSchema, RunID: "run-test", Mode: servebench.ModeOpen,
+	sched := &schedule.Schedule{
+		Schema: schedule.Schema, RunID: "run-test", Mode: schedule.ModeOpen,
 		WindowMS: [2]float64{0, 2000}, ScheduleLagToleranceMS: 20,
 	}
 	var outcomes []record.Outcome
@@ -39,7 +41,7 @@ func twentyRuns(method stats.PercentileMethod) *servebench.Report {
 		id := fmt.Sprintf("r%02d", i)
 		a := float64(i-1) * 100
 		ttft := float64(i) * 10
-		sched.Entries = append(sched.Entries, servebench.ScheduleEntry{ID: id, Row: i - 1, ScheduledMS: a, MaxTokens: 3})
+		sched.Entries = append(sched.Entries, schedule.Entry{ID: id, Row: i - 1, ScheduledMS: a, MaxTokens: 3})
 		first := a + ttft
 		tokens := 3
 		outcomes = append(outcomes, record.Outcome{

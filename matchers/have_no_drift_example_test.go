@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/matchers"
@@ -15,12 +17,12 @@ import (
 // A run whose TTFT grows 10 ms every second, from 100 ms, over eight 1 s
 // intervals: p99 TTFT grows 70% between the first and last interval.
 func ExampleHaveNoDrift() {
-	s := &servebench.Schedule{Schema: servebench.ScheduleSchema, Mode: servebench.ModeOpen, WindowMS: [2]float64{0, 8000}, ScheduleLagToleranceMS: 20}
+	s := &schedule.Schedule{Schema: schedule.Schema, Mode: schedule.ModeOpen, WindowMS: [2]float64{0, 8000}, ScheduleLagToleranceMS: 20}
 	var outs []record.Outcome
 	for i := range 160 {
 		id := "d" + strconv.Itoa(i)
 		a := float64(i * 50)
-		s.Entries = append(s.Entries, servebench.ScheduleEntry{ID: id, ScheduledMS: a})
+		s.Entries = append(s.Entries, schedule.Entry{ID: id, ScheduledMS: a})
 		f := a + 100 + 10*math.Floor(a/1000)
 		two := 2
 		outs = append(outs, record.Outcome{ID: id, Attempt: 1, Status: record.StatusSuccess, ScheduledMS: a, SentMS: &a,

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -19,12 +21,12 @@ import (
 // grows 10 ms a second, 70% over the 7 s between the first and last
 // interval midpoints; with step 0 it is level.
 func driftingRun(step float64) *servebench.Report {
-	s := &servebench.Schedule{Schema: servebench.ScheduleSchema, Mode: "open", WindowMS: [2]float64{0, 8000}, ScheduleLagToleranceMS: 20}
+	s := &schedule.Schedule{Schema: schedule.Schema, Mode: "open", WindowMS: [2]float64{0, 8000}, ScheduleLagToleranceMS: 20}
 	var outs []record.Outcome
 	for i := range 160 {
 		id := "d" + strconv.Itoa(i)
 		a := float64(i * 50)
-		s.Entries = append(s.Entries, servebench.ScheduleEntry{ID: id, Row: i, ScheduledMS: a})
+		s.Entries = append(s.Entries, schedule.Entry{ID: id, Row: i, ScheduledMS: a})
 		f := a + 100 + step*math.Floor(a/1000)
 		two := 2
 		outs = append(outs, record.Outcome{ID: id, Attempt: 1, Status: record.StatusSuccess, ScheduledMS: a, SentMS: &a,

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -45,10 +47,10 @@ terminal statuses: success 5, timeout 1`))
 
 	It("checks a run's schedule and outcome records too", func() {
 		report := twentyRuns("")
-		sched := &servebench.Schedule{WindowMS: [2]float64{0, 2000}}
+		sched := &schedule.Schedule{WindowMS: [2]float64{0, 2000}}
 		var outcomes []record.Outcome
 		for _, rs := range report.Requests {
-			sched.Entries = append(sched.Entries, servebench.ScheduleEntry{ID: rs.ID, ScheduledMS: rs.ScheduledMS})
+			sched.Entries = append(sched.Entries, schedule.Entry{ID: rs.ID, ScheduledMS: rs.ScheduledMS})
 			outcomes = append(outcomes, record.Outcome{ID: rs.ID, Attempt: 1, Status: rs.Status})
 		}
 		run := &servebench.RunResult{Schedule: sched, Outcomes: outcomes, Report: report}
@@ -61,7 +63,7 @@ terminal statuses: success 5, timeout 1`))
 		Expect(run).NotTo(matchers.HaveNoLostRequests())
 
 		run.Outcomes = append([]record.Outcome(nil), outcomes[1:19]...) // r01 and r20 lost
-		run.Schedule.Entries = append(run.Schedule.Entries, servebench.ScheduleEntry{ID: "r21", ScheduledMS: 1999})
+		run.Schedule.Entries = append(run.Schedule.Entries, schedule.Entry{ID: "r21", ScheduledMS: 1999})
 		Expect(matchers.HaveNoLostRequests().FailureMessage(*run)).To(Equal(`Expected every one of the 21 scheduled requests to have a terminal outcome, but found 4 problems:
     r01: no outcome record
     r20: no outcome record
@@ -76,9 +78,9 @@ terminal statuses: success 20`))
 		srv, err := simengine.Start(context.Background(), cfg)
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(srv.Close)
-		w, err := servebench.ParseWorkload("bounded.jsonl", []byte(`{"id":"q","prompt":"is it up","max_tokens":4,"ignore_eos":true}`))
+		w, err := schedule.ParseWorkload("bounded.jsonl", []byte(`{"id":"q","prompt":"is it up","max_tokens":4,"ignore_eos":true}`))
 		Expect(err).NotTo(HaveOccurred())
-		a, err := servebench.NewArrival(servebench.ArrivalSpec{Process: "constant", RateRPS: 40})
+		a, err := schedule.NewArrival(schedule.ArrivalSpec{Process: "constant", RateRPS: 40})
 		Expect(err).NotTo(HaveOccurred())
 		run, err := servebench.Run(context.Background(), servebench.RunConfig{
 			Workload: w, Arrival: a, Count: 6, OutputDir: GinkgoT().TempDir(), BoundedMemory: true, LagTolerance: time.Second,

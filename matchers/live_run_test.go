@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -20,9 +22,9 @@ func startLive(errorRate float64) *servebench.LiveRun {
 	srv, err := simengine.Start(context.Background(), cfg)
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(srv.Close)
-	w, err := servebench.ParseWorkload("live.jsonl", []byte(`{"prompt":"is it up","max_tokens":4,"ignore_eos":true}`))
+	w, err := schedule.ParseWorkload("live.jsonl", []byte(`{"prompt":"is it up","max_tokens":4,"ignore_eos":true}`))
 	Expect(err).NotTo(HaveOccurred())
-	a, err := servebench.NewArrival(servebench.ArrivalSpec{Process: "constant", RateRPS: 20})
+	a, err := schedule.NewArrival(schedule.ArrivalSpec{Process: "constant", RateRPS: 20})
 	Expect(err).NotTo(HaveOccurred())
 	live, err := servebench.Start(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: a, Count: 40, OutputDir: GinkgoT().TempDir(),

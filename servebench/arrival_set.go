@@ -1,6 +1,10 @@
 package servebench
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/servebench/servebench/servebench/schedule"
+)
 
 // SetArrival sets cfg's arrivals from a spec of any process, the one
 // constructor the command line and contracts share:
@@ -12,24 +16,24 @@ import "errors"
 //     when the schedule is built).
 //
 // It clears whichever of Arrival and ClosedLoop the spec does not set.
-func (cfg *RunConfig) SetArrival(spec ArrivalSpec) error {
+func (cfg *RunConfig) SetArrival(spec schedule.ArrivalSpec) error {
 	cfg.Arrival, cfg.ClosedLoop = nil, nil
 	switch {
-	case spec.Process == ProcessClosed:
-		cfg.ClosedLoop = &ClosedLoop{Users: spec.Users, ThinkTime: fromMillis(spec.ThinkTimeMS)}
+	case spec.Process == schedule.ProcessClosed:
+		cfg.ClosedLoop = &schedule.ClosedLoop{Users: spec.Users, ThinkTime: fromMillis(spec.ThinkTimeMS)}
 		return nil
-	case spec.Process == ProcessReplay:
+	case spec.Process == schedule.ProcessReplay:
 		if cfg.Workload == nil {
 			return errors.New("arrival: replay needs the run's workload first")
 		}
-		replay, err := NewReplay(cfg.Workload, spec.TimeScale)
+		replay, err := schedule.NewReplay(cfg.Workload, spec.TimeScale)
 		if err != nil {
 			return err
 		}
 		cfg.Arrival = replay
 		return nil
 	}
-	a, err := NewArrival(spec)
+	a, err := schedule.NewArrival(spec)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -13,16 +15,16 @@ func TestSetArrivalBuildsEveryProcess(t *testing.T) {
 {"id":"b","prompt":"y","max_tokens":2,"scheduled_ms":400}
 `)
 	for _, tc := range []struct {
-		spec servebench.ArrivalSpec
+		spec schedule.ArrivalSpec
 		// want is the first three offsets of an open-loop process.
 		want []time.Duration
 	}{
-		{servebench.ArrivalSpec{Process: servebench.ProcessConstant, RateRPS: 4}, []time.Duration{0, 250 * time.Millisecond, 500 * time.Millisecond}},
-		{servebench.ArrivalSpec{Process: servebench.ProcessBurst, RateRPS: 10, BurstSize: 2}, []time.Duration{0, 0, 200 * time.Millisecond}},
+		{schedule.ArrivalSpec{Process: schedule.ProcessConstant, RateRPS: 4}, []time.Duration{0, 250 * time.Millisecond, 500 * time.Millisecond}},
+		{schedule.ArrivalSpec{Process: schedule.ProcessBurst, RateRPS: 10, BurstSize: 2}, []time.Duration{0, 0, 200 * time.Millisecond}},
 		// replay at time scale 0.5: the stored 0 and 400 ms become 0 and 200.
-		{servebench.ArrivalSpec{Process: servebench.ProcessReplay, TimeScale: 0.5}, []time.Duration{0, 200 * time.Millisecond}},
+		{schedule.ArrivalSpec{Process: schedule.ProcessReplay, TimeScale: 0.5}, []time.Duration{0, 200 * time.Millisecond}},
 	} {
-		cfg := servebench.RunConfig{Workload: w, ClosedLoop: &servebench.ClosedLoop{Users: 1}}
+		cfg := servebench.RunConfig{Workload: w, ClosedLoop: &schedule.ClosedLoop{Users: 1}}
 		if err := cfg.SetArrival(tc.spec); err != nil {
 			t.Fatalf("%s: %v", tc.spec.Process, err)
 		}
@@ -41,10 +43,10 @@ func TestSetArrivalBuildsEveryProcess(t *testing.T) {
 	}
 
 	cfg := servebench.RunConfig{Workload: w, Arrival: constant(t, 1)}
-	if err := cfg.SetArrival(servebench.ArrivalSpec{Process: servebench.ProcessClosed, Users: 3, ThinkTimeMS: 250}); err != nil {
+	if err := cfg.SetArrival(schedule.ArrivalSpec{Process: schedule.ProcessClosed, Users: 3, ThinkTimeMS: 250}); err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Arrival != nil || cfg.ClosedLoop == nil || *cfg.ClosedLoop != (servebench.ClosedLoop{Users: 3, ThinkTime: 250 * time.Millisecond}) {
+	if cfg.Arrival != nil || cfg.ClosedLoop == nil || *cfg.ClosedLoop != (schedule.ClosedLoop{Users: 3, ThinkTime: 250 * time.Millisecond}) {
 		t.Fatalf("closed: arrival %v, closed loop %+v", cfg.Arrival, cfg.ClosedLoop)
 	}
 }
@@ -52,17 +54,17 @@ func TestSetArrivalBuildsEveryProcess(t *testing.T) {
 func TestSetArrivalErrors(t *testing.T) {
 	for _, tc := range []struct {
 		cfg  servebench.RunConfig
-		spec servebench.ArrivalSpec
+		spec schedule.ArrivalSpec
 		want string
 	}{
-		{servebench.RunConfig{}, servebench.ArrivalSpec{Process: "uniform", RateRPS: 1},
+		{servebench.RunConfig{}, schedule.ArrivalSpec{Process: "uniform", RateRPS: 1},
 			`arrival: unknown process "uniform" (want constant, poisson, gamma, burst, replay or closed)`},
-		{servebench.RunConfig{}, servebench.ArrivalSpec{Process: servebench.ProcessPoisson},
+		{servebench.RunConfig{}, schedule.ArrivalSpec{Process: schedule.ProcessPoisson},
 			"arrival: rate must be a positive finite number of requests per second, got 0"},
-		{servebench.RunConfig{}, servebench.ArrivalSpec{Process: servebench.ProcessReplay},
+		{servebench.RunConfig{}, schedule.ArrivalSpec{Process: schedule.ProcessReplay},
 			"arrival: replay needs the run's workload first"},
 		{servebench.RunConfig{Workload: workloadOf(t, `{"id":"a","prompt":"x","max_tokens":2}`)},
-			servebench.ArrivalSpec{Process: servebench.ProcessReplay}, "w.jsonl:1: scheduled_ms: required for replay"},
+			schedule.ArrivalSpec{Process: schedule.ProcessReplay}, "w.jsonl:1: scheduled_ms: required for replay"},
 	} {
 		err := tc.cfg.SetArrival(tc.spec)
 		if err == nil || err.Error() != tc.want {
@@ -73,8 +75,8 @@ func TestSetArrivalErrors(t *testing.T) {
 
 func TestProcesses(t *testing.T) {
 	var sampled, modes []string
-	for _, p := range servebench.Processes() {
-		if q, err := servebench.ParseProcess(string(p)); err != nil || q != p {
+	for _, p := range schedule.Processes() {
+		if q, err := schedule.ParseProcess(string(p)); err != nil || q != p {
 			t.Errorf("ParseProcess(%q) = %q, %v", p, q, err)
 		}
 		if p.Sampled() {
@@ -88,7 +90,7 @@ func TestProcesses(t *testing.T) {
 	if strings.Join(modes, " ") != "open open open open open closed" {
 		t.Errorf("modes %v", modes)
 	}
-	if _, err := servebench.ParseProcess("Poisson"); err == nil {
+	if _, err := schedule.ParseProcess("Poisson"); err == nil {
 		t.Error("process names are case-sensitive, as in schedules")
 	}
 }

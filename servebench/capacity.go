@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/internal/numfmt"
@@ -60,7 +62,7 @@ type Sweep struct {
 	Selection CapacitySelection `json:"selection"`
 	// Arrival is the declared arrival process the rates were applied to;
 	// nil when the sweep was assembled from reports.
-	Arrival *ArrivalSpec `json:"arrival,omitempty"`
+	Arrival *schedule.ArrivalSpec `json:"arrival,omitempty"`
 	// Auto is the knee search that chose the rates, when one did.
 	Auto *AutoRates `json:"auto,omitempty"`
 	// AutoUsers is the closed-loop user search that chose the points, when
@@ -493,7 +495,7 @@ func (v *PointVerdict) settle(undecided, undelivered int) {
 // for an external arrival rate. A user search's points are closed loops by
 // design.
 func closedLoopReasons(p SweepPoint) []string {
-	if g := p.Report.Generator; g != nil && g.Mode == ModeClosed && p.Users == 0 {
+	if g := p.Report.Generator; g != nil && g.Mode == schedule.ModeClosed && p.Users == 0 {
 		return []string{"closed-loop run: not evidence for an offered arrival rate"}
 	}
 	return nil

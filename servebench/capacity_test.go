@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/servebench/servebench/servebench/schedule"
 )
 
 // sweepReport is a report summary with the fields capacity selection reads.
@@ -84,7 +86,7 @@ func TestSelectCapacityFailures(t *testing.T) {
 	}
 	// A closed loop is never a capacity.
 	closed := sweepReport(100, 100, true, false)
-	closed.Generator = &GeneratorReport{Mode: ModeClosed}
+	closed.Generator = &GeneratorReport{Mode: schedule.ModeClosed}
 	sel = SelectCapacity([]SweepPoint{{OfferedRPS: 1, Report: closed}}, seedRule)
 	if sel.RPS != nil {
 		t.Fatalf("closed loop selected: %+v", sel)

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/servebench/stats"
@@ -15,7 +17,7 @@ import (
 func usersReport(offered, qualified, notSent int) *Report {
 	r := sweepReport(offered, qualified, notSent == 0, false)
 	r.StatusCounts = map[record.Status]int{record.StatusNotSent: notSent}
-	r.Generator = &GeneratorReport{Mode: ModeClosed}
+	r.Generator = &GeneratorReport{Mode: schedule.ModeClosed}
 	return r
 }
 

@@ -3,6 +3,8 @@ package servebench
 import (
 	"fmt"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/quality"
 )
 
@@ -13,7 +15,7 @@ import (
 // quality expectations cost a slot per entry only in a schedule that has
 // any.
 type dispatchPlan struct {
-	packedEntries
+	schedule.PackedEntries
 	row    []int32
 	units  []int32                // first entry of each arrival unit
 	think  []float64              // nil when no entry has a think time
@@ -21,7 +23,7 @@ type dispatchPlan struct {
 }
 
 // planOf packs a schedule's entries.
-func planOf(s *Schedule) (*dispatchPlan, error) {
+func planOf(s *schedule.Schedule) (*dispatchPlan, error) {
 	p := &dispatchPlan{}
 	for i := range s.Entries {
 		if err := p.add(&s.Entries[i]); err != nil {
@@ -33,12 +35,12 @@ func planOf(s *Schedule) (*dispatchPlan, error) {
 
 // add appends an entry. An entry that depends on another continues the
 // current arrival unit; any other starts a new one.
-func (p *dispatchPlan) add(e *ScheduleEntry) error {
-	n := p.len()
+func (p *dispatchPlan) add(e *schedule.Entry) error {
+	n := p.Len()
 	if e.Row < 0 || e.Row > 1<<31-1 {
 		return fmt.Errorf("schedule: entry %s: row %d is out of range", e.ID, e.Row)
 	}
-	if !p.packedEntries.add(e.ID, e.Class, e.ScheduledMS) {
+	if !p.PackedEntries.Add(e.ID, e.Class, e.ScheduledMS) {
 		return fmt.Errorf("schedule: entry %s: the schedule is too large to send (more than 2^31 entries, 4 GiB of IDs or 65,535 classes)", e.ID)
 	}
 	p.row = append(p.row, int32(e.Row))
@@ -64,7 +66,7 @@ func growTo[T any](s []T, n int) []T {
 
 // unit is the range [first, end) of arrival unit u's entries.
 func (p *dispatchPlan) unit(u int) (first, end int) {
-	first, end = int(p.units[u]), p.len()
+	first, end = int(p.units[u]), p.Len()
 	if u+1 < len(p.units) {
 		end = int(p.units[u+1])
 	}

@@ -3,6 +3,8 @@ package servebench
 import (
 	"testing"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/quality"
 )
 
@@ -12,7 +14,7 @@ import (
 func TestDispatchPlanPacksEntriesAndUnits(t *testing.T) {
 	exact := "4"
 	exp := &quality.Expectation{Exact: &exact}
-	s := &Schedule{Entries: []ScheduleEntry{
+	s := &schedule.Schedule{Entries: []schedule.Entry{
 		{ID: "a", Row: 0, ScheduledMS: 0},
 		{ID: "c1", Row: 1, Class: "chat", ScheduledMS: 10},
 		{ID: "c1/2", Row: 2, Class: "chat", ScheduledMS: 10, DependsOn: "c1", ThinkMS: 1500},
@@ -23,9 +25,9 @@ func TestDispatchPlanPacksEntriesAndUnits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.len() != 5 || string(p.id(2)) != "c1/2" || p.className(3) != "chat" || p.className(4) != "" ||
-		p.scheduled[4] != 20 || p.row[3] != 3 {
-		t.Fatalf("plan entries: ids %q, rows %v, times %v", p.ids, p.row, p.scheduled)
+	if p.Len() != 5 || string(p.ID(2)) != "c1/2" || p.Class(3) != "chat" || p.Class(4) != "" ||
+		p.Scheduled[4] != 20 || p.row[3] != 3 {
+		t.Fatalf("plan entries: ids %q, rows %v, times %v", p.IDs, p.row, p.Scheduled)
 	}
 	var units [][2]int
 	for u := range p.units {
@@ -42,7 +44,7 @@ func TestDispatchPlanPacksEntriesAndUnits(t *testing.T) {
 		t.Fatalf("expectations %v", p.expect)
 	}
 
-	plain, err := planOf(&Schedule{Entries: []ScheduleEntry{{ID: "x"}, {ID: "y", ScheduledMS: 1}}})
+	plain, err := planOf(&schedule.Schedule{Entries: []schedule.Entry{{ID: "x"}, {ID: "y", ScheduledMS: 1}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/servebench/quality"
@@ -20,7 +22,7 @@ import (
 // scheduled entry.
 type dispatcher struct {
 	cfg   RunConfig
-	sched *Schedule // the header: mode, run ID, closed-loop users
+	sched *schedule.Schedule // the header: mode, run ID, closed-loop users
 	plan  *dispatchPlan
 	w     *record.Writer
 	start time.Time
@@ -39,9 +41,9 @@ type dispatcher struct {
 }
 
 // newDispatcher sends plan, the entries of the schedule whose header is s.
-func newDispatcher(cfg RunConfig, s *Schedule, plan *dispatchPlan, w *record.Writer) *dispatcher {
+func newDispatcher(cfg RunConfig, s *schedule.Schedule, plan *dispatchPlan, w *record.Writer) *dispatcher {
 	d := &dispatcher{cfg: cfg, sched: s, plan: plan, w: w}
-	d.recorded = make([]atomic.Bool, plan.len())
+	d.recorded = make([]atomic.Bool, plan.Len())
 	if cfg.MaxConcurrency > 0 {
 		d.slots = make(chan struct{}, cfg.MaxConcurrency)
 	}
@@ -60,10 +62,10 @@ func (d *dispatcher) run(ctx context.Context) {
 		lo.LoadPoint(d.sched.Arrival)
 	}
 	if d.cfg.Observer != nil {
-		d.cfg.Observer.Started(d.plan.len())
+		d.cfg.Observer.Started(d.plan.Len())
 	}
 	d.start = time.Now()
-	if d.sched.Mode == ModeClosed {
+	if d.sched.Mode == schedule.ModeClosed {
 		d.runClosed(ctx)
 	} else {
 		d.runOpen(ctx)
@@ -101,7 +103,7 @@ func (d *dispatcher) runOpen(ctx context.Context) {
 	defer timer.Stop()
 	for u := range d.plan.units {
 		first, end := d.plan.unit(u)
-		at := d.start.Add(fromMillis(d.plan.scheduled[first]))
+		at := d.start.Add(fromMillis(d.plan.Scheduled[first]))
 		if !sleepUntil(ctx, timer, at) {
 			return
 		}
@@ -171,7 +173,7 @@ func (d *dispatcher) runUnit(ctx context.Context, first, end int, at time.Time) 
 func (d *dispatcher) send(ctx context.Context, idx int, at time.Time) time.Time {
 	p := d.plan
 	req := &d.cfg.Workload.Requests[p.row[idx]]
-	out := &record.Outcome{ID: string(p.id(idx)), Attempt: 1, Class: p.className(idx), ScheduledMS: record.Millis(at.Sub(d.start))}
+	out := &record.Outcome{ID: string(p.ID(idx)), Attempt: 1, Class: p.Class(idx), ScheduledMS: record.Millis(at.Sub(d.start))}
 	if d.load != nil {
 		d.load.Due(out.Class)
 	}
@@ -232,14 +234,14 @@ func (d *dispatcher) record(idx int, out *record.Outcome) {
 // no scheduled request disappears, whatever stopped the run.
 func (d *dispatcher) recordUnsent() {
 	p := d.plan
-	for i := range p.len() {
+	for i := range p.Len() {
 		if d.recorded[i].Load() {
 			continue
 		}
 		if d.load != nil {
-			d.load.Due(p.className(i))
+			d.load.Due(p.Class(i))
 		}
-		d.notSent(i, &record.Outcome{ID: string(p.id(i)), Attempt: 1, Class: p.className(i), ScheduledMS: p.scheduled[i]},
+		d.notSent(i, &record.Outcome{ID: string(p.ID(i)), Attempt: 1, Class: p.Class(i), ScheduledMS: p.Scheduled[i]},
 			"never sent: the run ended (cancelled or a previous turn could not proceed) before its time")
 	}
 }
@@ -249,7 +251,7 @@ func (d *dispatcher) recordUnsent() {
 func (d *dispatcher) report() *GeneratorReport {
 	g := &GeneratorReport{
 		Mode:            d.sched.Mode,
-		Scheduled:       d.plan.len(),
+		Scheduled:       d.plan.Len(),
 		Sent:            int(d.sent.Load()),
 		MaxConcurrency:  d.cfg.MaxConcurrency,
 		PeakOutstanding: int(d.peak.Load()),

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -32,7 +34,7 @@ func fastStream(w http.ResponseWriter, r *http.Request) {
 func BenchmarkDispatcher(b *testing.B) {
 	srv := httptest.NewServer(http.HandlerFunc(fastStream))
 	defer srv.Close()
-	w, err := servebench.ParseWorkload("bench.jsonl", []byte(`{"prompt":"p","max_tokens":8}`))
+	w, err := schedule.ParseWorkload("bench.jsonl", []byte(`{"prompt":"p","max_tokens":8}`))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -41,7 +43,7 @@ func BenchmarkDispatcher(b *testing.B) {
 	var p99, worst, delivered float64
 	b.ResetTimer()
 	for i := range b.N {
-		a, _ := servebench.NewArrival(servebench.ArrivalSpec{Process: "poisson", RateRPS: 1000, Seed: int64(i + 1)})
+		a, _ := schedule.NewArrival(schedule.ArrivalSpec{Process: "poisson", RateRPS: 1000, Seed: int64(i + 1)})
 		res, err := servebench.Run(context.Background(), servebench.RunConfig{
 			Workload: w, Arrival: a, Count: 1000, Client: client, OutputDir: b.TempDir(),
 		})

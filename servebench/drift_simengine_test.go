@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
 )
@@ -21,12 +23,12 @@ func driftRun(t *testing.T, slowdown float64) *servebench.Report {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	w, err := servebench.ParseWorkload("w.jsonl", []byte(`{"id":"a","prompt":"check the pager and summarize the outage","max_tokens":16,"ignore_eos":true}
+	w, err := schedule.ParseWorkload("w.jsonl", []byte(`{"id":"a","prompt":"check the pager and summarize the outage","max_tokens":16,"ignore_eos":true}
 `))
 	if err != nil {
 		t.Fatal(err)
 	}
-	arrival, err := servebench.NewArrival(servebench.ArrivalSpec{Process: "constant", RateRPS: 30})
+	arrival, err := schedule.NewArrival(schedule.ArrivalSpec{Process: "constant", RateRPS: 30})
 	if err != nil {
 		t.Fatal(err)
 	}

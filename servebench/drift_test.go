@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 )
 
@@ -109,12 +111,12 @@ func TestDriftBinsP99(t *testing.T) {
 // TestScoreReportsDrift scores a run whose TTFT grows steadily: every
 // request in interval k has TTFT 100 + 10k ms.
 func TestScoreReportsDrift(t *testing.T) {
-	s := &Schedule{Schema: ScheduleSchema, Mode: "open", WindowMS: [2]float64{0, 8000}, ScheduleLagToleranceMS: 20}
+	s := &schedule.Schedule{Schema: schedule.Schema, Mode: "open", WindowMS: [2]float64{0, 8000}, ScheduleLagToleranceMS: 20}
 	var outs []record.Outcome
 	for i := range 160 {
 		id := "d" + string(rune('a'+i/26)) + string(rune('a'+i%26))
 		a := float64(i * 50)
-		s.Entries = append(s.Entries, ScheduleEntry{ID: id, Row: i, ScheduledMS: a})
+		s.Entries = append(s.Entries, schedule.Entry{ID: id, Row: i, ScheduledMS: a})
 		f := a + 100 + 10*math.Floor(a/1000)
 		outs = append(outs, success(id, a, a, []float64{f, f + 20}, f+30, new(2)))
 	}

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
 )
@@ -18,12 +20,12 @@ func TestRunScrapesEngineMetricsOverTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	w, err := servebench.ParseWorkload("w.jsonl", []byte(`{"id":"a","prompt":"check the pager","max_tokens":8,"ignore_eos":true}
+	w, err := schedule.ParseWorkload("w.jsonl", []byte(`{"id":"a","prompt":"check the pager","max_tokens":8,"ignore_eos":true}
 `))
 	if err != nil {
 		t.Fatal(err)
 	}
-	arrival, err := servebench.NewArrival(servebench.ArrivalSpec{Process: "constant", RateRPS: 20})
+	arrival, err := schedule.NewArrival(schedule.ArrivalSpec{Process: "constant", RateRPS: 20})
 	if err != nil {
 		t.Fatal(err)
 	}

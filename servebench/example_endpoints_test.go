@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -29,7 +31,7 @@ func ExampleParseEndpoint() {
 // A row that does not fit the endpoint is an error naming its line and
 // field, before any load.
 func ExampleEndpoint_CheckWorkload() {
-	w, _ := servebench.ParseWorkload("rank.jsonl", []byte(`{"query":"q","documents":["a","b"]}`+"\n"+`{"input":"x"}`))
+	w, _ := schedule.ParseWorkload("rank.jsonl", []byte(`{"query":"q","documents":["a","b"]}`+"\n"+`{"input":"x"}`))
 	fmt.Println(servebench.EndpointRerank.CheckWorkload(w))
 	// Output:
 	// rank.jsonl:2: input: an embeddings field; a rerank row carries query and documents
@@ -46,7 +48,7 @@ func ExampleCheckObjectives() {
 
 // A batch-size sweep regroups an embeddings workload's inputs.
 func ExampleRebatchWorkload() {
-	w, _ := servebench.ParseWorkload("e.jsonl", []byte(`{"input":["a","b","c"]}`))
+	w, _ := schedule.ParseWorkload("e.jsonl", []byte(`{"input":["a","b","c"]}`))
 	b, _ := servebench.RebatchWorkload(w, 2)
 	for _, r := range b.Requests {
 		fmt.Println(r.ID, r.Input.Texts)

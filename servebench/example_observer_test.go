@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/fixtures/simengine"
@@ -36,8 +38,8 @@ func ExampleObserver() {
 		return
 	}
 	defer engine.Close()
-	w, _ := servebench.ParseWorkload("w.jsonl", []byte(`{"id":"a","prompt":"x","max_tokens":2}`))
-	arrival, _ := servebench.NewArrival(servebench.ArrivalSpec{Process: "constant", RateRPS: 50})
+	w, _ := schedule.ParseWorkload("w.jsonl", []byte(`{"id":"a","prompt":"x","max_tokens":2}`))
+	arrival, _ := schedule.NewArrival(schedule.ArrivalSpec{Process: "constant", RateRPS: 50})
 	dir, _ := os.MkdirTemp("", "example-observer-")
 	defer os.RemoveAll(dir)
 

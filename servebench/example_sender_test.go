@@ -6,6 +6,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/fixtures/simengine"
@@ -30,8 +32,8 @@ func ExampleSender() {
 		return
 	}
 	defer engine.Close()
-	w, _ := servebench.ParseWorkload("w.jsonl", []byte(`{"id":"a","prompt":"x","max_tokens":2}`))
-	arrival, _ := servebench.NewArrival(servebench.ArrivalSpec{Process: servebench.ProcessConstant, RateRPS: 50})
+	w, _ := schedule.ParseWorkload("w.jsonl", []byte(`{"id":"a","prompt":"x","max_tokens":2}`))
+	arrival, _ := schedule.NewArrival(schedule.ArrivalSpec{Process: schedule.ProcessConstant, RateRPS: 50})
 	dir, _ := os.MkdirTemp("", "example-sender-")
 	defer os.RemoveAll(dir)
 

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 )
 
@@ -17,7 +19,7 @@ import (
 // with Gomega's Eventually; Wait returns the finished result.
 type LiveRun struct {
 	cfg   RunConfig
-	sched *Schedule
+	sched *schedule.Schedule
 	dir   string
 	sum   string
 
@@ -180,7 +182,7 @@ func metricsBetween(url string, before, after scrapeResult) *EngineMetrics {
 }
 
 // Schedule is the run's realized schedule.
-func (l *LiveRun) Schedule() *Schedule { return l.sched }
+func (l *LiveRun) Schedule() *schedule.Schedule { return l.sched }
 
 // Dir is the run directory.
 func (l *LiveRun) Dir() string { return l.dir }

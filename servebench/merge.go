@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/internal/safefile"
@@ -82,7 +84,7 @@ func MergeShards(dirs []string, out string, opts ScoreOptions) (*Report, error) 
 // shardDir is one shard's run directory as read for a merge.
 type shardDir struct {
 	dir      string
-	sched    *Schedule
+	sched    *schedule.Schedule
 	report   *Report // nil when the shard left no report.json
 	lines    [][]byte
 	outcomes []recordKey
@@ -99,7 +101,7 @@ type recordKey struct {
 
 // readShardDir reads a shard's schedule, outcome records and report.
 func readShardDir(dir string) (*shardDir, error) {
-	sched, _, err := ReadSchedule(filepath.Join(dir, record.ScheduleFile))
+	sched, _, err := schedule.Read(filepath.Join(dir, record.ScheduleFile))
 	if err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
 	}
@@ -159,7 +161,7 @@ func readOutcomeLines(path string) ([][]byte, []recordKey, *tornLine, error) {
 
 // checkShardsAgree checks that the shards realized one schedule and names
 // each shard once; it returns the full schedule.
-func checkShardsAgree(shards []*shardDir) (*Schedule, error) {
+func checkShardsAgree(shards []*shardDir) (*schedule.Schedule, error) {
 	first := shards[0]
 	seen := make(map[int]string, len(shards))
 	for _, sd := range shards {
@@ -183,10 +185,10 @@ func checkShardsAgree(shards []*shardDir) (*Schedule, error) {
 	}
 	// Every shard's entries are hashed again, not only the first's: a
 	// shard whose schedule.json was edited after the run is refused.
-	var full *Schedule
+	var full *schedule.Schedule
 	for _, sd := range shards {
 		f := sd.sched.Full()
-		sum, err := FullScheduleSHA256(f)
+		sum, err := schedule.FullSHA256(f)
 		if err != nil {
 			return nil, err
 		}
@@ -204,10 +206,10 @@ func checkShardsAgree(shards []*shardDir) (*Schedule, error) {
 // partitionRecords checks that every record belongs to its shard's share
 // and that no ID is recorded twice, and returns the indices of the shards
 // that are missing.
-func partitionRecords(full *Schedule, shards []*shardDir) ([]int, error) {
+func partitionRecords(full *schedule.Schedule, shards []*shardDir) ([]int, error) {
 	n := shards[0].sched.Shard.Count
 	owner := make(map[string]int, len(full.Entries))
-	for u, unit := range scheduleUnits(full) {
+	for u, unit := range schedule.Units(full) {
 		for _, i := range unit {
 			owner[full.Entries[i].ID] = u % n
 		}
@@ -249,7 +251,7 @@ func partitionRecords(full *Schedule, shards []*shardDir) ([]int, error) {
 }
 
 // missingShardRecords records the share of each missing shard as not_sent.
-func missingShardRecords(full *Schedule, n int, missing []int) []record.Outcome {
+func missingShardRecords(full *schedule.Schedule, n int, missing []int) []record.Outcome {
 	if len(missing) == 0 {
 		return nil
 	}
@@ -258,7 +260,7 @@ func missingShardRecords(full *Schedule, n int, missing []int) []record.Outcome 
 		gone[k] = true
 	}
 	var outs []record.Outcome
-	for u, unit := range scheduleUnits(full) {
+	for u, unit := range schedule.Units(full) {
 		if !gone[u%n] {
 			continue
 		}
@@ -275,7 +277,7 @@ func missingShardRecords(full *Schedule, n int, missing []int) []record.Outcome 
 }
 
 // writeMergedRun writes the merged run directory's schedule and records.
-func writeMergedRun(out string, full *Schedule, shards []*shardDir, missing []int) error {
+func writeMergedRun(out string, full *schedule.Schedule, shards []*shardDir, missing []int) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}
@@ -284,7 +286,7 @@ func writeMergedRun(out string, full *Schedule, shards []*shardDir, missing []in
 			return fmt.Errorf("merge: %s already holds a run (%s); choose an empty directory", out, name)
 		}
 	}
-	if _, err := WriteSchedule(filepath.Join(out, record.ScheduleFile), full); err != nil {
+	if _, err := schedule.Write(filepath.Join(out, record.ScheduleFile), full); err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}
 	f, err := safefile.Create(filepath.Join(out, record.OutcomesFile))
@@ -323,12 +325,12 @@ func fillMergeOptions(opts *ScoreOptions, shards []*shardDir) {
 
 // mergedGenerator joins the shards' self-observation: every shard's start
 // offset and lag, the start skew, and the delivered rate of the whole run.
-func mergedGenerator(full *Schedule, shards []*shardDir, missing []int, rep *Report) *GeneratorReport {
+func mergedGenerator(full *schedule.Schedule, shards []*shardDir, missing []int, rep *Report) *GeneratorReport {
 	n := shards[0].sched.Shard.Count
 	g := &GeneratorReport{Mode: full.Mode, Scheduled: len(full.Entries)}
 	timings := make([]ShardTiming, n)
 	for k := range timings {
-		timings[k] = ShardTiming{Shard: Shard{Index: k, Count: n}, Missing: true}
+		timings[k] = ShardTiming{Shard: schedule.Shard{Index: k, Count: n}, Missing: true}
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	delivered := 0.0
@@ -367,11 +369,11 @@ func mergedGenerator(full *Schedule, shards []*shardDir, missing []int, rep *Rep
 	if len(missing) > 0 {
 		names := make([]string, len(missing))
 		for i, k := range missing {
-			names[i] = Shard{Index: k, Count: n}.String()
+			names[i] = schedule.Shard{Index: k, Count: n}.String()
 		}
 		g.Notes = append(g.Notes, "shards "+strings.Join(names, ", ")+" are missing: their share is recorded as not_sent")
 	}
-	if window := (rep.WindowMS[1] - rep.WindowMS[0]) / 1000; window > 0 && full.Mode == ModeOpen {
+	if window := (rep.WindowMS[1] - rep.WindowMS[0]) / 1000; window > 0 && full.Mode == schedule.ModeOpen {
 		// Every shard scores the same window, so the shards' delivered
 		// rates add up; a missing shard delivered nothing.
 		g.IdealRPS, g.DeliveredRPS = new(float64(g.Scheduled)/window), new(delivered)

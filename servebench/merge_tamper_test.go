@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/servebench"
@@ -20,7 +22,7 @@ func writeShardSchedules(t *testing.T, root, runID string, n int) []string {
 	w := workloadOf(t, `{"id":"a","prompt":"one","max_tokens":2}
 {"id":"b","prompt":"two","max_tokens":2}
 `)
-	full, err := servebench.BuildSchedule(servebench.SchedulePlan{Workload: w, Arrival: constant(t, 10), Count: 6, RunID: runID})
+	full, err := schedule.Build(schedule.Plan{Workload: w, Arrival: constant(t, 10), Count: 6, RunID: runID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,11 +32,11 @@ func writeShardSchedules(t *testing.T, root, runID string, n int) []string {
 		if err := os.MkdirAll(dirs[k], 0o755); err != nil {
 			t.Fatal(err)
 		}
-		s, err := full.ForShard(servebench.Shard{Index: k, Count: n})
+		s, err := full.ForShard(schedule.Shard{Index: k, Count: n})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := servebench.WriteSchedule(filepath.Join(dirs[k], record.ScheduleFile), s); err != nil {
+		if _, err := schedule.Write(filepath.Join(dirs[k], record.ScheduleFile), s); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -50,12 +52,12 @@ func TestMergeRehashesEveryShardAndComparesRunIDs(t *testing.T) {
 		t.Run(fmt.Sprintf("edited schedule at position %d", p), func(t *testing.T) {
 			dirs := writeShardSchedules(t, t.TempDir(), runID, 3)
 			path := filepath.Join(dirs[p], record.ScheduleFile)
-			s, _, err := servebench.ReadSchedule(path)
+			s, _, err := schedule.Read(path)
 			if err != nil {
 				t.Fatal(err)
 			}
 			s.Entries[len(s.Entries)-1].ScheduledMS += 1 // the shard section keeps the old hash
-			if _, err := servebench.WriteSchedule(path, s); err != nil {
+			if _, err := schedule.Write(path, s); err != nil {
 				t.Fatal(err)
 			}
 			_, err = servebench.MergeShards(dirs, filepath.Join(t.TempDir(), "m"), servebench.ScoreOptions{})

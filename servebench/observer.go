@@ -1,6 +1,9 @@
 package servebench
 
-import "github.com/servebench/servebench/servebench/record"
+import (
+	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/schedule"
+)
 
 // Observer watches a run as it goes, for display or live bookkeeping. The
 // measurement core draws nothing itself: the servebench command's progress
@@ -31,7 +34,7 @@ type LoadObserver interface {
 	// LoadPoint is called once per run, right before Started, with the
 	// arrival the schedule was realized from: the offered rate of an open
 	// loop, or the users of a closed one.
-	LoadPoint(arrival ArrivalSpec)
+	LoadPoint(arrival schedule.ArrivalSpec)
 	// Due is called once per scheduled request, before its Ended, with
 	// its class ("" when none): as the request's time comes, before it
 	// waits for a client concurrency slot, or, for a request the run ended
@@ -74,7 +77,7 @@ func (m multiObserver) Finished() {
 	}
 }
 
-func (m multiObserver) LoadPoint(a ArrivalSpec) {
+func (m multiObserver) LoadPoint(a schedule.ArrivalSpec) {
 	for _, o := range m {
 		if lo, ok := o.(LoadObserver); ok {
 			lo.LoadPoint(a)

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/fixtures/simengine"
@@ -15,7 +17,7 @@ import (
 // loadLog is a callLog that is also a LoadObserver.
 type loadLog struct{ callLog }
 
-func (l *loadLog) LoadPoint(a servebench.ArrivalSpec) {
+func (l *loadLog) LoadPoint(a schedule.ArrivalSpec) {
 	l.add(fmt.Sprintf("load %s %g", a.Process, a.RateRPS))
 }
 func (l *loadLog) Due(class string) { l.add("due " + class) }

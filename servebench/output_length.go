@@ -3,6 +3,8 @@ package servebench
 import (
 	"fmt"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 )
 
@@ -26,8 +28,8 @@ type OutputLengthCheck struct {
 }
 
 // checkOutputLengths builds the check; nil when no row forced a length.
-func checkOutputLengths(s *Schedule, outcomes []record.Outcome) *OutputLengthCheck {
-	byID := make(map[string]*ScheduleEntry, len(s.Entries))
+func checkOutputLengths(s *schedule.Schedule, outcomes []record.Outcome) *OutputLengthCheck {
+	byID := make(map[string]*schedule.Entry, len(s.Entries))
 	for i := range s.Entries {
 		byID[s.Entries[i].ID] = &s.Entries[i]
 	}

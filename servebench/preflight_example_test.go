@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/fixtures/simengine"
@@ -62,7 +64,7 @@ func ExampleValidateHeader() {
 
 // PreflightRun checks the whole configuration first, as Run would.
 func ExamplePreflightRun() {
-	w, _ := servebench.ParseWorkload("chat.jsonl", []byte(`{"id":"c1","messages":[{"role":"user","content":"hi"}],"max_tokens":4}`))
+	w, _ := schedule.ParseWorkload("chat.jsonl", []byte(`{"id":"c1","messages":[{"role":"user","content":"hi"}],"max_tokens":4}`))
 	_, err := servebench.PreflightRun(context.Background(), servebench.RunConfig{
 		Workload: w,
 		Client:   &servebench.Client{BaseURL: "http://127.0.0.1:1", Model: "m", Endpoint: servebench.EndpointCompletions},

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 )
 
@@ -117,7 +119,7 @@ func (a *PromptTokenAudit) Add(id string, requested, reported *int) {
 
 // checkPromptTokens audits every outcome whose workload row declared its
 // prompt length; nil when no row did.
-func checkPromptTokens(w *Workload, s *Schedule, outcomes []record.Outcome) *PromptTokenAudit {
+func checkPromptTokens(w *schedule.Workload, s *schedule.Schedule, outcomes []record.Outcome) *PromptTokenAudit {
 	rows := make(map[string]int, len(s.Entries))
 	for _, e := range s.Entries {
 		rows[e.ID] = e.Row

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 )
 
@@ -198,7 +200,7 @@ func (e Endpoint) CheckRow(r *record.Request) error {
 // CheckWorkload checks every row of w against endpoint e, before any
 // load: the first row that does not fit is an error naming the workload,
 // its line and the field.
-func (e Endpoint) CheckWorkload(w *Workload) error {
+func (e Endpoint) CheckWorkload(w *schedule.Workload) error {
 	p, ok := protocolFor(e)
 	if !ok {
 		return fmt.Errorf("unknown endpoint %q: want one of %s", e, EndpointList())

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/servebench"
@@ -29,7 +31,7 @@ func embeddingsAnswer(promptTokens int, dims ...int) string {
 // parseRow reads one workload row the way a workload file gives it.
 func parseRow(t *testing.T, line string) *record.Request {
 	t.Helper()
-	w, err := servebench.ParseWorkload("w.jsonl", []byte(line))
+	w, err := schedule.ParseWorkload("w.jsonl", []byte(line))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +207,7 @@ func TestRowsMustFitTheEndpoint(t *testing.T) {
 		{servebench.EndpointPairScore, `{"query":"q","documents":["a"],"top_n":1}`, "w.jsonl:1: top_n: the pair-score endpoint has no top_n"},
 		{"score", `{"input":"x"}`, `unknown endpoint "score": want one of completions, chat, responses, embeddings, rerank, rerank-tei, pair-score`},
 	} {
-		w, err := servebench.ParseWorkload("w.jsonl", []byte(tc.workload))
+		w, err := schedule.ParseWorkload("w.jsonl", []byte(tc.workload))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -228,7 +230,7 @@ func TestPoolingRowsAreCheckedWhenRead(t *testing.T) {
 		{`{"query":"q","documents":["a",""]}`, "w.jsonl:1: documents[1]: empty string"},
 		{`{"query":"q","documents":["a"],"top_n":0}`, "w.jsonl:1: top_n: must be a positive integer, got 0"},
 	} {
-		_, err := servebench.ParseWorkload("w.jsonl", []byte(tc.row))
+		_, err := schedule.ParseWorkload("w.jsonl", []byte(tc.row))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want %q", tc.row, err, tc.want)
 		}
@@ -238,7 +240,7 @@ func TestPoolingRowsAreCheckedWhenRead(t *testing.T) {
 // Rebatching regroups the inputs in file order; the last row wraps
 // around to the first inputs.
 func TestRebatchWorkload(t *testing.T) {
-	w, err := servebench.ParseWorkload("w.jsonl", []byte(`{"input":["a","b","c"]}`+"\n"+`{"input":"d"}`+"\n"+`{"input":["e"]}`))
+	w, err := schedule.ParseWorkload("w.jsonl", []byte(`{"input":["a","b","c"]}`+"\n"+`{"input":"d"}`+"\n"+`{"input":["e"]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +255,7 @@ func TestRebatchWorkload(t *testing.T) {
 	if strings.Join(got, " ") != "batch2-1:ab batch2-2:cd batch2-3:ea" || b.Name != "w.jsonl#batch=2" || b.SHA256 == w.SHA256 {
 		t.Errorf("rows %v name %q", got, b.Name)
 	}
-	chat, _ := servebench.ParseWorkload("c.jsonl", []byte(`{"prompt":"p","max_tokens":2}`))
+	chat, _ := schedule.ParseWorkload("c.jsonl", []byte(`{"prompt":"p","max_tokens":2}`))
 	if _, err := servebench.RebatchWorkload(chat, 2); err == nil || !strings.Contains(err.Error(), "c.jsonl:1: input:") {
 		t.Errorf("rebatching a chat row: %v", err)
 	}

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/servebench"
@@ -195,7 +197,7 @@ func TestResponsesRowsRefuseChatOnlyFields(t *testing.T) {
 		{`{"prompt":"p","max_tokens":4,"extra":{"stream_options":{}}}`, "w.jsonl:1: extra.stream_options: a chat-only field the Responses API does not have"},
 		{`{"prompt":"p","max_tokens":4,"ignore_eos":true}`, "w.jsonl:1: ignore_eos: the Responses API cannot force an output length"},
 	} {
-		w, err := servebench.ParseWorkload("w.jsonl", []byte(tc.row))
+		w, err := schedule.ParseWorkload("w.jsonl", []byte(tc.row))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -26,13 +26,3 @@ func ExampleValidateExtraHeader() {
 	// <nil>
 	// header "Authorization": servebench sets this header itself and does not let it be replaced (give the key with --api-key-env (Client.APIKey))
 }
-
-// Names that reach the console are refused when they hold a control
-// character or invalid UTF-8.
-func ExampleCheckPrintableName() {
-	fmt.Println(servebench.CheckPrintableName("id", "row-7"))
-	fmt.Println(servebench.CheckPrintableName("id", "row\x1b[2J"))
-	// Output:
-	// <nil>
-	// id: holds the control character U+001B at byte 3
-}

@@ -3,6 +3,8 @@ package servebench
 import (
 	"slices"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/servebench/stats"
@@ -331,7 +333,7 @@ type FluidityReport struct {
 // GeneratorReport says whether the load generator delivered its schedule.
 type GeneratorReport struct {
 	// Mode is open or closed loop; a closed-loop run is never a capacity.
-	Mode Mode `json:"mode"`
+	Mode schedule.Mode `json:"mode"`
 	// Scheduled counts the requests in the schedule (warmup excluded).
 	Scheduled int `json:"scheduled"`
 	// Sent counts those handed to the connection.
@@ -371,20 +373,20 @@ type Experiment struct {
 	// dispatch began (after warmup and any --start-at wait): the *_ms times
 	// of the run's outcomes and engine series count from it. Empty when
 	// nothing was dispatched.
-	ClockOrigin   string         `json:"clock_origin,omitempty"`
-	Arrival       ArrivalSpec    `json:"arrival"`
-	Endpoint      Endpoint       `json:"endpoint"`
-	BaseURL       string         `json:"base_url"`
-	Model         string         `json:"model"`
-	Engine        *EngineInfo    `json:"engine,omitempty"`
-	Timeouts      Timeouts       `json:"timeouts"`
-	Workload      string         `json:"workload"`
-	WarmupCount   int            `json:"warmup_count"`
-	ClientVersion string         `json:"client_version"`
-	GoVersion     string         `json:"go_version"`
-	Host          string         `json:"host"`
-	Notes         []string       `json:"notes,omitempty"`
-	Labels        map[string]any `json:"labels,omitempty"`
+	ClockOrigin   string               `json:"clock_origin,omitempty"`
+	Arrival       schedule.ArrivalSpec `json:"arrival"`
+	Endpoint      Endpoint             `json:"endpoint"`
+	BaseURL       string               `json:"base_url"`
+	Model         string               `json:"model"`
+	Engine        *EngineInfo          `json:"engine,omitempty"`
+	Timeouts      Timeouts             `json:"timeouts"`
+	Workload      string               `json:"workload"`
+	WarmupCount   int                  `json:"warmup_count"`
+	ClientVersion string               `json:"client_version"`
+	GoVersion     string               `json:"go_version"`
+	Host          string               `json:"host"`
+	Notes         []string             `json:"notes,omitempty"`
+	Labels        map[string]any       `json:"labels,omitempty"`
 }
 
 // EngineInfo identifies the engine a run measured.

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/internal/numfmt"
@@ -290,9 +292,9 @@ func describeArrival(r *Report) string {
 	a := r.Experiment.Arrival
 	var parts []string
 	switch a.Process {
-	case ProcessClosed:
+	case schedule.ProcessClosed:
 		parts = append(parts, fmt.Sprintf("closed loop, %s, think time %s ms (never a capacity)", numfmt.Count(a.Users, "user", "users"), numfmt.Compact(a.ThinkTimeMS)))
-	case ProcessReplay:
+	case schedule.ProcessReplay:
 		parts = append(parts, "replay of stored timestamps")
 	default:
 		parts = append(parts, fmt.Sprintf("%s, %s req/s", a.Process, numfmt.Compact(a.RateRPS)))

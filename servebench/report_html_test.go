@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/fixtures/simengine"
@@ -46,9 +48,9 @@ func htmlSuccess(id string, a, d float64, content []float64, n int, e float64) r
 //	e   at 800: success, f - d = 30, TPOT (860-830)/3 = 10, E2E 70: qualified
 func smallHTMLReport(t *testing.T) *servebench.Report {
 	t.Helper()
-	s := &servebench.Schedule{Schema: servebench.ScheduleSchema, Mode: servebench.ModeOpen, WindowMS: [2]float64{0, 1000}, ScheduleLagToleranceMS: 20}
+	s := &schedule.Schedule{Schema: schedule.Schema, Mode: schedule.ModeOpen, WindowMS: [2]float64{0, 1000}, ScheduleLagToleranceMS: 20}
 	for i, id := range []string{"a", "b", "c", scriptID, "e"} {
-		s.Entries = append(s.Entries, servebench.ScheduleEntry{ID: id, Row: i, ScheduledMS: float64(200 * i), MaxTokens: 8})
+		s.Entries = append(s.Entries, schedule.Entry{ID: id, Row: i, ScheduledMS: float64(200 * i), MaxTokens: 8})
 	}
 	firstToken := record.TimeoutFirstToken
 	status500 := 500
@@ -334,14 +336,14 @@ func checkPageSVGs(t *testing.T, page string) int {
 // 419 ms to the first token.
 func largeHTMLReport(t *testing.T, n int) *servebench.Report {
 	t.Helper()
-	s := &servebench.Schedule{Schema: servebench.ScheduleSchema, Mode: servebench.ModeOpen, WindowMS: [2]float64{0, float64(n)}, ScheduleLagToleranceMS: 20}
+	s := &schedule.Schedule{Schema: schedule.Schema, Mode: schedule.ModeOpen, WindowMS: [2]float64{0, float64(n)}, ScheduleLagToleranceMS: 20}
 	outs := make([]record.Outcome, 0, n)
 	firstToken := record.TimeoutFirstToken
 	status500 := 500
 	for i := range n {
 		id := fmt.Sprintf("r%06d", i)
 		a := float64(i)
-		s.Entries = append(s.Entries, servebench.ScheduleEntry{ID: id, Row: i, ScheduledMS: a, MaxTokens: 8})
+		s.Entries = append(s.Entries, schedule.Entry{ID: id, Row: i, ScheduledMS: a, MaxTokens: 8})
 		switch {
 		case i%50 == 0:
 			outs = append(outs, record.Outcome{ID: id, Attempt: 1, Status: record.StatusTimeout, ScheduledMS: a, SlotMS: htmlFloat(a),
@@ -436,8 +438,8 @@ func TestRunWritesTheReportPageBesideTheReport(t *testing.T) {
 }
 
 func ExampleReport_WriteHTML() {
-	s := &servebench.Schedule{Schema: servebench.ScheduleSchema, Mode: servebench.ModeOpen, WindowMS: [2]float64{0, 1000}}
-	s.Entries = []servebench.ScheduleEntry{{ID: "q1", ScheduledMS: 0, MaxTokens: 4}, {ID: "q2", ScheduledMS: 500, MaxTokens: 4}}
+	s := &schedule.Schedule{Schema: schedule.Schema, Mode: schedule.ModeOpen, WindowMS: [2]float64{0, 1000}}
+	s.Entries = []schedule.Entry{{ID: "q1", ScheduledMS: 0, MaxTokens: 4}, {ID: "q2", ScheduledMS: 500, MaxTokens: 4}}
 	outs := []record.Outcome{
 		htmlSuccess("q1", 0, 0, []float64{40, 60}, 3, 70),
 		htmlSuccess("q2", 500, 500, []float64{900, 920}, 3, 930),

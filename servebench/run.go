@@ -8,23 +8,25 @@ import (
 	"os"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 )
 
 // RunConfig declares one benchmark run.
 type RunConfig struct {
 	// Workload supplies the requests.
-	Workload *Workload
+	Workload *schedule.Workload
 	// Arrival is the open-loop arrival process; nil with ClosedLoop.
-	Arrival Arrival
+	Arrival schedule.Arrival
 	// ClosedLoop declares N users with a think time instead.
-	ClosedLoop *ClosedLoop
+	ClosedLoop *schedule.ClosedLoop
 	// Count and Duration bound the schedule (see SchedulePlan).
 	Count    int
 	Duration time.Duration
 	// Schedule, when set, is used as it is instead of being realized from
 	// the fields above (Workload is still required for the request bodies).
-	Schedule *Schedule
+	Schedule *schedule.Schedule
 	// Warmup requests are sent and waited for before the measurement
 	// window opens; they are written to warmup.jsonl and excluded from the
 	// cohort. They use the first rows of the workload, so the prefixes of
@@ -89,7 +91,7 @@ type RunConfig struct {
 	// Shard, when set, sends and scores only that shard's share of the
 	// schedule; schedule.json still holds the whole schedule. Every shard of
 	// a run must realize the same schedule, so they share RunID and seed.
-	Shard *Shard
+	Shard *schedule.Shard
 	// StartAt, when set, is the wall-clock instant the measurement starts:
 	// warmup runs before it, and a start instant that has passed before
 	// warmup ends is an error. Shards of one run share it.
@@ -111,7 +113,7 @@ type RunResult struct {
 	// Schedule is the realized schedule (in a BoundedMemory run its header
 	// only: the entries are in schedule.json) and ScheduleSHA256 the hash
 	// of schedule.json's bytes.
-	Schedule       *Schedule
+	Schedule       *schedule.Schedule
 	ScheduleSHA256 string
 	// Outcomes holds one terminal record per scheduled request, in the
 	// order they ended; Warmup holds the warmup records.

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/fixtures/simengine"
@@ -44,13 +46,13 @@ func TestBoundedMemoryRun(t *testing.T) {
 	if res.Schedule.Entries != nil || res.Schedule.RunID != "bounded-1" {
 		t.Fatalf("result schedule holds %d entries, run %q", len(res.Schedule.Entries), res.Schedule.RunID)
 	}
-	whole, err := servebench.BuildSchedule(servebench.SchedulePlan{Workload: w, Arrival: arrival, Count: 24,
+	whole, err := schedule.Build(schedule.Plan{Workload: w, Arrival: arrival, Count: 24,
 		LagTolerance: 5 * time.Second, RunID: "bounded-1"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	wholePath := filepath.Join(t.TempDir(), record.ScheduleFile)
-	wholeSum, err := servebench.WriteSchedule(wholePath, whole)
+	wholeSum, err := schedule.Write(wholePath, whole)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 )
 
@@ -11,7 +13,7 @@ import (
 // schedule the run sends and scores, the dispatcher's plan of its entries,
 // and the hash of schedule.json.
 type preparedSchedule struct {
-	sched  *Schedule
+	sched  *schedule.Schedule
 	plan   *dispatchPlan
 	sha256 string
 }
@@ -26,11 +28,11 @@ func (cfg *RunConfig) streamsSchedule() bool {
 
 // realizeSchedule realizes the run's schedule, or takes the one given, and
 // marks a shard's.
-func realizeSchedule(cfg *RunConfig) (*Schedule, error) {
+func realizeSchedule(cfg *RunConfig) (*schedule.Schedule, error) {
 	s := cfg.Schedule
 	if s == nil {
 		var err error
-		if s, err = BuildSchedule(cfg.schedulePlan()); err != nil {
+		if s, err = schedule.Build(cfg.schedulePlan()); err != nil {
 			return nil, err
 		}
 	}
@@ -41,8 +43,8 @@ func realizeSchedule(cfg *RunConfig) (*Schedule, error) {
 }
 
 // schedulePlan is what the run's schedule is realized from.
-func (cfg *RunConfig) schedulePlan() SchedulePlan {
-	return SchedulePlan{
+func (cfg *RunConfig) schedulePlan() schedule.Plan {
+	return schedule.Plan{
 		Workload: cfg.Workload, Arrival: cfg.Arrival, ClosedLoop: cfg.ClosedLoop,
 		Count: cfg.Count, Duration: cfg.Duration, LagTolerance: cfg.LagTolerance, RunID: cfg.RunID,
 	}
@@ -53,11 +55,11 @@ func (cfg *RunConfig) schedulePlan() SchedulePlan {
 // schedule is the share this run sends; a run that streams its schedule
 // keeps its header only.
 func prepareSchedule(cfg *RunConfig) (string, *preparedSchedule, error) {
-	var r *realization
-	var s *Schedule
+	var r *schedule.Realization
+	var s *schedule.Schedule
 	var err error
 	if cfg.streamsSchedule() {
-		r, err = realize(cfg.schedulePlan())
+		r, err = schedule.Realize(cfg.schedulePlan())
 	} else {
 		s, err = realizeSchedule(cfg)
 	}
@@ -83,8 +85,8 @@ func prepareSchedule(cfg *RunConfig) (string, *preparedSchedule, error) {
 
 // writeSchedule writes a schedule held whole and plans the share this run
 // sends.
-func writeSchedule(path string, s *Schedule) (*preparedSchedule, error) {
-	sum, err := WriteSchedule(path, s)
+func writeSchedule(path string, s *schedule.Schedule) (*preparedSchedule, error) {
+	sum, err := schedule.Write(path, s)
 	if err != nil {
 		return nil, err
 	}
@@ -98,33 +100,33 @@ func writeSchedule(path string, s *Schedule) (*preparedSchedule, error) {
 
 // streamSchedule writes r's entries to path as they are realized and packs
 // them into the dispatcher's plan.
-func streamSchedule(path string, r *realization) (*preparedSchedule, error) {
-	f, err := createScheduleFile(path)
+func streamSchedule(path string, r *schedule.Realization) (*preparedSchedule, error) {
+	f, err := schedule.CreateFile(path)
 	if err != nil {
 		return nil, err
 	}
-	enc, err := newScheduleEncoder(f, r.head)
+	enc, err := schedule.NewEncoder(f, r.Head)
 	if err != nil {
-		f.abort()
+		f.Abort()
 		return nil, err
 	}
 	plan := &dispatchPlan{}
-	err = r.entries(func(e *ScheduleEntry) error {
-		if err := enc.entry(e); err != nil {
+	err = r.Entries(func(e *schedule.Entry) error {
+		if err := enc.Entry(e); err != nil {
 			return err
 		}
 		return plan.add(e)
 	})
 	if err == nil {
-		err = enc.close()
+		err = enc.Close()
 	}
 	if err != nil {
-		f.abort()
+		f.Abort()
 		return nil, err
 	}
-	sum, err := f.close()
+	sum, err := f.Close()
 	if err != nil {
 		return nil, err
 	}
-	return &preparedSchedule{sched: r.head, plan: plan, sha256: sum}, nil
+	return &preparedSchedule{sched: r.Head, plan: plan, sha256: sum}, nil
 }

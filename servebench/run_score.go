@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/internal/numfmt"
@@ -22,7 +24,7 @@ import (
 // scoreRun scores a finished run and completes the report with what only
 // the runner knows: the generator's self-observation, the hashes of the
 // files it wrote, and the experiment record.
-func scoreRun(cfg RunConfig, s *Schedule, res *RunResult, gen *GeneratorReport, wallStart time.Time) (*Report, error) {
+func scoreRun(cfg RunConfig, s *schedule.Schedule, res *RunResult, gen *GeneratorReport, wallStart time.Time) (*Report, error) {
 	opts := scoreOptionsFor(cfg, s, res.Outcomes)
 	rep, err := Score(s, res.Outcomes, opts)
 	if err != nil {
@@ -57,7 +59,7 @@ func markOutcomeWriteFailure(rep *Report, err error) {
 // scoreOptionsFor completes the run's score options with what the schedule
 // declares: its lag tolerance and, for a closed loop, a window that closes
 // at the users' last terminal outcome.
-func scoreOptionsFor(cfg RunConfig, s *Schedule, outcomes []record.Outcome) ScoreOptions {
+func scoreOptionsFor(cfg RunConfig, s *schedule.Schedule, outcomes []record.Outcome) ScoreOptions {
 	opts := cfg.Score
 	if opts.Endpoint == "" && cfg.Sender == nil && cfg.Client != nil {
 		opts.Endpoint = cfg.Client.Endpoint
@@ -65,7 +67,7 @@ func scoreOptionsFor(cfg RunConfig, s *Schedule, outcomes []record.Outcome) Scor
 	if opts.LagToleranceMS == nil {
 		opts.LagToleranceMS = new(s.ScheduleLagToleranceMS)
 	}
-	if s.Mode == ModeClosed && opts.WindowMS == nil {
+	if s.Mode == schedule.ModeClosed && opts.WindowMS == nil {
 		end := 0.0
 		for i := range outcomes {
 			end = max(end, outcomes[i].TerminalMS)
@@ -81,9 +83,9 @@ func scoreOptionsFor(cfg RunConfig, s *Schedule, outcomes []record.Outcome) Scor
 // rate counts only the requests actually sent inside the window, so a
 // generator that falls behind and spills its sends past the window shows
 // as a shortfall.
-func completeGenerator(g *GeneratorReport, rep *Report, s *Schedule, inWindow int) {
+func completeGenerator(g *GeneratorReport, rep *Report, s *schedule.Schedule, inWindow int) {
 	window := (rep.WindowMS[1] - rep.WindowMS[0]) / 1000
-	if window > 0 && s.Mode == ModeOpen {
+	if window > 0 && s.Mode == schedule.ModeOpen {
 		g.IdealRPS = new(float64(g.Scheduled) / window)
 		g.DeliveredRPS = new(float64(inWindow) / window)
 	}
@@ -110,7 +112,7 @@ func sentBefore(outcomes []record.Outcome, end float64) int {
 }
 
 // experimentRecord is the compact record that makes the run reproducible.
-func experimentRecord(cfg RunConfig, s *Schedule, wallStart time.Time) *Experiment {
+func experimentRecord(cfg RunConfig, s *schedule.Schedule, wallStart time.Time) *Experiment {
 	host, _ := os.Hostname()
 	x := &Experiment{
 		RunID:         s.RunID,

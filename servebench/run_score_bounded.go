@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/internal/safefile"
@@ -15,13 +17,13 @@ import (
 // boundedScoring says whether a run keeps no per-request state: asked for,
 // open loop and unsharded (a closed loop's window and a shard's share are
 // fixed from the records in memory).
-func (cfg *RunConfig) boundedScoring(s *Schedule) bool {
-	return cfg.BoundedMemory && s.Mode == ModeOpen && s.Shard == nil
+func (cfg *RunConfig) boundedScoring(s *schedule.Schedule) bool {
+	return cfg.BoundedMemory && s.Mode == schedule.ModeOpen && s.Shard == nil
 }
 
 // scoreRunBounded scores a BoundedMemory run from its files: the report
 // streams outcomes.jsonl and writes the request entries to requests.jsonl.
-func scoreRunBounded(cfg RunConfig, s *Schedule, res *RunResult, gen *GeneratorReport, wallStart time.Time) (*Report, error) {
+func scoreRunBounded(cfg RunConfig, s *schedule.Schedule, res *RunResult, gen *GeneratorReport, wallStart time.Time) (*Report, error) {
 	opts := scoreOptionsFor(cfg, s, nil)
 	// The scorer of a run directory takes defaults from its report.json:
 	// one left from an earlier run in the same directory must not count.
@@ -34,7 +36,7 @@ func scoreRunBounded(cfg RunConfig, s *Schedule, res *RunResult, gen *GeneratorR
 	}
 	defer f.Close()
 	rep, sent, err := scoreRunDirCounting(res.Dir, opts, f)
-	if errors.Is(err, errStreamDeclined) {
+	if errors.Is(err, schedule.ErrStreamDeclined) {
 		// An unusual record: score in memory after all, with the strict
 		// reader's errors.
 		outcomes, rerr := record.ReadOutcomes(filepath.Join(res.Dir, record.OutcomesFile))

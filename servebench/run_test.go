@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/fixtures/simengine"
@@ -30,9 +32,9 @@ func startEngine(t *testing.T, tune func(*simengine.Config)) *simengine.Server {
 	return srv
 }
 
-func workloadOf(t *testing.T, rows string) *servebench.Workload {
+func workloadOf(t *testing.T, rows string) *schedule.Workload {
 	t.Helper()
-	w, err := servebench.ParseWorkload("w.jsonl", []byte(rows))
+	w, err := schedule.ParseWorkload("w.jsonl", []byte(rows))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,9 +46,9 @@ func clientFor(srv *simengine.Server) *servebench.Client {
 		Stream: true, TotalTimeout: 20 * time.Second}
 }
 
-func constant(t *testing.T, rate float64) servebench.Arrival {
+func constant(t *testing.T, rate float64) schedule.Arrival {
 	t.Helper()
-	a, err := servebench.NewArrival(servebench.ArrivalSpec{Process: "constant", RateRPS: rate})
+	a, err := schedule.NewArrival(schedule.ArrivalSpec{Process: "constant", RateRPS: rate})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +89,7 @@ func TestRunWritesTheRunDirectoryAndScoresEveryRequest(t *testing.T) {
 	if r.WindowMS != [2]float64{0, 200} || r.Inputs.ScheduleSHA256 != res.ScheduleSHA256 || r.Inputs.OutcomesSHA256 == "" {
 		t.Fatalf("window %v, inputs %+v", r.WindowMS, r.Inputs)
 	}
-	if r.Generator == nil || r.Generator.Sent != 10 || r.Generator.Mode != servebench.ModeOpen || r.Experiment == nil || r.Experiment.RunID != res.Schedule.RunID {
+	if r.Generator == nil || r.Generator.Sent != 10 || r.Generator.Mode != schedule.ModeOpen || r.Experiment == nil || r.Experiment.RunID != res.Schedule.RunID {
 		t.Fatalf("generator %+v experiment %+v", r.Generator, r.Experiment)
 	}
 	// Ideal: 10 scheduled in a 0.2 s window. Delivered counts the sends
@@ -148,13 +150,13 @@ func TestClosedLoopUsersWaitTheirThinkTime(t *testing.T) {
 	srv := startEngine(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload:   workloadOf(t, `{"prompt":"status?","max_tokens":4,"ignore_eos":true}`),
-		ClosedLoop: &servebench.ClosedLoop{Users: 2, ThinkTime: 30 * time.Millisecond}, Count: 6,
+		ClosedLoop: &schedule.ClosedLoop{Users: 2, ThinkTime: 30 * time.Millisecond}, Count: 6,
 		Client: clientFor(srv), OutputDir: t.TempDir(),
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Outcomes) != 6 || res.Report.Generator.Mode != servebench.ModeClosed {
+	if len(res.Outcomes) != 6 || res.Report.Generator.Mode != schedule.ModeClosed {
 		t.Fatalf("%d outcomes, mode %s", len(res.Outcomes), res.Report.Generator.Mode)
 	}
 	// Each request after a user's first is scheduled exactly 30 ms after

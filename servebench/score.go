@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/servebench/stats"
@@ -111,7 +113,7 @@ func (set *scoreSetup) resolveWindow(opts ScoreOptions) error {
 			return fmt.Errorf("score options: lag tolerance %v ms: want a finite value >= 0", set.tolerance)
 		}
 	} else if !(set.tolerance > 0) {
-		set.tolerance = record.Millis(DefaultLagTolerance)
+		set.tolerance = record.Millis(schedule.DefaultLagTolerance)
 	}
 	if w := set.window; !scoreFinite(w[0]) || !scoreFinite(w[1]) || w[0] < 0 || w[1] <= w[0] {
 		return fmt.Errorf("score options: window [%v, %v) ms: want 0 <= start < end", w[0], w[1])

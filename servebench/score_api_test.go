@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/servebench"
@@ -19,11 +21,11 @@ import (
 // returns the result.
 func runEndpoint(t *testing.T, srv *scriptServer, e servebench.Endpoint, workload string, count int, slo servebench.SLO) (*servebench.RunResult, error) {
 	t.Helper()
-	w, err := servebench.ParseWorkload("w.jsonl", []byte(workload))
+	w, err := schedule.ParseWorkload("w.jsonl", []byte(workload))
 	if err != nil {
 		t.Fatal(err)
 	}
-	arrival, err := servebench.NewArrival(servebench.ArrivalSpec{Process: "constant", RateRPS: 20})
+	arrival, err := schedule.NewArrival(schedule.ArrivalSpec{Process: "constant", RateRPS: 20})
 	if err != nil {
 		t.Fatal(err)
 	}

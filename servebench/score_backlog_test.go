@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 )
 
@@ -11,7 +13,7 @@ import (
 // each taking dur ms, with the last four never finishing before the end.
 func backlogCase(t *testing.T, dur float64, stuck int) *Backlog {
 	t.Helper()
-	s := &Schedule{Schema: ScheduleSchema, Mode: "open", WindowMS: [2]float64{0, 1000}, ScheduleLagToleranceMS: 20}
+	s := &schedule.Schedule{Schema: schedule.Schema, Mode: "open", WindowMS: [2]float64{0, 1000}, ScheduleLagToleranceMS: 20}
 	var outs []record.Outcome
 	for i := range 10 {
 		id := string(rune('a' + i))
@@ -20,7 +22,7 @@ func backlogCase(t *testing.T, dur float64, stuck int) *Backlog {
 		if i >= 10-stuck {
 			end = 5000 // still outstanding at the window's end
 		}
-		s.Entries = append(s.Entries, ScheduleEntry{ID: id, ScheduledMS: at, MaxTokens: 2})
+		s.Entries = append(s.Entries, schedule.Entry{ID: id, ScheduledMS: at, MaxTokens: 2})
 		outs = append(outs, record.Outcome{ID: id, Attempt: 1, Status: record.StatusSuccess, ScheduledMS: at, SentMS: new(at),
 			FirstContentMS: new(at + 1), LastContentMS: new(at + 2), TerminalMS: end, ContentMS: []float64{at + 1, at + 2},
 			OutputTokens: new(2), TokenCountSource: new(record.TokensFromUsage)})

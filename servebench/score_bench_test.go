@@ -7,14 +7,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 )
 
 // millionRun builds a synthetic open-loop run of n requests at 1000 req/s,
 // each streaming eight one-token events, one in fifty failing.
-func millionRun(n int) (*Schedule, []record.Outcome) {
-	s := &Schedule{Schema: ScheduleSchema, Mode: "open", WindowMS: [2]float64{0, float64(n)}, ScheduleLagToleranceMS: 20,
-		Entries: make([]ScheduleEntry, n)}
+func millionRun(n int) (*schedule.Schedule, []record.Outcome) {
+	s := &schedule.Schedule{Schema: schedule.Schema, Mode: "open", WindowMS: [2]float64{0, float64(n)}, ScheduleLagToleranceMS: 20,
+		Entries: make([]schedule.Entry, n)}
 	outcomes := make([]record.Outcome, n)
 	content := make([]float64, 8*n)
 	eventTokens := []int{1, 1, 1, 1, 1, 1, 1, 1}
@@ -22,7 +24,7 @@ func millionRun(n int) (*Schedule, []record.Outcome) {
 	for i := range n {
 		id := "r" + strconv.Itoa(i)
 		a := float64(i)
-		s.Entries[i] = ScheduleEntry{ID: id, Row: i % 100, ScheduledMS: a}
+		s.Entries[i] = schedule.Entry{ID: id, Row: i % 100, ScheduledMS: a}
 		d := a + float64(i%7)*0.25
 		ev := content[8*i : 8*i+8 : 8*i+8]
 		for j := range ev {

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/servebench"
@@ -33,8 +35,8 @@ func ExampleScoreFiles() {
 func ExampleScore() {
 	sent := func(ms float64) *float64 { return &ms }
 	five := 5
-	s := &servebench.Schedule{Mode: "open", WindowMS: [2]float64{0, 1000}, ScheduleLagToleranceMS: 20,
-		Entries: []servebench.ScheduleEntry{{ID: "a", ScheduledMS: 0}, {ID: "b", ScheduledMS: 500}}}
+	s := &schedule.Schedule{Mode: "open", WindowMS: [2]float64{0, 1000}, ScheduleLagToleranceMS: 20,
+		Entries: []schedule.Entry{{ID: "a", ScheduledMS: 0}, {ID: "b", ScheduledMS: 500}}}
 	outcomes := []record.Outcome{{
 		ID: "a", Attempt: 1, Status: record.StatusSuccess, SentMS: sent(0),
 		ContentMS: []float64{240, 280, 320, 440, 480}, EventTokens: []int{1, 1, 1, 1, 1}, OutputTokens: &five,

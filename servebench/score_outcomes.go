@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/servebench/quality"
@@ -28,7 +30,7 @@ import (
 //
 // Quality comes from each record's Quality verdict; nil is unscored (it
 // neither passes nor fails, and the attainment kind says so).
-func Score(s *Schedule, outcomes []record.Outcome, opts ScoreOptions) (*Report, error) {
+func Score(s *schedule.Schedule, outcomes []record.Outcome, opts ScoreOptions) (*Report, error) {
 	return scoreOutcomes(s, outcomes, opts, outcomeSource{})
 }
 
@@ -48,7 +50,7 @@ func (src outcomeSource) errorAt(i int, id, field, format string, args ...any) e
 }
 
 // scoreOutcomes is Score, with src locating records in error messages.
-func scoreOutcomes(s *Schedule, outcomes []record.Outcome, opts ScoreOptions, src outcomeSource) (*Report, error) {
+func scoreOutcomes(s *schedule.Schedule, outcomes []record.Outcome, opts ScoreOptions, src outcomeSource) (*Report, error) {
 	if s == nil {
 		return nil, fmt.Errorf("score: no schedule")
 	}
@@ -84,7 +86,7 @@ func scoreOutcomes(s *Schedule, outcomes []record.Outcome, opts ScoreOptions, sr
 
 // indexScheduleEntries maps each schedule entry's ID to its index, and
 // refuses an empty or repeated ID or an invalid scheduled time.
-func indexScheduleEntries(s *Schedule, src outcomeSource) (map[string]int, error) {
+func indexScheduleEntries(s *schedule.Schedule, src outcomeSource) (map[string]int, error) {
 	byID := make(map[string]int, len(s.Entries))
 	for i := range s.Entries {
 		e := &s.Entries[i]
@@ -162,7 +164,7 @@ func findAttempts(outcomes []record.Outcome, byID map[string]int, entries int, s
 // attempt. Earlier attempts are not scored, but they are records of the
 // run (the first one's send time judges the generator): they obey the same
 // clock rules.
-func checkEarlierAttempts(s *Schedule, outcomes []record.Outcome, byID map[string]int, final []int32, src outcomeSource) error {
+func checkEarlierAttempts(s *schedule.Schedule, outcomes []record.Outcome, byID map[string]int, final []int32, src outcomeSource) error {
 	for k := range outcomes {
 		o := &outcomes[k]
 		i := byID[o.ID]
@@ -183,7 +185,7 @@ func checkEarlierAttempts(s *Schedule, outcomes []record.Outcome, byID map[strin
 // it falls outside the window, and returns the records scheduled in the
 // window: an entry with no record at all is not_sent, and a retried one
 // keeps its first attempt's send time.
-func cohortRecords(s *Schedule, outcomes []record.Outcome, set scoreSetup, a entryAttempts, src outcomeSource) ([]scoreRecord, error) {
+func cohortRecords(s *schedule.Schedule, outcomes []record.Outcome, set scoreSetup, a entryAttempts, src outcomeSource) ([]scoreRecord, error) {
 	recs := make([]scoreRecord, 0, len(s.Entries))
 	for i := range s.Entries {
 		e := &s.Entries[i]
@@ -221,8 +223,8 @@ func cohortRecords(s *Schedule, outcomes []record.Outcome, set scoreSetup, a ent
 // scheduledOf is a request's scheduled time a: the schedule's, except in
 // closed loop and for later turns of a conversation, where it is fixed at
 // run time and the outcome holds the real value.
-func scheduledOf(s *Schedule, e *ScheduleEntry, o *record.Outcome) float64 {
-	if s.Mode == ModeClosed || e.DependsOn != "" {
+func scheduledOf(s *schedule.Schedule, e *schedule.Entry, o *record.Outcome) float64 {
+	if s.Mode == schedule.ModeClosed || e.DependsOn != "" {
 		return o.ScheduledMS
 	}
 	return e.ScheduledMS

@@ -8,16 +8,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/servebench/quality"
 )
 
 // testSchedule schedules ids at the given times in the window [0, 1000).
-func testSchedule(times map[string]float64, ids ...string) *Schedule {
-	s := &Schedule{Schema: ScheduleSchema, Mode: "open", WindowMS: [2]float64{0, 1000}, ScheduleLagToleranceMS: 20}
+func testSchedule(times map[string]float64, ids ...string) *schedule.Schedule {
+	s := &schedule.Schedule{Schema: schedule.Schema, Mode: "open", WindowMS: [2]float64{0, 1000}, ScheduleLagToleranceMS: 20}
 	for i, id := range ids {
-		s.Entries = append(s.Entries, ScheduleEntry{ID: id, Row: i, ScheduledMS: times[id]})
+		s.Entries = append(s.Entries, schedule.Entry{ID: id, Row: i, ScheduledMS: times[id]})
 	}
 	return s
 }

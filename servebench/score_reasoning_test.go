@@ -3,6 +3,8 @@ package servebench
 import (
 	"testing"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 )
 
@@ -11,8 +13,8 @@ import (
 // after ten reasoning tokens give TPOT (300 - 100) / (3 - 1) = 100 ms, not
 // 200 / 12.
 func TestTPOTCountsOnlyTheVisibleAnswersTokens(t *testing.T) {
-	s := &Schedule{Schema: ScheduleSchema, Mode: "open", WindowMS: [2]float64{0, 1000}, ScheduleLagToleranceMS: 20,
-		Entries: []ScheduleEntry{{ID: "think", ScheduledMS: 0, MaxTokens: 64}, {ID: "plain", ScheduledMS: 0, MaxTokens: 64}}}
+	s := &schedule.Schedule{Schema: schedule.Schema, Mode: "open", WindowMS: [2]float64{0, 1000}, ScheduleLagToleranceMS: 20,
+		Entries: []schedule.Entry{{ID: "think", ScheduledMS: 0, MaxTokens: 64}, {ID: "plain", ScheduledMS: 0, MaxTokens: 64}}}
 	out := []record.Outcome{
 		{ID: "think", Attempt: 1, Status: record.StatusSuccess, SentMS: new(0.0), FirstReasoningMS: new(20.0),
 			FirstContentMS: new(100.0), LastContentMS: new(300.0), ContentMS: []float64{100, 200, 300}, TerminalMS: 310,

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 )
 
@@ -138,8 +140,8 @@ func TestReviewExtremeTimesNeverMakeTheReportNonFinite(t *testing.T) {
 	_, err = ScoreTrace("t.json", []byte(trace), "e.jsonl", []byte(ok+"\n"), ScoreOptions{})
 	wantInputError(t, err, "t.json", "requests[1].scheduled_ms", "2^53 µs")
 	// The runner's records obey the same bound.
-	s := &Schedule{Schema: ScheduleSchema, Mode: "open", WindowMS: [2]float64{0, 1000}, ScheduleLagToleranceMS: 20,
-		Entries: []ScheduleEntry{{ID: "a", ScheduledMS: 0}}}
+	s := &schedule.Schedule{Schema: schedule.Schema, Mode: "open", WindowMS: [2]float64{0, 1000}, ScheduleLagToleranceMS: 20,
+		Entries: []schedule.Entry{{ID: "a", ScheduledMS: 0}}}
 	one := 1
 	_, err = Score(s, []record.Outcome{{ID: "a", Attempt: 1, Status: record.StatusSuccess, SentMS: new(0.0), ContentMS: []float64{240},
 		OutputTokens: &one, TerminalMS: 1e300}}, ScoreOptions{})
@@ -184,8 +186,8 @@ func TestReviewFluidityOfMultiTokenEvents(t *testing.T) {
 	// deadlines restart from 700: the event's other two tokens are due at
 	// 780 and 860 and, having come at 700, meet them. The next is due at
 	// 940 and 900 meets it. 6 missed of 6 + 3 = 9.
-	s := &Schedule{Schema: ScheduleSchema, Mode: "open", WindowMS: [2]float64{0, 1000}, ScheduleLagToleranceMS: 20,
-		Entries: []ScheduleEntry{{ID: "a", ScheduledMS: 0}}}
+	s := &schedule.Schedule{Schema: schedule.Schema, Mode: "open", WindowMS: [2]float64{0, 1000}, ScheduleLagToleranceMS: 20,
+		Entries: []schedule.Entry{{ID: "a", ScheduledMS: 0}}}
 	four := 4
 	r, err := Score(s, []record.Outcome{{ID: "a", Attempt: 1, Status: record.StatusSuccess, SentMS: new(0.0), ContentMS: []float64{700, 900},
 		EventTokens: []int{3, 1}, OutputTokens: &four, TerminalMS: 950}}, ScoreOptions{Fluidity: &seedFluidity})
@@ -213,8 +215,8 @@ func TestReviewEveryOutcomeRecordObeysTheClockRules(t *testing.T) {
 	// in the report (its schedule lag, the lag population). Request b is
 	// scheduled after the window [0, 1000): not offered, but its record is
 	// still a record of the run and must obey the same rules.
-	s := &Schedule{Schema: ScheduleSchema, Mode: "open", WindowMS: [2]float64{0, 1000}, ScheduleLagToleranceMS: 20,
-		Entries: []ScheduleEntry{{ID: "a", ScheduledMS: 0}, {ID: "b", ScheduledMS: 2000}}}
+	s := &schedule.Schedule{Schema: schedule.Schema, Mode: "open", WindowMS: [2]float64{0, 1000}, ScheduleLagToleranceMS: 20,
+		Entries: []schedule.Entry{{ID: "a", ScheduledMS: 0}, {ID: "b", ScheduledMS: 2000}}}
 	one := 1
 	final := record.Outcome{ID: "a", Attempt: 2, Status: record.StatusSuccess, SentMS: new(300.0), ContentMS: []float64{400},
 		OutputTokens: &one, TerminalMS: 500}
@@ -280,8 +282,8 @@ func TestReviewITLAndChunkGapPopulations(t *testing.T) {
 	//   a: events at 100, 110, 130, one token each, n = 3: gaps 10, 20 (token level)
 	//   b: events at 200, 240 holding 2 and 1 tokens, n = 3: gap 40 (not token level)
 	//   c: events at 300, 305, 335, 395, one token each, n = 4: gaps 5, 30, 60 (token level)
-	s := &Schedule{Schema: ScheduleSchema, Mode: "open", WindowMS: [2]float64{0, 1000}, ScheduleLagToleranceMS: 20,
-		Entries: []ScheduleEntry{{ID: "a", ScheduledMS: 0}, {ID: "b", ScheduledMS: 100}, {ID: "c", ScheduledMS: 200}}}
+	s := &schedule.Schedule{Schema: schedule.Schema, Mode: "open", WindowMS: [2]float64{0, 1000}, ScheduleLagToleranceMS: 20,
+		Entries: []schedule.Entry{{ID: "a", ScheduledMS: 0}, {ID: "b", ScheduledMS: 100}, {ID: "c", ScheduledMS: 200}}}
 	a := record.Outcome{ID: "a", Attempt: 1, Status: record.StatusSuccess, SentMS: new(0.0), ContentMS: []float64{100, 110, 130},
 		EventTokens: []int{1, 1, 1}, OutputTokens: new(3), TerminalMS: 140}
 	b := record.Outcome{ID: "b", Attempt: 1, Status: record.StatusSuccess, SentMS: new(100.0), ContentMS: []float64{200, 240},
@@ -313,7 +315,7 @@ func TestReviewITLAndChunkGapPopulations(t *testing.T) {
 
 	// Without b every gap is token level and both populations are the same
 	// five gaps, each described as its own population.
-	s.Entries = []ScheduleEntry{{ID: "a", ScheduledMS: 0}, {ID: "c", ScheduledMS: 200}}
+	s.Entries = []schedule.Entry{{ID: "a", ScheduledMS: 0}, {ID: "c", ScheduledMS: 200}}
 	r, err = Score(s, []record.Outcome{a, c}, ScoreOptions{})
 	if err != nil {
 		t.Fatal(err)

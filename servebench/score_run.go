@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/internal/strictjson"
@@ -41,12 +43,12 @@ func ScoreRunDir(dir string, opts ScoreOptions) (*Report, error) {
 	if err != nil {
 		return nil, &record.InputError{File: schedPath, Msg: err.Error()}
 	}
-	var sched Schedule
+	var sched schedule.Schedule
 	if err := strictjson.Decode(schedBytes, &sched); err != nil {
 		return nil, record.InputErrorFromJSON(schedPath, 0, err)
 	}
-	if sched.Schema != ScheduleSchema {
-		return nil, record.InputErrorAt(schedPath, 0, schedBytes, "", "schema", "want %q, got %q", ScheduleSchema, sched.Schema)
+	if sched.Schema != schedule.Schema {
+		return nil, record.InputErrorAt(schedPath, 0, schedBytes, "", "schema", "want %q, got %q", schedule.Schema, sched.Schema)
 	}
 	outBytes, err := os.ReadFile(outPath)
 	if err != nil {
@@ -101,7 +103,7 @@ func ScoreRunDir(dir string, opts ScoreOptions) (*Report, error) {
 // file, line and field of any error.
 func ScoreRunDirTo(dir string, opts ScoreOptions, requests io.Writer) (*Report, error) {
 	rep, err := scoreRunDirStreaming(dir, opts, requests)
-	if !errors.Is(err, errStreamDeclined) {
+	if !errors.Is(err, schedule.ErrStreamDeclined) {
 		return rep, err
 	}
 	rep, err = ScoreRunDir(dir, opts)
@@ -127,12 +129,12 @@ func ScoreRunDirTo(dir string, opts ScoreOptions, requests io.Writer) (*Report, 
 
 // optionsFromPrevious completes options left at their zero value from what
 // the run's report recorded (prev may be nil).
-func optionsFromPrevious(opts ScoreOptions, prev *Report, sched *Schedule) ScoreOptions {
+func optionsFromPrevious(opts ScoreOptions, prev *Report, sched *schedule.Schedule) ScoreOptions {
 	if prev == nil {
 		return opts
 	}
 	opts.fillFrom(prev)
-	if opts.WindowMS == nil && sched.Mode == ModeClosed {
+	if opts.WindowMS == nil && sched.Mode == schedule.ModeClosed {
 		// A closed loop's window is fixed when the run ends.
 		w := prev.WindowMS
 		opts.WindowMS = &w

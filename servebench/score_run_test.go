@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/servebench/stats"
@@ -16,7 +18,7 @@ import (
 
 // writeRunDir writes a run directory the way the runner does: the schedule
 // as JSON and one JSON outcome per line.
-func writeRunDir(t *testing.T, s *Schedule, outcomes []record.Outcome, report *Report) string {
+func writeRunDir(t *testing.T, s *schedule.Schedule, outcomes []record.Outcome, report *Report) string {
 	t.Helper()
 	dir := t.TempDir()
 	data, err := json.MarshalIndent(s, "", "  ")
@@ -49,7 +51,7 @@ func writeRunDir(t *testing.T, s *Schedule, outcomes []record.Outcome, report *R
 	return dir
 }
 
-func runDirFixture() (*Schedule, []record.Outcome) {
+func runDirFixture() (*schedule.Schedule, []record.Outcome) {
 	s := testSchedule(map[string]float64{"a": 0, "b": 200, "c": 400}, "a", "b", "c")
 	s.WorkloadSHA256 = strings.Repeat("ab", 32)
 	a := success("a", 0, 1, []float64{100, 150}, 160, new(2))

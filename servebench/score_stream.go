@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/internal/strictjson"
@@ -46,7 +48,7 @@ func scoreRunDirCounting(dir string, opts ScoreOptions, out io.Writer) (*Report,
 
 // scoreRunDirStreamed does the work of scoreRunDirStreaming.
 func scoreRunDirStreamed(dir string, opts ScoreOptions, out io.Writer) (*Report, *outcomeIndex, error) {
-	cs, err := readCompactSchedule(filepath.Join(dir, record.ScheduleFile))
+	cs, err := schedule.ReadCompact(filepath.Join(dir, record.ScheduleFile))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -54,8 +56,8 @@ func scoreRunDirStreamed(dir string, opts ScoreOptions, out io.Writer) (*Report,
 	if err != nil {
 		return nil, nil, err
 	}
-	opts = optionsFromPrevious(opts, prev, &cs.head)
-	set, err := resolveScoreSetup(opts, cs.head.WindowMS, cs.head.ScheduleLagToleranceMS)
+	opts = optionsFromPrevious(opts, prev, &cs.Head)
+	set, err := resolveScoreSetup(opts, cs.Head.WindowMS, cs.Head.ScheduleLagToleranceMS)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -83,18 +85,18 @@ func scoreRunDirStreamed(dir string, opts ScoreOptions, out io.Writer) (*Report,
 	if err := scoreOutcomeLines(outPath, cs, idx, set, emit); err != nil {
 		return nil, nil, err
 	}
-	for i := range cs.len() {
-		if idx.final[i] != 0 || !set.inWindow(cs.scheduled[i]) {
+	for i := range cs.Len() {
+		if idx.final[i] != 0 || !set.inWindow(cs.Scheduled[i]) {
 			continue
 		}
-		rec := scoreRecord{id: string(cs.id(i)), class: cs.className(i), status: record.StatusNotSent,
-			scheduled: cs.scheduled[i], errMsg: noOutcomeRecordError}
+		rec := scoreRecord{id: string(cs.ID(i)), class: cs.Class(i), status: record.StatusNotSent,
+			scheduled: cs.Scheduled[i], errMsg: noOutcomeRecordError}
 		if err := emit(&rec); err != nil {
 			return nil, nil, err
 		}
 	}
 	if t.r.Offered == 0 {
-		return nil, nil, errStreamDeclined // the in-memory path says why
+		return nil, nil, schedule.ErrStreamDeclined // the in-memory path says why
 	}
 	if bw != nil {
 		if err := bw.Flush(); err != nil {
@@ -105,8 +107,8 @@ func scoreRunDirStreamed(dir string, opts ScoreOptions, out io.Writer) (*Report,
 	if err != nil {
 		return nil, nil, err
 	}
-	rep.Inputs.WorkloadSHA256 = cs.head.WorkloadSHA256
-	rep.Inputs.ScheduleSHA256 = cs.sha256
+	rep.Inputs.WorkloadSHA256 = cs.Head.WorkloadSHA256
+	rep.Inputs.ScheduleSHA256 = cs.SHA256
 	rep.Inputs.OutcomesSHA256 = outSHA
 	carryPrevious(rep, prev)
 	return rep, idx, nil
@@ -131,29 +133,29 @@ type outcomeIndex struct {
 // indexOutcomes is the first pass: it reads each line's ID and attempt
 // (from the runner's leading `{"id":"…","attempt":N,` without a full
 // decode), and hashes the file.
-func indexOutcomes(path string, cs *compactSchedule) (*outcomeIndex, string, error) {
+func indexOutcomes(path string, cs *schedule.Compact) (*outcomeIndex, string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, "", &record.InputError{File: path, Msg: err.Error()}
 	}
 	defer f.Close()
 	h := sha256.New()
-	idx := &outcomeIndex{final: make([]int32, cs.len()), attempt: make([]int32, cs.len())}
+	idx := &outcomeIndex{final: make([]int32, cs.Len()), attempt: make([]int32, cs.Len())}
 	var o record.Outcome
 	err = eachLine(io.TeeReader(f, h), func(number int, line []byte) error {
 		if number > 1<<31-1 {
-			return errStreamDeclined
+			return schedule.ErrStreamDeclined
 		}
 		id, attempt, ok := leadingIDAttempt(line)
 		if !ok {
 			if !record.DecodeFast(line, &o) && strictjson.Decode(line, &o) != nil {
-				return errStreamDeclined
+				return schedule.ErrStreamDeclined
 			}
 			id, attempt = []byte(o.ID), o.Attempt
 		}
-		i := cs.lookup(id)
+		i := cs.Lookup(id)
 		if i < 0 || attempt < 1 || attempt > 1<<31-1 {
-			return errStreamDeclined
+			return schedule.ErrStreamDeclined
 		}
 		for len(idx.entry) < number-1 {
 			idx.entry = append(idx.entry, -1)
@@ -183,7 +185,7 @@ func (idx *outcomeIndex) note(i, attempt, line int32) error {
 	}
 	for _, a := range seen {
 		if a == attempt {
-			return errStreamDeclined // a second record for one attempt
+			return schedule.ErrStreamDeclined // a second record for one attempt
 		}
 	}
 	if attempt < minInt32(seen) {
@@ -227,7 +229,7 @@ func decodeOutcomeLines(r io.Reader, batches chan<- *outcomeBatch, free chan *ou
 		if !record.DecodeFast(line, o) {
 			*o = record.Outcome{}
 			if strictjson.Decode(line, o) != nil {
-				return errStreamDeclined
+				return schedule.ErrStreamDeclined
 			}
 		}
 		b.numbers = append(b.numbers, number)
@@ -247,7 +249,7 @@ func decodeOutcomeLines(r io.Reader, batches chan<- *outcomeBatch, free chan *ou
 // scoreOutcomeLines is the second pass: it decodes every line, checks
 // earlier attempts against the clock rules, and scores each final attempt
 // in the window.
-func scoreOutcomeLines(path string, cs *compactSchedule, idx *outcomeIndex, set scoreSetup, emit func(*scoreRecord) error) error {
+func scoreOutcomeLines(path string, cs *schedule.Compact, idx *outcomeIndex, set scoreSetup, emit func(*scoreRecord) error) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return &record.InputError{File: path, Msg: err.Error()}
@@ -263,7 +265,7 @@ func scoreOutcomeLines(path string, cs *compactSchedule, idx *outcomeIndex, set 
 		}
 	}()
 	firstSent := map[int32]*float64{} // retried entries whose first attempt was read
-	closed := cs.head.Mode == ModeClosed
+	closed := cs.Head.Mode == schedule.ModeClosed
 	for b := range batches {
 		for k := range b.outcomes {
 			if err := scoreOutcomeLine(&b.outcomes[k], b.numbers[k], cs, idx, set, closed, firstSent, emit); err != nil {
@@ -280,21 +282,21 @@ func scoreOutcomeLines(path string, cs *compactSchedule, idx *outcomeIndex, set 
 
 // scoreOutcomeLine checks one decoded line and scores it when it is its
 // request's final attempt.
-func scoreOutcomeLine(o *record.Outcome, number int, cs *compactSchedule, idx *outcomeIndex, set scoreSetup, closed bool,
+func scoreOutcomeLine(o *record.Outcome, number int, cs *schedule.Compact, idx *outcomeIndex, set scoreSetup, closed bool,
 	firstSent map[int32]*float64, emit func(*scoreRecord) error) error {
 	if number-1 >= len(idx.entry) {
-		return errStreamDeclined
+		return schedule.ErrStreamDeclined
 	}
 	i := idx.entry[number-1]
-	if i < 0 || string(cs.id(int(i))) != o.ID {
-		return errStreamDeclined // the file changed between the passes
+	if i < 0 || string(cs.ID(int(i))) != o.ID {
+		return schedule.ErrStreamDeclined // the file changed between the passes
 	}
-	scheduled := cs.scheduled[i]
-	if closed || cs.dependent[i] {
+	scheduled := cs.Scheduled[i]
+	if closed || cs.Dependent[i] {
 		scheduled = o.ScheduledMS
 	}
-	rec, err := recordFromOutcome(o, scheduled, cs.className(int(i)), func(string, string, ...any) error {
-		return errStreamDeclined
+	rec, err := recordFromOutcome(o, scheduled, cs.Class(int(i)), func(string, string, ...any) error {
+		return schedule.ErrStreamDeclined
 	})
 	if err != nil {
 		return err
@@ -315,7 +317,7 @@ func scoreOutcomeLine(o *record.Outcome, number int, cs *compactSchedule, idx *o
 	if j, retried := idx.firstTry[i]; retried && j != line32 {
 		sent, read := firstSent[i]
 		if !read {
-			return errStreamDeclined // the first attempt comes later in the file
+			return schedule.ErrStreamDeclined // the first attempt comes later in the file
 		}
 		if sent != nil {
 			rec.firstSent = sent
@@ -339,7 +341,7 @@ func eachLine(r io.Reader, f func(number int, line []byte) error) error {
 		}
 	}
 	if sc.Err() != nil {
-		return errStreamDeclined
+		return schedule.ErrStreamDeclined
 	}
 	return nil
 }
@@ -382,34 +384,34 @@ func readPreviousReportHead(path string) (*Report, error) {
 	defer f.Close()
 	dec := json.NewDecoder(bufio.NewReaderSize(f, 256<<10))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return nil, errStreamDeclined
+		return nil, schedule.ErrStreamDeclined
 	}
 	head := map[string]json.RawMessage{}
 	for dec.More() {
 		tok, err := dec.Token()
 		key, ok := tok.(string)
 		if err != nil || !ok {
-			return nil, errStreamDeclined
+			return nil, schedule.ErrStreamDeclined
 		}
 		if key == "requests" {
 			if err := skipValue(dec); err != nil {
-				return nil, errStreamDeclined
+				return nil, schedule.ErrStreamDeclined
 			}
 			continue
 		}
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
-			return nil, errStreamDeclined
+			return nil, schedule.ErrStreamDeclined
 		}
 		head[key] = raw
 	}
 	obj, err := json.Marshal(head)
 	if err != nil {
-		return nil, errStreamDeclined
+		return nil, schedule.ErrStreamDeclined
 	}
 	var r Report
 	if err := json.Unmarshal(obj, &r); err != nil {
-		return nil, errStreamDeclined
+		return nil, schedule.ErrStreamDeclined
 	}
 	return &r, nil
 }

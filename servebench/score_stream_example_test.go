@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/servebench"
@@ -20,8 +22,8 @@ func ExampleScoreRunDirTo() {
 		panic(err)
 	}
 	defer os.RemoveAll(dir)
-	sched := servebench.Schedule{Schema: servebench.ScheduleSchema, Mode: servebench.ModeOpen, WindowMS: [2]float64{0, 1000},
-		ScheduleLagToleranceMS: 20, Entries: []servebench.ScheduleEntry{{ID: "r1", ScheduledMS: 0}, {ID: "r2", ScheduledMS: 500}}}
+	sched := schedule.Schedule{Schema: schedule.Schema, Mode: schedule.ModeOpen, WindowMS: [2]float64{0, 1000},
+		ScheduleLagToleranceMS: 20, Entries: []schedule.Entry{{ID: "r1", ScheduledMS: 0}, {ID: "r2", ScheduledMS: 500}}}
 	data, _ := json.Marshal(&sched)
 	_ = os.WriteFile(filepath.Join(dir, record.ScheduleFile), data, 0o644)
 	var lines []byte

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/servebench/quality"
@@ -25,15 +27,15 @@ import (
 // a request with no record, a late send, a quality failure, one record
 // with text and another whose error needs escaping (both decoded
 // strictly), and one request outside the window.
-func streamedRun(n int) (*Schedule, []record.Outcome) {
+func streamedRun(n int) (*schedule.Schedule, []record.Outcome) {
 	rng := rand.New(rand.NewPCG(uint64(n), 1))
-	s := &Schedule{Schema: ScheduleSchema, Mode: "open", WindowMS: [2]float64{0, float64(n) * 10}, ScheduleLagToleranceMS: 20,
+	s := &schedule.Schedule{Schema: schedule.Schema, Mode: "open", WindowMS: [2]float64{0, float64(n) * 10}, ScheduleLagToleranceMS: 20,
 		WorkloadSHA256: strings.Repeat("cd", 32)}
 	var outs []record.Outcome
 	for i := range n + 1 {
 		id := "q" + strconv.Itoa(i)
 		a := float64(i * 10)
-		s.Entries = append(s.Entries, ScheduleEntry{ID: id, Row: i, ScheduledMS: a, Class: []string{"", "chat", "code"}[i%3]})
+		s.Entries = append(s.Entries, schedule.Entry{ID: id, Row: i, ScheduledMS: a, Class: []string{"", "chat", "code"}[i%3]})
 		if i == 3 {
 			continue // never recorded
 		}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/fixtures/simengine"
@@ -48,22 +50,22 @@ func BenchmarkShardStartSkew(b *testing.B) {
 // requests each (100,000 in all) and scores the merged run.
 func BenchmarkMergeShards(b *testing.B) {
 	const n, perShard = 4, 25_000
-	w, err := servebench.ParseWorkload("w.jsonl", []byte(`{"id":"a","prompt":"x","max_tokens":64,"ignore_eos":true}`+"\n"))
+	w, err := schedule.ParseWorkload("w.jsonl", []byte(`{"id":"a","prompt":"x","max_tokens":64,"ignore_eos":true}`+"\n"))
 	if err != nil {
 		b.Fatal(err)
 	}
-	arrival, err := servebench.NewArrival(servebench.ArrivalSpec{Process: "constant", RateRPS: 1000})
+	arrival, err := schedule.NewArrival(schedule.ArrivalSpec{Process: "constant", RateRPS: 1000})
 	if err != nil {
 		b.Fatal(err)
 	}
-	full, err := servebench.BuildSchedule(servebench.SchedulePlan{Workload: w, Arrival: arrival, Count: n * perShard, RunID: "0193a5a0-0000-7000-8000-0000000000ff"})
+	full, err := schedule.Build(schedule.Plan{Workload: w, Arrival: arrival, Count: n * perShard, RunID: "0193a5a0-0000-7000-8000-0000000000ff"})
 	if err != nil {
 		b.Fatal(err)
 	}
 	root := b.TempDir()
 	var dirs []string
 	for k := range n {
-		s, err := full.ForShard(servebench.Shard{Index: k, Count: n})
+		s, err := full.ForShard(schedule.Shard{Index: k, Count: n})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -71,7 +73,7 @@ func BenchmarkMergeShards(b *testing.B) {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := servebench.WriteSchedule(filepath.Join(dir, record.ScheduleFile), s); err != nil {
+		if _, err := schedule.Write(filepath.Join(dir, record.ScheduleFile), s); err != nil {
 			b.Fatal(err)
 		}
 		writeSyntheticOutcomes(b, filepath.Join(dir, record.OutcomesFile), s.OwnShare())
@@ -91,7 +93,7 @@ func BenchmarkMergeShards(b *testing.B) {
 }
 
 // writeSyntheticOutcomes records every entry of s as a 64-token success.
-func writeSyntheticOutcomes(b *testing.B, path string, s *servebench.Schedule) {
+func writeSyntheticOutcomes(b *testing.B, path string, s *schedule.Schedule) {
 	f, err := os.Create(path)
 	if err != nil {
 		b.Fatal(err)

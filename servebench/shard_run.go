@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 )
 
@@ -12,7 +14,7 @@ import (
 // it sent, and how far its measurement's start instant was from the
 // declared one on its own wall clock.
 type ShardTiming struct {
-	Shard
+	schedule.Shard
 	// StartAt is the declared common start instant (RFC 3339), empty when
 	// the run declared none.
 	StartAt string `json:"start_at,omitempty"`
@@ -34,7 +36,7 @@ type ShardTiming struct {
 
 // shardTiming records where a shard's measurement started; nil for a run
 // that is not a shard.
-func shardTiming(s *Schedule, startAt, started time.Time) *ShardTiming {
+func shardTiming(s *schedule.Schedule, startAt, started time.Time) *ShardTiming {
 	if s.Shard == nil {
 		return nil
 	}

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/fixtures/simengine"
@@ -20,7 +22,7 @@ import (
 func TestParseShardReadsKOfNOrTheJobIndex(t *testing.T) {
 	env := func(v string) func(string) string {
 		return func(name string) string {
-			if name == servebench.ShardIndexEnv {
+			if name == schedule.ShardIndexEnv {
 				return v
 			}
 			return ""
@@ -28,13 +30,13 @@ func TestParseShardReadsKOfNOrTheJobIndex(t *testing.T) {
 	}
 	for _, c := range []struct {
 		text, index string
-		want        servebench.Shard
+		want        schedule.Shard
 	}{
-		{"0/1", "", servebench.Shard{Index: 0, Count: 1}},
-		{"2/4", "", servebench.Shard{Index: 2, Count: 4}},
-		{"env/4", "3", servebench.Shard{Index: 3, Count: 4}},
+		{"0/1", "", schedule.Shard{Index: 0, Count: 1}},
+		{"2/4", "", schedule.Shard{Index: 2, Count: 4}},
+		{"env/4", "3", schedule.Shard{Index: 3, Count: 4}},
 	} {
-		got, err := servebench.ParseShard(c.text, env(c.index))
+		got, err := schedule.ParseShard(c.text, env(c.index))
 		if err != nil || got != c.want {
 			t.Errorf("ParseShard(%q) = %v, %v; want %v", c.text, got, err, c.want)
 		}
@@ -48,7 +50,7 @@ func TestParseShardReadsKOfNOrTheJobIndex(t *testing.T) {
 		{"env/4", "", "JOB_COMPLETION_INDEX is unset"},
 		{"env/4", "7", "index must be in [0, 4)"},
 	} {
-		if _, err := servebench.ParseShard(c.text, env(c.index)); err == nil || !strings.Contains(err.Error(), c.wantErr) {
+		if _, err := schedule.ParseShard(c.text, env(c.index)); err == nil || !strings.Contains(err.Error(), c.wantErr) {
 			t.Errorf("ParseShard(%q) with index %q: error %v, want one containing %q", c.text, c.index, err, c.wantErr)
 		}
 	}
@@ -62,7 +64,7 @@ func TestOwnSharesPartitionTheScheduleByUnit(t *testing.T) {
 {"id":"c-2","prompt":"second","max_tokens":2,"conversation":"c","turn":2,"think_ms":10}
 {"id":"b","prompt":"two","max_tokens":2}
 `)
-	full, err := servebench.BuildSchedule(servebench.SchedulePlan{Workload: w, Arrival: constant(t, 10), Count: 6, RunID: "0193a5a0-0000-7000-8000-000000000001"})
+	full, err := schedule.Build(schedule.Plan{Workload: w, Arrival: constant(t, 10), Count: 6, RunID: "0193a5a0-0000-7000-8000-000000000001"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +77,7 @@ func TestOwnSharesPartitionTheScheduleByUnit(t *testing.T) {
 	}
 	seen := map[string]int{}
 	for k := range 3 {
-		s, err := full.ForShard(servebench.Shard{Index: k, Count: 3})
+		s, err := full.ForShard(schedule.Shard{Index: k, Count: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -109,13 +111,13 @@ func TestOwnSharesPartitionTheScheduleByUnit(t *testing.T) {
 // at one instant, and returns their directories in shard order.
 func runShards(t testing.TB, srv *simengine.Server, n int, seed int64, only ...int) []string {
 	t.Helper()
-	w, err := servebench.ParseWorkload("w.jsonl", []byte(`{"id":"a","prompt":"check the pager","max_tokens":4,"ignore_eos":true}
+	w, err := schedule.ParseWorkload("w.jsonl", []byte(`{"id":"a","prompt":"check the pager","max_tokens":4,"ignore_eos":true}
 {"id":"b","prompt":"summarize the outage","max_tokens":4,"ignore_eos":true}
 `))
 	if err != nil {
 		t.Fatal(err)
 	}
-	arrival, err := servebench.NewArrival(servebench.ArrivalSpec{Process: "poisson", RateRPS: 80, Seed: seed})
+	arrival, err := schedule.NewArrival(schedule.ArrivalSpec{Process: "poisson", RateRPS: 80, Seed: seed})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +139,7 @@ func runShards(t testing.TB, srv *simengine.Server, n int, seed int64, only ...i
 			_, errs[i] = servebench.Run(context.Background(), servebench.RunConfig{
 				Workload: w, Arrival: arrival, Count: 40, Client: clientFor(srv), OutputDir: dirs[i],
 				LagTolerance: 5 * time.Second, RunID: "0193a5a0-0000-7000-8000-0000000000aa",
-				Shard: &servebench.Shard{Index: k, Count: n}, StartAt: startAt,
+				Shard: &schedule.Shard{Index: k, Count: n}, StartAt: startAt,
 			})
 		}()
 	}
@@ -168,7 +170,7 @@ func TestShardedRunsMergeIntoOneRunThatRecordsEveryRequestOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	full, _, err := servebench.ReadSchedule(filepath.Join(out, record.ScheduleFile))
+	full, _, err := schedule.Read(filepath.Join(out, record.ScheduleFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,11 +219,11 @@ func TestAMissingShardIsNotSentAndMakesTheMergedRunInvalid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	shard2, _, err := servebench.ReadSchedule(filepath.Join(dirs[0], record.ScheduleFile))
+	shard2, _, err := schedule.Read(filepath.Join(dirs[0], record.ScheduleFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	s2, err := shard2.Full().ForShard(servebench.Shard{Index: 2, Count: 4})
+	s2, err := shard2.Full().ForShard(schedule.Shard{Index: 2, Count: 4})
 	if err != nil {
 		t.Fatal(err)
 	}

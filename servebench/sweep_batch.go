@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 )
 
@@ -18,7 +20,7 @@ import (
 // at several batch sizes. The last row wraps around to the first inputs
 // when the count does not divide. The new workload is named after the old
 // one with "#batch=<size>" and hashed over its own JSONL bytes.
-func RebatchWorkload(w *Workload, size int) (*Workload, error) {
+func RebatchWorkload(w *schedule.Workload, size int) (*schedule.Workload, error) {
 	if size <= 0 {
 		return nil, fmt.Errorf("batch size %d: want a positive integer", size)
 	}
@@ -31,7 +33,7 @@ func RebatchWorkload(w *Workload, size int) (*Workload, error) {
 	}
 	rows := (len(texts) + size - 1) / size
 	var buf bytes.Buffer
-	out := &Workload{Name: w.Name + "#batch=" + strconv.Itoa(size)}
+	out := &schedule.Workload{Name: w.Name + "#batch=" + strconv.Itoa(size)}
 	for i := range rows {
 		batch := make([]string, size)
 		for j := range batch {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+
+	"github.com/servebench/servebench/servebench/schedule"
 )
 
 // SweepPlan declares a sweep: the offered rates, the runs at each, their
@@ -78,7 +80,7 @@ func RunSweep(ctx context.Context, cfg RunConfig, plan SweepPlan) (*Sweep, error
 			spec := base
 			spec.RateRPS = rate
 			spec.Seed = base.Seed + int64(k)
-			a, err := NewArrival(spec)
+			a, err := schedule.NewArrival(spec)
 			if err != nil {
 				return false, fmt.Errorf("sweep: rate %v: %w", rate, err)
 			}

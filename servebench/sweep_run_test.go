@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/fixtures/simengine"
@@ -15,7 +17,7 @@ import (
 
 func TestSweepRepeatsEachRateWithTheNextSeedAndCanRunDownward(t *testing.T) {
 	srv := startEngine(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
-	a, _ := servebench.NewArrival(servebench.ArrivalSpec{Process: "poisson", RateRPS: 1, Seed: 5})
+	a, _ := schedule.NewArrival(schedule.ArrivalSpec{Process: "poisson", RateRPS: 1, Seed: 5})
 	dir := t.TempDir()
 	sw, err := servebench.RunSweep(context.Background(), servebench.RunConfig{
 		Workload: workloadOf(t, `{"prompt":"ok?","max_tokens":2,"ignore_eos":true}`),

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+
+	"github.com/servebench/servebench/servebench/schedule"
 )
 
 // AutoUsers is the closed-loop search for the SLO concurrency: it doubles
@@ -137,7 +139,7 @@ func runUserSweep(ctx context.Context, cfg RunConfig, plan SweepPlan) (*Sweep, e
 		k := runs[users] + 1
 		runs[users] = k
 		point := cfg
-		point.ClosedLoop, point.Schedule, point.RunID = &ClosedLoop{Users: users, ThinkTime: base.ThinkTime}, nil, ""
+		point.ClosedLoop, point.Schedule, point.RunID = &schedule.ClosedLoop{Users: users, ThinkTime: base.ThinkTime}, nil, ""
 		point.OutputDir = pointDir(dir, "users-"+strconv.Itoa(users), k-1, false)
 		res, err := Run(ctx, point)
 		if res != nil && res.Report != nil {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/internal/numfmt"
@@ -129,7 +131,7 @@ func ScoreTrace(traceName string, trace []byte, eventsName string, events []byte
 // the fluidity rule. It also returns the trace's tolerance, or the default
 // when the trace declares none.
 func (tf *traceFile) options(opts ScoreOptions) (ScoreOptions, float64) {
-	tol := record.Millis(DefaultLagTolerance)
+	tol := record.Millis(schedule.DefaultLagTolerance)
 	if tf.ScheduleLagToleranceMS != nil {
 		tol = *tf.ScheduleLagToleranceMS
 	}

@@ -3,6 +3,8 @@ package suites
 import (
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -39,7 +41,7 @@ type Contract struct {
 	LengthControl servebench.LengthControl
 
 	// Workload is the frozen workload, read (or generated) by Load.
-	Workload *servebench.Workload
+	Workload *schedule.Workload
 	// WorkloadSource describes where it came from: a file path or a
 	// generator kind.
 	WorkloadSource string
@@ -137,7 +139,7 @@ type EngineProcess struct {
 // ArrivalSpec declares a contract's arrival process.
 type ArrivalSpec struct {
 	// Process is the arrival process (see servebench.Processes).
-	Process servebench.Process
+	Process schedule.Process
 	// Rates are the offered rates in requests per second: one for a single
 	// load point, several (ascending) for a sweep; none for replay and
 	// closed loop.

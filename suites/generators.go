@@ -5,7 +5,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/schedule"
 )
 
 // GeneratorSpec is a contract's workload.generator section: the generator's
@@ -24,7 +24,7 @@ type GeneratorSpec struct {
 // GeneratorFunc makes a frozen workload from a generator section. It must
 // be deterministic: the same spec gives the same bytes, and so the same
 // workload hash.
-type GeneratorFunc func(spec GeneratorSpec) (*servebench.Workload, error)
+type GeneratorFunc func(spec GeneratorSpec) (*schedule.Workload, error)
 
 var (
 	generatorsMu sync.RWMutex

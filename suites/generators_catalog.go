@@ -3,8 +3,9 @@ package suites
 import (
 	"fmt"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/fixtures/catalog"
-	"github.com/servebench/servebench/servebench"
 )
 
 // The other fixtures generators, by the names the command line uses:
@@ -13,7 +14,7 @@ import (
 // groups and requests_per_group instead).
 func init() {
 	for _, kind := range []string{"shared-prefix", "multi-turn", "incident"} {
-		RegisterGenerator(kind, func(spec GeneratorSpec) (*servebench.Workload, error) {
+		RegisterGenerator(kind, func(spec GeneratorSpec) (*schedule.Workload, error) {
 			if spec.Seed < 0 {
 				return nil, fmt.Errorf("seed must be >= 0, got %d", spec.Seed)
 			}

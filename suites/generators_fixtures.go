@@ -5,20 +5,21 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/fixtures"
-	"github.com/servebench/servebench/servebench"
 )
 
 // The fixtures generators, available to every contract.
 func init() {
-	RegisterGenerator("fixed", func(spec GeneratorSpec) (*servebench.Workload, error) {
+	RegisterGenerator("fixed", func(spec GeneratorSpec) (*schedule.Workload, error) {
 		var g fixtures.FixedShape
 		if err := decodeParams(spec, &g); err != nil {
 			return nil, err
 		}
 		return generate(spec, g)
 	})
-	RegisterGenerator("mixed", func(spec GeneratorSpec) (*servebench.Workload, error) {
+	RegisterGenerator("mixed", func(spec GeneratorSpec) (*schedule.Workload, error) {
 		g := fixtures.DefaultMixed(0)
 		if err := decodeParams(spec, &g); err != nil {
 			return nil, err
@@ -53,10 +54,10 @@ func decodeParams(spec GeneratorSpec, into any) error {
 
 // generate writes the generator's rows and parses them back as a workload,
 // so the hash is that of the exact JSONL bytes.
-func generate(spec GeneratorSpec, g fixtures.Generator) (*servebench.Workload, error) {
+func generate(spec GeneratorSpec, g fixtures.Generator) (*schedule.Workload, error) {
 	var buf bytes.Buffer
 	if _, err := fixtures.Generate(&buf, g); err != nil {
 		return nil, err
 	}
-	return servebench.ParseWorkload(fmt.Sprintf("generator %s (seed %d)", spec.Kind, spec.Seed), buf.Bytes())
+	return schedule.ParseWorkload(fmt.Sprintf("generator %s (seed %d)", spec.Kind, spec.Seed), buf.Bytes())
 }

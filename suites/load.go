@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"go.yaml.in/yaml/v3"
 
 	"github.com/servebench/servebench/servebench"
@@ -192,7 +194,7 @@ func (d *decoder) bounds(m *mapping, c *Contract) {
 	switch {
 	case m.has("count") && m.has("duration"):
 		d.errorf(m.get("duration"), "duration", "give either count or duration, not both")
-	case !m.has("count") && !m.has("duration") && c.Arrival.Process != servebench.ProcessReplay:
+	case !m.has("count") && !m.has("duration") && c.Arrival.Process != schedule.ProcessReplay:
 		d.errorf(m.node, "count", "required: give count (arrivals per load point) or duration (length of the arrival window)")
 	}
 	c.Warmup = d.integer(m, "warmup", 0)

@@ -3,20 +3,20 @@ package suites
 import (
 	"fmt"
 
-	"go.yaml.in/yaml/v3"
+	"github.com/servebench/servebench/servebench/schedule"
 
-	"github.com/servebench/servebench/servebench"
+	"go.yaml.in/yaml/v3"
 )
 
 // arrivalFields lists, for each process, the fields it accepts beyond
 // process and seed.
-var arrivalFields = map[servebench.Process][]string{
-	servebench.ProcessConstant: {"rate", "rates"},
-	servebench.ProcessPoisson:  {"rate", "rates"},
-	servebench.ProcessGamma:    {"rate", "rates", "burstiness"},
-	servebench.ProcessBurst:    {"rate", "rates", "burst_size"},
-	servebench.ProcessReplay:   {"time_scale"},
-	servebench.ProcessClosed:   {"users", "think_time"},
+var arrivalFields = map[schedule.Process][]string{
+	schedule.ProcessConstant: {"rate", "rates"},
+	schedule.ProcessPoisson:  {"rate", "rates"},
+	schedule.ProcessGamma:    {"rate", "rates", "burstiness"},
+	schedule.ProcessBurst:    {"rate", "rates", "burst_size"},
+	schedule.ProcessReplay:   {"time_scale"},
+	schedule.ProcessClosed:   {"users", "think_time"},
 }
 
 // arrival reads the arrival section.
@@ -28,7 +28,7 @@ func (d *decoder) arrival(m *mapping, c *Contract) {
 	if a == nil || !d.required(a, "process") {
 		return
 	}
-	process, err := servebench.ParseProcess(d.str(a, "process"))
+	process, err := schedule.ParseProcess(d.str(a, "process"))
 	if err != nil {
 		d.errorf(a.get("process"), "arrival.process", "%v", err)
 		return
@@ -51,27 +51,27 @@ func (d *decoder) arrival(m *mapping, c *Contract) {
 	switch {
 	case spec.Process.Sampled():
 		spec.Rates = d.rates(a)
-	case spec.Process == servebench.ProcessClosed:
+	case spec.Process == schedule.ProcessClosed:
 		if n := a.get("users"); n != nil && n.Kind == yaml.ScalarNode && n.Value == "auto" {
 			spec.UsersAuto = true
 		} else if d.required(a, "users") {
 			spec.Users = d.integer(a, "users", 1)
 		}
 		spec.ThinkTime = d.duration(a, "think_time")
-	case spec.Process == servebench.ProcessReplay:
+	case spec.Process == schedule.ProcessReplay:
 		spec.TimeScale = 1
 		if v := d.positive(a, "time_scale"); v != nil {
 			spec.TimeScale = *v
 		}
 	}
 	switch spec.Process {
-	case servebench.ProcessGamma:
+	case schedule.ProcessGamma:
 		if d.required(a, "burstiness") {
 			if v := d.positive(a, "burstiness"); v != nil {
 				spec.Burstiness = *v
 			}
 		}
-	case servebench.ProcessBurst:
+	case schedule.ProcessBurst:
 		if d.required(a, "burst_size") {
 			spec.BurstSize = d.integer(a, "burst_size", 1)
 		}

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/schedule"
 )
 
 // LoadPoint is one offered load of a contract: one rate of an open-loop
@@ -25,12 +25,12 @@ type LoadPoint struct {
 func (c *Contract) Points() []LoadPoint {
 	a := c.Arrival
 	switch a.Process {
-	case servebench.ProcessClosed:
+	case schedule.ProcessClosed:
 		if a.UsersAuto {
 			return []LoadPoint{userSearchPoint}
 		}
 		return []LoadPoint{{Name: fmt.Sprintf("closed loop with %d users", a.Users), Dir: fmt.Sprintf("closed-%dusers", a.Users)}}
-	case servebench.ProcessReplay:
+	case schedule.ProcessReplay:
 		x := strconv.FormatFloat(a.TimeScale, 'f', -1, 64)
 		return []LoadPoint{{Name: "replay at x" + x, Dir: "replay-x" + x}}
 	}
@@ -71,11 +71,11 @@ func (c *Contract) RunBudget(p LoadPoint) time.Duration {
 		window = c.Duration
 	case p.RateRPS > 0:
 		window = time.Duration(float64(c.Count) / p.RateRPS * float64(time.Second))
-	case c.Arrival.Process == servebench.ProcessClosed:
+	case c.Arrival.Process == schedule.ProcessClosed:
 		users := max(c.Arrival.Users, 1) // a user search's first run may have one
 		rounds := (c.Count + users - 1) / users
 		window = time.Duration(rounds) * (perRequest + c.Arrival.ThinkTime)
-	case c.Arrival.Process == servebench.ProcessReplay:
+	case c.Arrival.Process == schedule.ProcessReplay:
 		for _, r := range c.Workload.Requests {
 			if r.ScheduledMS != nil {
 				window = max(window, time.Duration(*r.ScheduledMS*c.Arrival.TimeScale*float64(time.Millisecond)))

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -251,9 +253,9 @@ var _ = Describe("Load", func() {
 	})
 
 	It("uses a generator registered by the user", func() {
-		suites.RegisterGenerator("two-rows", func(spec suites.GeneratorSpec) (*servebench.Workload, error) {
+		suites.RegisterGenerator("two-rows", func(spec suites.GeneratorSpec) (*schedule.Workload, error) {
 			Expect(spec).To(Equal(suites.GeneratorSpec{Kind: "two-rows", Count: 2, Seed: 5, Params: map[string]any{"topic": "primes"}}))
-			return servebench.ParseWorkload("two-rows", []byte(`{"id": "a", "prompt": "primes", "max_tokens": 4}`+"\n"+`{"id": "b", "prompt": "more primes", "max_tokens": 4}`+"\n"))
+			return schedule.ParseWorkload("two-rows", []byte(`{"id": "a", "prompt": "primes", "max_tokens": 4}`+"\n"+`{"id": "b", "prompt": "more primes", "max_tokens": 4}`+"\n"))
 		})
 		c, err := suites.Parse(inline, []byte(edit(5, "  generator: {kind: two-rows, count: 2, seed: 5, topic: primes}")))
 		Expect(err).NotTo(HaveOccurred())

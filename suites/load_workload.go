@@ -3,9 +3,9 @@ package suites
 import (
 	"path/filepath"
 
-	"go.yaml.in/yaml/v3"
+	"github.com/servebench/servebench/servebench/schedule"
 
-	"github.com/servebench/servebench/servebench"
+	"go.yaml.in/yaml/v3"
 )
 
 // workload reads the workload section: a JSONL file (relative to the
@@ -33,7 +33,7 @@ func (d *decoder) workload(m *mapping, c *Contract, dir string) {
 		if !filepath.IsAbs(file) {
 			file = filepath.Join(dir, file)
 		}
-		wl, err := servebench.LoadWorkload(file)
+		wl, err := schedule.LoadWorkload(file)
 		if err != nil {
 			d.errorf(w.get("file"), "workload.file", "%v", err)
 			return

@@ -4,10 +4,11 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"go.yaml.in/yaml/v3"
 
 	"github.com/servebench/servebench/fixtures/catalog"
-	"github.com/servebench/servebench/servebench"
 )
 
 // importTrace reads workload.import: a trace file in a named format (see
@@ -55,7 +56,7 @@ func (d *decoder) importTrace(n *yaml.Node, c *Contract, dir string) {
 		d.errorf(n, "workload.import", "%v", err)
 		return
 	}
-	wl, err := servebench.ParseWorkload(fmt.Sprintf("%s import of %s", format, file), rows)
+	wl, err := schedule.ParseWorkload(fmt.Sprintf("%s import of %s", format, file), rows)
 	if err != nil {
 		d.errorf(n, "workload.import", "%v", err)
 		return

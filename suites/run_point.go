@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/internal/outputdir"
 	"github.com/servebench/servebench/internal/safefile"
 	"github.com/servebench/servebench/servebench"
@@ -106,7 +108,7 @@ func (c *Contract) runConfig(p LoadPoint, target Target) (servebench.RunConfig, 
 		Labels:             map[string]any{"contract": c.Name, "load_point": p.Name, "labels": c.AllLabels()},
 	}
 	a := c.Arrival
-	if err := cfg.SetArrival(servebench.ArrivalSpec{
+	if err := cfg.SetArrival(schedule.ArrivalSpec{
 		Process: a.Process, RateRPS: p.RateRPS, Burstiness: a.Burstiness, BurstSize: a.BurstSize, TimeScale: a.TimeScale,
 		Users: c.closedLoopUsers(), ThinkTimeMS: float64(a.ThinkTime) / float64(time.Millisecond), Seed: a.Seed,
 	}); err != nil {

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"go.yaml.in/yaml/v3"
+	"github.com/servebench/servebench/servebench/schedule"
 
-	"github.com/servebench/servebench/servebench"
+	"go.yaml.in/yaml/v3"
 )
 
 // FieldError is a contract validation error: the file, the line and column
@@ -336,7 +336,7 @@ func sorted(xs []string) []string {
 // UTF-8 (see servebench.CheckPrintableName).
 func (d *decoder) printable(m *mapping, key string) string {
 	v := d.str(m, key)
-	if err := servebench.CheckPrintableName(key, v); err != nil {
+	if err := schedule.CheckPrintableName(key, v); err != nil {
 		d.errorf(m.get(key), m.field(key), "%s", strings.TrimPrefix(err.Error(), key+": "))
 	}
 	return v

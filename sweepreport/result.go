@@ -13,6 +13,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/internal/numfmt"
@@ -37,7 +39,7 @@ type Result struct {
 	// when the runs disagree or did not record it.
 	WorkloadSHA256 string `json:"workload_sha256"`
 	// Arrival is the arrival process the rates were applied to.
-	Arrival *servebench.ArrivalSpec `json:"arrival"`
+	Arrival *schedule.ArrivalSpec `json:"arrival"`
 	// SLO is the latency objective the requests were judged by (from the
 	// first run).
 	SLO *servebench.SLO `json:"slo"`

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/servebench"
@@ -49,7 +51,7 @@ func sampleSweep(dir string) *servebench.Sweep {
 		{OfferedRPS: 8, Repeat: 1, RunDir: filepath.Join(dir, "rate-8"), Report: report(80, 60, 900, 50, true)},
 	}
 	sw := servebench.NewSweep(points, servebench.CapacityRule{MinAttainment: 0.95, RequireNoBacklogGrowth: true})
-	sw.Arrival = &servebench.ArrivalSpec{Process: "poisson", Seed: 3}
+	sw.Arrival = &schedule.ArrivalSpec{Process: "poisson", Seed: 3}
 	return sw
 }
 

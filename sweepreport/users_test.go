@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/servebench"
@@ -16,7 +18,7 @@ import (
 func closedReport(offered, qualified int) *servebench.Report {
 	return &servebench.Report{Offered: offered, Qualified: qualified, Valid: true,
 		Attainment: ptr(float64(qualified) / float64(offered)), StatusCounts: map[record.Status]int{},
-		Generator: &servebench.GeneratorReport{Mode: servebench.ModeClosed}}
+		Generator: &servebench.GeneratorReport{Mode: schedule.ModeClosed}}
 }
 
 func TestUserSearchSweepJSONHasTheBracketAndNoRate(t *testing.T) {

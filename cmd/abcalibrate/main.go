@@ -24,8 +24,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/fixtures"
-	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/compare"
 )
 
@@ -125,11 +126,11 @@ func parseTolerances(list string) ([]compare.Tolerance, error) {
 }
 
 // workload is the fixed-shape workload every run replays.
-func workload(s settings) (*servebench.Workload, error) {
+func workload(s settings) (*schedule.Workload, error) {
 	var buf bytes.Buffer
 	g := fixtures.FixedShape{Seed: 1, Requests: s.count, PromptTokens: s.promptTokens, MaxTokens: s.outputTokens}
 	if _, err := g.Generate(&buf); err != nil {
 		return nil, err
 	}
-	return servebench.ParseWorkload("fixed-shape.jsonl", buf.Bytes())
+	return schedule.ParseWorkload("fixed-shape.jsonl", buf.Bytes())
 }

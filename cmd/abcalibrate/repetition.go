@@ -10,13 +10,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/compare"
 )
 
 // run runs an experiment's repetitions.
-func (e experiment) run(ctx context.Context, s settings, w *servebench.Workload, out io.Writer, log io.Writer) (tally, error) {
+func (e experiment) run(ctx context.Context, s settings, w *schedule.Workload, out io.Writer, log io.Writer) (tally, error) {
 	t := newTally()
 	for rep := s.first; rep < s.first+s.reps; rep++ {
 		c, refused, err := repetition(ctx, s, w, e, rep, s.rounds)
@@ -45,7 +47,7 @@ func (e experiment) run(ctx context.Context, s settings, w *servebench.Workload,
 // checkAdvice reruns the repetition with the extra rounds advised for its
 // first inconclusive statistic (up to -max-extra-rounds) and counts
 // whether that statistic is then decided.
-func (e experiment) checkAdvice(ctx context.Context, s settings, w *servebench.Workload, rep int, c *compare.Comparison, t *tally, log io.Writer) error {
+func (e experiment) checkAdvice(ctx context.Context, s settings, w *schedule.Workload, rep int, c *compare.Comparison, t *tally, log io.Writer) error {
 	for _, m := range c.Comparisons {
 		extra, ok := advisedRounds(m.Decide)
 		if m.Verdict != compare.Inconclusive || !ok || extra > s.maxExtra {
@@ -86,13 +88,13 @@ func advisedRounds(decide string) (int, bool) {
 // gets a fresh engine with its own seed, so the two sides of an A/A
 // comparison are identical configurations with different seeds. A
 // comparison refused as bad input returns nil and why.
-func repetition(ctx context.Context, s settings, w *servebench.Workload, e experiment, rep, rounds int) (*compare.Comparison, string, error) {
+func repetition(ctx context.Context, s settings, w *schedule.Workload, e experiment, rep, rounds int) (*compare.Comparison, string, error) {
 	dir, err := os.MkdirTemp("", "abcalibrate-")
 	if err != nil {
 		return nil, "", err
 	}
 	defer os.RemoveAll(dir)
-	arrival, err := servebench.NewArrival(servebench.ArrivalSpec{Process: "poisson", RateRPS: s.rate, Seed: int64(rep) * 1000})
+	arrival, err := schedule.NewArrival(schedule.ArrivalSpec{Process: "poisson", RateRPS: s.rate, Seed: int64(rep) * 1000})
 	if err != nil {
 		return nil, "", err
 	}

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/stats"
 )
@@ -49,11 +51,11 @@ func client(args []string) error {
 	for i := range 256 {
 		fmt.Fprintf(&rows, "{\"id\":\"p%03d\",\"prompt\":\"load check prompt %d\",\"max_tokens\":%d}\n", i, i, *tokens)
 	}
-	w, err := servebench.ParseWorkload("loadcheck.jsonl", []byte(rows.String()))
+	w, err := schedule.ParseWorkload("loadcheck.jsonl", []byte(rows.String()))
 	if err != nil {
 		return err
 	}
-	arrival, err := servebench.NewArrival(servebench.ArrivalSpec{Process: servebench.ProcessPoisson, RateRPS: *rate, Seed: *seed})
+	arrival, err := schedule.NewArrival(schedule.ArrivalSpec{Process: schedule.ProcessPoisson, RateRPS: *rate, Seed: *seed})
 	if err != nil {
 		return err
 	}

@@ -9,9 +9,9 @@ import (
 	"path/filepath"
 	"strconv"
 
-	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/schedule"
 
-	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // genRun writes a synthetic run directory: schedule.json and outcomes.jsonl
@@ -34,7 +34,7 @@ func genRun(args []string) error {
 		return err
 	}
 	s := syntheticSchedule(*n)
-	if _, err := servebench.WriteSchedule(filepath.Join(*dir, record.ScheduleFile), s); err != nil {
+	if _, err := schedule.Write(filepath.Join(*dir, record.ScheduleFile), s); err != nil {
 		return err
 	}
 	f, err := os.Create(filepath.Join(*dir, record.OutcomesFile))
@@ -56,12 +56,12 @@ func genRun(args []string) error {
 }
 
 // syntheticSchedule is n requests, one per millisecond.
-func syntheticSchedule(n int) *servebench.Schedule {
-	s := &servebench.Schedule{Schema: servebench.ScheduleSchema, Mode: "open", RunID: "membench",
+func syntheticSchedule(n int) *schedule.Schedule {
+	s := &schedule.Schedule{Schema: schedule.Schema, Mode: "open", RunID: "membench",
 		WindowMS: [2]float64{0, float64(n)}, ScheduleLagToleranceMS: 20,
-		Entries: make([]servebench.ScheduleEntry, n)}
+		Entries: make([]schedule.Entry, n)}
 	for i := range n {
-		s.Entries[i] = servebench.ScheduleEntry{ID: "r" + strconv.Itoa(i), Row: i % 100, ScheduledMS: float64(i), MaxTokens: 64}
+		s.Entries[i] = schedule.Entry{ID: "r" + strconv.Itoa(i), Row: i % 100, ScheduledMS: float64(i), MaxTokens: 64}
 	}
 	return s
 }

@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/servebench"
@@ -53,12 +55,12 @@ func runOnce(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	w, err := servebench.ParseWorkload("membench.jsonl", []byte(fmt.Sprintf(
+	w, err := schedule.ParseWorkload("membench.jsonl", []byte(fmt.Sprintf(
 		`{"id":"a","prompt":"write a long status update about the pager rotation","max_tokens":%d,"ignore_eos":true}`+"\n", *tokens)))
 	if err != nil {
 		return err
 	}
-	arrival, err := servebench.NewArrival(servebench.ArrivalSpec{Process: "constant", RateRPS: *rate})
+	arrival, err := schedule.NewArrival(schedule.ArrivalSpec{Process: "constant", RateRPS: *rate})
 	if err != nil {
 		return err
 	}

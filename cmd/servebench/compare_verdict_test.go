@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -18,7 +20,7 @@ func writeRounds(t *testing.T, dir string, qualified ...int) {
 		writeRun(t, filepath.Join(dir, fmt.Sprintf("round-%d", k+1)), servebench.Report{
 			Schema: servebench.ReportSchema, Offered: 100, ProtocolSuccesses: 100, Qualified: q, Attainment: &a, Valid: true,
 			Inputs:     servebench.Inputs{WorkloadSHA256: "w1"},
-			Experiment: &servebench.Experiment{Arrival: servebench.ArrivalSpec{Process: "poisson", RateRPS: 5, Seed: int64(7 + k)}},
+			Experiment: &servebench.Experiment{Arrival: schedule.ArrivalSpec{Process: "poisson", RateRPS: 5, Seed: int64(7 + k)}},
 		})
 	}
 }
@@ -58,7 +60,7 @@ func TestCompareRefusesRoundsWithDifferentSeeds(t *testing.T) {
 	writeRun(t, filepath.Join(cand, "round-2"), servebench.Report{
 		Schema: servebench.ReportSchema, Offered: 100, ProtocolSuccesses: 100, Qualified: 94, Attainment: &a, Valid: true,
 		Inputs:     servebench.Inputs{WorkloadSHA256: "w1"},
-		Experiment: &servebench.Experiment{Arrival: servebench.ArrivalSpec{Process: "poisson", RateRPS: 5, Seed: 9}},
+		Experiment: &servebench.Experiment{Arrival: schedule.ArrivalSpec{Process: "poisson", RateRPS: 5, Seed: 9}},
 	})
 	code, _, stderr := runCLI("compare", "--tolerance", "attainment=5%", base, cand)
 	if code != 1 || !strings.Contains(stderr, "round 2: the seed differs: baseline 8, candidate 9") {

@@ -12,6 +12,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/fixtures/samples"
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/internal/numfmt"
@@ -74,7 +76,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer engine.Close()
-	arrival, _ := servebench.NewArrival(servebench.ArrivalSpec{Process: servebench.ProcessPoisson, RateRPS: points[0], Seed: 1})
+	arrival, _ := schedule.NewArrival(schedule.ArrivalSpec{Process: schedule.ProcessPoisson, RateRPS: points[0], Seed: 1})
 	cfg := servebench.RunConfig{
 		Workload: w, Arrival: arrival, Duration: *window, Warmup: 4, OutputDir: *output,
 		Client: &servebench.Client{BaseURL: engine.BaseURL(), Model: engineCfg.Model, Endpoint: servebench.EndpointCompletions,

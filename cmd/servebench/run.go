@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -46,7 +48,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.model, "model", "", "served model name (required)")
 	fs.StringVar(&f.endpoint, "endpoint", string(defaults.Endpoint), endpointHelp())
 	fs.StringVar(&f.workload, "workload", "", "workload JSONL file (required)")
-	fs.StringVar(&f.arrival, "arrival", string(servebench.ProcessPoisson), "arrival process: "+processNames())
+	fs.StringVar(&f.arrival, "arrival", string(schedule.ProcessPoisson), "arrival process: "+processNames())
 	fs.Float64Var(&f.rate, "rate", 0, "mean offered rate in requests per second (open loop)")
 	fs.Float64Var(&f.burstiness, "burstiness", 1, "gamma shape k; CV = 1/sqrt(k)")
 	fs.IntVar(&f.burstSize, "burst-size", 1, "requests per burst group (burst b requests every b/rate)")
@@ -65,7 +67,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.tpotSLO, "tpot-slo", 0, "TPOT objective (0: not declared)")
 	fs.DurationVar(&f.e2eSLO, "e2e-slo", 0, "end-to-end objective (0: not declared)")
 	fs.BoolVar(&f.ttftFromScheduled, "ttft-from-scheduled", false, "judge TTFT from the scheduled time instead of the send time")
-	fs.DurationVar(&f.lagTolerance, "schedule-lag-tolerance", servebench.DefaultLagTolerance, "schedule lag beyond which the run is not valid")
+	fs.DurationVar(&f.lagTolerance, "schedule-lag-tolerance", schedule.DefaultLagTolerance, "schedule lag beyond which the run is not valid")
 	fs.StringVar(&f.apiKeyEnv, "api-key-env", "", "environment variable holding the API key (never written anywhere)")
 	fs.StringVar(&f.metricsURL, "metrics-url", "", "the engine's Prometheus endpoint, scraped before and after the measurement (e.g. http://127.0.0.1:8000/metrics)")
 	fs.BoolVar(&f.boundedMemory, "bounded-memory", false, "keep no per-request state (open loop, unsharded): score from outcomes.jsonl in a streamed pass and write request entries to requests.jsonl, not report.json")
@@ -134,7 +136,7 @@ func (f *runFlags) execute(ctx context.Context, cfg servebench.RunConfig, stdout
 // processNames lists the arrival processes for the flag's help.
 func processNames() string {
 	var names []string
-	for _, p := range servebench.Processes() {
+	for _, p := range schedule.Processes() {
 		names = append(names, string(p))
 	}
 	return strings.Join(names, ", ")
@@ -144,9 +146,9 @@ func processNames() string {
 func msOf(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 // arrivalSpec is the arrival the flags declare, for any process.
-func (f *runFlags) arrivalSpec() servebench.ArrivalSpec {
-	return servebench.ArrivalSpec{
-		Process: servebench.Process(f.arrival), RateRPS: f.rate, Burstiness: f.burstiness, BurstSize: f.burstSize,
+func (f *runFlags) arrivalSpec() schedule.ArrivalSpec {
+	return schedule.ArrivalSpec{
+		Process: schedule.Process(f.arrival), RateRPS: f.rate, Burstiness: f.burstiness, BurstSize: f.burstSize,
 		TimeScale: f.timeScale, Users: f.users.n, ThinkTimeMS: msOf(f.thinkTime), Seed: f.seed,
 	}
 }
@@ -163,7 +165,7 @@ func (f *runFlags) checkRequired() error {
 		return errors.New("--workload is required")
 	case f.output == "":
 		return errors.New("--output is required")
-	case f.count == 0 && f.duration == 0 && servebench.Process(f.arrival) != servebench.ProcessReplay:
+	case f.count == 0 && f.duration == 0 && schedule.Process(f.arrival) != schedule.ProcessReplay:
 		return errors.New("give --count or --duration")
 	case f.format != "text" && f.format != "json" && f.format != "html":
 		return fmt.Errorf("--format: want text, json or html, got %q", f.format)
@@ -180,7 +182,7 @@ func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
 	if err := f.checkFlags(); err != nil {
 		return cfg, err
 	}
-	if err := servebench.CheckPrintableName("--model", f.model); err != nil {
+	if err := schedule.CheckPrintableName("--model", f.model); err != nil {
 		return cfg, err
 	}
 	endpoint, err := servebench.ParseEndpoint(f.endpoint)
@@ -194,7 +196,7 @@ func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
 	if err != nil {
 		return cfg, fmt.Errorf("--length-control: %w", err)
 	}
-	w, err := servebench.LoadWorkload(f.workload)
+	w, err := schedule.LoadWorkload(f.workload)
 	if err != nil {
 		return cfg, err
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/servebench"
@@ -174,8 +176,8 @@ func TestScoreCommandFlags(t *testing.T) {
 func scoreCLIRunDir(t *testing.T, outcomes []record.Outcome) string {
 	t.Helper()
 	dir := t.TempDir()
-	s := servebench.Schedule{Schema: servebench.ScheduleSchema, Mode: servebench.ModeOpen, WindowMS: [2]float64{0, 1000},
-		ScheduleLagToleranceMS: 20, Entries: []servebench.ScheduleEntry{
+	s := schedule.Schedule{Schema: schedule.Schema, Mode: schedule.ModeOpen, WindowMS: [2]float64{0, 1000},
+		ScheduleLagToleranceMS: 20, Entries: []schedule.Entry{
 			{ID: "a", ScheduledMS: 0}, {ID: "b", Row: 1, ScheduledMS: 500}}}
 	data, _ := json.Marshal(s)
 	if err := os.WriteFile(filepath.Join(dir, record.ScheduleFile), data, 0o644); err != nil {

@@ -7,6 +7,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/google/uuid"
 	"github.com/servebench/servebench/servebench"
 )
@@ -18,7 +20,7 @@ type shardFlags struct {
 }
 
 func (f *shardFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.shard, "shard", "", "send shard K of N of the schedule (K/N, from 0), or env/N to read K from "+servebench.ShardIndexEnv)
+	fs.StringVar(&f.shard, "shard", "", "send shard K of N of the schedule (K/N, from 0), or env/N to read K from "+schedule.ShardIndexEnv)
 	fs.StringVar(&f.startAt, "start-at", "", "wall-clock instant (RFC 3339) the measurement starts; warmup runs before it")
 	fs.StringVar(&f.runID, "run-id", "", "run ID (a UUID); shards of one run must share it (default: a new UUIDv7)")
 }
@@ -41,7 +43,7 @@ func (f *shardFlags) apply(cfg *servebench.RunConfig) error {
 	if f.shard == "" {
 		return nil
 	}
-	k, err := servebench.ParseShard(f.shard, os.Getenv)
+	k, err := schedule.ParseShard(f.shard, os.Getenv)
 	if err != nil {
 		return fmt.Errorf("--shard: %w", err)
 	}

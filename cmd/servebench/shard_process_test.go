@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/servebench"
@@ -53,7 +55,7 @@ func TestFourShardProcessesMergeIntoOneRun(t *testing.T) {
 		cmd := startCLI(ctx, "run", "--base-url", url, "--model", "simengine-tiny", "--workload", workload,
 			"--arrival", "poisson", "--rate", "60", "--count", "36", "--seed", "3", "--schedule-lag-tolerance", "5s",
 			"--shard", "env/4", "--run-id", runID, "--start-at", startAt, "--output", dir, "--no-progress", "--format", "json")
-		cmd.Env = append(cmd.Env, fmt.Sprintf("%s=%d", servebench.ShardIndexEnv, k))
+		cmd.Env = append(cmd.Env, fmt.Sprintf("%s=%d", schedule.ShardIndexEnv, k))
 		var stderr strings.Builder
 		cmd.Stderr = &stderr
 		if err := cmd.Start(); err != nil {
@@ -81,7 +83,7 @@ func TestFourShardProcessesMergeIntoOneRun(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatal(err)
 	}
-	sched, _, err := servebench.ReadSchedule(filepath.Join(out, record.ScheduleFile))
+	sched, _, err := schedule.Read(filepath.Join(out, record.ScheduleFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/sweepreport"
 )
@@ -86,7 +88,7 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	if plan.Users == nil && !servebench.Process(f.arrival).Sampled() {
+	if plan.Users == nil && !schedule.Process(f.arrival).Sampled() {
 		fmt.Fprintf(stderr, "servebench sweep: --arrival %s has no offered rate to sweep\n", f.arrival)
 		return 1
 	}

@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/servebench"
 )
@@ -28,10 +30,10 @@ func (f *userSearchFlags) prepare(rf *runFlags, rates string) error {
 	switch {
 	case rates != "":
 		return errors.New("--users auto searches the users; give no --rates")
-	case rf.given["arrival"] && servebench.Process(rf.arrival) != servebench.ProcessClosed:
+	case rf.given["arrival"] && schedule.Process(rf.arrival) != schedule.ProcessClosed:
 		return fmt.Errorf("--users auto: the search runs a closed loop, got --arrival %s", rf.arrival)
 	}
-	rf.arrival, rf.users.n, rf.searchUsers = string(servebench.ProcessClosed), f.search.StartUsers, true
+	rf.arrival, rf.users.n, rf.searchUsers = string(schedule.ProcessClosed), f.search.StartUsers, true
 	return nil
 }
 

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -18,7 +20,7 @@ import (
 
 // chatWorkload is n chat rows with distinct prompts (so the prefix cache
 // does not hide prefill) and maxTokens each, as workload JSONL.
-func chatWorkload(n, maxTokens int) *servebench.Workload {
+func chatWorkload(n, maxTokens int) *schedule.Workload {
 	words := strings.Fields("the river city world house school light story water night")
 	var b strings.Builder
 	for i := 0; i < n; i++ {
@@ -32,7 +34,7 @@ func chatWorkload(n, maxTokens int) *servebench.Workload {
 		b.Write(line)
 		b.WriteByte('\n')
 	}
-	w, err := servebench.ParseWorkload("ollama-e2e.jsonl", []byte(b.String()))
+	w, err := schedule.ParseWorkload("ollama-e2e.jsonl", []byte(b.String()))
 	Expect(err).NotTo(HaveOccurred())
 	return w
 }
@@ -45,7 +47,7 @@ var _ = Describe("A benchmark run against Ollama, judged by the matchers", Order
 	var result *servebench.RunResult
 
 	BeforeAll(func(ctx SpecContext) {
-		arrival, err := servebench.NewArrival(servebench.ArrivalSpec{Process: "poisson", RateRPS: 8, Seed: 7})
+		arrival, err := schedule.NewArrival(schedule.ArrivalSpec{Process: "poisson", RateRPS: 8, Seed: 7})
 		Expect(err).NotTo(HaveOccurred())
 		client := clientFor(never, servebench.EndpointChat)
 		client.KeepText = false

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	cerrdefs "github.com/containerd/errdefs"
@@ -100,12 +102,12 @@ func dockerClient(ctx context.Context) *testcontainers.DockerClient {
 
 // workload is a small frozen workload: prompts of a few words, 24 output
 // tokens each, forced with ignore_eos.
-func workload(rows int) *servebench.Workload {
+func workload(rows int) *schedule.Workload {
 	var b strings.Builder
 	for i := range rows {
 		fmt.Fprintf(&b, `{"id":"w%02d","prompt":"Summarise note %d about the tide tables in two sentences.","max_tokens":24,"ignore_eos":true}`+"\n", i, i)
 	}
-	w, err := servebench.ParseWorkload("containers-suite.jsonl", []byte(b.String()))
+	w, err := schedule.ParseWorkload("containers-suite.jsonl", []byte(b.String()))
 	Expect(err).NotTo(HaveOccurred())
 	return w
 }
@@ -194,7 +196,7 @@ var _ = Describe("the simulated engine as a container", Ordered, Label("docker")
 	}, SpecTimeout(time.Minute))
 
 	It("replays a workload through the runner, scores it and meets its SLOs", func(ctx SpecContext) {
-		arrival, err := servebench.NewArrival(servebench.ArrivalSpec{Process: "poisson", RateRPS: 8, Seed: 42})
+		arrival, err := schedule.NewArrival(schedule.ArrivalSpec{Process: "poisson", RateRPS: 8, Seed: 42})
 		Expect(err).NotTo(HaveOccurred())
 		slo := servebench.SLO{TTFT: 2 * time.Second, E2E: 6 * time.Second}
 		result, err := servebench.Run(ctx, servebench.RunConfig{

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -207,7 +209,7 @@ func (e *abEngines) run(ctx context.Context, side Side, k int) (*servebench.Repo
 		spec := run.Arrival.Spec()
 		if spec.Process != "replay" {
 			spec.Seed += int64(k - 1)
-			a, err := servebench.NewArrival(spec)
+			a, err := schedule.NewArrival(spec)
 			if err != nil {
 				return nil, fmt.Errorf("ab: %s round %d: %w", side, k, err)
 			}

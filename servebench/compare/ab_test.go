@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/fixtures"
@@ -73,11 +75,11 @@ func abConfig(t *testing.T, rounds int) compare.ABConfig {
 	if _, err := (fixtures.FixedShape{Seed: 1, Requests: 3, PromptTokens: 16, MaxTokens: 4}).Generate(&buf); err != nil {
 		t.Fatal(err)
 	}
-	w, err := servebench.ParseWorkload("w.jsonl", buf.Bytes())
+	w, err := schedule.ParseWorkload("w.jsonl", buf.Bytes())
 	if err != nil {
 		t.Fatal(err)
 	}
-	arrival, err := servebench.NewArrival(servebench.ArrivalSpec{Process: "poisson", RateRPS: 20, Seed: 5})
+	arrival, err := schedule.NewArrival(schedule.ArrivalSpec{Process: "poisson", RateRPS: 20, Seed: 5})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -30,9 +32,9 @@ var sideFields = []runField{
 var roundFields = []runField{
 	{"schedule hash", scheduleHash},
 	{"request count", func(r *servebench.Report) string { return strconv.Itoa(r.Offered) }},
-	{"arrival process", arrivalField(func(a servebench.ArrivalSpec) string { return string(a.Process) })},
-	{"rate", arrivalField(func(a servebench.ArrivalSpec) string { return strconv.FormatFloat(a.RateRPS, 'g', -1, 64) })},
-	{"seed", arrivalField(func(a servebench.ArrivalSpec) string { return strconv.FormatInt(a.Seed, 10) })},
+	{"arrival process", arrivalField(func(a schedule.ArrivalSpec) string { return string(a.Process) })},
+	{"rate", arrivalField(func(a schedule.ArrivalSpec) string { return strconv.FormatFloat(a.RateRPS, 'g', -1, 64) })},
+	{"seed", arrivalField(func(a schedule.ArrivalSpec) string { return strconv.FormatInt(a.Seed, 10) })},
 }
 
 // scheduleHash is the SHA-256 of the realized schedule a run replayed: each
@@ -53,7 +55,7 @@ func scheduleHash(r *servebench.Report) string {
 
 // arrivalField reads one property of a run's arrival process; "" when the
 // run does not record its experiment.
-func arrivalField(get func(servebench.ArrivalSpec) string) func(*servebench.Report) string {
+func arrivalField(get func(schedule.ArrivalSpec) string) func(*servebench.Report) string {
 	return func(r *servebench.Report) string {
 		if r.Experiment == nil {
 			return ""

@@ -6,6 +6,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/livemetrics"
@@ -22,8 +24,8 @@ func ExampleMetrics() {
 		return
 	}
 	defer engine.Close()
-	w, _ := servebench.ParseWorkload("w.jsonl", []byte(`{"id":"a","class":"chat","prompt":"Hello","max_tokens":4,"ignore_eos":true}`))
-	arrival, _ := servebench.NewArrival(servebench.ArrivalSpec{Process: "constant", RateRPS: 20, Seed: 1})
+	w, _ := schedule.ParseWorkload("w.jsonl", []byte(`{"id":"a","class":"chat","prompt":"Hello","max_tokens":4,"ignore_eos":true}`))
+	arrival, _ := schedule.NewArrival(schedule.ArrivalSpec{Process: "constant", RateRPS: 20, Seed: 1})
 	dir, _ := os.MkdirTemp("", "example-live-")
 	defer os.RemoveAll(dir)
 

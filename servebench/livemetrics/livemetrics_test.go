@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
@@ -74,13 +76,13 @@ func TestServedSeriesFollowARealRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer engine.Close()
-	w, err := servebench.ParseWorkload("two.jsonl", []byte(
+	w, err := schedule.ParseWorkload("two.jsonl", []byte(
 		`{"id":"a","class":"chat","prompt":"Is the pager storm over?","max_tokens":8,"ignore_eos":true}
 {"id":"b","class":"batch","prompt":"Summarize the incident.","max_tokens":8,"ignore_eos":true}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	arrival, err := servebench.NewArrival(servebench.ArrivalSpec{Process: "constant", RateRPS: 20, Seed: 1})
+	arrival, err := schedule.NewArrival(schedule.ArrivalSpec{Process: "constant", RateRPS: 20, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,8 @@ package livemetrics
 import (
 	"sync"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -99,7 +101,7 @@ func (m *Metrics) class(c string) string {
 }
 
 // LoadPoint records the load point a run offers.
-func (m *Metrics) LoadPoint(a servebench.ArrivalSpec) {
+func (m *Metrics) LoadPoint(a schedule.ArrivalSpec) {
 	m.pointRate.Set(a.RateRPS)
 	m.pointUsers.Set(float64(a.Users))
 	m.points.WithLabelValues(string(a.Process)).Inc()

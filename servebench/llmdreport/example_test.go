@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/llmdreport"
@@ -23,8 +25,8 @@ func ExampleWriter() {
 		return
 	}
 	defer engine.Close()
-	w, _ := servebench.ParseWorkload("w.jsonl", []byte(`{"id":"a","prompt":"Hello","max_tokens":4,"ignore_eos":true}`))
-	arrival, _ := servebench.NewArrival(servebench.ArrivalSpec{Process: "constant", RateRPS: 20, Seed: 1})
+	w, _ := schedule.ParseWorkload("w.jsonl", []byte(`{"id":"a","prompt":"Hello","max_tokens":4,"ignore_eos":true}`))
+	arrival, _ := schedule.NewArrival(schedule.ArrivalSpec{Process: "constant", RateRPS: 20, Seed: 1})
 	dir, _ := os.MkdirTemp("", "example-llmd-")
 	defer os.RemoveAll(dir)
 

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/schedule"
+
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/llmdreport"
@@ -28,12 +30,12 @@ func runSim(t *testing.T, format llmdreport.Format, tune func(*simengine.Config)
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { engine.Close() })
-	w, err := servebench.ParseWorkload("fixed.jsonl", []byte(
+	w, err := schedule.ParseWorkload("fixed.jsonl", []byte(
 		`{"id":"a","prompt":"Is the pager storm over?","max_tokens":8,"ignore_eos":true}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	arrival, err := servebench.NewArrival(servebench.ArrivalSpec{Process: "poisson", RateRPS: 20, Seed: 1})
+	arrival, err := schedule.NewArrival(schedule.ArrivalSpec{Process: "poisson", RateRPS: 20, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,9 @@
-package servebench
+package schedule
 
 import "github.com/servebench/servebench/servebench/quality"
 
 // ScheduleSchema names the version of the Schedule's JSON form.
-const ScheduleSchema = "servebench.schedule/v1"
+const Schema = "servebench.schedule/v1"
 
 // Schedule is a realized schedule: which request arrives when. It is
 // computed once from a workload and an arrival process, written to
@@ -31,16 +31,16 @@ type Schedule struct {
 	Notes []string `json:"notes,omitempty"`
 	// Shard is set when this run sent one shard's share of the schedule;
 	// Entries still lists the whole schedule (see Schedule.OwnShare).
-	Shard *ScheduleShard `json:"shard,omitempty"`
+	Shard *ShardHead `json:"shard,omitempty"`
 	// whole is set on a schedule OwnShare cut to its shard's share: the
 	// schedule it was cut from.
 	whole *Schedule
 	// Entries lists the cohort's requests in arrival order.
-	Entries []ScheduleEntry `json:"entries"`
+	Entries []Entry `json:"entries"`
 }
 
 // ScheduleEntry is one scheduled request of the cohort.
-type ScheduleEntry struct {
+type Entry struct {
 	// ID is unique in the schedule: the row's ID, with "#k" appended for
 	// the k-th repetition (k >= 2) when a workload is cycled.
 	ID string `json:"id"`

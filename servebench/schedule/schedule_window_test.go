@@ -1,4 +1,4 @@
-package servebench
+package schedule
 
 import (
 	"strings"
@@ -16,13 +16,13 @@ func TestBuildScheduleRefusesAWindowThatRoundsToZero(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = BuildSchedule(SchedulePlan{Workload: w, Arrival: a, Count: 4})
+	_, err = Build(Plan{Workload: w, Arrival: a, Count: 4})
 	if err == nil || !strings.Contains(err.Error(), "the arrival window of 4 arrivals rounds to zero") {
 		t.Fatalf("error %v", err)
 	}
 	// A rate so low that the second arrival lies past 2^63 ns.
 	a, _ = NewArrival(ArrivalSpec{Process: "constant", RateRPS: 1e-12, Seed: 1})
-	_, err = BuildSchedule(SchedulePlan{Workload: w, Arrival: a, Count: 2})
+	_, err = Build(Plan{Workload: w, Arrival: a, Count: 2})
 	if err == nil || !strings.Contains(err.Error(), "overflows") {
 		t.Fatalf("error %v", err)
 	}

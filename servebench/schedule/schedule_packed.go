@@ -1,35 +1,35 @@
-package servebench
+package schedule
 
 // packedEntries holds what every compact form of a schedule needs of each
 // entry in about 16 bytes: its ID in one shared byte slice, its scheduled
 // time, and its class as an index into the distinct classes.
-type packedEntries struct {
-	ids       []byte
+type PackedEntries struct {
+	IDs       []byte
 	idEnd     []uint32
-	scheduled []float64
+	Scheduled []float64
 	class     []uint16
 	classes   []string
 	classIdx  map[string]uint16
 }
 
-func (p *packedEntries) len() int { return len(p.scheduled) }
+func (p *PackedEntries) Len() int { return len(p.Scheduled) }
 
 // id is entry i's ID; the bytes are shared, so copy them to keep them.
-func (p *packedEntries) id(i int) []byte {
+func (p *PackedEntries) ID(i int) []byte {
 	start := uint32(0)
 	if i > 0 {
 		start = p.idEnd[i-1]
 	}
-	return p.ids[start:p.idEnd[i]]
+	return p.IDs[start:p.idEnd[i]]
 }
 
 // className is entry i's class.
-func (p *packedEntries) className(i int) string { return p.classes[p.class[i]] }
+func (p *PackedEntries) Class(i int) string { return p.classes[p.class[i]] }
 
 // add appends an entry; false when the packing's limits are passed: 4 GiB
 // of ID bytes, 2^31 entries or 65,535 distinct classes.
-func (p *packedEntries) add(id, class string, scheduledMS float64) bool {
-	if len(p.ids)+len(id) > 1<<32-1 || p.len() >= 1<<31-1 {
+func (p *PackedEntries) Add(id, class string, scheduledMS float64) bool {
+	if len(p.IDs)+len(id) > 1<<32-1 || p.Len() >= 1<<31-1 {
 		return false
 	}
 	k, ok := p.classIdx[class]
@@ -44,9 +44,9 @@ func (p *packedEntries) add(id, class string, scheduledMS float64) bool {
 		p.classes = append(p.classes, class)
 		p.classIdx[class] = k
 	}
-	p.ids = append(p.ids, id...)
-	p.idEnd = append(p.idEnd, uint32(len(p.ids)))
-	p.scheduled = append(p.scheduled, scheduledMS)
+	p.IDs = append(p.IDs, id...)
+	p.idEnd = append(p.idEnd, uint32(len(p.IDs)))
+	p.Scheduled = append(p.Scheduled, scheduledMS)
 	p.class = append(p.class, k)
 	return true
 }

@@ -1,4 +1,4 @@
-package servebench
+package schedule
 
 // ArrivalSpec declares how a run's arrivals are generated. It is recorded in
 // every schedule and report, so a run can be realized again.

@@ -1,4 +1,4 @@
-package servebench
+package schedule
 
 import (
 	"bufio"
@@ -20,35 +20,35 @@ import (
 // errStreamDeclined says the streaming scorer met something it leaves to
 // the strict in-memory reader: an input error (which that reader names by
 // file, line and field) or a shape the fast paths do not take.
-var errStreamDeclined = errors.New("declined by the streaming scorer")
+var ErrStreamDeclined = errors.New("declined by the streaming scorer")
 
 // compactSchedule holds what scoring needs of each schedule entry in about
 // 30 bytes: the packed ID, class and scheduled time, and whether its time
 // is fixed at run time. A hash table of entry indices finds an entry by ID.
-type compactSchedule struct {
-	packedEntries
-	head      Schedule // every field but Entries
-	dependent []bool
+type Compact struct {
+	PackedEntries
+	Head      Schedule // every field but Entries
+	Dependent []bool
 	table     []int32
 	seed      maphash.Seed
-	sha256    string
+	SHA256    string
 }
 
 // lookup finds the entry with this ID; -1 when there is none.
-func (c *compactSchedule) lookup(id []byte) int {
+func (c *Compact) Lookup(id []byte) int {
 	mask := uint64(len(c.table) - 1)
 	for h := maphash.Bytes(c.seed, id) & mask; ; h = (h + 1) & mask {
 		i := c.table[h]
-		if i < 0 || bytes.Equal(c.id(int(i)), id) {
+		if i < 0 || bytes.Equal(c.ID(int(i)), id) {
 			return int(i)
 		}
 	}
 }
 
 // index builds the hash table; false when two entries share an ID.
-func (c *compactSchedule) index() bool {
+func (c *Compact) index() bool {
 	size := 1
-	for size < 2*c.len() {
+	for size < 2*c.Len() {
 		size <<= 1
 	}
 	c.table = make([]int32, size)
@@ -57,11 +57,11 @@ func (c *compactSchedule) index() bool {
 	}
 	c.seed = maphash.MakeSeed()
 	mask := uint64(size - 1)
-	for i := range c.len() {
-		id := c.id(i)
+	for i := range c.Len() {
+		id := c.ID(i)
 		h := maphash.Bytes(c.seed, id) & mask
 		for c.table[h] >= 0 {
-			if bytes.Equal(c.id(int(c.table[h])), id) {
+			if bytes.Equal(c.ID(int(c.table[h])), id) {
 				return false
 			}
 			h = (h + 1) & mask
@@ -73,7 +73,7 @@ func (c *compactSchedule) index() bool {
 
 // readCompactSchedule reads schedule.json in one streamed pass. Anything
 // short of a well-formed schedule in the runner's shape declines.
-func readCompactSchedule(path string) (*compactSchedule, error) {
+func ReadCompact(path string) (*Compact, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, &record.InputError{File: path, Msg: err.Error()}
@@ -81,31 +81,31 @@ func readCompactSchedule(path string) (*compactSchedule, error) {
 	defer f.Close()
 	h := sha256.New()
 	dec := json.NewDecoder(io.TeeReader(bufio.NewReaderSize(f, 256<<10), h))
-	c := &compactSchedule{}
+	c := &Compact{}
 	head, ok := c.readObject(dec)
 	if !ok {
-		return nil, errStreamDeclined
+		return nil, ErrStreamDeclined
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, errStreamDeclined
+		return nil, ErrStreamDeclined
 	}
 	obj, err := json.Marshal(head)
 	// A shard's schedule holds the whole run and the shard scores its own
 	// share: the in-memory reader knows how to split it.
-	if err != nil || strictjson.Decode(obj, &c.head) != nil || c.head.Schema != ScheduleSchema || c.head.Shard != nil {
-		return nil, errStreamDeclined
+	if err != nil || strictjson.Decode(obj, &c.Head) != nil || c.Head.Schema != Schema || c.Head.Shard != nil {
+		return nil, ErrStreamDeclined
 	}
 	if !c.index() {
-		return nil, errStreamDeclined
+		return nil, ErrStreamDeclined
 	}
-	c.sha256 = hex.EncodeToString(h.Sum(nil))
+	c.SHA256 = hex.EncodeToString(h.Sum(nil))
 	return c, nil
 }
 
 // readObject reads the schedule's object: it streams the entries into c
 // and returns every other member raw, with entries standing as []. false
 // declines.
-func (c *compactSchedule) readObject(dec *json.Decoder) (map[string]json.RawMessage, bool) {
+func (c *Compact) readObject(dec *json.Decoder) (map[string]json.RawMessage, bool) {
 	if !readDelim(dec, '{') {
 		return nil, false
 	}
@@ -136,12 +136,12 @@ func (c *compactSchedule) readObject(dec *json.Decoder) (map[string]json.RawMess
 }
 
 // readEntries reads the entries array into c. false declines.
-func (c *compactSchedule) readEntries(dec *json.Decoder) bool {
+func (c *Compact) readEntries(dec *json.Decoder) bool {
 	if !readDelim(dec, '[') {
 		return false
 	}
 	var raw json.RawMessage
-	var e ScheduleEntry
+	var e Entry
 	for dec.More() {
 		if err := dec.Decode(&raw); err != nil || !c.addEntry(raw, &e) {
 			return false
@@ -153,9 +153,9 @@ func (c *compactSchedule) readEntries(dec *json.Decoder) bool {
 // addEntry decodes one entry into e, fast when it can and strictly
 // otherwise, and adds it to c: false declines an entry that does not
 // decode, has no ID or a bad scheduled time, or repeats an ID.
-func (c *compactSchedule) addEntry(raw json.RawMessage, e *ScheduleEntry) bool {
+func (c *Compact) addEntry(raw json.RawMessage, e *Entry) bool {
 	if !decodeScheduleEntryFast(raw, e) {
-		*e = ScheduleEntry{}
+		*e = Entry{}
 		if strictjson.Decode(raw, e) != nil {
 			return false
 		}
@@ -163,10 +163,10 @@ func (c *compactSchedule) addEntry(raw json.RawMessage, e *ScheduleEntry) bool {
 	if e.ID == "" || record.CheckTime(e.ScheduledMS) != "" {
 		return false
 	}
-	if !c.add(e.ID, e.Class, e.ScheduledMS) {
+	if !c.Add(e.ID, e.Class, e.ScheduledMS) {
 		return false
 	}
-	c.dependent = append(c.dependent, e.DependsOn != "")
+	c.Dependent = append(c.Dependent, e.DependsOn != "")
 	return true
 }
 
@@ -179,8 +179,8 @@ func readDelim(dec *json.Decoder, d json.Delim) bool {
 // decodeScheduleEntryFast decodes a plain schedule entry (no quality
 // expectation) as decodeOutcomeFast does an outcome: false for anything
 // it does not take, which the caller then decodes strictly.
-func decodeScheduleEntryFast(raw []byte, e *ScheduleEntry) bool {
-	*e = ScheduleEntry{}
+func decodeScheduleEntryFast(raw []byte, e *Entry) bool {
+	*e = Entry{}
 	s := jsonscan.New(raw)
 	if !s.Byte('{') {
 		return false

@@ -1,4 +1,4 @@
-package servebench
+package schedule
 
 import (
 	"crypto/sha256"
@@ -20,7 +20,7 @@ import (
 const DefaultLagTolerance = 20 * time.Millisecond
 
 // SchedulePlan says how to realize a schedule from a workload.
-type SchedulePlan struct {
+type Plan struct {
 	// Workload supplies the rows; they are cycled when the schedule needs
 	// more arrivals than the workload has.
 	Workload *Workload
@@ -49,14 +49,14 @@ type ClosedLoop struct {
 
 // BuildSchedule realizes a schedule. It is computed once, before anything is
 // sent; its JSON form is what WriteSchedule saves and hashes.
-func BuildSchedule(p SchedulePlan) (*Schedule, error) {
-	r, err := realize(p)
+func Build(p Plan) (*Schedule, error) {
+	r, err := Realize(p)
 	if err != nil {
 		return nil, err
 	}
-	s := r.head
-	s.Entries = make([]ScheduleEntry, 0, r.count())
-	err = r.entries(func(e *ScheduleEntry) error {
+	s := r.Head
+	s.Entries = make([]Entry, 0, r.count())
+	err = r.Entries(func(e *Entry) error {
 		s.Entries = append(s.Entries, *e)
 		return nil
 	})
@@ -67,8 +67,8 @@ func BuildSchedule(p SchedulePlan) (*Schedule, error) {
 // complete, and what its entries are made from, so that the entries can
 // be produced one at a time, in arrival order, and a long schedule
 // written and planned without ever being held whole.
-type realization struct {
-	head     *Schedule // Entries is nil
+type Realization struct {
+	Head     *Schedule // Entries is nil
 	workload *Workload
 	units    [][]int         // workload rows of each arrival unit
 	order    []int           // unit of each arrival, before cycling
@@ -76,7 +76,7 @@ type realization struct {
 }
 
 // realize checks the plan and fixes the schedule's header and arrivals.
-func realize(p SchedulePlan) (*realization, error) {
+func Realize(p Plan) (*Realization, error) {
 	if p.Workload == nil || len(p.Workload.Requests) == 0 {
 		return nil, fmt.Errorf("schedule: a workload with at least one request is required")
 	}
@@ -99,7 +99,7 @@ func realize(p SchedulePlan) (*realization, error) {
 		runID = id.String()
 	}
 	s := &Schedule{
-		Schema:                 ScheduleSchema,
+		Schema:                 Schema,
 		RunID:                  runID,
 		ScheduleLagToleranceMS: record.Millis(tol),
 		WorkloadSHA256:         p.Workload.SHA256,
@@ -109,7 +109,7 @@ func realize(p SchedulePlan) (*realization, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &realization{head: s, workload: p.Workload, units: units, order: make([]int, len(units))}
+	r := &Realization{Head: s, workload: p.Workload, units: units, order: make([]int, len(units))}
 	for i := range r.order {
 		r.order[i] = i
 	}
@@ -151,7 +151,7 @@ func realize(p SchedulePlan) (*realization, error) {
 }
 
 // count is the number of entries: each arrival brings its unit's turns.
-func (r *realization) count() int {
+func (r *Realization) count() int {
 	n := 0
 	for i := range r.offsets {
 		n += len(r.units[r.order[i%len(r.order)]])
@@ -161,16 +161,16 @@ func (r *realization) count() int {
 
 // entries calls emit with each entry in arrival order; the entry it is
 // given is reused for the next, so emit copies what it keeps.
-func (r *realization) entries(emit func(*ScheduleEntry) error) error {
+func (r *Realization) Entries(emit func(*Entry) error) error {
 	reps := make([]int, len(r.units))
-	var e ScheduleEntry
+	var e Entry
 	for i, at := range r.offsets {
 		unit := r.order[i%len(r.order)]
 		reps[unit]++
 		prev := ""
 		for j, row := range r.units[unit] {
 			req := &r.workload.Requests[row]
-			e = ScheduleEntry{
+			e = Entry{
 				ID:          repeatID(req.ID, reps[unit]),
 				Row:         row,
 				Class:       req.Class,
@@ -247,21 +247,21 @@ func replayUnitOrder(units [][]int, rows []int) []int {
 
 // WriteSchedule writes the schedule as indented JSON to path and returns the
 // SHA-256 of the exact bytes written.
-func WriteSchedule(path string, s *Schedule) (string, error) {
-	f, err := createScheduleFile(path)
+func Write(path string, s *Schedule) (string, error) {
+	f, err := CreateFile(path)
 	if err != nil {
 		return "", err
 	}
 	if err := encodeSchedule(f, s); err != nil {
-		f.abort()
+		f.Abort()
 		return "", err
 	}
-	return f.close()
+	return f.Close()
 }
 
 // ReadSchedule reads a schedule written by WriteSchedule and returns it
 // with the SHA-256 of its bytes.
-func ReadSchedule(path string) (*Schedule, string, error) {
+func Read(path string) (*Schedule, string, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, "", fmt.Errorf("read schedule: %w", err)
@@ -270,8 +270,8 @@ func ReadSchedule(path string) (*Schedule, string, error) {
 	if err := json.Unmarshal(data, &s); err != nil {
 		return nil, "", fmt.Errorf("%s: %w", path, record.DescribeJSONError(err))
 	}
-	if s.Schema != ScheduleSchema {
-		return nil, "", fmt.Errorf("%s: schema: want %q, got %q", path, ScheduleSchema, s.Schema)
+	if s.Schema != Schema {
+		return nil, "", fmt.Errorf("%s: schema: want %q, got %q", path, Schema, s.Schema)
 	}
 	sum := sha256.Sum256(data)
 	return &s, hex.EncodeToString(sum[:]), nil

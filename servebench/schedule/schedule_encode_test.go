@@ -1,4 +1,4 @@
-package servebench
+package schedule
 
 import (
 	"bytes"
@@ -20,11 +20,11 @@ import (
 func TestScheduleEncoderWritesMarshalIndentBytes(t *testing.T) {
 	text, n := "<b>4</b> & \u2028", 2.5
 	minOut := 3
-	full := &Schedule{Schema: ScheduleSchema, RunID: "r", Mode: ModeOpen,
+	full := &Schedule{Schema: Schema, RunID: "r", Mode: ModeOpen,
 		Arrival:  ArrivalSpec{Process: ProcessPoisson, RateRPS: 3.25, Seed: 7},
 		WindowMS: [2]float64{0, 1234.5}, ScheduleLagToleranceMS: 20, WorkloadSHA256: "ab", Workload: "w.jsonl",
 		Notes: []string{"a note with \"quotes\" and <tags>"},
-		Entries: []ScheduleEntry{
+		Entries: []Entry{
 			{ID: "a", Row: 0, ScheduledMS: 0, MaxTokens: 16},
 			{ID: "a/turn<2>", Row: 1, Class: "chat", ScheduledMS: 0.001, DependsOn: "a", ThinkMS: 1500, MaxTokens: 8, IgnoreEOS: true},
 			{ID: "b#2", Row: 2, ScheduledMS: 1e-7, MaxTokens: 1,
@@ -32,11 +32,11 @@ func TestScheduleEncoderWritesMarshalIndentBytes(t *testing.T) {
 					JSONSchema: map[string]any{"type": "object", "required": []any{}, "properties": map[string]any{}}}},
 		}}
 	shard := *full
-	shard.Shard = &ScheduleShard{Shard: Shard{Index: 1, Count: 3}, FullScheduleSHA256: "cd"}
+	shard.Shard = &ShardHead{Shard: Shard{Index: 1, Count: 3}, FullScheduleSHA256: "cd"}
 	empty := *full
 	empty.Entries = nil
 	emptySlice := *full
-	emptySlice.Entries = []ScheduleEntry{}
+	emptySlice.Entries = []Entry{}
 	closed := *full
 	closed.Mode, closed.Arrival, closed.Notes = ModeClosed, ArrivalSpec{Process: ProcessClosed, Users: 2, ThinkTimeMS: 10}, nil
 	for name, s := range map[string]*Schedule{"full": full, "shard": &shard, "no entries": &empty,
@@ -66,12 +66,12 @@ func TestScheduleEncoderWritesMarshalIndentBytes(t *testing.T) {
 func TestWriteScheduleHashesTheBytesItWrote(t *testing.T) {
 	w := mustWorkload(t, "{\"id\":\"r0\",\"prompt\":\"x\",\"max_tokens\":2}\n{\"id\":\"r1\",\"prompt\":\"y\",\"max_tokens\":3}\n{\"id\":\"r2\",\"prompt\":\"z\",\"max_tokens\":4}\n")
 	a, _ := NewArrival(ArrivalSpec{Process: ProcessConstant, RateRPS: 10})
-	s, err := BuildSchedule(SchedulePlan{Workload: w, Arrival: a, Count: 7, RunID: "r"})
+	s, err := Build(Plan{Workload: w, Arrival: a, Count: 7, RunID: "r"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), record.ScheduleFile)
-	sum, err := WriteSchedule(path, s)
+	sum, err := Write(path, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func TestWriteScheduleHashesTheBytesItWrote(t *testing.T) {
 	if h := sha256.Sum256(data); hex.EncodeToString(h[:]) != sum {
 		t.Fatalf("WriteSchedule returned %s, the file hashes to %x", sum, h)
 	}
-	back, sum2, err := ReadSchedule(path)
+	back, sum2, err := Read(path)
 	if err != nil || sum2 != sum || len(back.Entries) != 7 || back.Entries[6].ID != "r0#3" {
 		t.Fatalf("read back %d entries, hash %s, err %v", len(back.Entries), sum2, err)
 	}

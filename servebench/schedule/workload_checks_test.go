@@ -1,4 +1,4 @@
-package servebench
+package schedule
 
 import (
 	"strings"

@@ -1,4 +1,4 @@
-package servebench
+package schedule
 
 import (
 	"path/filepath"
@@ -19,7 +19,7 @@ func mustWorkload(t *testing.T, text string) *Workload {
 func TestScheduleCyclesRowsWithUniqueIDs(t *testing.T) {
 	w := mustWorkload(t, "{\"id\":\"a\",\"prompt\":\"x\",\"max_tokens\":2,\"class\":\"short\"}\n{\"id\":\"b\",\"prompt\":\"y\",\"max_tokens\":3}\n")
 	a, _ := NewArrival(ArrivalSpec{Process: "constant", RateRPS: 4})
-	s, err := BuildSchedule(SchedulePlan{Workload: w, Arrival: a, Count: 5, RunID: "run-1"})
+	s, err := Build(Plan{Workload: w, Arrival: a, Count: 5, RunID: "run-1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,30 +47,30 @@ func TestScheduleKeepsConversationsTogether(t *testing.T) {
 {"id":"solo","prompt":"alone","max_tokens":2}
 `)
 	a, _ := NewArrival(ArrivalSpec{Process: "constant", RateRPS: 1})
-	s, err := BuildSchedule(SchedulePlan{Workload: w, Arrival: a, Count: 2})
+	s, err := Build(Plan{Workload: w, Arrival: a, Count: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := []ScheduleEntry{s.Entries[0], s.Entries[1], s.Entries[2]}
+	got := []Entry{s.Entries[0], s.Entries[1], s.Entries[2]}
 	if got[0].ID != "c1-t1" || got[1].ID != "c1-t2" || got[1].DependsOn != "c1-t1" || got[1].ThinkMS != 500 ||
 		got[2].ID != "solo" || got[2].ScheduledMS != 1000 || got[2].DependsOn != "" {
 		t.Fatalf("entries %+v", got)
 	}
-	if units := scheduleUnits(s); len(units) != 2 || len(units[0]) != 2 {
+	if units := Units(s); len(units) != 2 || len(units[0]) != 2 {
 		t.Fatalf("units %v, want [[0 1] [2]]", units)
 	}
 }
 
 func TestClosedLoopSchedule(t *testing.T) {
 	w := mustWorkload(t, `{"prompt":"x","max_tokens":2}`)
-	s, err := BuildSchedule(SchedulePlan{Workload: w, ClosedLoop: &ClosedLoop{Users: 3, ThinkTime: ms(250)}, Count: 4})
+	s, err := Build(Plan{Workload: w, ClosedLoop: &ClosedLoop{Users: 3, ThinkTime: ms(250)}, Count: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if s.Mode != ModeClosed || len(s.Entries) != 4 || s.Arrival.Users != 3 || s.Arrival.ThinkTimeMS != 250 {
 		t.Fatalf("schedule %+v", s)
 	}
-	if _, err := BuildSchedule(SchedulePlan{Workload: w, ClosedLoop: &ClosedLoop{Users: 3}}); err == nil {
+	if _, err := Build(Plan{Workload: w, ClosedLoop: &ClosedLoop{Users: 3}}); err == nil {
 		t.Fatal("a closed loop without a count was accepted")
 	}
 }
@@ -78,13 +78,13 @@ func TestClosedLoopSchedule(t *testing.T) {
 func TestScheduleRoundTripsWithItsHash(t *testing.T) {
 	w := mustWorkload(t, `{"prompt":"x","max_tokens":2,"expect":{"regex":"ok"}}`)
 	a, _ := NewArrival(ArrivalSpec{Process: "poisson", RateRPS: 10, Seed: 7})
-	s, _ := BuildSchedule(SchedulePlan{Workload: w, Arrival: a, Count: 3})
+	s, _ := Build(Plan{Workload: w, Arrival: a, Count: 3})
 	path := filepath.Join(t.TempDir(), record.ScheduleFile)
-	sum, err := WriteSchedule(path, s)
+	sum, err := Write(path, s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, sum2, err := ReadSchedule(path)
+	back, sum2, err := Read(path)
 	if err != nil {
 		t.Fatal(err)
 	}

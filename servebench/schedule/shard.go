@@ -1,4 +1,4 @@
-package servebench
+package schedule
 
 import (
 	"crypto/sha256"
@@ -65,10 +65,10 @@ func ParseShard(text string, getenv func(string) string) (Shard, error) {
 	return s, s.Validate()
 }
 
-// ScheduleShard is what a shard's schedule.json adds to the full schedule:
+// ShardHead is what a shard's schedule.json adds to the full schedule:
 // which share this run sent, and the hash that every shard of the run has in
 // common.
-type ScheduleShard struct {
+type ShardHead struct {
 	Shard
 	// FullScheduleSHA256 is the SHA-256 of the full schedule's bytes as
 	// WriteSchedule writes them without this section: the same for every
@@ -86,12 +86,12 @@ func (s *Schedule) ForShard(k Shard) (*Schedule, error) {
 	if s.Shard != nil {
 		return nil, fmt.Errorf("schedule is already shard %s", s.Shard.Shard)
 	}
-	sum, err := FullScheduleSHA256(s)
+	sum, err := FullSHA256(s)
 	if err != nil {
 		return nil, err
 	}
 	c := *s
-	c.Shard = &ScheduleShard{Shard: k, FullScheduleSHA256: sum}
+	c.Shard = &ShardHead{Shard: k, FullScheduleSHA256: sum}
 	return &c, nil
 }
 
@@ -106,7 +106,7 @@ func (s *Schedule) OwnShare() *Schedule {
 	c := *s
 	c.whole = s
 	c.Entries = nil
-	for u, unit := range scheduleUnits(s) {
+	for u, unit := range Units(s) {
 		if u%s.Shard.Count != s.Shard.Index {
 			continue
 		}
@@ -119,7 +119,7 @@ func (s *Schedule) OwnShare() *Schedule {
 
 // scheduleUnits groups entries into arrival units: an entry without a
 // dependency starts a unit; its later turns follow it.
-func scheduleUnits(s *Schedule) [][]int {
+func Units(s *Schedule) [][]int {
 	var units [][]int
 	for i, e := range s.Entries {
 		if e.DependsOn == "" || len(units) == 0 {
@@ -149,7 +149,7 @@ func (s *Schedule) Full() *Schedule {
 
 // FullScheduleSHA256 hashes the bytes WriteSchedule writes for s without
 // its shard section.
-func FullScheduleSHA256(s *Schedule) (string, error) {
+func FullSHA256(s *Schedule) (string, error) {
 	h := sha256.New()
 	if err := encodeSchedule(h, s.Full()); err != nil {
 		return "", err

@@ -1,10 +1,10 @@
-package servebench_test
+package schedule_test
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/schedule"
 )
 
 // TestWorkloadRefusesUnprintableNames: an id, class or conversation with
@@ -20,15 +20,15 @@ func TestWorkloadRefusesUnprintableNames(t *testing.T) {
 		"{\"id\":\"z\",\"prompt\":\"p\xc3\",\"max_tokens\":1}":           "w.jsonl:2: row: invalid UTF-8 at byte 21 of the line",
 		`{"id":"tab\there","prompt":"p","max_tokens":1}`:                 "w.jsonl:2: id: holds the control character U+0009 at byte 3",
 	} {
-		_, err := servebench.ParseWorkload("w.jsonl", []byte(good+row+"\n"))
+		_, err := schedule.ParseWorkload("w.jsonl", []byte(good+row+"\n"))
 		if err == nil || err.Error() != want {
 			t.Errorf("row %q: err %v, want %q", row, err, want)
 		}
 	}
-	if _, err := servebench.ParseWorkload("w.jsonl", []byte(good+`{"id":"é-ü \uFFFD","class":"日本","prompt":"p","max_tokens":1}`+"\n")); err != nil {
+	if _, err := schedule.ParseWorkload("w.jsonl", []byte(good+`{"id":"é-ü \uFFFD","class":"日本","prompt":"p","max_tokens":1}`+"\n")); err != nil {
 		t.Errorf("printable non-ASCII names refused: %v", err)
 	}
-	if err := servebench.CheckPrintableName("--model", "m\x07"); err == nil || !strings.Contains(err.Error(), "--model: holds the control character U+0007") {
+	if err := schedule.CheckPrintableName("--model", "m\x07"); err == nil || !strings.Contains(err.Error(), "--model: holds the control character U+0007") {
 		t.Errorf("model with BEL: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package servebench
+package schedule
 
 import (
 	"bufio"
@@ -15,11 +15,11 @@ import (
 	"github.com/servebench/servebench/internal/safefile"
 )
 
-// scheduleEncoder writes a schedule's JSON form one entry at a time: the
+// Encoder writes a schedule's JSON form one entry at a time: the
 // bytes are exactly those of json.MarshalIndent(s, "", "  ") and a final
 // newline, so a schedule of any length is written and hashed without
 // being held whole, and its hash does not depend on how it was written.
-type scheduleEncoder struct {
+type Encoder struct {
 	w       io.Writer
 	entries int
 	raw     bytes.Buffer
@@ -33,9 +33,9 @@ const entriesTail = "[]\n}"
 
 // newScheduleEncoder writes head's fields up to the opening of its
 // entries; head's own entries are not written.
-func newScheduleEncoder(w io.Writer, head *Schedule) (*scheduleEncoder, error) {
+func NewEncoder(w io.Writer, head *Schedule) (*Encoder, error) {
 	h := *head
-	h.Entries = []ScheduleEntry{}
+	h.Entries = []Entry{}
 	data, err := json.MarshalIndent(&h, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("write schedule: %w", err)
@@ -43,7 +43,7 @@ func newScheduleEncoder(w io.Writer, head *Schedule) (*scheduleEncoder, error) {
 	if !bytes.HasSuffix(data, []byte(entriesTail)) {
 		return nil, errors.New("write schedule: entries are not the schedule's last field")
 	}
-	e := &scheduleEncoder{w: w}
+	e := &Encoder{w: w}
 	e.enc = json.NewEncoder(&e.raw)
 	if _, err := w.Write(data[:len(data)-len(entriesTail)+1]); err != nil {
 		return nil, fmt.Errorf("write schedule: %w", err)
@@ -52,7 +52,7 @@ func newScheduleEncoder(w io.Writer, head *Schedule) (*scheduleEncoder, error) {
 }
 
 // entry writes the next entry.
-func (e *scheduleEncoder) entry(x *ScheduleEntry) error {
+func (e *Encoder) Entry(x *Entry) error {
 	e.raw.Reset()
 	if err := e.enc.Encode(x); err != nil {
 		return fmt.Errorf("write schedule: entry %s: %w", x.ID, err)
@@ -74,7 +74,7 @@ func (e *scheduleEncoder) entry(x *ScheduleEntry) error {
 }
 
 // close ends the entries and the schedule.
-func (e *scheduleEncoder) close() error {
+func (e *Encoder) Close() error {
 	end := "]\n}\n"
 	if e.entries > 0 {
 		end = "\n  ]\n}\n"
@@ -87,43 +87,43 @@ func (e *scheduleEncoder) close() error {
 
 // encodeSchedule writes s's JSON form to w.
 func encodeSchedule(w io.Writer, s *Schedule) error {
-	enc, err := newScheduleEncoder(w, s)
+	enc, err := NewEncoder(w, s)
 	if err != nil {
 		return err
 	}
 	for i := range s.Entries {
-		if err := enc.entry(&s.Entries[i]); err != nil {
+		if err := enc.Entry(&s.Entries[i]); err != nil {
 			return err
 		}
 	}
-	return enc.close()
+	return enc.Close()
 }
 
-// scheduleFile is schedule.json being written: through a buffer, and
+// File is schedule.json being written: through a buffer, and
 // hashed as it goes.
-type scheduleFile struct {
+type File struct {
 	f   *os.File
 	buf *bufio.Writer
 	sum hash.Hash
 }
 
 // createScheduleFile creates (or truncates) the file at path.
-func createScheduleFile(path string) (*scheduleFile, error) {
+func CreateFile(path string) (*File, error) {
 	f, err := safefile.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("write schedule: %w", err)
 	}
-	return &scheduleFile{f: f, buf: bufio.NewWriterSize(f, 256<<10), sum: sha256.New()}, nil
+	return &File{f: f, buf: bufio.NewWriterSize(f, 256<<10), sum: sha256.New()}, nil
 }
 
 // Write buffers p and adds it to the hash.
-func (s *scheduleFile) Write(p []byte) (int, error) {
+func (s *File) Write(p []byte) (int, error) {
 	s.sum.Write(p)
 	return s.buf.Write(p)
 }
 
 // close flushes and closes the file and returns the SHA-256 of its bytes.
-func (s *scheduleFile) close() (string, error) {
+func (s *File) Close() (string, error) {
 	err := s.buf.Flush()
 	if cerr := s.f.Close(); err == nil {
 		err = cerr
@@ -135,4 +135,4 @@ func (s *scheduleFile) close() (string, error) {
 }
 
 // abort closes the file after a failed write.
-func (s *scheduleFile) abort() { _ = s.f.Close() }
+func (s *File) Abort() { _ = s.f.Close() }
