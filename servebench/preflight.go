@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/servebench/servebench/internal/oneline"
 	"github.com/servebench/servebench/servebench/record"
 )
 
@@ -140,16 +141,6 @@ func CheckServedModel(ctx context.Context, c *Client) (*PreflightReport, error) 
 	return rep, nil
 }
 
-// PreflightRun validates cfg as Run would, then runs Preflight with its
-// client and the workload's first row, so that a run that cannot succeed
-// fails before anything is written or sent.
-func PreflightRun(ctx context.Context, cfg RunConfig) (*PreflightReport, error) {
-	if err := cfg.validate(); err != nil {
-		return nil, err
-	}
-	return Preflight(ctx, cfg.Client, cfg.Workload.Requests[0])
-}
-
 // servedModels reads GET /v1/models. note is set, and err nil, when the
 // engine has no such endpoint (404 or 405).
 func (c *Client) servedModels(ctx context.Context) (models []string, note string, err error) {
@@ -179,7 +170,7 @@ func (c *Client) servedModels(ctx context.Context) (models []string, note string
 	case resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusMethodNotAllowed:
 		return nil, fmt.Sprintf("GET /v1/models answered HTTP %d: the engine does not list its models, so the model name was not checked", resp.StatusCode), nil
 	case resp.StatusCode != http.StatusOK:
-		return nil, "", fmt.Errorf("GET /v1/models: HTTP %d: %s", resp.StatusCode, shortenMessage(c.redactMessage(string(body))))
+		return nil, "", fmt.Errorf("GET /v1/models: HTTP %d: %s", resp.StatusCode, oneline.Shorten(c.redactMessage(string(body))))
 	}
 	var list struct {
 		Data []struct {
@@ -187,7 +178,7 @@ func (c *Client) servedModels(ctx context.Context) (models []string, note string
 		} `json:"data"`
 	}
 	if err := json.Unmarshal(body, &list); err != nil {
-		return nil, "", fmt.Errorf("GET /v1/models: the answer is not an OpenAI model list: %s", shortenMessage(c.redactMessage(string(body))))
+		return nil, "", fmt.Errorf("GET /v1/models: the answer is not an OpenAI model list: %s", oneline.Shorten(c.redactMessage(string(body))))
 	}
 	models = []string{}
 	for _, m := range list.Data {

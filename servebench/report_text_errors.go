@@ -3,18 +3,14 @@ package servebench
 import (
 	"fmt"
 	"sort"
-	"strings"
-	"unicode/utf8"
 
+	"github.com/servebench/servebench/internal/oneline"
 	"github.com/servebench/servebench/servebench/record"
 )
 
 // textErrorMessages is how many distinct failure messages the text report
-// shows, and textErrorMessageBytes how much of each.
-const (
-	textErrorMessages     = 5
-	textErrorMessageBytes = 160
-)
+// shows (each shortened to oneline.Limit bytes).
+const textErrorMessages = 5
 
 // errorMessageCount is one distinct failure message and how many offered
 // requests ended with it.
@@ -68,20 +64,6 @@ func writeErrorMessagesText(line func(label, format string, args ...any), rule f
 	}
 	rule(fmt.Sprintf("Most common error messages (%d distinct)", distinct))
 	for _, e := range top {
-		line(string(e.status), "%d × %s", e.count, shortenMessage(e.message))
+		line(string(e.status), "%d × %s", e.count, oneline.Shorten(e.message))
 	}
-}
-
-// shortenMessage puts a message on one line and cuts it to
-// textErrorMessageBytes without splitting a character.
-func shortenMessage(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) <= textErrorMessageBytes {
-		return s
-	}
-	cut := textErrorMessageBytes
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/servebench/servebench/internal/numfmt"
+	"github.com/servebench/servebench/internal/oneline"
 )
 
 // FirstUnqualifiedLimit is how many unqualified requests a Report lists in
@@ -86,7 +87,7 @@ func explainReason(rec *scoreRecord, m *requestMeasures, lim sloLimits, r Reason
 		if rec.errMsg == "" {
 			return "status " + string(rec.status)
 		}
-		return fmt.Sprintf("status %s: %s", rec.status, shortenMessage(rec.errMsg))
+		return fmt.Sprintf("status %s: %s", rec.status, oneline.Shorten(rec.errMsg))
 	case ReasonQuality:
 		return "quality failed: " + numfmt.Or(rec.qualityEvidence)
 	case ReasonTTFT:

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/servebench/servebench/internal/oneline"
 	"github.com/servebench/servebench/servebench/record"
 )
 
@@ -37,5 +38,5 @@ func checkWarmup(outs []record.Outcome) error {
 		return msgs[i] < msgs[j]
 	})
 	return fmt.Errorf("%w (%d of %d); the engine said: %s (%d×); no load was sent",
-		ErrWarmupFailed, len(outs), len(outs), shortenMessage(msgs[0]), counts[msgs[0]])
+		ErrWarmupFailed, len(outs), len(outs), oneline.Shorten(msgs[0]), counts[msgs[0]])
 }
