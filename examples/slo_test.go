@@ -3,6 +3,10 @@ package examples_test
 import (
 	"time"
 
+	"github.com/servebench/servebench/servebench/openai"
+
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -37,10 +41,10 @@ var _ = Describe("the simulated engine under a light chat load", Ordered, Serial
 			Arrival:  arrival,
 			Count:    60,
 			Warmup:   3,
-			Client: &servebench.Client{
+			Client: &openai.Client{
 				BaseURL:           engine.BaseURL(),
 				Model:             cfg.Model,
-				Endpoint:          servebench.EndpointChat,
+				Endpoint:          openai.EndpointChat,
 				Stream:            true,
 				FirstTokenTimeout: 5 * time.Second,
 				TotalTimeout:      20 * time.Second,
@@ -67,13 +71,13 @@ var _ = Describe("the simulated engine under a light chat load", Ordered, Serial
 	})
 
 	It("answers within a second at p99", func() {
-		Expect(result).To(matchers.HaveLatencyPercentileBelow(servebench.MetricTTFT, 99, time.Second))
+		Expect(result).To(matchers.HaveLatencyPercentileBelow(record.MetricTTFT, 99, time.Second))
 	})
 
 	It("meets every objective at once, listing all violations if not", func() {
 		Expect(result).To(matchers.MeetSLOs(
 			matchers.HaveErrorRateBelow(0.01),
-			matchers.HaveLatencyPercentileBelow(servebench.MetricE2E, 90, 2*time.Second),
+			matchers.HaveLatencyPercentileBelow(record.MetricE2E, 90, 2*time.Second),
 			matchers.HaveQualifiedRateAtLeast(10),
 		))
 	})

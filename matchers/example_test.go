@@ -80,8 +80,8 @@ func ExampleHaveWilsonLowerBoundAbove() {
 func ExampleHaveLatencyPercentileBelow() {
 	g := printFailures()
 	// Nearest-rank p50 of 120, 250, 450 ms is rank 2: 250 ms.
-	g.Expect(scored()).To(matchers.HaveLatencyPercentileBelow(servebench.MetricTTFT, 50, 250*time.Millisecond))
-	g.Expect(scored()).NotTo(matchers.HaveLatencyPercentileBelow(servebench.MetricTTFT, 99, 300*time.Millisecond))
+	g.Expect(scored()).To(matchers.HaveLatencyPercentileBelow(record.MetricTTFT, 50, 250*time.Millisecond))
+	g.Expect(scored()).NotTo(matchers.HaveLatencyPercentileBelow(record.MetricTTFT, 99, 300*time.Millisecond))
 	fmt.Println("p99 TTFT exceeds 300 ms")
 	// Output:
 	// p99 TTFT exceeds 300 ms

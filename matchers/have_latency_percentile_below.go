@@ -30,14 +30,14 @@ import (
 //
 // A percentile outside (0, 100], a negative limit, an unknown metric and an
 // empty population are errors: a percentile of nothing is not a pass.
-func HaveLatencyPercentileBelow(metric servebench.Metric, p float64, limit time.Duration) types.GomegaMatcher {
+func HaveLatencyPercentileBelow(metric record.Metric, p float64, limit time.Duration) types.GomegaMatcher {
 	return percentileMatcher{metric: metric, p: p, limit: limit}
 }
 
 // percentileMatcher holds only its expectation; see
 // HaveLatencyPercentileBelow.
 type percentileMatcher struct {
-	metric servebench.Metric
+	metric record.Metric
 	p      float64
 	limit  time.Duration
 }
@@ -131,7 +131,7 @@ func (m percentileMatcher) largest(r *servebench.Report) []string {
 	}
 	var list []valued
 	for _, rs := range r.Requests {
-		if m.metric != servebench.MetricScheduleLag && rs.Status != record.StatusSuccess {
+		if m.metric != record.MetricScheduleLag && rs.Status != record.StatusSuccess {
 			continue
 		}
 		if v := perRequestValue(m.metric, rs); v != nil {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -84,7 +86,7 @@ terminal statuses: success 20`))
 		Expect(err).NotTo(HaveOccurred())
 		run, err := servebench.Run(context.Background(), servebench.RunConfig{
 			Workload: w, Arrival: a, Count: 6, OutputDir: GinkgoT().TempDir(), BoundedMemory: true, LagTolerance: time.Second,
-			Client: &servebench.Client{BaseURL: srv.BaseURL(), Model: cfg.Model, Endpoint: servebench.EndpointCompletions,
+			Client: &openai.Client{BaseURL: srv.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointCompletions,
 				Stream: true, TotalTimeout: 10 * time.Second},
 		})
 		Expect(err).NotTo(HaveOccurred())

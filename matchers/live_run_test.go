@@ -4,6 +4,10 @@ import (
 	"context"
 	"time"
 
+	"github.com/servebench/servebench/servebench/openai"
+
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -28,7 +32,7 @@ func startLive(errorRate float64) *servebench.LiveRun {
 	Expect(err).NotTo(HaveOccurred())
 	live, err := servebench.Start(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: a, Count: 40, OutputDir: GinkgoT().TempDir(),
-		Client: &servebench.Client{BaseURL: srv.BaseURL(), Model: cfg.Model, Endpoint: servebench.EndpointCompletions,
+		Client: &openai.Client{BaseURL: srv.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointCompletions,
 			Stream: true, TotalTimeout: 10 * time.Second},
 	})
 	Expect(err).NotTo(HaveOccurred())
@@ -71,7 +75,7 @@ var _ = Describe("matchers on a live run", func() {
 
 	It("refuses a live run where a verdict could still move either way", func() {
 		live := startLive(0)
-		ok, err := matchers.HaveLatencyPercentileBelow(servebench.MetricTTFT, 99, time.Second).Match(live)
+		ok, err := matchers.HaveLatencyPercentileBelow(record.MetricTTFT, 99, time.Second).Match(live)
 		Expect(ok).To(BeFalse())
 		Expect(err).To(MatchError(ContainSubstring("needs a finished run: pass the result of the live run's Wait")))
 	})

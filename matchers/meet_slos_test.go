@@ -3,11 +3,12 @@ package matchers_test
 import (
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/servebench/servebench/matchers"
-	"github.com/servebench/servebench/servebench"
 )
 
 var _ = Describe("MeetSLOs", func() {
@@ -73,7 +74,7 @@ met: valid load; qualified request rate >= 1.000 req/s`))
 	})
 
 	It("names percentile objectives by metric, percentile and limit", func() {
-		Expect(matchers.MeetSLOs(matchers.HaveLatencyPercentileBelow(servebench.MetricTTFT, 99, 200*time.Millisecond))).To(
+		Expect(matchers.MeetSLOs(matchers.HaveLatencyPercentileBelow(record.MetricTTFT, 99, 200*time.Millisecond))).To(
 			HaveField("String()", "all of: p99 TTFT <= 200 ms"))
 	})
 })

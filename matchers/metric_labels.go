@@ -3,28 +3,29 @@ package matchers
 import (
 	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // metricLabel names a metric for a message.
-func metricLabel(m servebench.Metric) string {
+func metricLabel(m record.Metric) string {
 	switch m {
-	case servebench.MetricTTFT:
+	case record.MetricTTFT:
 		return "TTFT"
-	case servebench.MetricTTFTFromScheduled:
+	case record.MetricTTFTFromScheduled:
 		return "TTFT from scheduled"
-	case servebench.MetricTPOT:
+	case record.MetricTPOT:
 		return "TPOT"
-	case servebench.MetricITL:
+	case record.MetricITL:
 		return "ITL"
-	case servebench.MetricChunkGap:
+	case record.MetricChunkGap:
 		return "chunk gap"
-	case servebench.MetricE2E:
+	case record.MetricE2E:
 		return "E2E"
-	case servebench.MetricLastToken:
+	case record.MetricLastToken:
 		return "last-token latency"
-	case servebench.MetricScheduleLag:
+	case record.MetricScheduleLag:
 		return "schedule lag"
-	case servebench.MetricClientQueue:
+	case record.MetricClientQueue:
 		return "client queue time"
 	case servebench.MetricMaxGap:
 		return "worst gap per request"
@@ -34,9 +35,9 @@ func metricLabel(m servebench.Metric) string {
 
 // perRequestLabel names the per-request value behind a metric's worst
 // requests: a pooled gap metric ranks requests by their largest gap.
-func perRequestLabel(m servebench.Metric) string {
+func perRequestLabel(m record.Metric) string {
 	switch m {
-	case servebench.MetricITL, servebench.MetricChunkGap, servebench.MetricMaxGap:
+	case record.MetricITL, record.MetricChunkGap, servebench.MetricMaxGap:
 		return "largest gap between content events"
 	}
 	return metricLabel(m)
@@ -44,21 +45,21 @@ func perRequestLabel(m servebench.Metric) string {
 
 // perRequestValue is a request's own value of a metric; nil when the
 // request has none or the report keeps none per request.
-func perRequestValue(m servebench.Metric, rs servebench.RequestScore) *float64 {
+func perRequestValue(m record.Metric, rs servebench.RequestScore) *float64 {
 	switch m {
-	case servebench.MetricTTFT:
+	case record.MetricTTFT:
 		return rs.TTFTMS
-	case servebench.MetricTTFTFromScheduled:
+	case record.MetricTTFTFromScheduled:
 		return rs.TTFTFromScheduledMS
-	case servebench.MetricTPOT:
+	case record.MetricTPOT:
 		return rs.TPOTMS
-	case servebench.MetricITL, servebench.MetricChunkGap, servebench.MetricMaxGap:
+	case record.MetricITL, record.MetricChunkGap, servebench.MetricMaxGap:
 		return rs.MaxGapMS
-	case servebench.MetricE2E:
+	case record.MetricE2E:
 		return rs.E2EMS
-	case servebench.MetricLastToken:
+	case record.MetricLastToken:
 		return rs.LastTokenMS
-	case servebench.MetricScheduleLag:
+	case record.MetricScheduleLag:
 		return rs.ScheduleLagMS
 	}
 	return nil
@@ -66,13 +67,13 @@ func perRequestValue(m servebench.Metric, rs servebench.RequestScore) *float64 {
 
 // perRequestExtra renders a per-request value that requestLine does not
 // show on its own; empty for those it does.
-func perRequestExtra(m servebench.Metric, v float64) string {
+func perRequestExtra(m record.Metric, v float64) string {
 	switch m {
-	case servebench.MetricITL, servebench.MetricChunkGap, servebench.MetricMaxGap:
+	case record.MetricITL, record.MetricChunkGap, servebench.MetricMaxGap:
 		return "largest gap " + numfmt.MS(v)
-	case servebench.MetricTTFTFromScheduled:
+	case record.MetricTTFTFromScheduled:
 		return "TTFT from scheduled " + numfmt.MS(v)
-	case servebench.MetricLastToken:
+	case record.MetricLastToken:
 		return "last token " + numfmt.MS(v)
 	}
 	return ""

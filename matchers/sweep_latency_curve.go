@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/onsi/gomega/format"
 	"github.com/onsi/gomega/types"
 
@@ -27,13 +29,13 @@ import (
 // a sweepreport.Result read from sweep.json (TTFT, TPOT and E2E at p50,
 // p90 and p99, the figures the file keeps). No tested rate at or below
 // upToRPS is an error.
-func HaveLatencyCurveBelow(metric servebench.Metric, p float64, limit time.Duration, upToRPS float64) types.GomegaMatcher {
+func HaveLatencyCurveBelow(metric record.Metric, p float64, limit time.Duration, upToRPS float64) types.GomegaMatcher {
 	return curveMatcher{metric: metric, p: p, limit: limit, upTo: upToRPS}
 }
 
 // curveMatcher holds only its expectation; see HaveLatencyCurveBelow.
 type curveMatcher struct {
-	metric servebench.Metric
+	metric record.Metric
 	p      float64
 	limit  time.Duration
 	upTo   float64
@@ -141,21 +143,21 @@ func (m curveMatcher) fromResult(r sweepreport.Result) ([]curvePoint, error) {
 }
 
 // resultField picks the sweep.json column of a metric and percentile.
-func resultField(m servebench.Metric, p float64) (func(sweepreport.Rate) *float64, error) {
+func resultField(m record.Metric, p float64) (func(sweepreport.Rate) *float64, error) {
 	type key struct {
-		m servebench.Metric
+		m record.Metric
 		p float64
 	}
 	fields := map[key]func(sweepreport.Rate) *float64{
-		{servebench.MetricTTFT, 50}: func(r sweepreport.Rate) *float64 { return r.TTFTP50MS },
-		{servebench.MetricTTFT, 90}: func(r sweepreport.Rate) *float64 { return r.TTFTP90MS },
-		{servebench.MetricTTFT, 99}: func(r sweepreport.Rate) *float64 { return r.TTFTP99MS },
-		{servebench.MetricTPOT, 50}: func(r sweepreport.Rate) *float64 { return r.TPOTP50MS },
-		{servebench.MetricTPOT, 90}: func(r sweepreport.Rate) *float64 { return r.TPOTP90MS },
-		{servebench.MetricTPOT, 99}: func(r sweepreport.Rate) *float64 { return r.TPOTP99MS },
-		{servebench.MetricE2E, 50}:  func(r sweepreport.Rate) *float64 { return r.E2EP50MS },
-		{servebench.MetricE2E, 90}:  func(r sweepreport.Rate) *float64 { return r.E2EP90MS },
-		{servebench.MetricE2E, 99}:  func(r sweepreport.Rate) *float64 { return r.E2EP99MS },
+		{record.MetricTTFT, 50}: func(r sweepreport.Rate) *float64 { return r.TTFTP50MS },
+		{record.MetricTTFT, 90}: func(r sweepreport.Rate) *float64 { return r.TTFTP90MS },
+		{record.MetricTTFT, 99}: func(r sweepreport.Rate) *float64 { return r.TTFTP99MS },
+		{record.MetricTPOT, 50}: func(r sweepreport.Rate) *float64 { return r.TPOTP50MS },
+		{record.MetricTPOT, 90}: func(r sweepreport.Rate) *float64 { return r.TPOTP90MS },
+		{record.MetricTPOT, 99}: func(r sweepreport.Rate) *float64 { return r.TPOTP99MS },
+		{record.MetricE2E, 50}:  func(r sweepreport.Rate) *float64 { return r.E2EP50MS },
+		{record.MetricE2E, 90}:  func(r sweepreport.Rate) *float64 { return r.E2EP90MS },
+		{record.MetricE2E, 99}:  func(r sweepreport.Rate) *float64 { return r.E2EP99MS },
 	}
 	f, ok := fields[key{m, p}]
 	if !ok {

@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/matchers"
-	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/sweepreport"
 )
 
@@ -17,7 +18,7 @@ func ExampleHaveLatencyCurveBelow() {
 		{RateRPS: 4, Repeat: 1, TTFTP99MS: p99(310)},
 		{RateRPS: 8, Repeat: 1, TTFTP99MS: p99(900)},
 	}}
-	m := matchers.HaveLatencyCurveBelow(servebench.MetricTTFT, 99, 500*time.Millisecond, 8)
+	m := matchers.HaveLatencyCurveBelow(record.MetricTTFT, 99, 500*time.Millisecond, 8)
 	ok, err := m.Match(res)
 	fmt.Println(ok, err)
 	fmt.Println(m.FailureMessage(res)[:86])

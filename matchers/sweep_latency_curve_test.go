@@ -3,6 +3,8 @@ package matchers_test
 import (
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -15,8 +17,8 @@ import (
 // ms at 2 req/s, 300 and 520 ms for the two runs at 4 req/s, 900 ms at 8.
 func ttftCurve() *servebench.Sweep {
 	rep := func(p99 float64) *servebench.Report {
-		return &servebench.Report{Offered: 10, Qualified: 10, Percentiles: map[servebench.Metric]servebench.Distribution{
-			servebench.MetricTTFT: {Population: "successful requests", N: 10, P99: &p99}}}
+		return &servebench.Report{Offered: 10, Qualified: 10, Percentiles: map[record.Metric]servebench.Distribution{
+			record.MetricTTFT: {Population: "successful requests", N: 10, P99: &p99}}}
 	}
 	return &servebench.Sweep{Points: []servebench.SweepPoint{
 		{OfferedRPS: 8, Repeat: 1, Report: rep(900)},
@@ -28,9 +30,9 @@ func ttftCurve() *servebench.Sweep {
 
 var _ = Describe("HaveLatencyCurveBelow", func() {
 	It("judges every run up to the rate and names the first that breaks the curve", func() {
-		Expect(ttftCurve()).To(matchers.HaveLatencyCurveBelow(servebench.MetricTTFT, 99, 500*time.Millisecond, 3))
-		Expect(ttftCurve()).To(matchers.HaveLatencyCurveBelow(servebench.MetricTTFT, 99, 520*time.Millisecond, 4))
-		m := matchers.HaveLatencyCurveBelow(servebench.MetricTTFT, 99, 500*time.Millisecond, 4)
+		Expect(ttftCurve()).To(matchers.HaveLatencyCurveBelow(record.MetricTTFT, 99, 500*time.Millisecond, 3))
+		Expect(ttftCurve()).To(matchers.HaveLatencyCurveBelow(record.MetricTTFT, 99, 520*time.Millisecond, 4))
+		m := matchers.HaveLatencyCurveBelow(record.MetricTTFT, 99, 500*time.Millisecond, 4)
 		Expect(ttftCurve()).NotTo(m)
 		Expect(m.FailureMessage(ttftCurve())).To(Equal(`Expected p99 TTFT to stay at or under 500ms up to 4 req/s, but at 4 req/s (run 2) it is 520.0 ms
 curve (req/s: ms):
@@ -46,20 +48,20 @@ curve (req/s: ms):
 			{RateRPS: 1, Repeat: 1, TTFTP99MS: &p99},
 			{RateRPS: 2, Repeat: 1},
 		}}
-		Expect(res).To(matchers.HaveLatencyCurveBelow(servebench.MetricTTFT, 99, 100*time.Millisecond, 1))
-		m := matchers.HaveLatencyCurveBelow(servebench.MetricTTFT, 99, 100*time.Millisecond, 2)
+		Expect(res).To(matchers.HaveLatencyCurveBelow(record.MetricTTFT, 99, 100*time.Millisecond, 1))
+		m := matchers.HaveLatencyCurveBelow(record.MetricTTFT, 99, 100*time.Millisecond, 2)
 		Expect(&res).NotTo(m)
 		Expect(m.FailureMessage(res)).To(HavePrefix("Expected p99 TTFT to stay at or under 100ms up to 2 req/s, but at 2 req/s (run 1) it is undefined (no successful request)"))
 	})
 
 	It("refuses what it cannot judge", func() {
-		_, err := matchers.HaveLatencyCurveBelow(servebench.MetricTTFT, 99, time.Second, 1).Match(ttftCurve())
+		_, err := matchers.HaveLatencyCurveBelow(record.MetricTTFT, 99, time.Second, 1).Match(ttftCurve())
 		Expect(err).To(MatchError(ContainSubstring("no tested rate is at or below 1 req/s")))
-		_, err = matchers.HaveLatencyCurveBelow(servebench.MetricITL, 95, time.Second, 8).Match(sweepreport.Result{})
+		_, err = matchers.HaveLatencyCurveBelow(record.MetricITL, 95, time.Second, 8).Match(sweepreport.Result{})
 		Expect(err).To(MatchError(ContainSubstring("sweep.json keeps p50, p90 and p99")))
-		_, err = matchers.HaveLatencyCurveBelow(servebench.MetricTTFT, 0, time.Second, 8).Match(ttftCurve())
+		_, err = matchers.HaveLatencyCurveBelow(record.MetricTTFT, 0, time.Second, 8).Match(ttftCurve())
 		Expect(err).To(HaveOccurred())
-		_, err = matchers.HaveLatencyCurveBelow(servebench.MetricTTFT, 99, time.Second, 8).Match("sweep")
+		_, err = matchers.HaveLatencyCurveBelow(record.MetricTTFT, 99, time.Second, 8).Match("sweep")
 		Expect(err).To(HaveOccurred())
 	})
 })

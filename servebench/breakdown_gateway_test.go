@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/fixtures/simengine"
@@ -55,9 +57,9 @@ func skewedGateway(t *testing.T, a, b *simengine.Server) *httptest.Server {
 
 func TestBreakdownByBackendShowsTheGatewaysSkew(t *testing.T) {
 	tune := func(c *simengine.Config) { c.TimeScale = 0.1 }
-	a, b := startEngine(t, tune), startEngine(t, tune)
+	a, b := simengine.StartTest(t, tune), simengine.StartTest(t, tune)
 	gw := skewedGateway(t, a, b)
-	c := &servebench.Client{BaseURL: gw.URL, Model: "simengine-tiny", Endpoint: servebench.EndpointCompletions,
+	c := &openai.Client{BaseURL: gw.URL, Model: "simengine-tiny", Endpoint: openai.EndpointCompletions,
 		Stream: true, TotalTimeout: 20e9, BackendHeader: "X-Served-By"}
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: workloadOf(t, `{"id":"q","class":"chat","prompt":"route me","max_tokens":4,"ignore_eos":true}

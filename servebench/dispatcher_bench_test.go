@@ -8,6 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/openai"
+
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench"
@@ -38,7 +42,7 @@ func BenchmarkDispatcher(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	client := &servebench.Client{BaseURL: srv.URL, Model: "m", Endpoint: servebench.EndpointCompletions,
+	client := &openai.Client{BaseURL: srv.URL, Model: "m", Endpoint: openai.EndpointCompletions,
 		Stream: true, TotalTimeout: 10 * time.Second}
 	var p99, worst, delivered float64
 	b.ResetTimer()
@@ -50,7 +54,7 @@ func BenchmarkDispatcher(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		lag := res.Report.Percentiles[servebench.MetricScheduleLag]
+		lag := res.Report.Percentiles[record.MetricScheduleLag]
 		p99 = max(p99, *lag.P99)
 		worst = max(worst, *lag.Max)
 		g := res.Report.Generator

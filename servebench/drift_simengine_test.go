@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/fixtures/simengine"
@@ -32,7 +34,7 @@ func driftRun(t *testing.T, slowdown float64) *servebench.Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	client := &servebench.Client{BaseURL: srv.BaseURL(), Model: "simengine-tiny", Endpoint: servebench.EndpointCompletions,
+	client := &openai.Client{BaseURL: srv.BaseURL(), Model: "simengine-tiny", Endpoint: openai.EndpointCompletions,
 		Stream: true, TotalTimeout: 30 * time.Second}
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: arrival, Count: 180, Client: client, OutputDir: t.TempDir(),

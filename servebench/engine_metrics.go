@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
@@ -61,12 +63,12 @@ func scrapeMetrics(ctx context.Context, url string) (*metricsSnapshot, error) {
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("GET %s: HTTP %d", RedactURL(url), resp.StatusCode)
+		return nil, fmt.Errorf("GET %s: HTTP %d", openai.RedactURL(url), resp.StatusCode)
 	}
 	parser := expfmt.NewTextParser(model.UTF8Validation)
 	families, err := parser.TextToMetricFamilies(resp.Body)
 	if err != nil {
-		return nil, fmt.Errorf("parse %s: %w", RedactURL(url), err)
+		return nil, fmt.Errorf("parse %s: %w", openai.RedactURL(url), err)
 	}
 	s := &metricsSnapshot{counters: map[string]float64{}, gauges: map[string]float64{}, histograms: map[string]HistogramDelta{}}
 	for name, fam := range families {

@@ -6,12 +6,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
 )
 
 func TestRunRecordsTheEnginesOwnViewOfTheMeasurement(t *testing.T) {
-	srv := startEngine(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
+	srv := simengine.StartTest(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		// "one two three" is three prompt tokens to the simulated engine.
 		Workload: workloadOf(t, `{"prompt":"one two three","max_tokens":8,"ignore_eos":true}`),
@@ -44,7 +46,7 @@ func TestRunRecordsTheEnginesOwnViewOfTheMeasurement(t *testing.T) {
 	}
 	// The server's mean TTFT cannot exceed the client's: the client's
 	// clock starts earlier and stops later.
-	if client := res.Report.Percentiles[servebench.MetricTTFT].Mean; client == nil || *ttft.Mean*1000 > *client {
+	if client := res.Report.Percentiles[record.MetricTTFT].Mean; client == nil || *ttft.Mean*1000 > *client {
 		t.Errorf("server mean TTFT %.3f ms exceeds the client's %v ms", *ttft.Mean*1000, client)
 	}
 	if got := em.Gauges["vllm:num_requests_running"+m]; got != 0 {
@@ -63,7 +65,7 @@ func TestRunRecordsTheEnginesOwnViewOfTheMeasurement(t *testing.T) {
 }
 
 func TestEngineMetricsScrapeFailureIsReportedNotFatal(t *testing.T) {
-	srv := startEngine(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
+	srv := simengine.StartTest(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: workloadOf(t, `{"prompt":"x","max_tokens":2}`),
 		Arrival:  constant(t, 50), Count: 2, Client: clientFor(srv), OutputDir: t.TempDir(),

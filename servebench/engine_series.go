@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/servebench/record"
 )
 
@@ -144,7 +146,7 @@ type engineSampler struct {
 func startEngineSampler(ctx context.Context, url string, interval time.Duration, t0 time.Time) *engineSampler {
 	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s := &engineSampler{url: url, cancel: cancel, done: make(chan struct{}),
-		series: EngineSeries{URL: RedactURL(url), IntervalMS: record.Millis(interval)}}
+		series: EngineSeries{URL: openai.RedactURL(url), IntervalMS: record.Millis(interval)}}
 	go func() {
 		defer close(s.done)
 		for every := interval; ; {
@@ -175,7 +177,7 @@ func (s *engineSampler) sample(ctx context.Context, t0 time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err != nil {
-		s.series.Samples = append(s.series.Samples, EngineSample{AtMS: at, Error: redactURL(err.Error(), s.url)})
+		s.series.Samples = append(s.series.Samples, EngineSample{AtMS: at, Error: openai.RedactURLSecrets(err.Error(), s.url)})
 		s.series.FailedScrapes++
 		return
 	}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/fixtures/simengine"
@@ -33,7 +35,7 @@ func ExampleRun() {
 
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: arrival, Count: 10, OutputDir: dir,
-		Client: &servebench.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: servebench.EndpointCompletions,
+		Client: &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointCompletions,
 			Stream: true, TotalTimeout: 10 * time.Second},
 		Score: servebench.ScoreOptions{SLO: servebench.SLO{TTFT: 2 * time.Second}},
 	})

@@ -6,6 +6,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -16,7 +18,7 @@ import (
 
 // idPrefixer is a Sender that wraps the OpenAI client: here it only
 // prefixes each attempt's wire ID, where a real wrapper might add tracing.
-type idPrefixer struct{ inner *servebench.Client }
+type idPrefixer struct{ inner *openai.Client }
 
 func (s idPrefixer) Do(ctx context.Context, start time.Time, req *record.Request, id string, out *record.Outcome) {
 	s.inner.Do(ctx, start, req, "example/"+id, out)
@@ -37,7 +39,7 @@ func ExampleSender() {
 	dir, _ := os.MkdirTemp("", "example-sender-")
 	defer os.RemoveAll(dir)
 
-	client := &servebench.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: servebench.EndpointCompletions,
+	client := &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointCompletions,
 		Stream: true, TotalTimeout: 10 * time.Second}
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: arrival, Count: 3, OutputDir: dir, Sender: idPrefixer{client},

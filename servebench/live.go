@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -170,15 +172,15 @@ func (l *LiveRun) engineMetrics(before, after scrapeResult) *EngineMetrics {
 // metricsBetween compares two scrapes of url, or says why one failed.
 func metricsBetween(url string, before, after scrapeResult) *EngineMetrics {
 	if before.err != nil || after.err != nil {
-		em := &EngineMetrics{URL: RedactURL(url)}
+		em := &EngineMetrics{URL: openai.RedactURL(url)}
 		for _, err := range []error{before.err, after.err} {
 			if err != nil {
-				em.Errors = append(em.Errors, redactURL(err.Error(), url))
+				em.Errors = append(em.Errors, openai.RedactURLSecrets(err.Error(), url))
 			}
 		}
 		return em
 	}
-	return engineMetricsBetween(RedactURL(url), before.snap, after.snap)
+	return engineMetricsBetween(openai.RedactURL(url), before.snap, after.snap)
 }
 
 // Schedule is the run's realized schedule.

@@ -10,7 +10,7 @@ import (
 )
 
 func TestLiveRunSnapshotsOnlyRise(t *testing.T) {
-	srv := startEngine(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
+	srv := simengine.StartTest(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
 	live, err := servebench.Start(context.Background(), servebench.RunConfig{
 		Workload: workloadOf(t, `{"prompt":"status report","max_tokens":8,"ignore_eos":true}`),
 		Arrival:  constant(t, 40), Count: 30, Client: clientFor(srv), OutputDir: t.TempDir(),

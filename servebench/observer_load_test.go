@@ -39,7 +39,7 @@ func (c *callLog) count(prefix string) int {
 // before its Ended, so due minus ended (the outstanding work) ends at 0;
 // Observers passes LoadPoint and Due to the observers that take them.
 func TestLoadObserverBalancesDueAndEndedInACancelledRun(t *testing.T) {
-	srv := startEngine(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
+	srv := simengine.StartTest(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
 	load, plain := &loadLog{}, &callLog{}
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()

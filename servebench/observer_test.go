@@ -26,7 +26,7 @@ func (c *callLog) Ended(o *record.Outcome) { c.add("ended " + o.ID + " " + strin
 func (c *callLog) Finished()               { c.add("finished") }
 
 func TestObserverSeesEveryScheduledRequestEndOnceBetweenStartedAndFinished(t *testing.T) {
-	srv := startEngine(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
+	srv := simengine.StartTest(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
 	log := &callLog{}
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: workloadOf(t, `{"id":"a","prompt":"check the pager","max_tokens":4,"ignore_eos":true}

@@ -3,6 +3,8 @@ package servebench
 import (
 	"slices"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -79,7 +81,7 @@ type Report struct {
 	QualifiedRPS *float64 `json:"qualified_rps"`
 	// Endpoint is the API the requests were sent to, when the scorer was
 	// told; Percentiles and Throughput follow its declarations.
-	Endpoint Endpoint `json:"endpoint,omitempty"`
+	Endpoint openai.Endpoint `json:"endpoint,omitempty"`
 	// Throughput gives the rates the API declares (requests/s, items/s,
 	// documents/s, input and output tokens/s) over the horizon, counted on
 	// successful requests; absent when the endpoint is not known.
@@ -111,7 +113,7 @@ type Report struct {
 	// Percentiles maps a Metric to its distribution over a named
 	// population. A metric the endpoint does not define (TTFT, TPOT, ITL
 	// for embeddings or rerank) is absent, never a number.
-	Percentiles map[Metric]Distribution `json:"percentiles"`
+	Percentiles map[record.Metric]Distribution `json:"percentiles"`
 	// Backlog describes outstanding work over the window.
 	Backlog *Backlog `json:"backlog,omitempty"`
 	// Fluidity is present when a fluidity rule was declared.
@@ -159,35 +161,8 @@ type Report struct {
 
 	// samples keeps the raw latency samples behind Percentiles, so that any
 	// percentile can be computed in memory; it is not serialized.
-	samples map[Metric][]float64
+	samples map[record.Metric][]float64
 }
-
-// Metric names a latency population in a Report.
-type Metric string
-
-// The latency metrics. Populations are successful requests unless noted.
-const (
-	// MetricTTFT is f - d per successful request.
-	MetricTTFT Metric = "ttft_ms"
-	// MetricTTFTFromScheduled is f - a per successful request.
-	MetricTTFTFromScheduled Metric = "ttft_from_scheduled_ms"
-	// MetricTPOT is (l - f)/(n - 1) per successful request where defined.
-	MetricTPOT Metric = "tpot_ms"
-	// MetricITL pools token-level gaps over successful requests whose every
-	// event is proven to hold one token.
-	MetricITL Metric = "itl_ms"
-	// MetricChunkGap pools gaps between content events over successful
-	// requests, whatever each event holds.
-	MetricChunkGap Metric = "chunk_gap_ms"
-	// MetricE2E is e - d per successful request.
-	MetricE2E Metric = "e2e_ms"
-	// MetricLastToken is l - d per successful request (not E2E).
-	MetricLastToken Metric = "last_token_ms"
-	// MetricScheduleLag is d - a over every sent request.
-	MetricScheduleLag Metric = "schedule_lag_ms"
-	// MetricClientQueue is q - a over every request that got a slot.
-	MetricClientQueue Metric = "client_queue_ms"
-)
 
 // Distribution summarizes one latency population.
 type Distribution struct {
@@ -375,7 +350,7 @@ type Experiment struct {
 	// nothing was dispatched.
 	ClockOrigin   string               `json:"clock_origin,omitempty"`
 	Arrival       schedule.ArrivalSpec `json:"arrival"`
-	Endpoint      Endpoint             `json:"endpoint"`
+	Endpoint      openai.Endpoint      `json:"endpoint"`
 	BaseURL       string               `json:"base_url"`
 	Model         string               `json:"model"`
 	Engine        *EngineInfo          `json:"engine,omitempty"`

@@ -34,7 +34,7 @@ func (s *fixedGPUSampler) StartGPUSampling(context.Context) func() *servebench.G
 }
 
 func TestEnergyIsAttributedToQualifiedRequestsAndOutputTokens(t *testing.T) {
-	srv := startEngine(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
+	srv := simengine.StartTest(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
 	dir := t.TempDir()
 	gpu := &fixedGPUSampler{energyJ: 400}
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{

@@ -204,7 +204,7 @@ func buildHTMLPage(r *Report) *htmlPage {
 	p.Checks, p.CheckExamples = htmlChecks(r)
 	// An endpoint without a first token (embeddings, rerank) defines no
 	// TTFT: its report has no TTFT population and the page no TTFT chart.
-	if r.defines(MetricTTFT) {
+	if r.defines(record.MetricTTFT) {
 		p.CDFs = append(p.CDFs, cdfChart("TTFT: first content − sent (ms)", successValues(r, func(q *RequestScore) *float64 { return q.TTFTMS }),
 			cdfBound(record.Millis(r.SLO.TTFT), !r.SLO.TTFTFromScheduled, "TTFT bound")))
 	}

@@ -414,7 +414,7 @@ func TestWriteHTMLStaysSmallFor100000Requests(t *testing.T) {
 }
 
 func TestRunWritesTheReportPageBesideTheReport(t *testing.T) {
-	srv := startEngine(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
+	srv := simengine.StartTest(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
 	dir := t.TempDir()
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: workloadOf(t, `{"id":"a","prompt":"check the pager","max_tokens":4}

@@ -20,7 +20,7 @@ func StoredPercentiles() []float64 { return []float64{50, 90, 95, 99, 100} }
 // 95, 99 and 100 (the maximum) and errors for any other p. An unknown
 // metric or an empty population is an error too: an undefined percentile
 // is never reported as zero.
-func (r *Report) Percentile(m Metric, p float64) (value float64, n int, population string, err error) {
+func (r *Report) Percentile(m record.Metric, p float64) (value float64, n int, population string, err error) {
 	if r == nil {
 		return 0, 0, "", fmt.Errorf("percentile of %s: no report", m)
 	}

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/internal/numfmt"
@@ -125,16 +127,16 @@ func writeThroughputText(line func(label, format string, args ...any), r *Report
 		line("Throughput "+string(tr.Unit), "%s (%d / %s s horizon; reported by %d successes)",
 			numfmt.Fixed(tr.PerSecond, 3), tr.Count, horizonS, tr.Reported)
 	}
-	if api, ok := APIOf(r.Endpoint); ok && !api.FirstToken {
+	if api, ok := openai.APIOf(r.Endpoint); ok && !api.FirstToken {
 		line("Undefined metrics", "TTFT, TPOT, ITL and last-token latency: the %s API has no first token", r.Endpoint)
 	}
 }
 
 // reportMetricsIn lists the report's metrics in report order, followed by
 // any the scorer does not know (a report from a newer version).
-func reportMetricsIn(r *Report) []Metric {
-	out := make([]Metric, 0, len(r.Percentiles))
-	known := map[Metric]bool{}
+func reportMetricsIn(r *Report) []record.Metric {
+	out := make([]record.Metric, 0, len(r.Percentiles))
+	known := map[record.Metric]bool{}
 	for _, m := range reportMetrics {
 		known[m] = true
 		if _, ok := r.Percentiles[m]; ok {
@@ -195,7 +197,7 @@ func (r *Report) GomegaString() string {
 			fmt.Fprintf(&b, " %s=%d", s, c)
 		}
 	}
-	for _, m := range []Metric{MetricTTFT, MetricTPOT, MetricE2E} {
+	for _, m := range []record.Metric{record.MetricTTFT, record.MetricTPOT, record.MetricE2E} {
 		d := r.Percentiles[m]
 		fmt.Fprintf(&b, ", %s p50/p99 %s/%s ms (n=%d)", strings.TrimSuffix(string(m), "_ms"), numfmt.OptCompact(d.P50), numfmt.OptCompact(d.P99), d.N)
 	}

@@ -8,6 +8,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -38,7 +40,7 @@ type RunConfig struct {
 	// Client sends the requests, unless Sender is set; either is required.
 	// When set it is also what the experiment record describes (endpoint,
 	// base URL, model, deadlines).
-	Client *Client
+	Client *openai.Client
 	// Sender, when set, sends the requests instead of Client: another
 	// protocol, or a Client wrapped with extra behaviour (see Sender).
 	Sender record.Sender
@@ -159,7 +161,7 @@ func (cfg *RunConfig) validate() error {
 		return errors.New("run: the schedule was realized from another workload (hash differs)")
 	}
 	if cfg.Client != nil {
-		if err := cfg.Client.validateHeaders(); err != nil {
+		if err := cfg.Client.ValidateHeaders(); err != nil {
 			return fmt.Errorf("run: %w", err)
 		}
 	}

@@ -23,7 +23,7 @@ import (
 // offered request to requests.jsonl and none to report.json, and its
 // report equals what the in-memory scorer makes of the same files.
 func TestBoundedMemoryRun(t *testing.T) {
-	srv := startEngine(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
+	srv := simengine.StartTest(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
 	w := workloadOf(t, `{"id":"a","prompt":"check the pager","max_tokens":8,"ignore_eos":true}
 {"id":"b","prompt":"summarize the outage","max_tokens":5,"ignore_eos":true}
 `)
@@ -109,7 +109,7 @@ func TestBoundedMemoryRun(t *testing.T) {
 // so rather than report every request as pending; once it has ended,
 // Snapshot is its final report.
 func TestBoundedMemorySnapshotWaitsForTheEnd(t *testing.T) {
-	srv := startEngine(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
+	srv := simengine.StartTest(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
 	w := workloadOf(t, `{"id":"a","prompt":"check the pager","max_tokens":4,"ignore_eos":true}
 `)
 	live, err := servebench.Start(context.Background(), servebench.RunConfig{

@@ -5,19 +5,21 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
 )
 
 func TestRunFlagsForcedLengthsTheEngineCannotHonour(t *testing.T) {
-	srv := startEngine(t, func(c *simengine.Config) {
+	srv := simengine.StartTest(t, func(c *simengine.Config) {
 		c.TimeScale = 0.1
 		c.OutputMeanTokens, c.OutputMinTokens = 3, 1 // natural answers are short
 	})
 	w := workloadOf(t, `{"id":"forced","prompt":"write a lot","max_tokens":40,"ignore_eos":true}
 {"id":"natural","prompt":"write a little","max_tokens":40}
 `)
-	run := func(lc servebench.LengthControl) *servebench.Report {
+	run := func(lc openai.LengthControl) *servebench.Report {
 		c := clientFor(srv)
 		c.LengthControl = lc
 		res, err := servebench.Run(context.Background(), servebench.RunConfig{
@@ -30,12 +32,12 @@ func TestRunFlagsForcedLengthsTheEngineCannotHonour(t *testing.T) {
 	}
 	// The engine is told to ignore EOS: both forced requests come back at
 	// max_tokens, and the natural rows are not counted.
-	if c := run(servebench.LengthIgnoreEOS).OutputLengths; c == nil || c.Forced != 2 || c.NotEnforceable != 0 || c.ShortOfMaxTokens != 0 {
+	if c := run(openai.LengthIgnoreEOS).OutputLengths; c == nil || c.Forced != 2 || c.NotEnforceable != 0 || c.ShortOfMaxTokens != 0 {
 		t.Fatalf("ignore_eos sent: check %+v, want 2 forced, all enforced and at max_tokens", c)
 	}
 	// An engine that cannot be asked: the rows are flagged and their
 	// natural lengths show up as short.
-	rep := run(servebench.LengthUnsupported)
+	rep := run(openai.LengthUnsupported)
 	c := rep.OutputLengths
 	if c == nil || c.Forced != 2 || c.NotEnforceable != 2 || c.ShortOfMaxTokens != 2 {
 		t.Fatalf("unsupported: check %+v, want 2 forced, 2 not enforceable, 2 short", c)
@@ -50,7 +52,7 @@ func TestRunFlagsForcedLengthsTheEngineCannotHonour(t *testing.T) {
 }
 
 func TestRunComparesIntendedAndReportedPromptTokens(t *testing.T) {
-	srv := startEngine(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
+	srv := simengine.StartTest(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
 	// The simulated engine counts a completions prompt as its words: 4
 	// and 2 tokens. The second row claims 40: off by 38, beyond the
 	// allowed max(16 tokens, 5 %).

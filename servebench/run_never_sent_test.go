@@ -3,26 +3,16 @@ package servebench_test
 import (
 	"context"
 	"crypto/tls"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/internal/ssetest"
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/servebench"
 )
-
-// closedPortURL is an http URL on a loopback port that nothing listens on.
-func closedPortURL(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	_ = l.Close()
-	return "http://" + addr
-}
 
 // TestRunWhoseRequestsNeverReachTheEngineIsNotValid: requests that never
 // obtained a connection (refused, a TLS handshake against a plain HTTP
@@ -34,12 +24,12 @@ func TestRunWhoseRequestsNeverReachTheEngineIsNotValid(t *testing.T) {
 	}))
 	t.Cleanup(plain.Close)
 	for name, baseURL := range map[string]string{
-		"connection refused":            closedPortURL(t),
+		"connection refused":            ssetest.ClosedPortURL(t),
 		"TLS to a plain port":           "https://" + strings.TrimPrefix(plain.URL, "http://"),
 		"a port that cannot be dialled": "http://127.0.0.1:99999",
 	} {
 		t.Run(name, func(t *testing.T) {
-			c := &servebench.Client{BaseURL: baseURL, Model: "m", Endpoint: servebench.EndpointCompletions, Stream: true}
+			c := &openai.Client{BaseURL: baseURL, Model: "m", Endpoint: openai.EndpointCompletions, Stream: true}
 			c.HTTPClient = &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{}}}
 			res, err := servebench.Run(context.Background(), servebench.RunConfig{
 				Workload: workloadOf(t, `{"id":"a","prompt":"p","max_tokens":4}

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -128,7 +130,7 @@ func experimentRecord(cfg RunConfig, s *schedule.Schedule, wallStart time.Time) 
 		Labels:        cfg.Labels,
 	}
 	if c := cfg.Client; c != nil {
-		x.Endpoint, x.BaseURL, x.Model, x.Timeouts = c.Endpoint, RedactURL(c.BaseURL), c.Model, clientTimeouts(c)
+		x.Endpoint, x.BaseURL, x.Model, x.Timeouts = c.Endpoint, openai.RedactURL(c.BaseURL), c.Model, clientTimeouts(c)
 	}
 	if cfg.Warmup > 0 {
 		x.Notes = append(x.Notes, fmt.Sprintf("warmup: %s from the workload's first rows, excluded from the cohort; their prefixes start warm", numfmt.Count(cfg.Warmup, "request", "requests")))
@@ -194,7 +196,7 @@ func writeFileWhole(path string, data []byte) error {
 }
 
 // clientTimeouts reports the client's declared deadlines in milliseconds.
-func clientTimeouts(c *Client) Timeouts {
+func clientTimeouts(c *openai.Client) Timeouts {
 	return Timeouts{
 		FirstTokenMS: record.Millis(c.FirstTokenTimeout),
 		IdleMS:       record.Millis(c.IdleTimeout),

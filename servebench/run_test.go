@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -18,19 +20,6 @@ import (
 )
 
 // startEngine starts the simulated engine on loopback for one test.
-func startEngine(t *testing.T, tune func(*simengine.Config)) *simengine.Server {
-	t.Helper()
-	cfg := simengine.DefaultConfig()
-	if tune != nil {
-		tune(&cfg)
-	}
-	srv, err := simengine.Start(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
-	return srv
-}
 
 func workloadOf(t *testing.T, rows string) *schedule.Workload {
 	t.Helper()
@@ -41,8 +30,8 @@ func workloadOf(t *testing.T, rows string) *schedule.Workload {
 	return w
 }
 
-func clientFor(srv *simengine.Server) *servebench.Client {
-	return &servebench.Client{BaseURL: srv.BaseURL(), Model: "simengine-tiny", Endpoint: servebench.EndpointCompletions,
+func clientFor(srv *simengine.Server) *openai.Client {
+	return &openai.Client{BaseURL: srv.BaseURL(), Model: "simengine-tiny", Endpoint: openai.EndpointCompletions,
 		Stream: true, TotalTimeout: 20 * time.Second}
 }
 
@@ -56,7 +45,7 @@ func constant(t *testing.T, rate float64) schedule.Arrival {
 }
 
 func TestRunWritesTheRunDirectoryAndScoresEveryRequest(t *testing.T) {
-	srv := startEngine(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
+	srv := simengine.StartTest(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
 	dir := t.TempDir()
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: workloadOf(t, `{"id":"a","prompt":"check the pager","max_tokens":8,"ignore_eos":true}
@@ -109,7 +98,7 @@ func TestCancelledRunLeavesOneTerminalRecordPerScheduledRequest(t *testing.T) {
 	// Slow decode (8 ms steps) and 64-token outputs keep requests in flight
 	// when the run is cancelled; 40 arrivals at 20/s span two seconds, so
 	// cancelling at 500 ms leaves some in flight and most never sent.
-	srv := startEngine(t, nil)
+	srv := simengine.StartTest(t, nil)
 	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 	defer cancel()
@@ -147,7 +136,7 @@ func TestCancelledRunLeavesOneTerminalRecordPerScheduledRequest(t *testing.T) {
 }
 
 func TestClosedLoopUsersWaitTheirThinkTime(t *testing.T) {
-	srv := startEngine(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
+	srv := simengine.StartTest(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload:   workloadOf(t, `{"prompt":"status?","max_tokens":4,"ignore_eos":true}`),
 		ClosedLoop: &schedule.ClosedLoop{Users: 2, ThinkTime: 30 * time.Millisecond}, Count: 6,
@@ -189,7 +178,7 @@ func TestClosedLoopUsersWaitTheirThinkTime(t *testing.T) {
 }
 
 func TestConversationTurnsFollowThePreviousAnswer(t *testing.T) {
-	srv := startEngine(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
+	srv := simengine.StartTest(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: workloadOf(t, `{"id":"t1","messages":[{"role":"user","content":"what broke?"}],"max_tokens":4,"conversation":"c","turn":1}
 {"id":"t2","messages":[{"role":"user","content":"what broke?"},{"role":"assistant","content":"the cache"},{"role":"user","content":"why?"}],"max_tokens":4,"conversation":"c","turn":2,"think_ms":40}
@@ -199,7 +188,7 @@ func TestConversationTurnsFollowThePreviousAnswer(t *testing.T) {
 		// loaded machine answers (at 10 req/s the 100 ms window left the
 		// second turn out whenever the first took over 60 ms).
 		Arrival: constant(t, 0.5), Count: 1,
-		Client: &servebench.Client{BaseURL: srv.BaseURL(), Model: "simengine-tiny", Endpoint: servebench.EndpointChat, Stream: true, TotalTimeout: 10 * time.Second},
+		Client: &openai.Client{BaseURL: srv.BaseURL(), Model: "simengine-tiny", Endpoint: openai.EndpointChat, Stream: true, TotalTimeout: 10 * time.Second},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -221,7 +210,7 @@ func TestConversationTurnsFollowThePreviousAnswer(t *testing.T) {
 }
 
 func TestConcurrencyCapIsMeasuredAndReported(t *testing.T) {
-	srv := startEngine(t, nil) // 8 ms steps: 16 tokens take about 130 ms
+	srv := simengine.StartTest(t, nil) // 8 ms steps: 16 tokens take about 130 ms
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: workloadOf(t, `{"prompt":"long answer","max_tokens":16,"ignore_eos":true}`),
 		Arrival:  constant(t, 100), Count: 6, MaxConcurrency: 1,
@@ -234,7 +223,7 @@ func TestConcurrencyCapIsMeasuredAndReported(t *testing.T) {
 	if !g.CapBound || g.PeakOutstanding != 1 || g.MaxConcurrency != 1 {
 		t.Fatalf("generator %+v: a cap of 1 under 100 req/s of 130 ms requests must bind", g)
 	}
-	q := res.Report.Percentiles[servebench.MetricClientQueue]
+	q := res.Report.Percentiles[record.MetricClientQueue]
 	if q.N != 6 || q.Max == nil || *q.Max < 300 {
 		t.Fatalf("client queue %+v: the sixth request waits for five others (over 300 ms)", q)
 	}

@@ -9,6 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/internal/ssetest"
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/servebench"
@@ -20,10 +23,10 @@ import (
 // scheduled request as not_sent, so `score --run` works on the directory.
 func TestRunCancelledDuringWarmupLeavesAScorableDirectory(t *testing.T) {
 	arrived := make(chan struct{}, 4)
-	srv := newScriptServer(t, func(w *sseWriter) {
+	srv := ssetest.New(t, func(w *ssetest.Writer) {
 		arrived <- struct{}{}
-		w.streamHeader()
-		w.sleep(5 * time.Second) // until the client goes away
+		w.StreamHeader()
+		w.Sleep(5 * time.Second) // until the client goes away
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -35,7 +38,7 @@ func TestRunCancelledDuringWarmupLeavesAScorableDirectory(t *testing.T) {
 		Workload: workloadOf(t, `{"id":"a","prompt":"p","max_tokens":4}
 `),
 		Arrival: constant(t, 10), Count: 5, Warmup: 2, OutputDir: t.TempDir(),
-		Client: &servebench.Client{BaseURL: srv.URL, Model: "m", Endpoint: servebench.EndpointCompletions, Stream: true},
+		Client: &openai.Client{BaseURL: srv.URL, Model: "m", Endpoint: openai.EndpointCompletions, Stream: true},
 	})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("run error %v, want the cancellation", err)

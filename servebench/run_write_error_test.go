@@ -13,6 +13,9 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/servebench/servebench/internal/ssetest"
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/servebench"
@@ -43,23 +46,23 @@ type uncuttableFullDisk struct{ d *fullDisk }
 func (u uncuttableFullDisk) Write(p []byte) (int, error) { return u.d.Write(p) }
 
 // quickAnswerServer answers every request with a short successful stream.
-func quickAnswerServer(t *testing.T) *scriptServer {
-	return newScriptServer(t, func(w *sseWriter) {
-		w.streamHeader()
-		w.content(textChunk("ok", nil, nil))
-		w.event(textChunk("", nil, "stop"))
-		w.done()
+func quickAnswerServer(t *testing.T) *ssetest.Server {
+	return ssetest.New(t, func(w *ssetest.Writer) {
+		w.StreamHeader()
+		w.Content(ssetest.TextChunk("ok", nil, nil))
+		w.Event(ssetest.TextChunk("", nil, "stop"))
+		w.Done()
 	})
 }
 
 // writeErrorRun runs 40 requests at 20 per second into an outcome file with
 // room for about three records.
-func writeErrorRun(t *testing.T, srv *scriptServer, wrap func(*os.File) io.Writer) (*servebench.RunResult, error) {
+func writeErrorRun(t *testing.T, srv *ssetest.Server, wrap func(*os.File) io.Writer) (*servebench.RunResult, error) {
 	cfg := servebench.RunConfig{
 		Workload: workloadOf(t, `{"id":"a","prompt":"p","max_tokens":4}
 `),
 		Arrival: constant(t, 20), Count: 40, OutputDir: t.TempDir(),
-		Client: &servebench.Client{BaseURL: srv.URL, Model: "m", Endpoint: servebench.EndpointCompletions, Stream: true},
+		Client: &openai.Client{BaseURL: srv.URL, Model: "m", Endpoint: openai.EndpointCompletions, Stream: true},
 	}
 	servebench.SetOutcomeSink(&cfg, wrap)
 	return servebench.Run(context.Background(), cfg)
@@ -85,9 +88,7 @@ func TestRunStopsAtOnceWhenTheOutcomeFileCannotBeWritten(t *testing.T) {
 	if kept == 0 || kept > 4 {
 		t.Fatalf("%d records kept, want the 1 to 4 that fit", kept)
 	}
-	srv.mu.Lock()
-	served := len(srv.bodies)
-	srv.mu.Unlock()
+	served := len(srv.Bodies())
 	// The 40 requests are 50 ms apart: had the dispatch gone on, the
 	// server would have seen all of them.
 	if served > kept+4 {
@@ -142,8 +143,12 @@ func TestScoreRunDirScoresTheLinesBeforeATornLastLine(t *testing.T) {
 		t.Fatalf("a torn last line made the directory unscorable: %v", err)
 	}
 	reasons := strings.Join(rep.InvalidReasons, "; ")
-	wantContains(t, "invalid reasons", reasons, fmt.Sprintf("%s:%d: the last line is torn", path, kept+1))
-	wantContains(t, "invalid reasons", reasons, fmt.Sprintf("%d of 40 offered requests have no outcome record", 40-kept))
+	if want := fmt.Sprintf("%s:%d: the last line is torn", path, kept+1); !strings.Contains(reasons, want) {
+		t.Errorf("invalid reasons %q lack %q", reasons, want)
+	}
+	if want := fmt.Sprintf("%d of 40 offered requests have no outcome record", 40-kept); !strings.Contains(reasons, want) {
+		t.Errorf("invalid reasons %q lack %q", reasons, want)
+	}
 	if rep.Valid || rep.StatusCounts[record.StatusSuccess] != kept {
 		t.Errorf("valid %v, %d successes scored, want not valid and the %d complete records", rep.Valid, rep.StatusCounts[record.StatusSuccess], kept)
 	}
@@ -163,7 +168,7 @@ func TestAFailedReportWriteLeavesNoPartialReport(t *testing.T) {
 		Workload: workloadOf(t, `{"id":"a","prompt":"p","max_tokens":4}
 `),
 		Arrival: constant(t, 50), Count: 2, OutputDir: dir,
-		Client: &servebench.Client{BaseURL: srv.URL, Model: "m", Endpoint: servebench.EndpointCompletions, Stream: true},
+		Client: &openai.Client{BaseURL: srv.URL, Model: "m", Endpoint: openai.EndpointCompletions, Stream: true},
 	})
 	if err == nil {
 		t.Fatal("the report could not be written, yet the run returned no error")

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -45,7 +47,7 @@ type ScoreOptions struct {
 	// the metrics and rates it declares (see API), and an objective on a
 	// metric it does not define is refused. Empty scores every metric (a
 	// text-generating API).
-	Endpoint Endpoint
+	Endpoint openai.Endpoint
 }
 
 // ErrLoadNotDelivered says that the accounting is complete but the run is
@@ -74,7 +76,7 @@ type scoreSetup struct {
 	// driftMS is the drift interval in ms; 0 leaves drift out.
 	driftMS float64
 	// api declares what the records' API defines; nil for every metric.
-	api *API
+	api *openai.API
 }
 
 // resolveScoreSetup applies defaults and checks every option. window and

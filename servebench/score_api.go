@@ -3,13 +3,17 @@ package servebench
 import (
 	"fmt"
 	"time"
+
+	"github.com/servebench/servebench/servebench/openai"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // ThroughputRate is one of the rates a report gives for its API: a count
 // over successful requests divided by the cohort's horizon.
 type ThroughputRate struct {
 	// Unit names the rate, such as "items/s".
-	Unit ThroughputUnit `json:"unit"`
+	Unit openai.ThroughputUnit `json:"unit"`
 	// Count is what was counted (requests, items, documents or tokens);
 	// Reported is how many successful requests reported it (a token count
 	// is only known from a server's usage).
@@ -21,31 +25,30 @@ type ThroughputRate struct {
 
 // resolveAPI finds the declarations of endpoint e and refuses an SLO
 // objective on a metric the API does not define.
-func (set *scoreSetup) resolveAPI(e Endpoint) error {
+func (set *scoreSetup) resolveAPI(e openai.Endpoint) error {
 	if e == "" {
 		return nil
 	}
-	p, ok := protocolFor(e)
+	api, ok := openai.APIOf(e)
 	if !ok {
-		return fmt.Errorf("score options: unknown endpoint %q: want one of %s", e, EndpointList())
+		return fmt.Errorf("score options: unknown endpoint %q: want one of %s", e, openai.EndpointList())
 	}
-	set.api = p.api()
+	set.api = &api
 	return CheckObjectives(e, set.slo)
 }
 
 // CheckObjectives refuses an objective on a metric that endpoint e does
 // not define, such as a TTFT bound on embeddings, naming the objective.
-func CheckObjectives(e Endpoint, slo SLO) error {
-	p, ok := protocolFor(e)
+func CheckObjectives(e openai.Endpoint, slo SLO) error {
+	api, ok := openai.APIOf(e)
 	if !ok {
-		return fmt.Errorf("unknown endpoint %q: want one of %s", e, EndpointList())
+		return fmt.Errorf("unknown endpoint %q: want one of %s", e, openai.EndpointList())
 	}
-	api := p.api()
 	for _, o := range []struct {
 		name   string
 		bound  time.Duration
-		metric Metric
-	}{{"ttft", slo.TTFT, MetricTTFT}, {"tpot", slo.TPOT, MetricTPOT}, {"e2e", slo.E2E, MetricE2E}} {
+		metric record.Metric
+	}{{"ttft", slo.TTFT, record.MetricTTFT}, {"tpot", slo.TPOT, record.MetricTPOT}, {"e2e", slo.E2E, record.MetricE2E}} {
 		if o.bound > 0 && !api.Defines(o.metric) {
 			return &UndefinedObjectiveError{Objective: o.name, Endpoint: e}
 		}
@@ -59,7 +62,7 @@ type UndefinedObjectiveError struct {
 	// Objective is "ttft", "tpot" or "e2e".
 	Objective string
 	// Endpoint is the API that does not define it.
-	Endpoint Endpoint
+	Endpoint openai.Endpoint
 }
 
 func (e *UndefinedObjectiveError) Error() string {
@@ -68,10 +71,10 @@ func (e *UndefinedObjectiveError) Error() string {
 }
 
 // definedNames lists the latency metrics of e that an objective can bound.
-func definedNames(e Endpoint) string {
-	api, _ := APIOf(e)
+func definedNames(e openai.Endpoint) string {
+	api, _ := openai.APIOf(e)
 	out := ""
-	for _, m := range []Metric{MetricTTFT, MetricTPOT, MetricE2E} {
+	for _, m := range []record.Metric{record.MetricTTFT, record.MetricTPOT, record.MetricE2E} {
 		if api.Defines(m) {
 			if out != "" {
 				out += ", "
@@ -83,7 +86,7 @@ func definedNames(e Endpoint) string {
 }
 
 // defines reports whether the setup's API defines metric m.
-func (set *scoreSetup) defines(m Metric) bool { return set.api == nil || set.api.Defines(m) }
+func (set *scoreSetup) defines(m record.Metric) bool { return set.api == nil || set.api.Defines(m) }
 
 // throughputTally counts what the API's rates count, over successful
 // requests.
@@ -111,7 +114,7 @@ func (t *throughputTally) add(rec *scoreRecord) {
 
 // rates gives the API's declared rates over horizonMS; nil without an
 // API.
-func (t *throughputTally) rates(api *API, successes int, horizonMS float64) []ThroughputRate {
+func (t *throughputTally) rates(api *openai.API, successes int, horizonMS float64) []ThroughputRate {
 	if api == nil || !(horizonMS > 0) {
 		return nil
 	}
@@ -119,13 +122,13 @@ func (t *throughputTally) rates(api *API, successes int, horizonMS float64) []Th
 	for _, u := range api.Throughput {
 		r := ThroughputRate{Unit: u}
 		switch u {
-		case ThroughputRequests:
+		case openai.ThroughputRequests:
 			r.Count, r.Reported = successes, successes
-		case ThroughputItems, ThroughputDocuments:
+		case openai.ThroughputItems, openai.ThroughputDocuments:
 			r.Count, r.Reported = t.items, t.itemsReported
-		case ThroughputInputTokens:
+		case openai.ThroughputInputTokens:
 			r.Count, r.Reported = t.input, t.inputReported
-		case ThroughputOutputTokens:
+		case openai.ThroughputOutputTokens:
 			r.Count, r.Reported = t.output, t.outputReported
 		}
 		r.PerSecond = float64(r.Count) / (horizonMS / 1000)
@@ -136,10 +139,10 @@ func (t *throughputTally) rates(api *API, successes int, horizonMS float64) []Th
 
 // defines reports whether the report's endpoint defines metric m; a
 // report that does not name its endpoint defines every metric.
-func (r *Report) defines(m Metric) bool {
+func (r *Report) defines(m record.Metric) bool {
 	if r.Endpoint == "" {
 		return true
 	}
-	api, ok := APIOf(r.Endpoint)
+	api, ok := openai.APIOf(r.Endpoint)
 	return !ok || api.Defines(m)
 }

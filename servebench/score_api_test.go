@@ -10,6 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/internal/ssetest"
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -19,7 +22,7 @@ import (
 
 // runEndpoint runs count requests of workload at 20 req/s against srv and
 // returns the result.
-func runEndpoint(t *testing.T, srv *scriptServer, e servebench.Endpoint, workload string, count int, slo servebench.SLO) (*servebench.RunResult, error) {
+func runEndpoint(t *testing.T, srv *ssetest.Server, e openai.Endpoint, workload string, count int, slo servebench.SLO) (*servebench.RunResult, error) {
 	t.Helper()
 	w, err := schedule.ParseWorkload("w.jsonl", []byte(workload))
 	if err != nil {
@@ -31,32 +34,32 @@ func runEndpoint(t *testing.T, srv *scriptServer, e servebench.Endpoint, workloa
 	}
 	return servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: arrival, Count: count, OutputDir: t.TempDir(), LagTolerance: time.Second,
-		Client: &servebench.Client{BaseURL: srv.URL, Model: "m", Endpoint: e, TotalTimeout: 10 * time.Second},
+		Client: &openai.Client{BaseURL: srv.URL, Model: "m", Endpoint: e, TotalTimeout: 10 * time.Second},
 		Score:  servebench.ScoreOptions{SLO: slo},
 	})
 }
 
 func TestEmbeddingsReportDefinesE2EOnly(t *testing.T) {
-	srv := newScriptServer(t, writeJSON(0, embeddingsAnswer(12, 4, 4, 4)))
-	res, err := runEndpoint(t, srv, servebench.EndpointEmbeddings, `{"input":["a","b","c"]}`, 4, servebench.SLO{E2E: 5 * time.Second})
+	srv := ssetest.New(t, ssetest.JSONAnswer(0, ssetest.EmbeddingsAnswer(12, 4, 4, 4)))
+	res, err := runEndpoint(t, srv, openai.EndpointEmbeddings, `{"input":["a","b","c"]}`, 4, servebench.SLO{E2E: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := res.Report
-	if r.Offered != 4 || r.ProtocolSuccesses != 4 || r.Qualified != 4 || r.Endpoint != servebench.EndpointEmbeddings {
+	if r.Offered != 4 || r.ProtocolSuccesses != 4 || r.Qualified != 4 || r.Endpoint != openai.EndpointEmbeddings {
 		t.Fatalf("offered %d successes %d qualified %d endpoint %q", r.Offered, r.ProtocolSuccesses, r.Qualified, r.Endpoint)
 	}
 	var metrics []string
 	for m := range r.Percentiles {
 		metrics = append(metrics, string(m))
 	}
-	if len(metrics) != 3 || r.Percentiles[servebench.MetricE2E].N != 4 {
-		t.Errorf("percentiles %v (e2e n %d): want e2e_ms, schedule_lag_ms and client_queue_ms only", metrics, r.Percentiles[servebench.MetricE2E].N)
+	if len(metrics) != 3 || r.Percentiles[record.MetricE2E].N != 4 {
+		t.Errorf("percentiles %v (e2e n %d): want e2e_ms, schedule_lag_ms and client_queue_ms only", metrics, r.Percentiles[record.MetricE2E].N)
 	}
 	// 4 requests of 3 inputs and 12 prompt tokens each: 12 items and 48
 	// tokens over the horizon.
 	secs := r.HorizonMS / 1000
-	want := map[servebench.ThroughputUnit]int{"requests/s": 4, "items/s": 12, "input_tokens/s": 48}
+	want := map[openai.ThroughputUnit]int{"requests/s": 4, "items/s": 12, "input_tokens/s": 48}
 	if len(r.Throughput) != 3 {
 		t.Fatalf("throughput %+v", r.Throughput)
 	}
@@ -94,7 +97,7 @@ func TestEmbeddingsReportDefinesE2EOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again.Endpoint != servebench.EndpointEmbeddings || len(again.Percentiles) != 3 {
+	if again.Endpoint != openai.EndpointEmbeddings || len(again.Percentiles) != 3 {
 		t.Errorf("re-scored endpoint %q with %d metrics", again.Endpoint, len(again.Percentiles))
 	}
 	// The text report shows only the defined metrics.
@@ -108,12 +111,12 @@ func TestEmbeddingsReportDefinesE2EOnly(t *testing.T) {
 }
 
 func TestRerankReportCountsDocuments(t *testing.T) {
-	srv := newScriptServer(t, writeJSON(0, `{"results":[{"index":1,"relevance_score":0.9},{"index":0,"relevance_score":0.1}],"usage":{"total_tokens":10}}`))
-	res, err := runEndpoint(t, srv, servebench.EndpointRerank, `{"query":"q","documents":["a","b"]}`, 3, servebench.SLO{})
+	srv := ssetest.New(t, ssetest.JSONAnswer(0, `{"results":[{"index":1,"relevance_score":0.9},{"index":0,"relevance_score":0.1}],"usage":{"total_tokens":10}}`))
+	res, err := runEndpoint(t, srv, openai.EndpointRerank, `{"query":"q","documents":["a","b"]}`, 3, servebench.SLO{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := map[servebench.ThroughputUnit]int{}
+	got := map[openai.ThroughputUnit]int{}
 	for _, tr := range res.Report.Throughput {
 		got[tr.Unit] = tr.Count
 	}
@@ -124,8 +127,8 @@ func TestRerankReportCountsDocuments(t *testing.T) {
 
 // A wrong answer is invalid_response and stays in the denominator.
 func TestInvalidResponsesCountAgainstAttainment(t *testing.T) {
-	srv := newScriptServer(t, writeJSON(0, embeddingsAnswer(2, 4)))
-	res, err := runEndpoint(t, srv, servebench.EndpointEmbeddings, `{"input":["a","b"]}`, 2, servebench.SLO{})
+	srv := ssetest.New(t, ssetest.JSONAnswer(0, ssetest.EmbeddingsAnswer(2, 4)))
+	res, err := runEndpoint(t, srv, openai.EndpointEmbeddings, `{"input":["a","b"]}`, 2, servebench.SLO{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,8 +139,8 @@ func TestInvalidResponsesCountAgainstAttainment(t *testing.T) {
 }
 
 func TestUndefinedObjectiveIsRefusedBeforeLoad(t *testing.T) {
-	srv := newScriptServer(t, writeJSON(0, embeddingsAnswer(1, 4)))
-	_, err := runEndpoint(t, srv, servebench.EndpointEmbeddings, `{"input":"a"}`, 1, servebench.SLO{TTFT: time.Second})
+	srv := ssetest.New(t, ssetest.JSONAnswer(0, ssetest.EmbeddingsAnswer(1, 4)))
+	_, err := runEndpoint(t, srv, openai.EndpointEmbeddings, `{"input":"a"}`, 1, servebench.SLO{TTFT: time.Second})
 	var u *servebench.UndefinedObjectiveError
 	if !errors.As(err, &u) || u.Objective != "ttft" {
 		t.Fatalf("err %v, want an undefined ttft objective", err)
@@ -146,9 +149,7 @@ func TestUndefinedObjectiveIsRefusedBeforeLoad(t *testing.T) {
 	if err.Error() != want {
 		t.Errorf("err %q\nwant %q", err, want)
 	}
-	srv.mu.Lock()
-	sent := len(srv.bodies)
-	srv.mu.Unlock()
+	sent := len(srv.Bodies())
 	if sent != 0 {
 		t.Errorf("%d requests sent before the objective was refused", sent)
 	}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 func TestReportJSONIsSafeAndUndefinedIsNull(t *testing.T) {
@@ -74,8 +76,8 @@ func TestReportJSONWithNoSuccess(t *testing.T) {
 			t.Fatalf("JSON holds %s: %s", bad, data)
 		}
 	}
-	if *r.Attainment != 0 || *r.SuccessfulRPS != 0 || r.Percentiles[MetricTTFT].N != 0 || r.Percentiles[MetricTTFT].P50 != nil || r.Percentiles[MetricTTFT].Mean != nil {
-		t.Fatalf("attainment %v successful %v ttft %+v", *r.Attainment, *r.SuccessfulRPS, r.Percentiles[MetricTTFT])
+	if *r.Attainment != 0 || *r.SuccessfulRPS != 0 || r.Percentiles[record.MetricTTFT].N != 0 || r.Percentiles[record.MetricTTFT].P50 != nil || r.Percentiles[record.MetricTTFT].Mean != nil {
+		t.Fatalf("attainment %v successful %v ttft %+v", *r.Attainment, *r.SuccessfulRPS, r.Percentiles[record.MetricTTFT])
 	}
 	if !strings.Contains(string(data), `"ttft_ms":{"population":"successful requests (0 of 2 offered): first content − sent","n":0,"mean":null,"p50":null`) {
 		t.Fatalf("empty distribution is not null-valued: %s", data)

@@ -128,11 +128,11 @@ func TestScoreTokenLevelITLNeedsProof(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	itl := r.Percentiles[MetricITL]
+	itl := r.Percentiles[record.MetricITL]
 	if itl.N != 2 || *itl.Max != 20 {
 		t.Fatalf("itl %+v: want only the proven request's gaps [10, 20]", itl)
 	}
-	chunk := r.Percentiles[MetricChunkGap]
+	chunk := r.Percentiles[record.MetricChunkGap]
 	if chunk.N != 5 || *chunk.Max != 50 {
 		t.Fatalf("chunk gaps %+v: want [10, 20, 50, 50, 20]", chunk)
 	}
@@ -171,7 +171,7 @@ func TestScoreTPOTEligibility(t *testing.T) {
 			t.Fatalf("%s: reasons %v tpot %v", rs.ID, rs.Reasons, rs.TPOTMS)
 		}
 	}
-	if d := r.Percentiles[MetricTPOT]; d.N != 1 {
+	if d := r.Percentiles[record.MetricTPOT]; d.N != 1 {
 		t.Fatalf("tpot population %d, want 1", d.N)
 	}
 }
@@ -235,7 +235,7 @@ func TestScoreClientQueue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := r.Percentiles[MetricClientQueue]; d.N != 1 || *d.Max != 30 {
+	if d := r.Percentiles[record.MetricClientQueue]; d.N != 1 || *d.Max != 30 {
 		t.Fatalf("client queue %+v, want 40 − 10 = 30", d)
 	}
 }
@@ -252,8 +252,8 @@ func TestScoreFailureBeforeAConnection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Offered != 2 || r.Qualified != 1 || r.Valid || r.Percentiles[MetricScheduleLag].N != 1 || r.Requests[0].ScheduleLagMS != nil {
-		t.Fatalf("offered %d qualified %d valid %v lag n %d", r.Offered, r.Qualified, r.Valid, r.Percentiles[MetricScheduleLag].N)
+	if r.Offered != 2 || r.Qualified != 1 || r.Valid || r.Percentiles[record.MetricScheduleLag].N != 1 || r.Requests[0].ScheduleLagMS != nil {
+		t.Fatalf("offered %d qualified %d valid %v lag n %d", r.Offered, r.Qualified, r.Valid, r.Percentiles[record.MetricScheduleLag].N)
 	}
 	if want := []string{"1 of 2 offered requests never reached the engine (no connection was obtained: sent_ms is null) and were not delivered load"}; !slices.Equal(r.InvalidReasons, want) {
 		t.Fatalf("invalid reasons %q, want %q", r.InvalidReasons, want)

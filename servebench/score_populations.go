@@ -3,6 +3,8 @@ package servebench
 import (
 	"fmt"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench/stats"
 
 	"github.com/servebench/servebench/internal/numfmt"
@@ -11,7 +13,7 @@ import (
 // MetricMaxGap is each successful request's worst gap between content
 // events: a population of requests, unlike the pooled gaps of MetricITL and
 // MetricChunkGap, in which a long response weighs more.
-const MetricMaxGap Metric = "max_gap_ms"
+const MetricMaxGap record.Metric = "max_gap_ms"
 
 // reportMetrics lists every population a Report summarizes, in report order.
 var reportMetrics = reportMetricIndex[:]
@@ -37,10 +39,10 @@ type populations struct {
 }
 
 // reportMetricIndex numbers the metrics of reportMetrics.
-var reportMetricIndex = [...]Metric{
-	popTTFT: MetricTTFT, popTTFTFromScheduled: MetricTTFTFromScheduled, popTPOT: MetricTPOT,
-	popITL: MetricITL, popChunkGap: MetricChunkGap, popMaxGap: MetricMaxGap, popE2E: MetricE2E,
-	popLastToken: MetricLastToken, popScheduleLag: MetricScheduleLag, popClientQueue: MetricClientQueue,
+var reportMetricIndex = [...]record.Metric{
+	popTTFT: record.MetricTTFT, popTTFTFromScheduled: record.MetricTTFTFromScheduled, popTPOT: record.MetricTPOT,
+	popITL: record.MetricITL, popChunkGap: record.MetricChunkGap, popMaxGap: MetricMaxGap, popE2E: record.MetricE2E,
+	popLastToken: record.MetricLastToken, popScheduleLag: record.MetricScheduleLag, popClientQueue: record.MetricClientQueue,
 }
 
 const (
@@ -111,12 +113,12 @@ func (p *populations) addSuccess(rec *scoreRecord, m *requestMeasures) {
 // summarize computes every population's distribution, and returns the raw
 // samples when they were kept (sorted in place). It removes any temporary
 // file the populations used.
-func (p *populations) summarize(method stats.PercentileMethod, offered, successes int, defined func(Metric) bool) (map[Metric][]float64, map[Metric]Distribution, error) {
+func (p *populations) summarize(method stats.PercentileMethod, offered, successes int, defined func(record.Metric) bool) (map[record.Metric][]float64, map[record.Metric]Distribution, error) {
 	defer p.close()
-	dists := make(map[Metric]Distribution, len(reportMetricIndex))
-	var samples map[Metric][]float64
+	dists := make(map[record.Metric]Distribution, len(reportMetricIndex))
+	var samples map[record.Metric][]float64
 	if p.keep {
-		samples = make(map[Metric][]float64, len(reportMetricIndex))
+		samples = make(map[record.Metric][]float64, len(reportMetricIndex))
 	}
 	for i, m := range reportMetricIndex {
 		if !defined(m) {
@@ -186,27 +188,27 @@ func distributionOfPopulation(pop *population, method stats.PercentileMethod) (D
 
 // describe names a population in words, with its size and what it is a
 // part of.
-func (p *populations) describe(m Metric, n, offered, successes int) string {
+func (p *populations) describe(m record.Metric, n, offered, successes int) string {
 	switch m {
-	case MetricTTFT:
+	case record.MetricTTFT:
 		return fmt.Sprintf("successful requests (%d of %d offered): first content − sent", n, offered)
-	case MetricTTFTFromScheduled:
+	case record.MetricTTFTFromScheduled:
 		return fmt.Sprintf("successful requests (%d of %d offered): first content − scheduled", n, offered)
-	case MetricTPOT:
+	case record.MetricTPOT:
 		return fmt.Sprintf("successful requests with more than one output token and at least two content events (%d of %d successful)", n, successes)
-	case MetricITL:
+	case record.MetricITL:
 		return fmt.Sprintf("gaps between tokens, pooled over successful requests whose every event is proven to hold one token (%s from %s)", numfmt.Count(n, "gap", "gaps"), numfmt.Count(p.tokenLevelRequests, "request", "requests"))
-	case MetricChunkGap:
+	case record.MetricChunkGap:
 		return fmt.Sprintf("gaps between content events, pooled over successful requests (%s from %s)", numfmt.Count(n, "gap", "gaps"), numfmt.Count(p.gapRequests, "request", "requests"))
 	case MetricMaxGap:
 		return fmt.Sprintf("worst gap between content events per successful request with at least two events (%s)", numfmt.Count(n, "request", "requests"))
-	case MetricE2E:
+	case record.MetricE2E:
 		return fmt.Sprintf("successful requests (%d of %d offered): terminal − sent", n, offered)
-	case MetricLastToken:
+	case record.MetricLastToken:
 		return fmt.Sprintf("successful requests (%d of %d offered): last content − sent", n, offered)
-	case MetricScheduleLag:
+	case record.MetricScheduleLag:
 		return fmt.Sprintf("sent requests, whatever their outcome (%d of %d offered): sent − scheduled", n, offered)
-	case MetricClientQueue:
+	case record.MetricClientQueue:
 		return fmt.Sprintf("requests with a recorded client concurrency slot time (%d of %d offered): slot − scheduled", n, offered)
 	}
 	return string(m)

@@ -157,7 +157,7 @@ func TestReviewExtremeTimesNeverMakeTheReportNonFinite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantFloat(t, "e2e mean", r.Percentiles[MetricE2E].Mean, 9e12)
+	wantFloat(t, "e2e mean", r.Percentiles[record.MetricE2E].Mean, 9e12)
 	// The horizon runs to the last terminal, 9e12 + 1 ms: 2 successes per
 	// 9e9 s.
 	wantFloat(t, "successful_rps", r.SuccessfulRPS, 2/((9e12+1)/1000))
@@ -296,7 +296,7 @@ func TestReviewITLAndChunkGapPopulations(t *testing.T) {
 	}
 	// Chunk gaps pool all six: sorted [5, 10, 20, 30, 40, 60], mean
 	// 165 / 6 = 27.5, nearest-rank p50 = rank ceil(3) = 3rd = 20, max 60.
-	chunk := r.Percentiles[MetricChunkGap]
+	chunk := r.Percentiles[record.MetricChunkGap]
 	if chunk.N != 6 || *chunk.P50 != 20 || *chunk.Max != 60 {
 		t.Fatalf("chunk gaps %+v", chunk)
 	}
@@ -304,12 +304,12 @@ func TestReviewITLAndChunkGapPopulations(t *testing.T) {
 	// Token ITL pools a's and c's five: sorted [5, 10, 20, 30, 60], mean
 	// 125 / 5 = 25, p50 = rank ceil(2.5) = 3rd = 20, p90 = rank ceil(4.5)
 	// = 5th = 60.
-	itl := r.Percentiles[MetricITL]
+	itl := r.Percentiles[record.MetricITL]
 	if itl.N != 5 || *itl.P50 != 20 || *itl.P90 != 60 || !strings.Contains(itl.Population, "5 gaps from 2 requests") {
 		t.Fatalf("itl %+v", itl)
 	}
 	wantFloat(t, "itl mean", itl.Mean, 25)
-	if v, n, _, err := r.Percentile(MetricITL, 20); err != nil || n != 5 || v != 5 {
+	if v, n, _, err := r.Percentile(record.MetricITL, 20); err != nil || n != 5 || v != 5 {
 		t.Fatalf("itl p20 = %v (n %d, %v), want rank ceil(1) = 5", v, n, err)
 	}
 
@@ -320,7 +320,7 @@ func TestReviewITLAndChunkGapPopulations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	chunk, itl = r.Percentiles[MetricChunkGap], r.Percentiles[MetricITL]
+	chunk, itl = r.Percentiles[record.MetricChunkGap], r.Percentiles[record.MetricITL]
 	if chunk.N != 5 || itl.N != 5 || *itl.P50 != 20 || *itl.Max != 60 || *chunk.P90 != 60 {
 		t.Fatalf("chunk %+v, itl %+v", chunk, itl)
 	}

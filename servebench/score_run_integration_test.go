@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
 )
@@ -13,7 +15,7 @@ import (
 // loopback HTTP) reads every file strictly and reproduces the run's own
 // accounting; a new SLO changes only the verdicts.
 func TestScoreRunDirReproducesTheRunsReport(t *testing.T) {
-	srv := startEngine(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
+	srv := simengine.StartTest(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
 	w := workloadOf(t, `{"id":"a","prompt":"check the pager","max_tokens":6,"ignore_eos":true}
 {"id":"b","prompt":"summarize the outage for the incident channel","max_tokens":4,"ignore_eos":true}
 `)
@@ -36,7 +38,7 @@ func TestScoreRunDirReproducesTheRunsReport(t *testing.T) {
 		again.HorizonMS != run.HorizonMS || again.Valid != run.Valid || again.SLO != run.SLO {
 		t.Fatalf("re-scored %s\nrun %s", again.GomegaString(), run.GomegaString())
 	}
-	for _, m := range []servebench.Metric{servebench.MetricTTFT, servebench.MetricTPOT, servebench.MetricE2E, servebench.MetricScheduleLag} {
+	for _, m := range []record.Metric{record.MetricTTFT, record.MetricTPOT, record.MetricE2E, record.MetricScheduleLag} {
 		a, b := again.Percentiles[m], run.Percentiles[m]
 		if a.N != b.N || (a.P99 == nil) != (b.P99 == nil) || (a.P99 != nil && *a.P99 != *b.P99) {
 			t.Fatalf("%s: re-scored %+v, run %+v", m, a, b)

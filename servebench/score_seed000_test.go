@@ -158,7 +158,7 @@ func TestSeedPercentilesNameTheirPopulations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ttft := r.Percentiles[MetricTTFT]
+	ttft := r.Percentiles[record.MetricTTFT]
 	if ttft.N != 5 {
 		t.Fatalf("ttft n = %d, want the 5 successes", ttft.N)
 	}
@@ -170,12 +170,12 @@ func TestSeedPercentilesNameTheirPopulations(t *testing.T) {
 	if !strings.Contains(ttft.Population, "successful requests (5 of 6 offered)") {
 		t.Fatalf("ttft population %q", ttft.Population)
 	}
-	tpot := r.Percentiles[MetricTPOT]
+	tpot := r.Percentiles[record.MetricTPOT]
 	if tpot.N != 4 {
 		t.Fatalf("tpot n = %d, want 4 (r02 has one token)", tpot.N)
 	}
 	wantFloat(t, "tpot p50", tpot.P50, 178.0/3)
-	itl := r.Percentiles[MetricITL]
+	itl := r.Percentiles[record.MetricITL]
 	// 16 gaps: [40 40 40, 50 ×7, 58, 60 60 60 60, 120].
 	if itl.N != 16 {
 		t.Fatalf("itl n = %d, want 16", itl.N)
@@ -187,15 +187,15 @@ func TestSeedPercentilesNameTheirPopulations(t *testing.T) {
 	if !strings.Contains(itl.Population, "16 gaps from 4 requests") {
 		t.Fatalf("itl population %q", itl.Population)
 	}
-	e2e := r.Percentiles[MetricE2E]
+	e2e := r.Percentiles[record.MetricE2E]
 	wantFloat(t, "e2e p50", e2e.P50, 500) // [258, 435, 500, 579, 628]
-	lag := r.Percentiles[MetricScheduleLag]
+	lag := r.Percentiles[record.MetricScheduleLag]
 	if lag.N != 6 {
 		t.Fatalf("schedule lag n = %d, want every sent request (6)", lag.N)
 	}
 	wantFloat(t, "lag p50", lag.P50, 1) // [0, 0, 1, 2, 2, 5]
 	wantFloat(t, "lag max", lag.Max, 5)
-	if q := r.Percentiles[MetricClientQueue]; q.N != 0 || q.P50 != nil {
+	if q := r.Percentiles[record.MetricClientQueue]; q.N != 0 || q.P50 != nil {
 		t.Fatalf("client queue %+v: the format records no slot times", q)
 	}
 }
@@ -296,13 +296,13 @@ func TestSeedWorkedExample(t *testing.T) {
 	wantFloat(t, "last token", rs.LastTokenMS, 480)
 	// The gaps [40, 40, 120, 40], kept in full: the 120 ms pause hidden in
 	// the 60 ms mean.
-	if got := r.samples[MetricITL]; len(got) != 4 || got[0] != 40 || got[1] != 40 || got[2] != 40 || got[3] != 120 {
+	if got := r.samples[record.MetricITL]; len(got) != 4 || got[0] != 40 || got[1] != 40 || got[2] != 40 || got[3] != 120 {
 		t.Fatalf("gaps (sorted) %v, want [40 40 40 120]", got)
 	}
-	p99, n, _, err := r.Percentile(MetricITL, 99)
+	p99, n, _, err := r.Percentile(record.MetricITL, 99)
 	if err != nil || p99 != 120 || n != 4 {
 		t.Fatalf("nearest-rank p99 of the gaps = %v (n %d, %v), want 120", p99, n, err)
 	}
-	wantFloat(t, "mean gap", r.Percentiles[MetricITL].Mean, 60)
-	wantFloat(t, "p50 gap", r.Percentiles[MetricITL].P50, 40)
+	wantFloat(t, "mean gap", r.Percentiles[record.MetricITL].Mean, 60)
+	wantFloat(t, "p50 gap", r.Percentiles[record.MetricITL].P50, 40)
 }

@@ -42,7 +42,7 @@ func ExampleScoreRunDirTo() {
 		panic(err)
 	}
 	// TTFTs 240 and 120 ms: nearest-rank p50 is the first of the two sorted.
-	fmt.Println("offered", r.Offered, "p50 TTFT", *r.Percentiles[servebench.MetricTTFT].P50, "ms; entries kept:", len(r.Requests))
+	fmt.Println("offered", r.Offered, "p50 TTFT", *r.Percentiles[record.MetricTTFT].P50, "ms; entries kept:", len(r.Requests))
 	fmt.Println("request lines:", bytes.Count(requests.Bytes(), []byte("\n")))
 	// Output:
 	// offered 2 p50 TTFT 120 ms; entries kept: 0

@@ -114,9 +114,9 @@ func TestScoreRunDirToMatchesInMemory(t *testing.T) {
 				t.Fatalf("streamed: %v", err)
 			}
 			compareStreamed(t, want, got, &buf)
-			if want.Valid || want.Qualified == want.Offered || want.Percentiles[MetricITL].N == want.Percentiles[MetricChunkGap].N {
+			if want.Valid || want.Qualified == want.Offered || want.Percentiles[record.MetricITL].N == want.Percentiles[record.MetricChunkGap].N {
 				t.Fatalf("the fixture lost a case: valid %v, qualified %d of %d, itl %d chunk %d", want.Valid, want.Qualified, want.Offered,
-					want.Percentiles[MetricITL].N, want.Percentiles[MetricChunkGap].N)
+					want.Percentiles[record.MetricITL].N, want.Percentiles[record.MetricChunkGap].N)
 			}
 		})
 	}
@@ -176,15 +176,15 @@ func TestScoreRunDirToSeed000(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range []Metric{MetricITL, MetricTTFT, MetricTPOT, MetricE2E} {
+	for _, m := range []record.Metric{record.MetricITL, record.MetricTTFT, record.MetricTPOT, record.MetricE2E} {
 		if !reflect.DeepEqual(got.Percentiles[m].P99, mem.Percentiles[m].P99) || !reflect.DeepEqual(got.Percentiles[m].Mean, mem.Percentiles[m].Mean) {
 			t.Fatalf("%s: streamed %+v, in memory %+v", m, got.Percentiles[m], mem.Percentiles[m])
 		}
 	}
-	wantFloat(t, "mean gap", got.Percentiles[MetricITL].Mean, 60)
-	wantFloat(t, "p99 gap", got.Percentiles[MetricITL].P99, 120)
-	wantFloat(t, "p50 gap", got.Percentiles[MetricITL].P50, 40)
-	wantFloat(t, "tpot", got.Percentiles[MetricTPOT].P50, 60)
+	wantFloat(t, "mean gap", got.Percentiles[record.MetricITL].Mean, 60)
+	wantFloat(t, "p99 gap", got.Percentiles[record.MetricITL].P99, 120)
+	wantFloat(t, "p50 gap", got.Percentiles[record.MetricITL].P50, 40)
+	wantFloat(t, "tpot", got.Percentiles[record.MetricTPOT].P50, 60)
 	if !strings.Contains(buf.String(), `"ttft_ms":240`) {
 		t.Fatalf("request entry %s, want ttft 240", buf.String())
 	}

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/fixtures/simengine"
@@ -16,7 +18,7 @@ import (
 // wrappedSender is a Sender that wraps a real Client and counts what it
 // sends: the shape of a tracing or header-adding wrapper.
 type wrappedSender struct {
-	inner *servebench.Client
+	inner *openai.Client
 	calls atomic.Int64
 }
 
@@ -26,7 +28,7 @@ func (s *wrappedSender) Do(ctx context.Context, start time.Time, req *record.Req
 }
 
 func TestRunSendsThroughTheSenderItIsGiven(t *testing.T) {
-	srv := startEngine(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
+	srv := simengine.StartTest(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
 	sender := &wrappedSender{inner: clientFor(srv)}
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: workloadOf(t, `{"id":"a","prompt":"check the pager","max_tokens":3,"ignore_eos":true}`),

@@ -153,7 +153,7 @@ func runShards(t testing.TB, srv *simengine.Server, n int, seed int64, only ...i
 }
 
 func TestShardedRunsMergeIntoOneRunThatRecordsEveryRequestOnce(t *testing.T) {
-	srv := startEngine(t, func(c *simengine.Config) { c.TimeScale = 0.05 })
+	srv := simengine.StartTest(t, func(c *simengine.Config) { c.TimeScale = 0.05 })
 	dirs := runShards(t, srv, 4, 7)
 	for k, d := range dirs {
 		rep, err := servebench.ScoreRunDir(d, servebench.ScoreOptions{})
@@ -212,7 +212,7 @@ func TestShardedRunsMergeIntoOneRunThatRecordsEveryRequestOnce(t *testing.T) {
 }
 
 func TestAMissingShardIsNotSentAndMakesTheMergedRunInvalid(t *testing.T) {
-	srv := startEngine(t, func(c *simengine.Config) { c.TimeScale = 0.05 })
+	srv := simengine.StartTest(t, func(c *simengine.Config) { c.TimeScale = 0.05 })
 	dirs := runShards(t, srv, 4, 7, 0, 1, 3) // shard 2 never ran
 	out := filepath.Join(t.TempDir(), "merged")
 	rep, err := servebench.MergeShards(dirs, out, servebench.ScoreOptions{})
@@ -266,7 +266,7 @@ func TestAMissingShardIsNotSentAndMakesTheMergedRunInvalid(t *testing.T) {
 }
 
 func TestMergeRefusesShardsThatDoNotPartitionOneRun(t *testing.T) {
-	srv := startEngine(t, func(c *simengine.Config) { c.TimeScale = 0.05 })
+	srv := simengine.StartTest(t, func(c *simengine.Config) { c.TimeScale = 0.05 })
 	dirs := runShards(t, srv, 2, 7)
 	other := runShards(t, srv, 2, 8) // another seed: another schedule
 	for _, c := range []struct {
@@ -285,7 +285,7 @@ func TestMergeRefusesShardsThatDoNotPartitionOneRun(t *testing.T) {
 }
 
 func TestAStartInstantAlreadyPastIsRefusedBeforeAnythingIsSent(t *testing.T) {
-	srv := startEngine(t, nil)
+	srv := simengine.StartTest(t, nil)
 	dir := t.TempDir()
 	_, err := servebench.Start(context.Background(), servebench.RunConfig{
 		Workload: workloadOf(t, `{"id":"a","prompt":"x","max_tokens":2}`+"\n"), Arrival: constant(t, 10), Count: 2,
@@ -300,7 +300,7 @@ func TestAStartInstantAlreadyPastIsRefusedBeforeAnythingIsSent(t *testing.T) {
 // scores the lines before it, counts the torn request as unrecorded and
 // says why the merged run is not valid.
 func TestMergeScoresAShardWithATornLastLine(t *testing.T) {
-	srv := startEngine(t, func(c *simengine.Config) { c.TimeScale = 0.05 })
+	srv := simengine.StartTest(t, func(c *simengine.Config) { c.TimeScale = 0.05 })
 	dirs := runShards(t, srv, 2, 7)
 	path := filepath.Join(dirs[1], record.OutcomesFile)
 	data, err := os.ReadFile(path)

@@ -16,7 +16,7 @@ import (
 )
 
 func TestSweepRepeatsEachRateWithTheNextSeedAndCanRunDownward(t *testing.T) {
-	srv := startEngine(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
+	srv := simengine.StartTest(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
 	a, _ := schedule.NewArrival(schedule.ArrivalSpec{Process: "poisson", RateRPS: 1, Seed: 5})
 	dir := t.TempDir()
 	sw, err := servebench.RunSweep(context.Background(), servebench.RunConfig{

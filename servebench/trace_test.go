@@ -106,7 +106,7 @@ func TestEventsAcceptEqualTimestampsAndBlankLines(t *testing.T) {
 	}
 	// Equal times: a gap of 0, and the TPOT (900 − 600)/2 = 150.
 	wantFloat(t, "b tpot", r.Requests[1].TPOTMS, 150)
-	if d := r.Percentiles[MetricITL]; d.N != 3 || *d.P50 != 100 {
+	if d := r.Percentiles[record.MetricITL]; d.N != 3 || *d.P50 != 100 {
 		t.Fatalf("itl %+v: want gaps [0, 100, 300]", d)
 	}
 }
@@ -190,7 +190,7 @@ func TestUnsentRequestMakesTheRunInvalid(t *testing.T) {
 	if len(r.InvalidReasons) != 1 || r.InvalidReasons[0] != "1 of 2 offered requests were not sent" {
 		t.Fatalf("reasons %q", r.InvalidReasons)
 	}
-	if d := r.Percentiles[MetricScheduleLag]; d.N != 1 {
+	if d := r.Percentiles[record.MetricScheduleLag]; d.N != 1 {
 		t.Fatalf("lag population %d, want the one sent request", d.N)
 	}
 }
@@ -211,7 +211,7 @@ func TestOptionsOverrideTheTrace(t *testing.T) {
 		t.Fatalf("method %q confidence %v", r.PercentileMethod, r.WilsonConfidence)
 	}
 	// Linear p50 of TTFT [99, 98] = 98.5.
-	wantFloat(t, "ttft p50", r.Percentiles[MetricTTFT].P50, 98.5)
+	wantFloat(t, "ttft p50", r.Percentiles[record.MetricTTFT].P50, 98.5)
 	for _, bad := range []ScoreOptions{{Confidence: 1.5}, {PercentileMethod: "median"}, {WindowMS: &[2]float64{5, 5}}, {SLO: SLO{TPOT: -1}}} {
 		if _, err := ScoreTrace("t.json", []byte(tinyTrace), "e.jsonl", []byte(tinyA+"\n"+tinyB), bad); err == nil {
 			t.Fatalf("options %+v accepted", bad)

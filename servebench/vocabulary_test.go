@@ -3,6 +3,8 @@ package servebench_test
 import (
 	"testing"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/servebench"
@@ -21,17 +23,17 @@ func TestDeclaredListsCannotBeChangedFromOutside(t *testing.T) {
 	if got := servebench.Reasons(); got[0] != servebench.ReasonStatus || len(got) != 5 {
 		t.Fatalf("Reasons() after a caller's change: %v", got)
 	}
-	l := servebench.LengthControls()
+	l := openai.LengthControls()
 	l[0] = "changed"
-	if got := servebench.LengthControls(); got[0] != servebench.LengthIgnoreEOS || len(got) != 3 {
+	if got := openai.LengthControls(); got[0] != openai.LengthIgnoreEOS || len(got) != 3 {
 		t.Fatalf("LengthControls() after a caller's change: %v", got)
 	}
-	e := servebench.Endpoints()
+	e := openai.Endpoints()
 	e[0] = "changed"
-	if got := servebench.Endpoints(); got[0] != servebench.EndpointCompletions || len(got) != 7 {
+	if got := openai.Endpoints(); got[0] != openai.EndpointCompletions || len(got) != 7 {
 		t.Fatalf("Endpoints() after a caller's change: %v", got)
 	}
-	if _, err := servebench.ParseLengthControl("changed"); err == nil {
+	if _, err := openai.ParseLengthControl("changed"); err == nil {
 		t.Fatal("a caller's change made a length control valid")
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/compare"
 )
@@ -45,7 +47,7 @@ func TestFreshEnginesOnlyWhenServebenchStartsBoth(t *testing.T) {
 func TestABEngineStarterStartsAndStops(t *testing.T) {
 	c := &Contract{Name: "fresh", Engine: &EngineSpec{Kind: "simengine"}, Baseline: &BaselineSpec{Engine: &EngineSpec{Kind: "simengine"}}}
 	s := &abEngineStarter{c: c, dir: t.TempDir()}
-	cfg := servebench.RunConfig{Client: &servebench.Client{Model: "m"}}
+	cfg := servebench.RunConfig{Client: &openai.Client{Model: "m"}}
 	original := cfg.Client
 	stop, err := s.start(context.Background(), compare.Baseline, &cfg)
 	if err != nil {

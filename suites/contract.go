@@ -3,6 +3,10 @@ package suites
 import (
 	"time"
 
+	"github.com/servebench/servebench/servebench/openai"
+
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench"
@@ -34,11 +38,11 @@ type Contract struct {
 	// the server needs one. The key itself never appears in a contract.
 	APIKeyEnv string
 	// Endpoint is completions or chat (default chat).
-	Endpoint servebench.Endpoint
+	Endpoint openai.Endpoint
 	// LengthControl says how a workload row's ignore_eos reaches the engine
 	// (default by engine kind: unsupported for tgi and ollama,
 	// ignore_eos+min_tokens for vllm, ignore_eos otherwise).
-	LengthControl servebench.LengthControl
+	LengthControl openai.LengthControl
 
 	// Workload is the frozen workload, read (or generated) by Load.
 	Workload *schedule.Workload
@@ -211,7 +215,7 @@ type Objectives struct {
 
 // PercentileObjective bounds the P-th percentile of Metric by Below.
 type PercentileObjective struct {
-	Metric servebench.Metric
+	Metric record.Metric
 	P      float64
 	Below  time.Duration
 }

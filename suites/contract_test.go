@@ -133,9 +133,9 @@ var _ = Describe("RunEntry", func() {
 		e := &suites.RunEntry{Contract: "chat", LoadPoint: "poisson 8 requests at 4 req/s", Dir: "/runs/chat/x", Report: &servebench.Report{
 			Offered: 8, Qualified: 6, Attainment: &a, WilsonLower: &w, WilsonConfidence: 0.95,
 			StatusCounts: map[record.Status]int{record.StatusSuccess: 7, record.StatusTimeout: 1},
-			Percentiles: map[servebench.Metric]servebench.Distribution{
-				servebench.MetricTTFT: {N: 7, P99: &ttft},
-				servebench.MetricE2E:  {N: 7, P99: &e2e},
+			Percentiles: map[record.Metric]servebench.Distribution{
+				record.MetricTTFT: {N: 7, P99: &ttft},
+				record.MetricE2E:  {N: 7, P99: &e2e},
 			},
 			Valid: false, InvalidReasons: []string{"1 request not sent"},
 		}}

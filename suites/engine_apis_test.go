@@ -3,10 +3,11 @@ package suites_test
 import (
 	"strings"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/suites"
 )
 
@@ -14,17 +15,17 @@ var _ = Describe("EngineAPIs", func() {
 	It("declares Ollama's responses and embeddings routes, and no rerank", func() {
 		apis, ok := suites.EngineAPIs("ollama")
 		Expect(ok).To(BeTrue())
-		Expect(apis).To(ContainElements(servebench.EndpointResponses, servebench.EndpointEmbeddings))
-		Expect(apis).NotTo(ContainElements(servebench.EndpointRerank, servebench.EndpointRerankTEI, servebench.EndpointPairScore))
+		Expect(apis).To(ContainElements(openai.EndpointResponses, openai.EndpointEmbeddings))
+		Expect(apis).NotTo(ContainElements(openai.EndpointRerank, openai.EndpointRerankTEI, openai.EndpointPairScore))
 	})
 	It("declares every endpoint for the simulated engine", func() {
 		apis, _ := suites.EngineAPIs("simengine")
-		Expect(apis).To(Equal(servebench.Endpoints()))
+		Expect(apis).To(Equal(openai.Endpoints()))
 	})
 	It("loads an embeddings contract for the simulated engine", func() {
 		c, err := suites.Parse(inline, []byte(strings.Replace(edit(0, "endpoint: embeddings\nslo:\n  e2e: 2s"), "workload.jsonl", "embeddings.jsonl", 1)))
 		Expect(err).NotTo(HaveOccurred())
-		Expect(c.Endpoint).To(Equal(servebench.EndpointEmbeddings))
+		Expect(c.Endpoint).To(Equal(openai.EndpointEmbeddings))
 		Expect(c.Workload.Requests).To(HaveLen(2))
 	})
 })

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"go.yaml.in/yaml/v3"
@@ -152,9 +154,9 @@ func (d *decoder) target(m *mapping, c *Contract) {
 		d.errorf(m.node, "engine", "required: give an engine to start or the base_url of a running server")
 	}
 	c.APIKeyEnv = d.str(m, "api_key_env")
-	c.Endpoint = servebench.EndpointChat
+	c.Endpoint = openai.EndpointChat
 	if e := d.str(m, "endpoint"); e != "" {
-		if ep, err := servebench.ParseEndpoint(e); err != nil {
+		if ep, err := openai.ParseEndpoint(e); err != nil {
 			d.errorf(m.get("endpoint"), "endpoint", "%v", err)
 		} else {
 			c.Endpoint = ep
@@ -166,7 +168,7 @@ func (d *decoder) target(m *mapping, c *Contract) {
 	}
 	c.LengthControl = defaultLengthControl(kind)
 	if l := d.str(m, "length_control"); l != "" {
-		lc, err := servebench.ParseLengthControl(l)
+		lc, err := openai.ParseLengthControl(l)
 		if err != nil {
 			d.errorf(m.get("length_control"), "length_control", "%v", err)
 		}
@@ -176,14 +178,14 @@ func (d *decoder) target(m *mapping, c *Contract) {
 
 // defaultLengthControl is how each engine kind can be made to run to
 // max_tokens.
-func defaultLengthControl(kind string) servebench.LengthControl {
+func defaultLengthControl(kind string) openai.LengthControl {
 	switch kind {
 	case "tgi", "ollama":
-		return servebench.LengthUnsupported
+		return openai.LengthUnsupported
 	case "vllm":
-		return servebench.LengthIgnoreEOSMinTokens
+		return openai.LengthIgnoreEOSMinTokens
 	}
-	return servebench.LengthIgnoreEOS
+	return openai.LengthIgnoreEOS
 }
 
 // bounds reads count, duration, warmup, max_concurrency and

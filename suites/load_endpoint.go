@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"go.yaml.in/yaml/v3"
 
 	"github.com/servebench/servebench/servebench"
@@ -16,7 +18,7 @@ import (
 // endpoint does not define (a TTFT bound on embeddings, named by its
 // line), or a percentile objective on such a metric.
 func (d *decoder) endpointFit(m *mapping, c *Contract) {
-	api, ok := servebench.APIOf(c.Endpoint)
+	api, ok := openai.APIOf(c.Endpoint)
 	if !ok {
 		return // the endpoint itself was refused
 	}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"go.yaml.in/yaml/v3"
 
 	"github.com/servebench/servebench/servebench"
@@ -12,17 +14,17 @@ import (
 
 // Metrics maps the metric names a contract may use in a percentile
 // objective to the report's metrics.
-var Metrics = map[string]servebench.Metric{
-	"ttft":                servebench.MetricTTFT,
-	"ttft_from_scheduled": servebench.MetricTTFTFromScheduled,
-	"tpot":                servebench.MetricTPOT,
-	"itl":                 servebench.MetricITL,
-	"chunk_gap":           servebench.MetricChunkGap,
+var Metrics = map[string]record.Metric{
+	"ttft":                record.MetricTTFT,
+	"ttft_from_scheduled": record.MetricTTFTFromScheduled,
+	"tpot":                record.MetricTPOT,
+	"itl":                 record.MetricITL,
+	"chunk_gap":           record.MetricChunkGap,
 	"max_gap":             servebench.MetricMaxGap,
-	"e2e":                 servebench.MetricE2E,
-	"last_token":          servebench.MetricLastToken,
-	"schedule_lag":        servebench.MetricScheduleLag,
-	"client_queue":        servebench.MetricClientQueue,
+	"e2e":                 record.MetricE2E,
+	"last_token":          record.MetricLastToken,
+	"schedule_lag":        record.MetricScheduleLag,
+	"client_queue":        record.MetricClientQueue,
 }
 
 // objectives reads the objectives section.

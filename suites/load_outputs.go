@@ -4,6 +4,7 @@ import (
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/livemetrics"
 	"github.com/servebench/servebench/servebench/llmdreport"
+	"github.com/servebench/servebench/servebench/openai"
 )
 
 // outputs reads the fields that choose extra outputs of every load point:
@@ -11,7 +12,7 @@ import (
 // and the per-backend breakdown's backend_header and backend_metrics.
 func (d *decoder) outputs(m *mapping, c *Contract) {
 	if h := d.str(m, "backend_header"); h != "" {
-		if err := servebench.ValidateHeader(h, ""); err != nil {
+		if err := openai.ValidateHeader(h, ""); err != nil {
 			d.errorf(m.get("backend_header"), "backend_header", "%v", err)
 		}
 		c.BackendHeader = h

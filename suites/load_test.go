@@ -6,6 +6,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/openai"
+
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -56,8 +60,8 @@ var _ = Describe("Load", func() {
 			Kind: "vllm", Image: "vllm/vllm-openai:v0.9.1", Model: "Qwen/Qwen2.5-0.5B-Instruct",
 			Args: []string{"--max-num-seqs", "64"}, GPUs: 1, Env: map[string]string{"HF_HUB_OFFLINE": "1"},
 		}))
-		Expect(c.Endpoint).To(Equal(servebench.EndpointChat))
-		Expect(c.LengthControl).To(Equal(servebench.LengthIgnoreEOSMinTokens))
+		Expect(c.Endpoint).To(Equal(openai.EndpointChat))
+		Expect(c.LengthControl).To(Equal(openai.LengthIgnoreEOSMinTokens))
 		Expect(c.Workload.Requests).To(HaveLen(8))
 		Expect(c.WorkloadSource).To(Equal(filepath.Join("testdata", "workload.jsonl")))
 		Expect(c.Arrival).To(Equal(suites.ArrivalSpec{Process: "gamma", Rates: []float64{2, 4, 8}, Burstiness: 0.5, Seed: 42}))
@@ -70,8 +74,8 @@ var _ = Describe("Load", func() {
 		Expect(c.Objectives).To(Equal(suites.Objectives{
 			ValidLoad: true, Attainment: f(0.95), WilsonLower: f(0.90), Confidence: 0.95,
 			Percentiles: []suites.PercentileObjective{
-				{Metric: servebench.MetricTTFT, P: 99, Below: time.Second},
-				{Metric: servebench.MetricTPOT, P: 90, Below: 60 * time.Millisecond},
+				{Metric: record.MetricTTFT, P: 99, Below: time.Second},
+				{Metric: record.MetricTPOT, P: 90, Below: 60 * time.Millisecond},
 			},
 			ErrorRate: f(0.01), QualifiedRate: f(1.5),
 			Capacity: &suites.CapacityObjective{AtLeast: 4, Rule: servebench.CapacityRule{
@@ -86,8 +90,8 @@ var _ = Describe("Load", func() {
 	It("fills the defaults of a minimal contract", func() {
 		c, err := suites.Parse(inline, []byte(minimal))
 		Expect(err).NotTo(HaveOccurred())
-		Expect(c.Endpoint).To(Equal(servebench.EndpointChat))
-		Expect(c.LengthControl).To(Equal(servebench.LengthIgnoreEOS))
+		Expect(c.Endpoint).To(Equal(openai.EndpointChat))
+		Expect(c.LengthControl).To(Equal(openai.LengthIgnoreEOS))
 		Expect(c.Arrival).To(Equal(suites.ArrivalSpec{Process: "constant", Rates: []float64{5}, Seed: 1}))
 		Expect(c.Objectives).To(Equal(suites.Objectives{ValidLoad: true, Confidence: 0.95}))
 		Expect(c.AllLabels()).To(Equal([]string{"engine:simengine"}))

@@ -49,7 +49,7 @@ func (e *RunEntry) ColorableString() string {
 		}
 	}
 	fmt.Fprintf(&b, "; %s", strings.Join(statuses, ", "))
-	for _, m := range []servebench.Metric{servebench.MetricTTFT, servebench.MetricE2E} {
+	for _, m := range []record.Metric{record.MetricTTFT, record.MetricE2E} {
 		if d, ok := r.Percentiles[m]; ok && d.P99 != nil {
 			fmt.Fprintf(&b, "; p99 %s %.1f ms (n=%d)", strings.TrimSuffix(string(m), "_ms"), *d.P99, d.N)
 		}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/internal/outputdir"
@@ -41,7 +43,7 @@ func (c *Contract) RunPoint(ctx context.Context, p LoadPoint, target Target, obs
 	}
 	// As the CLI's preflight: a model the engine does not serve fails
 	// here, before anything is sent or written.
-	if _, err := servebench.CheckServedModel(ctx, cfg.Client); err != nil {
+	if _, err := openai.CheckServedModel(ctx, cfg.Client); err != nil {
 		return nil, fmt.Errorf("contract %s, %s: %w", c.Name, p.Name, err)
 	}
 	cfg.OutputDir = c.runDir(p, time.Now())
@@ -75,7 +77,7 @@ func (c *Contract) RunPoint(ctx context.Context, p LoadPoint, target Target, obs
 
 // runConfig builds the runner's configuration for one load point.
 func (c *Contract) runConfig(p LoadPoint, target Target) (servebench.RunConfig, error) {
-	client := &servebench.Client{
+	client := &openai.Client{
 		BaseURL:           target.BaseURL,
 		Model:             target.Model,
 		Endpoint:          c.Endpoint,

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/gomega"
 
@@ -91,7 +93,7 @@ func (c *Contract) RunUserSearch(ctx context.Context, target Target) (*servebenc
 	if err != nil {
 		return nil, nil, err
 	}
-	if _, err := servebench.CheckServedModel(ctx, cfg.Client); err != nil {
+	if _, err := openai.CheckServedModel(ctx, cfg.Client); err != nil {
 		return nil, nil, fmt.Errorf("contract %s, %s: %w", c.Name, userSearchPoint.Name, err)
 	}
 	dir := filepath.Join(c.ArtifactsRoot(), dirName(c.Name), time.Now().UTC().Format("20060102T150405.000Z")+"-users")

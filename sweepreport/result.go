@@ -227,8 +227,8 @@ func rateRow(p servebench.SweepPoint, v servebench.PointVerdict, rule servebench
 			row.RunDir = filepath.ToSlash(rel)
 		}
 	}
-	get := func(m servebench.Metric) servebench.Distribution { return r.Percentiles[m] }
-	ttft, tpot, e2e := get(servebench.MetricTTFT), get(servebench.MetricTPOT), get(servebench.MetricE2E)
+	get := func(m record.Metric) servebench.Distribution { return r.Percentiles[m] }
+	ttft, tpot, e2e := get(record.MetricTTFT), get(record.MetricTPOT), get(record.MetricE2E)
 	row.TTFTP50MS, row.TTFTP90MS, row.TTFTP99MS = ttft.P50, ttft.P90, ttft.P99
 	row.TPOTP50MS, row.TPOTP90MS, row.TPOTP99MS = tpot.P50, tpot.P90, tpot.P99
 	row.E2EP50MS, row.E2EP90MS, row.E2EP99MS = e2e.P50, e2e.P90, e2e.P99

@@ -27,7 +27,7 @@ func report(offered, qualified int, ttftP99 float64, tokensEach int, growing boo
 		Attainment: ptr(float64(qualified) / float64(offered)), WindowMS: [2]float64{0, 10000}, HorizonMS: 10000,
 		OfferedRPS: ptr(float64(offered) / 10), QualifiedRPS: ptr(float64(qualified) / 10), SuccessfulRPS: ptr(float64(qualified) / 10),
 		SLO:         servebench.SLO{TTFT: 500 * time.Millisecond},
-		Percentiles: map[servebench.Metric]servebench.Distribution{servebench.MetricTTFT: {P50: ptr(ttftP99 / 2), P90: ptr(ttftP99 * 0.8), P99: ptr(ttftP99)}},
+		Percentiles: map[record.Metric]servebench.Distribution{record.MetricTTFT: {P50: ptr(ttftP99 / 2), P90: ptr(ttftP99 * 0.8), P99: ptr(ttftP99)}},
 		Backlog:     &servebench.Backlog{AtWindowMid: 1, AtWindowEnd: 1, Growing: growing},
 		Inputs:      servebench.Inputs{WorkloadSHA256: "abc"}}
 	if growing {

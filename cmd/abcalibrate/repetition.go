@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/fixtures/simengine"
@@ -100,7 +102,7 @@ func repetition(ctx context.Context, s settings, w *schedule.Workload, e experim
 	}
 	side := servebench.RunConfig{
 		Workload: w, Arrival: arrival, Count: s.count, Warmup: s.warmup, LagTolerance: s.lagTolerance,
-		Client: &servebench.Client{Endpoint: servebench.EndpointCompletions, Stream: true, Model: "simengine-tiny", TotalTimeout: time.Minute},
+		Client: &openai.Client{Endpoint: openai.EndpointCompletions, Stream: true, Model: "simengine-tiny", TotalTimeout: time.Minute},
 	}
 	starts := 0
 	cfg := compare.ABConfig{

@@ -13,6 +13,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/servebench/servebench/servebench/openai"
+
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench"
@@ -68,7 +72,7 @@ func client(args []string) error {
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &before)
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: arrival, Duration: *duration, OutputDir: dir,
-		Client: &servebench.Client{BaseURL: *url, Model: "loadcheck", Endpoint: servebench.EndpointCompletions,
+		Client: &openai.Client{BaseURL: *url, Model: "loadcheck", Endpoint: openai.EndpointCompletions,
 			Stream: true, TotalTimeout: 30 * time.Second, IdleTimeout: 10 * time.Second},
 	})
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &after)
@@ -94,7 +98,7 @@ func client(args []string) error {
 	if rep.Generator != nil && rep.Generator.DeliveredRPS != nil && rep.Generator.IdealRPS != nil {
 		delivered = *rep.Generator.DeliveredRPS / *rep.Generator.IdealRPS
 	}
-	lagP99 := distP99(rep.Percentiles[servebench.MetricScheduleLag])
+	lagP99 := distP99(rep.Percentiles[record.MetricScheduleLag])
 	addedP50, _ := stats.Percentile(added, 50, stats.NearestRank)
 	addedP99, _ := stats.Percentile(added, 99, stats.NearestRank)
 	t := targetsFor(*rate)

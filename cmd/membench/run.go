@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -87,7 +89,7 @@ func runOnce(args []string) error {
 		Observer: phase,
 		Workload: w, Arrival: arrival, Count: *n, OutputDir: out, BoundedMemory: true,
 		LagTolerance: time.Second, Score: servebench.ScoreOptions{DriftInterval: -1},
-		Client: &servebench.Client{BaseURL: *url, Model: "simengine-tiny", Endpoint: servebench.EndpointCompletions,
+		Client: &openai.Client{BaseURL: *url, Model: "simengine-tiny", Endpoint: openai.EndpointCompletions,
 			Stream: true, TotalTimeout: time.Minute},
 	})
 	if err != nil {

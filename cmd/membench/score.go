@@ -59,8 +59,8 @@ func scoreCheck(args []string) error {
 	peakMB := float64(ru.Maxrss) / 1024 // Linux reports KiB
 	fmt.Printf("records %d, outcomes.jsonl %.0f MB read in %.2f s\n", rep.Offered, float64(nbytes)/1e6, readWall.Seconds())
 	fmt.Printf("servebench score --run: wall %.2f s, cpu %.2f s (user+sys), peak RSS %.1f MB\n", wall.Seconds(), cpu.Seconds(), peakMB)
-	fmt.Printf("ttft p99 %v ms, chunk gap p99 %v ms (n %d)\n", deref(rep.Percentiles[servebench.MetricTTFT].P99),
-		deref(rep.Percentiles[servebench.MetricChunkGap].P99), rep.Percentiles[servebench.MetricChunkGap].N)
+	fmt.Printf("ttft p99 %v ms, chunk gap p99 %v ms (n %d)\n", deref(rep.Percentiles[record.MetricTTFT].P99),
+		deref(rep.Percentiles[record.MetricChunkGap].P99), rep.Percentiles[record.MetricChunkGap].N)
 	ok = peakMB < float64(*maxRSS) && wall < *maxWall
 	fmt.Printf("targets: peak RSS < %d MB, wall < %v: %v\n", *maxRSS, *maxWall, verdict(ok))
 	if !ok {

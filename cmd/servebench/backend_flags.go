@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -40,13 +42,13 @@ func (f *backendFlags) register(fs *flag.FlagSet) {
 // apply sets the client's header and the run's replica endpoints.
 func (f *backendFlags) apply(cfg *servebench.RunConfig) error {
 	if f.header != "" {
-		if err := servebench.ValidateHeader(f.header, ""); err != nil {
+		if err := openai.ValidateHeader(f.header, ""); err != nil {
 			return fmt.Errorf("--backend-header: %w", err)
 		}
 		cfg.Client.BackendHeader = f.header
 	}
 	for _, u := range f.metrics {
-		if err := servebench.ValidateBaseURL(u); err != nil {
+		if err := openai.ValidateBaseURL(u); err != nil {
 			return fmt.Errorf("--backend-metrics: %w", err)
 		}
 	}

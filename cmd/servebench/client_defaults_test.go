@@ -6,7 +6,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/openai"
 )
 
 // The command's client, with no client flag given, is exactly the
@@ -24,7 +24,7 @@ func TestRunCommandClientIsNewClientByDefault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := servebench.NewClient("http://127.0.0.1:1", "m")
+	want := openai.NewClient("http://127.0.0.1:1", "m")
 	if !reflect.DeepEqual(cfg.Client, want) {
 		t.Fatalf("command's client %#v\nNewClient        %#v", *cfg.Client, *want)
 	}

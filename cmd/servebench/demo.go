@@ -12,6 +12,10 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/servebench/servebench/servebench/openai"
+
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/fixtures/samples"
@@ -79,7 +83,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	arrival, _ := schedule.NewArrival(schedule.ArrivalSpec{Process: schedule.ProcessPoisson, RateRPS: points[0], Seed: 1})
 	cfg := servebench.RunConfig{
 		Workload: w, Arrival: arrival, Duration: *window, Warmup: 4, OutputDir: *output,
-		Client: &servebench.Client{BaseURL: engine.BaseURL(), Model: engineCfg.Model, Endpoint: servebench.EndpointCompletions,
+		Client: &openai.Client{BaseURL: engine.BaseURL(), Model: engineCfg.Model, Endpoint: openai.EndpointCompletions,
 			Stream: true, TotalTimeout: 30 * time.Second, IdleTimeout: 10 * time.Second},
 		Score:      servebench.ScoreOptions{SLO: servebench.SLO{TTFT: *ttft, TPOT: *tpot}},
 		Engine:     &servebench.EngineInfo{Kind: "simengine", Model: engineCfg.Model, Version: "in-process"},
@@ -151,8 +155,8 @@ func printSweep(w io.Writer, s *servebench.Sweep) {
 		}
 		fmt.Fprintf(tw, "%g\t%d/%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", p.OfferedRPS, r.Qualified, r.Offered,
 			numfmt.OptFixed(r.Attainment, 3), numfmt.OptFixed(r.WilsonLower, 3),
-			numfmt.OptFixed(r.Percentiles[servebench.MetricTTFT].P50, 1), numfmt.OptFixed(r.Percentiles[servebench.MetricTTFT].P99, 1),
-			numfmt.OptFixed(r.Percentiles[servebench.MetricTPOT].P99, 1), numfmt.OptFixed(r.MaxScheduleLagMS, 1), backlog, verdict)
+			numfmt.OptFixed(r.Percentiles[record.MetricTTFT].P50, 1), numfmt.OptFixed(r.Percentiles[record.MetricTTFT].P99, 1),
+			numfmt.OptFixed(r.Percentiles[record.MetricTPOT].P99, 1), numfmt.OptFixed(r.MaxScheduleLagMS, 1), backlog, verdict)
 	}
 	_ = tw.Flush()
 	for _, f := range failures {

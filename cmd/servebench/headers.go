@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/openai"
 )
 
 // headerFlags collects repeatable --header flags, each NAME=VALUE or, as
@@ -29,7 +29,7 @@ func (h *headerFlags) String() string {
 func (h *headerFlags) Set(v string) error {
 	name, value, err := splitHeader(v)
 	if err == nil {
-		err = servebench.ValidateExtraHeader(name, value)
+		err = openai.ValidateExtraHeader(name, value)
 	}
 	if err != nil {
 		if h.err == nil {

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench"
@@ -43,7 +45,7 @@ type runFlags struct {
 func (f *runFlags) register(fs *flag.FlagSet) {
 	// The client's defaults are NewClient's, so the command and the
 	// library cannot drift apart.
-	defaults := servebench.NewClient("", "")
+	defaults := openai.NewClient("", "")
 	fs.StringVar(&f.baseURL, "base-url", "", "engine root URL, e.g. http://127.0.0.1:8000 (required)")
 	fs.StringVar(&f.model, "model", "", "served model name (required)")
 	fs.StringVar(&f.endpoint, "endpoint", string(defaults.Endpoint), endpointHelp())
@@ -185,14 +187,14 @@ func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
 	if err := schedule.CheckPrintableName("--model", f.model); err != nil {
 		return cfg, err
 	}
-	endpoint, err := servebench.ParseEndpoint(f.endpoint)
+	endpoint, err := openai.ParseEndpoint(f.endpoint)
 	if err != nil {
 		return cfg, fmt.Errorf("--endpoint: %w", err)
 	}
 	if err := checkObjectiveFlags(endpoint, f.ttftSLO, f.tpotSLO, f.e2eSLO); err != nil {
 		return cfg, err
 	}
-	lc, err := servebench.ParseLengthControl(f.lengthControl)
+	lc, err := openai.ParseLengthControl(f.lengthControl)
 	if err != nil {
 		return cfg, fmt.Errorf("--length-control: %w", err)
 	}
@@ -230,10 +232,10 @@ func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
 			return cfg, fmt.Errorf("--api-key-env: %s is empty or unset", f.apiKeyEnv)
 		}
 	}
-	c := servebench.NewClient(f.baseURL, f.model)
+	c := openai.NewClient(f.baseURL, f.model)
 	c.Endpoint, c.APIKey, c.Stream, c.LengthControl, c.KeepText, c.Logprobs = endpoint, apiKey, !f.noStream, lc, f.keepText, f.logprobs
 	c.FirstTokenTimeout, c.IdleTimeout, c.TotalTimeout = f.firstTokenTimeout, f.idleTimeout, f.timeout
-	c.Header, c.Redirects = f.headers.header.Clone(), servebench.RedirectPolicy(f.followRedirects)
+	c.Header, c.Redirects = f.headers.header.Clone(), openai.RedirectPolicy(f.followRedirects)
 	cfg.Client = c
 	return cfg, f.backends.apply(&cfg)
 }

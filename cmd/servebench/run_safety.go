@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/internal/outputdir"
 	"github.com/servebench/servebench/servebench"
 )
@@ -30,7 +32,7 @@ func (s *runSafety) register(fs *flag.FlagSet) {
 	fs.BoolVar(&s.skipPreflight, "skip-preflight", false, "do not check the engine (GET /v1/models lists --model, one probe request succeeds) before the load")
 	fs.BoolVar(&s.overwrite, "overwrite", false, "remove what servebench wrote in --output before (what its manifest.json names) instead of refusing a directory that is not empty")
 	fs.Var(&s.headers, "header", "extra request header \"Name: value\" or NAME=VALUE for a gateway (repeatable; never written to any output; Authorization, Content-Type, Accept and X-Request-Id are refused)")
-	fs.StringVar(&s.followRedirects, "follow-redirects", string(servebench.RedirectNone), "which redirects to follow: none (a redirect is an http_error with reason redirect) or same-origin (same scheme, host and port; method and body kept)")
+	fs.StringVar(&s.followRedirects, "follow-redirects", string(openai.RedirectNone), "which redirects to follow: none (a redirect is an http_error with reason redirect) or same-origin (same scheme, host and port; method and body kept)")
 }
 
 // checkFlags validates what can be checked from the flags alone: numeric
@@ -42,13 +44,13 @@ func (f *runFlags) checkFlags() error {
 	if err := f.headers.check(); err != nil {
 		return err
 	}
-	if _, err := servebench.ParseRedirectPolicy(f.followRedirects); err != nil {
+	if _, err := openai.ParseRedirectPolicy(f.followRedirects); err != nil {
 		return fmt.Errorf("--follow-redirects: %w", err)
 	}
 	if f.users.auto && !f.searchUsers {
 		return errors.New(`--users auto: only sweep searches the users; give a number`)
 	}
-	return servebench.ValidateBaseURL(f.baseURL)
+	return openai.ValidateBaseURL(f.baseURL)
 }
 
 // beforeLoad runs after the configuration is built and before anything is
@@ -59,7 +61,7 @@ func (f *runFlags) beforeLoad(ctx context.Context, cfg *servebench.RunConfig, st
 	if strings.ContainsAny(c.APIKey, "\r\n") {
 		return fmt.Errorf("--api-key-env: %s holds a CR or LF, which would split the request's headers", f.apiKeyEnv)
 	}
-	if err := servebench.ValidateHeader("Authorization", c.APIKey); err != nil {
+	if err := openai.ValidateHeader("Authorization", c.APIKey); err != nil {
 		return fmt.Errorf("--api-key-env: %s holds a control character", f.apiKeyEnv)
 	}
 	out, err := prepareOutput(cfg.OutputDir, f.overwrite)

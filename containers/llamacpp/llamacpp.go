@@ -26,8 +26,9 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/containers"
-	"github.com/servebench/servebench/servebench"
 	"github.com/testcontainers/testcontainers-go"
 )
 
@@ -57,8 +58,8 @@ var (
 
 // LengthControl says how a forced output length reaches llama.cpp:
 // servebench.LengthIgnoreEOS.
-func LengthControl() servebench.LengthControl {
-	lc, _ := servebench.LengthControlFor("llamacpp")
+func LengthControl() openai.LengthControl {
+	lc, _ := openai.LengthControlFor("llamacpp")
 	return lc
 }
 

@@ -8,19 +8,20 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/servebench/servebench/containers/ollama"
-	"github.com/servebench/servebench/servebench"
 )
 
 // clientFor is a streaming servebench client for an Ollama engine, with
 // the engine's declared length control.
-func clientFor(e *ollama.Local, endpoint servebench.Endpoint) *servebench.Client {
-	return &servebench.Client{
+func clientFor(e *ollama.Local, endpoint openai.Endpoint) *openai.Client {
+	return &openai.Client{
 		BaseURL:           e.BaseURL(),
 		Model:             e.Model(),
 		Endpoint:          endpoint,
@@ -33,7 +34,7 @@ func clientFor(e *ollama.Local, endpoint servebench.Endpoint) *servebench.Client
 }
 
 // do sends one row and returns its outcome.
-func do(c *servebench.Client, row record.Request) record.Outcome {
+func do(c *openai.Client, row record.Request) record.Outcome {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	out := record.Outcome{ID: row.ID, Attempt: 1}
@@ -66,7 +67,7 @@ func expectOrderedClocks(o record.Outcome) {
 
 var _ = Describe("servebench.Client against Ollama", func() {
 	It("reads /v1/completions usage from the usage chunk, not the zero usage on every chunk", func() {
-		o := do(clientFor(never, servebench.EndpointCompletions), record.Request{ID: "c1", Prompt: "the sun and the sea", MaxTokens: 10})
+		o := do(clientFor(never, openai.EndpointCompletions), record.Request{ID: "c1", Prompt: "the sun and the sea", MaxTokens: 10})
 		Expect(o.Status).To(Equal(record.StatusSuccess), o.Error)
 		Expect(o.OutputTokens).To(HaveValue(Equal(10)))
 		Expect(o.TokenCountSource).To(HaveValue(Equal(record.TokensFromUsage)))
@@ -77,7 +78,7 @@ var _ = Describe("servebench.Client against Ollama", func() {
 	})
 
 	It("takes chat TTFT at the first content event (Ollama sends no role-only chunk) and sees one event per token", func() {
-		o := do(clientFor(never, servebench.EndpointChat), chatRow("t1", "write about the world", 24))
+		o := do(clientFor(never, openai.EndpointChat), chatRow("t1", "write about the world", 24))
 		Expect(o.Status).To(Equal(record.StatusSuccess), o.Error)
 		Expect(o.OutputTokens).To(HaveValue(Equal(24)))
 		Expect(o.ContentMS).To(HaveLen(24))
@@ -89,7 +90,7 @@ var _ = Describe("servebench.Client against Ollama", func() {
 
 	It("agrees with Ollama's native API on the number of generated tokens", func() {
 		const n = 17
-		o := do(clientFor(never, servebench.EndpointChat), chatRow("n1", "count with me", n))
+		o := do(clientFor(never, openai.EndpointChat), chatRow("n1", "count with me", n))
 		Expect(o.OutputTokens).To(HaveValue(Equal(n)))
 
 		var native struct {
@@ -112,7 +113,7 @@ var _ = Describe("servebench.Client against Ollama", func() {
 	It("measures end-to-end latency consistent with Ollama's own request log", func() {
 		const k = 5
 		before := len(ginEntries(never.LogTail(), "/v1/chat/completions"))
-		c := clientFor(never, servebench.EndpointChat)
+		c := clientFor(never, openai.EndpointChat)
 		var outs []record.Outcome
 		for i := 0; i < k; i++ {
 			o := do(c, chatRow(fmt.Sprintf("g%d", i), fmt.Sprintf("the %d men and the city", i), 32))
@@ -141,7 +142,7 @@ var _ = Describe("servebench.Client against Ollama", func() {
 	})
 
 	It("handles EOS-ended responses: usage counts the EOS token, so OutputTokens is one more than the content events", func() {
-		c := clientFor(early, servebench.EndpointChat)
+		c := clientFor(early, openai.EndpointChat)
 		stops := 0
 		for seed := 1; seed <= 10; seed++ {
 			o := do(c, seeded(chatRow(fmt.Sprintf("e%d", seed), fmt.Sprintf("the %d boys", seed), 16), seed))
@@ -172,7 +173,7 @@ var _ = Describe("servebench.Client against Ollama", func() {
 		row := chatRow("f1", "the long answer", 32)
 		row.IgnoreEOS = true
 		Expect(ollama.LengthControl().Enforces(&row)).To(HaveValue(BeFalse()))
-		c := clientFor(early, servebench.EndpointChat)
+		c := clientFor(early, openai.EndpointChat)
 		shorter := 0
 		for seed := 1; seed <= 6; seed++ {
 			o := do(c, seeded(row, seed))

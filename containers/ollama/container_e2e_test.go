@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -21,7 +23,6 @@ import (
 	"github.com/servebench/servebench/containers"
 	"github.com/servebench/servebench/containers/ollama"
 	"github.com/servebench/servebench/fixtures/gguf"
-	"github.com/servebench/servebench/servebench"
 )
 
 // No registry is reachable where this suite runs, so the real
@@ -113,7 +114,7 @@ var _ = Describe("Ollama as a container (stand-in image)", Ordered, func() {
 	It("serves the model created inside the container, on a port published on 127.0.0.1 only", func() {
 		Expect(c.BaseURL()).To(HavePrefix("http://127.0.0.1:"))
 		Expect(c.Model()).To(Equal("tiny"))
-		o := do(&servebench.Client{BaseURL: c.BaseURL(), Model: c.Model(), Endpoint: servebench.EndpointChat, Stream: true,
+		o := do(&openai.Client{BaseURL: c.BaseURL(), Model: c.Model(), Endpoint: openai.EndpointChat, Stream: true,
 			LengthControl: ollama.LengthControl(), TotalTimeout: time.Minute}, chatRow("k1", "the old house", 12))
 		Expect(o.Status).To(Equal(record.StatusSuccess), o.Error)
 		Expect(o.OutputTokens).To(HaveValue(Equal(12)))

@@ -11,8 +11,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/containers"
-	"github.com/servebench/servebench/servebench"
 	"github.com/testcontainers/testcontainers-go"
 )
 
@@ -31,8 +32,8 @@ var _ containers.Engine = (*Local)(nil)
 
 // LengthControl says how a forced output length reaches Ollama: it cannot
 // (servebench.LengthUnsupported); see the package documentation.
-func LengthControl() servebench.LengthControl {
-	lc, _ := servebench.LengthControlFor("ollama")
+func LengthControl() openai.LengthControl {
+	lc, _ := openai.LengthControlFor("ollama")
 	return lc
 }
 

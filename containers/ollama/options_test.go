@@ -11,10 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/moby/moby/api/types/mount"
 	"github.com/moby/moby/api/types/network"
 	"github.com/servebench/servebench/containers"
-	"github.com/servebench/servebench/servebench"
 	"github.com/testcontainers/testcontainers-go"
 	"github.com/testcontainers/testcontainers-go/wait"
 )
@@ -213,10 +214,10 @@ func TestFindBinary(t *testing.T) {
 }
 
 func TestLengthControlIsUnsupported(t *testing.T) {
-	if LengthControl() != servebench.LengthUnsupported {
+	if LengthControl() != openai.LengthUnsupported {
 		t.Errorf("LengthControl = %q", LengthControl())
 	}
-	got, ok := servebench.LengthControlFor("ollama")
+	got, ok := openai.LengthControlFor("ollama")
 	if !ok || got != LengthControl() {
 		t.Errorf("servebench.LengthControlFor(ollama) = %q, %v; the module says %q", got, ok, LengthControl())
 	}

@@ -5,12 +5,12 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-
-	"github.com/servebench/servebench/servebench"
 )
 
 // respEvent is one typed event of a raw /v1/responses stream.
@@ -59,7 +59,7 @@ var _ = Describe("Ollama's Responses API and embeddings", func() {
 		Expect(last.Response.Usage).NotTo(BeNil())
 		Expect(last.Response.Usage.OutputTokens).To(Equal(n))
 
-		c := clientFor(never, servebench.EndpointResponses)
+		c := clientFor(never, openai.EndpointResponses)
 		o := do(c, record.Request{ID: "r1", Prompt: "the long road home", MaxTokens: n})
 		Expect(o.Status).To(Equal(record.StatusSuccess), o.Error)
 		// The never-EOS model runs to the cap: usage says n tokens, one
@@ -73,7 +73,7 @@ var _ = Describe("Ollama's Responses API and embeddings", func() {
 	})
 
 	It("sends a multi-turn conversation as input items, statelessly", func() {
-		c := clientFor(never, servebench.EndpointResponses)
+		c := clientFor(never, openai.EndpointResponses)
 		row := record.Request{ID: "m1", MaxTokens: 6, Messages: []record.Message{
 			{Role: "system", Content: "be brief"}, {Role: "user", Content: "the sea"}, {Role: "assistant", Content: "is wide"}, {Role: "user", Content: "and the sky"}}}
 		o := do(c, row)
@@ -97,7 +97,7 @@ var _ = Describe("Ollama's Responses API and embeddings", func() {
 		dim := len(native.Data[0].Embedding)
 		GinkgoWriter.Printf("Ollama's embeddings: dimension %d, %d prompt tokens\n", dim, native.Usage.PromptTokens)
 
-		c := clientFor(never, servebench.EndpointEmbeddings)
+		c := clientFor(never, openai.EndpointEmbeddings)
 		o := do(c, record.Request{ID: "e1", Input: &record.TextInput{Texts: []string{"the first", "a second text", "and a third one"}, Batch: true}})
 		Expect(o.Status).To(Equal(record.StatusSuccess), o.Error)
 		Expect(o.Items).To(HaveValue(Equal(3)))

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -49,7 +51,7 @@ var _ = Describe("A benchmark run against Ollama, judged by the matchers", Order
 	BeforeAll(func(ctx SpecContext) {
 		arrival, err := schedule.NewArrival(schedule.ArrivalSpec{Process: "poisson", RateRPS: 8, Seed: 7})
 		Expect(err).NotTo(HaveOccurred())
-		client := clientFor(never, servebench.EndpointChat)
+		client := clientFor(never, openai.EndpointChat)
 		client.KeepText = false
 		start := time.Now()
 		result, err = servebench.Run(ctx, servebench.RunConfig{

@@ -23,8 +23,9 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/containers"
-	"github.com/servebench/servebench/servebench"
 	"github.com/testcontainers/testcontainers-go"
 )
 
@@ -55,8 +56,8 @@ var (
 
 // LengthControl says how a forced output length reaches SGLang:
 // servebench.LengthIgnoreEOSMinTokens.
-func LengthControl() servebench.LengthControl {
-	lc, _ := servebench.LengthControlFor("sglang")
+func LengthControl() openai.LengthControl {
+	lc, _ := openai.LengthControlFor("sglang")
 	return lc
 }
 

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -204,8 +206,8 @@ var _ = Describe("the simulated engine as a container", Ordered, Label("docker")
 			Arrival:  arrival,
 			Count:    24,
 			Warmup:   2,
-			Client: &servebench.Client{
-				BaseURL: engine.BaseURL(), Model: engine.Model(), Endpoint: servebench.EndpointCompletions,
+			Client: &openai.Client{
+				BaseURL: engine.BaseURL(), Model: engine.Model(), Endpoint: openai.EndpointCompletions,
 				Stream: true, LengthControl: simengine.LengthControl(),
 				FirstTokenTimeout: 10 * time.Second, TotalTimeout: 30 * time.Second,
 			},
@@ -226,7 +228,7 @@ var _ = Describe("the simulated engine as a container", Ordered, Label("docker")
 			matchers.BeValidLoad(),
 			matchers.HaveErrorRateBelow(0.05),
 			matchers.HaveAttainmentAtLeast(0.9),
-			matchers.HaveLatencyPercentileBelow(servebench.MetricTTFT, 90, 2*time.Second),
+			matchers.HaveLatencyPercentileBelow(record.MetricTTFT, 90, 2*time.Second),
 		))
 		for _, r := range report.Requests {
 			if r.Status == record.StatusSuccess {

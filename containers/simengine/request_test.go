@@ -15,9 +15,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/moby/moby/api/types/network"
 	"github.com/servebench/servebench/containers"
-	"github.com/servebench/servebench/servebench"
 	"github.com/testcontainers/testcontainers-go"
 	"github.com/testcontainers/testcontainers-go/wait"
 )
@@ -169,7 +170,7 @@ func TestBuildContextIsATar(t *testing.T) {
 }
 
 func TestLengthControl(t *testing.T) {
-	if LengthControl() != servebench.LengthIgnoreEOS {
+	if LengthControl() != openai.LengthIgnoreEOS {
 		t.Errorf("LengthControl() = %q", LengthControl())
 	}
 }

@@ -24,8 +24,9 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/containers"
-	"github.com/servebench/servebench/servebench"
 	"github.com/testcontainers/testcontainers-go"
 )
 
@@ -56,8 +57,8 @@ var (
 // LengthControl says how a forced output length reaches the simulated
 // engine:
 // servebench.LengthIgnoreEOS.
-func LengthControl() servebench.LengthControl {
-	lc, _ := servebench.LengthControlFor("simengine")
+func LengthControl() openai.LengthControl {
+	lc, _ := openai.LengthControlFor("simengine")
 	return lc
 }
 

@@ -1,8 +1,8 @@
 package tgi
 
-import "github.com/servebench/servebench/servebench"
+import "github.com/servebench/servebench/servebench/openai"
 
 // APIs lists the endpoints TGI serves, as servebench names them. Its OpenAI-compatible routes are completions and chat only: it has no Responses route, and embeddings and rerank belong to TEI, another server.
-func APIs() []servebench.Endpoint {
-	return []servebench.Endpoint{servebench.EndpointCompletions, servebench.EndpointChat}
+func APIs() []openai.Endpoint {
+	return []openai.Endpoint{openai.EndpointCompletions, openai.EndpointChat}
 }

@@ -26,8 +26,9 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/containers"
-	"github.com/servebench/servebench/servebench"
 	"github.com/testcontainers/testcontainers-go"
 )
 
@@ -58,8 +59,8 @@ var (
 
 // LengthControl says how a forced output length reaches TGI: it cannot,
 // servebench.LengthUnsupported.
-func LengthControl() servebench.LengthControl {
-	lc, _ := servebench.LengthControlFor("tgi")
+func LengthControl() openai.LengthControl {
+	lc, _ := openai.LengthControlFor("tgi")
 	return lc
 }
 

@@ -3,14 +3,15 @@ package vllm_test
 import (
 	"context"
 	"fmt"
-	"github.com/testcontainers/testcontainers-go"
 	"os"
 	"path/filepath"
 	"time"
 
+	"github.com/servebench/servebench/servebench/openai"
+	"github.com/testcontainers/testcontainers-go"
+
 	"github.com/servebench/servebench/containers"
 	"github.com/servebench/servebench/containers/vllm"
-	"github.com/servebench/servebench/servebench"
 )
 
 // Start vLLM on every GPU with the Hugging Face cache mounted, then point a
@@ -33,10 +34,10 @@ func ExampleRun() {
 		fmt.Println(err)
 		return
 	}
-	client := &servebench.Client{
+	client := &openai.Client{
 		BaseURL:       engine.BaseURL(),
 		Model:         engine.Model(),
-		Endpoint:      servebench.EndpointCompletions,
+		Endpoint:      openai.EndpointCompletions,
 		Stream:        true,
 		APIKey:        engine.APIKey(),
 		LengthControl: vllm.LengthControl(),

@@ -7,11 +7,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/moby/moby/api/types/container"
 	"github.com/moby/moby/api/types/mount"
 	"github.com/moby/moby/api/types/network"
 	"github.com/servebench/servebench/containers"
-	"github.com/servebench/servebench/servebench"
 	"github.com/testcontainers/testcontainers-go"
 	"github.com/testcontainers/testcontainers-go/wait"
 )
@@ -189,7 +190,7 @@ func TestRequestErrors(t *testing.T) {
 }
 
 func TestLengthControl(t *testing.T) {
-	if LengthControl() != servebench.LengthIgnoreEOSMinTokens {
+	if LengthControl() != openai.LengthIgnoreEOSMinTokens {
 		t.Errorf("LengthControl() = %q", LengthControl())
 	}
 }

@@ -24,8 +24,9 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/containers"
-	"github.com/servebench/servebench/servebench"
 	"github.com/testcontainers/testcontainers-go"
 )
 
@@ -53,8 +54,8 @@ var (
 
 // LengthControl says how a forced output length reaches vLLM:
 // servebench.LengthIgnoreEOSMinTokens.
-func LengthControl() servebench.LengthControl {
-	lc, _ := servebench.LengthControlFor("vllm")
+func LengthControl() openai.LengthControl {
+	lc, _ := openai.LengthControlFor("vllm")
 	return lc
 }
 

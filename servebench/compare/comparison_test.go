@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/servebench"
@@ -154,7 +156,7 @@ func TestDefaultFamilyIsBonferroni(t *testing.T) {
 		xs = append(xs, float64(i))
 	}
 	r := ttftReport(xs...)
-	for _, m := range []servebench.Metric{servebench.MetricTPOT, servebench.MetricE2E} {
+	for _, m := range []record.Metric{record.MetricTPOT, record.MetricE2E} {
 		r.Percentiles[m] = servebench.Distribution{N: 50}
 	}
 	for i := range r.Requests {
@@ -318,11 +320,11 @@ func TestToleranceBelowNoiseIsRefused(t *testing.T) {
 // attainment and E2E only.
 func TestDefaultsFollowTheEndpoint(t *testing.T) {
 	r := attainmentReport(50, 50)
-	r.Endpoint = servebench.EndpointEmbeddings
+	r.Endpoint = openai.EndpointEmbeddings
 	for i := 1; i <= 50; i++ {
 		r.Requests = append(r.Requests, servebench.RequestScore{Status: record.StatusSuccess, E2EMS: fptr(float64(i))})
 	}
-	r.Percentiles = map[servebench.Metric]servebench.Distribution{servebench.MetricE2E: {N: 50}}
+	r.Percentiles = map[record.Metric]servebench.Distribution{record.MetricE2E: {N: 50}}
 	c, err := Reports([]*servebench.Report{r}, []*servebench.Report{r}, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -345,11 +347,11 @@ func TestDefaultToleranceBelowNoiseIsNotedNotRefused(t *testing.T) {
 	// whose 100 equal values per round have no noise.
 	rep := func(qualified int) *servebench.Report {
 		r := attainmentReport(qualified, 100)
-		r.Endpoint = servebench.EndpointEmbeddings
+		r.Endpoint = openai.EndpointEmbeddings
 		for i := 1; i <= 100; i++ {
 			r.Requests = append(r.Requests, servebench.RequestScore{Status: record.StatusSuccess, E2EMS: fptr(float64(i))})
 		}
-		r.Percentiles = map[servebench.Metric]servebench.Distribution{servebench.MetricE2E: {N: 100}}
+		r.Percentiles = map[record.Metric]servebench.Distribution{record.MetricE2E: {N: 100}}
 		return r
 	}
 	base := []*servebench.Report{rep(90), rep(94)}

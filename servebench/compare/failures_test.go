@@ -22,7 +22,7 @@ func failingReport(successes int) *servebench.Report {
 		r.Requests = append(r.Requests, servebench.RequestScore{Status: record.StatusHTTPError})
 	}
 	if successes == 0 {
-		delete(r.Percentiles, servebench.MetricTTFT)
+		delete(r.Percentiles, record.MetricTTFT)
 	}
 	return r
 }

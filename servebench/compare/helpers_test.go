@@ -29,7 +29,7 @@ func ttftReport(ttfts ...float64) *servebench.Report {
 	for _, v := range ttfts {
 		r.Requests = append(r.Requests, servebench.RequestScore{Status: record.StatusSuccess, TTFTMS: fptr(v)})
 	}
-	r.Percentiles = map[servebench.Metric]servebench.Distribution{servebench.MetricTTFT: {N: len(ttfts)}}
+	r.Percentiles = map[record.Metric]servebench.Distribution{record.MetricTTFT: {N: len(ttfts)}}
 	return r
 }
 

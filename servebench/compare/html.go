@@ -8,6 +8,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
@@ -61,9 +63,9 @@ func (c *Comparison) WriteHTML(w io.Writer) error {
 		p.Rows = append(p.Rows, htmlRowOf(m))
 	}
 	for _, m := range []struct {
-		metric servebench.Metric
+		metric record.Metric
 		title  string
-	}{{servebench.MetricTTFT, "TTFT (ms)"}, {servebench.MetricTPOT, "TPOT (ms)"}, {servebench.MetricE2E, "E2E (ms)"}} {
+	}{{record.MetricTTFT, "TTFT (ms)"}, {record.MetricTPOT, "TPOT (ms)"}, {record.MetricE2E, "E2E (ms)"}} {
 		p.Charts = append(p.Charts, cdfOverlay(m.title, pooled(m.metric, c.baseline), pooled(m.metric, c.candidate)))
 	}
 	if err := htmlTemplate.Execute(w, p); err != nil {
@@ -101,7 +103,7 @@ func htmlRowOf(m MetricComparison) htmlRow {
 
 // pooled collects one metric's successful-request values over every round
 // of a side, ascending; reports that cannot give them contribute nothing.
-func pooled(m servebench.Metric, reports []*servebench.Report) []float64 {
+func pooled(m record.Metric, reports []*servebench.Report) []float64 {
 	var xs []float64
 	s := statistic{name: string(m), metric: m}
 	for _, r := range reports {

@@ -87,7 +87,7 @@ func (s statistic) samples(r *servebench.Report, failures bool) ([]float64, erro
 	failed := 0
 	for i := range r.Requests {
 		q := &r.Requests[i]
-		if s.metric != servebench.MetricScheduleLag && q.Status != record.StatusSuccess {
+		if s.metric != record.MetricScheduleLag && q.Status != record.StatusSuccess {
 			failed++
 			continue
 		}
@@ -120,19 +120,19 @@ func (s statistic) samples(r *servebench.Report, failures bool) ([]float64, erro
 
 // requestValue is one request's value of a request-level metric; nil when
 // undefined.
-func requestValue(q *servebench.RequestScore, m servebench.Metric) *float64 {
+func requestValue(q *servebench.RequestScore, m record.Metric) *float64 {
 	switch m {
-	case servebench.MetricScheduleLag:
+	case record.MetricScheduleLag:
 		return q.ScheduleLagMS
-	case servebench.MetricTTFT:
+	case record.MetricTTFT:
 		return q.TTFTMS
-	case servebench.MetricTTFTFromScheduled:
+	case record.MetricTTFTFromScheduled:
 		return q.TTFTFromScheduledMS
-	case servebench.MetricTPOT:
+	case record.MetricTPOT:
 		return q.TPOTMS
-	case servebench.MetricE2E:
+	case record.MetricE2E:
 		return q.E2EMS
-	case servebench.MetricLastToken:
+	case record.MetricLastToken:
 		return q.LastTokenMS
 	case servebench.MetricMaxGap:
 		return q.MaxGapMS

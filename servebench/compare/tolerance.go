@@ -7,6 +7,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/servebench/servebench/servebench/openai"
+
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -47,8 +51,8 @@ func DefaultTolerances() []Tolerance {
 // definedTolerances keeps the tolerances on statistics that endpoint e
 // defines: the default TTFT and TPOT comparisons are left out for an
 // embeddings or rerank run, which has neither.
-func definedTolerances(tols []Tolerance, e servebench.Endpoint) []Tolerance {
-	api, ok := servebench.APIOf(e)
+func definedTolerances(tols []Tolerance, e openai.Endpoint) []Tolerance {
+	api, ok := openai.APIOf(e)
 	if e == "" || !ok {
 		return tols
 	}
@@ -94,7 +98,7 @@ type statistic struct {
 	// lessIsWorse is true for qualified_rps and attainment.
 	lessIsWorse bool
 	// metric and p name a latency percentile; metric is empty otherwise.
-	metric servebench.Metric
+	metric record.Metric
 	p      float64
 }
 
@@ -102,15 +106,15 @@ var percentileName = regexp.MustCompile(`^([a-z0-9_]+)_p([0-9]+(?:\.[0-9]+)?)$`)
 
 // requestMetrics are the latency populations with one value per request:
 // the only ones a single round can resample.
-var requestMetrics = map[servebench.Metric]bool{
-	servebench.MetricTTFT: true, servebench.MetricTTFTFromScheduled: true, servebench.MetricTPOT: true,
-	servebench.MetricE2E: true, servebench.MetricLastToken: true, servebench.MetricScheduleLag: true,
+var requestMetrics = map[record.Metric]bool{
+	record.MetricTTFT: true, record.MetricTTFTFromScheduled: true, record.MetricTPOT: true,
+	record.MetricE2E: true, record.MetricLastToken: true, record.MetricScheduleLag: true,
 	servebench.MetricMaxGap: true,
 }
 
 // pooledMetrics pool gaps over requests; they compare across rounds only.
-var pooledMetrics = map[servebench.Metric]bool{
-	servebench.MetricITL: true, servebench.MetricChunkGap: true, servebench.MetricClientQueue: true,
+var pooledMetrics = map[record.Metric]bool{
+	record.MetricITL: true, record.MetricChunkGap: true, record.MetricClientQueue: true,
 }
 
 // statisticFor resolves a tolerance name.
@@ -127,7 +131,7 @@ func statisticFor(name string) (statistic, error) {
 	if m == nil {
 		return statistic{}, fmt.Errorf("unknown statistic %q: want attainment, error_rate, qualified_rps or <metric>_p<N> such as ttft_p99", name)
 	}
-	metric := servebench.Metric(m[1] + "_ms")
+	metric := record.Metric(m[1] + "_ms")
 	if !requestMetrics[metric] && !pooledMetrics[metric] {
 		return statistic{}, fmt.Errorf("unknown metric %q in %q: want one of ttft, ttft_from_scheduled, tpot, itl, chunk_gap, max_gap, e2e, last_token, schedule_lag, client_queue", m[1], name)
 	}

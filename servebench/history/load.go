@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/compare"
 )
@@ -130,6 +132,6 @@ func reportValue(r *servebench.Report, m string) (float64, bool) {
 	if _, err := fmt.Sscan(p, &pct); err != nil {
 		return 0, false
 	}
-	v, _, _, err := r.Percentile(servebench.Metric(metric+"_ms"), pct)
+	v, _, _, err := r.Percentile(record.Metric(metric+"_ms"), pct)
 	return v, err == nil
 }

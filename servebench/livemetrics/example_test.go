@@ -6,6 +6,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/fixtures/simengine"
@@ -32,7 +34,7 @@ func ExampleMetrics() {
 	m := livemetrics.New()
 	_, err = servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: arrival, Count: 5, OutputDir: dir, Observer: m,
-		Client: &servebench.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: servebench.EndpointCompletions,
+		Client: &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointCompletions,
 			Stream: true, TotalTimeout: 10 * time.Second},
 	})
 	if err != nil {

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/prometheus/common/expfmt"
@@ -93,7 +95,7 @@ func TestServedSeriesFollowARealRun(t *testing.T) {
 	}
 	live, err := servebench.Start(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: arrival, Count: 40, OutputDir: t.TempDir(), Observer: m,
-		Client: &servebench.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: servebench.EndpointCompletions,
+		Client: &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointCompletions,
 			Stream: true, TotalTimeout: 10 * time.Second},
 	})
 	if err != nil {

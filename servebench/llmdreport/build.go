@@ -63,10 +63,10 @@ func aggregate(rep *servebench.Report, l lengths) Aggregate {
 			OutputLength: sampleStatistics(UnitsCount, l.output, rep.PercentileMethod),
 		},
 		Latency: Latency{
-			TimeToFirstToken:   metricStatistics(rep, servebench.MetricTTFT, UnitsMS),
-			TimePerOutputToken: metricStatistics(rep, servebench.MetricTPOT, UnitsMSPerToken),
-			InterTokenLatency:  metricStatistics(rep, servebench.MetricITL, UnitsMSPerToken),
-			RequestLatency:     metricStatistics(rep, servebench.MetricE2E, UnitsMS),
+			TimeToFirstToken:   metricStatistics(rep, record.MetricTTFT, UnitsMS),
+			TimePerOutputToken: metricStatistics(rep, record.MetricTPOT, UnitsMSPerToken),
+			InterTokenLatency:  metricStatistics(rep, record.MetricITL, UnitsMSPerToken),
+			RequestLatency:     metricStatistics(rep, record.MetricE2E, UnitsMS),
 		},
 		Throughput: Throughput{RequestRate: rate(UnitsQueriesPerS, rep.SuccessfulRPS)},
 	}

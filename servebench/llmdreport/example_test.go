@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/fixtures/simengine"
@@ -32,7 +34,7 @@ func ExampleWriter() {
 
 	_, err = servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: arrival, Count: 4, OutputDir: dir,
-		Client: &servebench.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: servebench.EndpointCompletions,
+		Client: &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointCompletions,
 			Stream: true, TotalTimeout: 10 * time.Second},
 		Artifacts: []servebench.ArtifactWriter{llmdreport.Writer{Format: llmdreport.JSON}},
 	})

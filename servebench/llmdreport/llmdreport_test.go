@@ -9,6 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/openai"
+
+	"github.com/servebench/servebench/servebench/record"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/fixtures/simengine"
@@ -41,7 +45,7 @@ func runSim(t *testing.T, format llmdreport.Format, tune func(*simengine.Config)
 	}
 	rc := servebench.RunConfig{
 		Workload: w, Arrival: arrival, Count: 10, OutputDir: t.TempDir(),
-		Client: &servebench.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: servebench.EndpointCompletions,
+		Client: &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointCompletions,
 			Stream: true, TotalTimeout: 10 * time.Second},
 		Engine:    &servebench.EngineInfo{Kind: "simengine", Model: cfg.Model, Version: "test"},
 		Artifacts: []servebench.ArtifactWriter{llmdreport.Writer{Format: format}},
@@ -110,7 +114,7 @@ func TestRunWritesAValidBenchmarkReport(t *testing.T) {
 	// The percentiles are the report's own, p0.1 to p99.9.
 	ttft := get(t, agg, "latency", "time_to_first_token").(map[string]any)
 	for field, p := range map[string]float64{"min": 0, "p0p1": 0.1, "p25": 25, "p50": 50, "p99p9": 99.9, "max": 100} {
-		want, _, _, err := rep.Percentile(servebench.MetricTTFT, p)
+		want, _, _, err := rep.Percentile(record.MetricTTFT, p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -220,7 +224,7 @@ func TestBoundedMemoryRunKeepsTheStoredPercentiles(t *testing.T) {
 	res := runSim(t, llmdreport.JSON, nil, func(rc *servebench.RunConfig) { rc.BoundedMemory = true })
 	doc := validateFile(t, filepath.Join(res.Dir, llmdreport.FileJSON))
 	ttft := get(t, doc, "results", "request_performance", "aggregate", "latency", "time_to_first_token").(map[string]any)
-	d := res.Report.Percentiles[servebench.MetricTTFT]
+	d := res.Report.Percentiles[record.MetricTTFT]
 	if ttft["p50"] != *d.P50 || ttft["max"] != *d.Max {
 		t.Errorf("p50, max = %v, %v, want the stored %v, %v", ttft["p50"], ttft["max"], *d.P50, *d.Max)
 	}

@@ -8,10 +8,11 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/servebench/servebench/servebench/openai"
+
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
-	"github.com/servebench/servebench/servebench"
 )
 
 // The DCGM exporter's series that a reading is made of (names as in
@@ -39,14 +40,14 @@ type DCGM struct {
 	// shown is url as messages quote it, and redactor removes its
 	// userinfo and query values from an error (see servebench.URLSecrets).
 	shown    string
-	redactor *servebench.Redactor
+	redactor *openai.Redactor
 }
 
 // OpenDCGM checks that url answers with DCGM GPU series and returns the
 // source.
 func OpenDCGM(ctx context.Context, url string) (*DCGM, error) {
-	d := &DCGM{url: url, client: &http.Client{}, shown: servebench.RedactURL(url),
-		redactor: servebench.NewRedactor(servebench.URLSecrets(url)...)}
+	d := &DCGM{url: url, client: &http.Client{}, shown: openai.RedactURL(url),
+		redactor: openai.NewRedactor(openai.URLSecrets(url)...)}
 	rs, err := d.read(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("dcgm: %w", err)

@@ -1,0 +1,87 @@
+package openai_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/servebench/servebench/servebench/openai"
+
+	"github.com/servebench/servebench/servebench/record"
+
+	"github.com/servebench/servebench/fixtures/simengine"
+)
+
+// The simulated engine serves every pooling route, and each answer costs
+// at least the prefill of all its tokens: E2E is never below
+// PrefillTime(tokens), whatever the machine's load (a lower bound).
+func TestSimengineServesThePoolingAPIs(t *testing.T) {
+	cfg := simengine.DefaultConfig()
+	cfg.PrefillPerToken = 2 * time.Millisecond
+	engine, err := simengine.Start(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer engine.Close()
+	words := func(n int) string { return strings.TrimSpace(strings.Repeat("word ", n)) }
+	for _, tc := range []struct {
+		endpoint openai.Endpoint
+		row      string
+		items    int
+		tokens   int // the query read with each document, for ranking
+	}{
+		{openai.EndpointEmbeddings, `{"input":["` + words(10) + `","` + words(10) + `","` + words(10) + `","` + words(10) + `"]}`, 4, 40},
+		{openai.EndpointRerank, `{"query":"` + words(5) + `","documents":["` + words(10) + `","` + words(20) + `"],"top_n":1}`, 2, 5 + 10 + 5 + 20},
+		{openai.EndpointRerankTEI, `{"query":"` + words(5) + `","documents":["` + words(10) + `","` + words(20) + `"]}`, 2, 40},
+		{openai.EndpointPairScore, `{"query":"` + words(5) + `","documents":["` + words(10) + `","` + words(20) + `"]}`, 2, 40},
+	} {
+		t.Run(string(tc.endpoint), func(t *testing.T) {
+			c := &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: tc.endpoint, TotalTimeout: 10 * time.Second}
+			out := &record.Outcome{ID: "r", Attempt: 1}
+			start := time.Now()
+			c.Do(context.Background(), start, parseRow(t, tc.row), "run/r/1", out)
+			wantStatus(t, out, record.StatusSuccess)
+			wantInt(t, "items", out.Items, tc.items)
+			if tc.endpoint == openai.EndpointRerankTEI {
+				wantNil(t, "prompt tokens (TEI's bare list has no usage)", out.PromptTokens)
+			} else {
+				wantInt(t, "prompt tokens", out.PromptTokens, tc.tokens)
+			}
+			within(t, "E2E vs the prefill of every token", out.TerminalMS-*out.SentMS, record.Millis(cfg.PrefillTime(tc.tokens)))
+		})
+	}
+}
+
+// The simulated engine streams the Responses API's typed events, in
+// sequence, with usage in the terminal event; a capped answer ends with
+// response.incomplete for max_output_tokens, a length finish.
+func TestSimengineServesTheResponsesAPI(t *testing.T) {
+	cfg := simengine.DefaultConfig()
+	cfg.TimeScale = 0.1
+	engine, err := simengine.Start(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer engine.Close()
+	for _, stream := range []bool{true, false} {
+		c := &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointResponses, Stream: stream,
+			TotalTimeout: 10 * time.Second, KeepText: true}
+		row := &record.Request{ID: "r", Messages: []record.Message{{Role: "user", Content: "hello there"}, {Role: "assistant", Content: "yes"}, {Role: "user", Content: "go on"}},
+			MaxTokens: 12, IgnoreEOS: false, Extra: map[string]json.RawMessage{"sim_response": json.RawMessage(`"one two three four five six seven eight nine ten eleven twelve thirteen"`)}}
+		out := &record.Outcome{ID: "r", Attempt: 1}
+		c.Do(context.Background(), time.Now(), row, "run/r/1", out)
+		wantStatus(t, out, record.StatusSuccess)
+		wantInt(t, "output tokens", out.OutputTokens, 12)
+		if out.FinishReason != "length" || out.PromptTokens == nil || *out.PromptTokens == 0 {
+			t.Errorf("stream %v: finish %q, prompt tokens %v", stream, out.FinishReason, show(out.PromptTokens))
+		}
+		if stream && len(out.ContentMS) < 2 {
+			t.Errorf("%d content events for 12 streamed tokens", len(out.ContentMS))
+		}
+		if !strings.HasPrefix(*out.Text, "one two three") {
+			t.Errorf("text %q", *out.Text)
+		}
+	}
+}
