@@ -6,21 +6,6 @@ import (
 	"time"
 )
 
-// BackendMetrics is one replica's metrics over the measurement.
-type BackendMetrics struct {
-	EngineMetrics
-	// PrefixCacheHitRate is the increase of the engine's prefix-cache hit
-	// counter over that of its query counter (vLLM's
-	// vllm:prefix_cache_hits_total and vllm:prefix_cache_queries_total,
-	// both in tokens, summed over label sets); nil when the engine exposes
-	// neither or nothing was looked up: absent, never 0.
-	PrefixCacheHitRate *float64 `json:"prefix_cache_hit_rate"`
-	// Series is the replica's queue, running requests, KV-cache usage and
-	// preemptions through the measurement, scraped every
-	// RunConfig.MetricsInterval (nil when that is negative).
-	Series *EngineSeries `json:"series,omitempty"`
-}
-
 // The vLLM v1 prefix-cache counters the hit rate is computed from.
 const (
 	prefixCacheHits    = "vllm:prefix_cache_hits_total"

@@ -8,67 +8,15 @@ import (
 	"github.com/servebench/servebench/servebench/stats"
 )
 
-// BreakdownNone is the value under which a dimension counts the requests
-// that carry no value for it (a request never sent has no backend).
-const BreakdownNone = "(none)"
-
-// BreakdownDimension is a report split by one dimension of its requests.
-type BreakdownDimension struct {
-	// Values maps each value of the dimension to its requests' figures.
-	Values map[string]BreakdownValue `json:"values"`
-	// Gini is the Gini coefficient of the offered requests over the values
-	// (BreakdownNone left out): 0 when every value got the same share,
-	// (k - 1)/k when one of k values got them all. Nil with fewer than two
-	// values. For the backend dimension it measures load balance.
-	Gini *float64 `json:"gini"`
-}
-
-// BreakdownValue is the figures of the requests with one value of a
-// dimension, computed as the report's own are, on that subset.
-type BreakdownValue struct {
-	// Offered counts the requests; Share is Offered over the report's.
-	Offered int     `json:"offered"`
-	Share   float64 `json:"share"`
-	// Qualified counts those that qualified; Attainment is Qualified /
-	// Offered.
-	Qualified  int      `json:"qualified"`
-	Attainment *float64 `json:"attainment"`
-	// TTFT, TPOT and E2E are over the successful requests of the subset.
-	TTFT Distribution `json:"ttft_ms"`
-	TPOT Distribution `json:"tpot_ms"`
-	E2E  Distribution `json:"e2e_ms"`
-}
-
-// BreakdownDimensions are the dimensions a report is broken down by, each
-// with the request's value for it: one mechanism, to which a new
-// dimension is one more entry. A dimension no request carries is left
-// out of the report.
-var breakdownDimensions = []struct {
-	name string
-	of   func(*RequestScore) string
-}{
-	{"class", func(rs *RequestScore) string { return rs.Class }},
-	{"backend", func(rs *RequestScore) string { return rs.Backend }},
-}
-
-// BreakdownDimensions lists the dimension names, in report order.
-func BreakdownDimensions() []string {
-	names := make([]string, len(breakdownDimensions))
-	for i, d := range breakdownDimensions {
-		names[i] = d.name
-	}
-	return names
-}
-
 // breakdownOf splits requests by every dimension that any of them
 // carries; nil when none does.
 func breakdownOf(requests []RequestScore, method stats.PercentileMethod) map[string]*BreakdownDimension {
 	out := map[string]*BreakdownDimension{}
-	for _, dim := range breakdownDimensions {
+	for _, dim := range BreakdownSources() {
 		groups := map[string][]*RequestScore{}
 		carried := false
 		for i := range requests {
-			v := dim.of(&requests[i])
+			v := dim.Of(&requests[i])
 			carried = carried || v != ""
 			if v == "" {
 				v = BreakdownNone
@@ -87,7 +35,7 @@ func breakdownOf(requests []RequestScore, method stats.PercentileMethod) map[str
 			}
 		}
 		bd.Gini = gini(counts)
-		out[dim.name] = bd
+		out[dim.Name] = bd
 	}
 	if len(out) == 0 {
 		return nil

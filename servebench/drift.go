@@ -12,85 +12,12 @@ import (
 	"github.com/servebench/servebench/servebench/stats"
 )
 
-// DriftReport follows the client's figures over the run in fixed intervals
-// of scheduled time and tests whether tail latency trended upward: the
-// slow degradation a soak run is for.
-type DriftReport struct {
-	// IntervalMS is the interval length.
-	IntervalMS float64 `json:"interval_ms"`
-	// Intervals has one entry per interval of the arrival window, in
-	// order (at most maxDriftIntervals: a longer window gets longer
-	// intervals).
-	Intervals []DriftInterval `json:"intervals"`
-	// Trends tests p99 TTFT and p99 TPOT for a trend over the intervals.
-	Trends []DriftTrend `json:"trends"`
-	// Judged is false when too few intervals had a p99 to test; Note then
-	// says why.
-	Judged bool   `json:"judged"`
-	Note   string `json:"note,omitempty"`
-	// Confidence is the confidence level of the slopes' intervals.
-	Confidence float64 `json:"confidence"`
-}
-
-// DriftInterval is the client's view of one interval.
-type DriftInterval struct {
-	// StartMS is the interval's start on the run's clock.
-	StartMS float64 `json:"start_ms"`
-	// Offered counts the requests scheduled in the interval; Completed
-	// those whose terminal record fell in it (whatever their status);
-	// Outstanding those sent and not yet ended at its end.
-	Offered     int `json:"offered"`
-	Completed   int `json:"completed"`
-	Outstanding int `json:"outstanding"`
-	// TTFTP99MS and TPOTP99MS are the nearest-rank p99 over the successful
-	// requests scheduled in the interval, to within 0.5% (the values are
-	// counted in bins 0.5% wide, and the bin's upper edge, capped at the
-	// interval's largest value, is reported); nil with fewer than
-	// minDriftSamples values.
-	TTFTP99MS *float64 `json:"ttft_p99_ms"`
-	TPOTP99MS *float64 `json:"tpot_p99_ms"`
-	// KVCacheUsage is the engine's mean KV-cache usage (0 to 1) over the
-	// scrapes in the interval, when the run scraped its metrics.
-	KVCacheUsage *float64 `json:"kv_cache_usage,omitempty"`
-}
-
-// DriftTrend is one metric's trend over the intervals: Sen's slope (the
-// median of the slopes between every pair of intervals, robust to a few
-// outlying intervals) with the Mann–Kendall confidence interval, and the
-// growth over the run it implies, relative to the fitted value at the
-// first interval.
-type DriftTrend struct {
-	// Metric names the per-interval series ("ttft_p99_ms", "tpot_p99_ms").
-	Metric string `json:"metric"`
-	// Intervals counts the intervals that had a value.
-	Intervals int `json:"intervals"`
-	// SlopeMSPerHour and its interval [Low, High].
-	SlopeMSPerHour     *float64 `json:"slope_ms_per_hour"`
-	SlopeLowMSPerHour  *float64 `json:"slope_low_ms_per_hour"`
-	SlopeHighMSPerHour *float64 `json:"slope_high_ms_per_hour"`
-	// Growth is slope × span / start value: 0.3 reads "grew 30% over the
-	// run". GrowthLow and GrowthHigh come from the slope's interval.
-	Growth     *float64 `json:"growth"`
-	GrowthLow  *float64 `json:"growth_low"`
-	GrowthHigh *float64 `json:"growth_high"`
-	// Finding says the result in words.
-	Finding string `json:"finding"`
-}
-
-// Drifting reports whether the trend is significant (its growth interval
-// lies above zero) and its growth exceeds maxGrowth.
-func (t DriftTrend) Drifting(maxGrowth float64) bool {
-	return t.GrowthLow != nil && t.Growth != nil && *t.GrowthLow > 0 && *t.Growth > maxGrowth
-}
-
 const (
 	// DefaultDriftInterval is the interval when ScoreOptions leaves it 0.
 	DefaultDriftInterval = 5 * time.Second
 	// minDriftIntervals is the fewest intervals with a value that a trend
 	// is tested on.
 	minDriftIntervals = 6
-	// minDriftSamples is the fewest values an interval's p99 is given on.
-	minDriftSamples = 10
 	// maxDriftIntervals bounds the report whatever the run's length.
 	maxDriftIntervals = 2048
 	// driftBinsPerUnit sets the bins' width: e^(1/200), 0.5%.
@@ -187,7 +114,7 @@ func (d *driftTally) report(confidence float64) *DriftReport {
 	}
 	r.Judged = r.Trends[0].SlopeMSPerHour != nil
 	if !r.Judged {
-		r.Note = fmt.Sprintf("not judged: fewer than %d intervals of %s ms had at least %d successful requests", minDriftIntervals, textMS(d.interval), minDriftSamples)
+		r.Note = fmt.Sprintf("not judged: fewer than %d intervals of %s ms had at least %d successful requests", minDriftIntervals, textMS(d.interval), MinDriftSamples)
 	}
 	return r
 }
@@ -237,7 +164,7 @@ func senTrend(name string, xs, ys []float64, confidence float64) DriftTrend {
 	if start > 0 {
 		t.Growth, t.GrowthLow, t.GrowthHigh = new(med*span/start), new(low*span/start), new(high*span/start)
 		t.Finding = fmt.Sprintf("%s changed %+.1f%% over %s s (%.0f%% interval %+.1f%% to %+.1f%%), from %s ms",
-			name, 100**t.Growth, textMS(span/1000), 100*confidence, 100**t.GrowthLow, 100**t.GrowthHigh, textMS(msRound(start)))
+			name, 100**t.Growth, textMS(span/1000), 100*confidence, 100**t.GrowthLow, 100**t.GrowthHigh, textMS(record.RoundMS(start)))
 	} else {
 		t.Finding = fmt.Sprintf("%s: the fitted start value %s ms is not positive, so growth is undefined", name, textMS(start))
 	}
@@ -276,9 +203,9 @@ func (b *driftBins) add(v float64) {
 }
 
 // p99 is the upper edge of the bin holding the nearest-rank p99, capped at
-// the largest value; nil with fewer than minDriftSamples values.
+// the largest value; nil with fewer than MinDriftSamples values.
 func (b *driftBins) p99() *float64 {
-	if b.n < minDriftSamples {
+	if b.n < MinDriftSamples {
 		return nil
 	}
 	rank := percentileRanks(b.n, 99, stats.NearestRank)[0]
@@ -289,7 +216,7 @@ func (b *driftBins) p99() *float64 {
 			if k == math.MinInt32 {
 				return new(0.0)
 			}
-			return new(msRound(min(math.Exp(float64(k+1)/driftBinsPerUnit), b.max)))
+			return new(record.RoundMS(min(math.Exp(float64(k+1)/driftBinsPerUnit), b.max)))
 		}
 	}
 	return new(b.max)

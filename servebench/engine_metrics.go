@@ -16,32 +16,6 @@ import (
 	"github.com/prometheus/common/model"
 )
 
-// EngineMetrics is what the engine's own Prometheus endpoint said about the
-// measurement: it is scraped right before the first request of the window
-// is sent and right after the last one ends. Series are named as in the
-// exposition, labels sorted: vllm:num_preemptions_total{model_name="m"}.
-type EngineMetrics struct {
-	// URL is the scraped endpoint.
-	URL string `json:"url"`
-	// Counters holds each counter's increase over the measurement.
-	Counters map[string]float64 `json:"counters,omitempty"`
-	// Histograms holds each histogram's observations over the
-	// measurement: their count, sum and mean (the engine's own view of,
-	// for example, TTFT, to set beside the client's).
-	Histograms map[string]HistogramDelta `json:"histograms,omitempty"`
-	// Gauges holds each gauge's value at the end.
-	Gauges map[string]float64 `json:"gauges,omitempty"`
-	// Errors says what could not be scraped or parsed.
-	Errors []string `json:"errors,omitempty"`
-}
-
-// HistogramDelta is a histogram's observations between two scrapes.
-type HistogramDelta struct {
-	Count float64  `json:"count"`
-	Sum   float64  `json:"sum"`
-	Mean  *float64 `json:"mean"`
-}
-
 // metricsSnapshot is one parsed scrape: series name to value, with
 // histograms as count and sum.
 type metricsSnapshot struct {

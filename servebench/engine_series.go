@@ -12,51 +12,9 @@ import (
 	"github.com/servebench/servebench/servebench/record"
 )
 
-// EngineSeries is the engine's own state through the measurement, scraped
-// from its Prometheus endpoint every interval: queue length, running
-// requests, KV-cache usage and preemptions under one name whatever the
-// engine calls them, and its other gauges by their own names.
-type EngineSeries struct {
-	// URL is the scraped endpoint, without the URL's userinfo.
-	URL string `json:"url"`
-	// IntervalMS is the time between scrapes (doubled, and the series
-	// thinned to every other sample, whenever it reaches
-	// maxEngineSamples, so that it stays bounded).
-	IntervalMS float64 `json:"interval_ms"`
-	// Engine names the metric names found: "vllm" (also the simulated
-	// engine), "sglang", "tgi", "llama.cpp", or "" when none was known.
-	Engine string `json:"engine"`
-	// Samples are in time order.
-	Samples []EngineSample `json:"samples"`
-	// FailedScrapes counts the samples whose scrape failed.
-	FailedScrapes int `json:"failed_scrapes"`
-}
-
-// EngineSample is one scrape. A quantity the engine does not expose is nil.
-type EngineSample struct {
-	// AtMS is the scrape's time on the run's clock.
-	AtMS float64 `json:"at_ms"`
-	// QueueLength counts requests waiting for the engine; Running those
-	// it is working on (summed over label sets, such as models).
-	QueueLength *float64 `json:"queue_length"`
-	Running     *float64 `json:"running"`
-	// KVCacheUsage is the fraction of the KV cache in use, 0 to 1 (the
-	// largest over label sets).
-	KVCacheUsage *float64 `json:"kv_cache_usage"`
-	// Preemptions counts preemptions since the first sample.
-	Preemptions *float64 `json:"preemptions"`
-	// Other holds the engine's other gauges by series name (at most
-	// maxOtherGauges, in name order).
-	Other map[string]float64 `json:"other,omitempty"`
-	// Error says why the scrape failed; the run goes on.
-	Error string `json:"error,omitempty"`
-}
-
 const (
 	// maxEngineSamples bounds a series whatever the run's length.
 	maxEngineSamples = 2048
-	// maxOtherGauges bounds the unknown gauges kept per sample.
-	maxOtherGauges = 64
 	// DefaultMetricsInterval is the scrape interval when RunConfig leaves
 	// it 0.
 	DefaultMetricsInterval = 5 * time.Second
@@ -201,7 +159,7 @@ func (s *engineSampler) sample(ctx context.Context, t0 time.Time) {
 	slices.Sort(other)
 	if len(other) > 0 {
 		sample.Other = map[string]float64{}
-		for _, k := range other[:min(len(other), maxOtherGauges)] {
+		for _, k := range other[:min(len(other), MaxOtherGauges)] {
 			sample.Other[k] = snap.gauges[k]
 		}
 	}

@@ -1,21 +1,10 @@
 package servebench
 
 import (
-	"context"
 	"strings"
 
 	"github.com/servebench/servebench/servebench/record"
 )
-
-// GPUSampler samples the GPUs over a run's measurement: Run calls
-// StartGPUSampling right before the first request of the window is sent
-// and the returned stop right after the last one ends. Package
-// servebench/telemetry implements it with NVML, nvidia-smi or a DCGM
-// exporter. A sampler never fails a run: when it has no source, stop
-// returns a GPUTelemetry whose Status says "unavailable: <reason>".
-type GPUSampler interface {
-	StartGPUSampling(ctx context.Context) (stop func() *GPUTelemetry)
-}
 
 // The energy methods of GPUTelemetry and GPUStats.
 const (
@@ -165,11 +154,19 @@ func perUnit(energyJ *float64, units float64) *float64 {
 	return new(*energyJ / units)
 }
 
-// startGPUSampling starts s, or returns a stop that yields nil when the run
-// has no sampler.
-func startGPUSampling(ctx context.Context, s GPUSampler) (stop func() *GPUTelemetry) {
-	if s == nil {
-		return func() *GPUTelemetry { return nil }
-	}
-	return s.StartGPUSampling(ctx)
+// gpuQuantity names one quantity of a GPU, its unit and where to find it.
+type gpuQuantity struct {
+	name, unit string
+	decimals   int
+	stat       func(*GPUStats) GPUStat
+	at         func(*GPUPoint) *float64
+}
+
+// gpuQuantities lists the quantities in the order the page shows them.
+var gpuQuantities = []gpuQuantity{
+	{"utilisation", "%", 0, func(s *GPUStats) GPUStat { return s.UtilizationPercent }, func(p *GPUPoint) *float64 { return p.UtilizationPercent }},
+	{"memory used", "MiB", 0, func(s *GPUStats) GPUStat { return s.MemoryUsedMiB }, func(p *GPUPoint) *float64 { return p.MemoryUsedMiB }},
+	{"power", "W", 1, func(s *GPUStats) GPUStat { return s.PowerW }, func(p *GPUPoint) *float64 { return p.PowerW }},
+	{"SM clock", "MHz", 0, func(s *GPUStats) GPUStat { return s.SMClockMHz }, func(p *GPUPoint) *float64 { return p.SMClockMHz }},
+	{"temperature", "°C", 0, func(s *GPUStats) GPUStat { return s.TemperatureC }, func(p *GPUPoint) *float64 { return p.TemperatureC }},
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/internal/numfmt"
+	"github.com/servebench/servebench/internal/safefile"
 )
 
 // reportHTMLFiles holds the page template.
@@ -65,7 +65,7 @@ func writeHTMLFile(path string, r *Report) error {
 	if err := r.WriteHTML(&buf); err != nil {
 		return err
 	}
-	return writeFileWhole(path, buf.Bytes())
+	return safefile.WriteWhole(path, buf.Bytes())
 }
 
 // htmlPage is everything the template shows, already formatted.
@@ -502,9 +502,6 @@ func knownThenExtra[K ~string](known []K, counts map[K]int) []K {
 	slices.Sort(extra)
 	return append(out, extra...)
 }
-
-// finite reports whether v is neither NaN nor infinite.
-func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 // htmlTimeout formats a declared deadline; zero is "none".
 func htmlTimeout(ms float64) string {

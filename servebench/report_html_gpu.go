@@ -3,9 +3,10 @@ package servebench
 import (
 	_ "embed"
 	"fmt"
-	"github.com/servebench/servebench/internal/numfmt"
 	"html/template"
 	"strconv"
+
+	"github.com/servebench/servebench/internal/numfmt"
 
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -47,23 +48,6 @@ type svgTimeline struct {
 	// started, the quantity), N how many.
 	Points [][2]float64
 	N      int
-}
-
-// gpuQuantity names one quantity of a GPU, its unit and where to find it.
-type gpuQuantity struct {
-	name, unit string
-	decimals   int
-	stat       func(*GPUStats) GPUStat
-	at         func(*GPUPoint) *float64
-}
-
-// gpuQuantities lists the quantities in the order the page shows them.
-var gpuQuantities = []gpuQuantity{
-	{"utilisation", "%", 0, func(s *GPUStats) GPUStat { return s.UtilizationPercent }, func(p *GPUPoint) *float64 { return p.UtilizationPercent }},
-	{"memory used", "MiB", 0, func(s *GPUStats) GPUStat { return s.MemoryUsedMiB }, func(p *GPUPoint) *float64 { return p.MemoryUsedMiB }},
-	{"power", "W", 1, func(s *GPUStats) GPUStat { return s.PowerW }, func(p *GPUPoint) *float64 { return p.PowerW }},
-	{"SM clock", "MHz", 0, func(s *GPUStats) GPUStat { return s.SMClockMHz }, func(p *GPUPoint) *float64 { return p.SMClockMHz }},
-	{"temperature", "°C", 0, func(s *GPUStats) GPUStat { return s.TemperatureC }, func(p *GPUPoint) *float64 { return p.TemperatureC }},
 }
 
 // htmlGPUTelemetry formats the GPU section; nil when the run had no

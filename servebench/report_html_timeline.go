@@ -13,6 +13,7 @@ import (
 
 	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/internal/plotsvg"
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // timelineHTMLTemplateText is the Timeline section of the page, a template
@@ -151,7 +152,7 @@ func htmlTimelineEngineOf(es *EngineSeries, axis [2]float64) *htmlTimelineEngine
 		if s.Error != "" {
 			failed = append(failed, s.AtMS)
 			if e.Failure == "" {
-				e.Failure = fmt.Sprintf("First failed scrape at %s s: %s", numfmt.Compact(msRound(s.AtMS)/1000), cutRunes(s.Error, timelineErrorRunes))
+				e.Failure = fmt.Sprintf("First failed scrape at %s s: %s", numfmt.Compact(record.RoundMS(s.AtMS)/1000), cutRunes(s.Error, timelineErrorRunes))
 			}
 		}
 	}
@@ -206,7 +207,7 @@ func htmlTimelineEngineOf(es *EngineSeries, axis [2]float64) *htmlTimelineEngine
 }
 
 // otherGaugeNames lists, in name order, the engine's other gauges seen in
-// any sample: at most maxOtherGauges names, and how many more there were.
+// any sample: at most MaxOtherGauges names, and how many more there were.
 func otherGaugeNames(samples []EngineSample) ([]string, int) {
 	seen := map[string]bool{}
 	for _, s := range samples {
@@ -215,8 +216,8 @@ func otherGaugeNames(samples []EngineSample) ([]string, int) {
 		}
 	}
 	names := sortedKeys(seen)
-	if len(names) > maxOtherGauges {
-		return names[:maxOtherGauges], len(names) - maxOtherGauges
+	if len(names) > MaxOtherGauges {
+		return names[:MaxOtherGauges], len(names) - MaxOtherGauges
 	}
 	return names, 0
 }
@@ -242,14 +243,14 @@ func htmlTimelineClientOf(d *DriftReport, axis [2]float64) *htmlTimelineClient {
 	c.Charts = append(c.Charts, linesChart("Client: requests per interval", "requests",
 		[]timelineQuantity{{"offered", mid, offered}, {"completed", mid, completed}, {"outstanding", end, outstanding}}, nil, axis, 1,
 		"Offered: scheduled in the interval; completed: ended in it, whatever the status (both at its midpoint); outstanding: sent and not ended at its end."))
-	gap := fmt.Sprintf("At each interval's midpoint, over its successful requests; an interval with fewer than %d has no p99 and leaves a gap.", minDriftSamples)
+	gap := fmt.Sprintf("At each interval's midpoint, over its successful requests; an interval with fewer than %d has no p99 and leaves a gap.", MinDriftSamples)
 	for _, q := range []struct {
 		metric, title string
 		ys            []*float64
 	}{{"ttft_p99_ms", "Client: p99 TTFT per interval (ms)", ttft}, {"tpot_p99_ms", "Client: p99 TPOT per interval (ms)", tpot}} {
 		ch := linesChart(q.title, "ms", []timelineQuantity{{"p99", mid, q.ys}}, nil, axis, 1, gap)
 		if ch.N == 0 {
-			ch.Empty = fmt.Sprintf("no interval had the %d successful requests a p99 needs", minDriftSamples)
+			ch.Empty = fmt.Sprintf("no interval had the %d successful requests a p99 needs", MinDriftSamples)
 		}
 		if d.Judged {
 			for _, tr := range d.Trends {

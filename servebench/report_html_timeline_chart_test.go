@@ -114,7 +114,7 @@ func TestOtherGaugeNamesAreBounded(t *testing.T) {
 		samples = append(samples, EngineSample{Other: map[string]float64{fmt.Sprintf("g%02d", 69-i): 1}})
 	}
 	names, more := otherGaugeNames(samples)
-	if len(names) != maxOtherGauges || names[0] != "g00" || names[63] != "g63" || more != 6 {
+	if len(names) != MaxOtherGauges || names[0] != "g00" || names[63] != "g63" || more != 6 {
 		t.Fatalf("%d names %q … %q, %d more", len(names), names[0], names[len(names)-1], more)
 	}
 }

@@ -3,6 +3,7 @@ package servebench
 import (
 	"fmt"
 
+	"github.com/servebench/servebench/servebench/openai"
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/servebench/stats"
@@ -78,4 +79,18 @@ func (r *Report) RequestsWithoutRecord() []string {
 // not_sent.
 func (rs *RequestScore) HadNoRecord() bool {
 	return rs.Status == record.StatusNotSent && rs.Error == noOutcomeRecordError
+}
+
+// noOutcomeRecordError is the error of a scheduled request that has no
+// outcome record at all; Report.RequestsWithoutRecord looks for it.
+const noOutcomeRecordError = "no outcome record: the request never reached a terminal record (interrupted run?)"
+
+// defines reports whether the report's endpoint defines metric m; a
+// report that does not name its endpoint defines every metric.
+func (r *Report) defines(m record.Metric) bool {
+	if r.Endpoint == "" {
+		return true
+	}
+	api, ok := openai.APIOf(r.Endpoint)
+	return !ok || api.Defines(m)
 }

@@ -137,7 +137,7 @@ func writeThroughputText(line func(label, format string, args ...any), r *Report
 func reportMetricsIn(r *Report) []record.Metric {
 	out := make([]record.Metric, 0, len(r.Percentiles))
 	known := map[record.Metric]bool{}
-	for _, m := range reportMetrics {
+	for _, m := range Metrics() {
 		known[m] = true
 		if _, ok := r.Percentiles[m]; ok {
 			out = append(out, m)

@@ -2,9 +2,10 @@ package servebench
 
 import (
 	"fmt"
-	"github.com/servebench/servebench/internal/numfmt"
 	"io"
 	"strings"
+
+	"github.com/servebench/servebench/internal/numfmt"
 )
 
 // writeGPUTelemetryText adds the GPU section to the text report: the

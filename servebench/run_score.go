@@ -175,24 +175,7 @@ func writeJSONFile(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	return writeFileWhole(path, append(data, '\n'))
-}
-
-// writeFileWhole writes data to path through a temporary file beside it
-// and a rename, so that a failed write (a full disk) leaves whatever path
-// held before, never a partial file that would make the directory
-// unscorable.
-func writeFileWhole(path string, data []byte) error {
-	tmp := path + ".tmp"
-	err := safefile.WriteFile(tmp, data)
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		_ = os.Remove(tmp)
-		return err
-	}
-	return nil
+	return safefile.WriteWhole(path, append(data, '\n'))
 }
 
 // clientTimeouts reports the client's declared deadlines in milliseconds.

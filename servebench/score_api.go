@@ -9,20 +9,6 @@ import (
 	"github.com/servebench/servebench/servebench/record"
 )
 
-// ThroughputRate is one of the rates a report gives for its API: a count
-// over successful requests divided by the cohort's horizon.
-type ThroughputRate struct {
-	// Unit names the rate, such as "items/s".
-	Unit openai.ThroughputUnit `json:"unit"`
-	// Count is what was counted (requests, items, documents or tokens);
-	// Reported is how many successful requests reported it (a token count
-	// is only known from a server's usage).
-	Count    int `json:"count"`
-	Reported int `json:"reported"`
-	// PerSecond is Count divided by the horizon in seconds.
-	PerSecond float64 `json:"per_second"`
-}
-
 // resolveAPI finds the declarations of endpoint e and refuses an SLO
 // objective on a metric the API does not define.
 func (set *scoreSetup) resolveAPI(e openai.Endpoint) error {
@@ -135,14 +121,4 @@ func (t *throughputTally) rates(api *openai.API, successes int, horizonMS float6
 		out = append(out, r)
 	}
 	return out
-}
-
-// defines reports whether the report's endpoint defines metric m; a
-// report that does not name its endpoint defines every metric.
-func (r *Report) defines(m record.Metric) bool {
-	if r.Endpoint == "" {
-		return true
-	}
-	api, ok := openai.APIOf(r.Endpoint)
-	return !ok || api.Defines(m)
 }

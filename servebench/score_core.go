@@ -2,7 +2,6 @@ package servebench
 
 import (
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -142,7 +141,7 @@ func judgeRecord(rec *scoreRecord, m *requestMeasures, lim sloLimits, arena *rea
 		if !m.hasTPOT {
 			none |= unmeasuredTPOT
 			out = append(out, ReasonTPOT)
-		} else if m.tpotSpan > msRound(lim.tpot*float64(*rec.outputTokens-1)) {
+		} else if m.tpotSpan > record.RoundMS(lim.tpot*float64(*rec.outputTokens-1)) {
 			out = append(out, ReasonTPOT)
 		}
 	}
@@ -212,11 +211,8 @@ func (a *reasonArena) list(rs ...Reason) []Reason {
 // the difference of two microsecond-resolution times compares exactly
 // against a bound (1050.1 − 750.1 is 300, not 300.00000000000006).
 func msBetween(from, to float64) float64 {
-	return msRound(to - from)
+	return record.RoundMS(to - from)
 }
-
-// msRound rounds milliseconds to the nanosecond.
-func msRound(ms float64) float64 { return math.Round(ms*1e6) / 1e6 }
 
 // fluidityTally sums fluidity over requests.
 type fluidityTally struct {

@@ -239,10 +239,6 @@ func (src outcomeSource) scheduleFile() string {
 	return scheduleFileBeside(src.file)
 }
 
-// noOutcomeRecordError is the error of a scheduled request that has no
-// outcome record at all; Report.RequestsWithoutRecord looks for it.
-const noOutcomeRecordError = "no outcome record: the request never reached a terminal record (interrupted run?)"
-
 // visibleOutputTokens is n for the visible answer: the output token count
 // less the reasoning tokens the engine reported, since usage counts both
 // while first and last content (f, l) time the visible answer alone, after

@@ -87,3 +87,11 @@ func TestPopulationMeanIsExact(t *testing.T) {
 		t.Fatal("an empty population has a mean")
 	}
 }
+
+// TestPopulationIndexFollowsTheReportOrder: the scorer numbers its
+// populations in the order the report lists them.
+func TestPopulationIndexFollowsTheReportOrder(t *testing.T) {
+	if got, want := reportMetricIndex[:], Metrics(); !slices.Equal(got, want) {
+		t.Fatalf("population index %v, report order %v", got, want)
+	}
+}

@@ -10,16 +10,8 @@ import (
 	"github.com/servebench/servebench/internal/numfmt"
 )
 
-// MetricMaxGap is each successful request's worst gap between content
-// events: a population of requests, unlike the pooled gaps of MetricITL and
-// MetricChunkGap, in which a long response weighs more.
-const MetricMaxGap record.Metric = "max_gap_ms"
-
-// reportMetrics lists every population a Report summarizes, in report order.
-var reportMetrics = reportMetricIndex[:]
-
 // populations collects the latency populations behind a report's
-// distributions, one per metric in reportMetrics order, each counted
+// distributions, one per metric in report order (Metrics), each counted
 // without keeping every value (see population).
 type populations struct {
 	pops [len(reportMetricIndex)]*population
@@ -38,7 +30,8 @@ type populations struct {
 	earlyDuration *population
 }
 
-// reportMetricIndex numbers the metrics of reportMetrics.
+// reportMetricIndex numbers the metrics of a report, in report order
+// (Metrics).
 var reportMetricIndex = [...]record.Metric{
 	popTTFT: record.MetricTTFT, popTTFTFromScheduled: record.MetricTTFTFromScheduled, popTPOT: record.MetricTPOT,
 	popITL: record.MetricITL, popChunkGap: record.MetricChunkGap, popMaxGap: MetricMaxGap, popE2E: record.MetricE2E,

@@ -10,30 +10,6 @@ import (
 	"github.com/servebench/servebench/servebench/record"
 )
 
-// ShardTiming is how one shard of a run kept the common start: which share
-// it sent, and how far its measurement's start instant was from the
-// declared one on its own wall clock.
-type ShardTiming struct {
-	schedule.Shard
-	// StartAt is the declared common start instant (RFC 3339), empty when
-	// the run declared none.
-	StartAt string `json:"start_at,omitempty"`
-	// StartOffsetMS is the shard's actual start minus StartAt on the
-	// shard's wall clock: the sum of its clock's offset from the others
-	// and its own lateness in starting. Nil without StartAt.
-	StartOffsetMS *float64 `json:"start_offset_ms"`
-	// Scheduled and Sent count the shard's share and what it sent.
-	Scheduled int `json:"scheduled"`
-	Sent      int `json:"sent"`
-	// MaxScheduleLagMS and LateCount are the shard's own schedule lag:
-	// the worst send delay and the sends later than the tolerance.
-	MaxScheduleLagMS *float64 `json:"max_schedule_lag_ms"`
-	LateCount        int      `json:"late_count"`
-	// Missing is true in a merged run when this shard's directory was not
-	// given: its share is recorded as not_sent.
-	Missing bool `json:"missing,omitempty"`
-}
-
 // shardTiming records where a shard's measurement started; nil for a run
 // that is not a shard.
 func shardTiming(s *schedule.Schedule, startAt, started time.Time) *ShardTiming {

@@ -22,7 +22,7 @@ func ptr[T any](v T) *T { return &v }
 // report builds a report with the fields a sweep row reads: offered and
 // qualified counts over a 10 s window and horizon, TTFT percentiles, and
 // successful requests carrying output tokens.
-func report(offered, qualified int, ttftP99 float64, tokensEach int, growing bool) *servebench.Report {
+func reportOf(offered, qualified int, ttftP99 float64, tokensEach int, growing bool) *servebench.Report {
 	r := &servebench.Report{Offered: offered, Qualified: qualified, ProtocolSuccesses: qualified, Valid: true,
 		Attainment: ptr(float64(qualified) / float64(offered)), WindowMS: [2]float64{0, 10000}, HorizonMS: 10000,
 		OfferedRPS: ptr(float64(offered) / 10), QualifiedRPS: ptr(float64(qualified) / 10), SuccessfulRPS: ptr(float64(qualified) / 10),
@@ -45,10 +45,10 @@ func report(offered, qualified int, ttftP99 float64, tokensEach int, growing boo
 
 func sampleSweep(dir string) *servebench.Sweep {
 	points := []servebench.SweepPoint{
-		{OfferedRPS: 2, Repeat: 1, RunDir: filepath.Join(dir, "rate-2"), Report: report(20, 20, 120, 50, false)},
-		{OfferedRPS: 4, Repeat: 1, RunDir: filepath.Join(dir, "rate-4", "run-1"), Report: report(40, 39, 300, 50, false)},
-		{OfferedRPS: 4, Repeat: 2, RunDir: filepath.Join(dir, "rate-4", "run-2"), Report: report(40, 40, 280, 50, false)},
-		{OfferedRPS: 8, Repeat: 1, RunDir: filepath.Join(dir, "rate-8"), Report: report(80, 60, 900, 50, true)},
+		{OfferedRPS: 2, Repeat: 1, RunDir: filepath.Join(dir, "rate-2"), Report: reportOf(20, 20, 120, 50, false)},
+		{OfferedRPS: 4, Repeat: 1, RunDir: filepath.Join(dir, "rate-4", "run-1"), Report: reportOf(40, 39, 300, 50, false)},
+		{OfferedRPS: 4, Repeat: 2, RunDir: filepath.Join(dir, "rate-4", "run-2"), Report: reportOf(40, 40, 280, 50, false)},
+		{OfferedRPS: 8, Repeat: 1, RunDir: filepath.Join(dir, "rate-8"), Report: reportOf(80, 60, 900, 50, true)},
 	}
 	sw := servebench.NewSweep(points, servebench.CapacityRule{MinAttainment: 0.95, RequireNoBacklogGrowth: true})
 	sw.Arrival = &schedule.ArrivalSpec{Process: "poisson", Seed: 3}

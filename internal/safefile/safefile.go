@@ -57,3 +57,20 @@ func describe(path string, err error) error {
 	}
 	return err
 }
+
+// WriteWhole writes data to path through a temporary file beside it
+// and a rename, so that a failed write (a full disk) leaves whatever path
+// held before, never a partial file that would make the directory
+// unscorable.
+func WriteWhole(path string, data []byte) error {
+	tmp := path + ".tmp"
+	err := WriteFile(tmp, data)
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		_ = os.Remove(tmp)
+		return err
+	}
+	return nil
+}

@@ -63,3 +63,6 @@ const MaxTimeText = "2^53 µs (about 285 years)"
 // and sums and differences of such times could overflow the report's
 // figures to infinity.
 const MaxTimeMS = float64(1<<53) / 1000
+
+// RoundMS rounds milliseconds to the nanosecond.
+func RoundMS(ms float64) float64 { return math.Round(ms*1e6) / 1e6 }

@@ -1,0 +1,59 @@
+package servebench
+
+// BreakdownNone is the value under which a dimension counts the requests
+// that carry no value for it (a request never sent has no backend).
+const BreakdownNone = "(none)"
+
+// BreakdownDimension is a report split by one dimension of its requests.
+type BreakdownDimension struct {
+	// Values maps each value of the dimension to its requests' figures.
+	Values map[string]BreakdownValue `json:"values"`
+	// Gini is the Gini coefficient of the offered requests over the values
+	// (BreakdownNone left out): 0 when every value got the same share,
+	// (k - 1)/k when one of k values got them all. Nil with fewer than two
+	// values. For the backend dimension it measures load balance.
+	Gini *float64 `json:"gini"`
+}
+
+// BreakdownValue is the figures of the requests with one value of a
+// dimension, computed as the report's own are, on that subset.
+type BreakdownValue struct {
+	// Offered counts the requests; Share is Offered over the report's.
+	Offered int     `json:"offered"`
+	Share   float64 `json:"share"`
+	// Qualified counts those that qualified; Attainment is Qualified /
+	// Offered.
+	Qualified  int      `json:"qualified"`
+	Attainment *float64 `json:"attainment"`
+	// TTFT, TPOT and E2E are over the successful requests of the subset.
+	TTFT Distribution `json:"ttft_ms"`
+	TPOT Distribution `json:"tpot_ms"`
+	E2E  Distribution `json:"e2e_ms"`
+}
+
+// BreakdownSource is one dimension a report is broken down by: its name
+// and each request's value for it.
+type BreakdownSource struct {
+	Name string
+	Of   func(*RequestScore) string
+}
+
+// BreakdownSources are the dimensions a report is broken down by, in
+// report order: one mechanism, to which a new dimension is one more entry.
+// A dimension no request carries is left out of the report.
+func BreakdownSources() []BreakdownSource {
+	return []BreakdownSource{
+		{"class", func(rs *RequestScore) string { return rs.Class }},
+		{"backend", func(rs *RequestScore) string { return rs.Backend }},
+	}
+}
+
+// BreakdownDimensions lists the dimension names, in report order.
+func BreakdownDimensions() []string {
+	sources := BreakdownSources()
+	names := make([]string, len(sources))
+	for i, d := range sources {
+		names[i] = d.Name
+	}
+	return names
+}

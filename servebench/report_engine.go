@@ -1,0 +1,85 @@
+package servebench
+
+// EngineMetrics is what the engine's own Prometheus endpoint said about the
+// measurement: it is scraped right before the first request of the window
+// is sent and right after the last one ends. Series are named as in the
+// exposition, labels sorted: vllm:num_preemptions_total{model_name="m"}.
+type EngineMetrics struct {
+	// URL is the scraped endpoint.
+	URL string `json:"url"`
+	// Counters holds each counter's increase over the measurement.
+	Counters map[string]float64 `json:"counters,omitempty"`
+	// Histograms holds each histogram's observations over the
+	// measurement: their count, sum and mean (the engine's own view of,
+	// for example, TTFT, to set beside the client's).
+	Histograms map[string]HistogramDelta `json:"histograms,omitempty"`
+	// Gauges holds each gauge's value at the end.
+	Gauges map[string]float64 `json:"gauges,omitempty"`
+	// Errors says what could not be scraped or parsed.
+	Errors []string `json:"errors,omitempty"`
+}
+
+// HistogramDelta is a histogram's observations between two scrapes.
+type HistogramDelta struct {
+	Count float64  `json:"count"`
+	Sum   float64  `json:"sum"`
+	Mean  *float64 `json:"mean"`
+}
+
+// EngineSeries is the engine's own state through the measurement, scraped
+// from its Prometheus endpoint every interval: queue length, running
+// requests, KV-cache usage and preemptions under one name whatever the
+// engine calls them, and its other gauges by their own names.
+type EngineSeries struct {
+	// URL is the scraped endpoint, without the URL's userinfo.
+	URL string `json:"url"`
+	// IntervalMS is the time between scrapes (doubled, and the series
+	// thinned to every other sample, whenever it reaches
+	// maxEngineSamples, so that it stays bounded).
+	IntervalMS float64 `json:"interval_ms"`
+	// Engine names the metric names found: "vllm" (also the simulated
+	// engine), "sglang", "tgi", "llama.cpp", or "" when none was known.
+	Engine string `json:"engine"`
+	// Samples are in time order.
+	Samples []EngineSample `json:"samples"`
+	// FailedScrapes counts the samples whose scrape failed.
+	FailedScrapes int `json:"failed_scrapes"`
+}
+
+// EngineSample is one scrape. A quantity the engine does not expose is nil.
+type EngineSample struct {
+	// AtMS is the scrape's time on the run's clock.
+	AtMS float64 `json:"at_ms"`
+	// QueueLength counts requests waiting for the engine; Running those
+	// it is working on (summed over label sets, such as models).
+	QueueLength *float64 `json:"queue_length"`
+	Running     *float64 `json:"running"`
+	// KVCacheUsage is the fraction of the KV cache in use, 0 to 1 (the
+	// largest over label sets).
+	KVCacheUsage *float64 `json:"kv_cache_usage"`
+	// Preemptions counts preemptions since the first sample.
+	Preemptions *float64 `json:"preemptions"`
+	// Other holds the engine's other gauges by series name (at most
+	// MaxOtherGauges, in name order).
+	Other map[string]float64 `json:"other,omitempty"`
+	// Error says why the scrape failed; the run goes on.
+	Error string `json:"error,omitempty"`
+}
+
+// BackendMetrics is one replica's metrics over the measurement.
+type BackendMetrics struct {
+	EngineMetrics
+	// PrefixCacheHitRate is the increase of the engine's prefix-cache hit
+	// counter over that of its query counter (vLLM's
+	// vllm:prefix_cache_hits_total and vllm:prefix_cache_queries_total,
+	// both in tokens, summed over label sets); nil when the engine exposes
+	// neither or nothing was looked up: absent, never 0.
+	PrefixCacheHitRate *float64 `json:"prefix_cache_hit_rate"`
+	// Series is the replica's queue, running requests, KV-cache usage and
+	// preemptions through the measurement, scraped every
+	// RunConfig.MetricsInterval (nil when that is negative).
+	Series *EngineSeries `json:"series,omitempty"`
+}
+
+// MaxOtherGauges bounds the unknown gauges an engine sample keeps.
+const MaxOtherGauges = 64
