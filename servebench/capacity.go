@@ -2,6 +2,7 @@ package servebench
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -529,7 +530,7 @@ func decidingWindowMS(r *Report) *float64 {
 	var d []float64
 	for i := range r.Requests {
 		q := &r.Requests[i]
-		if q.ScheduledMS < quarter && q.E2EMS != nil && finite(*q.E2EMS) {
+		if q.ScheduledMS < quarter && q.E2EMS != nil && !math.IsNaN(*q.E2EMS) && !math.IsInf(*q.E2EMS, 0) {
 			d = append(d, *q.E2EMS)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/servebench/stats"
@@ -114,7 +115,7 @@ func (d *driftTally) report(confidence float64) *DriftReport {
 	}
 	r.Judged = r.Trends[0].SlopeMSPerHour != nil
 	if !r.Judged {
-		r.Note = fmt.Sprintf("not judged: fewer than %d intervals of %s ms had at least %d successful requests", minDriftIntervals, textMS(d.interval), MinDriftSamples)
+		r.Note = fmt.Sprintf("not judged: fewer than %d intervals of %s ms had at least %d successful requests", minDriftIntervals, numfmt.Compact(d.interval), MinDriftSamples)
 	}
 	return r
 }
@@ -164,9 +165,9 @@ func senTrend(name string, xs, ys []float64, confidence float64) DriftTrend {
 	if start > 0 {
 		t.Growth, t.GrowthLow, t.GrowthHigh = new(med*span/start), new(low*span/start), new(high*span/start)
 		t.Finding = fmt.Sprintf("%s changed %+.1f%% over %s s (%.0f%% interval %+.1f%% to %+.1f%%), from %s ms",
-			name, 100**t.Growth, textMS(span/1000), 100*confidence, 100**t.GrowthLow, 100**t.GrowthHigh, textMS(record.RoundMS(start)))
+			name, 100**t.Growth, numfmt.Compact(span/1000), 100*confidence, 100**t.GrowthLow, 100**t.GrowthHigh, numfmt.Compact(record.RoundMS(start)))
 	} else {
-		t.Finding = fmt.Sprintf("%s: the fitted start value %s ms is not positive, so growth is undefined", name, textMS(start))
+		t.Finding = fmt.Sprintf("%s: the fitted start value %s ms is not positive, so growth is undefined", name, numfmt.Compact(start))
 	}
 	return t
 }

@@ -161,7 +161,7 @@ type Report struct {
 
 	// samples keeps the raw latency samples behind Percentiles, so that any
 	// percentile can be computed in memory; it is not serialized.
-	samples map[record.Metric][]float64
+	samples map[record.Metric][]float64 `json:"-"`
 }
 
 // Distribution summarizes one latency population.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -77,7 +78,7 @@ func scoreOutcomes(s *schedule.Schedule, outcomes []record.Outcome, opts ScoreOp
 	}
 	if len(recs) == 0 {
 		return nil, &record.InputError{File: src.scheduleFile(), Field: "entries",
-			Msg: fmt.Sprintf("no request is scheduled in the window [%s, %s) ms: nothing to score", textMS(set.window[0]), textMS(set.window[1]))}
+			Msg: fmt.Sprintf("no request is scheduled in the window [%s, %s) ms: nothing to score", numfmt.Compact(set.window[0]), numfmt.Compact(set.window[1]))}
 	}
 	rep := scoreRecords(set, recs)
 	rep.Inputs.WorkloadSHA256 = s.WorkloadSHA256

@@ -90,7 +90,7 @@ func TestSeedCohortAccounting(t *testing.T) {
 		}
 	}
 	wantReasons := map[Reason]int{ReasonStatus: 1, ReasonQuality: 1, ReasonTTFT: 1}
-	for _, reason := range reasons {
+	for _, reason := range Reasons() {
 		if got := r.ReasonCounts[reason]; got != wantReasons[reason] {
 			t.Fatalf("reason_counts[%s] = %d, want %d", reason, got, wantReasons[reason])
 		}

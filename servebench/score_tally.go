@@ -39,7 +39,7 @@ func newScoreTally(set scoreSetup, keep bool) *scoreTally {
 		Schema:                 ReportSchema,
 		WilsonConfidence:       set.confidence,
 		StatusCounts:           make(map[record.Status]int, len(record.Statuses())),
-		ReasonCounts:           make(map[Reason]int, len(reasons)),
+		ReasonCounts:           make(map[Reason]int, len(Reasons())),
 		WindowMS:               set.window,
 		ScheduleLagToleranceMS: set.tolerance,
 		InvalidReasons:         []string{},
