@@ -3,6 +3,7 @@ package servebench
 import (
 	"errors"
 
+	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/schedule"
 )
 
@@ -20,7 +21,7 @@ func (cfg *RunConfig) SetArrival(spec schedule.ArrivalSpec) error {
 	cfg.Arrival, cfg.ClosedLoop = nil, nil
 	switch {
 	case spec.Process == schedule.ProcessClosed:
-		cfg.ClosedLoop = &schedule.ClosedLoop{Users: spec.Users, ThinkTime: fromMillis(spec.ThinkTimeMS)}
+		cfg.ClosedLoop = &schedule.ClosedLoop{Users: spec.Users, ThinkTime: record.FromMillis(spec.ThinkTimeMS)}
 		return nil
 	case spec.Process == schedule.ProcessReplay:
 		if cfg.Workload == nil {

@@ -103,7 +103,7 @@ func (d *dispatcher) runOpen(ctx context.Context) {
 	defer timer.Stop()
 	for u := range d.plan.units {
 		first, end := d.plan.unit(u)
-		at := d.start.Add(fromMillis(d.plan.Scheduled[first]))
+		at := d.start.Add(record.FromMillis(d.plan.Scheduled[first]))
 		if !sleepUntil(ctx, timer, at) {
 			return
 		}
@@ -119,7 +119,7 @@ func (d *dispatcher) runOpen(ctx context.Context) {
 // and sends it a think time after its previous request ended.
 func (d *dispatcher) runClosed(ctx context.Context) {
 	var next atomic.Int64
-	think := fromMillis(d.sched.Arrival.ThinkTimeMS)
+	think := record.FromMillis(d.sched.Arrival.ThinkTimeMS)
 	for range d.sched.Arrival.Users {
 		d.wg.Add(1)
 		go func() {
@@ -149,7 +149,7 @@ func (d *dispatcher) runUnit(ctx context.Context, first, end int, at time.Time) 
 	var timer *time.Timer
 	for idx := first; idx < end; idx++ {
 		if idx > first {
-			at = at.Add(fromMillis(d.plan.thinkMS(idx)))
+			at = at.Add(record.FromMillis(d.plan.thinkMS(idx)))
 		}
 		if time.Until(at) > 0 {
 			if timer == nil {
@@ -202,7 +202,7 @@ func (d *dispatcher) send(ctx context.Context, idx int, at time.Time) time.Time 
 		})
 	}
 	d.record(idx, out)
-	return d.start.Add(fromMillis(out.TerminalMS))
+	return d.start.Add(record.FromMillis(out.TerminalMS))
 }
 
 // requestID is the X-Request-Id that joins engine logs to outcome records.
@@ -256,7 +256,7 @@ func (d *dispatcher) report() *GeneratorReport {
 		MaxConcurrency:  d.cfg.MaxConcurrency,
 		PeakOutstanding: int(d.peak.Load()),
 	}
-	tol := fromMillis(d.sched.ScheduleLagToleranceMS)
+	tol := record.FromMillis(d.sched.ScheduleLagToleranceMS)
 	if d.slots != nil && time.Duration(d.capWaitMax.Load()) > tol {
 		g.CapBound = true
 		g.Notes = append(g.Notes, "the client concurrency cap bound: requests waited up to "+

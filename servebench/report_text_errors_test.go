@@ -43,22 +43,3 @@ func TestWriteTextShowsTheMostCommonErrorMessages(t *testing.T) {
 		t.Errorf("the messages come before the status counts:\n%s", text)
 	}
 }
-
-func TestCommonErrorMessagesKeepsTheMostCommon(t *testing.T) {
-	var reqs []RequestScore
-	for i, n := range []int{1, 4, 2, 4, 1, 3} {
-		for range n {
-			reqs = append(reqs, RequestScore{Status: record.StatusHTTPError, Error: string(rune('a' + i))})
-		}
-	}
-	top, distinct := commonErrorMessages(reqs, 3)
-	if distinct != 6 || len(top) != 3 {
-		t.Fatalf("distinct %d, top %v", distinct, top)
-	}
-	// Counts 4 (b, d), then 3 (f); equal counts in message order.
-	for i, want := range []errorMessageCount{{record.StatusHTTPError, "b", 4}, {record.StatusHTTPError, "d", 4}, {record.StatusHTTPError, "f", 3}} {
-		if top[i] != want {
-			t.Errorf("top[%d] = %+v, want %+v", i, top[i], want)
-		}
-	}
-}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/servebench/stats"
@@ -52,7 +53,7 @@ func newScoreTally(set scoreSetup, keep bool) *scoreTally {
 	for _, s := range record.Statuses() {
 		r.StatusCounts[s] = 0
 	}
-	for _, reason := range reasons {
+	for _, reason := range Reasons() {
 		r.ReasonCounts[reason] = 0
 	}
 	t := &scoreTally{set: set, r: r, pop: newPopulations(keep), lastTerminal: math.Inf(-1),
@@ -212,7 +213,7 @@ func (t *scoreTally) finish() (*Report, error) {
 	if r.LateCount > 0 {
 		r.InvalidReasons = append(r.InvalidReasons, fmt.Sprintf(
 			"%d of %d offered requests were sent more than %s ms after their scheduled time (max schedule lag %s ms)",
-			r.LateCount, n, textMS(set.tolerance), textMS(*r.MaxScheduleLagMS)))
+			r.LateCount, n, numfmt.Compact(set.tolerance), numfmt.Compact(*r.MaxScheduleLagMS)))
 	}
 	r.Valid = len(r.InvalidReasons) == 0
 	r.UnmeasurableCounts, r.FirstUnqualified = t.unqualified.unmeasurable, t.unqualified.list()

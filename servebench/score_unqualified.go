@@ -98,17 +98,17 @@ func explainReason(rec *scoreRecord, m *requestMeasures, lim sloLimits, r Reason
 		if lim.fromScheduled {
 			v, from = m.ttftFromScheduled, "f − a"
 		}
-		return fmt.Sprintf("ttft %s ms (%s) above the objective %s ms", textMS(v), from, textMS(lim.ttft))
+		return fmt.Sprintf("ttft %s ms (%s) above the objective %s ms", numfmt.Compact(v), from, numfmt.Compact(lim.ttft))
 	case ReasonTPOT:
 		if notMeasurable {
 			return "tpot not measurable: " + whyNoTPOT(rec)
 		}
-		return fmt.Sprintf("tpot %s ms above the objective %s ms", textMS(m.tpot), textMS(lim.tpot))
+		return fmt.Sprintf("tpot %s ms above the objective %s ms", numfmt.Compact(m.tpot), numfmt.Compact(lim.tpot))
 	case ReasonE2E:
 		if notMeasurable {
 			return "e2e not measurable: no terminal time"
 		}
-		return fmt.Sprintf("e2e %s ms above the objective %s ms", textMS(m.e2e), textMS(lim.e2e))
+		return fmt.Sprintf("e2e %s ms above the objective %s ms", numfmt.Compact(m.e2e), numfmt.Compact(lim.e2e))
 	}
 	return string(r)
 }

@@ -62,18 +62,13 @@ func (s *SLO) UnmarshalJSON(b []byte) error {
 	}
 	*s = SLO{TTFTFromScheduled: w.TTFTFromScheduled}
 	if w.TTFTMS != nil {
-		s.TTFT = fromMillis(*w.TTFTMS)
+		s.TTFT = record.FromMillis(*w.TTFTMS)
 	}
 	if w.TPOTMS != nil {
-		s.TPOT = fromMillis(*w.TPOTMS)
+		s.TPOT = record.FromMillis(*w.TPOTMS)
 	}
 	if w.E2EMS != nil {
-		s.E2E = fromMillis(*w.E2EMS)
+		s.E2E = record.FromMillis(*w.E2EMS)
 	}
 	return nil
-}
-
-// fromMillis converts milliseconds into a Duration.
-func fromMillis(ms float64) time.Duration {
-	return time.Duration(ms * float64(time.Millisecond))
 }

@@ -145,8 +145,8 @@ func (tf *traceFile) options(opts ScoreOptions) (ScoreOptions, float64) {
 	}
 	if opts.Fluidity == nil && tf.Fluidity != nil {
 		opts.Fluidity = &FluidityRule{
-			FirstTokenDeadline: fromMillis(tf.Fluidity.FirstTokenDeadlineMS),
-			Cadence:            fromMillis(tf.Fluidity.CadenceMS),
+			FirstTokenDeadline: record.FromMillis(tf.Fluidity.FirstTokenDeadlineMS),
+			Cadence:            record.FromMillis(tf.Fluidity.CadenceMS),
 		}
 	}
 	return opts, tol
@@ -277,13 +277,13 @@ func parseTraceFile(name string, data []byte) (*traceFile, error) {
 func (s *traceSLO) slo() SLO {
 	var out SLO
 	if s.TTFTMS != nil {
-		out.TTFT = fromMillis(*s.TTFTMS)
+		out.TTFT = record.FromMillis(*s.TTFTMS)
 	}
 	if s.TPOTMS != nil {
-		out.TPOT = fromMillis(*s.TPOTMS)
+		out.TPOT = record.FromMillis(*s.TPOTMS)
 	}
 	if s.E2EMS != nil {
-		out.E2E = fromMillis(*s.E2EMS)
+		out.E2E = record.FromMillis(*s.E2EMS)
 	}
 	out.TTFTFromScheduled = s.TTFTFromScheduled != nil && *s.TTFTFromScheduled
 	return out

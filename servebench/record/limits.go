@@ -3,6 +3,7 @@ package record
 import (
 	"fmt"
 	"math"
+	"time"
 )
 
 // TextField names the first text-generation field a row sets; "" when it
@@ -66,3 +67,8 @@ const MaxTimeMS = float64(1<<53) / 1000
 
 // RoundMS rounds milliseconds to the nanosecond.
 func RoundMS(ms float64) float64 { return math.Round(ms*1e6) / 1e6 }
+
+// FromMillis converts milliseconds into a Duration.
+func FromMillis(ms float64) time.Duration {
+	return time.Duration(ms * float64(time.Millisecond))
+}
