@@ -9,7 +9,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // Engine is a started, ready inference engine.
@@ -42,4 +42,4 @@ type Engine interface {
 // Identity is what a report records about the engine it measured: the
 // experiment record's own engine entry, so the two cannot drift apart.
 // Identity leaves ColdStartMS nil; EngineInfo fills it from ColdStart.
-type Identity = servebench.EngineInfo
+type Identity = report.EngineInfo

@@ -1,10 +1,10 @@
 package containers
 
-import "github.com/servebench/servebench/servebench"
+import "github.com/servebench/servebench/servebench/report"
 
 // EngineInfo turns an engine's identity into the entry a report's experiment
 // record carries. The cold start is nil when it was not measured.
-func EngineInfo(e Engine) *servebench.EngineInfo {
+func EngineInfo(e Engine) *report.EngineInfo {
 	if e == nil {
 		return nil
 	}

@@ -3,6 +3,8 @@ package matchers
 import (
 	"fmt"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/onsi/gomega/format"
 
 	"github.com/servebench/servebench/servebench"
@@ -12,12 +14,12 @@ import (
 // accepts a *servebench.Report, a servebench.Report and whatever
 // runReport recognizes; a nil report, a report with no offered requests and
 // a value of any other type are errors.
-func reportFrom(who string, actual any) (*servebench.Report, error) {
-	var r *servebench.Report
+func reportFrom(who string, actual any) (*report.Report, error) {
+	var r *report.Report
 	switch a := actual.(type) {
-	case *servebench.Report:
+	case *report.Report:
 		r = a
-	case servebench.Report:
+	case report.Report:
 		r = &a
 	case *servebench.LiveRun:
 		return nil, fmt.Errorf("%s needs a finished run: pass the result of the live run's Wait (only HaveAttainmentAtLeast and HaveWilsonLowerBoundAbove judge a run in progress)", who)

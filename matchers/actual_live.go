@@ -3,6 +3,8 @@ package matchers
 import (
 	"fmt"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/onsi/gomega"
 
 	"github.com/servebench/servebench/servebench"
@@ -12,7 +14,7 @@ import (
 // only improve as it goes on (attainment and its Wilson bound: a pending
 // request counts as unqualified until it ends). For any other actual it
 // defers to reportFrom. live is nil when actual is not a live run.
-func liveReport(who string, actual any) (r *servebench.Report, live *servebench.LiveRun, err error) {
+func liveReport(who string, actual any) (r *report.Report, live *servebench.LiveRun, err error) {
 	l, ok := actual.(*servebench.LiveRun)
 	if !ok {
 		r, err = reportFrom(who, actual)
@@ -40,14 +42,14 @@ func mayChange(actual any) bool {
 // unreachable is the error that makes Eventually stop polling a live run
 // whose target can no longer be met even if every pending request
 // qualifies.
-func unreachable(what string, best, target float64, r *servebench.Report) error {
+func unreachable(what string, best, target float64, r *report.Report) error {
 	return gomega.StopTrying(fmt.Sprintf(
 		"%s cannot reach %.3f any more: even if all %d pending requests qualify, the best is %.3f (%d qualified of %d offered so far)",
 		what, target, r.Pending, best, r.Qualified, r.Offered))
 }
 
 // pendingLine notes a snapshot's pending requests in a message.
-func pendingLine(r *servebench.Report) string {
+func pendingLine(r *report.Report) string {
 	if r.Pending == 0 {
 		return ""
 	}

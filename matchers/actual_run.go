@@ -3,13 +3,14 @@ package matchers
 import (
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/schedule"
 )
 
 // runReport returns the report of a run result; ok is false when actual is
 // not a run result. A run result without a report yields a nil report,
 // which reportFrom turns into an error.
-func runReport(actual any) (r *servebench.Report, ok bool) {
+func runReport(actual any) (r *report.Report, ok bool) {
 	switch a := actual.(type) {
 	case *servebench.RunResult:
 		if a == nil {

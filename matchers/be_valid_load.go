@@ -5,12 +5,13 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/onsi/gomega/types"
 
 	"github.com/servebench/servebench/internal/numfmt"
-	"github.com/servebench/servebench/servebench"
 )
 
 // BeValidLoad succeeds when the run delivered its load: every offered
@@ -31,7 +32,7 @@ type validLoadMatcher struct{}
 
 // validLoadVerdict is the matcher's judgment of one report.
 type validLoadVerdict struct {
-	report *servebench.Report
+	report *report.Report
 	unsent int
 	pass   bool
 }
@@ -94,8 +95,8 @@ func (m validLoadMatcher) String() string { return "valid load" }
 
 // undelivered lists the unsent requests, then the late ones from the
 // largest lag down.
-func undelivered(r *servebench.Report) []servebench.RequestScore {
-	var unsent, late []servebench.RequestScore
+func undelivered(r *report.Report) []report.RequestScore {
+	var unsent, late []report.RequestScore
 	for _, rs := range r.Requests {
 		switch {
 		case rs.SentMS == nil:

@@ -4,10 +4,10 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/matchers"
-	"github.com/servebench/servebench/servebench"
 )
 
 var _ = Describe("BeValidLoad", func() {
@@ -30,7 +30,7 @@ latest requests:
 
 	It("reports a saturated generator", func() {
 		r := undelivered()
-		r.Generator = &servebench.GeneratorReport{Mode: schedule.ModeOpen, Saturated: true, Notes: []string{"p99 goroutine scheduling latency 12 ms"}}
+		r.Generator = &report.GeneratorReport{Mode: schedule.ModeOpen, Saturated: true, Notes: []string{"p99 goroutine scheduling latency 12 ms"}}
 		Expect(matchers.BeValidLoad().FailureMessage(r)).To(ContainSubstring(
 			"\nthe load generator was saturated\ngenerator: p99 goroutine scheduling latency 12 ms\nlatest requests:"))
 	})
@@ -45,7 +45,7 @@ invalid: outstanding requests grew over the window`))
 	})
 
 	It("rejects a report with no offered requests and other types", func() {
-		_, err := matchers.BeValidLoad().Match(&servebench.Report{})
+		_, err := matchers.BeValidLoad().Match(&report.Report{})
 		Expect(err).To(MatchError(ContainSubstring("BeValidLoad cannot judge a report with no offered requests")))
 		_, err = matchers.BeValidLoad().Match([]record.Outcome{})
 		Expect(err).To(MatchError(ContainSubstring("BeValidLoad expects a *servebench.Report")))

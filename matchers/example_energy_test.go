@@ -2,7 +2,7 @@ package matchers_test
 
 import (
 	"github.com/servebench/servebench/matchers"
-	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 func ExampleHaveEnergyPerOutputTokenBelow() {
@@ -10,8 +10,8 @@ func ExampleHaveEnergyPerOutputTokenBelow() {
 	// two tokens each, two of them qualified: 2 J per output token, 6 J
 	// per qualified request.
 	r := scored()
-	r.GPUTelemetry = &servebench.GPUTelemetry{Status: "sampled", Source: "nvml",
-		GPUs:    []servebench.GPUStats{{Index: 0, Name: "NVIDIA H200", Samples: 4, EnergyJ: ptr(12), EnergyMethod: "counter"}},
+	r.GPUTelemetry = &report.GPUTelemetry{Status: "sampled", Source: "nvml",
+		GPUs:    []report.GPUStats{{Index: 0, Name: "NVIDIA H200", Samples: 4, EnergyJ: ptr(12), EnergyMethod: "counter"}},
 		EnergyJ: ptr(12), EnergyMethod: "counter", Qualified: 2, OutputTokens: 6,
 		JoulesPerQualifiedRequest: ptr(6), JoulesPerOutputToken: ptr(2)}
 	g := printFailures()

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -23,7 +25,7 @@ func printFailures() gomega.Gomega {
 
 // scored scores three requests against TTFT <= 300 ms: r1 and r2 meet it,
 // r3 answers after 450 ms, so two of three qualify.
-func scored() *servebench.Report {
+func scored() *report.Report {
 	sched := &schedule.Schedule{WindowMS: [2]float64{0, 300}, ScheduleLagToleranceMS: 20}
 	var outcomes []record.Outcome
 	for i, ttft := range []float64{120, 250, 450} {
@@ -37,7 +39,7 @@ func scored() *servebench.Report {
 			ContentMS: []float64{a + ttft, a + ttft + 30}, OutputTokens: &n,
 		})
 	}
-	r, err := servebench.Score(sched, outcomes, servebench.ScoreOptions{SLO: servebench.SLO{TTFT: 300 * time.Millisecond}})
+	r, err := servebench.Score(sched, outcomes, servebench.ScoreOptions{SLO: report.SLO{TTFT: 300 * time.Millisecond}})
 	if err != nil {
 		panic(err)
 	}
@@ -62,10 +64,10 @@ func ExampleHaveAttainmentAtLeast() {
 func ExampleHaveWilsonLowerBoundAbove() {
 	// 190 of 200 offered requests qualified: 95% observed, but the
 	// evidence supports only 91.8% at 95% confidence.
-	report := &servebench.Report{
+	report := &report.Report{
 		Offered: 200, ProtocolSuccesses: 200, Qualified: 190,
 		StatusCounts: map[record.Status]int{record.StatusSuccess: 200},
-		ReasonCounts: map[servebench.Reason]int{servebench.ReasonE2E: 10},
+		ReasonCounts: map[report.Reason]int{report.ReasonE2E: 10},
 	}
 	g := printFailures()
 	g.Expect(report).To(matchers.HaveAttainmentAtLeast(0.95)) // passes
@@ -110,7 +112,7 @@ func ExampleMeetSLOs() {
 func ExampleHaveCapacityAtLeast() {
 	point := func(rps float64, qualified int) servebench.SweepPoint {
 		a := float64(qualified) / 100
-		return servebench.SweepPoint{OfferedRPS: rps, Report: &servebench.Report{
+		return servebench.SweepPoint{OfferedRPS: rps, Report: &report.Report{
 			Offered: 100, Qualified: qualified, Attainment: &a, Valid: true,
 		}}
 	}
@@ -130,13 +132,13 @@ func ExampleHaveCapacityAtLeast() {
 }
 
 func ExampleHaveNoRegressionFrom() {
-	round := func(qualified int) *servebench.Report {
+	round := func(qualified int) *report.Report {
 		a := float64(qualified) / 1000
-		return &servebench.Report{Schema: servebench.ReportSchema, Offered: 1000, ProtocolSuccesses: 1000,
+		return &report.Report{Schema: report.ReportSchema, Offered: 1000, ProtocolSuccesses: 1000,
 			Qualified: qualified, Attainment: &a, Valid: true}
 	}
-	baseline := []*servebench.Report{round(900), round(920), round(940)}
-	candidate := []*servebench.Report{round(850), round(860), round(870)}
+	baseline := []*report.Report{round(900), round(920), round(940)}
+	candidate := []*report.Report{round(850), round(860), round(870)}
 	g := printFailures()
 	g.Expect(candidate).To(matchers.HaveNoRegressionFrom(baseline, compare.Tolerance{Name: "attainment", Value: 0.02}))
 	// Output:
@@ -151,13 +153,13 @@ func ExampleHaveNoRegressionFrom() {
 // a 6-point drop whose interval, [3.19, 8.81] points, straddles a 7-point
 // tolerance.
 func ExampleRegressionMatcher_AllowInconclusive() {
-	round := func(qualified int) *servebench.Report {
+	round := func(qualified int) *report.Report {
 		a := float64(qualified) / 1000
-		return &servebench.Report{Schema: servebench.ReportSchema, Offered: 1000, ProtocolSuccesses: 1000,
+		return &report.Report{Schema: report.ReportSchema, Offered: 1000, ProtocolSuccesses: 1000,
 			Qualified: qualified, Attainment: &a, Valid: true}
 	}
-	c, _ := compare.Reports([]*servebench.Report{round(900), round(920), round(940)},
-		[]*servebench.Report{round(850), round(860), round(870)},
+	c, _ := compare.Reports([]*report.Report{round(900), round(920), round(940)},
+		[]*report.Report{round(850), round(860), round(870)},
 		compare.Options{Tolerances: []compare.Tolerance{{Name: "attainment", Value: 0.07}}})
 	strict, _ := matchers.HaveNoRegression().Match(c)
 	allowed, _ := matchers.HaveNoRegression().AllowInconclusive().Match(c)

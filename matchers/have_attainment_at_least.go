@@ -3,9 +3,9 @@ package matchers
 import (
 	"fmt"
 
-	"github.com/onsi/gomega/types"
+	"github.com/servebench/servebench/servebench/report"
 
-	"github.com/servebench/servebench/servebench"
+	"github.com/onsi/gomega/types"
 )
 
 // HaveAttainmentAtLeast succeeds when the report's attainment, qualified
@@ -34,7 +34,7 @@ type attainmentMatcher struct{ target float64 }
 
 // attainmentVerdict is the matcher's judgment of one report.
 type attainmentVerdict struct {
-	report     *servebench.Report
+	report     *report.Report
 	attainment float64
 	pass       bool
 }

@@ -3,13 +3,14 @@ package matchers_test
 import (
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/servebench/servebench/matchers"
-	"github.com/servebench/servebench/servebench"
 )
 
 var _ = Describe("HaveAttainmentAtLeast", func() {
@@ -47,17 +48,17 @@ SLO: TTFT <= 300 ms (from sent), TPOT <= 80 ms, E2E <= 3000 ms`))
 
 	It("ranks latency failures by how far they overshot their bound and shows at most five", func() {
 		r := cohort(2, 9)
-		r.SLO = servebench.SLO{E2E: 1000 * time.Millisecond}
+		r.SLO = report.SLO{E2E: 1000 * time.Millisecond}
 		// Turn the seven HTTP errors (q003..q009) into successes that
 		// missed E2E by 1.1x .. 1.7x in schedule order; the worst must
 		// come first.
 		for i := 2; i < 9; i++ {
 			rs := success(r.Requests[i].ID, r.Requests[i].ScheduledMS, *r.Requests[i].SentMS, 100, 20, 1000+float64(i-1)*100)
-			r.Requests[i] = unqualified(rs, servebench.ReasonE2E)
+			r.Requests[i] = unqualified(rs, report.ReasonE2E)
 		}
 		r.ProtocolSuccesses = 9
 		r.StatusCounts = statusCounts(map[record.Status]int{record.StatusSuccess: 9})
-		r.ReasonCounts = map[servebench.Reason]int{servebench.ReasonE2E: 7}
+		r.ReasonCounts = map[report.Reason]int{report.ReasonE2E: 7}
 		Expect(matchers.HaveAttainmentAtLeast(1).FailureMessage(r)).To(Equal(`Expected attainment 0.222 (2 of 9 offered) to be at least 1.000
 unqualified requests by failed criterion (a request can fail several): e2e 7
 terminal statuses: success 9
@@ -81,8 +82,8 @@ worst unqualified requests:
 		Entry("a target above 1", 1.5, sixRequests(), "HaveAttainmentAtLeast needs an attainment target in [0, 1], got 1.5"),
 		Entry("a negative target", -0.1, sixRequests(), "in [0, 1], got -0.1"),
 		Entry("a NaN target", nan(), sixRequests(), "in [0, 1], got NaN"),
-		Entry("a nil report", 0.9, (*servebench.Report)(nil), "HaveAttainmentAtLeast expects a report, got a nil one"),
+		Entry("a nil report", 0.9, (*report.Report)(nil), "HaveAttainmentAtLeast expects a report, got a nil one"),
 		Entry("a value of another type", 0.9, 0.97, "HaveAttainmentAtLeast expects a *servebench.Report, a servebench.Report or a *servebench.RunResult.  Got:\n    <float64>: 0.97"),
-		Entry("no offered requests", 0.9, &servebench.Report{}, "HaveAttainmentAtLeast cannot judge a report with no offered requests (offered = 0)"),
+		Entry("no offered requests", 0.9, &report.Report{}, "HaveAttainmentAtLeast cannot judge a report with no offered requests (offered = 0)"),
 	)
 })

@@ -3,6 +3,8 @@ package matchers_test
 import (
 	"fmt"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/matchers"
@@ -14,7 +16,7 @@ import (
 func ExampleHaveConcurrencyAtLeast() {
 	point := func(users, qualified int) servebench.SweepPoint {
 		a := float64(qualified) / 100
-		return servebench.SweepPoint{Users: users, Report: &servebench.Report{Offered: 100, Qualified: qualified, Valid: true,
+		return servebench.SweepPoint{Users: users, Report: &report.Report{Offered: 100, Qualified: qualified, Valid: true,
 			Attainment: &a, StatusCounts: map[record.Status]int{}}}
 	}
 	sweep := &servebench.Sweep{Rule: servebench.CapacityRule{MinAttainment: 0.95},

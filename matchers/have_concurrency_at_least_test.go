@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -14,8 +16,8 @@ import (
 
 func usersPoint(users, offered, qualified int) servebench.SweepPoint {
 	a := float64(qualified) / float64(offered)
-	return servebench.SweepPoint{Users: users, Report: &servebench.Report{Offered: offered, Qualified: qualified, Valid: true, Attainment: &a,
-		StatusCounts: map[record.Status]int{}, Generator: &servebench.GeneratorReport{Mode: schedule.ModeClosed}}}
+	return servebench.SweepPoint{Users: users, Report: &report.Report{Offered: offered, Qualified: qualified, Valid: true, Attainment: &a,
+		StatusCounts: map[record.Status]int{}, Generator: &report.GeneratorReport{Mode: schedule.ModeClosed}}}
 }
 
 func TestHaveConcurrencyAtLeast(t *testing.T) {
@@ -35,7 +37,7 @@ func TestHaveConcurrencyAtLeast(t *testing.T) {
 			t.Errorf("message lacks %q:\n%s", want, msg)
 		}
 	}
-	if _, err := matchers.HaveConcurrencyAtLeast(1).Match(&servebench.Sweep{Points: []servebench.SweepPoint{{OfferedRPS: 2, Report: &servebench.Report{}}}}); err == nil {
+	if _, err := matchers.HaveConcurrencyAtLeast(1).Match(&servebench.Sweep{Points: []servebench.SweepPoint{{OfferedRPS: 2, Report: &report.Report{}}}}); err == nil {
 		t.Error("a rate sweep: no error")
 	}
 	if _, err := matchers.HaveCapacityAtLeast(1).Match(sw); err == nil || !strings.Contains(err.Error(), "use HaveConcurrencyAtLeast") {

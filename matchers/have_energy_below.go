@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/onsi/gomega/types"
+	"github.com/servebench/servebench/servebench/report"
 
-	"github.com/servebench/servebench/servebench"
+	"github.com/onsi/gomega/types"
 )
 
 // HaveEnergyPerOutputTokenBelow succeeds when the GPUs spent less than
@@ -49,8 +49,8 @@ type energyMatcher struct {
 
 // energyVerdict is the matcher's judgment of one report.
 type energyVerdict struct {
-	report *servebench.Report
-	gpu    *servebench.GPUTelemetry
+	report *report.Report
+	gpu    *report.GPUTelemetry
 	value  *float64 // nil: no unit of work to divide by
 	pass   bool
 }
@@ -142,7 +142,7 @@ func (m energyMatcher) headline(v energyVerdict, relation string) string {
 }
 
 // gpuLine summarises each GPU's energy and mean power.
-func gpuLine(g *servebench.GPUTelemetry) string {
+func gpuLine(g *report.GPUTelemetry) string {
 	parts := make([]string, 0, len(g.GPUs))
 	for _, s := range g.GPUs {
 		e, p := "energy unknown", "power n/a"

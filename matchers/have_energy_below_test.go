@@ -3,17 +3,17 @@ package matchers_test
 import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/matchers"
-	"github.com/servebench/servebench/servebench"
 )
 
 // withEnergy is sixRequests (3 qualified of 6 offered) whose GPUs spent 90
 // J over 120 output tokens: 30 J per qualified request, 0.75 J per token.
-func withEnergy() *servebench.Report {
+func withEnergy() *report.Report {
 	r := sixRequests()
-	r.GPUTelemetry = &servebench.GPUTelemetry{Status: "sampled", Source: "nvml", SampleIntervalMS: 1000,
-		GPUs: []servebench.GPUStats{{Index: 0, Name: "NVIDIA H200", Samples: 11, PowerW: servebench.GPUStat{Mean: f(9), Max: f(12)},
+	r.GPUTelemetry = &report.GPUTelemetry{Status: "sampled", Source: "nvml", SampleIntervalMS: 1000,
+		GPUs: []report.GPUStats{{Index: 0, Name: "NVIDIA H200", Samples: 11, PowerW: report.GPUStat{Mean: f(9), Max: f(12)},
 			EnergyJ: f(90), EnergyMethod: "counter"}},
 		EnergyJ: f(90), EnergyMethod: "counter", Qualified: 3, OutputTokens: 120,
 		JoulesPerQualifiedRequest: f(30), JoulesPerOutputToken: f(0.75)}
@@ -48,23 +48,23 @@ from nvml: GPU 0 NVIDIA H200: 90 J (counter), mean 9.0 W, 11 samples`))
 	})
 
 	DescribeTable("reject what they cannot judge",
-		func(bound float64, tune func(*servebench.Report), wantErr string) {
+		func(bound float64, tune func(*report.Report), wantErr string) {
 			r := withEnergy()
 			tune(r)
 			ok, err := matchers.HaveEnergyPerOutputTokenBelow(bound).Match(r)
 			Expect(ok).To(BeFalse())
 			Expect(err).To(MatchError(wantErr))
 		},
-		Entry("a negative bound", -1.0, func(*servebench.Report) {},
+		Entry("a negative bound", -1.0, func(*report.Report) {},
 			"HaveEnergyPerOutputTokenBelow needs a finite, non-negative bound in joules, got -1"),
-		Entry("a NaN bound", nan(), func(*servebench.Report) {},
+		Entry("a NaN bound", nan(), func(*report.Report) {},
 			"HaveEnergyPerOutputTokenBelow needs a finite, non-negative bound in joules, got NaN"),
-		Entry("no telemetry", 1.0, func(r *servebench.Report) { r.GPUTelemetry = nil },
+		Entry("no telemetry", 1.0, func(r *report.Report) { r.GPUTelemetry = nil },
 			"HaveEnergyPerOutputTokenBelow cannot judge a report without GPU telemetry: sample the GPUs (RunConfig.GPUSampler from package servebench/telemetry, or the CLI's --gpu-sample-interval)"),
-		Entry("unavailable telemetry", 1.0, func(r *servebench.Report) {
-			r.GPUTelemetry = &servebench.GPUTelemetry{Status: "unavailable: nvml: libnvidia-ml.so.1 not found"}
+		Entry("unavailable telemetry", 1.0, func(r *report.Report) {
+			r.GPUTelemetry = &report.GPUTelemetry{Status: "unavailable: nvml: libnvidia-ml.so.1 not found"}
 		}, "HaveEnergyPerOutputTokenBelow cannot judge this run: GPU telemetry unavailable: nvml: libnvidia-ml.so.1 not found"),
-		Entry("unknown energy", 1.0, func(r *servebench.Report) {
+		Entry("unknown energy", 1.0, func(r *report.Report) {
 			r.GPUTelemetry.EnergyJ = nil
 			r.GPUTelemetry.GPUs[0].EnergyJ = nil
 		}, "HaveEnergyPerOutputTokenBelow cannot judge this run: the GPUs' energy is unknown (from nvml: GPU 0 NVIDIA H200: energy unknown, mean 9.0 W, 11 samples)"),

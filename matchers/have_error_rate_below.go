@@ -3,9 +3,9 @@ package matchers
 import (
 	"fmt"
 
-	"github.com/onsi/gomega/types"
+	"github.com/servebench/servebench/servebench/report"
 
-	"github.com/servebench/servebench/servebench"
+	"github.com/onsi/gomega/types"
 )
 
 // HaveErrorRateBelow succeeds when the report's error rate is at most
@@ -29,7 +29,7 @@ type errorRateMatcher struct{ limit float64 }
 
 // errorRateVerdict is the matcher's judgment of one report.
 type errorRateVerdict struct {
-	report *servebench.Report
+	report *report.Report
 	errors int
 	rate   float64
 	pass   bool

@@ -7,12 +7,13 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/onsi/gomega/types"
 
 	"github.com/servebench/servebench/internal/numfmt"
-	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/stats"
 )
 
@@ -44,7 +45,7 @@ type percentileMatcher struct {
 
 // percentileVerdict is the matcher's judgment of one report.
 type percentileVerdict struct {
-	report     *servebench.Report
+	report     *report.Report
 	value      float64
 	n          int
 	population string
@@ -124,9 +125,9 @@ func (m percentileMatcher) pLabel() string {
 
 // largest renders the requests with the largest per-request value of the
 // metric, from the largest down.
-func (m percentileMatcher) largest(r *servebench.Report) []string {
+func (m percentileMatcher) largest(r *report.Report) []string {
 	type valued struct {
-		rs servebench.RequestScore
+		rs report.RequestScore
 		v  float64
 	}
 	var list []valued

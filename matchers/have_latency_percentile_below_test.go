@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -19,8 +21,8 @@ import (
 // withTTFTSummary adds the stored TTFT distribution of sixRequests' five
 // successes, sorted 180 200 220 240 350: nearest-rank p50 is rank
 // ceil(2.5) = 3 (220), p90, p95 and p99 are rank 5 (350).
-func withTTFTSummary(r *servebench.Report) *servebench.Report {
-	r.Percentiles = map[record.Metric]servebench.Distribution{
+func withTTFTSummary(r *report.Report) *report.Report {
+	r.Percentiles = map[record.Metric]report.Distribution{
 		record.MetricTTFT: {Population: "successful requests (5 of 6 offered)", N: 5,
 			P50: f(220), P90: f(350), P95: f(350), P99: f(350), Max: f(350)},
 		record.MetricTPOT: {Population: "successful requests with more than one output token (0 of 5 successful)", N: 0},
@@ -31,7 +33,7 @@ func withTTFTSummary(r *servebench.Report) *servebench.Report {
 // twentyRuns scores twenty successful requests whose TTFTs are 10, 20, ...,
 // 200 ms (request rNN has TTFT 10·NN ms) through servebench.Score, so the
 // report holds raw samples and answers any percentile.
-func twentyRuns(method stats.PercentileMethod) *servebench.Report {
+func twentyRuns(method stats.PercentileMethod) *report.Report {
 	sched := &schedule.Schedule{
 		Schema: schedule.Schema, RunID: "run-test", Mode: schedule.ModeOpen,
 		WindowMS: [2]float64{0, 2000}, ScheduleLagToleranceMS: 20,
@@ -115,6 +117,6 @@ requests with the largest TTFT:
 		Entry("an empty population", record.MetricTPOT, 99.0, time.Second, withTTFTSummary(sixRequests()), "HaveLatencyPercentileBelow cannot compute p99 TPOT: percentile of tpot_ms: the population is empty"),
 		Entry("an unknown metric", record.Metric("queue_ms"), 99.0, time.Second, withTTFTSummary(sixRequests()), "HaveLatencyPercentileBelow cannot compute p99 queue_ms"),
 		Entry("a percentile the stored summary lacks", record.MetricTTFT, 75.0, time.Second, withTTFTSummary(sixRequests()), "HaveLatencyPercentileBelow cannot compute p75 TTFT"),
-		Entry("no offered requests", record.MetricTTFT, 99.0, time.Second, &servebench.Report{}, "no offered requests"),
+		Entry("no offered requests", record.MetricTTFT, 99.0, time.Second, &report.Report{}, "no offered requests"),
 	)
 })

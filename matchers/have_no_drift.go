@@ -5,9 +5,9 @@ import (
 	"math"
 	"strings"
 
-	"github.com/onsi/gomega/types"
+	"github.com/servebench/servebench/servebench/report"
 
-	"github.com/servebench/servebench/servebench"
+	"github.com/onsi/gomega/types"
 )
 
 // HaveNoDrift succeeds when neither p99 TTFT nor p99 TPOT trended upward
@@ -31,8 +31,8 @@ type driftMatcher struct{ maxGrowth float64 }
 
 // driftVerdict is the matcher's judgment of one report.
 type driftVerdict struct {
-	drift    *servebench.DriftReport
-	drifting []servebench.DriftTrend
+	drift    *report.DriftReport
+	drifting []report.DriftTrend
 }
 
 // evaluate judges actual; it keeps nothing, so every method may call it.
@@ -85,7 +85,7 @@ func (m driftMatcher) NegatedFailureMessage(actual any) string {
 	return fmt.Sprintf("Expected a p99 to grow more than %.1f%% over the run, but none did:\n%s", 100*m.maxGrowth, m.findings(v.drift.Trends))
 }
 
-func (m driftMatcher) findings(ts []servebench.DriftTrend) string {
+func (m driftMatcher) findings(ts []report.DriftTrend) string {
 	var b strings.Builder
 	for _, t := range ts {
 		fmt.Fprintf(&b, "  - %s\n", t.Finding)
@@ -94,7 +94,7 @@ func (m driftMatcher) findings(ts []servebench.DriftTrend) string {
 }
 
 // series shows the per-interval p99 TTFT, at most 24 intervals.
-func (m driftMatcher) series(d *servebench.DriftReport) string {
+func (m driftMatcher) series(d *report.DriftReport) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "p99 TTFT per %s ms interval:", formatMS(d.IntervalMS))
 	for i, iv := range d.Intervals {

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -20,7 +22,7 @@ import (
 // with TTFT 100 ms + step·k in interval k of 1 s: with step 10 the p99
 // grows 10 ms a second, 70% over the 7 s between the first and last
 // interval midpoints; with step 0 it is level.
-func driftingRun(step float64) *servebench.Report {
+func driftingRun(step float64) *report.Report {
 	s := &schedule.Schedule{Schema: schedule.Schema, Mode: "open", WindowMS: [2]float64{0, 8000}, ScheduleLagToleranceMS: 20}
 	var outs []record.Outcome
 	for i := range 160 {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/onsi/gomega/types"
@@ -34,7 +36,7 @@ type noLostMatcher struct{}
 
 // noLostVerdict is the matcher's judgment of one report or run.
 type noLostVerdict struct {
-	report    *servebench.Report
+	report    *report.Report
 	scheduled int
 	problems  []string
 }
@@ -93,7 +95,7 @@ func (m noLostMatcher) evaluate(actual any) (noLostVerdict, error) {
 // checkEntry records the problems of the n-th request entry of a list
 // (named in the messages as name, and where as a place); false when it had
 // one. seen collects the IDs.
-func (v *noLostVerdict) checkEntry(seen map[string]bool, n int, rs *servebench.RequestScore, name, where string) bool {
+func (v *noLostVerdict) checkEntry(seen map[string]bool, n int, rs *report.RequestScore, name, where string) bool {
 	problem := ""
 	switch {
 	case rs.ID == "":
@@ -127,7 +129,7 @@ func (m noLostMatcher) evaluateFile(actual any, v noLostVerdict) (noLostVerdict,
 	}
 	seen := map[string]bool{}
 	n := 0
-	err := servebench.ReadRequestScores(path, func(rs *servebench.RequestScore) error {
+	err := servebench.ReadRequestScores(path, func(rs *report.RequestScore) error {
 		n++
 		// Without the outcome records, the entry says whether it had one.
 		if v.checkEntry(seen, n, rs, path, path) && rs.HadNoRecord() {

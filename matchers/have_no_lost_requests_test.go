@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/openai"
 
 	"github.com/servebench/servebench/servebench/schedule"
@@ -105,14 +107,14 @@ terminal statuses: success 20`))
 		Expect(err).NotTo(HaveOccurred())
 		lines := strings.SplitAfter(strings.TrimSuffix(string(data), "\n"), "\n")
 		Expect(lines).To(HaveLen(6))
-		var last servebench.RequestScore
+		var last report.RequestScore
 		Expect(json.Unmarshal([]byte(lines[5]), &last)).To(Succeed())
 		lostID := last.ID
 		last.Status, last.Error = record.StatusNotSent, "no outcome record: the request never reached a terminal record (interrupted run?)"
 		lastLine, err := json.Marshal(&last)
 		Expect(err).NotTo(HaveOccurred())
 		repeated := strings.TrimSpace(lines[3])
-		var dup servebench.RequestScore
+		var dup report.RequestScore
 		Expect(json.Unmarshal([]byte(repeated), &dup)).To(Succeed())
 		edited := lines[0] + lines[2] + lines[3] + lines[3] + lines[4] + string(lastLine) + "\n"
 		Expect(os.WriteFile(path, []byte(edited), 0o644)).To(Succeed())
@@ -134,7 +136,7 @@ terminal statuses: success 6`, dup.ID, path, lostID)))
 	})
 
 	It("rejects a report with no offered requests", func() {
-		_, err := matchers.HaveNoLostRequests().Match(&servebench.Report{Requests: []servebench.RequestScore{{ID: "x"}}})
+		_, err := matchers.HaveNoLostRequests().Match(&report.Report{Requests: []report.RequestScore{{ID: "x"}}})
 		Expect(err).To(MatchError(ContainSubstring("HaveNoLostRequests cannot judge a report with no offered requests")))
 	})
 })

@@ -4,10 +4,11 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/onsi/gomega/types"
 
 	"github.com/servebench/servebench/internal/numfmt"
-	"github.com/servebench/servebench/servebench"
 )
 
 // HaveQualifiedRateAtLeast succeeds when the report's qualified request rate
@@ -31,7 +32,7 @@ type qualifiedRateMatcher struct{ target float64 }
 
 // qualifiedRateVerdict is the matcher's judgment of one report.
 type qualifiedRateVerdict struct {
-	report *servebench.Report
+	report *report.Report
 	rate   float64
 	pass   bool
 }

@@ -3,9 +3,9 @@ package matchers_test
 import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/matchers"
-	"github.com/servebench/servebench/servebench"
 )
 
 var _ = Describe("HaveQualifiedRateAtLeast", func() {
@@ -37,7 +37,7 @@ worst unqualified requests:
 		},
 		Entry("a negative rate", -1.0, sixRequests(), "HaveQualifiedRateAtLeast needs a finite, non-negative rate in requests per second, got -1"),
 		Entry("a NaN rate", nan(), sixRequests(), "got NaN"),
-		Entry("a report without a qualified rate", 1.0, &servebench.Report{Offered: 3}, "HaveQualifiedRateAtLeast cannot judge a report without a qualified request rate (horizon 0 ms)"),
-		Entry("no offered requests", 1.0, &servebench.Report{}, "no offered requests"),
+		Entry("a report without a qualified rate", 1.0, &report.Report{Offered: 3}, "HaveQualifiedRateAtLeast cannot judge a report without a qualified request rate (horizon 0 ms)"),
+		Entry("no offered requests", 1.0, &report.Report{}, "no offered requests"),
 	)
 })

@@ -4,10 +4,11 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/onsi/gomega/types"
 
 	"github.com/servebench/servebench/internal/numfmt"
-	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/stats"
 )
 
@@ -60,7 +61,7 @@ type wilsonMatcher struct {
 
 // wilsonVerdict is the matcher's judgment of one report.
 type wilsonVerdict struct {
-	report   *servebench.Report
+	report   *report.Report
 	observed float64
 	lower    float64
 	pass     bool

@@ -4,9 +4,9 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"github.com/onsi/gomega/types"
+	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/matchers"
-	"github.com/servebench/servebench/servebench"
 )
 
 // The bounds below are the one-sided Wilson lower bounds computed by hand
@@ -77,7 +77,7 @@ terminal statuses: success 200`))
 			"HaveWilsonLowerBoundAbove needs a confidence strictly between 0 and 1, got 1"),
 		Entry("a confidence of 0", matchers.HaveWilsonLowerBoundAbove(0.9, matchers.WithConfidence(0)), cohort(1, 1),
 			"strictly between 0 and 1, got 0"),
-		Entry("no offered requests", matchers.HaveWilsonLowerBoundAbove(0.9), &servebench.Report{}, "cannot judge a report with no offered requests"),
+		Entry("no offered requests", matchers.HaveWilsonLowerBoundAbove(0.9), &report.Report{}, "cannot judge a report with no offered requests"),
 		Entry("a string", matchers.HaveWilsonLowerBoundAbove(0.9), "report.json", "HaveWilsonLowerBoundAbove expects a *servebench.Report"),
 	)
 })

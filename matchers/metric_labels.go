@@ -2,8 +2,8 @@ package matchers
 
 import (
 	"github.com/servebench/servebench/internal/numfmt"
-	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // metricLabel names a metric for a message.
@@ -27,7 +27,7 @@ func metricLabel(m record.Metric) string {
 		return "schedule lag"
 	case record.MetricClientQueue:
 		return "client queue time"
-	case servebench.MetricMaxGap:
+	case report.MetricMaxGap:
 		return "worst gap per request"
 	}
 	return string(m)
@@ -37,7 +37,7 @@ func metricLabel(m record.Metric) string {
 // requests: a pooled gap metric ranks requests by their largest gap.
 func perRequestLabel(m record.Metric) string {
 	switch m {
-	case record.MetricITL, record.MetricChunkGap, servebench.MetricMaxGap:
+	case record.MetricITL, record.MetricChunkGap, report.MetricMaxGap:
 		return "largest gap between content events"
 	}
 	return metricLabel(m)
@@ -45,7 +45,7 @@ func perRequestLabel(m record.Metric) string {
 
 // perRequestValue is a request's own value of a metric; nil when the
 // request has none or the report keeps none per request.
-func perRequestValue(m record.Metric, rs servebench.RequestScore) *float64 {
+func perRequestValue(m record.Metric, rs report.RequestScore) *float64 {
 	switch m {
 	case record.MetricTTFT:
 		return rs.TTFTMS
@@ -53,7 +53,7 @@ func perRequestValue(m record.Metric, rs servebench.RequestScore) *float64 {
 		return rs.TTFTFromScheduledMS
 	case record.MetricTPOT:
 		return rs.TPOTMS
-	case record.MetricITL, record.MetricChunkGap, servebench.MetricMaxGap:
+	case record.MetricITL, record.MetricChunkGap, report.MetricMaxGap:
 		return rs.MaxGapMS
 	case record.MetricE2E:
 		return rs.E2EMS
@@ -69,7 +69,7 @@ func perRequestValue(m record.Metric, rs servebench.RequestScore) *float64 {
 // show on its own; empty for those it does.
 func perRequestExtra(m record.Metric, v float64) string {
 	switch m {
-	case record.MetricITL, record.MetricChunkGap, servebench.MetricMaxGap:
+	case record.MetricITL, record.MetricChunkGap, report.MetricMaxGap:
 		return "largest gap " + numfmt.MS(v)
 	case record.MetricTTFTFromScheduled:
 		return "TTFT from scheduled " + numfmt.MS(v)

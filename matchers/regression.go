@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/onsi/gomega/format"
 
-	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/compare"
 )
 
@@ -17,7 +18,7 @@ type RegressionMatcher struct {
 	// from is set for HaveNoRegressionFrom, which compares the actual
 	// with baseline itself.
 	from              bool
-	baseline          []*servebench.Report
+	baseline          []*report.Report
 	tolerances        []compare.Tolerance
 	allowInconclusive bool
 }
@@ -37,7 +38,7 @@ type RegressionMatcher struct {
 // fails. A run that is not valid load, runs of different workloads or
 // schedules and unequal round counts are errors, because they are no
 // evidence.
-func HaveNoRegressionFrom(baseline []*servebench.Report, tolerances ...compare.Tolerance) RegressionMatcher {
+func HaveNoRegressionFrom(baseline []*report.Report, tolerances ...compare.Tolerance) RegressionMatcher {
 	return RegressionMatcher{from: true, baseline: baseline, tolerances: tolerances}
 }
 
@@ -78,16 +79,16 @@ func (m RegressionMatcher) comparison(actual any) (*compare.Comparison, error) {
 		}
 		return c, validComparison(who, c)
 	}
-	var cand []*servebench.Report
+	var cand []*report.Report
 	switch a := actual.(type) {
-	case []*servebench.Report:
+	case []*report.Report:
 		cand = a
 	default:
 		r, err := reportFrom(who, actual)
 		if err != nil {
 			return nil, fmt.Errorf("%s expects the candidate's reports ([]*servebench.Report, one per round) or one report: %w", who, err)
 		}
-		cand = []*servebench.Report{r}
+		cand = []*report.Report{r}
 	}
 	var tols []compare.Tolerance
 	if len(m.tolerances) > 0 {

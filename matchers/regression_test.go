@@ -3,18 +3,18 @@ package matchers_test
 import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/matchers"
-	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/compare"
 )
 
 // roundReport is one valid round with qualified of 1000 offered requests
 // qualified.
-func roundReport(qualified int) *servebench.Report {
+func roundReport(qualified int) *report.Report {
 	a := float64(qualified) / 1000
-	return &servebench.Report{Schema: servebench.ReportSchema, Offered: 1000, ProtocolSuccesses: 1000, Qualified: qualified,
-		Attainment: &a, Valid: true, Inputs: servebench.Inputs{WorkloadSHA256: "w"}}
+	return &report.Report{Schema: report.ReportSchema, Offered: 1000, ProtocolSuccesses: 1000, Qualified: qualified,
+		Attainment: &a, Valid: true, Inputs: report.Inputs{WorkloadSHA256: "w"}}
 }
 
 var _ = Describe("HaveNoRegressionFrom", func() {
@@ -23,8 +23,8 @@ var _ = Describe("HaveNoRegressionFrom", func() {
 	// TestQuasiBinomialAttainmentAcrossRounds) of the 6-point drop, with one
 	// comparison at 0.95, is [3.19, 8.81] points; the run-to-run noise,
 	// 1.58 points, is below every tolerance used here.
-	baseline := []*servebench.Report{roundReport(900), roundReport(920), roundReport(940)}
-	candidate := []*servebench.Report{roundReport(850), roundReport(860), roundReport(870)}
+	baseline := []*report.Report{roundReport(900), roundReport(920), roundReport(940)}
+	candidate := []*report.Report{roundReport(850), roundReport(860), roundReport(870)}
 
 	It("fails with each regressed statistic, both values, the change and its interval", func() {
 		m := matchers.HaveNoRegressionFrom(baseline, compare.Tolerance{Name: "attainment", Value: 0.02})
@@ -68,7 +68,7 @@ var _ = Describe("HaveNoRegressionFrom", func() {
 		late := *candidate[2]
 		late.Valid, late.InvalidReasons = false, []string{"2 of 100 offered requests were sent late"}
 		att := compare.Tolerance{Name: "attainment", Value: 0.02}
-		_, err := matchers.HaveNoRegressionFrom(baseline, att).Match([]*servebench.Report{candidate[0], candidate[1], &late})
+		_, err := matchers.HaveNoRegressionFrom(baseline, att).Match([]*report.Report{candidate[0], candidate[1], &late})
 		Expect(err).To(MatchError(ContainSubstring("did not deliver its load")))
 		_, err = matchers.HaveNoRegressionFrom(baseline, att).Match(candidate[0])
 		Expect(err).To(MatchError(ContainSubstring("3 rounds and the candidate 1")))
@@ -79,8 +79,8 @@ var _ = Describe("HaveNoRegressionFrom", func() {
 
 var _ = Describe("HaveNoRegression", func() {
 	It("judges a comparison and lists what regressed", func() {
-		c, err := compare.Reports([]*servebench.Report{roundReport(900), roundReport(920), roundReport(940)},
-			[]*servebench.Report{roundReport(850), roundReport(860), roundReport(870)},
+		c, err := compare.Reports([]*report.Report{roundReport(900), roundReport(920), roundReport(940)},
+			[]*report.Report{roundReport(850), roundReport(860), roundReport(870)},
 			compare.Options{Tolerances: []compare.Tolerance{{Name: "attainment", Value: 0.02}}})
 		Expect(err).NotTo(HaveOccurred())
 		m := matchers.HaveNoRegression()
@@ -91,8 +91,8 @@ var _ = Describe("HaveNoRegression", func() {
 	})
 
 	It("fails an inconclusive comparison unless told to allow it", func() {
-		c, err := compare.Reports([]*servebench.Report{roundReport(900), roundReport(920), roundReport(940)},
-			[]*servebench.Report{roundReport(850), roundReport(860), roundReport(870)},
+		c, err := compare.Reports([]*report.Report{roundReport(900), roundReport(920), roundReport(940)},
+			[]*report.Report{roundReport(850), roundReport(860), roundReport(870)},
 			compare.Options{Tolerances: []compare.Tolerance{{Name: "attainment", Value: 0.07}}})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(c.Verdict).To(Equal(compare.Inconclusive))

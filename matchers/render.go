@@ -7,10 +7,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/internal/numfmt"
-	"github.com/servebench/servebench/servebench"
 )
 
 // worstShown is how many of the worst requests a message lists.
@@ -18,7 +19,7 @@ const worstShown = 5
 
 // statusCounts renders the terminal statuses that occurred, in the order of
 // servebench.Statuses(): "success 5, timeout 1".
-func statusCounts(r *servebench.Report) string {
+func statusCounts(r *report.Report) string {
 	var parts []string
 	for _, s := range record.Statuses() {
 		if n := r.StatusCounts[s]; n > 0 {
@@ -33,9 +34,9 @@ func statusCounts(r *servebench.Report) string {
 
 // reasonCounts renders the failed criteria that occurred, in the order of
 // servebench.Reasons(): "status 2, ttft 1"; empty when none did.
-func reasonCounts(r *servebench.Report) string {
+func reasonCounts(r *report.Report) string {
 	var parts []string
-	for _, k := range servebench.Reasons() {
+	for _, k := range report.Reasons() {
 		if n := r.ReasonCounts[k]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d", k, n))
 		}
@@ -46,7 +47,7 @@ func reasonCounts(r *servebench.Report) string {
 // accountingLines renders the counts that explain an attainment verdict:
 // the failed criteria (when any request was unqualified) and the terminal
 // statuses.
-func accountingLines(r *servebench.Report) string {
+func accountingLines(r *report.Report) string {
 	var b strings.Builder
 	if rc := reasonCounts(r); rc != "" {
 		fmt.Fprintf(&b, "\nunqualified requests by failed criterion (a request can fail several): %s", rc)
@@ -60,7 +61,7 @@ func accountingLines(r *servebench.Report) string {
 
 // sloLine renders the declared latency bounds: "TTFT <= 300 ms (from sent),
 // TPOT <= 80 ms"; empty when none is declared.
-func sloLine(s servebench.SLO) string {
+func sloLine(s report.SLO) string {
 	var parts []string
 	if s.TTFT > 0 {
 		from := "sent"
@@ -80,7 +81,7 @@ func sloLine(s servebench.SLO) string {
 
 // requestLine renders one request's identity, status, times in ms, failed
 // criteria and error, leaving out what is undefined.
-func requestLine(rs servebench.RequestScore) string {
+func requestLine(rs report.RequestScore) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s: scheduled %s", rs.ID, rs.Status, numfmt.MS(rs.ScheduledMS))
 	if rs.SentMS == nil {
@@ -127,7 +128,7 @@ func clip(s string, n int) string {
 
 // requestList renders up to worstShown requests under a title, noting how
 // many more there were; empty when there are none.
-func requestList(title string, reqs []servebench.RequestScore) string {
+func requestList(title string, reqs []report.RequestScore) string {
 	lines := make([]string, len(reqs))
 	for i, rs := range reqs {
 		lines[i] = requestLine(rs)
@@ -157,9 +158,9 @@ func lineList(title string, lines []string) string {
 // those that did not succeed first, then quality failures, then latency
 // failures by how far the worst declared bound was overshot (value / bound),
 // ties kept in schedule order.
-func worstUnqualified(r *servebench.Report) []servebench.RequestScore {
+func worstUnqualified(r *report.Report) []report.RequestScore {
 	type ranked struct {
-		rs   servebench.RequestScore
+		rs   report.RequestScore
 		tier int
 		over float64
 	}
@@ -171,7 +172,7 @@ func worstUnqualified(r *servebench.Report) []servebench.RequestScore {
 		switch {
 		case rs.Status != record.StatusSuccess:
 			list = append(list, ranked{rs: rs, tier: 0})
-		case hasReason(rs, servebench.ReasonQuality):
+		case hasReason(rs, report.ReasonQuality):
 			list = append(list, ranked{rs: rs, tier: 1})
 		default:
 			list = append(list, ranked{rs: rs, tier: 2, over: overshoot(rs, r.SLO)})
@@ -183,7 +184,7 @@ func worstUnqualified(r *servebench.Report) []servebench.RequestScore {
 		}
 		return list[i].over > list[j].over
 	})
-	out := make([]servebench.RequestScore, len(list))
+	out := make([]report.RequestScore, len(list))
 	for i, x := range list {
 		out[i] = x.rs
 	}
@@ -191,7 +192,7 @@ func worstUnqualified(r *servebench.Report) []servebench.RequestScore {
 }
 
 // hasReason reports whether the request failed criterion k.
-func hasReason(rs servebench.RequestScore, k servebench.Reason) bool {
+func hasReason(rs report.RequestScore, k report.Reason) bool {
 	for _, x := range rs.Reasons {
 		if x == k {
 			return true
@@ -202,9 +203,9 @@ func hasReason(rs servebench.RequestScore, k servebench.Reason) bool {
 
 // overshoot is the largest ratio of a failed latency criterion's value to
 // its declared bound; 0 when none can be computed.
-func overshoot(rs servebench.RequestScore, slo servebench.SLO) float64 {
+func overshoot(rs report.RequestScore, slo report.SLO) float64 {
 	worst := 0.0
-	check := func(k servebench.Reason, v *float64, bound time.Duration) {
+	check := func(k report.Reason, v *float64, bound time.Duration) {
 		if v == nil || bound <= 0 || !hasReason(rs, k) {
 			return
 		}
@@ -216,16 +217,16 @@ func overshoot(rs servebench.RequestScore, slo servebench.SLO) float64 {
 	if slo.TTFTFromScheduled {
 		ttft = rs.TTFTFromScheduledMS
 	}
-	check(servebench.ReasonTTFT, ttft, slo.TTFT)
-	check(servebench.ReasonTPOT, rs.TPOTMS, slo.TPOT)
-	check(servebench.ReasonE2E, rs.E2EMS, slo.E2E)
+	check(report.ReasonTTFT, ttft, slo.TTFT)
+	check(report.ReasonTPOT, rs.TPOTMS, slo.TPOT)
+	check(report.ReasonE2E, rs.E2EMS, slo.E2E)
 	return worst
 }
 
 // failedRequests lists the requests that did not end in success, in
 // schedule order.
-func failedRequests(r *servebench.Report) []servebench.RequestScore {
-	var out []servebench.RequestScore
+func failedRequests(r *report.Report) []report.RequestScore {
+	var out []report.RequestScore
 	for _, rs := range r.Requests {
 		if rs.Status != record.StatusSuccess {
 			out = append(out, rs)

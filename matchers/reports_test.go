@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/record"
 
-	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/stats"
 )
 
@@ -36,15 +37,15 @@ func statusCounts(set map[record.Status]int) map[record.Status]int {
 // rate 1/6. The last terminal is r06 at 2500 ms, so the horizon is 2500 ms:
 // qualified rate 3/2.5 = 1.2 req/s, offered rate 6/2 = 3 req/s. The largest
 // schedule lag is r04's 15 ms, within the 20 ms tolerance.
-func sixRequests() *servebench.Report {
-	return &servebench.Report{
-		Schema:            servebench.ReportSchema,
+func sixRequests() *report.Report {
+	return &report.Report{
+		Schema:            report.ReportSchema,
 		Offered:           6,
 		ProtocolSuccesses: 5,
 		Qualified:         3,
 		Attainment:        f(0.5),
 		StatusCounts:      statusCounts(map[record.Status]int{record.StatusSuccess: 5, record.StatusTimeout: 1}),
-		ReasonCounts:      map[servebench.Reason]int{servebench.ReasonStatus: 1, servebench.ReasonQuality: 1, servebench.ReasonTTFT: 1},
+		ReasonCounts:      map[report.Reason]int{report.ReasonStatus: 1, report.ReasonQuality: 1, report.ReasonTTFT: 1},
 		WindowMS:          [2]float64{0, 2000},
 		HorizonMS:         2500,
 		OfferedRPS:        f(3),
@@ -54,17 +55,17 @@ func sixRequests() *servebench.Report {
 		ScheduleLagToleranceMS: 20,
 		MaxScheduleLagMS:       f(15),
 		Valid:                  true,
-		SLO:                    servebench.SLO{TTFT: 300 * time.Millisecond, TPOT: 80 * time.Millisecond, E2E: 3000 * time.Millisecond},
+		SLO:                    report.SLO{TTFT: 300 * time.Millisecond, TPOT: 80 * time.Millisecond, E2E: 3000 * time.Millisecond},
 		PercentileMethod:       stats.NearestRank,
-		Requests: []servebench.RequestScore{
+		Requests: []report.RequestScore{
 			success("r01", 0, 0, 240, 60, 500),
 			success("r02", 300, 302, 180, 50, 400),
 			success("r03", 700, 701, 200, 70, 600),
-			unqualified(success("r04", 750, 765, 350, 60, 800), servebench.ReasonTTFT),
-			withQuality(unqualified(success("r05", 1200, 1200, 220, 40, 450), servebench.ReasonQuality), "expected \"Paris\" in the answer"),
+			unqualified(success("r04", 750, 765, 350, 60, 800), report.ReasonTTFT),
+			withQuality(unqualified(success("r05", 1200, 1200, 220, 40, 450), report.ReasonQuality), "expected \"Paris\" in the answer"),
 			{
 				ID: "r06", Status: record.StatusTimeout, ScheduledMS: 1500, SentMS: f(1500), ScheduleLagMS: f(0),
-				E2EMS: f(1000), Quality: "unscored", Reasons: []servebench.Reason{servebench.ReasonStatus},
+				E2EMS: f(1000), Quality: "unscored", Reasons: []report.Reason{report.ReasonStatus},
 				Error: "no first token within 1000 ms",
 			},
 		},
@@ -72,23 +73,23 @@ func sixRequests() *servebench.Report {
 }
 
 // success is a qualified successful request with the given times in ms.
-func success(id string, scheduled, sent, ttft, tpot, e2e float64) servebench.RequestScore {
-	return servebench.RequestScore{
+func success(id string, scheduled, sent, ttft, tpot, e2e float64) report.RequestScore {
+	return report.RequestScore{
 		ID: id, Status: record.StatusSuccess, ScheduledMS: scheduled, SentMS: f(sent),
 		ScheduleLagMS: f(sent - scheduled), TTFTMS: f(ttft), TTFTFromScheduledMS: f(sent - scheduled + ttft),
-		TPOTMS: f(tpot), E2EMS: f(e2e), Quality: "unscored", Qualified: true, Reasons: []servebench.Reason{},
+		TPOTMS: f(tpot), E2EMS: f(e2e), Quality: "unscored", Qualified: true, Reasons: []report.Reason{},
 	}
 }
 
 // unqualified marks a request as failing the given criteria.
-func unqualified(rs servebench.RequestScore, reasons ...servebench.Reason) servebench.RequestScore {
+func unqualified(rs report.RequestScore, reasons ...report.Reason) report.RequestScore {
 	rs.Qualified = false
 	rs.Reasons = reasons
 	return rs
 }
 
 // withQuality marks a request's quality as failed with evidence.
-func withQuality(rs servebench.RequestScore, evidence string) servebench.RequestScore {
+func withQuality(rs report.RequestScore, evidence string) report.RequestScore {
 	rs.Quality = "fail"
 	rs.QualityEvidence = evidence
 	return rs
@@ -96,13 +97,13 @@ func withQuality(rs servebench.RequestScore, evidence string) servebench.Request
 
 // undelivered is sixRequests with its load not delivered: r04 sent at
 // 800 ms (50 ms late against a 20 ms tolerance) and r06 never sent.
-func undelivered() *servebench.Report {
+func undelivered() *report.Report {
 	r := sixRequests()
 	r.Requests[3].SentMS = f(800)
 	r.Requests[3].ScheduleLagMS = f(50)
-	r.Requests[5] = servebench.RequestScore{
+	r.Requests[5] = report.RequestScore{
 		ID: "r06", Status: record.StatusNotSent, ScheduledMS: 1500, Quality: "unscored",
-		Reasons: []servebench.Reason{servebench.ReasonStatus}, Error: "run cancelled before send",
+		Reasons: []report.Reason{report.ReasonStatus}, Error: "run cancelled before send",
 	}
 	r.StatusCounts = statusCounts(map[record.Status]int{record.StatusSuccess: 5, record.StatusNotSent: 1})
 	r.MaxScheduleLagMS = f(50)
@@ -114,15 +115,15 @@ func undelivered() *servebench.Report {
 
 // cohort is a report of n offered requests of which qualified qualified;
 // the others failed with an HTTP 500, so that the counts stay consistent.
-func cohort(qualified, n int) *servebench.Report {
-	r := &servebench.Report{
-		Schema:            servebench.ReportSchema,
+func cohort(qualified, n int) *report.Report {
+	r := &report.Report{
+		Schema:            report.ReportSchema,
 		Offered:           n,
 		ProtocolSuccesses: qualified,
 		Qualified:         qualified,
 		Attainment:        f(float64(qualified) / float64(n)),
 		StatusCounts:      statusCounts(map[record.Status]int{record.StatusSuccess: qualified, record.StatusHTTPError: n - qualified}),
-		ReasonCounts:      map[servebench.Reason]int{},
+		ReasonCounts:      map[report.Reason]int{},
 		WindowMS:          [2]float64{0, float64(n) * 100},
 		HorizonMS:         float64(n)*100 + 400,
 
@@ -131,15 +132,15 @@ func cohort(qualified, n int) *servebench.Report {
 		Valid:                  true,
 	}
 	if n > qualified {
-		r.ReasonCounts[servebench.ReasonStatus] = n - qualified
+		r.ReasonCounts[report.ReasonStatus] = n - qualified
 	}
 	for i := range n {
 		at := float64(i) * 100
 		rs := success(fmt.Sprintf("q%03d", i+1), at, at+1, 100, 20, 400)
 		if i >= qualified {
-			rs = servebench.RequestScore{
+			rs = report.RequestScore{
 				ID: rs.ID, Status: record.StatusHTTPError, ScheduledMS: at, SentMS: f(at + 1), ScheduleLagMS: f(1),
-				E2EMS: f(5), Quality: "unscored", Reasons: []servebench.Reason{servebench.ReasonStatus}, Error: "HTTP 500: overloaded",
+				E2EMS: f(5), Quality: "unscored", Reasons: []report.Reason{report.ReasonStatus}, Error: "HTTP 500: overloaded",
 			}
 		}
 		r.Requests = append(r.Requests, rs)

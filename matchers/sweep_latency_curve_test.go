@@ -3,6 +3,8 @@ package matchers_test
 import (
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -16,8 +18,8 @@ import (
 // ttftCurve is a sweep whose reports keep only their stored p99 TTFT: 120
 // ms at 2 req/s, 300 and 520 ms for the two runs at 4 req/s, 900 ms at 8.
 func ttftCurve() *servebench.Sweep {
-	rep := func(p99 float64) *servebench.Report {
-		return &servebench.Report{Offered: 10, Qualified: 10, Percentiles: map[record.Metric]servebench.Distribution{
+	rep := func(p99 float64) *report.Report {
+		return &report.Report{Offered: 10, Qualified: 10, Percentiles: map[record.Metric]report.Distribution{
 			record.MetricTTFT: {Population: "successful requests", N: 10, P99: &p99}}}
 	}
 	return &servebench.Sweep{Points: []servebench.SweepPoint{

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"time"
+
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // The vLLM v1 prefix-cache counters the hit rate is computed from.
@@ -42,8 +44,8 @@ func (l *LiveRun) startBackendSamplers(ctx context.Context) []*engineSampler {
 }
 
 // stopSamplers stops every sampler and returns their series, in order.
-func stopSamplers(samplers []*engineSampler) []*EngineSeries {
-	out := make([]*EngineSeries, len(samplers))
+func stopSamplers(samplers []*engineSampler) []*report.EngineSeries {
+	out := make([]*report.EngineSeries, len(samplers))
 	for i, s := range samplers {
 		out[i] = s.stopIfStarted()
 	}
@@ -52,14 +54,14 @@ func stopSamplers(samplers []*engineSampler) []*EngineSeries {
 
 // backendMetrics compares the scrapes of each replica and adds its series;
 // nil without any replica.
-func backendMetrics(urls []string, before, after []scrapeResult, series []*EngineSeries) []BackendMetrics {
+func backendMetrics(urls []string, before, after []scrapeResult, series []*report.EngineSeries) []report.BackendMetrics {
 	if len(urls) == 0 {
 		return nil
 	}
-	out := make([]BackendMetrics, len(urls))
+	out := make([]report.BackendMetrics, len(urls))
 	for i, u := range urls {
 		em := metricsBetween(u, before[i], after[i])
-		out[i] = BackendMetrics{EngineMetrics: *em, PrefixCacheHitRate: prefixCacheHitRate(em.Counters)}
+		out[i] = report.BackendMetrics{EngineMetrics: *em, PrefixCacheHitRate: prefixCacheHitRate(em.Counters)}
 		if i < len(series) {
 			out[i].Series = series[i]
 		}

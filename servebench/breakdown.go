@@ -3,6 +3,8 @@ package servebench
 import (
 	"slices"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/servebench/stats"
@@ -10,27 +12,27 @@ import (
 
 // breakdownOf splits requests by every dimension that any of them
 // carries; nil when none does.
-func breakdownOf(requests []RequestScore, method stats.PercentileMethod) map[string]*BreakdownDimension {
-	out := map[string]*BreakdownDimension{}
-	for _, dim := range BreakdownSources() {
-		groups := map[string][]*RequestScore{}
+func breakdownOf(requests []report.RequestScore, method stats.PercentileMethod) map[string]*report.BreakdownDimension {
+	out := map[string]*report.BreakdownDimension{}
+	for _, dim := range report.BreakdownSources() {
+		groups := map[string][]*report.RequestScore{}
 		carried := false
 		for i := range requests {
 			v := dim.Of(&requests[i])
 			carried = carried || v != ""
 			if v == "" {
-				v = BreakdownNone
+				v = report.BreakdownNone
 			}
 			groups[v] = append(groups[v], &requests[i])
 		}
 		if !carried {
 			continue
 		}
-		bd := &BreakdownDimension{Values: map[string]BreakdownValue{}}
+		bd := &report.BreakdownDimension{Values: map[string]report.BreakdownValue{}}
 		var counts []float64
 		for v, rs := range groups {
 			bd.Values[v] = breakdownValue(rs, len(requests), method)
-			if v != BreakdownNone {
+			if v != report.BreakdownNone {
 				counts = append(counts, float64(len(rs)))
 			}
 		}
@@ -44,8 +46,8 @@ func breakdownOf(requests []RequestScore, method stats.PercentileMethod) map[str
 }
 
 // breakdownValue computes one value's figures.
-func breakdownValue(rs []*RequestScore, total int, method stats.PercentileMethod) BreakdownValue {
-	bv := BreakdownValue{Offered: len(rs), Share: float64(len(rs)) / float64(total)}
+func breakdownValue(rs []*report.RequestScore, total int, method stats.PercentileMethod) report.BreakdownValue {
+	bv := report.BreakdownValue{Offered: len(rs), Share: float64(len(rs)) / float64(total)}
 	var ttft, tpot, e2e []float64
 	for _, r := range rs {
 		if r.Qualified {
@@ -74,8 +76,8 @@ func appendDefined(xs []float64, v *float64) []float64 {
 
 // sampleDistribution summarizes a sample held in memory, as the report's
 // distributions are: nil values for an empty one.
-func sampleDistribution(xs []float64, method stats.PercentileMethod, population string) Distribution {
-	d := Distribution{Population: population, N: len(xs)}
+func sampleDistribution(xs []float64, method stats.PercentileMethod, population string) report.Distribution {
+	d := report.Distribution{Population: population, N: len(xs)}
 	if len(xs) == 0 {
 		return d
 	}

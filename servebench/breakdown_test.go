@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/record"
 )
 
@@ -29,13 +31,13 @@ func TestGiniByHand(t *testing.T) {
 }
 
 func TestBreakdownOfCountsEveryRequestOnce(t *testing.T) {
-	reqs := []RequestScore{
+	reqs := []report.RequestScore{
 		{ID: "1", Class: "a", Backend: "x", Status: record.StatusSuccess, Qualified: true, TTFTMS: new(10.0)},
 		{ID: "2", Class: "a", Backend: "x", Status: record.StatusSuccess, TTFTMS: new(30.0)},
 		{ID: "3", Class: "b", Status: record.StatusNotSent},
 	}
 	bd := breakdownOf(reqs, "")
-	x, none := bd["backend"].Values["x"], bd["backend"].Values[BreakdownNone]
+	x, none := bd["backend"].Values["x"], bd["backend"].Values[report.BreakdownNone]
 	if x.Offered != 2 || x.Qualified != 1 || *x.Attainment != 0.5 || *x.TTFT.Mean != 20 || *x.TTFT.Max != 30 || none.Offered != 1 {
 		t.Errorf("backend x %+v, none %+v", x, none)
 	}
@@ -46,7 +48,7 @@ func TestBreakdownOfCountsEveryRequestOnce(t *testing.T) {
 	if a := bd["class"].Values["a"]; a.Offered != 2 || math.Abs(a.Share-2.0/3) > 1e-12 || math.Abs(*bd["class"].Gini-1.0/6) > 1e-12 {
 		t.Errorf("class a %+v, Gini %v", a, *bd["class"].Gini)
 	}
-	if breakdownOf([]RequestScore{{ID: "1"}}, "") != nil {
+	if breakdownOf([]report.RequestScore{{ID: "1"}}, "") != nil {
 		t.Error("no dimension carried, yet a breakdown")
 	}
 }
@@ -71,12 +73,12 @@ func TestPrefixCacheHitRateFromTwoScrapes(t *testing.T) {
 }
 
 func TestBreakdownInTheTextReport(t *testing.T) {
-	reqs := []RequestScore{
+	reqs := []report.RequestScore{
 		{ID: "1", Backend: "x", Status: record.StatusSuccess, Qualified: true, TTFTMS: new(10.0)},
 		{ID: "2", Backend: "y", Status: record.StatusSuccess, Qualified: true, TTFTMS: new(30.0)},
 		{ID: "3", Backend: "y", Status: record.StatusSuccess, TTFTMS: new(50.0)},
 	}
-	r := &Report{Offered: 3, Breakdown: breakdownOf(reqs, "")}
+	r := &report.Report{Offered: 3, Breakdown: breakdownOf(reqs, "")}
 	var b strings.Builder
 	if err := r.WriteText(&b); err != nil {
 		t.Fatal(err)

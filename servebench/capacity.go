@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -44,8 +46,8 @@ type SweepPoint struct {
 	// AutoUsers); zero for an offered-rate point.
 	Users int `json:"users,omitempty"`
 	// RunDir is the run's directory, when it was written to one.
-	RunDir string  `json:"run_dir,omitempty"`
-	Report *Report `json:"report"`
+	RunDir string         `json:"run_dir,omitempty"`
+	Report *report.Report `json:"report"`
 	// Interrupted is set when the run was cut short (Ctrl-C, SIGTERM):
 	// its verdict is VerdictInterrupted, and no capacity, knee or failing
 	// neighbour is derived from it.
@@ -415,7 +417,7 @@ func judgePoint(p SweepPoint, rule CapacityRule) PointVerdict {
 // offered rate when the point had none, validity, schedule lag,
 // attainment, its Wilson lower bound at confidence, and backlog growth
 // when conclusive.
-func (v *PointVerdict) takeFigures(r *Report, confidence float64) {
+func (v *PointVerdict) takeFigures(r *report.Report, confidence float64) {
 	if v.OfferedRPS == 0 && r.OfferedRPS != nil {
 		v.OfferedRPS = *r.OfferedRPS
 	}
@@ -433,7 +435,7 @@ func (v *PointVerdict) takeFigures(r *Report, confidence float64) {
 // judgeAttainment adds the reason the judged attainment (or its Wilson
 // lower bound) fails the rule, if it does, and returns 1 when it is
 // undefined (a criterion not judged), else 0.
-func (v *PointVerdict) judgeAttainment(r *Report, rule CapacityRule) int {
+func (v *PointVerdict) judgeAttainment(r *report.Report, rule CapacityRule) int {
 	judged := v.Attainment
 	what := "attainment"
 	if rule.UseWilsonLower {
@@ -455,7 +457,7 @@ func (v *PointVerdict) judgeAttainment(r *Report, rule CapacityRule) int {
 // does, and returns 1 when growth was not measured or is inconclusive (a
 // criterion not judged; an inconclusive one keeps the window that would
 // decide it), else 0.
-func (v *PointVerdict) judgeBacklog(r *Report) int {
+func (v *PointVerdict) judgeBacklog(r *report.Report) int {
 	switch {
 	case r.Backlog == nil:
 		v.Reasons = append(v.Reasons, "backlog not measured, so no growth cannot be shown")
@@ -525,7 +527,7 @@ func deliveryReasons(p SweepPoint) []string {
 // judge a run like r: its first half must cover the p90 duration (e - d,
 // nearest rank) of the requests scheduled in its first quarter, so the
 // window is twice that. Nil when no such request has a duration.
-func decidingWindowMS(r *Report) *float64 {
+func decidingWindowMS(r *report.Report) *float64 {
 	quarter := r.WindowMS[0] + (r.WindowMS[1]-r.WindowMS[0])/4
 	var d []float64
 	for i := range r.Requests {

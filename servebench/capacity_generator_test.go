@@ -3,11 +3,13 @@ package servebench
 import (
 	"strings"
 	"testing"
+
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // lateReport is a run whose objectives held (attainment qualified/100) but
 // whose client sent 3 requests late, max lag 41 ms against 20 ms.
-func lateReport(qualified int) *Report {
+func lateReport(qualified int) *report.Report {
 	r := sweepReport(100, qualified, false, false)
 	r.MaxScheduleLagMS, r.ScheduleLagToleranceMS = new(41.0), 20
 	return r

@@ -5,13 +5,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/schedule"
 )
 
 // sweepReport is a report summary with the fields capacity selection reads.
-func sweepReport(offered, qualified int, valid, growing bool) *Report {
-	r := &Report{Offered: offered, Qualified: qualified, Valid: valid,
-		Attainment: new(float64(qualified) / float64(offered)), Backlog: &Backlog{AtWindowMid: 3, AtWindowEnd: 3}}
+func sweepReport(offered, qualified int, valid, growing bool) *report.Report {
+	r := &report.Report{Offered: offered, Qualified: qualified, Valid: valid,
+		Attainment: new(float64(qualified) / float64(offered)), Backlog: &report.Backlog{AtWindowMid: 3, AtWindowEnd: 3}}
 	if growing {
 		r.Backlog.AtWindowEnd = 40
 		r.Backlog.Growing = true
@@ -86,7 +88,7 @@ func TestSelectCapacityFailures(t *testing.T) {
 	}
 	// A closed loop is never a capacity.
 	closed := sweepReport(100, 100, true, false)
-	closed.Generator = &GeneratorReport{Mode: schedule.ModeClosed}
+	closed.Generator = &report.GeneratorReport{Mode: schedule.ModeClosed}
 	sel = SelectCapacity([]SweepPoint{{OfferedRPS: 1, Report: closed}}, seedRule)
 	if sel.RPS != nil {
 		t.Fatalf("closed loop selected: %+v", sel)
@@ -138,15 +140,15 @@ func TestSweepGomegaString(t *testing.T) {
 // window that would decide it.
 func TestSelectCapacityInconclusiveBacklog(t *testing.T) {
 	short := sweepReport(20, 20, true, false)
-	short.Backlog = &Backlog{Inconclusive: true, Note: "not judged: the window's first half (1000 ms) is shorter than the p90 request duration (1500 ms), so outstanding work had not settled by the midpoint; lengthen the window"}
+	short.Backlog = &report.Backlog{Inconclusive: true, Note: "not judged: the window's first half (1000 ms) is shorter than the p90 request duration (1500 ms), so outstanding work had not settled by the midpoint; lengthen the window"}
 	short.WindowMS = [2]float64{0, 2000}
 	// Ten requests scheduled in the first quarter (before 500 ms) with
 	// durations 100..1000 ms: nearest-rank p90 is the 9th, 900 ms, so a
 	// window of 1800 ms decides. A request after the quarter is ignored.
 	for i := 1; i <= 10; i++ {
-		short.Requests = append(short.Requests, RequestScore{ScheduledMS: float64(i * 10), E2EMS: new(float64(i * 100))})
+		short.Requests = append(short.Requests, report.RequestScore{ScheduledMS: float64(i * 10), E2EMS: new(float64(i * 100))})
 	}
-	short.Requests = append(short.Requests, RequestScore{ScheduledMS: 1500, E2EMS: new(99999.0)})
+	short.Requests = append(short.Requests, report.RequestScore{ScheduledMS: 1500, E2EMS: new(99999.0)})
 	failing := sweepReport(20, 20, true, false)
 	failing.Backlog = short.Backlog
 	failing.Valid = false

@@ -3,6 +3,8 @@ package servebench_test
 import (
 	"fmt"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -11,7 +13,7 @@ import (
 func ExampleBracketOf() {
 	point := func(rate float64, qualified int) servebench.SweepPoint {
 		a := float64(qualified) / 100
-		return servebench.SweepPoint{OfferedRPS: rate, Report: &servebench.Report{Offered: 100, Qualified: qualified, Valid: true, Attainment: &a}}
+		return servebench.SweepPoint{OfferedRPS: rate, Report: &report.Report{Offered: 100, Qualified: qualified, Valid: true, Attainment: &a}}
 	}
 	points := []servebench.SweepPoint{point(4, 100), point(4, 100), point(6, 75), point(6, 75)}
 	b := servebench.BracketOf(points, servebench.CapacityRule{MinAttainment: 0.95})

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -14,10 +16,10 @@ import (
 
 // usersReport is a closed-loop report with qualified of offered and
 // notSent unsent.
-func usersReport(offered, qualified, notSent int) *Report {
+func usersReport(offered, qualified, notSent int) *report.Report {
 	r := sweepReport(offered, qualified, notSent == 0, false)
 	r.StatusCounts = map[record.Status]int{record.StatusNotSent: notSent}
-	r.Generator = &GeneratorReport{Mode: schedule.ModeClosed}
+	r.Generator = &report.GeneratorReport{Mode: schedule.ModeClosed}
 	return r
 }
 

@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -248,8 +250,8 @@ func (d *dispatcher) recordUnsent() {
 
 // report describes how the generator kept its schedule; the scorer adds
 // the lag statistics.
-func (d *dispatcher) report() *GeneratorReport {
-	g := &GeneratorReport{
+func (d *dispatcher) report() *report.GeneratorReport {
+	g := &report.GeneratorReport{
 		Mode:            d.sched.Mode,
 		Scheduled:       d.plan.Len(),
 		Sent:            int(d.sent.Load()),

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/servebench/record"
 
@@ -92,19 +94,19 @@ func (d *driftTally) add(rec *scoreRecord, m *requestMeasures) {
 }
 
 // report builds the DriftReport.
-func (d *driftTally) report(confidence float64) *DriftReport {
-	r := &DriftReport{IntervalMS: d.interval, Confidence: confidence, Intervals: make([]DriftInterval, len(d.offered))}
+func (d *driftTally) report(confidence float64) *report.DriftReport {
+	r := &report.DriftReport{IntervalMS: d.interval, Confidence: confidence, Intervals: make([]report.DriftInterval, len(d.offered))}
 	run := 0
 	for j := range r.Intervals {
 		run += d.outstanding[j]
-		r.Intervals[j] = DriftInterval{StartMS: d.start + float64(j)*d.interval, Offered: d.offered[j],
+		r.Intervals[j] = report.DriftInterval{StartMS: d.start + float64(j)*d.interval, Offered: d.offered[j],
 			Completed: d.completed[j], Outstanding: run, TTFTP99MS: d.ttft[j].p99(), TPOTP99MS: d.tpot[j].p99()}
 	}
 	mid := func(j int) float64 { return d.start + (float64(j)+0.5)*d.interval }
 	for _, s := range []struct {
 		name string
-		get  func(DriftInterval) *float64
-	}{{"ttft_p99_ms", func(i DriftInterval) *float64 { return i.TTFTP99MS }}, {"tpot_p99_ms", func(i DriftInterval) *float64 { return i.TPOTP99MS }}} {
+		get  func(report.DriftInterval) *float64
+	}{{"ttft_p99_ms", func(i report.DriftInterval) *float64 { return i.TTFTP99MS }}, {"tpot_p99_ms", func(i report.DriftInterval) *float64 { return i.TPOTP99MS }}} {
 		var xs, ys []float64
 		for j, iv := range r.Intervals {
 			if v := s.get(iv); v != nil {
@@ -115,15 +117,15 @@ func (d *driftTally) report(confidence float64) *DriftReport {
 	}
 	r.Judged = r.Trends[0].SlopeMSPerHour != nil
 	if !r.Judged {
-		r.Note = fmt.Sprintf("not judged: fewer than %d intervals of %s ms had at least %d successful requests", minDriftIntervals, numfmt.Compact(d.interval), MinDriftSamples)
+		r.Note = fmt.Sprintf("not judged: fewer than %d intervals of %s ms had at least %d successful requests", minDriftIntervals, numfmt.Compact(d.interval), report.MinDriftSamples)
 	}
 	return r
 }
 
 // senTrend fits Sen's slope to (xs, ys) in ms with the Mann–Kendall
 // confidence interval (normal approximation, with the tie correction).
-func senTrend(name string, xs, ys []float64, confidence float64) DriftTrend {
-	t := DriftTrend{Metric: name, Intervals: len(xs)}
+func senTrend(name string, xs, ys []float64, confidence float64) report.DriftTrend {
+	t := report.DriftTrend{Metric: name, Intervals: len(xs)}
 	n := len(xs)
 	if n < minDriftIntervals {
 		t.Finding = fmt.Sprintf("%s: not tested, %d intervals with a value (want %d)", name, n, minDriftIntervals)
@@ -206,7 +208,7 @@ func (b *driftBins) add(v float64) {
 // p99 is the upper edge of the bin holding the nearest-rank p99, capped at
 // the largest value; nil with fewer than MinDriftSamples values.
 func (b *driftBins) p99() *float64 {
-	if b.n < MinDriftSamples {
+	if b.n < report.MinDriftSamples {
 		return nil
 	}
 	rank := percentileRanks(b.n, 99, stats.NearestRank)[0]

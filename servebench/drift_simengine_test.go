@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/openai"
 
 	"github.com/servebench/servebench/servebench/schedule"
@@ -16,7 +18,7 @@ import (
 
 // driftRun sends 30 req/s for 6 s to a simulated engine (8 ms steps) with the given slowdown and scores drift in 500 ms intervals: twelve
 // intervals of fifteen requests.
-func driftRun(t *testing.T, slowdown float64) *servebench.Report {
+func driftRun(t *testing.T, slowdown float64) *report.Report {
 	t.Helper()
 	cfg := simengine.DefaultConfig()
 	cfg.Slowdown = slowdown

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -68,7 +70,7 @@ func TestDriftIntervals(t *testing.T) {
 		d.add(&recs[i], &m)
 	}
 	r := d.report(0.95)
-	want := []DriftInterval{{StartMS: 0, Offered: 1, Outstanding: 1}, {StartMS: 1000, Offered: 1, Completed: 1, Outstanding: 1},
+	want := []report.DriftInterval{{StartMS: 0, Offered: 1, Outstanding: 1}, {StartMS: 1000, Offered: 1, Completed: 1, Outstanding: 1},
 		{StartMS: 2000, Offered: 1, Completed: 1, Outstanding: 1}}
 	for j, w := range want {
 		g := r.Intervals[j]

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/openai"
 
 	dto "github.com/prometheus/client_model/go"
@@ -20,7 +22,7 @@ import (
 // histograms as count and sum.
 type metricsSnapshot struct {
 	counters, gauges map[string]float64
-	histograms       map[string]HistogramDelta
+	histograms       map[string]report.HistogramDelta
 }
 
 // scrapeMetrics reads and parses a Prometheus text endpoint.
@@ -44,7 +46,7 @@ func scrapeMetrics(ctx context.Context, url string) (*metricsSnapshot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", openai.RedactURL(url), err)
 	}
-	s := &metricsSnapshot{counters: map[string]float64{}, gauges: map[string]float64{}, histograms: map[string]HistogramDelta{}}
+	s := &metricsSnapshot{counters: map[string]float64{}, gauges: map[string]float64{}, histograms: map[string]report.HistogramDelta{}}
 	for name, fam := range families {
 		for _, m := range fam.GetMetric() {
 			key := seriesName(name, m.GetLabel())
@@ -55,7 +57,7 @@ func scrapeMetrics(ctx context.Context, url string) (*metricsSnapshot, error) {
 				putFinite(s.gauges, key, m.GetGauge().GetValue())
 			case dto.MetricType_HISTOGRAM:
 				h := m.GetHistogram()
-				s.histograms[key] = HistogramDelta{Count: float64(h.GetSampleCount()), Sum: h.GetSampleSum()}
+				s.histograms[key] = report.HistogramDelta{Count: float64(h.GetSampleCount()), Sum: h.GetSampleSum()}
 			}
 		}
 	}
@@ -85,8 +87,8 @@ func seriesName(name string, labels []*dto.LabelPair) string {
 // engineMetricsBetween turns two scrapes into the measurement's view. A
 // counter that went down (an engine restart) is reported as an error, not
 // as a negative increase.
-func engineMetricsBetween(url string, before, after *metricsSnapshot) *EngineMetrics {
-	em := &EngineMetrics{URL: url, Counters: map[string]float64{}, Histograms: map[string]HistogramDelta{}, Gauges: after.gauges}
+func engineMetricsBetween(url string, before, after *metricsSnapshot) *report.EngineMetrics {
+	em := &report.EngineMetrics{URL: url, Counters: map[string]float64{}, Histograms: map[string]report.HistogramDelta{}, Gauges: after.gauges}
 	for k, v := range after.counters {
 		d := v - before.counters[k]
 		if d < 0 {
@@ -97,7 +99,7 @@ func engineMetricsBetween(url string, before, after *metricsSnapshot) *EngineMet
 	}
 	for k, h := range after.histograms {
 		b := before.histograms[k]
-		d := HistogramDelta{Count: h.Count - b.Count, Sum: h.Sum - b.Sum}
+		d := report.HistogramDelta{Count: h.Count - b.Count, Sum: h.Sum - b.Sum}
 		if d.Count < 0 {
 			em.Errors = append(em.Errors, fmt.Sprintf("%s count went down: the engine restarted during the run", k))
 			continue

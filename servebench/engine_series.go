@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/openai"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -51,7 +53,7 @@ func baseName(series string) string {
 
 // engineSampleOf maps a scrape onto the quantities; mapped reports which
 // series it used, so that the rest are kept by name.
-func engineSampleOf(s *metricsSnapshot) (sample EngineSample, engine string, mapped map[string]bool) {
+func engineSampleOf(s *metricsSnapshot) (sample report.EngineSample, engine string, mapped map[string]bool) {
 	mapped = map[string]bool{}
 	pick := func(names []string, values map[string]float64, combine func(a, b float64) float64) *float64 {
 		for _, name := range names {
@@ -82,9 +84,9 @@ func engineSampleOf(s *metricsSnapshot) (sample EngineSample, engine string, map
 		if q == nil && r == nil && kv == nil && p == nil {
 			continue
 		}
-		return EngineSample{QueueLength: q, Running: r, KVCacheUsage: kv, Preemptions: p}, e.engine, mapped
+		return report.EngineSample{QueueLength: q, Running: r, KVCacheUsage: kv, Preemptions: p}, e.engine, mapped
 	}
-	return EngineSample{}, "", mapped
+	return report.EngineSample{}, "", mapped
 }
 
 // engineSampler scrapes every interval until stopped.
@@ -94,7 +96,7 @@ type engineSampler struct {
 	done   chan struct{}
 
 	mu       sync.Mutex
-	series   EngineSeries
+	series   report.EngineSeries
 	baseline *float64 // preemption counter at the first sample that had it
 }
 
@@ -104,7 +106,7 @@ type engineSampler struct {
 func startEngineSampler(ctx context.Context, url string, interval time.Duration, t0 time.Time) *engineSampler {
 	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s := &engineSampler{url: url, cancel: cancel, done: make(chan struct{}),
-		series: EngineSeries{URL: openai.RedactURL(url), IntervalMS: record.Millis(interval)}}
+		series: report.EngineSeries{URL: openai.RedactURL(url), IntervalMS: record.Millis(interval)}}
 	go func() {
 		defer close(s.done)
 		for every := interval; ; {
@@ -135,7 +137,7 @@ func (s *engineSampler) sample(ctx context.Context, t0 time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err != nil {
-		s.series.Samples = append(s.series.Samples, EngineSample{AtMS: at, Error: openai.RedactURLSecrets(err.Error(), s.url)})
+		s.series.Samples = append(s.series.Samples, report.EngineSample{AtMS: at, Error: openai.RedactURLSecrets(err.Error(), s.url)})
 		s.series.FailedScrapes++
 		return
 	}
@@ -159,7 +161,7 @@ func (s *engineSampler) sample(ctx context.Context, t0 time.Time) {
 	slices.Sort(other)
 	if len(other) > 0 {
 		sample.Other = map[string]float64{}
-		for _, k := range other[:min(len(other), MaxOtherGauges)] {
+		for _, k := range other[:min(len(other), report.MaxOtherGauges)] {
 			sample.Other[k] = snap.gauges[k]
 		}
 	}
@@ -180,7 +182,7 @@ func (s *engineSampler) thin() {
 }
 
 // stop ends scraping and returns the series.
-func (s *engineSampler) stop() *EngineSeries {
+func (s *engineSampler) stop() *report.EngineSeries {
 	s.cancel()
 	<-s.done
 	s.mu.Lock()
@@ -192,7 +194,7 @@ func (s *engineSampler) stop() *EngineSeries {
 // attachEngineSeries puts the series in the report and, when the report
 // has a drift analysis, each interval's mean KV-cache usage beside the
 // client's figures.
-func attachEngineSeries(r *Report, es *EngineSeries) {
+func attachEngineSeries(r *report.Report, es *report.EngineSeries) {
 	r.EngineSeries = es
 	if es == nil || r.Drift == nil {
 		return
@@ -230,7 +232,7 @@ func (l *LiveRun) startSampler(ctx context.Context) *engineSampler {
 }
 
 // stopIfStarted stops a sampler; nil for none.
-func (s *engineSampler) stopIfStarted() *EngineSeries {
+func (s *engineSampler) stopIfStarted() *report.EngineSeries {
 	if s == nil {
 		return nil
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // serveMetrics serves an exposition text on loopback.
@@ -103,15 +105,15 @@ func TestEngineSamplerRecordsFailures(t *testing.T) {
 // other sample at twice the interval, and that the drift intervals get
 // the mean KV usage of the samples inside them.
 func TestEngineSeriesThinsAndAttaches(t *testing.T) {
-	s := &engineSampler{series: EngineSeries{IntervalMS: 100}}
+	s := &engineSampler{series: report.EngineSeries{IntervalMS: 100}}
 	for i := range 6 {
-		s.series.Samples = append(s.series.Samples, EngineSample{AtMS: float64(i * 100), KVCacheUsage: new(float64(i) / 10)})
+		s.series.Samples = append(s.series.Samples, report.EngineSample{AtMS: float64(i * 100), KVCacheUsage: new(float64(i) / 10)})
 	}
 	s.thin()
 	if len(s.series.Samples) != 3 || s.series.IntervalMS != 200 || s.series.Samples[1].AtMS != 200 {
 		t.Fatalf("thinned %+v", s.series)
 	}
-	r := &Report{Drift: &DriftReport{IntervalMS: 300, Intervals: []DriftInterval{{StartMS: 0}, {StartMS: 300}, {StartMS: 600}}}}
+	r := &report.Report{Drift: &report.DriftReport{IntervalMS: 300, Intervals: []report.DriftInterval{{StartMS: 0}, {StartMS: 300}, {StartMS: 600}}}}
 	attachEngineSeries(r, &s.series)
 	// Samples at 0 (0.0), 200 (0.2) and 400 (0.4): the first interval's
 	// mean is 0.1, the second's 0.4, the third has none.

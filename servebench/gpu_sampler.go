@@ -1,6 +1,10 @@
 package servebench
 
-import "context"
+import (
+	"context"
+
+	"github.com/servebench/servebench/servebench/report"
+)
 
 // GPUSampler samples the GPUs over a run's measurement: Run calls
 // StartGPUSampling right before the first request of the window is sent
@@ -9,14 +13,14 @@ import "context"
 // exporter. A sampler never fails a run: when it has no source, stop
 // returns a GPUTelemetry whose Status says "unavailable: <reason>".
 type GPUSampler interface {
-	StartGPUSampling(ctx context.Context) (stop func() *GPUTelemetry)
+	StartGPUSampling(ctx context.Context) (stop func() *report.GPUTelemetry)
 }
 
 // startGPUSampling starts s, or returns a stop that yields nil when the run
 // has no sampler.
-func startGPUSampling(ctx context.Context, s GPUSampler) (stop func() *GPUTelemetry) {
+func startGPUSampling(ctx context.Context, s GPUSampler) (stop func() *report.GPUTelemetry) {
 	if s == nil {
-		return func() *GPUTelemetry { return nil }
+		return func() *report.GPUTelemetry { return nil }
 	}
 	return s.StartGPUSampling(ctx)
 }

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/openai"
 
 	"github.com/servebench/servebench/servebench/schedule"
@@ -102,7 +104,7 @@ func (l *LiveRun) run(ctx context.Context, plan *dispatchPlan) (*RunResult, erro
 	writeErr := w.Close()
 	gen := d.report()
 	gen.Shard = shardTiming(l.sched, l.cfg.StartAt, d.start)
-	var rep *Report
+	var rep *report.Report
 	if w.KeepNone {
 		rep, err = scoreRunBounded(l.cfg, l.sched, res, gen, wallStart)
 	} else {
@@ -121,7 +123,7 @@ func (l *LiveRun) run(ctx context.Context, plan *dispatchPlan) (*RunResult, erro
 	if rep.Experiment != nil && !d.start.IsZero() {
 		rep.Experiment.ClockOrigin = d.start.UTC().Format(time.RFC3339Nano)
 	}
-	gpu.attributeWork(rep)
+	gpu.AttributeWork(rep)
 	rep.GPUTelemetry = gpu
 	if writeErr != nil {
 		markOutcomeWriteFailure(rep, writeErr)
@@ -129,7 +131,7 @@ func (l *LiveRun) run(ctx context.Context, plan *dispatchPlan) (*RunResult, erro
 	res.Report = rep
 	reportErr := writeJSONFile(filepath.Join(l.dir, record.ReportFile), rep)
 	if reportErr == nil {
-		reportErr = writeHTMLFile(filepath.Join(l.dir, record.ReportHTMLFile), rep)
+		reportErr = report.WriteHTMLFile(filepath.Join(l.dir, record.ReportHTMLFile), rep)
 	}
 	if reportErr == nil {
 		reportErr = writeArtifacts(l.cfg.Artifacts, res)
@@ -162,7 +164,7 @@ func (l *LiveRun) scrape(ctx context.Context) scrapeResult {
 }
 
 // engineMetrics compares the scrapes taken around the measurement.
-func (l *LiveRun) engineMetrics(before, after scrapeResult) *EngineMetrics {
+func (l *LiveRun) engineMetrics(before, after scrapeResult) *report.EngineMetrics {
 	if l.cfg.MetricsURL == "" {
 		return nil
 	}
@@ -170,9 +172,9 @@ func (l *LiveRun) engineMetrics(before, after scrapeResult) *EngineMetrics {
 }
 
 // metricsBetween compares two scrapes of url, or says why one failed.
-func metricsBetween(url string, before, after scrapeResult) *EngineMetrics {
+func metricsBetween(url string, before, after scrapeResult) *report.EngineMetrics {
 	if before.err != nil || after.err != nil {
-		em := &EngineMetrics{URL: openai.RedactURL(url)}
+		em := &report.EngineMetrics{URL: openai.RedactURL(url)}
 		for _, err := range []error{before.err, after.err} {
 			if err != nil {
 				em.Errors = append(em.Errors, openai.RedactURLSecrets(err.Error(), url))
@@ -214,7 +216,7 @@ func (l *LiveRun) Wait() (*RunResult, error) {
 // bound can only rise as the run goes on. Once the run has finished,
 // Snapshot returns the final report. A BoundedMemory run has no snapshot
 // before it finishes.
-func (l *LiveRun) Snapshot() (*Report, error) {
+func (l *LiveRun) Snapshot() (*report.Report, error) {
 	if l.Finished() {
 		if l.res == nil || l.res.Report == nil {
 			return nil, l.err

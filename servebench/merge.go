@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -36,7 +38,7 @@ import (
 // aligned), report.json and report.html. Options left at their zero value
 // come from the first shard's report. The report's generator section lists
 // every shard's start offset and schedule lag, and the start skew.
-func MergeShards(dirs []string, out string, opts ScoreOptions) (*Report, error) {
+func MergeShards(dirs []string, out string, opts ScoreOptions) (*report.Report, error) {
 	if len(dirs) == 0 {
 		return nil, errors.New("merge: no shard directories")
 	}
@@ -75,7 +77,7 @@ func MergeShards(dirs []string, out string, opts ScoreOptions) (*Report, error) 
 	if err := writeJSONFile(filepath.Join(out, record.ReportFile), rep); err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
 	}
-	if err := writeHTMLFile(filepath.Join(out, record.ReportHTMLFile), rep); err != nil {
+	if err := report.WriteHTMLFile(filepath.Join(out, record.ReportHTMLFile), rep); err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
 	}
 	return rep, nil
@@ -85,7 +87,7 @@ func MergeShards(dirs []string, out string, opts ScoreOptions) (*Report, error) 
 type shardDir struct {
 	dir      string
 	sched    *schedule.Schedule
-	report   *Report // nil when the shard left no report.json
+	report   *report.Report // nil when the shard left no report.json
 	lines    [][]byte
 	outcomes []recordKey
 	torn     *tornLine // a last line cut off mid-write, left out
@@ -325,18 +327,18 @@ func fillMergeOptions(opts *ScoreOptions, shards []*shardDir) {
 
 // mergedGenerator joins the shards' self-observation: every shard's start
 // offset and lag, the start skew, and the delivered rate of the whole run.
-func mergedGenerator(full *schedule.Schedule, shards []*shardDir, missing []int, rep *Report) *GeneratorReport {
+func mergedGenerator(full *schedule.Schedule, shards []*shardDir, missing []int, rep *report.Report) *report.GeneratorReport {
 	n := shards[0].sched.Shard.Count
-	g := &GeneratorReport{Mode: full.Mode, Scheduled: len(full.Entries)}
-	timings := make([]ShardTiming, n)
+	g := &report.GeneratorReport{Mode: full.Mode, Scheduled: len(full.Entries)}
+	timings := make([]report.ShardTiming, n)
 	for k := range timings {
-		timings[k] = ShardTiming{Shard: schedule.Shard{Index: k, Count: n}, Missing: true}
+		timings[k] = report.ShardTiming{Shard: schedule.Shard{Index: k, Count: n}, Missing: true}
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	delivered := 0.0
 	for _, sd := range shards {
 		k := sd.sched.Shard.Index
-		t := ShardTiming{Shard: sd.sched.Shard.Shard, Scheduled: len(sd.sched.OwnShare().Entries)}
+		t := report.ShardTiming{Shard: sd.sched.Shard.Shard, Scheduled: len(sd.sched.OwnShare().Entries)}
 		if sg := shardGenerator(sd); sg != nil {
 			g.Sent += sg.Sent
 			if sg.DeliveredRPS != nil {
@@ -382,7 +384,7 @@ func mergedGenerator(full *schedule.Schedule, shards []*shardDir, missing []int,
 }
 
 // shardGenerator is a shard's own generator record, nil without a report.
-func shardGenerator(sd *shardDir) *GeneratorReport {
+func shardGenerator(sd *shardDir) *report.GeneratorReport {
 	if sd.report == nil {
 		return nil
 	}
@@ -390,8 +392,8 @@ func shardGenerator(sd *shardDir) *GeneratorReport {
 }
 
 // mergedExperiment is the first shard's experiment record, noting the merge.
-func mergedExperiment(shards []*shardDir, missing []int) *Experiment {
-	var x Experiment
+func mergedExperiment(shards []*shardDir, missing []int) *report.Experiment {
+	var x report.Experiment
 	for _, sd := range shards {
 		if sd.report != nil && sd.report.Experiment != nil {
 			x = *sd.report.Experiment

@@ -3,18 +3,20 @@ package servebench
 import (
 	"fmt"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
 )
 
 // checkOutputLengths builds the check; nil when no row forced a length.
-func checkOutputLengths(s *schedule.Schedule, outcomes []record.Outcome) *OutputLengthCheck {
+func checkOutputLengths(s *schedule.Schedule, outcomes []record.Outcome) *report.OutputLengthCheck {
 	byID := make(map[string]*schedule.Entry, len(s.Entries))
 	for i := range s.Entries {
 		byID[s.Entries[i].ID] = &s.Entries[i]
 	}
-	c := &OutputLengthCheck{}
+	c := &report.OutputLengthCheck{}
 	for i := range outcomes {
 		o := &outcomes[i]
 		e, ok := byID[o.ID]

@@ -1,6 +1,7 @@
 package servebench
 
 import (
+	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -8,12 +9,12 @@ import (
 
 // checkPromptTokens audits every outcome whose workload row declared its
 // prompt length; nil when no row did.
-func checkPromptTokens(w *schedule.Workload, s *schedule.Schedule, outcomes []record.Outcome) *PromptTokenAudit {
+func checkPromptTokens(w *schedule.Workload, s *schedule.Schedule, outcomes []record.Outcome) *report.PromptTokenAudit {
 	rows := make(map[string]int, len(s.Entries))
 	for _, e := range s.Entries {
 		rows[e.ID] = e.Row
 	}
-	a := &PromptTokenAudit{Tolerance: DefaultPromptTokenTolerance}
+	a := &report.PromptTokenAudit{Tolerance: report.DefaultPromptTokenTolerance}
 	for i := range outcomes {
 		o := &outcomes[i]
 		row, ok := rows[o.ID]

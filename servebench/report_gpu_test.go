@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/fixtures/simengine"
@@ -22,14 +24,14 @@ type fixedGPUSampler struct {
 	started, stopped atomic.Int32
 }
 
-func (s *fixedGPUSampler) StartGPUSampling(context.Context) func() *servebench.GPUTelemetry {
+func (s *fixedGPUSampler) StartGPUSampling(context.Context) func() *report.GPUTelemetry {
 	s.started.Add(1)
-	return func() *servebench.GPUTelemetry {
+	return func() *report.GPUTelemetry {
 		s.stopped.Add(1)
 		e := s.energyJ
-		return &servebench.GPUTelemetry{Status: servebench.GPUTelemetrySampled, Source: "fixed", SampleIntervalMS: 1000,
-			GPUs:    []servebench.GPUStats{{Index: 0, Samples: 2, EnergyJ: &e, EnergyMethod: servebench.EnergyFromCounter}},
-			EnergyJ: &e, EnergyMethod: servebench.EnergyFromCounter}
+		return &report.GPUTelemetry{Status: report.GPUTelemetrySampled, Source: "fixed", SampleIntervalMS: 1000,
+			GPUs:    []report.GPUStats{{Index: 0, Samples: 2, EnergyJ: &e, EnergyMethod: report.EnergyFromCounter}},
+			EnergyJ: &e, EnergyMethod: report.EnergyFromCounter}
 	}
 }
 
@@ -59,7 +61,7 @@ func TestEnergyIsAttributedToQualifiedRequestsAndOutputTokens(t *testing.T) {
 		*g.JoulesPerQualifiedRequest != 40 || *g.JoulesPerOutputToken != 5 {
 		t.Fatalf("attribution %+v", g)
 	}
-	var onDisk servebench.Report
+	var onDisk report.Report
 	data, err := os.ReadFile(filepath.Join(dir, record.ReportFile))
 	if err != nil || json.Unmarshal(data, &onDisk) != nil || onDisk.GPUTelemetry == nil || *onDisk.GPUTelemetry.JoulesPerOutputToken != 5 {
 		t.Fatalf("report.json lacks the telemetry: %v", err)
@@ -67,7 +69,7 @@ func TestEnergyIsAttributedToQualifiedRequestsAndOutputTokens(t *testing.T) {
 	// Re-scored with an impossible TTFT bound, no request qualifies: the
 	// energy stays (the run observed it), the joules per qualified request
 	// become undefined, and the joules per token do not move.
-	again, err := servebench.ScoreRunDir(dir, servebench.ScoreOptions{SLO: servebench.SLO{TTFT: time.Microsecond}})
+	again, err := servebench.ScoreRunDir(dir, servebench.ScoreOptions{SLO: report.SLO{TTFT: time.Microsecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,11 +80,11 @@ func TestEnergyIsAttributedToQualifiedRequestsAndOutputTokens(t *testing.T) {
 }
 
 func TestUnavailableTelemetryKeepsTheRunAndSaysWhy(t *testing.T) {
-	g := &servebench.GPUTelemetry{Status: "unavailable: nvml: libnvidia-ml.so.1 not found"}
+	g := &report.GPUTelemetry{Status: "unavailable: nvml: libnvidia-ml.so.1 not found"}
 	if g.Available() || g.UnavailableReason() != "nvml: libnvidia-ml.so.1 not found" {
 		t.Fatalf("available %v, reason %q", g.Available(), g.UnavailableReason())
 	}
-	var none *servebench.GPUTelemetry
+	var none *report.GPUTelemetry
 	if none.Available() || none.UnavailableReason() == "" {
 		t.Fatal("a nil telemetry must say it was not configured")
 	}

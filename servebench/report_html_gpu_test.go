@@ -4,23 +4,23 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // gpuTelemetry is one GPU read three times: power 100, 200, 300 W, memory
 // not reported, 325 J integrated.
-func gpuTelemetry() *servebench.GPUTelemetry {
-	pts := []servebench.GPUPoint{
+func gpuTelemetry() *report.GPUTelemetry {
+	pts := []report.GPUPoint{
 		{AtMS: 0, PowerW: htmlFloat(100), UtilizationPercent: htmlFloat(10), SMClockMHz: htmlFloat(1980), TemperatureC: htmlFloat(40)},
 		{AtMS: 500, PowerW: htmlFloat(200), UtilizationPercent: htmlFloat(30), SMClockMHz: htmlFloat(1980), TemperatureC: htmlFloat(42)},
 		{AtMS: 1500, PowerW: htmlFloat(300), UtilizationPercent: htmlFloat(50), SMClockMHz: htmlFloat(1980), TemperatureC: htmlFloat(45)},
 	}
-	return &servebench.GPUTelemetry{Status: "sampled", Source: "nvidia-smi", SampleIntervalMS: 500,
-		GPUs: []servebench.GPUStats{{Index: 0, Name: scriptID, UUID: "GPU-aaaa", Samples: 3, SpanMS: [2]float64{0, 1500},
-			UtilizationPercent: servebench.GPUStat{Mean: htmlFloat(30), Max: htmlFloat(50)},
-			PowerW:             servebench.GPUStat{Mean: htmlFloat(200), Max: htmlFloat(300)},
-			SMClockMHz:         servebench.GPUStat{Mean: htmlFloat(1980), Max: htmlFloat(1980)},
-			TemperatureC:       servebench.GPUStat{Mean: htmlFloat(42.333), Max: htmlFloat(45)},
+	return &report.GPUTelemetry{Status: "sampled", Source: "nvidia-smi", SampleIntervalMS: 500,
+		GPUs: []report.GPUStats{{Index: 0, Name: scriptID, UUID: "GPU-aaaa", Samples: 3, SpanMS: [2]float64{0, 1500},
+			UtilizationPercent: report.GPUStat{Mean: htmlFloat(30), Max: htmlFloat(50)},
+			PowerW:             report.GPUStat{Mean: htmlFloat(200), Max: htmlFloat(300)},
+			SMClockMHz:         report.GPUStat{Mean: htmlFloat(1980), Max: htmlFloat(1980)},
+			TemperatureC:       report.GPUStat{Mean: htmlFloat(42.333), Max: htmlFloat(45)},
 			EnergyJ:            htmlFloat(325), EnergyMethod: "integrated_power", Timeline: pts, TimelineStride: 1}},
 		EnergyJ: htmlFloat(325), EnergyMethod: "integrated_power", Qualified: 2, OutputTokens: 14,
 		JoulesPerQualifiedRequest: htmlFloat(162.5), JoulesPerOutputToken: htmlFloat(325.0 / 14)}
@@ -68,7 +68,7 @@ func TestWriteHTMLShowsGPUTelemetryPerGPU(t *testing.T) {
 
 func TestWriteHTMLSaysWhyGPUTelemetryIsUnavailable(t *testing.T) {
 	r := smallHTMLReport(t)
-	r.GPUTelemetry = &servebench.GPUTelemetry{Status: "unavailable: nvml: libnvidia-ml.so.1 not found; nvidia-smi: nvidia-smi not found on PATH"}
+	r.GPUTelemetry = &report.GPUTelemetry{Status: "unavailable: nvml: libnvidia-ml.so.1 not found; nvidia-smi: nvidia-smi not found on PATH"}
 	page := renderHTML(t, r)
 	if !strings.Contains(page, "GPU telemetry unavailable: nvml: libnvidia-ml.so.1 not found; nvidia-smi: nvidia-smi not found on PATH. The run is reported without it.") {
 		t.Fatal("the page does not say why telemetry is unavailable")

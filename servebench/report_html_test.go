@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -46,7 +48,7 @@ func htmlSuccess(id string, a, d float64, content []float64, n int, e float64) r
 //	c   at 400: timeout (first token), ends at 900
 //	<script>alert(1)</script> at 600: http_error 500, with markup in its error
 //	e   at 800: success, f - d = 30, TPOT (860-830)/3 = 10, E2E 70: qualified
-func smallHTMLReport(t *testing.T) *servebench.Report {
+func smallHTMLReport(t *testing.T) *report.Report {
 	t.Helper()
 	s := &schedule.Schedule{Schema: schedule.Schema, Mode: schedule.ModeOpen, WindowMS: [2]float64{0, 1000}, ScheduleLagToleranceMS: 20}
 	for i, id := range []string{"a", "b", "c", scriptID, "e"} {
@@ -63,7 +65,7 @@ func smallHTMLReport(t *testing.T) *servebench.Report {
 			TerminalMS: 602, HTTPStatus: &status500, Error: `upstream said <b>busy</b> & "gone"`},
 		htmlSuccess("e", 800, 800, []float64{830, 845, 860}, 4, 870),
 	}
-	r, err := servebench.Score(s, outs, servebench.ScoreOptions{SLO: servebench.SLO{TTFT: 100 * time.Millisecond}})
+	r, err := servebench.Score(s, outs, servebench.ScoreOptions{SLO: report.SLO{TTFT: 100 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +73,7 @@ func smallHTMLReport(t *testing.T) *servebench.Report {
 }
 
 // renderHTML renders a report's page.
-func renderHTML(t *testing.T, r *servebench.Report) string {
+func renderHTML(t *testing.T, r *report.Report) string {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := r.WriteHTML(&buf); err != nil {
@@ -185,7 +187,7 @@ func TestWriteHTMLPrintsUndefinedValuesAsNotAvailable(t *testing.T) {
 	}
 
 	// A report with no requests, and one whose figures are not finite.
-	empty := renderHTML(t, &servebench.Report{Schema: servebench.ReportSchema, WilsonConfidence: 0.95})
+	empty := renderHTML(t, &report.Report{Schema: report.ReportSchema, WilsonConfidence: 0.95})
 	for _, want := range []string{"SLO attainment</div><div class=\"v\">n/a", "n/a req/s = 0 / 0 s window", "no requests", "no successful request has this metric"} {
 		if !strings.Contains(empty, want) {
 			t.Errorf("empty report's page lacks %q", want)
@@ -196,7 +198,7 @@ func TestWriteHTMLPrintsUndefinedValuesAsNotAvailable(t *testing.T) {
 	r.Requests[0].TTFTMS, r.Requests[0].ScheduledMS = htmlFloat(math.Inf(-1)), math.NaN()
 	odd := renderHTML(t, r)
 	// One request late in a long run: the time axis has no span.
-	point := renderHTML(t, &servebench.Report{WindowMS: [2]float64{1e12, 1e12}, Requests: []servebench.RequestScore{
+	point := renderHTML(t, &report.Report{WindowMS: [2]float64{1e12, 1e12}, Requests: []report.RequestScore{
 		{ID: "x", Status: record.StatusSuccess, ScheduledMS: 1e12, TTFTMS: htmlFloat(5), TTFTFromScheduledMS: htmlFloat(5), Qualified: true}}})
 	if !strings.Contains(point, "1 of 1 offered requests placed; 1 marks drawn") || !strings.Contains(point, `data-steps="1"`) {
 		t.Errorf("a one-request report's charts")
@@ -213,12 +215,12 @@ func TestWriteHTMLPrintsUndefinedValuesAsNotAvailable(t *testing.T) {
 
 func TestWriteHTMLEscapesEveryStringFromTheReport(t *testing.T) {
 	r := smallHTMLReport(t)
-	r.Experiment = &servebench.Experiment{
+	r.Experiment = &report.Experiment{
 		RunID: `run"><svg onload=alert(1)>`, Model: `<img src=x onerror=alert(1)>`, BaseURL: `javascript:alert(1)`,
-		Workload: `</title><script>alert(2)</script>`, Engine: &servebench.EngineInfo{Kind: `<iframe>`},
+		Workload: `</title><script>alert(2)</script>`, Engine: &report.EngineInfo{Kind: `<iframe>`},
 		Notes: []string{`<style>body{display:none}</style>`},
 	}
-	r.EngineMetrics = &servebench.EngineMetrics{URL: `http://h/<b>`, Counters: map[string]float64{`x{l="<i>"}`: 2}}
+	r.EngineMetrics = &report.EngineMetrics{URL: `http://h/<b>`, Counters: map[string]float64{`x{l="<i>"}`: 2}}
 	page := renderHTML(t, r)
 	for _, bad := range []string{"<script", "<img", "<iframe", "<svg onload", "<b>", "<i>", "<style>body", "href="} {
 		if strings.Contains(page, bad) {
@@ -334,7 +336,7 @@ func checkPageSVGs(t *testing.T, page string) int {
 // largeHTMLReport scores n requests, one per millisecond, with every 50th
 // timing out and every 97th answered with HTTP 500; successes take 20 to
 // 419 ms to the first token.
-func largeHTMLReport(t *testing.T, n int) *servebench.Report {
+func largeHTMLReport(t *testing.T, n int) *report.Report {
 	t.Helper()
 	s := &schedule.Schedule{Schema: schedule.Schema, Mode: schedule.ModeOpen, WindowMS: [2]float64{0, float64(n)}, ScheduleLagToleranceMS: 20}
 	outs := make([]record.Outcome, 0, n)
@@ -356,7 +358,7 @@ func largeHTMLReport(t *testing.T, n int) *servebench.Report {
 			outs = append(outs, htmlSuccess(id, a, a+0.5, []float64{f, f + 25, f + 50}, 10, f+51))
 		}
 	}
-	r, err := servebench.Score(s, outs, servebench.ScoreOptions{SLO: servebench.SLO{TTFT: 300 * time.Millisecond}})
+	r, err := servebench.Score(s, outs, servebench.ScoreOptions{SLO: report.SLO{TTFT: 300 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -444,7 +446,7 @@ func ExampleReport_WriteHTML() {
 		htmlSuccess("q1", 0, 0, []float64{40, 60}, 3, 70),
 		htmlSuccess("q2", 500, 500, []float64{900, 920}, 3, 930),
 	}
-	report, err := servebench.Score(s, outs, servebench.ScoreOptions{SLO: servebench.SLO{TTFT: 200 * time.Millisecond}})
+	report, err := servebench.Score(s, outs, servebench.ScoreOptions{SLO: report.SLO{TTFT: 200 * time.Millisecond}})
 	if err != nil {
 		fmt.Println(err)
 		return

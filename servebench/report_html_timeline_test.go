@@ -4,39 +4,39 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // engineSeries is six scrapes of a vLLM engine one second apart, the
 // third of which failed: queue 0, 2, –, 4, 3, 1; running 4, 6, –, 8, 8, 5;
 // KV-cache usage 10, 30, –, 50, 60, 40 %; preemptions 0, 0, –, 1, 2, 2.
 // Three other gauges were seen, one only late.
-func engineSeries() *servebench.EngineSeries {
-	s := func(at, q, r, kv, p float64) servebench.EngineSample {
-		return servebench.EngineSample{AtMS: at, QueueLength: htmlFloat(q), Running: htmlFloat(r), KVCacheUsage: htmlFloat(kv), Preemptions: htmlFloat(p),
+func engineSeries() *report.EngineSeries {
+	s := func(at, q, r, kv, p float64) report.EngineSample {
+		return report.EngineSample{AtMS: at, QueueLength: htmlFloat(q), Running: htmlFloat(r), KVCacheUsage: htmlFloat(kv), Preemptions: htmlFloat(p),
 			Other: map[string]float64{"vllm:bar": 1, "vllm:foo": 2}}
 	}
-	samples := []servebench.EngineSample{
+	samples := []report.EngineSample{
 		s(0, 0, 4, 0.1, 0), s(1000, 2, 6, 0.3, 0),
 		{AtMS: 2000, Error: `scrape http://engine:8000/metrics: connection refused <b>`},
 		s(3000, 4, 8, 0.5, 1), s(4000, 3, 8, 0.6, 2), s(5000, 1, 5, 0.4, 2),
 	}
 	samples[5].Other["vllm:baz"] = 3
-	return &servebench.EngineSeries{URL: "http://engine:8000/metrics", IntervalMS: 1000, Engine: "vllm", Samples: samples, FailedScrapes: 1}
+	return &report.EngineSeries{URL: "http://engine:8000/metrics", IntervalMS: 1000, Engine: "vllm", Samples: samples, FailedScrapes: 1}
 }
 
 // driftReport is six intervals of one second, judged: 10 offered in each,
 // p99 TTFT missing in the fourth; the TTFT trend grew, the TPOT trend did
 // not significantly.
-func driftReport() *servebench.DriftReport {
-	d := &servebench.DriftReport{IntervalMS: 1000, Judged: true, Confidence: 0.95, Trends: []servebench.DriftTrend{
+func driftReport() *report.DriftReport {
+	d := &report.DriftReport{IntervalMS: 1000, Judged: true, Confidence: 0.95, Trends: []report.DriftTrend{
 		{Metric: "ttft_p99_ms", Finding: "ttft_p99_ms changed +32.0% over 5 s (95% interval +21.4% to +44.1%), from 100 ms",
 			Growth: htmlFloat(0.32), GrowthLow: htmlFloat(0.214), GrowthHigh: htmlFloat(0.441)},
 		{Metric: "tpot_p99_ms", Finding: "tpot_p99_ms changed +1.0% over 5 s (95% interval -3.0% to +5.0%), from 20 ms",
 			Growth: htmlFloat(0.01), GrowthLow: htmlFloat(-0.03), GrowthHigh: htmlFloat(0.05)},
 	}}
 	for j := range 6 {
-		iv := servebench.DriftInterval{StartMS: float64(1000 * j), Offered: 10, Completed: 9 + j%2, Outstanding: 1 + j,
+		iv := report.DriftInterval{StartMS: float64(1000 * j), Offered: 10, Completed: 9 + j%2, Outstanding: 1 + j,
 			TTFTP99MS: htmlFloat(100 + 10*float64(j)), TPOTP99MS: htmlFloat(20)}
 		if j == 3 {
 			iv.TTFTP99MS = nil
@@ -166,7 +166,7 @@ func TestWriteHTMLHasNoTimelineWithoutSeries(t *testing.T) {
 	if strings.Contains(page, `id="timeline"`) || strings.Contains(page, "Timeline: the engine") {
 		t.Fatal("a report without series shows a Timeline")
 	}
-	r.Drift = &servebench.DriftReport{IntervalMS: 1000}
+	r.Drift = &report.DriftReport{IntervalMS: 1000}
 	if strings.Contains(renderHTML(t, r), `id="timeline"`) {
 		t.Fatal("a drift report without intervals shows a Timeline")
 	}
@@ -182,17 +182,17 @@ const timelinePageBound = 1 << 20
 func TestWriteHTMLTimelineStaysBoundedAt2048Samples(t *testing.T) {
 	r := smallHTMLReport(t)
 	const n = 2048
-	es := &servebench.EngineSeries{URL: "http://engine:8000/metrics", IntervalMS: 1000, Engine: "vllm"}
-	d := &servebench.DriftReport{IntervalMS: 1000}
+	es := &report.EngineSeries{URL: "http://engine:8000/metrics", IntervalMS: 1000, Engine: "vllm"}
+	d := &report.DriftReport{IntervalMS: 1000}
 	other := map[string]float64{}
 	for k := range 64 {
 		other["vllm:gauge_"+strings.Repeat("x", k)] = float64(k)
 	}
 	for i := range n {
 		f := float64(i)
-		es.Samples = append(es.Samples, servebench.EngineSample{AtMS: 1000 * f, QueueLength: htmlFloat(float64(i % 37)), Running: htmlFloat(float64(i % 53)),
+		es.Samples = append(es.Samples, report.EngineSample{AtMS: 1000 * f, QueueLength: htmlFloat(float64(i % 37)), Running: htmlFloat(float64(i % 53)),
 			KVCacheUsage: htmlFloat(float64(i%100) / 100), Preemptions: htmlFloat(float64(i / 10)), Other: other})
-		d.Intervals = append(d.Intervals, servebench.DriftInterval{StartMS: 1000 * f, Offered: 100 + i%7, Completed: 100 + i%5, Outstanding: i % 11,
+		d.Intervals = append(d.Intervals, report.DriftInterval{StartMS: 1000 * f, Offered: 100 + i%7, Completed: 100 + i%5, Outstanding: i % 11,
 			TTFTP99MS: htmlFloat(100 + float64(i%97)), TPOTP99MS: htmlFloat(20 + float64(i%13))})
 	}
 	r.EngineSeries, r.Drift = es, d

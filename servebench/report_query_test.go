@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/servebench/stats"
@@ -24,7 +26,7 @@ func TestReportPercentileFromSamplesAndFromJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var back Report
+	var back report.Report
 	if err := json.Unmarshal(data, &back); err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +49,7 @@ func TestReportPercentileFromSamplesAndFromJSON(t *testing.T) {
 	if _, _, _, err := r.Percentile(record.MetricTTFT, 101); err == nil {
 		t.Fatal("p101 answered")
 	}
-	var nilReport *Report
+	var nilReport *report.Report
 	if _, _, _, err := nilReport.Percentile(record.MetricTTFT, 50); err == nil {
 		t.Fatal("nil report answered")
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/record"
 )
 
@@ -17,12 +19,12 @@ func TestWriteTextShowsTheMostCommonErrorMessages(t *testing.T) {
 	long := strings.Repeat("é", 100) // 200 bytes: cut at 160 bytes, 80 characters
 	r.Requests = nil
 	for range 3 {
-		r.Requests = append(r.Requests, RequestScore{Status: record.StatusHTTPError, Error: missing})
+		r.Requests = append(r.Requests, report.RequestScore{Status: record.StatusHTTPError, Error: missing})
 	}
 	for range 2 {
-		r.Requests = append(r.Requests, RequestScore{Status: record.StatusStreamError, Error: "connection reset\nby peer"})
+		r.Requests = append(r.Requests, report.RequestScore{Status: record.StatusStreamError, Error: "connection reset\nby peer"})
 	}
-	r.Requests = append(r.Requests, RequestScore{Status: record.StatusTimeout, Error: long}, RequestScore{Status: record.StatusSuccess})
+	r.Requests = append(r.Requests, report.RequestScore{Status: record.StatusTimeout, Error: long}, report.RequestScore{Status: record.StatusSuccess})
 	var buf bytes.Buffer
 	if err := r.WriteText(&buf); err != nil {
 		t.Fatal(err)

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/servebench/servebench/servebench/report"
 )
 
 func TestWriteTextShowsDenominators(t *testing.T) {
@@ -72,7 +74,7 @@ func TestGomegaString(t *testing.T) {
 	if got := late.GomegaString(); !strings.HasSuffix(got, "max schedule lag 40 ms, valid false (1 of 6 offered requests were sent more than 20 ms after their scheduled time (max schedule lag 40 ms))}") {
 		t.Fatalf("GomegaString %s", got)
 	}
-	var nilReport *Report
+	var nilReport *report.Report
 	if nilReport.GomegaString() != "Report<nil>" {
 		t.Fatal("nil report")
 	}

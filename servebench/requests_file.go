@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/internal/strictjson"
@@ -19,18 +21,18 @@ import (
 // line at a time, so a file of any length is read in bounded memory. An
 // error from each stops the reading and is returned; a malformed line is
 // an error naming the file, the line and the field.
-func ReadRequestScores(path string, each func(*RequestScore) error) error {
+func ReadRequestScores(path string, each func(*report.RequestScore) error) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("read request entries: %w", err)
 	}
 	defer f.Close()
 	r := bufio.NewReaderSize(f, 256<<10)
-	var rs RequestScore
+	var rs report.RequestScore
 	for line := 1; ; line++ {
 		text, err := r.ReadBytes('\n')
 		if len(bytes.TrimSpace(text)) > 0 {
-			rs = RequestScore{}
+			rs = report.RequestScore{}
 			if derr := strictjson.Decode(text, &rs); derr != nil {
 				return fmt.Errorf("%s:%d: %w", path, line, record.DescribeJSONError(derr))
 			}

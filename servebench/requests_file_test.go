@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/servebench"
@@ -18,13 +20,13 @@ import (
 func TestReadRequestScoresStreamsLinesAndNamesBadOnes(t *testing.T) {
 	path := filepath.Join(t.TempDir(), record.RequestsFile)
 	sent, ttft := 0.5, 80.0
-	good := entryLine(t, servebench.RequestScore{ID: "a", Status: record.StatusSuccess, SentMS: &sent, TTFTMS: &ttft}) + "\n" +
-		entryLine(t, servebench.RequestScore{ID: "b", Status: record.StatusNotSent, ScheduledMS: 10, Error: "never sent"})
+	good := entryLine(t, report.RequestScore{ID: "a", Status: record.StatusSuccess, SentMS: &sent, TTFTMS: &ttft}) + "\n" +
+		entryLine(t, report.RequestScore{ID: "b", Status: record.StatusNotSent, ScheduledMS: 10, Error: "never sent"})
 	if err := os.WriteFile(path, []byte(good), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var got []string
-	err := servebench.ReadRequestScores(path, func(rs *servebench.RequestScore) error {
+	err := servebench.ReadRequestScores(path, func(rs *report.RequestScore) error {
 		got = append(got, fmt.Sprintf("%s %s %v", rs.ID, rs.Status, rs.SentMS != nil))
 		return nil
 	})
@@ -32,25 +34,25 @@ func TestReadRequestScoresStreamsLinesAndNamesBadOnes(t *testing.T) {
 		t.Fatalf("read %q, %v", got, err)
 	}
 
-	bad := good + strings.Replace(entryLine(t, servebench.RequestScore{ID: "c"}), `"scheduled_ms":0`, `"scheduled_ms":"soon"`, 1)
+	bad := good + strings.Replace(entryLine(t, report.RequestScore{ID: "c"}), `"scheduled_ms":0`, `"scheduled_ms":"soon"`, 1)
 	if err := os.WriteFile(path, []byte(bad), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err = servebench.ReadRequestScores(path, func(*servebench.RequestScore) error { return nil })
+	err = servebench.ReadRequestScores(path, func(*report.RequestScore) error { return nil })
 	if err == nil || !strings.Contains(err.Error(), path+":4: ") || !strings.Contains(err.Error(), "scheduled_ms") {
 		t.Fatalf("a malformed line 4: %v", err)
 	}
 
 	stop := fmt.Errorf("enough")
 	n := 0
-	err = servebench.ReadRequestScores(path, func(*servebench.RequestScore) error { n++; return stop })
+	err = servebench.ReadRequestScores(path, func(*report.RequestScore) error { n++; return stop })
 	if err != stop || n != 1 {
 		t.Fatalf("each's error: %v after %d entries", err, n)
 	}
 }
 
 // entryLine is rs as one line of requests.jsonl.
-func entryLine(t *testing.T, rs servebench.RequestScore) string {
+func entryLine(t *testing.T, rs report.RequestScore) string {
 	t.Helper()
 	b, err := json.Marshal(&rs)
 	if err != nil {
@@ -67,13 +69,13 @@ func ExampleReadRequestScores() {
 	defer os.RemoveAll(dir)
 	f, _ := os.Create(filepath.Join(dir, record.RequestsFile))
 	enc := json.NewEncoder(f)
-	_ = enc.Encode(servebench.RequestScore{ID: "a", Status: record.StatusSuccess})
-	_ = enc.Encode(servebench.RequestScore{ID: "b", Status: record.StatusTimeout, ScheduledMS: 250})
+	_ = enc.Encode(report.RequestScore{ID: "a", Status: record.StatusSuccess})
+	_ = enc.Encode(report.RequestScore{ID: "b", Status: record.StatusTimeout, ScheduledMS: 250})
 	_ = f.Close()
-	rep := &servebench.Report{RequestsFile: record.RequestsFile}
+	rep := &report.Report{RequestsFile: record.RequestsFile}
 
 	counts := map[record.Status]int{}
-	err := servebench.ReadRequestScores(filepath.Join(dir, rep.RequestsFile), func(rs *servebench.RequestScore) error {
+	err := servebench.ReadRequestScores(filepath.Join(dir, rep.RequestsFile), func(rs *report.RequestScore) error {
 		counts[rs.Status]++
 		return nil
 	})

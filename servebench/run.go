@@ -8,6 +8,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/openai"
 
 	"github.com/servebench/servebench/servebench/schedule"
@@ -55,7 +57,7 @@ type RunConfig struct {
 	// and as the run finishes (see Observer).
 	Observer Observer
 	// Engine identifies the engine for the experiment record.
-	Engine *EngineInfo
+	Engine *report.EngineInfo
 	// MetricsURL is the engine's Prometheus endpoint; when set it is
 	// scraped right before and right after the measurement, and the report
 	// carries what changed (EngineMetrics).
@@ -122,7 +124,7 @@ type RunResult struct {
 	Outcomes []record.Outcome
 	Warmup   []record.Outcome
 	// Report is the scored run.
-	Report *Report
+	Report *report.Report
 }
 
 // Run realizes the schedule, saves it, sends every request at its scheduled

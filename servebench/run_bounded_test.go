@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -31,7 +33,7 @@ func TestBoundedMemoryRun(t *testing.T) {
 	dir := t.TempDir()
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: arrival, Count: 24, Client: client, OutputDir: dir, BoundedMemory: true,
-		LagTolerance: 5 * time.Second, RunID: "bounded-1", Score: servebench.ScoreOptions{SLO: servebench.SLO{E2E: 10 * time.Second}},
+		LagTolerance: 5 * time.Second, RunID: "bounded-1", Score: servebench.ScoreOptions{SLO: report.SLO{E2E: 10 * time.Second}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +71,7 @@ func TestBoundedMemoryRun(t *testing.T) {
 	defer f.Close()
 	lines := 0
 	for sc := bufio.NewScanner(f); sc.Scan(); lines++ {
-		var rs servebench.RequestScore
+		var rs report.RequestScore
 		if err := json.Unmarshal(sc.Bytes(), &rs); err != nil || rs.TTFTMS == nil {
 			t.Fatalf("requests.jsonl line %d: %v %+v", lines+1, err, rs)
 		}

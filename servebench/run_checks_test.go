@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/openai"
 
 	"github.com/servebench/servebench/fixtures/simengine"
@@ -19,7 +21,7 @@ func TestRunFlagsForcedLengthsTheEngineCannotHonour(t *testing.T) {
 	w := workloadOf(t, `{"id":"forced","prompt":"write a lot","max_tokens":40,"ignore_eos":true}
 {"id":"natural","prompt":"write a little","max_tokens":40}
 `)
-	run := func(lc openai.LengthControl) *servebench.Report {
+	run := func(lc openai.LengthControl) *report.Report {
 		c := clientFor(srv)
 		c.LengthControl = lc
 		res, err := servebench.Run(context.Background(), servebench.RunConfig{

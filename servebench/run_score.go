@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/openai"
 
 	"github.com/servebench/servebench/servebench/schedule"
@@ -26,7 +28,7 @@ import (
 // scoreRun scores a finished run and completes the report with what only
 // the runner knows: the generator's self-observation, the hashes of the
 // files it wrote, and the experiment record.
-func scoreRun(cfg RunConfig, s *schedule.Schedule, res *RunResult, gen *GeneratorReport, wallStart time.Time) (*Report, error) {
+func scoreRun(cfg RunConfig, s *schedule.Schedule, res *RunResult, gen *report.GeneratorReport, wallStart time.Time) (*report.Report, error) {
 	opts := scoreOptionsFor(cfg, s, res.Outcomes)
 	rep, err := Score(s, res.Outcomes, opts)
 	if err != nil {
@@ -52,7 +54,7 @@ func scoreRun(cfg RunConfig, s *schedule.Schedule, res *RunResult, gen *Generato
 // markOutcomeWriteFailure makes the report of a run whose outcome file
 // could not be written not valid, saying why. The requests without a
 // record already count as not_sent with their own reason.
-func markOutcomeWriteFailure(rep *Report, err error) {
+func markOutcomeWriteFailure(rep *report.Report, err error) {
 	rep.Valid = false
 	rep.InvalidReasons = append(rep.InvalidReasons,
 		"the outcome file could not be written, so the run was stopped at once: "+err.Error())
@@ -85,7 +87,7 @@ func scoreOptionsFor(cfg RunConfig, s *schedule.Schedule, outcomes []record.Outc
 // rate counts only the requests actually sent inside the window, so a
 // generator that falls behind and spills its sends past the window shows
 // as a shortfall.
-func completeGenerator(g *GeneratorReport, rep *Report, s *schedule.Schedule, inWindow int) {
+func completeGenerator(g *report.GeneratorReport, rep *report.Report, s *schedule.Schedule, inWindow int) {
 	window := (rep.WindowMS[1] - rep.WindowMS[0]) / 1000
 	if window > 0 && s.Mode == schedule.ModeOpen {
 		g.IdealRPS = new(float64(g.Scheduled) / window)
@@ -114,9 +116,9 @@ func sentBefore(outcomes []record.Outcome, end float64) int {
 }
 
 // experimentRecord is the compact record that makes the run reproducible.
-func experimentRecord(cfg RunConfig, s *schedule.Schedule, wallStart time.Time) *Experiment {
+func experimentRecord(cfg RunConfig, s *schedule.Schedule, wallStart time.Time) *report.Experiment {
 	host, _ := os.Hostname()
-	x := &Experiment{
+	x := &report.Experiment{
 		RunID:         s.RunID,
 		StartTime:     wallStart.UTC().Format(time.RFC3339Nano),
 		Arrival:       s.Arrival,
@@ -179,8 +181,8 @@ func writeJSONFile(path string, v any) error {
 }
 
 // clientTimeouts reports the client's declared deadlines in milliseconds.
-func clientTimeouts(c *openai.Client) Timeouts {
-	return Timeouts{
+func clientTimeouts(c *openai.Client) report.Timeouts {
+	return report.Timeouts{
 		FirstTokenMS: record.Millis(c.FirstTokenTimeout),
 		IdleMS:       record.Millis(c.IdleTimeout),
 		TotalMS:      record.Millis(c.TotalTimeout),

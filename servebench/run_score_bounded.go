@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -23,7 +25,7 @@ func (cfg *RunConfig) boundedScoring(s *schedule.Schedule) bool {
 
 // scoreRunBounded scores a BoundedMemory run from its files: the report
 // streams outcomes.jsonl and writes the request entries to requests.jsonl.
-func scoreRunBounded(cfg RunConfig, s *schedule.Schedule, res *RunResult, gen *GeneratorReport, wallStart time.Time) (*Report, error) {
+func scoreRunBounded(cfg RunConfig, s *schedule.Schedule, res *RunResult, gen *report.GeneratorReport, wallStart time.Time) (*report.Report, error) {
 	opts := scoreOptionsFor(cfg, s, nil)
 	// The scorer of a run directory takes defaults from its report.json:
 	// one left from an earlier run in the same directory must not count.

@@ -1,11 +1,11 @@
 package servebench
 
 import (
-	"errors"
 	"fmt"
 	"math"
-	"strings"
 	"time"
+
+	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/servebench/openai"
 
@@ -24,7 +24,7 @@ type ScoreOptions struct {
 	// For the normalized trace format (and for a run directory's recorded
 	// SLO) an SLO with any bound here replaces the input's own; with no
 	// bound the input's own applies.
-	SLO SLO
+	SLO report.SLO
 	// WindowMS is the half-open arrival window [start, end) of the cohort;
 	// nil takes it from the schedule or the trace.
 	WindowMS *[2]float64
@@ -50,26 +50,11 @@ type ScoreOptions struct {
 	Endpoint openai.Endpoint
 }
 
-// ErrLoadNotDelivered says that the accounting is complete but the run is
-// not evidence for its offered load: a request was never sent, or was sent
-// later than the lag tolerance. Report.LoadDelivered wraps it.
-var ErrLoadNotDelivered = errors.New("the load was not delivered")
-
-// LoadDelivered returns nil when every offered request was sent within the
-// lag tolerance, and otherwise an error wrapping ErrLoadNotDelivered that
-// lists the report's invalid reasons. The CLI maps it to exit code 2.
-func (r *Report) LoadDelivered() error {
-	if r.Valid {
-		return nil
-	}
-	return fmt.Errorf("%w: %s", ErrLoadNotDelivered, strings.Join(r.InvalidReasons, "; "))
-}
-
 // scoreSetup is ScoreOptions resolved against a schedule or trace.
 type scoreSetup struct {
 	window     [2]float64
 	tolerance  float64
-	slo        SLO
+	slo        report.SLO
 	confidence float64
 	method     stats.PercentileMethod
 	fluidity   *FluidityRule
@@ -154,7 +139,7 @@ func (set *scoreSetup) resolveStatistics(opts ScoreOptions) error {
 
 // checkSLOBounds refuses a negative SLO bound, or a positive one below the
 // records' 1 µs resolution.
-func checkSLOBounds(slo SLO) error {
+func checkSLOBounds(slo report.SLO) error {
 	if slo.TTFT < 0 || slo.TPOT < 0 || slo.E2E < 0 {
 		return fmt.Errorf("score options: SLO bounds must not be negative (ttft %v, tpot %v, e2e %v)", slo.TTFT, slo.TPOT, slo.E2E)
 	}
@@ -193,7 +178,7 @@ func sloLimitMS(d time.Duration) float64 { return record.Millis(d) }
 
 // sloUnset reports whether no bound was given at all (a negative bound is
 // given, and rejected later).
-func sloUnset(s SLO) bool { return s.TTFT == 0 && s.TPOT == 0 && s.E2E == 0 }
+func sloUnset(s report.SLO) bool { return s.TTFT == 0 && s.TPOT == 0 && s.E2E == 0 }
 
 // scoreFinite reports whether x is neither NaN nor infinite.
 func scoreFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/openai"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -25,7 +27,7 @@ func (set *scoreSetup) resolveAPI(e openai.Endpoint) error {
 
 // CheckObjectives refuses an objective on a metric that endpoint e does
 // not define, such as a TTFT bound on embeddings, naming the objective.
-func CheckObjectives(e openai.Endpoint, slo SLO) error {
+func CheckObjectives(e openai.Endpoint, slo report.SLO) error {
 	api, ok := openai.APIOf(e)
 	if !ok {
 		return fmt.Errorf("unknown endpoint %q: want one of %s", e, openai.EndpointList())
@@ -100,13 +102,13 @@ func (t *throughputTally) add(rec *scoreRecord) {
 
 // rates gives the API's declared rates over horizonMS; nil without an
 // API.
-func (t *throughputTally) rates(api *openai.API, successes int, horizonMS float64) []ThroughputRate {
+func (t *throughputTally) rates(api *openai.API, successes int, horizonMS float64) []report.ThroughputRate {
 	if api == nil || !(horizonMS > 0) {
 		return nil
 	}
-	out := make([]ThroughputRate, 0, len(api.Throughput))
+	out := make([]report.ThroughputRate, 0, len(api.Throughput))
 	for _, u := range api.Throughput {
-		r := ThroughputRate{Unit: u}
+		r := report.ThroughputRate{Unit: u}
 		switch u {
 		case openai.ThroughputRequests:
 			r.Count, r.Reported = successes, successes

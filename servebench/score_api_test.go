@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/internal/ssetest"
 	"github.com/servebench/servebench/servebench/openai"
 
@@ -22,7 +24,7 @@ import (
 
 // runEndpoint runs count requests of workload at 20 req/s against srv and
 // returns the result.
-func runEndpoint(t *testing.T, srv *ssetest.Server, e openai.Endpoint, workload string, count int, slo servebench.SLO) (*servebench.RunResult, error) {
+func runEndpoint(t *testing.T, srv *ssetest.Server, e openai.Endpoint, workload string, count int, slo report.SLO) (*servebench.RunResult, error) {
 	t.Helper()
 	w, err := schedule.ParseWorkload("w.jsonl", []byte(workload))
 	if err != nil {
@@ -41,7 +43,7 @@ func runEndpoint(t *testing.T, srv *ssetest.Server, e openai.Endpoint, workload 
 
 func TestEmbeddingsReportDefinesE2EOnly(t *testing.T) {
 	srv := ssetest.New(t, ssetest.JSONAnswer(0, ssetest.EmbeddingsAnswer(12, 4, 4, 4)))
-	res, err := runEndpoint(t, srv, openai.EndpointEmbeddings, `{"input":["a","b","c"]}`, 4, servebench.SLO{E2E: 5 * time.Second})
+	res, err := runEndpoint(t, srv, openai.EndpointEmbeddings, `{"input":["a","b","c"]}`, 4, report.SLO{E2E: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +114,7 @@ func TestEmbeddingsReportDefinesE2EOnly(t *testing.T) {
 
 func TestRerankReportCountsDocuments(t *testing.T) {
 	srv := ssetest.New(t, ssetest.JSONAnswer(0, `{"results":[{"index":1,"relevance_score":0.9},{"index":0,"relevance_score":0.1}],"usage":{"total_tokens":10}}`))
-	res, err := runEndpoint(t, srv, openai.EndpointRerank, `{"query":"q","documents":["a","b"]}`, 3, servebench.SLO{})
+	res, err := runEndpoint(t, srv, openai.EndpointRerank, `{"query":"q","documents":["a","b"]}`, 3, report.SLO{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +130,7 @@ func TestRerankReportCountsDocuments(t *testing.T) {
 // A wrong answer is invalid_response and stays in the denominator.
 func TestInvalidResponsesCountAgainstAttainment(t *testing.T) {
 	srv := ssetest.New(t, ssetest.JSONAnswer(0, ssetest.EmbeddingsAnswer(2, 4)))
-	res, err := runEndpoint(t, srv, openai.EndpointEmbeddings, `{"input":["a","b"]}`, 2, servebench.SLO{})
+	res, err := runEndpoint(t, srv, openai.EndpointEmbeddings, `{"input":["a","b"]}`, 2, report.SLO{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +142,7 @@ func TestInvalidResponsesCountAgainstAttainment(t *testing.T) {
 
 func TestUndefinedObjectiveIsRefusedBeforeLoad(t *testing.T) {
 	srv := ssetest.New(t, ssetest.JSONAnswer(0, ssetest.EmbeddingsAnswer(1, 4)))
-	_, err := runEndpoint(t, srv, openai.EndpointEmbeddings, `{"input":"a"}`, 1, servebench.SLO{TTFT: time.Second})
+	_, err := runEndpoint(t, srv, openai.EndpointEmbeddings, `{"input":"a"}`, 1, report.SLO{TTFT: time.Second})
 	var u *servebench.UndefinedObjectiveError
 	if !errors.As(err, &u) || u.Objective != "ttft" {
 		t.Fatalf("err %v, want an undefined ttft objective", err)

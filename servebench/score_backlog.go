@@ -3,6 +3,8 @@ package servebench
 import (
 	"fmt"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/stats"
 )
 
@@ -33,7 +35,7 @@ type backlogTally struct {
 	mid, end   float64
 	quarter    float64
 	secondHalf int
-	b          Backlog
+	b          report.Backlog
 }
 
 func (t *backlogTally) start(window [2]float64) {
@@ -63,7 +65,7 @@ func (t *backlogTally) add(rec *scoreRecord, early *population) {
 }
 
 // report judges growth once every record was counted.
-func (t *backlogTally) report(early *population) (*Backlog, error) {
+func (t *backlogTally) report(early *population) (*report.Backlog, error) {
 	b := t.b
 	b.SecondHalfScheduled = t.secondHalf
 	window, mid := t.window, t.mid

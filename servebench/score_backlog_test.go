@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -11,7 +13,7 @@ import (
 
 // backlogCase scores ten requests scheduled every 100 ms over [0, 1000),
 // each taking dur ms, with the last four never finishing before the end.
-func backlogCase(t *testing.T, dur float64, stuck int) *Backlog {
+func backlogCase(t *testing.T, dur float64, stuck int) *report.Backlog {
 	t.Helper()
 	s := &schedule.Schedule{Schema: schedule.Schema, Mode: "open", WindowMS: [2]float64{0, 1000}, ScheduleLagToleranceMS: 20}
 	var outs []record.Outcome

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -42,7 +44,7 @@ func millionRun(n int) (*schedule.Schedule, []record.Outcome) {
 
 func BenchmarkScoreMillion(b *testing.B) {
 	s, outcomes := millionRun(1_000_000)
-	opts := ScoreOptions{SLO: SLO{TTFT: 200 * time.Millisecond, TPOT: 30 * time.Millisecond, E2E: time.Second}}
+	opts := ScoreOptions{SLO: report.SLO{TTFT: 200 * time.Millisecond, TPOT: 30 * time.Millisecond, E2E: time.Second}}
 	b.ReportAllocs()
 	for b.Loop() {
 		r, err := Score(s, outcomes, opts)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // TestSLOBoundaryQualifies pins the comparison of every objective: a value
@@ -22,19 +24,19 @@ func TestSLOBoundaryQualifies(t *testing.T) {
 		terminal      float64
 		tokens        string
 		wantQualified bool
-		wantReason    Reason
+		wantReason    report.Reason
 	}{
 		{name: "ttft at the bound", slo: `"ttft_ms": 300`, sent: 0, terminal: 400, tokens: "300, 350", wantQualified: true},
-		{name: "ttft 1 µs above", slo: `"ttft_ms": 300`, sent: 0, terminal: 400, tokens: "300.001, 350", wantReason: ReasonTTFT},
+		{name: "ttft 1 µs above", slo: `"ttft_ms": 300`, sent: 0, terminal: 400, tokens: "300.001, 350", wantReason: report.ReasonTTFT},
 		// From the scheduled time: a = 0, d = 50, f = 300 gives f − a = 300.
 		{name: "ttft from scheduled at the bound", slo: `"ttft_ms": 300, "ttft_from_scheduled": true`, sent: 50, terminal: 400, tokens: "300, 350", wantQualified: true},
-		{name: "ttft from scheduled 1 µs above", slo: `"ttft_ms": 300, "ttft_from_scheduled": true`, sent: 50, terminal: 400, tokens: "300.001, 350", wantReason: ReasonTTFT},
+		{name: "ttft from scheduled 1 µs above", slo: `"ttft_ms": 300, "ttft_from_scheduled": true`, sent: 50, terminal: 400, tokens: "300.001, 350", wantReason: report.ReasonTTFT},
 		// TPOT = (l − f)/(n − 1): 4 tokens from 100 to 340 is 240 / 3 = 80.
 		{name: "tpot at the bound", slo: `"tpot_ms": 80`, sent: 0, terminal: 400, tokens: "100, 180, 260, 340", wantQualified: true},
 		// (340.003 − 100) / 3 = 80.001.
-		{name: "tpot 1 µs above", slo: `"tpot_ms": 80`, sent: 0, terminal: 400, tokens: "100, 180, 260, 340.003", wantReason: ReasonTPOT},
+		{name: "tpot 1 µs above", slo: `"tpot_ms": 80`, sent: 0, terminal: 400, tokens: "100, 180, 260, 340.003", wantReason: report.ReasonTPOT},
 		{name: "e2e at the bound", slo: `"e2e_ms": 3000`, sent: 0, terminal: 3000, tokens: "100, 200", wantQualified: true},
-		{name: "e2e 1 µs above", slo: `"e2e_ms": 3000`, sent: 0, terminal: 3000.001, tokens: "100, 200", wantReason: ReasonE2E},
+		{name: "e2e 1 µs above", slo: `"e2e_ms": 3000`, sent: 0, terminal: 3000.001, tokens: "100, 200", wantReason: report.ReasonE2E},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -49,7 +51,7 @@ func TestSLOBoundaryQualifies(t *testing.T) {
 			if got.Qualified != c.wantQualified {
 				t.Fatalf("qualified = %v, want %v (reasons %v)", got.Qualified, c.wantQualified, got.Reasons)
 			}
-			if !c.wantQualified && !slices.Equal(got.Reasons, []Reason{c.wantReason}) {
+			if !c.wantQualified && !slices.Equal(got.Reasons, []report.Reason{c.wantReason}) {
 				t.Fatalf("reasons = %v, want [%s]", got.Reasons, c.wantReason)
 			}
 		})

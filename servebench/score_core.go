@@ -4,15 +4,17 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/record"
 )
 
 // scoreRecords scores the cohort's records (one per offered request, in
 // schedule order) in memory: every request entry and raw sample is kept in
 // the Report. It cannot fail; the inputs were checked by the caller.
-func scoreRecords(set scoreSetup, recs []scoreRecord) *Report {
+func scoreRecords(set scoreSetup, recs []scoreRecord) *report.Report {
 	t := newScoreTally(set, true)
-	requests := make([]RequestScore, len(recs))
+	requests := make([]report.RequestScore, len(recs))
 	for i := range recs {
 		t.add(&recs[i], &requests[i])
 	}
@@ -112,15 +114,15 @@ func measureRecord(rec *scoreRecord) requestMeasures {
 // (or one of unknown length) fails it. The second result marks the
 // latency criteria that failed because their value was not measurable
 // rather than above the bound.
-func judgeRecord(rec *scoreRecord, m *requestMeasures, lim sloLimits, arena *reasonArena) ([]Reason, unmeasured) {
+func judgeRecord(rec *scoreRecord, m *requestMeasures, lim sloLimits, arena *reasonArena) ([]report.Reason, unmeasured) {
 	if rec.status != record.StatusSuccess {
-		return arena.list(ReasonStatus), 0
+		return arena.list(report.ReasonStatus), 0
 	}
-	var buf [4]Reason // quality, ttft, tpot, e2e at most
+	var buf [4]report.Reason // quality, ttft, tpot, e2e at most
 	out := buf[:0]
 	var none unmeasured
 	if rec.quality == qualityFail {
-		out = append(out, ReasonQuality)
+		out = append(out, report.ReasonQuality)
 	}
 	if lim.ttft > 0 {
 		v := m.ttft
@@ -131,7 +133,7 @@ func judgeRecord(rec *scoreRecord, m *requestMeasures, lim sloLimits, arena *rea
 			none |= unmeasuredTTFT
 		}
 		if !m.hasContent || v > lim.ttft {
-			out = append(out, ReasonTTFT)
+			out = append(out, report.ReasonTTFT)
 		}
 	}
 	if lim.tpot > 0 && !singleToken(rec) {
@@ -140,16 +142,16 @@ func judgeRecord(rec *scoreRecord, m *requestMeasures, lim sloLimits, arena *rea
 		// product of a microsecond bound and a count rounds back exactly.
 		if !m.hasTPOT {
 			none |= unmeasuredTPOT
-			out = append(out, ReasonTPOT)
+			out = append(out, report.ReasonTPOT)
 		} else if m.tpotSpan > record.RoundMS(lim.tpot*float64(*rec.outputTokens-1)) {
-			out = append(out, ReasonTPOT)
+			out = append(out, report.ReasonTPOT)
 		}
 	}
 	if lim.e2e > 0 && (!m.hasE2E || m.e2e > lim.e2e) {
 		if !m.hasE2E {
 			none |= unmeasuredE2E
 		}
-		out = append(out, ReasonE2E)
+		out = append(out, report.ReasonE2E)
 	}
 	if len(out) == 0 {
 		return reasonsNone, 0
@@ -174,13 +176,13 @@ const (
 )
 
 // has reports whether reason failed as not measurable.
-func (u unmeasured) has(reason Reason) bool {
+func (u unmeasured) has(reason report.Reason) bool {
 	switch reason {
-	case ReasonTTFT:
+	case report.ReasonTTFT:
 		return u&unmeasuredTTFT != 0
-	case ReasonTPOT:
+	case report.ReasonTPOT:
 		return u&unmeasuredTPOT != 0
-	case ReasonE2E:
+	case report.ReasonE2E:
 		return u&unmeasuredE2E != 0
 	}
 	return false
@@ -189,18 +191,18 @@ func (u unmeasured) has(reason Reason) bool {
 // reasonsNone is every qualified request's reason list, so that JSON shows
 // [] rather than null without an allocation per request. It has no
 // capacity, so appending to it never writes into it.
-var reasonsNone = []Reason{}
+var reasonsNone = []report.Reason{}
 
 // reasonArena carves the reason lists of failed requests out of shared
 // chunks: a million failed requests cost a few hundred allocations rather
 // than a million. Each list is capped at its own length, so appending to
 // one never writes into another.
-type reasonArena struct{ free []Reason }
+type reasonArena struct{ free []report.Reason }
 
 // list returns a copy of rs from the arena.
-func (a *reasonArena) list(rs ...Reason) []Reason {
+func (a *reasonArena) list(rs ...report.Reason) []report.Reason {
 	if cap(a.free)-len(a.free) < len(rs) {
-		a.free = make([]Reason, 0, 4096)
+		a.free = make([]report.Reason, 0, 4096)
 	}
 	start := len(a.free)
 	a.free = append(a.free, rs...)
@@ -229,8 +231,8 @@ func (t *fluidityTally) add(f fluidityResult) {
 	}
 }
 
-func (t *fluidityTally) report(rule FluidityRule) *FluidityReport {
-	fr := &FluidityReport{
+func (t *fluidityTally) report(rule FluidityRule) *report.FluidityReport {
+	fr := &report.FluidityReport{
 		FirstTokenDeadlineMS: record.Millis(rule.FirstTokenDeadline),
 		CadenceMS:            record.Millis(rule.Cadence),
 		MissedDeadlines:      t.missed,

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -42,7 +44,7 @@ func ExampleScore() {
 		ContentMS: []float64{240, 280, 320, 440, 480}, EventTokens: []int{1, 1, 1, 1, 1}, OutputTokens: &five,
 		TerminalMS: 500,
 	}}
-	r, err := servebench.Score(s, outcomes, servebench.ScoreOptions{SLO: servebench.SLO{TPOT: 80 * time.Millisecond}})
+	r, err := servebench.Score(s, outcomes, servebench.ScoreOptions{SLO: report.SLO{TPOT: 80 * time.Millisecond}})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -69,8 +71,8 @@ func ExampleReport_Percentile() {
 func ExampleSelectCapacity() {
 	point := func(rps float64, qualified int) servebench.SweepPoint {
 		att := float64(qualified) / 100
-		return servebench.SweepPoint{OfferedRPS: rps, Report: &servebench.Report{
-			Offered: 100, Qualified: qualified, Attainment: &att, Valid: true, Backlog: &servebench.Backlog{}}}
+		return servebench.SweepPoint{OfferedRPS: rps, Report: &report.Report{
+			Offered: 100, Qualified: qualified, Attainment: &att, Valid: true, Backlog: &report.Backlog{}}}
 	}
 	sel := servebench.SelectCapacity(
 		[]servebench.SweepPoint{point(0.5, 100), point(1.0, 99), point(1.5, 96), point(2.0, 93)},

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/servebench/schedule"
 
@@ -31,7 +33,7 @@ import (
 //
 // Quality comes from each record's Quality verdict; nil is unscored (it
 // neither passes nor fails, and the attainment kind says so).
-func Score(s *schedule.Schedule, outcomes []record.Outcome, opts ScoreOptions) (*Report, error) {
+func Score(s *schedule.Schedule, outcomes []record.Outcome, opts ScoreOptions) (*report.Report, error) {
 	return scoreOutcomes(s, outcomes, opts, outcomeSource{})
 }
 
@@ -51,7 +53,7 @@ func (src outcomeSource) errorAt(i int, id, field, format string, args ...any) e
 }
 
 // scoreOutcomes is Score, with src locating records in error messages.
-func scoreOutcomes(s *schedule.Schedule, outcomes []record.Outcome, opts ScoreOptions, src outcomeSource) (*Report, error) {
+func scoreOutcomes(s *schedule.Schedule, outcomes []record.Outcome, opts ScoreOptions, src outcomeSource) (*report.Report, error) {
 	if s == nil {
 		return nil, fmt.Errorf("score: no schedule")
 	}
@@ -197,7 +199,7 @@ func cohortRecords(s *schedule.Schedule, outcomes []record.Outcome, set scoreSet
 			}
 			recs = append(recs, scoreRecord{
 				id: e.ID, class: e.Class, status: record.StatusNotSent, scheduled: e.ScheduledMS,
-				errMsg: noOutcomeRecordError,
+				errMsg: report.NoOutcomeRecordError,
 			})
 			continue
 		}

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -139,7 +141,7 @@ func TestScoreTokenLevelITLNeedsProof(t *testing.T) {
 	// TPOT of the chunked request: (200 − 100) / (5 − 1) = 25; never a
 	// split of one chunk's delay.
 	wantFloat(t, "chunked tpot", r.Requests[1].TPOTMS, 25)
-	if wg := r.Percentiles[MetricMaxGap]; wg.N != 3 || *wg.P50 != 20 {
+	if wg := r.Percentiles[report.MetricMaxGap]; wg.N != 3 || *wg.P50 != 20 {
 		t.Fatalf("worst gap per request %+v: want [20, 50, 20]", wg)
 	}
 }
@@ -153,7 +155,7 @@ func TestScoreTPOTEligibility(t *testing.T) {
 		success("single-event", 0, 0, []float64{100}, 110, new(4)),
 		success("ok", 0, 0, []float64{100, 130, 160}, 170, new(3)),
 	}
-	r, err := Score(s, outcomes, ScoreOptions{SLO: SLO{TPOT: 40 * time.Millisecond}})
+	r, err := Score(s, outcomes, ScoreOptions{SLO: report.SLO{TPOT: 40 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +169,7 @@ func TestScoreTPOTEligibility(t *testing.T) {
 		if rs.Qualified != want[rs.ID] {
 			t.Fatalf("%s qualified %v, want %v (tpot %v, reasons %v)", rs.ID, rs.Qualified, want[rs.ID], rs.TPOTMS, rs.Reasons)
 		}
-		if !want[rs.ID] && (len(rs.Reasons) != 1 || rs.Reasons[0] != ReasonTPOT || rs.TPOTMS != nil) {
+		if !want[rs.ID] && (len(rs.Reasons) != 1 || rs.Reasons[0] != report.ReasonTPOT || rs.TPOTMS != nil) {
 			t.Fatalf("%s: reasons %v tpot %v", rs.ID, rs.Reasons, rs.TPOTMS)
 		}
 	}
@@ -191,10 +193,10 @@ func TestScoreQualityFromVerdicts(t *testing.T) {
 	if r.Qualified != 2 || r.Quality.Judged != 2 || r.Quality.Unscored != 2 || r.AttainmentKind != "performance+partial-quality" {
 		t.Fatalf("qualified %d quality %+v kind %q", r.Qualified, r.Quality, r.AttainmentKind)
 	}
-	if rs := r.Requests[1]; rs.Quality != "fail" || rs.QualityEvidence != "regex: no match for ^42$" || rs.Reasons[0] != ReasonQuality {
+	if rs := r.Requests[1]; rs.Quality != "fail" || rs.QualityEvidence != "regex: no match for ^42$" || rs.Reasons[0] != report.ReasonQuality {
 		t.Fatalf("fail %+v", rs)
 	}
-	if rs := r.Requests[3]; rs.Error != "HTTP 500" || rs.Reasons[0] != ReasonStatus || rs.TTFTMS != nil {
+	if rs := r.Requests[3]; rs.Error != "HTTP 500" || rs.Reasons[0] != report.ReasonStatus || rs.TTFTMS != nil {
 		t.Fatalf("failed request %+v", rs)
 	}
 	// With no verdict at all, attainment measures performance only.

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/stats"
 )
 
@@ -91,7 +93,7 @@ func TestPopulationMeanIsExact(t *testing.T) {
 // TestPopulationIndexFollowsTheReportOrder: the scorer numbers its
 // populations in the order the report lists them.
 func TestPopulationIndexFollowsTheReportOrder(t *testing.T) {
-	if got, want := reportMetricIndex[:], Metrics(); !slices.Equal(got, want) {
+	if got, want := reportMetricIndex[:], report.Metrics(); !slices.Equal(got, want) {
 		t.Fatalf("population index %v, report order %v", got, want)
 	}
 }

@@ -3,6 +3,8 @@ package servebench
 import (
 	"fmt"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/servebench/stats"
@@ -34,7 +36,7 @@ type populations struct {
 // (Metrics).
 var reportMetricIndex = [...]record.Metric{
 	popTTFT: record.MetricTTFT, popTTFTFromScheduled: record.MetricTTFTFromScheduled, popTPOT: record.MetricTPOT,
-	popITL: record.MetricITL, popChunkGap: record.MetricChunkGap, popMaxGap: MetricMaxGap, popE2E: record.MetricE2E,
+	popITL: record.MetricITL, popChunkGap: record.MetricChunkGap, popMaxGap: report.MetricMaxGap, popE2E: record.MetricE2E,
 	popLastToken: record.MetricLastToken, popScheduleLag: record.MetricScheduleLag, popClientQueue: record.MetricClientQueue,
 }
 
@@ -106,9 +108,9 @@ func (p *populations) addSuccess(rec *scoreRecord, m *requestMeasures) {
 // summarize computes every population's distribution, and returns the raw
 // samples when they were kept (sorted in place). It removes any temporary
 // file the populations used.
-func (p *populations) summarize(method stats.PercentileMethod, offered, successes int, defined func(record.Metric) bool) (map[record.Metric][]float64, map[record.Metric]Distribution, error) {
+func (p *populations) summarize(method stats.PercentileMethod, offered, successes int, defined func(record.Metric) bool) (map[record.Metric][]float64, map[record.Metric]report.Distribution, error) {
 	defer p.close()
-	dists := make(map[record.Metric]Distribution, len(reportMetricIndex))
+	dists := make(map[record.Metric]report.Distribution, len(reportMetricIndex))
 	var samples map[record.Metric][]float64
 	if p.keep {
 		samples = make(map[record.Metric][]float64, len(reportMetricIndex))
@@ -153,8 +155,8 @@ func (p *populations) close() {
 // distributionOfPopulation summarizes a population; an empty one has N = 0
 // and every value nil. The percentiles are those Percentile gives on the
 // sorted sample.
-func distributionOfPopulation(pop *population, method stats.PercentileMethod) (Distribution, error) {
-	d := Distribution{N: pop.n}
+func distributionOfPopulation(pop *population, method stats.PercentileMethod) (report.Distribution, error) {
+	d := report.Distribution{N: pop.n}
 	if pop.n == 0 {
 		return d, nil
 	}
@@ -193,7 +195,7 @@ func (p *populations) describe(m record.Metric, n, offered, successes int) strin
 		return fmt.Sprintf("gaps between tokens, pooled over successful requests whose every event is proven to hold one token (%s from %s)", numfmt.Count(n, "gap", "gaps"), numfmt.Count(p.tokenLevelRequests, "request", "requests"))
 	case record.MetricChunkGap:
 		return fmt.Sprintf("gaps between content events, pooled over successful requests (%s from %s)", numfmt.Count(n, "gap", "gaps"), numfmt.Count(p.gapRequests, "request", "requests"))
-	case MetricMaxGap:
+	case report.MetricMaxGap:
 		return fmt.Sprintf("worst gap between content events per successful request with at least two events (%s)", numfmt.Count(n, "request", "requests"))
 	case record.MetricE2E:
 		return fmt.Sprintf("successful requests (%d of %d offered): terminal − sent", n, offered)

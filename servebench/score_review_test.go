@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -16,7 +18,7 @@ import (
 // scoreOne scores a one-request trace: window [0, 1000), request "a"
 // scheduled at 0, with the given extra trace fields (each followed by a
 // comma) and the given EVENTS line.
-func scoreOne(t *testing.T, traceFields, event string, opts ScoreOptions) (*Report, error) {
+func scoreOne(t *testing.T, traceFields, event string, opts ScoreOptions) (*report.Report, error) {
 	t.Helper()
 	trace := `{"window_ms": [0, 1000], ` + traceFields + `"requests": [{"id": "a", "scheduled_ms": 0}]}`
 	return ScoreTrace("t.json", []byte(trace), "e.jsonl", []byte(event+"\n"), opts)
@@ -91,7 +93,7 @@ func TestReviewRuleDurationsBelowTheRecordsResolutionAreRejected(t *testing.T) {
 	}
 	// A TTFT bound of 400 ns is below the resolution as well: the TTFT of
 	// 240 ms must not qualify as if no bound had been declared.
-	_, err = scoreOne(t, ``, event, ScoreOptions{SLO: SLO{TTFT: 400 * time.Nanosecond}})
+	_, err = scoreOne(t, ``, event, ScoreOptions{SLO: report.SLO{TTFT: 400 * time.Nanosecond}})
 	if err == nil || !strings.Contains(err.Error(), "1 µs") {
 		t.Fatalf("a 400 ns TTFT bound was accepted (or the error does not say why): %v", err)
 	}
@@ -104,8 +106,8 @@ func TestReviewRuleDurationsBelowTheRecordsResolutionAreRejected(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Qualified != 0 || r.ReasonCounts[ReasonTTFT] != 1 {
-		t.Fatalf("qualified %d, ttft failures %d: want 0 and 1", r.Qualified, r.ReasonCounts[ReasonTTFT])
+	if r.Qualified != 0 || r.ReasonCounts[report.ReasonTTFT] != 1 {
+		t.Fatalf("qualified %d, ttft failures %d: want 0 and 1", r.Qualified, r.ReasonCounts[report.ReasonTTFT])
 	}
 }
 
@@ -270,7 +272,7 @@ func TestReviewTPOTEqualToItsBoundPasses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Qualified != 0 || r.ReasonCounts[ReasonTPOT] != 1 {
+	if r.Qualified != 0 || r.ReasonCounts[report.ReasonTPOT] != 1 {
 		t.Fatalf("TPOT %v ms passed a bound of 80.1", *r.Requests[0].TPOTMS)
 	}
 }
@@ -344,14 +346,14 @@ func TestReviewReasonListsAreTheirOwn(t *testing.T) {
 		t.Fatal(err)
 	}
 	a, b, c := r.Requests[0].Reasons, r.Requests[1].Reasons, r.Requests[2].Reasons
-	if len(a) != 1 || a[0] != ReasonStatus || len(b) != 1 || b[0] != ReasonStatus ||
-		len(c) != 2 || c[0] != ReasonQuality || c[1] != ReasonTTFT {
+	if len(a) != 1 || a[0] != report.ReasonStatus || len(b) != 1 || b[0] != report.ReasonStatus ||
+		len(c) != 2 || c[0] != report.ReasonQuality || c[1] != report.ReasonTTFT {
 		t.Fatalf("reasons %v %v %v", a, b, c)
 	}
 	a[0] = "changed"
 	_ = append(a, "appended")
 	_ = append(b, "appended")
-	if b[0] != ReasonStatus || c[0] != ReasonQuality || c[1] != ReasonTTFT {
+	if b[0] != report.ReasonStatus || c[0] != report.ReasonQuality || c[1] != report.ReasonTTFT {
 		t.Fatalf("one request's reasons changed another's: %v %v", b, c)
 	}
 }

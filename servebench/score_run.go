@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -36,7 +38,7 @@ import (
 // percentile method; so re-scoring with no options reproduces the run's
 // own verdict. The experiment and generator records are carried over from
 // it as well, since only the run could observe them.
-func ScoreRunDir(dir string, opts ScoreOptions) (*Report, error) {
+func ScoreRunDir(dir string, opts ScoreOptions) (*report.Report, error) {
 	schedPath := filepath.Join(dir, record.ScheduleFile)
 	outPath := filepath.Join(dir, record.OutcomesFile)
 	schedBytes, err := os.ReadFile(schedPath)
@@ -101,7 +103,7 @@ func ScoreRunDir(dir string, opts ScoreOptions) (*Report, error) {
 // Inputs outside the runner's plain shape, and every malformed input, are
 // handed to ScoreRunDir, which reads them strictly in memory and names the
 // file, line and field of any error.
-func ScoreRunDirTo(dir string, opts ScoreOptions, requests io.Writer) (*Report, error) {
+func ScoreRunDirTo(dir string, opts ScoreOptions, requests io.Writer) (*report.Report, error) {
 	rep, err := scoreRunDirStreaming(dir, opts, requests)
 	if !errors.Is(err, schedule.ErrStreamDeclined) {
 		return rep, err
@@ -123,13 +125,13 @@ func ScoreRunDirTo(dir string, opts ScoreOptions, requests io.Writer) (*Report, 
 		}
 	}
 	rep.Requests = nil
-	rep.samples = nil
+	rep.Samples = nil
 	return rep, nil
 }
 
 // optionsFromPrevious completes options left at their zero value from what
 // the run's report recorded (prev may be nil).
-func optionsFromPrevious(opts ScoreOptions, prev *Report, sched *schedule.Schedule) ScoreOptions {
+func optionsFromPrevious(opts ScoreOptions, prev *report.Report, sched *schedule.Schedule) ScoreOptions {
 	if prev == nil {
 		return opts
 	}
@@ -144,7 +146,7 @@ func optionsFromPrevious(opts ScoreOptions, prev *Report, sched *schedule.Schedu
 
 // carryPrevious copies what the runner alone observed, which does not
 // depend on the SLO, from the run's report (prev may be nil).
-func carryPrevious(rep *Report, prev *Report) {
+func carryPrevious(rep *report.Report, prev *report.Report) {
 	if prev == nil {
 		return
 	}
@@ -154,13 +156,13 @@ func carryPrevious(rep *Report, prev *Report) {
 	rep.PromptTokens = prev.PromptTokens
 	rep.OutputLengths = prev.OutputLengths
 	rep.GPUTelemetry = prev.GPUTelemetry
-	rep.GPUTelemetry.attributeWork(rep)
+	rep.GPUTelemetry.AttributeWork(rep)
 	attachEngineSeries(rep, prev.EngineSeries)
 }
 
 // fillFrom takes the options left at their zero value from a report: its
 // SLO, Wilson confidence and percentile method.
-func (opts *ScoreOptions) fillFrom(prev *Report) {
+func (opts *ScoreOptions) fillFrom(prev *report.Report) {
 	opts.SLO = keepUnsetObjectives(opts.SLO, prev.SLO)
 	if opts.Confidence == 0 {
 		opts.Confidence = prev.WilsonConfidence
@@ -174,7 +176,7 @@ func (opts *ScoreOptions) fillFrom(prev *Report) {
 }
 
 // readPreviousReport reads a run's report.json; nil when there is none.
-func readPreviousReport(path string) (*Report, error) {
+func readPreviousReport(path string) (*report.Report, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -182,7 +184,7 @@ func readPreviousReport(path string) (*Report, error) {
 	if err != nil {
 		return nil, &record.InputError{File: path, Msg: err.Error()}
 	}
-	var r Report
+	var r report.Report
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, &record.InputError{File: path, Msg: fmt.Sprintf("malformed report: %v", err)}
 	}

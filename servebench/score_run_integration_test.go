@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/fixtures/simengine"
@@ -24,7 +26,7 @@ func TestScoreRunDirReproducesTheRunsReport(t *testing.T) {
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: arrival, Count: 12, Client: client, OutputDir: dir,
 		LagTolerance: time.Second, // the test checks accounting, not this machine's timing
-		Score:        servebench.ScoreOptions{SLO: servebench.SLO{E2E: 10 * time.Second}},
+		Score:        servebench.ScoreOptions{SLO: report.SLO{E2E: 10 * time.Second}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -51,11 +53,11 @@ func TestScoreRunDirReproducesTheRunsReport(t *testing.T) {
 		t.Fatalf("offered %d successes %d", again.Offered, again.ProtocolSuccesses)
 	}
 	// An impossible TTFT bound: nothing qualifies, the accounting stands.
-	strict, err := servebench.ScoreRunDir(dir, servebench.ScoreOptions{SLO: servebench.SLO{TTFT: time.Microsecond}})
+	strict, err := servebench.ScoreRunDir(dir, servebench.ScoreOptions{SLO: report.SLO{TTFT: time.Microsecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strict.Qualified != 0 || strict.Offered != 12 || strict.ReasonCounts[servebench.ReasonTTFT] != 12 {
+	if strict.Qualified != 0 || strict.Offered != 12 || strict.ReasonCounts[report.ReasonTTFT] != 12 {
 		t.Fatalf("strict SLO: %s", strict.GomegaString())
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -18,7 +20,7 @@ import (
 
 // writeRunDir writes a run directory the way the runner does: the schedule
 // as JSON and one JSON outcome per line.
-func writeRunDir(t *testing.T, s *schedule.Schedule, outcomes []record.Outcome, report *Report) string {
+func writeRunDir(t *testing.T, s *schedule.Schedule, outcomes []record.Outcome, report *report.Report) string {
 	t.Helper()
 	dir := t.TempDir()
 	data, err := json.MarshalIndent(s, "", "  ")
@@ -71,11 +73,11 @@ func TestScoreRunDirRescoresWithNewSLOs(t *testing.T) {
 		t.Fatalf("offered %d qualified %d horizon %v", r.Offered, r.Qualified, r.HorizonMS)
 	}
 	// A TTFT bound of 200 ms disqualifies b (299 ms).
-	r, err = ScoreRunDir(dir, ScoreOptions{SLO: SLO{TTFT: 200 * time.Millisecond}})
+	r, err = ScoreRunDir(dir, ScoreOptions{SLO: report.SLO{TTFT: 200 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Qualified != 1 || r.Requests[1].Reasons[0] != ReasonTTFT {
+	if r.Qualified != 1 || r.Requests[1].Reasons[0] != report.ReasonTTFT {
 		t.Fatalf("qualified %d", r.Qualified)
 	}
 	schedBytes, _ := os.ReadFile(filepath.Join(dir, record.ScheduleFile))
@@ -90,8 +92,8 @@ func TestScoreRunDirRescoresWithNewSLOs(t *testing.T) {
 
 func TestScoreRunDirReusesTheRecordedSLO(t *testing.T) {
 	s, outcomes := runDirFixture()
-	prev := &Report{SLO: SLO{TTFT: 200 * time.Millisecond}, WilsonConfidence: 0.9, PercentileMethod: stats.Linear,
-		Experiment: &Experiment{RunID: "run-1"}}
+	prev := &report.Report{SLO: report.SLO{TTFT: 200 * time.Millisecond}, WilsonConfidence: 0.9, PercentileMethod: stats.Linear,
+		Experiment: &report.Experiment{RunID: "run-1"}}
 	dir := writeRunDir(t, s, outcomes, prev)
 	r, err := ScoreRunDir(dir, ScoreOptions{})
 	if err != nil {

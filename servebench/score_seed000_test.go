@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/record"
 )
 
@@ -32,7 +34,7 @@ func seedInputs(t *testing.T) (trace, events []byte) {
 }
 
 // scoreSeedEdit scores the fixture with its EVENTS transformed by edit.
-func scoreSeedEdit(t *testing.T, edit func(string) string) (*Report, error) {
+func scoreSeedEdit(t *testing.T, edit func(string) string) (*report.Report, error) {
 	t.Helper()
 	trace, events := seedInputs(t)
 	edited := edit(string(events))
@@ -89,8 +91,8 @@ func TestSeedCohortAccounting(t *testing.T) {
 			t.Fatalf("status_counts[%s] = %d, want %d", s, got, wantStatus[s])
 		}
 	}
-	wantReasons := map[Reason]int{ReasonStatus: 1, ReasonQuality: 1, ReasonTTFT: 1}
-	for _, reason := range Reasons() {
+	wantReasons := map[report.Reason]int{report.ReasonStatus: 1, report.ReasonQuality: 1, report.ReasonTTFT: 1}
+	for _, reason := range report.Reasons() {
 		if got := r.ReasonCounts[reason]; got != wantReasons[reason] {
 			t.Fatalf("reason_counts[%s] = %d, want %d", reason, got, wantReasons[reason])
 		}
@@ -111,7 +113,7 @@ func TestSeedPerRequestMetrics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	byID := map[string]RequestScore{}
+	byID := map[string]report.RequestScore{}
 	for _, rs := range r.Requests {
 		byID[rs.ID] = rs
 	}
@@ -133,7 +135,7 @@ func TestSeedPerRequestMetrics(t *testing.T) {
 	r03 := byID["r03"]
 	wantFloat(t, "r03 ttft", r03.TTFTMS, 420)
 	wantFloat(t, "r03 tpot", r03.TPOTMS, 178.0/3)
-	if r03.Qualified || len(r03.Reasons) != 1 || r03.Reasons[0] != ReasonTTFT {
+	if r03.Qualified || len(r03.Reasons) != 1 || r03.Reasons[0] != report.ReasonTTFT {
 		t.Fatalf("r03 reasons %v", r03.Reasons)
 	}
 	r04 := byID["r04"]
@@ -141,11 +143,11 @@ func TestSeedPerRequestMetrics(t *testing.T) {
 	wantFloat(t, "r04 ttft_from_scheduled", r04.TTFTFromScheduledMS, 290)
 	wantFloat(t, "r04 lag", r04.ScheduleLagMS, 5)
 	r05 := byID["r05"]
-	if r05.Quality != "fail" || len(r05.Reasons) != 1 || r05.Reasons[0] != ReasonQuality {
+	if r05.Quality != "fail" || len(r05.Reasons) != 1 || r05.Reasons[0] != report.ReasonQuality {
 		t.Fatalf("r05 quality %q reasons %v", r05.Quality, r05.Reasons)
 	}
 	r06 := byID["r06"]
-	if r06.Status != record.StatusTimeout || len(r06.Reasons) != 1 || r06.Reasons[0] != ReasonStatus {
+	if r06.Status != record.StatusTimeout || len(r06.Reasons) != 1 || r06.Reasons[0] != report.ReasonStatus {
 		t.Fatalf("r06 %+v", r06)
 	}
 	// A failed request keeps its own times but enters no latency population.
@@ -246,7 +248,7 @@ func TestSeedEditLateSend(t *testing.T) {
 	if r.Valid || r.LateCount != 1 {
 		t.Fatalf("valid %v, late %d", r.Valid, r.LateCount)
 	}
-	if err := r.LoadDelivered(); !errors.Is(err, ErrLoadNotDelivered) {
+	if err := r.LoadDelivered(); !errors.Is(err, report.ErrLoadNotDelivered) {
 		t.Fatalf("LoadDelivered = %v", err)
 	}
 	if len(r.InvalidReasons) != 1 || !strings.Contains(r.InvalidReasons[0], "1 of 6 offered requests were sent more than 20 ms after their scheduled time (max schedule lag 40 ms)") {
@@ -260,14 +262,14 @@ func TestSeedEditLateSend(t *testing.T) {
 
 func TestSeedTTFTFromScheduledCountsTheLag(t *testing.T) {
 	trace, events := seedInputs(t)
-	opts := ScoreOptions{SLO: SLO{TTFT: 288 * time.Millisecond, TTFTFromScheduled: true}}
+	opts := ScoreOptions{SLO: report.SLO{TTFT: 288 * time.Millisecond, TTFTFromScheduled: true}}
 	r, err := ScoreTrace("trace.json", trace, "events.jsonl", events, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// From the schedule r04 waited 1050 − 760 = 290 > 288 ms, while from
 	// the send it waited 285: the bound judges the former.
-	if rs := r.Requests[3]; rs.Qualified || rs.Reasons[0] != ReasonTTFT {
+	if rs := r.Requests[3]; rs.Qualified || rs.Reasons[0] != report.ReasonTTFT {
 		t.Fatalf("r04 %+v", rs)
 	}
 }
@@ -296,7 +298,7 @@ func TestSeedWorkedExample(t *testing.T) {
 	wantFloat(t, "last token", rs.LastTokenMS, 480)
 	// The gaps [40, 40, 120, 40], kept in full: the 120 ms pause hidden in
 	// the 60 ms mean.
-	if got := r.samples[record.MetricITL]; len(got) != 4 || got[0] != 40 || got[1] != 40 || got[2] != 40 || got[3] != 120 {
+	if got := r.Samples[record.MetricITL]; len(got) != 4 || got[0] != 40 || got[1] != 40 || got[2] != 40 || got[3] != 120 {
 		t.Fatalf("gaps (sorted) %v, want [40 40 40 120]", got)
 	}
 	p99, n, _, err := r.Percentile(record.MetricITL, 99)

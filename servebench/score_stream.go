@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -30,7 +32,7 @@ import (
 // It returns errStreamDeclined for any input error, and for inputs outside
 // the runner's plain shape it leaves to the strict reader: the caller then
 // scores in memory, which names the file, line and field of the error.
-func scoreRunDirStreaming(dir string, opts ScoreOptions, out io.Writer) (*Report, error) {
+func scoreRunDirStreaming(dir string, opts ScoreOptions, out io.Writer) (*report.Report, error) {
 	rep, _, err := scoreRunDirCounting(dir, opts, out)
 	return rep, err
 }
@@ -38,7 +40,7 @@ func scoreRunDirStreaming(dir string, opts ScoreOptions, out io.Writer) (*Report
 // scoreRunDirCounting is scoreRunDirStreaming that also counts the
 // attempts (every line, retries included) sent before the window's end,
 // for the generator's delivered rate.
-func scoreRunDirCounting(dir string, opts ScoreOptions, out io.Writer) (*Report, int, error) {
+func scoreRunDirCounting(dir string, opts ScoreOptions, out io.Writer) (*report.Report, int, error) {
 	rep, idx, err := scoreRunDirStreamed(dir, opts, out)
 	if err != nil {
 		return nil, 0, err
@@ -47,7 +49,7 @@ func scoreRunDirCounting(dir string, opts ScoreOptions, out io.Writer) (*Report,
 }
 
 // scoreRunDirStreamed does the work of scoreRunDirStreaming.
-func scoreRunDirStreamed(dir string, opts ScoreOptions, out io.Writer) (*Report, *outcomeIndex, error) {
+func scoreRunDirStreamed(dir string, opts ScoreOptions, out io.Writer) (*report.Report, *outcomeIndex, error) {
 	cs, err := schedule.ReadCompact(filepath.Join(dir, record.ScheduleFile))
 	if err != nil {
 		return nil, nil, err
@@ -75,7 +77,7 @@ func scoreRunDirStreamed(dir string, opts ScoreOptions, out io.Writer) (*Report,
 		enc = json.NewEncoder(bw)
 	}
 	emit := func(rec *scoreRecord) error {
-		var rs RequestScore
+		var rs report.RequestScore
 		t.add(rec, &rs)
 		if enc != nil {
 			return enc.Encode(&rs)
@@ -90,7 +92,7 @@ func scoreRunDirStreamed(dir string, opts ScoreOptions, out io.Writer) (*Report,
 			continue
 		}
 		rec := scoreRecord{id: string(cs.ID(i)), class: cs.Class(i), status: record.StatusNotSent,
-			scheduled: cs.Scheduled[i], errMsg: noOutcomeRecordError}
+			scheduled: cs.Scheduled[i], errMsg: report.NoOutcomeRecordError}
 		if err := emit(&rec); err != nil {
 			return nil, nil, err
 		}
@@ -373,7 +375,7 @@ func leadingIDAttempt(line []byte) (id []byte, attempt int, ok bool) {
 // readPreviousReportHead reads a run's report.json without its per-request
 // entries, which are skipped token by token so that a large report costs
 // no memory; nil when there is none.
-func readPreviousReportHead(path string) (*Report, error) {
+func readPreviousReportHead(path string) (*report.Report, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -409,7 +411,7 @@ func readPreviousReportHead(path string) (*Report, error) {
 	if err != nil {
 		return nil, schedule.ErrStreamDeclined
 	}
-	var r Report
+	var r report.Report
 	if err := json.Unmarshal(obj, &r); err != nil {
 		return nil, schedule.ErrStreamDeclined
 	}

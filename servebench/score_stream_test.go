@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -96,9 +98,9 @@ func TestScoreRunDirToMatchesInMemory(t *testing.T) {
 		opts  ScoreOptions
 	}{
 		{"small", 40, 1 << 16, ScoreOptions{}},
-		{"slo and linear", 400, 1 << 16, ScoreOptions{SLO: SLO{TTFT: 150 * time.Millisecond, TPOT: 20 * time.Millisecond, E2E: 400 * time.Millisecond},
+		{"slo and linear", 400, 1 << 16, ScoreOptions{SLO: report.SLO{TTFT: 150 * time.Millisecond, TPOT: 20 * time.Millisecond, E2E: 400 * time.Millisecond},
 			PercentileMethod: stats.Linear, Fluidity: &FluidityRule{FirstTokenDeadline: 200 * time.Millisecond, Cadence: 30 * time.Millisecond}}},
-		{"spilled populations", 3000, 32, ScoreOptions{SLO: SLO{TTFT: 100 * time.Millisecond}}},
+		{"spilled populations", 3000, 32, ScoreOptions{SLO: report.SLO{TTFT: 100 * time.Millisecond}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			spillDistinct = tc.spill
@@ -124,13 +126,13 @@ func TestScoreRunDirToMatchesInMemory(t *testing.T) {
 
 // compareStreamed wants got (streamed, request entries in out) to equal
 // want (in memory).
-func compareStreamed(t *testing.T, want, got *Report, out *bytes.Buffer) {
+func compareStreamed(t *testing.T, want, got *report.Report, out *bytes.Buffer) {
 	t.Helper()
-	byID := map[string]RequestScore{}
+	byID := map[string]report.RequestScore{}
 	sc := bufio.NewScanner(out)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		var rs RequestScore
+		var rs report.RequestScore
 		if err := json.Unmarshal(sc.Bytes(), &rs); err != nil {
 			t.Fatal(err)
 		}
@@ -149,7 +151,7 @@ func compareStreamed(t *testing.T, want, got *Report, out *bytes.Buffer) {
 	w, g := *want, *got
 	// The breakdown is computed from the request entries, which a
 	// streamed report does not keep either.
-	w.Requests, w.samples, g.Requests, g.samples, w.Breakdown = nil, nil, nil, nil, nil
+	w.Requests, w.Samples, g.Requests, g.Samples, w.Breakdown = nil, nil, nil, nil, nil
 	if !reflect.DeepEqual(w, g) {
 		wb, _ := json.MarshalIndent(w, "", " ")
 		gb, _ := json.MarshalIndent(g, "", " ")

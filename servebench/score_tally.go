@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/servebench/record"
 
@@ -17,7 +19,7 @@ import (
 // exact, percentiles are selected from counts).
 type scoreTally struct {
 	set    scoreSetup
-	r      *Report
+	r      *report.Report
 	pop    *populations
 	limits sloLimits
 
@@ -36,11 +38,11 @@ type scoreTally struct {
 // newScoreTally starts a tally; keep says whether to keep every raw sample
 // in the Report (the in-memory scorer does).
 func newScoreTally(set scoreSetup, keep bool) *scoreTally {
-	r := &Report{
-		Schema:                 ReportSchema,
+	r := &report.Report{
+		Schema:                 report.ReportSchema,
 		WilsonConfidence:       set.confidence,
 		StatusCounts:           make(map[record.Status]int, len(record.Statuses())),
-		ReasonCounts:           make(map[Reason]int, len(Reasons())),
+		ReasonCounts:           make(map[report.Reason]int, len(report.Reasons())),
 		WindowMS:               set.window,
 		ScheduleLagToleranceMS: set.tolerance,
 		InvalidReasons:         []string{},
@@ -53,7 +55,7 @@ func newScoreTally(set scoreSetup, keep bool) *scoreTally {
 	for _, s := range record.Statuses() {
 		r.StatusCounts[s] = 0
 	}
-	for _, reason := range Reasons() {
+	for _, reason := range report.Reasons() {
 		r.ReasonCounts[reason] = 0
 	}
 	t := &scoreTally{set: set, r: r, pop: newPopulations(keep), lastTerminal: math.Inf(-1),
@@ -70,7 +72,7 @@ func newScoreTally(set scoreSetup, keep bool) *scoreTally {
 }
 
 // add scores one record into rs.
-func (t *scoreTally) add(rec *scoreRecord, rs *RequestScore) {
+func (t *scoreTally) add(rec *scoreRecord, rs *report.RequestScore) {
 	r := t.r
 	r.Offered++
 	rs.ID, rs.Class, rs.Backend, rs.Status = rec.id, rec.class, rec.backend, rec.status
@@ -145,7 +147,7 @@ func (t *scoreTally) tallyQuality(rec *scoreRecord, success bool) {
 
 // putMeasures copies a record's derived times into its entry and counts
 // the ones every sent request contributes (schedule lag, client queue).
-func (t *scoreTally) putMeasures(rec *scoreRecord, m *requestMeasures, rs *RequestScore) {
+func (t *scoreTally) putMeasures(rec *scoreRecord, m *requestMeasures, rs *report.RequestScore) {
 	r := t.r
 	put := t.floats.put
 	if rec.sent != nil {
@@ -179,7 +181,7 @@ func (t *scoreTally) putMeasures(rec *scoreRecord, m *requestMeasures, rs *Reque
 
 // finish completes the Report: rates, validity, backlog, fluidity and the
 // distributions. It fails only when a population's temporary file does.
-func (t *scoreTally) finish() (*Report, error) {
+func (t *scoreTally) finish() (*report.Report, error) {
 	r, set := t.r, t.set
 	n := r.Offered
 	r.AttainmentKind = attainmentKind(t.judgedSuccesses, r.ProtocolSuccesses)
@@ -233,7 +235,7 @@ func (t *scoreTally) finish() (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.samples, r.Percentiles = samples, dists
+	r.Samples, r.Percentiles = samples, dists
 	return r, nil
 }
 

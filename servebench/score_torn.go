@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/record"
 )
 
@@ -32,7 +34,7 @@ func splitTornTail(data []byte, lines []jsonlLine, decode func(jsonlLine) (recor
 
 // markTornLine makes the report of a run directory with a torn last line
 // not valid, naming the line.
-func markTornLine(rep *Report, file string, torn *tornLine) {
+func markTornLine(rep *report.Report, file string, torn *tornLine) {
 	rep.Valid = false
 	rep.InvalidReasons = append(rep.InvalidReasons, fmt.Sprintf(
 		"%s:%d: the last line is torn (cut off mid-write, no newline at its end): the complete lines before it were scored and its request counts as unrecorded (%v)",

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/internal/oneline"
 )
@@ -16,18 +18,18 @@ const FirstUnqualifiedLimit = 10
 
 // latencyReasons are the criteria whose failure can be "above the
 // objective" or "not measurable".
-var latencyReasons = [...]Reason{ReasonTTFT, ReasonTPOT, ReasonE2E}
+var latencyReasons = [...]report.Reason{report.ReasonTTFT, report.ReasonTPOT, report.ReasonE2E}
 
 // unqualifiedTally keeps the first FirstUnqualifiedLimit unqualified
 // requests by (scheduled time, ID), whatever order the records come in,
 // and counts the latency failures that were not measurable.
 type unqualifiedTally struct {
-	first        []UnqualifiedRequest
-	unmeasurable map[Reason]int
+	first        []report.UnqualifiedRequest
+	unmeasurable map[report.Reason]int
 }
 
 func newUnqualifiedTally() unqualifiedTally {
-	u := unqualifiedTally{unmeasurable: make(map[Reason]int, len(latencyReasons))}
+	u := unqualifiedTally{unmeasurable: make(map[report.Reason]int, len(latencyReasons))}
 	for _, r := range latencyReasons {
 		u.unmeasurable[r] = 0
 	}
@@ -35,7 +37,7 @@ func newUnqualifiedTally() unqualifiedTally {
 }
 
 // add takes one judged record; reasons is empty for a qualified one.
-func (u *unqualifiedTally) add(rec *scoreRecord, m *requestMeasures, lim sloLimits, reasons []Reason, none unmeasured) {
+func (u *unqualifiedTally) add(rec *scoreRecord, m *requestMeasures, lim sloLimits, reasons []report.Reason, none unmeasured) {
 	if len(reasons) == 0 {
 		return
 	}
@@ -44,7 +46,7 @@ func (u *unqualifiedTally) add(rec *scoreRecord, m *requestMeasures, lim sloLimi
 			u.unmeasurable[r]++
 		}
 	}
-	key := UnqualifiedRequest{ID: rec.id, ScheduledMS: rec.scheduled}
+	key := report.UnqualifiedRequest{ID: rec.id, ScheduledMS: rec.scheduled}
 	i, _ := slices.BinarySearchFunc(u.first, key, compareUnqualified)
 	if i >= FirstUnqualifiedLimit {
 		return
@@ -58,21 +60,21 @@ func (u *unqualifiedTally) add(rec *scoreRecord, m *requestMeasures, lim sloLimi
 }
 
 // list is the kept requests, never nil.
-func (u *unqualifiedTally) list() []UnqualifiedRequest {
+func (u *unqualifiedTally) list() []report.UnqualifiedRequest {
 	if u.first == nil {
-		return []UnqualifiedRequest{}
+		return []report.UnqualifiedRequest{}
 	}
 	return u.first
 }
 
 // compareUnqualified orders by scheduled time, then ID.
-func compareUnqualified(a, b UnqualifiedRequest) int {
+func compareUnqualified(a, b report.UnqualifiedRequest) int {
 	return cmp.Or(cmp.Compare(a.ScheduledMS, b.ScheduledMS), strings.Compare(a.ID, b.ID))
 }
 
 // explainUnqualified says, for each failed criterion, what was measured
 // against which bound.
-func explainUnqualified(rec *scoreRecord, m *requestMeasures, lim sloLimits, reasons []Reason, none unmeasured) string {
+func explainUnqualified(rec *scoreRecord, m *requestMeasures, lim sloLimits, reasons []report.Reason, none unmeasured) string {
 	parts := make([]string, 0, len(reasons))
 	for _, r := range reasons {
 		parts = append(parts, explainReason(rec, m, lim, r, none.has(r)))
@@ -81,16 +83,16 @@ func explainUnqualified(rec *scoreRecord, m *requestMeasures, lim sloLimits, rea
 }
 
 // explainReason explains one failed criterion.
-func explainReason(rec *scoreRecord, m *requestMeasures, lim sloLimits, r Reason, notMeasurable bool) string {
+func explainReason(rec *scoreRecord, m *requestMeasures, lim sloLimits, r report.Reason, notMeasurable bool) string {
 	switch r {
-	case ReasonStatus:
+	case report.ReasonStatus:
 		if rec.errMsg == "" {
 			return "status " + string(rec.status)
 		}
 		return fmt.Sprintf("status %s: %s", rec.status, oneline.Shorten(rec.errMsg))
-	case ReasonQuality:
+	case report.ReasonQuality:
 		return "quality failed: " + numfmt.Or(rec.qualityEvidence)
-	case ReasonTTFT:
+	case report.ReasonTTFT:
 		if notMeasurable {
 			return "ttft not measurable: no content event"
 		}
@@ -99,12 +101,12 @@ func explainReason(rec *scoreRecord, m *requestMeasures, lim sloLimits, r Reason
 			v, from = m.ttftFromScheduled, "f − a"
 		}
 		return fmt.Sprintf("ttft %s ms (%s) above the objective %s ms", numfmt.Compact(v), from, numfmt.Compact(lim.ttft))
-	case ReasonTPOT:
+	case report.ReasonTPOT:
 		if notMeasurable {
 			return "tpot not measurable: " + whyNoTPOT(rec)
 		}
 		return fmt.Sprintf("tpot %s ms above the objective %s ms", numfmt.Compact(m.tpot), numfmt.Compact(lim.tpot))
-	case ReasonE2E:
+	case report.ReasonE2E:
 		if notMeasurable {
 			return "e2e not measurable: no terminal time"
 		}

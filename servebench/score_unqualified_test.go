@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/record"
 )
 
@@ -31,18 +33,18 @@ func TestScoreTellsAboveTheObjectiveFromNotMeasurable(t *testing.T) {
 	}
 	// Scrambled order: the list must still be in schedule order.
 	outcomes[0], outcomes[4] = outcomes[4], outcomes[0]
-	r, err := Score(s, outcomes, ScoreOptions{SLO: SLO{TTFT: 100 * time.Millisecond, TPOT: 40 * time.Millisecond, E2E: 300 * time.Millisecond}})
+	r, err := Score(s, outcomes, ScoreOptions{SLO: report.SLO{TTFT: 100 * time.Millisecond, TPOT: 40 * time.Millisecond, E2E: 300 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantCounts := map[Reason][2]int{ // total, not measurable
-		ReasonStatus: {1, 0}, ReasonTTFT: {1, 0}, ReasonTPOT: {2, 1}, ReasonE2E: {1, 0},
+	wantCounts := map[report.Reason][2]int{ // total, not measurable
+		report.ReasonStatus: {1, 0}, report.ReasonTTFT: {1, 0}, report.ReasonTPOT: {2, 1}, report.ReasonE2E: {1, 0},
 	}
 	for reason, want := range wantCounts {
 		if got := r.ReasonCounts[reason]; got != want[0] {
 			t.Errorf("ReasonCounts[%s] = %d, want %d", reason, got, want[0])
 		}
-		if reason == ReasonStatus {
+		if reason == report.ReasonStatus {
 			if _, ok := r.UnmeasurableCounts[reason]; ok {
 				t.Errorf("UnmeasurableCounts has %s, which is never a measurement", reason)
 			}

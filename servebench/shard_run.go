@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -12,11 +14,11 @@ import (
 
 // shardTiming records where a shard's measurement started; nil for a run
 // that is not a shard.
-func shardTiming(s *schedule.Schedule, startAt, started time.Time) *ShardTiming {
+func shardTiming(s *schedule.Schedule, startAt, started time.Time) *report.ShardTiming {
 	if s.Shard == nil {
 		return nil
 	}
-	t := &ShardTiming{Shard: s.Shard.Shard, Scheduled: len(s.Entries)}
+	t := &report.ShardTiming{Shard: s.Shard.Shard, Scheduled: len(s.Entries)}
 	if !startAt.IsZero() {
 		t.StartAt = startAt.UTC().Format(time.RFC3339Nano)
 		// Round(0) drops the monotonic reading: both sides on the wall clock.

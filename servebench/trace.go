@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -69,7 +71,7 @@ type eventLine struct {
 // own window, tolerance and SLO. Malformed or incomplete input is a
 // *ScoreInputError naming the file, line and field; a report whose load was
 // not delivered is returned without error (see Report.LoadDelivered).
-func ScoreFiles(trace, events string) (*Report, error) {
+func ScoreFiles(trace, events string) (*report.Report, error) {
 	tb, err := os.ReadFile(trace)
 	if err != nil {
 		return nil, &record.InputError{File: trace, Msg: err.Error()}
@@ -92,7 +94,7 @@ func ScoreFiles(trace, events string) (*Report, error) {
 // tokens, a not_sent record with a send time or tokens, and malformed JSON.
 // Blank lines in EVENTS are skipped. Requests scheduled outside the window
 // must still have their outcome but are not part of the cohort.
-func ScoreTrace(traceName string, trace []byte, eventsName string, events []byte, opts ScoreOptions) (*Report, error) {
+func ScoreTrace(traceName string, trace []byte, eventsName string, events []byte, opts ScoreOptions) (*report.Report, error) {
 	tf, err := parseTraceFile(traceName, trace)
 	if err != nil {
 		return nil, err
@@ -274,8 +276,8 @@ func parseTraceFile(name string, data []byte) (*traceFile, error) {
 }
 
 // slo converts the trace's bounds.
-func (s *traceSLO) slo() SLO {
-	var out SLO
+func (s *traceSLO) slo() report.SLO {
+	var out report.SLO
 	if s.TTFTMS != nil {
 		out.TTFT = record.FromMillis(*s.TTFTMS)
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/servebench/stats"
@@ -19,7 +21,7 @@ const (
 	tinyB = `{"id": "b", "sent_ms": 502, "terminal_ms": 900, "token_ms": [600, 700, 800], "status": "success", "quality_pass": null}`
 )
 
-func scoreTiny(trace string, lines ...string) (*Report, error) {
+func scoreTiny(trace string, lines ...string) (*report.Report, error) {
 	return ScoreTrace("t.json", []byte(trace), "e.jsonl", []byte(strings.Join(lines, "\n")+"\n"), ScoreOptions{})
 }
 
@@ -198,13 +200,13 @@ func TestUnsentRequestMakesTheRunInvalid(t *testing.T) {
 func TestOptionsOverrideTheTrace(t *testing.T) {
 	tol := 0.5
 	r, err := ScoreTrace("t.json", []byte(tinyTrace), "e.jsonl", []byte(tinyA+"\n"+tinyB),
-		ScoreOptions{SLO: SLO{E2E: 350e6}, LagToleranceMS: &tol, PercentileMethod: stats.Linear, Confidence: 0.9})
+		ScoreOptions{SLO: report.SLO{E2E: 350e6}, LagToleranceMS: &tol, PercentileMethod: stats.Linear, Confidence: 0.9})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The E2E bound of 350 ms replaces the trace's TTFT bound: a (299 ms)
 	// passes, b (398 ms) fails; both lags (1 and 2 ms) exceed 0.5 ms.
-	if r.Qualified != 1 || r.Requests[1].Reasons[0] != ReasonE2E || r.LateCount != 2 || r.Valid {
+	if r.Qualified != 1 || r.Requests[1].Reasons[0] != report.ReasonE2E || r.LateCount != 2 || r.Valid {
 		t.Fatalf("qualified %d reasons %v late %d", r.Qualified, r.Requests[1].Reasons, r.LateCount)
 	}
 	if r.PercentileMethod != stats.Linear || r.WilsonConfidence != 0.9 {
@@ -212,7 +214,7 @@ func TestOptionsOverrideTheTrace(t *testing.T) {
 	}
 	// Linear p50 of TTFT [99, 98] = 98.5.
 	wantFloat(t, "ttft p50", r.Percentiles[record.MetricTTFT].P50, 98.5)
-	for _, bad := range []ScoreOptions{{Confidence: 1.5}, {PercentileMethod: "median"}, {WindowMS: &[2]float64{5, 5}}, {SLO: SLO{TPOT: -1}}} {
+	for _, bad := range []ScoreOptions{{Confidence: 1.5}, {PercentileMethod: "median"}, {WindowMS: &[2]float64{5, 5}}, {SLO: report.SLO{TPOT: -1}}} {
 		if _, err := ScoreTrace("t.json", []byte(tinyTrace), "e.jsonl", []byte(tinyA+"\n"+tinyB), bad); err == nil {
 			t.Fatalf("options %+v accepted", bad)
 		}

@@ -3,11 +3,11 @@ package servebench_test
 import (
 	"testing"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/openai"
 
 	"github.com/servebench/servebench/servebench/record"
-
-	"github.com/servebench/servebench/servebench"
 )
 
 // The lists of declared values are the caller's own: changing one does not
@@ -18,9 +18,9 @@ func TestDeclaredListsCannotBeChangedFromOutside(t *testing.T) {
 	if got := record.Statuses(); got[0] != record.StatusSuccess || len(got) != 9 || !record.StatusSuccess.Valid() {
 		t.Fatalf("Statuses() after a caller's change: %v", got)
 	}
-	r := servebench.Reasons()
+	r := report.Reasons()
 	r[0] = "changed"
-	if got := servebench.Reasons(); got[0] != servebench.ReasonStatus || len(got) != 5 {
+	if got := report.Reasons(); got[0] != report.ReasonStatus || len(got) != 5 {
 		t.Fatalf("Reasons() after a caller's change: %v", got)
 	}
 	l := openai.LengthControls()

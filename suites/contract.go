@@ -3,6 +3,8 @@ package suites
 import (
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/openai"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -86,7 +88,7 @@ type Contract struct {
 	// Timeouts are the per-request deadlines and the spec bounds.
 	Timeouts Timeouts
 	// SLO is the latency each request must meet to qualify.
-	SLO servebench.SLO
+	SLO report.SLO
 	// Objectives are what the run must achieve; each becomes one spec.
 	Objectives Objectives
 	// ScheduleLagTolerance is the declared lag tolerance (default 20 ms).

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -130,10 +132,10 @@ var _ = Describe("Contract", func() {
 var _ = Describe("RunEntry", func() {
 	It("renders a run in one line with its denominators, percentiles, validity and directory", func() {
 		a, w, ttft, e2e := 0.75, 0.5, 180.25, 950.0
-		e := &suites.RunEntry{Contract: "chat", LoadPoint: "poisson 8 requests at 4 req/s", Dir: "/runs/chat/x", Report: &servebench.Report{
+		e := &suites.RunEntry{Contract: "chat", LoadPoint: "poisson 8 requests at 4 req/s", Dir: "/runs/chat/x", Report: &report.Report{
 			Offered: 8, Qualified: 6, Attainment: &a, WilsonLower: &w, WilsonConfidence: 0.95,
 			StatusCounts: map[record.Status]int{record.StatusSuccess: 7, record.StatusTimeout: 1},
-			Percentiles: map[record.Metric]servebench.Distribution{
+			Percentiles: map[record.Metric]report.Distribution{
 				record.MetricTTFT: {N: 7, P99: &ttft},
 				record.MetricE2E:  {N: 7, P99: &e2e},
 			},

@@ -10,13 +10,13 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/openai"
 
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"go.yaml.in/yaml/v3"
-
-	"github.com/servebench/servebench/servebench"
 )
 
 // contractFields are the top-level fields of a contract.
@@ -225,7 +225,7 @@ func (d *decoder) slo(m *mapping, c *Contract) {
 	if s == nil {
 		return
 	}
-	c.SLO = servebench.SLO{TTFT: d.duration(s, "ttft"), TPOT: d.duration(s, "tpot"), E2E: d.duration(s, "e2e")}
+	c.SLO = report.SLO{TTFT: d.duration(s, "ttft"), TPOT: d.duration(s, "tpot"), E2E: d.duration(s, "e2e")}
 	switch from := d.str(s, "ttft_from"); from {
 	case "", "sent":
 	case "scheduled":

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"go.yaml.in/yaml/v3"
@@ -20,7 +22,7 @@ var Metrics = map[string]record.Metric{
 	"tpot":                record.MetricTPOT,
 	"itl":                 record.MetricITL,
 	"chunk_gap":           record.MetricChunkGap,
-	"max_gap":             servebench.MetricMaxGap,
+	"max_gap":             report.MetricMaxGap,
 	"e2e":                 record.MetricE2E,
 	"last_token":          record.MetricLastToken,
 	"schedule_lag":        record.MetricScheduleLag,
@@ -106,7 +108,7 @@ func (d *decoder) percentiles(o *mapping, bounded bool) []PercentileObjective {
 			case v <= 0 || v > 100:
 				d.errorf(pm.get("p"), pm.field("p"), "want a percentile in (0, 100], got %g", v)
 				ok = false
-			case bounded && !slices.Contains(servebench.StoredPercentiles(), v):
+			case bounded && !slices.Contains(report.StoredPercentiles(), v):
 				d.errorf(pm.get("p"), pm.field("p"), "with bounded_memory the report keeps p50, p90, p95, p99 and p100 only, got %g", v)
 				ok = false
 			default:

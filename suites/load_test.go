@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/openai"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -70,7 +72,7 @@ var _ = Describe("Load", func() {
 		Expect(c.Timeouts).To(Equal(suites.Timeouts{
 			FirstToken: 10 * time.Second, Idle: 5 * time.Second, Total: time.Minute, Run: 10 * time.Minute, Startup: 15 * time.Minute,
 		}))
-		Expect(c.SLO).To(Equal(servebench.SLO{TTFT: 500 * time.Millisecond, TPOT: 50 * time.Millisecond, E2E: 10 * time.Second}))
+		Expect(c.SLO).To(Equal(report.SLO{TTFT: 500 * time.Millisecond, TPOT: 50 * time.Millisecond, E2E: 10 * time.Second}))
 		Expect(c.Objectives).To(Equal(suites.Objectives{
 			ValidLoad: true, Attainment: f(0.95), WilsonLower: f(0.90), Confidence: 0.95,
 			Percentiles: []suites.PercentileObjective{

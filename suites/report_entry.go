@@ -4,10 +4,11 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/internal/numfmt"
-	"github.com/servebench/servebench/servebench"
 )
 
 // ReportEntryName names the report entry every load point attaches.
@@ -18,10 +19,10 @@ const ReportEntryName = "servebench run"
 // added by pointer, so Ginkgo's JSON report carries the whole report and the
 // console shows ColorableString.
 type RunEntry struct {
-	Contract  string             `json:"contract"`
-	LoadPoint string             `json:"load_point"`
-	Dir       string             `json:"dir"`
-	Report    *servebench.Report `json:"report"`
+	Contract  string         `json:"contract"`
+	LoadPoint string         `json:"load_point"`
+	Dir       string         `json:"dir"`
+	Report    *report.Report `json:"report"`
 }
 
 // ColorableString renders the run in one line: attainment with its counts

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/openai"
 
 	"github.com/servebench/servebench/servebench/schedule"
@@ -28,7 +30,7 @@ type Target struct {
 	// measurement; empty for a base URL or an engine without one.
 	MetricsURL string `json:"metrics_url,omitempty"`
 	// Engine identifies the engine for the report; nil for a base URL.
-	Engine *servebench.EngineInfo `json:"engine,omitempty"`
+	Engine *report.EngineInfo `json:"engine,omitempty"`
 }
 
 // RunPoint runs one load point of the contract against target and keeps the

@@ -3,6 +3,8 @@ package sweepreport_test
 import (
 	"fmt"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/sweepreport"
 )
@@ -11,8 +13,8 @@ import (
 func ExampleFromSweep() {
 	att := func(q int) *float64 { v := float64(q) / 20; return &v }
 	sw := servebench.NewSweep([]servebench.SweepPoint{
-		{OfferedRPS: 1, Report: &servebench.Report{Offered: 20, Qualified: 20, Attainment: att(20), Valid: true}},
-		{OfferedRPS: 2, Report: &servebench.Report{Offered: 20, Qualified: 15, Attainment: att(15), Valid: true}},
+		{OfferedRPS: 1, Report: &report.Report{Offered: 20, Qualified: 20, Attainment: att(20), Valid: true}},
+		{OfferedRPS: 2, Report: &report.Report{Offered: 20, Qualified: 15, Attainment: att(15), Valid: true}},
 	}, servebench.CapacityRule{MinAttainment: 0.9})
 	res := sweepreport.FromSweep(sw, "")
 	for _, r := range res.Rates {

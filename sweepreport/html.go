@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/internal/numfmt"
@@ -129,7 +131,7 @@ func (r Result) kneeText() string {
 	return s
 }
 
-func sloText(s servebench.SLO) string {
+func sloText(s report.SLO) string {
 	var parts []string
 	if s.TTFT > 0 {
 		from := "sent"

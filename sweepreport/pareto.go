@@ -8,12 +8,13 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/servebench/servebench/internal/plotsvg"
-	"github.com/servebench/servebench/servebench"
 )
 
 // Config is one sweep of an engine configuration, by name.
@@ -128,7 +129,7 @@ func sloWarnings(configs []Config) []string {
 }
 
 // sloOrNone writes an optional SLO in words.
-func sloOrNone(s *servebench.SLO) string {
+func sloOrNone(s *report.SLO) string {
 	if s == nil {
 		return "(not recorded)"
 	}

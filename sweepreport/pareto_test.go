@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"gonum.org/v1/plot/plotter"
 
 	"github.com/servebench/servebench/servebench"
@@ -75,9 +77,9 @@ func TestParetoRefusesDifferentWorkloads(t *testing.T) {
 
 func TestParetoWarnsWhenTheSweepsHadDifferentSLOs(t *testing.T) {
 	rule := servebench.CapacityRule{MinAttainment: 0.95, Confidence: 0.95}
-	strict := &servebench.SLO{TTFT: 200 * time.Millisecond, TPOT: 20 * time.Millisecond}
-	loose := &servebench.SLO{TTFT: 500 * time.Millisecond, TPOT: 20 * time.Millisecond}
-	sweep := func(slo *servebench.SLO, r servebench.CapacityRule) Result {
+	strict := &report.SLO{TTFT: 200 * time.Millisecond, TPOT: 20 * time.Millisecond}
+	loose := &report.SLO{TTFT: 500 * time.Millisecond, TPOT: 20 * time.Millisecond}
+	sweep := func(slo *report.SLO, r servebench.CapacityRule) Result {
 		return Result{WorkloadSHA256: "w", SLO: slo, Rule: r, Rates: []Rate{tokRow(1, 100, 2, "pass")}}
 	}
 	same, err := NewPareto([]Config{{Name: "a", Sweep: sweep(strict, rule)}, {Name: "b", Sweep: sweep(strict, rule)}})

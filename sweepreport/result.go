@@ -13,6 +13,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -42,7 +44,7 @@ type Result struct {
 	Arrival *schedule.ArrivalSpec `json:"arrival"`
 	// SLO is the latency objective the requests were judged by (from the
 	// first run).
-	SLO *servebench.SLO `json:"slo"`
+	SLO *report.SLO `json:"slo"`
 	// Rule is the capacity rule, with its defaults filled in.
 	Rule servebench.CapacityRule `json:"rule"`
 	// Rates has one row per run, in the order they ran.
@@ -111,7 +113,7 @@ type Rate struct {
 	E2EP99MS         *float64 `json:"e2e_p99_ms"`
 	MaxScheduleLagMS *float64 `json:"max_schedule_lag_ms"`
 	// Backlog is the run's backlog judgment; nil when not measured.
-	Backlog *servebench.Backlog `json:"backlog"`
+	Backlog *report.Backlog `json:"backlog"`
 	// Verdict is one of servebench.Verdicts(): "pass", "fail",
 	// "inconclusive", "generator_bound" (the objectives held, the client
 	// did not deliver the load) or "interrupted" (nothing is derived from
@@ -227,7 +229,7 @@ func rateRow(p servebench.SweepPoint, v servebench.PointVerdict, rule servebench
 			row.RunDir = filepath.ToSlash(rel)
 		}
 	}
-	get := func(m record.Metric) servebench.Distribution { return r.Percentiles[m] }
+	get := func(m record.Metric) report.Distribution { return r.Percentiles[m] }
 	ttft, tpot, e2e := get(record.MetricTTFT), get(record.MetricTPOT), get(record.MetricE2E)
 	row.TTFTP50MS, row.TTFTP90MS, row.TTFTP99MS = ttft.P50, ttft.P90, ttft.P99
 	row.TPOTP50MS, row.TPOTP90MS, row.TPOTP99MS = tpot.P50, tpot.P90, tpot.P99

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -22,19 +24,19 @@ func ptr[T any](v T) *T { return &v }
 // report builds a report with the fields a sweep row reads: offered and
 // qualified counts over a 10 s window and horizon, TTFT percentiles, and
 // successful requests carrying output tokens.
-func reportOf(offered, qualified int, ttftP99 float64, tokensEach int, growing bool) *servebench.Report {
-	r := &servebench.Report{Offered: offered, Qualified: qualified, ProtocolSuccesses: qualified, Valid: true,
+func reportOf(offered, qualified int, ttftP99 float64, tokensEach int, growing bool) *report.Report {
+	r := &report.Report{Offered: offered, Qualified: qualified, ProtocolSuccesses: qualified, Valid: true,
 		Attainment: ptr(float64(qualified) / float64(offered)), WindowMS: [2]float64{0, 10000}, HorizonMS: 10000,
 		OfferedRPS: ptr(float64(offered) / 10), QualifiedRPS: ptr(float64(qualified) / 10), SuccessfulRPS: ptr(float64(qualified) / 10),
-		SLO:         servebench.SLO{TTFT: 500 * time.Millisecond},
-		Percentiles: map[record.Metric]servebench.Distribution{record.MetricTTFT: {P50: ptr(ttftP99 / 2), P90: ptr(ttftP99 * 0.8), P99: ptr(ttftP99)}},
-		Backlog:     &servebench.Backlog{AtWindowMid: 1, AtWindowEnd: 1, Growing: growing},
-		Inputs:      servebench.Inputs{WorkloadSHA256: "abc"}}
+		SLO:         report.SLO{TTFT: 500 * time.Millisecond},
+		Percentiles: map[record.Metric]report.Distribution{record.MetricTTFT: {P50: ptr(ttftP99 / 2), P90: ptr(ttftP99 * 0.8), P99: ptr(ttftP99)}},
+		Backlog:     &report.Backlog{AtWindowMid: 1, AtWindowEnd: 1, Growing: growing},
+		Inputs:      report.Inputs{WorkloadSHA256: "abc"}}
 	if growing {
 		r.Backlog.AtWindowEnd = 30
 	}
 	for i := range offered {
-		q := servebench.RequestScore{Status: record.StatusSuccess, ScheduledMS: float64(i * 100), OutputTokens: ptr(tokensEach)}
+		q := report.RequestScore{Status: record.StatusSuccess, ScheduledMS: float64(i * 100), OutputTokens: ptr(tokensEach)}
 		if i >= qualified {
 			q.Status = record.StatusTimeout
 		}

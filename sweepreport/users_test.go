@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -15,10 +17,10 @@ import (
 )
 
 // closedReport is a closed-loop run's report with qualified of offered.
-func closedReport(offered, qualified int) *servebench.Report {
-	return &servebench.Report{Offered: offered, Qualified: qualified, Valid: true,
+func closedReport(offered, qualified int) *report.Report {
+	return &report.Report{Offered: offered, Qualified: qualified, Valid: true,
 		Attainment: ptr(float64(qualified) / float64(offered)), StatusCounts: map[record.Status]int{},
-		Generator: &servebench.GeneratorReport{Mode: schedule.ModeClosed}}
+		Generator: &report.GeneratorReport{Mode: schedule.ModeClosed}}
 }
 
 func TestUserSearchSweepJSONHasTheBracketAndNoRate(t *testing.T) {
@@ -76,8 +78,8 @@ func TestUserSearchSweepJSONHasTheBracketAndNoRate(t *testing.T) {
 
 func TestRateSweepJSONHasTheBracketInRequestsPerSecond(t *testing.T) {
 	sw := &servebench.Sweep{Rule: servebench.CapacityRule{MinAttainment: 0.95}, Points: []servebench.SweepPoint{
-		{OfferedRPS: 1, Report: &servebench.Report{Offered: 100, Qualified: 100, Valid: true, Attainment: ptr(1.0)}},
-		{OfferedRPS: 2, Report: &servebench.Report{Offered: 100, Qualified: 90, Valid: true, Attainment: ptr(0.9)}},
+		{OfferedRPS: 1, Report: &report.Report{Offered: 100, Qualified: 100, Valid: true, Attainment: ptr(1.0)}},
+		{OfferedRPS: 2, Report: &report.Report{Offered: 100, Qualified: 90, Valid: true, Attainment: ptr(0.9)}},
 	}}
 	res := FromSweep(sw, "")
 	if c := res.Capacity; c.Unit != "req/s" || *c.Low != 1 || *c.High != 2 || *res.KneeRPS != 1 {

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/openai"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -149,7 +151,7 @@ func serverTTFT(url string) (map[string]float64, error) {
 
 func tvMS(tv syscall.Timeval) float64 { return float64(tv.Sec)*1000 + float64(tv.Usec)/1000 }
 
-func distP99(d servebench.Distribution) float64 {
+func distP99(d report.Distribution) float64 {
 	if d.P99 == nil {
 		return math.Inf(1) // no population: the target cannot be met
 	}

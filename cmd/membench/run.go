@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/openai"
 
 	"github.com/servebench/servebench/servebench/schedule"
@@ -160,7 +162,7 @@ func runCommand(bin, n string, rate float64, url string) (runResult, error) {
 	start := time.Now()
 	outp, err := cmd.Output()
 	wall := time.Since(start)
-	var rep servebench.Report
+	var rep report.Report
 	if jerr := json.Unmarshal(outp, &rep); jerr != nil {
 		return runResult{}, fmt.Errorf("%s run --count %s: %v (%v)", bin, n, err, jerr)
 	}

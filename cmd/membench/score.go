@@ -11,9 +11,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
 
-	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // scoreCheck runs `servebench score --run` on a run directory, in a
@@ -47,7 +47,7 @@ func scoreCheck(args []string) error {
 	wall := time.Since(start)
 	// score exits 1 for a report that misses its objectives; only a
 	// report that is not there is a failure here.
-	var rep servebench.Report
+	var rep report.Report
 	if jerr := json.Unmarshal(out, &rep); jerr != nil {
 		return fmt.Errorf("%s score --run %s: %v (%v)", *bin, *dir, err, jerr)
 	}

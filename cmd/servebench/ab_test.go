@@ -7,10 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/fixtures/simengine"
-	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/compare"
 )
 
@@ -49,7 +50,7 @@ func TestABFindsAFourTimesSlowerDecodeStep(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var r servebench.Report
+			var r report.Report
 			if err := json.Unmarshal(b, &r); err != nil {
 				t.Fatal(err)
 			}
@@ -104,7 +105,7 @@ func TestABRefusesFlagsThatDoNotApply(t *testing.T) {
 }
 
 // writeRun writes a report.json into dir.
-func writeRun(t *testing.T, dir string, r servebench.Report) {
+func writeRun(t *testing.T, dir string, r report.Report) {
 	t.Helper()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -118,8 +119,8 @@ func writeRun(t *testing.T, dir string, r servebench.Report) {
 func TestCompareExitCodesOnBadInputAndInvalidLoad(t *testing.T) {
 	dir := t.TempDir()
 	att := 0.9
-	good := servebench.Report{Schema: servebench.ReportSchema, Offered: 10, ProtocolSuccesses: 10, Qualified: 9, Attainment: &att,
-		Valid: true, Inputs: servebench.Inputs{WorkloadSHA256: "w1"}}
+	good := report.Report{Schema: report.ReportSchema, Offered: 10, ProtocolSuccesses: 10, Qualified: 9, Attainment: &att,
+		Valid: true, Inputs: report.Inputs{WorkloadSHA256: "w1"}}
 	writeRun(t, filepath.Join(dir, "b"), good)
 	late := good
 	late.Valid, late.InvalidReasons = false, []string{"1 of 10 offered requests were sent more than 20 ms after their scheduled time"}

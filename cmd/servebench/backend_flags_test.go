@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 func TestRunBreaksDownByTheBackendHeader(t *testing.T) {
@@ -36,7 +36,7 @@ func TestRunBreaksDownByTheBackendHeader(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
 	}
-	var rep servebench.Report
+	var rep report.Report
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatal(err)
 	}

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/servebench/servebench/servebench/schedule"
+	"github.com/servebench/servebench/servebench/report"
 
-	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/schedule"
 )
 
 // writeRounds writes one side's rounds as round-K run directories, each
@@ -17,10 +17,10 @@ func writeRounds(t *testing.T, dir string, qualified ...int) {
 	t.Helper()
 	for k, q := range qualified {
 		a := float64(q) / 100
-		writeRun(t, filepath.Join(dir, fmt.Sprintf("round-%d", k+1)), servebench.Report{
-			Schema: servebench.ReportSchema, Offered: 100, ProtocolSuccesses: 100, Qualified: q, Attainment: &a, Valid: true,
-			Inputs:     servebench.Inputs{WorkloadSHA256: "w1"},
-			Experiment: &servebench.Experiment{Arrival: schedule.ArrivalSpec{Process: "poisson", RateRPS: 5, Seed: int64(7 + k)}},
+		writeRun(t, filepath.Join(dir, fmt.Sprintf("round-%d", k+1)), report.Report{
+			Schema: report.ReportSchema, Offered: 100, ProtocolSuccesses: 100, Qualified: q, Attainment: &a, Valid: true,
+			Inputs:     report.Inputs{WorkloadSHA256: "w1"},
+			Experiment: &report.Experiment{Arrival: schedule.ArrivalSpec{Process: "poisson", RateRPS: 5, Seed: int64(7 + k)}},
 		})
 	}
 }
@@ -57,10 +57,10 @@ func TestCompareRefusesRoundsWithDifferentSeeds(t *testing.T) {
 	writeRounds(t, base, 90, 94)
 	writeRounds(t, cand, 88, 94)
 	a := 0.94
-	writeRun(t, filepath.Join(cand, "round-2"), servebench.Report{
-		Schema: servebench.ReportSchema, Offered: 100, ProtocolSuccesses: 100, Qualified: 94, Attainment: &a, Valid: true,
-		Inputs:     servebench.Inputs{WorkloadSHA256: "w1"},
-		Experiment: &servebench.Experiment{Arrival: schedule.ArrivalSpec{Process: "poisson", RateRPS: 5, Seed: 9}},
+	writeRun(t, filepath.Join(cand, "round-2"), report.Report{
+		Schema: report.ReportSchema, Offered: 100, ProtocolSuccesses: 100, Qualified: 94, Attainment: &a, Valid: true,
+		Inputs:     report.Inputs{WorkloadSHA256: "w1"},
+		Experiment: &report.Experiment{Arrival: schedule.ArrivalSpec{Process: "poisson", RateRPS: 5, Seed: 9}},
 	})
 	code, _, stderr := runCLI("compare", "--tolerance", "attainment=5%", base, cand)
 	if code != 1 || !strings.Contains(stderr, "round 2: the seed differs: baseline 8, candidate 9") {

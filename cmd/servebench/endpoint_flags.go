@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/openai"
 
 	"github.com/servebench/servebench/servebench"
@@ -27,7 +29,7 @@ func endpointHelp() string {
 // does not define, naming the flag (--ttft-slo with --endpoint
 // embeddings).
 func checkObjectiveFlags(e openai.Endpoint, ttft, tpot, e2e time.Duration) error {
-	err := servebench.CheckObjectives(e, servebench.SLO{TTFT: ttft, TPOT: tpot, E2E: e2e})
+	err := servebench.CheckObjectives(e, report.SLO{TTFT: ttft, TPOT: tpot, E2E: e2e})
 	var u *servebench.UndefinedObjectiveError
 	if errors.As(err, &u) {
 		return fmt.Errorf("--%s-slo with --endpoint %s: %w", u.Objective, e, err)

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // Twelve releases whose attainment drops from 0.99 to 0.90 at the seventh:
@@ -21,8 +21,8 @@ func TestHistoryFindsTheReleaseWhereAttainmentDropped(t *testing.T) {
 		}
 		a := float64(q) / 100
 		d := filepath.Join(dir, fmt.Sprintf("v1.%02d", i))
-		writeRun(t, d, servebench.Report{Schema: servebench.ReportSchema, Offered: 100, ProtocolSuccesses: 100, Qualified: q,
-			Attainment: &a, Valid: true, Inputs: servebench.Inputs{WorkloadSHA256: "w1"}})
+		writeRun(t, d, report.Report{Schema: report.ReportSchema, Offered: 100, ProtocolSuccesses: 100, Qualified: q,
+			Attainment: &a, Valid: true, Inputs: report.Inputs{WorkloadSHA256: "w1"}})
 		dirs = append(dirs, d)
 	}
 	code, stdout, stderr := runCLI(append([]string{"history"}, dirs...)...)

@@ -15,9 +15,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
 
-	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/record"
 )
 
 func TestInterruptAtEveryPhaseLeavesAScorableRun(t *testing.T) {
@@ -53,7 +53,7 @@ func TestInterruptAtEveryPhaseLeavesAScorableRun(t *testing.T) {
 			if code != 2 {
 				t.Fatalf("score --run: exit %d, want 2; stderr:\n%s", code, errOut)
 			}
-			var rep servebench.Report
+			var rep report.Report
 			if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 				t.Fatal(err)
 			}

@@ -10,10 +10,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/fixtures/simengine"
-	"github.com/servebench/servebench/servebench"
 )
 
 // readmeCommands returns the shell commands of the README's first sh block
@@ -117,7 +118,7 @@ func TestREADMEExamplesRunAsWritten(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var rep servebench.Report
+		var rep report.Report
 		if err := json.Unmarshal(data, &rep); err != nil {
 			t.Fatal(err)
 		}

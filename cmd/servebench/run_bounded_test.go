@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
 
-	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // run --bounded-memory writes the request entries to requests.jsonl, not
@@ -23,7 +23,7 @@ func TestRunCommandBoundedMemory(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
 	}
-	var rep servebench.Report
+	var rep report.Report
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || rep.Offered != 8 || rep.Requests != nil {
 		t.Fatalf("report: %v, offered %d, %d request entries", err, rep.Offered, len(rep.Requests))
 	}
@@ -43,7 +43,7 @@ func TestRunCommandBoundedMemory(t *testing.T) {
 	}
 	again := filepath.Join(t.TempDir(), "again.jsonl")
 	code, stdout, stderr = runCLI("score", "--format", "json", "--run", out, "--requests", again)
-	var re servebench.Report
+	var re report.Report
 	if code != 0 || json.Unmarshal([]byte(stdout), &re) != nil || re.Qualified != rep.Qualified || re.Requests != nil {
 		t.Fatalf("score --run --requests: exit %d, stderr:\n%s", code, stderr)
 	}

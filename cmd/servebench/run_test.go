@@ -10,8 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/fixtures/simengine"
-	"github.com/servebench/servebench/servebench"
 )
 
 // runCLI runs the command in-process and returns its exit code and output.
@@ -58,7 +59,7 @@ func TestRunCommandWritesTheRunDirectoryAndExitsZero(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
 	}
-	var rep servebench.Report
+	var rep report.Report
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatalf("stdout is not the JSON report: %v\n%s", err, stdout)
 	}
@@ -76,7 +77,7 @@ func TestRunCommandWritesTheRunDirectoryAndExitsZero(t *testing.T) {
 	// Re-scoring with an impossible TTFT bound changes the verdict but
 	// keeps what only the run observed: the engine's own metrics.
 	code, stdout, stderr = runCLI("score", "--format", "json", "--run", out, "--ttft-slo", "1us")
-	var again servebench.Report
+	var again report.Report
 	if code != 0 || json.Unmarshal([]byte(stdout), &again) != nil {
 		t.Fatalf("score --run: exit %d, stderr:\n%s", code, stderr)
 	}

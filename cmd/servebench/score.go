@@ -8,6 +8,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/stats"
 )
@@ -46,7 +48,7 @@ func (f *scoreFlags) register(fs *flag.FlagSet) {
 // options turns the flags into ScoreOptions.
 func (f *scoreFlags) options() (servebench.ScoreOptions, error) {
 	opts := servebench.ScoreOptions{
-		SLO:              servebench.SLO{TTFT: f.ttftSLO, TPOT: f.tpotSLO, E2E: f.e2eSLO, TTFTFromScheduled: f.ttftFromScheduled},
+		SLO:              report.SLO{TTFT: f.ttftSLO, TPOT: f.tpotSLO, E2E: f.e2eSLO, TTFTFromScheduled: f.ttftFromScheduled},
 		Confidence:       f.confidence,
 		PercentileMethod: stats.PercentileMethod(f.percentile),
 	}
@@ -112,7 +114,7 @@ func runScore(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 
-	var rep *servebench.Report
+	var rep *report.Report
 	switch {
 	case f.runDir != "" && len(positional) == 0 && f.requests != "":
 		rep, err = scoreRunStreamed(f.runDir, f.requests, opts)
@@ -147,7 +149,7 @@ func runScore(args []string, stdout, stderr io.Writer) int {
 }
 
 // scoreTraceFiles reads and scores the normalized format.
-func scoreTraceFiles(tracePath, eventsPath string, opts servebench.ScoreOptions) (*servebench.Report, error) {
+func scoreTraceFiles(tracePath, eventsPath string, opts servebench.ScoreOptions) (*report.Report, error) {
 	trace, err := os.ReadFile(tracePath)
 	if err != nil {
 		return nil, err

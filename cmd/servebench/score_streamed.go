@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/internal/safefile"
 	"github.com/servebench/servebench/servebench"
 )
@@ -18,7 +20,7 @@ const streamedScoreMemoryLimit = 100 << 20
 
 // scoreRunStreamed re-scores a run directory in bounded memory, writing
 // the per-request entries to requestsPath ("none": nowhere).
-func scoreRunStreamed(dir, requestsPath string, opts servebench.ScoreOptions) (*servebench.Report, error) {
+func scoreRunStreamed(dir, requestsPath string, opts servebench.ScoreOptions) (*report.Report, error) {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(streamedScoreMemoryLimit))
 	}

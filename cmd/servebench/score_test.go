@@ -8,11 +8,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
-
-	"github.com/servebench/servebench/servebench"
 )
 
 const (
@@ -48,9 +48,9 @@ func scoreCLIEdited(t *testing.T, edit func(string) string) string {
 }
 
 // scoreCLIReport decodes the JSON report on stdout.
-func scoreCLIReport(t *testing.T, stdout string) *servebench.Report {
+func scoreCLIReport(t *testing.T, stdout string) *report.Report {
 	t.Helper()
-	var r servebench.Report
+	var r report.Report
 	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
 		t.Fatalf("stdout is not a JSON report: %v\n%s", err, stdout)
 	}

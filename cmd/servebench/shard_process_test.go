@@ -11,11 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
-
-	"github.com/servebench/servebench/servebench"
 )
 
 // cliProcessEnv makes the test binary run as the servebench command, so a
@@ -79,7 +79,7 @@ func TestFourShardProcessesMergeIntoOneRun(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("merge exit %d; stderr:\n%s", code, stderr)
 	}
-	var rep servebench.Report
+	var rep report.Report
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestFourShardProcessesMergeIntoOneRun(t *testing.T) {
 	if code != 2 {
 		t.Fatalf("merge without shard 2: exit %d, want 2; stderr:\n%s", code, stderr)
 	}
-	rep = servebench.Report{}
+	rep = report.Report{}
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/sweepreport"
 )
@@ -40,8 +42,8 @@ func TestASweepBoundByTheClientExitsTwo(t *testing.T) {
 }
 
 func TestDemoSaysWhenItsClientWasStarved(t *testing.T) {
-	ok := &servebench.Report{Valid: true, Offered: 10, Qualified: 10}
-	late := &servebench.Report{Valid: false, Offered: 10, Qualified: 10, MaxScheduleLagMS: ptrTo(63.25)}
+	ok := &report.Report{Valid: true, Offered: 10, Qualified: 10}
+	late := &report.Report{Valid: false, Offered: 10, Qualified: 10, MaxScheduleLagMS: ptrTo(63.25)}
 	quiet := servebench.NewSweep([]servebench.SweepPoint{{OfferedRPS: 5, Report: ok}}, servebench.CapacityRule{})
 	if note := demoStarvationNote(quiet); note != "" {
 		t.Fatalf("a delivered sweep got a note: %q", note)

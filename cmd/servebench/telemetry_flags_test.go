@@ -11,7 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // dcgmServer serves one GPU in DCGM exporter format, its energy counter
@@ -40,7 +40,7 @@ func TestRunSamplesADCGMExporterAndReportsJoulesPerToken(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
 	}
-	var rep servebench.Report
+	var rep report.Report
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestRunWithoutATelemetrySourceStillSucceeds(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
 	}
-	var rep servebench.Report
+	var rep report.Report
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatal(err)
 	}

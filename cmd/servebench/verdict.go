@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // printReport writes the report as text, JSON or an HTML page.
-func printReport(w io.Writer, r *servebench.Report, format string) error {
+func printReport(w io.Writer, r *report.Report, format string) error {
 	if format == "html" {
 		return r.WriteHTML(w)
 	}
@@ -23,7 +23,7 @@ func printReport(w io.Writer, r *servebench.Report, format string) error {
 
 // verdictExitCode maps a run's report to the exit code: 2 when the load was
 // not delivered, 3 when a valid run missed the required attainment, else 0.
-func verdictExitCode(r *servebench.Report, requireAttainment float64, stderr io.Writer) int {
+func verdictExitCode(r *report.Report, requireAttainment float64, stderr io.Writer) int {
 	if !r.Valid {
 		fmt.Fprintln(stderr, "load not delivered: the run is not evidence for its offered rate")
 		for _, why := range r.InvalidReasons {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/openai"
 
 	"github.com/servebench/servebench/servebench/schedule"
@@ -62,7 +64,7 @@ var _ = Describe("A benchmark run against Ollama, judged by the matchers", Order
 			Client:   client,
 			// Generous: the machines this runs on are small and shared.
 			LagTolerance: 200 * time.Millisecond,
-			Score: servebench.ScoreOptions{SLO: servebench.SLO{
+			Score: servebench.ScoreOptions{SLO: report.SLO{
 				TTFT: 2 * time.Second, TPOT: 200 * time.Millisecond, E2E: 10 * time.Second,
 			}},
 			OutputDir: GinkgoT().TempDir(),
@@ -101,7 +103,7 @@ var _ = Describe("A benchmark run against Ollama, judged by the matchers", Order
 
 	It("fails an unattainable SLO with a message that says why", func() {
 		// The same outcomes re-scored with a TTFT bound no engine meets.
-		rep, err := servebench.ScoreRunDir(result.Dir, servebench.ScoreOptions{SLO: servebench.SLO{TTFT: 10 * time.Microsecond}})
+		rep, err := servebench.ScoreRunDir(result.Dir, servebench.ScoreOptions{SLO: report.SLO{TTFT: 10 * time.Microsecond}})
 		Expect(err).NotTo(HaveOccurred())
 		m := matchers.HaveAttainmentAtLeast(0.95)
 		ok, err := m.Match(rep)

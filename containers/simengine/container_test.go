@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/openai"
 
 	"github.com/servebench/servebench/servebench/schedule"
@@ -200,7 +202,7 @@ var _ = Describe("the simulated engine as a container", Ordered, Label("docker")
 	It("replays a workload through the runner, scores it and meets its SLOs", func(ctx SpecContext) {
 		arrival, err := schedule.NewArrival(schedule.ArrivalSpec{Process: "poisson", RateRPS: 8, Seed: 42})
 		Expect(err).NotTo(HaveOccurred())
-		slo := servebench.SLO{TTFT: 2 * time.Second, E2E: 6 * time.Second}
+		slo := report.SLO{TTFT: 2 * time.Second, E2E: 6 * time.Second}
 		result, err := servebench.Run(ctx, servebench.RunConfig{
 			Workload: workload(12),
 			Arrival:  arrival,

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench"
@@ -94,7 +96,7 @@ func (cfg ABConfig) engineUse() string {
 type ABResult struct {
 	// Baseline and Candidate hold every finished run's report, in round
 	// order.
-	Baseline, Candidate []*servebench.Report
+	Baseline, Candidate []*report.Report
 	// Comparison is the verdict; nil when the qualification did not
 	// finish.
 	Comparison *Comparison
@@ -195,7 +197,7 @@ func (e *abEngines) sideConfig(ctx context.Context, side Side) (servebench.RunCo
 }
 
 // run makes one run of one side in round k.
-func (e *abEngines) run(ctx context.Context, side Side, k int) (*servebench.Report, error) {
+func (e *abEngines) run(ctx context.Context, side Side, k int) (*report.Report, error) {
 	run, stop, err := e.sideConfig(ctx, side)
 	if err != nil {
 		return nil, fmt.Errorf("ab: %s round %d: %w", side, k, err)

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/stat/distuv"
+	"github.com/servebench/servebench/servebench/report"
 
-	"github.com/servebench/servebench/servebench"
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // compareOne computes one statistic's change, interval and verdict.
@@ -90,7 +90,7 @@ func (c *Comparison) estimate(s statistic, bv, cv []float64) (estimate, error) {
 // requests alone, each side's mean over its rounds; nil when a side has a
 // round without successes, or for another statistic.
 func (c *Comparison) successOnly(s statistic) *SuccessOnly {
-	side := func(reports []*servebench.Report) (float64, bool) {
+	side := func(reports []*report.Report) (float64, bool) {
 		var sum float64
 		for _, r := range reports {
 			v, ok := s.successOnly(r)
@@ -119,7 +119,7 @@ func toChange(s statistic, v float64) float64 {
 }
 
 // values computes the statistic on every run of one side.
-func values(s statistic, reports []*servebench.Report) ([]float64, error) {
+func values(s statistic, reports []*report.Report) ([]float64, error) {
 	out := make([]float64, len(reports))
 	for i, r := range reports {
 		v, err := s.value(r)

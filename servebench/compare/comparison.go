@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/report"
 
-	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/openai"
 )
 
 // ComparisonSchema names the version of the Comparison's JSON form.
@@ -102,7 +102,7 @@ type Comparison struct {
 	// Notes records anything else the reader should know.
 	Notes []string `json:"notes,omitempty"`
 
-	baseline, candidate []*servebench.Report
+	baseline, candidate []*report.Report
 	// defaultTolerances is set when no tolerance was named: a default one
 	// below the measured noise is noted, not refused (see checkNoise).
 	defaultTolerances bool
@@ -116,9 +116,9 @@ type Rounds struct {
 
 // RunRef identifies one run.
 type RunRef struct {
-	RunID  string            `json:"run_id"`
-	Valid  bool              `json:"valid"`
-	Inputs servebench.Inputs `json:"inputs"`
+	RunID  string        `json:"run_id"`
+	Valid  bool          `json:"valid"`
+	Inputs report.Inputs `json:"inputs"`
 }
 
 // MetricComparison is one statistic compared. Change, CILow, CIHigh and
@@ -184,7 +184,7 @@ type SuccessOnly struct {
 // run-to-run noise measured in the rounds, or runs whose workload, SLO or
 // per-round schedule differ unless allowed. Invalid runs do not error: the
 // Comparison says so. With one round per side the verdict is Advisory.
-func Reports(baseline, candidate []*servebench.Report, opts Options) (*Comparison, error) {
+func Reports(baseline, candidate []*report.Report, opts Options) (*Comparison, error) {
 	var endpoint openai.Endpoint
 	if len(baseline) > 0 && baseline[0] != nil {
 		endpoint = baseline[0].Endpoint
@@ -200,7 +200,7 @@ func Reports(baseline, candidate []*servebench.Report, opts Options) (*Compariso
 	case (nb == 1) != (nc == 1):
 		return nil, fmt.Errorf("compare: the baseline has %d rounds and the candidate %d: give both sides one round, or both two or more", nb, nc)
 	}
-	for i, r := range append(append([]*servebench.Report{}, baseline...), candidate...) {
+	for i, r := range append(append([]*report.Report{}, baseline...), candidate...) {
 		if r == nil {
 			return nil, fmt.Errorf("compare: report %d is nil", i+1)
 		}
@@ -338,7 +338,7 @@ func (c *Comparison) Regressed() []MetricComparison {
 }
 
 // refs identifies each run and records the invalid ones.
-func (c *Comparison) refs(side string, reports []*servebench.Report) []RunRef {
+func (c *Comparison) refs(side string, reports []*report.Report) []RunRef {
 	out := make([]RunRef, len(reports))
 	for i, r := range reports {
 		id := ""
@@ -355,7 +355,7 @@ func (c *Comparison) refs(side string, reports []*servebench.Report) []RunRef {
 }
 
 // offered counts the requests offered over a side's rounds.
-func offered(reports []*servebench.Report) int {
+func offered(reports []*report.Report) int {
 	n := 0
 	for _, r := range reports {
 		n += r.Offered
@@ -364,7 +364,7 @@ func offered(reports []*servebench.Report) int {
 }
 
 // succeeded counts the protocol successes over a side's rounds.
-func succeeded(reports []*servebench.Report) int {
+func succeeded(reports []*report.Report) int {
 	n := 0
 	for _, r := range reports {
 		n += r.ProtocolSuccesses

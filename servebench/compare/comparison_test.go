@@ -5,11 +5,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/openai"
 
 	"github.com/servebench/servebench/servebench/record"
-
-	"github.com/servebench/servebench/servebench"
 )
 
 // Three rounds of attainment of 1000 requests each: baseline 900, 920,
@@ -23,8 +23,8 @@ import (
 // 90 %), t(0.95, 4) = 2.131847: the interval 0.06 ± 0.028081 =
 // [0.031919, 0.088081].
 func TestQuasiBinomialAttainmentAcrossRounds(t *testing.T) {
-	base := []*servebench.Report{attainmentReport(900, 1000), attainmentReport(920, 1000), attainmentReport(940, 1000)}
-	cand := []*servebench.Report{attainmentReport(850, 1000), attainmentReport(860, 1000), attainmentReport(870, 1000)}
+	base := []*report.Report{attainmentReport(900, 1000), attainmentReport(920, 1000), attainmentReport(940, 1000)}
+	cand := []*report.Report{attainmentReport(850, 1000), attainmentReport(860, 1000), attainmentReport(870, 1000)}
 	for _, tc := range []struct {
 		tol  float64
 		want Verdict
@@ -58,13 +58,13 @@ func TestQuasiBinomialAttainmentAcrossRounds(t *testing.T) {
 // 0.021595, variance 0.021595 × 0.978405/300 = 7.0428e-5; standard error
 // √7.5947e-5 = 0.0087147, t(0.95, 4) = 2.131847, interval 0.02 ± 0.018579.
 func TestCountIntervalsAreNeverOfZeroWidth(t *testing.T) {
-	errs := func(failed int) *servebench.Report {
+	errs := func(failed int) *report.Report {
 		r := attainmentReport(100-failed, 100)
 		r.ProtocolSuccesses = 100 - failed
 		return r
 	}
-	base := []*servebench.Report{errs(0), errs(0), errs(0)}
-	cand := []*servebench.Report{errs(2), errs(2), errs(2)}
+	base := []*report.Report{errs(0), errs(0), errs(0)}
+	cand := []*report.Report{errs(2), errs(2), errs(2)}
 	c, err := Reports(base, cand, Options{Tolerances: []Tolerance{{"error_rate", 0.01}}})
 	if err != nil {
 		t.Fatal(err)
@@ -86,8 +86,8 @@ func TestCountIntervalsAreNeverOfZeroWidth(t *testing.T) {
 // which first reaches 0.8 at m = 3 + 31 = 34: se 0.0039127, t(0.95,
 // 45.33) = 1.6792, Φ(0.8765) = 0.8097; at 30 more it is 0.7989.
 func TestInconclusiveSaysHowManyMoreRounds(t *testing.T) {
-	base := []*servebench.Report{attainmentReport(900, 1000), attainmentReport(920, 1000), attainmentReport(940, 1000)}
-	cand := []*servebench.Report{attainmentReport(850, 1000), attainmentReport(860, 1000), attainmentReport(870, 1000)}
+	base := []*report.Report{attainmentReport(900, 1000), attainmentReport(920, 1000), attainmentReport(940, 1000)}
+	cand := []*report.Report{attainmentReport(850, 1000), attainmentReport(860, 1000), attainmentReport(870, 1000)}
 	c, err := Reports(base, cand, Options{Tolerances: []Tolerance{{"attainment", 0.07}}})
 	if err != nil {
 		t.Fatal(err)
@@ -104,8 +104,8 @@ func TestInconclusiveSaysHowManyMoreRounds(t *testing.T) {
 // half-width 2.919986 × 0.095310/√3 = 0.160680, so the change is +21 % and
 // the interval [e^0.029940 − 1, e^0.351300 − 1] = [+3.039 %, +42.091 %].
 func TestPairedRoundsRelativeOnLogScale(t *testing.T) {
-	base := []*servebench.Report{ttftReport(90, 95, 100, 200, 300), ttftReport(100, 100, 100, 300, 300), ttftReport(50, 60, 100, 100, 100)}
-	cand := []*servebench.Report{ttftReport(110, 110, 110, 500, 500), ttftReport(121, 121, 121, 121, 121), ttftReport(1, 2, 133.1, 133.1, 133.1)}
+	base := []*report.Report{ttftReport(90, 95, 100, 200, 300), ttftReport(100, 100, 100, 300, 300), ttftReport(50, 60, 100, 100, 100)}
+	cand := []*report.Report{ttftReport(110, 110, 110, 500, 500), ttftReport(121, 121, 121, 121, 121), ttftReport(1, 2, 133.1, 133.1, 133.1)}
 	for _, tc := range []struct {
 		tol  float64
 		want Verdict
@@ -130,7 +130,7 @@ func TestPairedRoundsRelativeOnLogScale(t *testing.T) {
 // 56/70 − 48/80 = 0.2 with the hybrid score 95 % interval [0.0524, 0.3339].
 // One comparison at confidence 0.975 gives a two-sided 95 % interval.
 func TestOneRoundAttainmentUsesNewcombe(t *testing.T) {
-	c, err := Reports([]*servebench.Report{attainmentReport(56, 70)}, []*servebench.Report{attainmentReport(48, 80)},
+	c, err := Reports([]*report.Report{attainmentReport(56, 70)}, []*report.Report{attainmentReport(48, 80)},
 		Options{Confidence: 0.975, Tolerances: []Tolerance{{"attainment", 0.01}}, AllowDifferentWorkloads: true})
 	if err != nil {
 		t.Fatal(err)
@@ -157,12 +157,12 @@ func TestDefaultFamilyIsBonferroni(t *testing.T) {
 	}
 	r := ttftReport(xs...)
 	for _, m := range []record.Metric{record.MetricTPOT, record.MetricE2E} {
-		r.Percentiles[m] = servebench.Distribution{N: 50}
+		r.Percentiles[m] = report.Distribution{N: 50}
 	}
 	for i := range r.Requests {
 		r.Requests[i].TPOTMS, r.Requests[i].E2EMS = r.Requests[i].TTFTMS, r.Requests[i].TTFTMS
 	}
-	c, err := Reports([]*servebench.Report{r}, []*servebench.Report{r}, Options{})
+	c, err := Reports([]*report.Report{r}, []*report.Report{r}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,8 +188,8 @@ func TestDefaultFamilyIsBonferroni(t *testing.T) {
 // no_regression, 2 when a run is not valid load (over the regression), and
 // 6 for one round per side whatever the interval leans to.
 func TestExitCodes(t *testing.T) {
-	base := []*servebench.Report{attainmentReport(900, 1000), attainmentReport(920, 1000), attainmentReport(940, 1000)}
-	cand := []*servebench.Report{attainmentReport(850, 1000), attainmentReport(860, 1000), attainmentReport(870, 1000)}
+	base := []*report.Report{attainmentReport(900, 1000), attainmentReport(920, 1000), attainmentReport(940, 1000)}
+	cand := []*report.Report{attainmentReport(850, 1000), attainmentReport(860, 1000), attainmentReport(870, 1000)}
 	code := func(tol float64, allow bool) int {
 		c, err := Reports(base, cand, Options{Tolerances: []Tolerance{{"attainment", tol}}, AllowInconclusive: allow})
 		if err != nil {
@@ -226,23 +226,23 @@ func TestExitCodes(t *testing.T) {
 func TestDifferentWorkloadsAreRefusedUnlessAllowed(t *testing.T) {
 	b, c := attainmentReport(9, 10), attainmentReport(9, 10)
 	c.Inputs.WorkloadSHA256 = "w2"
-	if _, err := Reports([]*servebench.Report{b}, []*servebench.Report{c}, Options{}); err == nil || !strings.Contains(err.Error(), "--allow-different-workloads") {
+	if _, err := Reports([]*report.Report{b}, []*report.Report{c}, Options{}); err == nil || !strings.Contains(err.Error(), "--allow-different-workloads") {
 		t.Fatalf("err = %v", err)
 	}
-	cmp, err := Reports([]*servebench.Report{b}, []*servebench.Report{c}, Options{AllowDifferentWorkloads: true, Tolerances: []Tolerance{{"attainment", 0.01}}})
+	cmp, err := Reports([]*report.Report{b}, []*report.Report{c}, Options{AllowDifferentWorkloads: true, Tolerances: []Tolerance{{"attainment", 0.01}}})
 	if err != nil || len(cmp.AllowedDifferences) != 1 || !strings.Contains(cmp.AllowedDifferences[0], "workload w2 differs") {
 		t.Fatalf("err %v allowed differences %q", err, cmp.AllowedDifferences)
 	}
 	c.Inputs.WorkloadSHA256 = "w1"
 	c.SLO.TTFT = 500e6
-	if _, err := Reports([]*servebench.Report{b}, []*servebench.Report{c}, Options{}); err == nil || !strings.Contains(err.Error(), "SLO") {
+	if _, err := Reports([]*report.Report{b}, []*report.Report{c}, Options{}); err == nil || !strings.Contains(err.Error(), "SLO") {
 		t.Fatalf("different SLOs: err = %v", err)
 	}
 }
 
 func TestOneRoundAgainstSeveralIsRefused(t *testing.T) {
 	r := attainmentReport(9, 10)
-	_, err := Reports([]*servebench.Report{r}, []*servebench.Report{r, r}, Options{})
+	_, err := Reports([]*report.Report{r}, []*report.Report{r, r}, Options{})
 	if err == nil || !strings.Contains(err.Error(), "1 rounds and the candidate 2") {
 		t.Fatalf("err = %v", err)
 	}
@@ -279,8 +279,8 @@ func TestParseTolerance(t *testing.T) {
 // tolerance the smallest detectable change is 1.1 × e^0.601766 − 1 =
 // 100.787 %.
 func TestUnequalRoundsUseWelch(t *testing.T) {
-	flat := func(v float64) *servebench.Report { return ttftReport(v, v, v, v, v) }
-	c, err := Reports([]*servebench.Report{flat(100), flat(121)}, []*servebench.Report{flat(110), flat(110), flat(110)},
+	flat := func(v float64) *report.Report { return ttftReport(v, v, v, v, v) }
+	c, err := Reports([]*report.Report{flat(100), flat(121)}, []*report.Report{flat(110), flat(110), flat(110)},
 		Options{Tolerances: []Tolerance{{"ttft_p50", 0.1}}})
 	if err != nil {
 		t.Fatal(err)
@@ -301,8 +301,8 @@ func TestUnequalRoundsUseWelch(t *testing.T) {
 // three times has the pooled standard deviation √((1 × 0.0008 + 2 ×
 // 0)/3) = 0.016330 per round.
 func TestToleranceBelowNoiseIsRefused(t *testing.T) {
-	base := []*servebench.Report{attainmentReport(90, 100), attainmentReport(94, 100)}
-	cand := []*servebench.Report{attainmentReport(90, 100), attainmentReport(90, 100), attainmentReport(90, 100)}
+	base := []*report.Report{attainmentReport(90, 100), attainmentReport(94, 100)}
+	cand := []*report.Report{attainmentReport(90, 100), attainmentReport(90, 100), attainmentReport(90, 100)}
 	_, err := Reports(base, cand, Options{Tolerances: []Tolerance{{"attainment", 0.01}}})
 	if err == nil || !strings.Contains(err.Error(), "tolerance 1 pt on attainment is below the run-to-run noise measured in the rounds (standard deviation 1.63 pt per round") {
 		t.Errorf("err = %v", err)
@@ -322,10 +322,10 @@ func TestDefaultsFollowTheEndpoint(t *testing.T) {
 	r := attainmentReport(50, 50)
 	r.Endpoint = openai.EndpointEmbeddings
 	for i := 1; i <= 50; i++ {
-		r.Requests = append(r.Requests, servebench.RequestScore{Status: record.StatusSuccess, E2EMS: fptr(float64(i))})
+		r.Requests = append(r.Requests, report.RequestScore{Status: record.StatusSuccess, E2EMS: fptr(float64(i))})
 	}
-	r.Percentiles = map[record.Metric]servebench.Distribution{record.MetricE2E: {N: 50}}
-	c, err := Reports([]*servebench.Report{r}, []*servebench.Report{r}, Options{})
+	r.Percentiles = map[record.Metric]report.Distribution{record.MetricE2E: {N: 50}}
+	c, err := Reports([]*report.Report{r}, []*report.Report{r}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -345,17 +345,17 @@ func TestDefaultsFollowTheEndpoint(t *testing.T) {
 func TestDefaultToleranceBelowNoiseIsNotedNotRefused(t *testing.T) {
 	// Embeddings runs, so the defaults are attainment, error rate and E2E,
 	// whose 100 equal values per round have no noise.
-	rep := func(qualified int) *servebench.Report {
+	rep := func(qualified int) *report.Report {
 		r := attainmentReport(qualified, 100)
 		r.Endpoint = openai.EndpointEmbeddings
 		for i := 1; i <= 100; i++ {
-			r.Requests = append(r.Requests, servebench.RequestScore{Status: record.StatusSuccess, E2EMS: fptr(float64(i))})
+			r.Requests = append(r.Requests, report.RequestScore{Status: record.StatusSuccess, E2EMS: fptr(float64(i))})
 		}
-		r.Percentiles = map[record.Metric]servebench.Distribution{record.MetricE2E: {N: 100}}
+		r.Percentiles = map[record.Metric]report.Distribution{record.MetricE2E: {N: 100}}
 		return r
 	}
-	base := []*servebench.Report{rep(90), rep(94)}
-	cand := []*servebench.Report{rep(90), rep(90), rep(90)}
+	base := []*report.Report{rep(90), rep(94)}
+	cand := []*report.Report{rep(90), rep(90), rep(90)}
 	c, err := Reports(base, cand, Options{})
 	if err != nil {
 		t.Fatal(err)

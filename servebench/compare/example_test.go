@@ -4,21 +4,22 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/compare"
 )
 
 // Three rounds of 1000 requests: the candidate qualifies 5, 6 and 7 points
 // fewer.
 func ExampleReports() {
-	round := func(qualified int) *servebench.Report {
+	round := func(qualified int) *report.Report {
 		a := float64(qualified) / 1000
-		return &servebench.Report{Schema: servebench.ReportSchema, Offered: 1000, ProtocolSuccesses: 1000,
+		return &report.Report{Schema: report.ReportSchema, Offered: 1000, ProtocolSuccesses: 1000,
 			Qualified: qualified, Attainment: &a, Valid: true}
 	}
 	c, err := compare.Reports(
-		[]*servebench.Report{round(900), round(920), round(940)},
-		[]*servebench.Report{round(850), round(860), round(870)},
+		[]*report.Report{round(900), round(920), round(940)},
+		[]*report.Report{round(850), round(860), round(870)},
 		compare.Options{Tolerances: []compare.Tolerance{{Name: "attainment", Value: 0.02}}})
 	if err != nil {
 		fmt.Println(err)
@@ -58,12 +59,12 @@ func ExampleWilsonInterval() {
 // than the 5-point tolerance: the result leans inconclusive, and with one
 // round it is advisory (exit 6) whatever it leans to.
 func ExampleComparison_WriteText() {
-	round := func(qualified int) *servebench.Report {
+	round := func(qualified int) *report.Report {
 		a := float64(qualified) / 100
-		return &servebench.Report{Schema: servebench.ReportSchema, Offered: 100, ProtocolSuccesses: 100,
+		return &report.Report{Schema: report.ReportSchema, Offered: 100, ProtocolSuccesses: 100,
 			Qualified: qualified, Attainment: &a, Valid: true}
 	}
-	c, _ := compare.Reports([]*servebench.Report{round(90)}, []*servebench.Report{round(90)},
+	c, _ := compare.Reports([]*report.Report{round(90)}, []*report.Report{round(90)},
 		compare.Options{Tolerances: []compare.Tolerance{{Name: "attainment", Value: 0.05}}})
 	_ = c.WriteText(os.Stdout)
 	// Output:

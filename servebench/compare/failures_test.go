@@ -4,14 +4,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
 
-	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // failingReport is a round of 25 offered requests: the first successes
 // have TTFT 4, 8, 12, … ms, the rest failed with an HTTP error.
-func failingReport(successes int) *servebench.Report {
+func failingReport(successes int) *report.Report {
 	var ttfts []float64
 	for k := 1; k <= successes; k++ {
 		ttfts = append(ttfts, float64(4*k))
@@ -19,7 +19,7 @@ func failingReport(successes int) *servebench.Report {
 	r := ttftReport(ttfts...)
 	r.Offered, r.ProtocolSuccesses = 25, successes
 	for range 25 - successes {
-		r.Requests = append(r.Requests, servebench.RequestScore{Status: record.StatusHTTPError})
+		r.Requests = append(r.Requests, report.RequestScore{Status: record.StatusHTTPError})
 	}
 	if successes == 0 {
 		delete(r.Percentiles, record.MetricTTFT)
@@ -34,8 +34,8 @@ func failingReport(successes int) *servebench.Report {
 // rank ⌈19.8⌉ = 20, 80 ms, 80/92 − 1 = −13.04 % (faster). Pooled, each side
 // has 50 − 45 = 5 observations beyond p90: judgeable.
 func TestFailuresCountAsSlowerThanAnySuccess(t *testing.T) {
-	base := []*servebench.Report{failingReport(25), failingReport(25)}
-	cand := []*servebench.Report{failingReport(22), failingReport(22)}
+	base := []*report.Report{failingReport(25), failingReport(25)}
+	cand := []*report.Report{failingReport(22), failingReport(22)}
 	c, err := Reports(base, cand, Options{Tolerances: []Tolerance{{"ttft_p90", 0.05}}})
 	if err != nil {
 		t.Fatal(err)
@@ -69,8 +69,8 @@ func TestFailuresCountAsSlowerThanAnySuccess(t *testing.T) {
 // A candidate whose every request failed is a regression (exit 5), not an
 // error; a baseline whose every request failed is no evidence (exit 2).
 func TestAllFailSides(t *testing.T) {
-	ok := []*servebench.Report{failingReport(25), failingReport(25)}
-	dead := []*servebench.Report{failingReport(0), failingReport(0)}
+	ok := []*report.Report{failingReport(25), failingReport(25)}
+	dead := []*report.Report{failingReport(0), failingReport(0)}
 	tols := []Tolerance{{"ttft_p50", 0.05}, {"error_rate", 0.01}}
 	c, err := Reports(ok, dead, Options{Tolerances: tols})
 	if err != nil {

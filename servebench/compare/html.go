@@ -8,13 +8,14 @@ import (
 	"math"
 	"slices"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/servebench/servebench/internal/plotsvg"
-	"github.com/servebench/servebench/servebench"
 )
 
 //go:embed compare.html.tmpl
@@ -103,7 +104,7 @@ func htmlRowOf(m MetricComparison) htmlRow {
 
 // pooled collects one metric's successful-request values over every round
 // of a side, ascending; reports that cannot give them contribute nothing.
-func pooled(m record.Metric, reports []*servebench.Report) []float64 {
+func pooled(m record.Metric, reports []*report.Report) []float64 {
 	var xs []float64
 	s := statistic{name: string(m), metric: m}
 	for _, r := range reports {

@@ -4,17 +4,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // The page holds the table with each interval, both sides' CDFs drawn
 // with gonum/plot (titled axes, round ticks, a legend with each side's N),
 // and escapes what comes from the reports.
 func TestWriteHTML(t *testing.T) {
-	base := []*servebench.Report{ttftReport(90, 95, 100, 200, 300), ttftReport(100, 100, 100, 300, 300), ttftReport(50, 60, 100, 100, 100)}
-	cand := []*servebench.Report{ttftReport(110, 110, 110, 500, 500), ttftReport(121, 121, 121, 121, 121), ttftReport(1, 2, 133.1, 133.1, 133.1)}
-	base[0].Experiment = &servebench.Experiment{RunID: "<script>alert(1)</script>"}
-	cand[0].Experiment = &servebench.Experiment{RunID: "c1"}
+	base := []*report.Report{ttftReport(90, 95, 100, 200, 300), ttftReport(100, 100, 100, 300, 300), ttftReport(50, 60, 100, 100, 100)}
+	cand := []*report.Report{ttftReport(110, 110, 110, 500, 500), ttftReport(121, 121, 121, 121, 121), ttftReport(1, 2, 133.1, 133.1, 133.1)}
+	base[0].Experiment = &report.Experiment{RunID: "<script>alert(1)</script>"}
+	cand[0].Experiment = &report.Experiment{RunID: "c1"}
 	c, err := Reports(base, cand, Options{Tolerances: []Tolerance{{"ttft_p50", 0.1}}})
 	if err != nil {
 		t.Fatal(err)

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // minBeyond is how many observations must lie beyond a percentile, pooled
@@ -32,7 +32,7 @@ func neededFor(p float64) int {
 
 // populationSize is a percentile's population on one run: the request
 // entries with failures counted, else the scored population's size.
-func (s statistic) populationSize(r *servebench.Report) int {
+func (s statistic) populationSize(r *report.Report) int {
 	if requestMetrics[s.metric] {
 		if xs, err := s.samples(r, true); err == nil {
 			return len(xs)
@@ -49,7 +49,7 @@ func (c *Comparison) insufficientData(s statistic, mc *MetricComparison) bool {
 	if s.metric == "" {
 		return false
 	}
-	pooled := func(reports []*servebench.Report) int {
+	pooled := func(reports []*report.Report) int {
 		n := 0
 		for _, r := range reports {
 			n += s.populationSize(r)

@@ -3,7 +3,7 @@ package compare
 import (
 	"math"
 
-	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // counts are one side's per-round counts of a proportion: x of n.
@@ -11,7 +11,7 @@ type counts struct{ x, n []int }
 
 // proportionCounts are the per-round counts of attainment (qualified of
 // offered) or error rate (failed of offered).
-func proportionCounts(s statistic, reports []*servebench.Report) counts {
+func proportionCounts(s statistic, reports []*report.Report) counts {
 	var c counts
 	for _, r := range reports {
 		x := r.Qualified

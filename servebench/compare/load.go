@@ -10,22 +10,22 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
 
-	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // LoadSide reads one side of a comparison from path: a run directory
 // (holding report.json), or a directory of round-K run directories (as
 // servebench ab writes them) or run-K ones (as a sweep's repeats write
 // them), in order of K. It returns the reports and their directories.
-func LoadSide(path string) ([]*servebench.Report, []string, error) {
+func LoadSide(path string) ([]*report.Report, []string, error) {
 	if _, err := os.Stat(filepath.Join(path, record.ReportFile)); err == nil {
 		r, err := readReport(filepath.Join(path, record.ReportFile))
 		if err != nil {
 			return nil, nil, err
 		}
-		return []*servebench.Report{r}, []string{path}, nil
+		return []*report.Report{r}, []string{path}, nil
 	}
 	entries, err := os.ReadDir(path)
 	if err != nil {
@@ -61,7 +61,7 @@ func LoadSide(path string) ([]*servebench.Report, []string, error) {
 		return nil, nil, fmt.Errorf("compare: %s holds no runs: neither %s nor round-K or run-K run directories", path, record.ReportFile)
 	}
 	sort.Slice(rounds, func(i, j int) bool { return rounds[i].k < rounds[j].k })
-	reports := make([]*servebench.Report, len(rounds))
+	reports := make([]*report.Report, len(rounds))
 	dirs := make([]string, len(rounds))
 	for i, r := range rounds {
 		if r.k != i+1 {
@@ -80,7 +80,7 @@ func LoadSide(path string) ([]*servebench.Report, []string, error) {
 
 // sameWorkload refuses a side whose runs replayed different workloads:
 // its rounds would not be repeats of one measurement.
-func sameWorkload(path string, reports []*servebench.Report, dirs []string) error {
+func sameWorkload(path string, reports []*report.Report, dirs []string) error {
 	for i, r := range reports {
 		if w, first := r.Inputs.WorkloadSHA256, reports[0].Inputs.WorkloadSHA256; w != first {
 			return fmt.Errorf("compare: %s mixes runs of different workloads: %s ran %s, %s ran %s; a side's rounds must repeat one workload",
@@ -91,7 +91,7 @@ func sameWorkload(path string, reports []*servebench.Report, dirs []string) erro
 }
 
 // readReport decodes one report.json, naming the file in any error.
-func readReport(path string) (*servebench.Report, error) {
+func readReport(path string) (*report.Report, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -99,12 +99,12 @@ func readReport(path string) (*servebench.Report, error) {
 		}
 		return nil, fmt.Errorf("compare: %w", err)
 	}
-	var r servebench.Report
+	var r report.Report
 	if err := json.Unmarshal(b, &r); err != nil {
 		return nil, fmt.Errorf("compare: %s: %w", path, err)
 	}
-	if r.Schema != servebench.ReportSchema {
-		return nil, fmt.Errorf("compare: %s: schema %q, want %q", path, r.Schema, servebench.ReportSchema)
+	if r.Schema != report.ReportSchema {
+		return nil, fmt.Errorf("compare: %s: schema %q, want %q", path, r.Schema, report.ReportSchema)
 	}
 	return &r, nil
 }

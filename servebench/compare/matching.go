@@ -8,9 +8,9 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/servebench/servebench/servebench/schedule"
+	"github.com/servebench/servebench/servebench/report"
 
-	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/schedule"
 )
 
 // runField is one property two runs must share to be compared: its name
@@ -18,20 +18,20 @@ import (
 // record it).
 type runField struct {
 	name  string
-	value func(r *servebench.Report) string
+	value func(r *report.Report) string
 }
 
 // sideFields must be the same on every run of both sides.
 var sideFields = []runField{
-	{"workload", func(r *servebench.Report) string { return r.Inputs.WorkloadSHA256 }},
-	{"SLO", func(r *servebench.Report) string { b, _ := json.Marshal(r.SLO); return string(b) }},
+	{"workload", func(r *report.Report) string { return r.Inputs.WorkloadSHA256 }},
+	{"SLO", func(r *report.Report) string { b, _ := json.Marshal(r.SLO); return string(b) }},
 }
 
 // roundFields must be the same on round K of both sides: the two runs of
 // a round replay one realized schedule.
 var roundFields = []runField{
 	{"schedule hash", scheduleHash},
-	{"request count", func(r *servebench.Report) string { return strconv.Itoa(r.Offered) }},
+	{"request count", func(r *report.Report) string { return strconv.Itoa(r.Offered) }},
 	{"arrival process", arrivalField(func(a schedule.ArrivalSpec) string { return string(a.Process) })},
 	{"rate", arrivalField(func(a schedule.ArrivalSpec) string { return strconv.FormatFloat(a.RateRPS, 'g', -1, 64) })},
 	{"seed", arrivalField(func(a schedule.ArrivalSpec) string { return strconv.FormatInt(a.Seed, 10) })},
@@ -42,7 +42,7 @@ var roundFields = []runField{
 // schedule file's own hash (Inputs.ScheduleSHA256) also covers the run's
 // ID, so it differs between any two runs. "" when the report holds no
 // request entries.
-func scheduleHash(r *servebench.Report) string {
+func scheduleHash(r *report.Report) string {
 	if len(r.Requests) == 0 {
 		return ""
 	}
@@ -55,8 +55,8 @@ func scheduleHash(r *servebench.Report) string {
 
 // arrivalField reads one property of a run's arrival process; "" when the
 // run does not record its experiment.
-func arrivalField(get func(schedule.ArrivalSpec) string) func(*servebench.Report) string {
-	return func(r *servebench.Report) string {
+func arrivalField(get func(schedule.ArrivalSpec) string) func(*report.Report) string {
+	return func(r *report.Report) string {
 		if r.Experiment == nil {
 			return ""
 		}
@@ -72,7 +72,7 @@ func arrivalField(get func(schedule.ArrivalSpec) string) func(*servebench.Report
 func (c *Comparison) checkMatchingRuns(allow bool) error {
 	var diffs []string
 	first := c.baseline[0]
-	for side, reports := range map[string][]*servebench.Report{"baseline": c.baseline, "candidate": c.candidate} {
+	for side, reports := range map[string][]*report.Report{"baseline": c.baseline, "candidate": c.candidate} {
 		for i, r := range reports {
 			for _, f := range sideFields {
 				if a, b := f.value(r), f.value(first); a != b {

@@ -5,14 +5,15 @@ import (
 	"math"
 	"slices"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/record"
 
-	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/stats"
 )
 
 // value computes the statistic on one run's report.
-func (s statistic) value(r *servebench.Report) (float64, error) {
+func (s statistic) value(r *report.Report) (float64, error) {
 	switch s.name {
 	case "attainment":
 		if r.Attainment == nil {
@@ -52,7 +53,7 @@ func (s statistic) value(r *servebench.Report) (float64, error) {
 // successOnly computes a latency percentile over the successful requests
 // alone, the figure reported beside the one that counts failures; ok is
 // false when there is none to compute.
-func (s statistic) successOnly(r *servebench.Report) (float64, bool) {
+func (s statistic) successOnly(r *report.Report) (float64, bool) {
 	if !requestMetrics[s.metric] {
 		return 0, false
 	}
@@ -82,7 +83,7 @@ func percentile(sorted []float64, p float64, method stats.PercentileMethod) floa
 // failures, every offered request that did not succeed joins it at +Inf
 // (a failure is slower than any success), except for schedule lag, which
 // every sent request has.
-func (s statistic) samples(r *servebench.Report, failures bool) ([]float64, error) {
+func (s statistic) samples(r *report.Report, failures bool) ([]float64, error) {
 	xs := make([]float64, 0, len(r.Requests))
 	failed := 0
 	for i := range r.Requests {
@@ -120,7 +121,7 @@ func (s statistic) samples(r *servebench.Report, failures bool) ([]float64, erro
 
 // requestValue is one request's value of a request-level metric; nil when
 // undefined.
-func requestValue(q *servebench.RequestScore, m record.Metric) *float64 {
+func requestValue(q *report.RequestScore, m record.Metric) *float64 {
 	switch m {
 	case record.MetricScheduleLag:
 		return q.ScheduleLagMS
@@ -134,7 +135,7 @@ func requestValue(q *servebench.RequestScore, m record.Metric) *float64 {
 		return q.E2EMS
 	case record.MetricLastToken:
 		return q.LastTokenMS
-	case servebench.MetricMaxGap:
+	case report.MetricMaxGap:
 		return q.MaxGapMS
 	}
 	return nil

@@ -7,11 +7,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/openai"
 
 	"github.com/servebench/servebench/servebench/record"
-
-	"github.com/servebench/servebench/servebench"
 )
 
 // Kind says how a comparison measures change.
@@ -109,7 +109,7 @@ var percentileName = regexp.MustCompile(`^([a-z0-9_]+)_p([0-9]+(?:\.[0-9]+)?)$`)
 var requestMetrics = map[record.Metric]bool{
 	record.MetricTTFT: true, record.MetricTTFTFromScheduled: true, record.MetricTPOT: true,
 	record.MetricE2E: true, record.MetricLastToken: true, record.MetricScheduleLag: true,
-	servebench.MetricMaxGap: true,
+	report.MetricMaxGap: true,
 }
 
 // pooledMetrics pool gaps over requests; they compare across rounds only.

@@ -8,9 +8,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/record"
 
-	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/compare"
 )
 
@@ -114,7 +115,7 @@ func reportsRelease(name, path, dir string) (Release, error) {
 }
 
 // reportValue is one metric's figure on one run.
-func reportValue(r *servebench.Report, m string) (float64, bool) {
+func reportValue(r *report.Report, m string) (float64, bool) {
 	switch m {
 	case "attainment":
 		if r.Attainment == nil {

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/servebench"
@@ -52,7 +54,7 @@ func FromRun(res *servebench.RunResult) (*Report, error) {
 }
 
 // aggregate is results.request_performance.aggregate.
-func aggregate(rep *servebench.Report, l lengths) Aggregate {
+func aggregate(rep *report.Report, l lengths) Aggregate {
 	incomplete := rep.StatusCounts[record.StatusNotSent] + rep.StatusCounts[record.StatusCancelled] + rep.Pending
 	a := Aggregate{
 		Requests: Requests{
@@ -88,7 +90,7 @@ func aggregate(rep *servebench.Report, l lengths) Aggregate {
 }
 
 // load is scenario.load: servebench, the arrival, and the lengths seen.
-func load(x *servebench.Experiment, rep *servebench.Report, l lengths) *Load {
+func load(x *report.Experiment, rep *report.Report, l lengths) *Load {
 	desc := Definitions
 	in, ok := sequenceLength(l.input)
 	if !ok {
@@ -122,7 +124,7 @@ func load(x *servebench.Experiment, rep *servebench.Report, l lengths) *Load {
 }
 
 // engineLabel names the engine component.
-func engineLabel(x *servebench.Experiment) string {
+func engineLabel(x *report.Experiment) string {
 	if x.Engine != nil && x.Engine.Kind != "" {
 		return x.Engine.Kind
 	}
@@ -130,7 +132,7 @@ func engineLabel(x *servebench.Experiment) string {
 }
 
 // engineComponent is the engine from the experiment record.
-func engineComponent(label string, x *servebench.Experiment, rep *servebench.Report) Component {
+func engineComponent(label string, x *report.Experiment, rep *report.Report) Component {
 	tool, version, model := "unknown", "unknown", x.Model
 	native := Native{Config: map[string]any{"base_url": x.BaseURL}}
 	if e := x.Engine; e != nil {

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/openai"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -47,7 +49,7 @@ func runSim(t *testing.T, format llmdreport.Format, tune func(*simengine.Config)
 		Workload: w, Arrival: arrival, Count: 10, OutputDir: t.TempDir(),
 		Client: &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointCompletions,
 			Stream: true, TotalTimeout: 10 * time.Second},
-		Engine:    &servebench.EngineInfo{Kind: "simengine", Model: cfg.Model, Version: "test"},
+		Engine:    &report.EngineInfo{Kind: "simengine", Model: cfg.Model, Version: "test"},
 		Artifacts: []servebench.ArtifactWriter{llmdreport.Writer{Format: format}},
 	}
 	if edit != nil {

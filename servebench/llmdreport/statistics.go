@@ -4,9 +4,10 @@ import (
 	"math"
 	"slices"
 
+	"github.com/servebench/servebench/servebench/report"
+
 	"github.com/servebench/servebench/servebench/record"
 
-	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/stats"
 )
 
@@ -73,7 +74,7 @@ func sampleStatistics(units string, xs []float64, method stats.PercentileMethod)
 // report fresh from the scorer answers every percentile from its samples;
 // one scored in a streamed pass keeps p50, p90, p95, p99 and the maximum
 // only, and the others are left out. Nil when the population is empty.
-func metricStatistics(rep *servebench.Report, m record.Metric, units string) *Statistics {
+func metricStatistics(rep *report.Report, m record.Metric, units string) *Statistics {
 	d, ok := rep.Percentiles[m]
 	if !ok || d.N == 0 || d.Mean == nil {
 		return nil

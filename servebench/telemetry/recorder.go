@@ -6,7 +6,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // DefaultMaxTimelinePoints bounds each GPU's timeline: at the default 1 s
@@ -107,9 +107,9 @@ func (rec *Recorder) Warn(err error) {
 
 // Summary returns what the readings so far say. EnergyJ is the sum over the
 // GPUs, nil when any GPU's energy is unknown.
-func (rec *Recorder) Summary(source string, interval time.Duration) *servebench.GPUTelemetry {
-	t := &servebench.GPUTelemetry{Status: servebench.GPUTelemetrySampled, Source: source,
-		SampleIntervalMS: millis(interval), GPUs: []servebench.GPUStats{}}
+func (rec *Recorder) Summary(source string, interval time.Duration) *report.GPUTelemetry {
+	t := &report.GPUTelemetry{Status: report.GPUTelemetrySampled, Source: source,
+		SampleIntervalMS: millis(interval), GPUs: []report.GPUStats{}}
 	indices := make([]int, 0, len(rec.gpus))
 	for i := range rec.gpus {
 		indices = append(indices, i)
@@ -135,7 +135,7 @@ func (rec *Recorder) Summary(source string, interval time.Duration) *servebench.
 	}
 	if known {
 		t.EnergyJ = ptr(total)
-		t.EnergyMethod = servebench.EnergyMixed
+		t.EnergyMethod = report.EnergyMixed
 		if len(methods) == 1 {
 			for m := range methods {
 				t.EnergyMethod = m
@@ -163,11 +163,11 @@ func (s *statAcc) add(v float64) {
 	s.n++
 }
 
-func (s *statAcc) stat() servebench.GPUStat {
+func (s *statAcc) stat() report.GPUStat {
 	if s.n == 0 {
-		return servebench.GPUStat{}
+		return report.GPUStat{}
 	}
-	return servebench.GPUStat{Mean: ptr(s.sum / float64(s.n)), Max: ptr(s.max)}
+	return report.GPUStat{Mean: ptr(s.sum / float64(s.n)), Max: ptr(s.max)}
 }
 
 // pointAcc accumulates one timeline point.
@@ -187,14 +187,14 @@ func (p *pointAcc) merge(o *pointAcc) {
 	}
 }
 
-func (p *pointAcc) point() servebench.GPUPoint {
+func (p *pointAcc) point() report.GPUPoint {
 	mean := func(i int) *float64 {
 		if p.counts[i] == 0 {
 			return nil
 		}
 		return ptr(p.sums[i] / float64(p.counts[i]))
 	}
-	return servebench.GPUPoint{AtMS: p.atSum / float64(p.n), UtilizationPercent: mean(qUtil), MemoryUsedMiB: mean(qMem),
+	return report.GPUPoint{AtMS: p.atSum / float64(p.n), UtilizationPercent: mean(qUtil), MemoryUsedMiB: mean(qMem),
 		PowerW: mean(qPower), SMClockMHz: mean(qClock), TemperatureC: mean(qTemp)}
 }
 
@@ -262,28 +262,28 @@ func halve(points []pointAcc) []pointAcc {
 
 // summary returns the GPU's summary and a note when its energy counter could
 // not be used.
-func (g *gpuAcc) summary(maxPoints int) (servebench.GPUStats, string) {
-	s := servebench.GPUStats{Index: g.index, UUID: g.uuid, Name: g.name, Samples: g.samples, SpanMS: [2]float64{g.first, g.at},
+func (g *gpuAcc) summary(maxPoints int) (report.GPUStats, string) {
+	s := report.GPUStats{Index: g.index, UUID: g.uuid, Name: g.name, Samples: g.samples, SpanMS: [2]float64{g.first, g.at},
 		UtilizationPercent: g.stats[qUtil].stat(), MemoryUsedMiB: g.stats[qMem].stat(), PowerW: g.stats[qPower].stat(),
 		SMClockMHz: g.stats[qClock].stat(), TemperatureC: g.stats[qTemp].stat(), TimelineStride: g.stride}
 	points := g.points
 	if g.pending.n > 0 {
 		points = append(slices.Clone(points), g.pending)
 	}
-	s.Timeline = make([]servebench.GPUPoint, 0, min(len(points), maxPoints))
+	s.Timeline = make([]report.GPUPoint, 0, min(len(points), maxPoints))
 	for i := range points {
 		s.Timeline = append(s.Timeline, points[i].point())
 	}
 	note := ""
 	switch e, ok := g.counter.joules(); {
 	case ok:
-		s.EnergyJ, s.EnergyMethod = ptr(e), servebench.EnergyFromCounter
+		s.EnergyJ, s.EnergyMethod = ptr(e), report.EnergyFromCounter
 	default:
 		if g.counter.broken != "" {
 			note = fmt.Sprintf("GPU %d: %s; energy integrated from power instead", g.index, g.counter.broken)
 		}
 		if e, ok := g.integral.joules(); ok {
-			s.EnergyJ, s.EnergyMethod = ptr(e), servebench.EnergyFromIntegratedPower
+			s.EnergyJ, s.EnergyMethod = ptr(e), report.EnergyFromIntegratedPower
 		}
 	}
 	return s, note

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // t0 is an arbitrary source-clock origin for hand-built readings.
@@ -20,7 +20,7 @@ func f(v float64) *float64 { return &v }
 
 // record feeds readings to a recorder whose first reading arrives at its
 // start, and summarises them.
-func record(maxPoints int, rs ...Reading) *servebench.GPUTelemetry {
+func record(maxPoints int, rs ...Reading) *report.GPUTelemetry {
 	rec := NewRecorder(t0, maxPoints)
 	for _, r := range rs {
 		rec.Add(r, t0)
@@ -45,7 +45,7 @@ func TestTrapezoidIntegratesPowerOverUnevenIntervals(t *testing.T) {
 	tel := record(0, r0, r1, r2)
 	g := tel.GPUs[0]
 	eq(t, "energy", g.EnergyJ, 325)
-	if g.EnergyMethod != servebench.EnergyFromIntegratedPower || tel.EnergyMethod != servebench.EnergyFromIntegratedPower {
+	if g.EnergyMethod != report.EnergyFromIntegratedPower || tel.EnergyMethod != report.EnergyFromIntegratedPower {
 		t.Fatalf("method: GPU %q, total %q; want integrated_power", g.EnergyMethod, tel.EnergyMethod)
 	}
 	eq(t, "total energy", tel.EnergyJ, 325)
@@ -63,7 +63,7 @@ func TestEnergyCounterWinsOverIntegratedPower(t *testing.T) {
 	r0.EnergyMJ, r1.EnergyMJ, r2.EnergyMJ = f(1_000_000), f(1_002_500), f(1_007_000)
 	g := record(0, r0, r1, r2).GPUs[0]
 	eq(t, "energy", g.EnergyJ, 7)
-	if g.EnergyMethod != servebench.EnergyFromCounter {
+	if g.EnergyMethod != report.EnergyFromCounter {
 		t.Fatalf("method %q, want counter", g.EnergyMethod)
 	}
 }
@@ -75,7 +75,7 @@ func TestCounterThatGoesDownFallsBackToIntegratedPower(t *testing.T) {
 	tel := record(0, r0, r1, r2)
 	// 150 W × 1 s + 150 W × 1 s = 300 J.
 	eq(t, "energy", tel.GPUs[0].EnergyJ, 300)
-	if tel.GPUs[0].EnergyMethod != servebench.EnergyFromIntegratedPower {
+	if tel.GPUs[0].EnergyMethod != report.EnergyFromIntegratedPower {
 		t.Fatalf("method %q, want integrated_power", tel.GPUs[0].EnergyMethod)
 	}
 	if len(tel.Errors) != 1 || !strings.Contains(tel.Errors[0], "went down from 5000 mJ to 100 mJ") {
@@ -111,7 +111,7 @@ func TestTotalEnergySumsGPUsAndIsNilWhenOneIsUnknown(t *testing.T) {
 	b0.PowerW, b1.PowerW = f(10), f(30) // 20 W × 2 s = 40 J integrated
 	tel := record(0, a0, b0, a1, b1)
 	eq(t, "total", tel.EnergyJ, 44)
-	if tel.EnergyMethod != servebench.EnergyMixed {
+	if tel.EnergyMethod != report.EnergyMixed {
 		t.Fatalf("method %q, want mixed", tel.EnergyMethod)
 	}
 	c0 := at(2, 0) // a third GPU with one reading: energy unknown

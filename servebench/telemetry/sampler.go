@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // DefaultInterval is the sample interval when none is given.
@@ -110,10 +110,10 @@ func (s *Sampler) Close() error {
 
 // StartGPUSampling starts reading the GPUs; stop ends the readings and
 // summarises them. It implements servebench.GPUSampler.
-func (s *Sampler) StartGPUSampling(ctx context.Context) (stop func() *servebench.GPUTelemetry) {
+func (s *Sampler) StartGPUSampling(ctx context.Context) (stop func() *report.GPUTelemetry) {
 	if s.source == nil {
-		t := &servebench.GPUTelemetry{Status: "unavailable: " + s.reason, SampleIntervalMS: millis(s.interval), GPUs: []servebench.GPUStats{}}
-		return func() *servebench.GPUTelemetry { return t }
+		t := &report.GPUTelemetry{Status: "unavailable: " + s.reason, SampleIntervalMS: millis(s.interval), GPUs: []report.GPUStats{}}
+		return func() *report.GPUTelemetry { return t }
 	}
 	rec := NewRecorder(time.Now(), s.maxPoints)
 	ctx, cancel := context.WithCancel(ctx)
@@ -126,8 +126,8 @@ func (s *Sampler) StartGPUSampling(ctx context.Context) (stop func() *servebench
 			rec.Warn)
 	}()
 	var once sync.Once
-	var out *servebench.GPUTelemetry
-	return func() *servebench.GPUTelemetry {
+	var out *report.GPUTelemetry
+	return func() *report.GPUTelemetry {
 		once.Do(func() {
 			cancel()
 			<-done

@@ -1,4 +1,4 @@
-package servebench
+package report
 
 // EngineMetrics is what the engine's own Prometheus endpoint said about the
 // measurement: it is scraped right before the first request of the window

@@ -1,4 +1,4 @@
-package servebench
+package report
 
 import (
 	"strings"
@@ -124,7 +124,7 @@ func (g *GPUTelemetry) UnavailableReason() string {
 // requests and the output tokens of its successful requests, and the
 // joules per each. It is called again when a run is re-scored, since the
 // qualified count depends on the SLO.
-func (g *GPUTelemetry) attributeWork(r *Report) {
+func (g *GPUTelemetry) AttributeWork(r *Report) {
 	if g == nil || r == nil {
 		return
 	}

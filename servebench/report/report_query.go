@@ -1,7 +1,9 @@
-package servebench
+package report
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/servebench/servebench/servebench/openai"
 	"github.com/servebench/servebench/servebench/record"
@@ -35,7 +37,7 @@ func (r *Report) Percentile(m record.Metric, p float64) (value float64, n int, p
 	if d.N == 0 {
 		return 0, 0, d.Population, fmt.Errorf("percentile of %s: the population is empty (%s)", m, d.Population)
 	}
-	if xs, ok := r.samples[m]; ok && len(xs) == d.N {
+	if xs, ok := r.Samples[m]; ok && len(xs) == d.N {
 		v, _ := stats.Percentile(xs, p, r.PercentileMethod)
 		return v, d.N, d.Population, nil
 	}
@@ -78,12 +80,12 @@ func (r *Report) RequestsWithoutRecord() []string {
 // when it was scored (an interrupted run): the scorer counted it as
 // not_sent.
 func (rs *RequestScore) HadNoRecord() bool {
-	return rs.Status == record.StatusNotSent && rs.Error == noOutcomeRecordError
+	return rs.Status == record.StatusNotSent && rs.Error == NoOutcomeRecordError
 }
 
 // noOutcomeRecordError is the error of a scheduled request that has no
 // outcome record at all; Report.RequestsWithoutRecord looks for it.
-const noOutcomeRecordError = "no outcome record: the request never reached a terminal record (interrupted run?)"
+const NoOutcomeRecordError = "no outcome record: the request never reached a terminal record (interrupted run?)"
 
 // defines reports whether the report's endpoint defines metric m; a
 // report that does not name its endpoint defines every metric.
@@ -93,4 +95,19 @@ func (r *Report) defines(m record.Metric) bool {
 	}
 	api, ok := openai.APIOf(r.Endpoint)
 	return !ok || api.Defines(m)
+}
+
+// ErrLoadNotDelivered says that the accounting is complete but the run is
+// not evidence for its offered load: a request was never sent, or was sent
+// later than the lag tolerance. Report.LoadDelivered wraps it.
+var ErrLoadNotDelivered = errors.New("the load was not delivered")
+
+// LoadDelivered returns nil when every offered request was sent within the
+// lag tolerance, and otherwise an error wrapping ErrLoadNotDelivered that
+// lists the report's invalid reasons. The CLI maps it to exit code 2.
+func (r *Report) LoadDelivered() error {
+	if r.Valid {
+		return nil
+	}
+	return fmt.Errorf("%w: %s", ErrLoadNotDelivered, strings.Join(r.InvalidReasons, "; "))
 }

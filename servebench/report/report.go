@@ -1,4 +1,4 @@
-package servebench
+package report
 
 import (
 	"slices"
@@ -161,7 +161,7 @@ type Report struct {
 
 	// samples keeps the raw latency samples behind Percentiles, so that any
 	// percentile can be computed in memory; it is not serialized.
-	samples map[record.Metric][]float64 `json:"-"`
+	Samples map[record.Metric][]float64 `json:"-"`
 }
 
 // Distribution summarizes one latency population.

@@ -1,4 +1,4 @@
-package servebench
+package report
 
 // DriftReport follows the client's figures over the run in fixed intervals
 // of scheduled time and tests whether tail latency trended upward: the

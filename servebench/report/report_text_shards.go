@@ -1,4 +1,4 @@
-package servebench
+package report
 
 import "github.com/servebench/servebench/internal/numfmt"
 

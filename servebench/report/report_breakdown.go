@@ -1,4 +1,4 @@
-package servebench
+package report
 
 // BreakdownNone is the value under which a dimension counts the requests
 // that carry no value for it (a request never sent has no backend).

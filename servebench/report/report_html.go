@@ -1,4 +1,4 @@
-package servebench
+package report
 
 import (
 	"bytes"
@@ -60,7 +60,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 }
 
 // writeHTMLFile renders the report's HTML page to path.
-func writeHTMLFile(path string, r *Report) error {
+func WriteHTMLFile(path string, r *Report) error {
 	var buf bytes.Buffer
 	if err := r.WriteHTML(&buf); err != nil {
 		return err
