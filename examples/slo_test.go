@@ -3,6 +3,8 @@ package examples_test
 import (
 	"time"
 
+	"github.com/servebench/servebench/servebench/score"
+
 	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/servebench/openai"
@@ -52,7 +54,7 @@ var _ = Describe("the simulated engine under a light chat load", Ordered, Serial
 				TotalTimeout:      20 * time.Second,
 			},
 			LagTolerance: 2 * time.Second, // generous for shared CI machines; 20 ms is the default
-			Score:        servebench.ScoreOptions{SLO: report.SLO{TTFT: time.Second, E2E: 5 * time.Second}},
+			Score:        score.Options{SLO: report.SLO{TTFT: time.Second, E2E: 5 * time.Second}},
 			OutputDir:    GinkgoT().TempDir(),
 		})
 		Expect(err).NotTo(HaveOccurred())

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/servebench/servebench/servebench/score"
+
 	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/servebench/schedule"
@@ -39,7 +41,7 @@ func scored() *report.Report {
 			ContentMS: []float64{a + ttft, a + ttft + 30}, OutputTokens: &n,
 		})
 	}
-	r, err := servebench.Score(sched, outcomes, servebench.ScoreOptions{SLO: report.SLO{TTFT: 300 * time.Millisecond}})
+	r, err := score.Outcomes(sched, outcomes, score.Options{SLO: report.SLO{TTFT: 300 * time.Millisecond}})
 	if err != nil {
 		panic(err)
 	}

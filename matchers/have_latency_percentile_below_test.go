@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/servebench/servebench/servebench/score"
+
 	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/servebench/schedule"
@@ -14,7 +16,6 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/servebench/servebench/matchers"
-	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/stats"
 )
 
@@ -52,7 +53,7 @@ func twentyRuns(method stats.PercentileMethod) *report.Report {
 			ContentMS: []float64{first, first + 20, first + 40}, OutputTokens: &tokens,
 		})
 	}
-	r, err := servebench.Score(sched, outcomes, servebench.ScoreOptions{PercentileMethod: method})
+	r, err := score.Outcomes(sched, outcomes, score.Options{PercentileMethod: method})
 	Expect(err).NotTo(HaveOccurred())
 	return r
 }

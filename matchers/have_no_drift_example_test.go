@@ -6,12 +6,13 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/servebench/servebench/servebench/score"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/matchers"
-	"github.com/servebench/servebench/servebench"
 )
 
 // A run whose TTFT grows 10 ms every second, from 100 ms, over eight 1 s
@@ -28,7 +29,7 @@ func ExampleHaveNoDrift() {
 		outs = append(outs, record.Outcome{ID: id, Attempt: 1, Status: record.StatusSuccess, ScheduledMS: a, SentMS: &a,
 			ContentMS: []float64{f, f + 20}, TerminalMS: f + 30, OutputTokens: &two})
 	}
-	r, err := servebench.Score(s, outs, servebench.ScoreOptions{DriftInterval: time.Second})
+	r, err := score.Outcomes(s, outs, score.Options{DriftInterval: time.Second})
 	if err != nil {
 		panic(err)
 	}

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/servebench/servebench/servebench/score"
+
 	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/servebench/schedule"
@@ -15,7 +17,6 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/servebench/servebench/matchers"
-	"github.com/servebench/servebench/servebench"
 )
 
 // driftingRun scores 160 requests, one every 50 ms over an 8 s window, each
@@ -34,7 +35,7 @@ func driftingRun(step float64) *report.Report {
 		outs = append(outs, record.Outcome{ID: id, Attempt: 1, Status: record.StatusSuccess, ScheduledMS: a, SentMS: &a,
 			ContentMS: []float64{f, f + 20}, TerminalMS: f + 30, OutputTokens: &two})
 	}
-	r, err := servebench.Score(s, outs, servebench.ScoreOptions{DriftInterval: time.Second})
+	r, err := score.Outcomes(s, outs, score.Options{DriftInterval: time.Second})
 	Expect(err).NotTo(HaveOccurred())
 	return r
 }

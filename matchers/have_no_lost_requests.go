@@ -5,13 +5,13 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/servebench/servebench/servebench/score"
+
 	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/onsi/gomega/types"
-
-	"github.com/servebench/servebench/servebench"
 )
 
 // HaveNoLostRequests succeeds when every scheduled request has a terminal
@@ -129,7 +129,7 @@ func (m noLostMatcher) evaluateFile(actual any, v noLostVerdict) (noLostVerdict,
 	}
 	seen := map[string]bool{}
 	n := 0
-	err := servebench.ReadRequestScores(path, func(rs *report.RequestScore) error {
+	err := score.ReadRequestScores(path, func(rs *report.RequestScore) error {
 		n++
 		// Without the outcome records, the entry says whether it had one.
 		if v.checkEntry(seen, n, rs, path, path) && rs.HadNoRecord() {

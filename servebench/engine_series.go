@@ -191,32 +191,6 @@ func (s *engineSampler) stop() *report.EngineSeries {
 	return &out
 }
 
-// attachEngineSeries puts the series in the report and, when the report
-// has a drift analysis, each interval's mean KV-cache usage beside the
-// client's figures.
-func attachEngineSeries(r *report.Report, es *report.EngineSeries) {
-	r.EngineSeries = es
-	if es == nil || r.Drift == nil {
-		return
-	}
-	for j := range r.Drift.Intervals {
-		iv := &r.Drift.Intervals[j]
-		start, end := iv.StartMS, iv.StartMS+r.Drift.IntervalMS
-		var sum float64
-		n := 0
-		for _, x := range es.Samples {
-			if x.KVCacheUsage != nil && x.AtMS >= start && x.AtMS < end {
-				sum += *x.KVCacheUsage
-				n++
-			}
-		}
-		iv.KVCacheUsage = nil
-		if n > 0 {
-			iv.KVCacheUsage = new(sum / float64(n))
-		}
-	}
-}
-
 // startSampler starts scraping through the measurement when the run
 // declares a metrics endpoint and does not turn the series off; nil
 // otherwise.

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/score"
+
 	"github.com/servebench/servebench/servebench/openai"
 
 	"github.com/servebench/servebench/servebench/schedule"
@@ -36,7 +38,7 @@ func TestRunScrapesEngineMetricsOverTime(t *testing.T) {
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: arrival, Count: 30, Client: client, OutputDir: t.TempDir(),
 		LagTolerance: 5 * time.Second, MetricsURL: srv.BaseURL() + "/metrics", MetricsInterval: 100 * time.Millisecond,
-		Score: servebench.ScoreOptions{DriftInterval: 250 * time.Millisecond},
+		Score: score.Options{DriftInterval: 250 * time.Millisecond},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -59,7 +61,7 @@ func TestRunScrapesEngineMetricsOverTime(t *testing.T) {
 		t.Fatalf("no drift interval carries KV usage: %+v", res.Report.Drift.Intervals)
 	}
 	// Re-scoring keeps the series and puts it beside the new intervals.
-	again, err := servebench.ScoreRunDir(res.Dir, servebench.ScoreOptions{DriftInterval: 250 * time.Millisecond})
+	again, err := score.RunDir(res.Dir, score.Options{DriftInterval: 250 * time.Millisecond})
 	if err != nil || again.EngineSeries == nil || len(again.EngineSeries.Samples) != len(es.Samples) {
 		t.Fatalf("re-scored: %v %+v", err, again.EngineSeries)
 	}

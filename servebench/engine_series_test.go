@@ -114,7 +114,7 @@ func TestEngineSeriesThinsAndAttaches(t *testing.T) {
 		t.Fatalf("thinned %+v", s.series)
 	}
 	r := &report.Report{Drift: &report.DriftReport{IntervalMS: 300, Intervals: []report.DriftInterval{{StartMS: 0}, {StartMS: 300}, {StartMS: 600}}}}
-	attachEngineSeries(r, &s.series)
+	r.AttachEngineSeries(&s.series)
 	// Samples at 0 (0.0), 200 (0.2) and 400 (0.4): the first interval's
 	// mean is 0.1, the second's 0.4, the third has none.
 	if iv := r.Drift.Intervals; iv[0].KVCacheUsage == nil || *iv[0].KVCacheUsage != 0.1 || *iv[1].KVCacheUsage != 0.4 || iv[2].KVCacheUsage != nil {

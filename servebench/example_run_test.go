@@ -6,6 +6,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/servebench/servebench/servebench/score"
+
 	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/servebench/openai"
@@ -39,7 +41,7 @@ func ExampleRun() {
 		Workload: w, Arrival: arrival, Count: 10, OutputDir: dir,
 		Client: &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointCompletions,
 			Stream: true, TotalTimeout: 10 * time.Second},
-		Score: servebench.ScoreOptions{SLO: report.SLO{TTFT: 2 * time.Second}},
+		Score: score.Options{SLO: report.SLO{TTFT: 2 * time.Second}},
 	})
 	if err != nil {
 		fmt.Println(err)

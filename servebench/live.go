@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/servebench/servebench/servebench/score"
+
 	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/servebench/openai"
@@ -119,7 +121,7 @@ func (l *LiveRun) run(ctx context.Context, plan *dispatchPlan) (*RunResult, erro
 	}
 	rep.EngineMetrics = l.engineMetrics(before, after)
 	rep.BackendMetrics = backendMetrics(l.cfg.BackendMetricsURLs, backendsBefore, backendsAfter, backendSeries)
-	attachEngineSeries(rep, series)
+	rep.AttachEngineSeries(series)
 	if rep.Experiment != nil && !d.start.IsZero() {
 		rep.Experiment.ClockOrigin = d.start.UTC().Format(time.RFC3339Nano)
 	}
@@ -233,7 +235,7 @@ func (l *LiveRun) Snapshot() (*report.Report, error) {
 	if w != nil {
 		outcomes = w.Outcomes()
 	}
-	rep, err := Score(l.sched, outcomes, scoreOptionsFor(l.cfg, l.sched, outcomes))
+	rep, err := score.Outcomes(l.sched, outcomes, scoreOptionsFor(l.cfg, l.sched, outcomes))
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/servebench/servebench/servebench/score"
+
 	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/servebench/schedule"
@@ -38,7 +40,7 @@ import (
 // aligned), report.json and report.html. Options left at their zero value
 // come from the first shard's report. The report's generator section lists
 // every shard's start offset and schedule lag, and the start skew.
-func MergeShards(dirs []string, out string, opts ScoreOptions) (*report.Report, error) {
+func MergeShards(dirs []string, out string, opts score.Options) (*report.Report, error) {
 	if len(dirs) == 0 {
 		return nil, errors.New("merge: no shard directories")
 	}
@@ -62,7 +64,7 @@ func MergeShards(dirs []string, out string, opts ScoreOptions) (*report.Report, 
 		return nil, err
 	}
 	fillMergeOptions(&opts, shards)
-	rep, err := ScoreRunDir(out, opts)
+	rep, err := score.RunDir(out, opts)
 	if err != nil {
 		return nil, fmt.Errorf("merge: score: %w", err)
 	}
@@ -71,7 +73,7 @@ func MergeShards(dirs []string, out string, opts ScoreOptions) (*report.Report, 
 	rep.Experiment = mergedExperiment(shards, missing)
 	for _, sd := range shards {
 		if sd.torn != nil {
-			markTornLine(rep, filepath.Join(sd.dir, record.OutcomesFile), sd.torn)
+			score.MarkTornLine(rep, filepath.Join(sd.dir, record.OutcomesFile), sd.torn)
 		}
 	}
 	if err := writeJSONFile(filepath.Join(out, record.ReportFile), rep); err != nil {
@@ -90,7 +92,7 @@ type shardDir struct {
 	report   *report.Report // nil when the shard left no report.json
 	lines    [][]byte
 	outcomes []recordKey
-	torn     *tornLine // a last line cut off mid-write, left out
+	torn     *score.TornLine // a last line cut off mid-write, left out
 }
 
 // recordKey is the part of an outcome record a merge reads: which request
@@ -114,7 +116,7 @@ func readShardDir(dir string) (*shardDir, error) {
 	if sd.lines, sd.outcomes, sd.torn, err = readOutcomeLines(filepath.Join(dir, record.OutcomesFile)); err != nil {
 		return nil, err
 	}
-	if sd.report, err = readPreviousReport(filepath.Join(dir, record.ReportFile)); err != nil {
+	if sd.report, err = score.ReadPreviousReport(filepath.Join(dir, record.ReportFile)); err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
 	}
 	return sd, nil
@@ -124,7 +126,7 @@ func readShardDir(dir string) (*shardDir, error) {
 // shard that was never started (no file) has no records. A last line cut off
 // mid-write (no newline) is left out and returned as torn: its request
 // counts as unrecorded, as score --run counts it.
-func readOutcomeLines(path string) ([][]byte, []recordKey, *tornLine, error) {
+func readOutcomeLines(path string) ([][]byte, []recordKey, *score.TornLine, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil, nil, nil
@@ -145,7 +147,7 @@ func readOutcomeLines(path string) ([][]byte, []recordKey, *tornLine, error) {
 				if decodeErr == nil {
 					decodeErr = errors.New("no newline at its end")
 				}
-				return lines, outcomes, &tornLine{number: n, err: decodeErr}, nil
+				return lines, outcomes, &score.TornLine{Number: n, Err: decodeErr}, nil
 			}
 			if decodeErr != nil {
 				return nil, nil, nil, fmt.Errorf("merge: %s:%d: %v", path, n, decodeErr)
@@ -316,10 +318,10 @@ func writeMergedRun(out string, full *schedule.Schedule, shards []*shardDir, mis
 }
 
 // fillMergeOptions takes unset options from the first shard's report.
-func fillMergeOptions(opts *ScoreOptions, shards []*shardDir) {
+func fillMergeOptions(opts *score.Options, shards []*shardDir) {
 	for _, sd := range shards {
 		if sd.report != nil {
-			opts.fillFrom(sd.report)
+			opts.FillFrom(sd.report)
 			return
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/score"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -60,7 +62,7 @@ func TestMergeRehashesEveryShardAndComparesRunIDs(t *testing.T) {
 			if _, err := schedule.Write(path, s); err != nil {
 				t.Fatal(err)
 			}
-			_, err = servebench.MergeShards(dirs, filepath.Join(t.TempDir(), "m"), servebench.ScoreOptions{})
+			_, err = servebench.MergeShards(dirs, filepath.Join(t.TempDir(), "m"), score.Options{})
 			want := "merge: " + dirs[p] + ": schedule.json was changed after the run"
 			if err == nil || !strings.Contains(err.Error(), want) {
 				t.Fatalf("error %v; want %q", err, want)
@@ -70,7 +72,7 @@ func TestMergeRehashesEveryShardAndComparesRunIDs(t *testing.T) {
 			dirs := writeShardSchedules(t, t.TempDir(), runID, 3)
 			other := writeShardSchedules(t, t.TempDir(), otherID, 3)
 			dirs[p] = other[p]
-			_, err := servebench.MergeShards(dirs, filepath.Join(t.TempDir(), "m"), servebench.ScoreOptions{})
+			_, err := servebench.MergeShards(dirs, filepath.Join(t.TempDir(), "m"), score.Options{})
 			first, second, a, b := dirs[0], dirs[p], runID, otherID
 			if p == 0 {
 				second, a, b = dirs[1], otherID, runID
@@ -83,7 +85,7 @@ func TestMergeRehashesEveryShardAndComparesRunIDs(t *testing.T) {
 	}
 	// Untouched shards of one run pass these checks.
 	dirs := writeShardSchedules(t, t.TempDir(), runID, 3)
-	if _, err := servebench.MergeShards(dirs, filepath.Join(t.TempDir(), "m"), servebench.ScoreOptions{}); err != nil &&
+	if _, err := servebench.MergeShards(dirs, filepath.Join(t.TempDir(), "m"), score.Options{}); err != nil &&
 		(strings.Contains(err.Error(), "changed after the run") || strings.Contains(err.Error(), "different runs")) {
 		t.Fatalf("untouched shards refused: %v", err)
 	}

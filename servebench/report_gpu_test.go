@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/score"
+
 	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -69,7 +71,7 @@ func TestEnergyIsAttributedToQualifiedRequestsAndOutputTokens(t *testing.T) {
 	// Re-scored with an impossible TTFT bound, no request qualifies: the
 	// energy stays (the run observed it), the joules per qualified request
 	// become undefined, and the joules per token do not move.
-	again, err := servebench.ScoreRunDir(dir, servebench.ScoreOptions{SLO: report.SLO{TTFT: time.Microsecond}})
+	again, err := score.RunDir(dir, score.Options{SLO: report.SLO{TTFT: time.Microsecond}})
 	if err != nil {
 		t.Fatal(err)
 	}

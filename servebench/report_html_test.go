@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/score"
+
 	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/servebench/schedule"
@@ -65,7 +67,7 @@ func smallHTMLReport(t *testing.T) *report.Report {
 			TerminalMS: 602, HTTPStatus: &status500, Error: `upstream said <b>busy</b> & "gone"`},
 		htmlSuccess("e", 800, 800, []float64{830, 845, 860}, 4, 870),
 	}
-	r, err := servebench.Score(s, outs, servebench.ScoreOptions{SLO: report.SLO{TTFT: 100 * time.Millisecond}})
+	r, err := score.Outcomes(s, outs, score.Options{SLO: report.SLO{TTFT: 100 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -358,7 +360,7 @@ func largeHTMLReport(t *testing.T, n int) *report.Report {
 			outs = append(outs, htmlSuccess(id, a, a+0.5, []float64{f, f + 25, f + 50}, 10, f+51))
 		}
 	}
-	r, err := servebench.Score(s, outs, servebench.ScoreOptions{SLO: report.SLO{TTFT: 300 * time.Millisecond}})
+	r, err := score.Outcomes(s, outs, score.Options{SLO: report.SLO{TTFT: 300 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -437,28 +439,4 @@ func TestRunWritesTheReportPageBesideTheReport(t *testing.T) {
 	if !strings.Contains(string(got), res.Schedule.RunID) {
 		t.Fatal("the page lacks the run ID")
 	}
-}
-
-func ExampleReport_WriteHTML() {
-	s := &schedule.Schedule{Schema: schedule.Schema, Mode: schedule.ModeOpen, WindowMS: [2]float64{0, 1000}}
-	s.Entries = []schedule.Entry{{ID: "q1", ScheduledMS: 0, MaxTokens: 4}, {ID: "q2", ScheduledMS: 500, MaxTokens: 4}}
-	outs := []record.Outcome{
-		htmlSuccess("q1", 0, 0, []float64{40, 60}, 3, 70),
-		htmlSuccess("q2", 500, 500, []float64{900, 920}, 3, 930),
-	}
-	report, err := servebench.Score(s, outs, servebench.ScoreOptions{SLO: report.SLO{TTFT: 200 * time.Millisecond}})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	var page bytes.Buffer
-	if err := report.WriteHTML(&page); err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Println(strings.HasPrefix(page.String(), "<!DOCTYPE html>"))
-	fmt.Println(strings.Contains(page.String(), "1 / 2; performance"))
-	// Output:
-	// true
-	// true
 }

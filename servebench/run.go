@@ -8,6 +8,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/servebench/servebench/servebench/score"
+
 	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/servebench/openai"
@@ -49,7 +51,7 @@ type RunConfig struct {
 	// LagTolerance is the declared schedule-lag tolerance (default 20 ms).
 	LagTolerance time.Duration
 	// Score declares how the run is scored (SLO, confidence, percentiles).
-	Score ScoreOptions
+	Score score.Options
 	// OutputDir receives schedule.json, outcomes.jsonl, warmup.jsonl and
 	// report.json; empty means a new temporary directory.
 	OutputDir string
@@ -172,7 +174,7 @@ func (cfg *RunConfig) validate() error {
 			return fmt.Errorf("run: %w", err)
 		}
 		if cfg.Client.Endpoint != "" {
-			if err := CheckObjectives(cfg.Client.Endpoint, cfg.Score.SLO); err != nil {
+			if err := score.CheckObjectives(cfg.Client.Endpoint, cfg.Score.SLO); err != nil {
 				return fmt.Errorf("run: %w", err)
 			}
 		}

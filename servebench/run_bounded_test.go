@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/score"
+
 	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/servebench/schedule"
@@ -33,7 +35,7 @@ func TestBoundedMemoryRun(t *testing.T) {
 	dir := t.TempDir()
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: arrival, Count: 24, Client: client, OutputDir: dir, BoundedMemory: true,
-		LagTolerance: 5 * time.Second, RunID: "bounded-1", Score: servebench.ScoreOptions{SLO: report.SLO{E2E: 10 * time.Second}},
+		LagTolerance: 5 * time.Second, RunID: "bounded-1", Score: score.Options{SLO: report.SLO{E2E: 10 * time.Second}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -84,7 +86,7 @@ func TestBoundedMemoryRun(t *testing.T) {
 	if err := json.Unmarshal(data, &onDisk); err != nil || string(onDisk["requests"]) != "null" {
 		t.Fatalf("report.json requests: %s (%v)", onDisk["requests"], err)
 	}
-	mem, err := servebench.ScoreRunDir(dir, servebench.ScoreOptions{})
+	mem, err := score.RunDir(dir, score.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

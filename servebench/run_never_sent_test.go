@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/score"
+
 	"github.com/servebench/servebench/internal/ssetest"
 	"github.com/servebench/servebench/servebench/openai"
 
@@ -51,7 +53,7 @@ func TestRunWhoseRequestsNeverReachTheEngineIsNotValid(t *testing.T) {
 			if rep.LoadDelivered() == nil {
 				t.Error("LoadDelivered() is nil (the CLI would exit 0)")
 			}
-			again, err := servebench.ScoreRunDir(res.Dir, servebench.ScoreOptions{})
+			again, err := score.RunDir(res.Dir, score.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

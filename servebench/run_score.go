@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/servebench/servebench/servebench/score"
+
 	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/servebench/openai"
@@ -30,7 +32,7 @@ import (
 // files it wrote, and the experiment record.
 func scoreRun(cfg RunConfig, s *schedule.Schedule, res *RunResult, gen *report.GeneratorReport, wallStart time.Time) (*report.Report, error) {
 	opts := scoreOptionsFor(cfg, s, res.Outcomes)
-	rep, err := Score(s, res.Outcomes, opts)
+	rep, err := score.Outcomes(s, res.Outcomes, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -42,8 +44,8 @@ func scoreRun(cfg RunConfig, s *schedule.Schedule, res *RunResult, gen *report.G
 	completeGenerator(gen, rep, s, sentBefore(res.Outcomes, rep.WindowMS[1]))
 	rep.Generator = gen
 	rep.Experiment = experimentRecord(cfg, s, wallStart)
-	rep.PromptTokens = checkPromptTokens(cfg.Workload, s, res.Outcomes)
-	if rep.OutputLengths = checkOutputLengths(s, res.Outcomes); rep.OutputLengths != nil && rep.OutputLengths.NotEnforceable > 0 {
+	rep.PromptTokens = score.CheckPromptTokens(cfg.Workload, s, res.Outcomes)
+	if rep.OutputLengths = score.CheckOutputLengths(s, res.Outcomes); rep.OutputLengths != nil && rep.OutputLengths.NotEnforceable > 0 {
 		rep.Experiment.Notes = append(rep.Experiment.Notes, fmt.Sprintf(
 			"%d requests forced their output length (ignore_eos) but the engine cannot be asked to honour it: their lengths are natural, not forced",
 			rep.OutputLengths.NotEnforceable))
@@ -63,7 +65,7 @@ func markOutcomeWriteFailure(rep *report.Report, err error) {
 // scoreOptionsFor completes the run's score options with what the schedule
 // declares: its lag tolerance and, for a closed loop, a window that closes
 // at the users' last terminal outcome.
-func scoreOptionsFor(cfg RunConfig, s *schedule.Schedule, outcomes []record.Outcome) ScoreOptions {
+func scoreOptionsFor(cfg RunConfig, s *schedule.Schedule, outcomes []record.Outcome) score.Options {
 	opts := cfg.Score
 	if opts.Endpoint == "" && cfg.Sender == nil && cfg.Client != nil {
 		opts.Endpoint = cfg.Client.Endpoint

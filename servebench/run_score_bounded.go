@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/servebench/servebench/servebench/score"
+
 	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/servebench/schedule"
@@ -37,7 +39,7 @@ func scoreRunBounded(cfg RunConfig, s *schedule.Schedule, res *RunResult, gen *r
 		return nil, err
 	}
 	defer f.Close()
-	rep, sent, err := scoreRunDirCounting(res.Dir, opts, f)
+	rep, sent, err := score.RunDirCounting(res.Dir, opts, f)
 	if errors.Is(err, schedule.ErrStreamDeclined) {
 		// An unusual record: score in memory after all, with the strict
 		// reader's errors.
@@ -51,7 +53,7 @@ func scoreRunBounded(cfg RunConfig, s *schedule.Schedule, res *RunResult, gen *r
 		if err = f.Truncate(0); err != nil {
 			return nil, err
 		}
-		rep, err = ScoreRunDirTo(res.Dir, opts, f)
+		rep, err = score.RunDirTo(res.Dir, opts, f)
 		sent = sentBefore(outcomes, 0)
 		if rep != nil {
 			sent = sentBefore(outcomes, rep.WindowMS[1])

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/score"
+
 	"github.com/servebench/servebench/internal/ssetest"
 	"github.com/servebench/servebench/servebench/openai"
 
@@ -55,7 +57,7 @@ func TestRunCancelledDuringWarmupLeavesAScorableDirectory(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(res.Dir, record.OutcomesFile)); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := servebench.ScoreRunDir(res.Dir, servebench.ScoreOptions{})
+	rep, err := score.RunDir(res.Dir, score.Options{})
 	if err != nil {
 		t.Fatalf("score --run on the directory: %v", err)
 	}

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/score"
+
 	"github.com/servebench/servebench/internal/ssetest"
 	"github.com/servebench/servebench/servebench/openai"
 
@@ -110,7 +112,7 @@ func TestRunStopsAtOnceWhenTheOutcomeFileCannotBeWritten(t *testing.T) {
 			t.Errorf("line %d is not a complete record: %q", i+1, l)
 		}
 	}
-	rep, err := servebench.ScoreRunDir(res.Dir, servebench.ScoreOptions{})
+	rep, err := score.RunDir(res.Dir, score.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +140,7 @@ func TestScoreRunDirScoresTheLinesBeforeATornLastLine(t *testing.T) {
 	if bytes.HasSuffix(data, []byte("\n")) {
 		t.Fatalf("the file ends in a newline: no torn line to test (%d bytes)", len(data))
 	}
-	rep, err := servebench.ScoreRunDir(res.Dir, servebench.ScoreOptions{})
+	rep, err := score.RunDir(res.Dir, score.Options{})
 	if err != nil {
 		t.Fatalf("a torn last line made the directory unscorable: %v", err)
 	}
@@ -176,7 +178,7 @@ func TestAFailedReportWriteLeavesNoPartialReport(t *testing.T) {
 	if _, serr := os.Stat(filepath.Join(dir, record.ReportFile)); !errors.Is(serr, os.ErrNotExist) {
 		t.Fatalf("report.json exists after its write failed (%v)", serr)
 	}
-	if _, err := servebench.ScoreRunDir(dir, servebench.ScoreOptions{}); err != nil {
+	if _, err := score.RunDir(dir, score.Options{}); err != nil {
 		t.Fatalf("score --run on the directory: %v", err)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/score"
+
 	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -26,12 +28,12 @@ func TestScoreRunDirReproducesTheRunsReport(t *testing.T) {
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: arrival, Count: 12, Client: client, OutputDir: dir,
 		LagTolerance: time.Second, // the test checks accounting, not this machine's timing
-		Score:        servebench.ScoreOptions{SLO: report.SLO{E2E: 10 * time.Second}},
+		Score:        score.Options{SLO: report.SLO{E2E: 10 * time.Second}},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := servebench.ScoreRunDir(dir, servebench.ScoreOptions{})
+	again, err := score.RunDir(dir, score.Options{})
 	if err != nil {
 		t.Fatalf("re-scoring the runner's own files: %v", err)
 	}
@@ -53,7 +55,7 @@ func TestScoreRunDirReproducesTheRunsReport(t *testing.T) {
 		t.Fatalf("offered %d successes %d", again.Offered, again.ProtocolSuccesses)
 	}
 	// An impossible TTFT bound: nothing qualifies, the accounting stands.
-	strict, err := servebench.ScoreRunDir(dir, servebench.ScoreOptions{SLO: report.SLO{TTFT: time.Microsecond}})
+	strict, err := score.RunDir(dir, score.Options{SLO: report.SLO{TTFT: time.Microsecond}})
 	if err != nil {
 		t.Fatal(err)
 	}

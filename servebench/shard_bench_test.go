@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/score"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -33,7 +35,7 @@ func BenchmarkShardStartSkew(b *testing.B) {
 	var skew, worst float64
 	for b.Loop() {
 		dirs := runShards(b, srv, 4, 7)
-		rep, err := servebench.MergeShards(dirs, filepath.Join(b.TempDir(), "m"), servebench.ScoreOptions{})
+		rep, err := servebench.MergeShards(dirs, filepath.Join(b.TempDir(), "m"), score.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -82,7 +84,7 @@ func BenchmarkMergeShards(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		out := filepath.Join(root, "merged", string(rune('a'+i%26)), b.Name())
-		if _, err := servebench.MergeShards(dirs, out, servebench.ScoreOptions{}); err != nil {
+		if _, err := servebench.MergeShards(dirs, out, score.Options{}); err != nil {
 			b.Fatal(err)
 		}
 		b.StopTimer()

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/score"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -156,7 +158,7 @@ func TestShardedRunsMergeIntoOneRunThatRecordsEveryRequestOnce(t *testing.T) {
 	srv := simengine.StartTest(t, func(c *simengine.Config) { c.TimeScale = 0.05 })
 	dirs := runShards(t, srv, 4, 7)
 	for k, d := range dirs {
-		rep, err := servebench.ScoreRunDir(d, servebench.ScoreOptions{})
+		rep, err := score.RunDir(d, score.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -166,7 +168,7 @@ func TestShardedRunsMergeIntoOneRunThatRecordsEveryRequestOnce(t *testing.T) {
 		}
 	}
 	out := filepath.Join(t.TempDir(), "merged")
-	rep, err := servebench.MergeShards(dirs, out, servebench.ScoreOptions{})
+	rep, err := servebench.MergeShards(dirs, out, score.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +204,7 @@ func TestShardedRunsMergeIntoOneRunThatRecordsEveryRequestOnce(t *testing.T) {
 			t.Errorf("shard timing %d = %+v; want index %d, present, 10 scheduled and sent, offset and lag recorded", k, st, k)
 		}
 	}
-	again, err := servebench.ScoreRunDir(out, servebench.ScoreOptions{})
+	again, err := score.RunDir(out, score.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +217,7 @@ func TestAMissingShardIsNotSentAndMakesTheMergedRunInvalid(t *testing.T) {
 	srv := simengine.StartTest(t, func(c *simengine.Config) { c.TimeScale = 0.05 })
 	dirs := runShards(t, srv, 4, 7, 0, 1, 3) // shard 2 never ran
 	out := filepath.Join(t.TempDir(), "merged")
-	rep, err := servebench.MergeShards(dirs, out, servebench.ScoreOptions{})
+	rep, err := servebench.MergeShards(dirs, out, score.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,7 +279,7 @@ func TestMergeRefusesShardsThatDoNotPartitionOneRun(t *testing.T) {
 		{"same shard twice", []string{dirs[0], dirs[0]}, "shard 0/2 is given twice"},
 		{"another run's shard", []string{dirs[0], other[1]}, "different seeds"},
 	} {
-		_, err := servebench.MergeShards(c.dirs, filepath.Join(t.TempDir(), "m"), servebench.ScoreOptions{})
+		_, err := servebench.MergeShards(c.dirs, filepath.Join(t.TempDir(), "m"), score.Options{})
 		if err == nil || !strings.Contains(err.Error(), c.wantErr) {
 			t.Errorf("%s: error %v; want one containing %q", c.name, err, c.wantErr)
 		}
@@ -312,7 +314,7 @@ func TestMergeScoresAShardWithATornLastLine(t *testing.T) {
 	if err := os.WriteFile(path, []byte(torn), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := servebench.MergeShards(dirs, filepath.Join(t.TempDir(), "m"), servebench.ScoreOptions{})
+	rep, err := servebench.MergeShards(dirs, filepath.Join(t.TempDir(), "m"), score.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

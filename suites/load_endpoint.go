@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/servebench/servebench/servebench/score"
+
 	"github.com/servebench/servebench/servebench/openai"
 
 	"go.yaml.in/yaml/v3"
-
-	"github.com/servebench/servebench/servebench"
 )
 
 // endpointFit refuses, before any load, a contract whose engine does not
@@ -36,8 +36,8 @@ func (d *decoder) endpointFit(m *mapping, c *Contract) {
 			d.errorf(m.get("workload"), "workload", "%v", err)
 		}
 	}
-	err := servebench.CheckObjectives(c.Endpoint, c.SLO)
-	var u *servebench.UndefinedObjectiveError
+	err := score.CheckObjectives(c.Endpoint, c.SLO)
+	var u *score.UndefinedObjectiveError
 	if errors.As(err, &u) {
 		node := m.get("slo")
 		if v := childValue(node, u.Objective); v != nil {

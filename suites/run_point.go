@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/servebench/servebench/servebench/score"
+
 	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/servebench/openai"
@@ -106,7 +108,7 @@ func (c *Contract) runConfig(p LoadPoint, target Target) (servebench.RunConfig, 
 		BackendMetricsURLs: c.BackendMetrics,
 		Client:             client,
 		LagTolerance:       c.ScheduleLagTolerance,
-		Score:              servebench.ScoreOptions{SLO: c.SLO, Confidence: c.Objectives.Confidence},
+		Score:              score.Options{SLO: c.SLO, Confidence: c.Objectives.Confidence},
 		Engine:             target.Engine,
 		MetricsURL:         target.MetricsURL,
 		Labels:             map[string]any{"contract": c.Name, "load_point": p.Name, "labels": c.AllLabels()},

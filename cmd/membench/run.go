@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/servebench/servebench/servebench/score"
+
 	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/servebench/openai"
@@ -90,7 +92,7 @@ func runOnce(args []string) error {
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Observer: phase,
 		Workload: w, Arrival: arrival, Count: *n, OutputDir: out, BoundedMemory: true,
-		LagTolerance: time.Second, Score: servebench.ScoreOptions{DriftInterval: -1},
+		LagTolerance: time.Second, Score: score.Options{DriftInterval: -1},
 		Client: &openai.Client{BaseURL: *url, Model: "simengine-tiny", Endpoint: openai.EndpointCompletions,
 			Stream: true, TotalTimeout: time.Minute},
 	})

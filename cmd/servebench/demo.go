@@ -12,6 +12,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/servebench/servebench/servebench/score"
+
 	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/servebench/openai"
@@ -87,7 +89,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 		Workload: w, Arrival: arrival, Duration: *window, Warmup: 4, OutputDir: *output,
 		Client: &openai.Client{BaseURL: engine.BaseURL(), Model: engineCfg.Model, Endpoint: openai.EndpointCompletions,
 			Stream: true, TotalTimeout: 30 * time.Second, IdleTimeout: 10 * time.Second},
-		Score:      servebench.ScoreOptions{SLO: report.SLO{TTFT: *ttft, TPOT: *tpot}},
+		Score:      score.Options{SLO: report.SLO{TTFT: *ttft, TPOT: *tpot}},
 		Engine:     &report.EngineInfo{Kind: "simengine", Model: engineCfg.Model, Version: "in-process"},
 		MetricsURL: engine.BaseURL() + "/metrics",
 	}

@@ -6,11 +6,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/score"
+
 	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/servebench/openai"
-
-	"github.com/servebench/servebench/servebench"
 )
 
 // endpointHelp lists every endpoint with what it is, for --endpoint's
@@ -29,8 +29,8 @@ func endpointHelp() string {
 // does not define, naming the flag (--ttft-slo with --endpoint
 // embeddings).
 func checkObjectiveFlags(e openai.Endpoint, ttft, tpot, e2e time.Duration) error {
-	err := servebench.CheckObjectives(e, report.SLO{TTFT: ttft, TPOT: tpot, E2E: e2e})
-	var u *servebench.UndefinedObjectiveError
+	err := score.CheckObjectives(e, report.SLO{TTFT: ttft, TPOT: tpot, E2E: e2e})
+	var u *score.UndefinedObjectiveError
 	if errors.As(err, &u) {
 		return fmt.Errorf("--%s-slo with --endpoint %s: %w", u.Objective, e, err)
 	}

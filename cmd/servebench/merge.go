@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/servebench/servebench/servebench/score"
+
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -52,7 +54,7 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		defer finishOutput(out, "merge", stderr)
-		rep, err := servebench.MergeShards(fs.Args(), *output, servebench.ScoreOptions{})
+		rep, err := servebench.MergeShards(fs.Args(), *output, score.Options{})
 		if err != nil {
 			fmt.Fprintf(stderr, "servebench merge: %v\n", err)
 			return 1

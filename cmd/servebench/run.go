@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/score"
+
 	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/servebench/openai"
@@ -207,7 +209,7 @@ func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
 	cfg = servebench.RunConfig{
 		Workload: w, Count: f.count, Duration: f.duration, Warmup: f.warmup,
 		MaxConcurrency: f.maxConcurrency, LagTolerance: f.lagTolerance, OutputDir: f.output, MetricsURL: f.metricsURL, MetricsInterval: metricsIntervalFlag(f.metricsInterval), BoundedMemory: f.boundedMemory,
-		Score: servebench.ScoreOptions{SLO: report.SLO{
+		Score: score.Options{SLO: report.SLO{
 			TTFT: f.ttftSLO, TPOT: f.tpotSLO, E2E: f.e2eSLO, TTFTFromScheduled: f.ttftFromScheduled,
 		}},
 	}

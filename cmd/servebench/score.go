@@ -8,9 +8,10 @@ import (
 	"os"
 	"time"
 
+	"github.com/servebench/servebench/servebench/score"
+
 	"github.com/servebench/servebench/servebench/report"
 
-	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/stats"
 )
 
@@ -46,8 +47,8 @@ func (f *scoreFlags) register(fs *flag.FlagSet) {
 }
 
 // options turns the flags into ScoreOptions.
-func (f *scoreFlags) options() (servebench.ScoreOptions, error) {
-	opts := servebench.ScoreOptions{
+func (f *scoreFlags) options() (score.Options, error) {
+	opts := score.Options{
 		SLO:              report.SLO{TTFT: f.ttftSLO, TPOT: f.tpotSLO, E2E: f.e2eSLO, TTFTFromScheduled: f.ttftFromScheduled},
 		Confidence:       f.confidence,
 		PercentileMethod: stats.PercentileMethod(f.percentile),
@@ -75,7 +76,7 @@ func (f *scoreFlags) options() (servebench.ScoreOptions, error) {
 		return opts, errors.New("--fluidity-first-token and --fluidity-cadence go together, both positive")
 	}
 	if f.fluidityFirstToken > 0 {
-		opts.Fluidity = &servebench.FluidityRule{FirstTokenDeadline: f.fluidityFirstToken, Cadence: f.fluidityCadence}
+		opts.Fluidity = &score.FluidityRule{FirstTokenDeadline: f.fluidityFirstToken, Cadence: f.fluidityCadence}
 	}
 	return opts, nil
 }
@@ -119,7 +120,7 @@ func runScore(args []string, stdout, stderr io.Writer) int {
 	case f.runDir != "" && len(positional) == 0 && f.requests != "":
 		rep, err = scoreRunStreamed(f.runDir, f.requests, opts)
 	case f.runDir != "" && len(positional) == 0:
-		rep, err = servebench.ScoreRunDir(f.runDir, opts)
+		rep, err = score.RunDir(f.runDir, opts)
 	case f.runDir == "" && len(positional) == 2:
 		rep, err = scoreTraceFiles(positional[0], positional[1], opts)
 	default:
@@ -127,7 +128,7 @@ func runScore(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if err != nil {
-		var u *servebench.UndefinedObjectiveError
+		var u *score.UndefinedObjectiveError
 		if errors.As(err, &u) {
 			err = fmt.Errorf("--%s-slo: %w", u.Objective, err)
 		}
@@ -149,7 +150,7 @@ func runScore(args []string, stdout, stderr io.Writer) int {
 }
 
 // scoreTraceFiles reads and scores the normalized format.
-func scoreTraceFiles(tracePath, eventsPath string, opts servebench.ScoreOptions) (*report.Report, error) {
+func scoreTraceFiles(tracePath, eventsPath string, opts score.Options) (*report.Report, error) {
 	trace, err := os.ReadFile(tracePath)
 	if err != nil {
 		return nil, err
@@ -158,7 +159,7 @@ func scoreTraceFiles(tracePath, eventsPath string, opts servebench.ScoreOptions)
 	if err != nil {
 		return nil, err
 	}
-	return servebench.ScoreTrace(tracePath, trace, eventsPath, events, opts)
+	return score.Trace(tracePath, trace, eventsPath, events, opts)
 }
 
 // parseInterleaved parses flags that may come before, between or after the

@@ -7,10 +7,11 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/servebench/servebench/servebench/score"
+
 	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/internal/safefile"
-	"github.com/servebench/servebench/servebench"
 )
 
 // streamedScoreMemoryLimit is the soft heap limit the streamed score sets
@@ -20,7 +21,7 @@ const streamedScoreMemoryLimit = 100 << 20
 
 // scoreRunStreamed re-scores a run directory in bounded memory, writing
 // the per-request entries to requestsPath ("none": nowhere).
-func scoreRunStreamed(dir, requestsPath string, opts servebench.ScoreOptions) (*report.Report, error) {
+func scoreRunStreamed(dir, requestsPath string, opts score.Options) (*report.Report, error) {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(streamedScoreMemoryLimit))
 	}
@@ -33,7 +34,7 @@ func scoreRunStreamed(dir, requestsPath string, opts servebench.ScoreOptions) (*
 		defer f.Close()
 		out = f
 	}
-	rep, err := servebench.ScoreRunDirTo(dir, opts, out)
+	rep, err := score.RunDirTo(dir, opts, out)
 	if err == nil && out != nil {
 		// Absolute: the report may be read from anywhere.
 		if rep.RequestsFile, err = filepath.Abs(requestsPath); err != nil {

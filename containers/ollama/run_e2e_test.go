@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/score"
+
 	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/servebench/openai"
@@ -64,7 +66,7 @@ var _ = Describe("A benchmark run against Ollama, judged by the matchers", Order
 			Client:   client,
 			// Generous: the machines this runs on are small and shared.
 			LagTolerance: 200 * time.Millisecond,
-			Score: servebench.ScoreOptions{SLO: report.SLO{
+			Score: score.Options{SLO: report.SLO{
 				TTFT: 2 * time.Second, TPOT: 200 * time.Millisecond, E2E: 10 * time.Second,
 			}},
 			OutputDir: GinkgoT().TempDir(),
@@ -103,7 +105,7 @@ var _ = Describe("A benchmark run against Ollama, judged by the matchers", Order
 
 	It("fails an unattainable SLO with a message that says why", func() {
 		// The same outcomes re-scored with a TTFT bound no engine meets.
-		rep, err := servebench.ScoreRunDir(result.Dir, servebench.ScoreOptions{SLO: report.SLO{TTFT: 10 * time.Microsecond}})
+		rep, err := score.RunDir(result.Dir, score.Options{SLO: report.SLO{TTFT: 10 * time.Microsecond}})
 		Expect(err).NotTo(HaveOccurred())
 		m := matchers.HaveAttainmentAtLeast(0.95)
 		ok, err := m.Match(rep)

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/score"
+
 	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/servebench/openai"
@@ -216,7 +218,7 @@ var _ = Describe("the simulated engine as a container", Ordered, Label("docker")
 			// The machine running the suite may be loaded; the tolerance
 			// keeps a slow scheduler from voiding the run.
 			LagTolerance: 250 * time.Millisecond,
-			Score:        servebench.ScoreOptions{SLO: slo},
+			Score:        score.Options{SLO: slo},
 			OutputDir:    filepath.Join(artifacts, "run"),
 			Engine:       containers.EngineInfo(engine),
 		})

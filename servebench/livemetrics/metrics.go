@@ -3,6 +3,8 @@ package livemetrics
 import (
 	"sync"
 
+	"github.com/servebench/servebench/servebench/score"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -124,7 +126,7 @@ func (m *Metrics) Due(class string) {
 func (m *Metrics) Ended(o *record.Outcome) {
 	class := m.class(o.Class)
 	m.outstanding.Dec()
-	om, err := servebench.MeasureOutcome(o)
+	om, err := score.Measure(o)
 	if err != nil {
 		// A record the scorer will refuse: count it, observe nothing.
 		m.failed.WithLabelValues(class, string(o.Status)).Inc()

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/servebench/servebench/servebench/score"
+
 	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/servebench/openai"
@@ -45,8 +47,8 @@ func ExampleEndpoint_CheckWorkload() {
 
 // An objective on a metric the endpoint does not define is refused.
 func ExampleCheckObjectives() {
-	fmt.Println(servebench.CheckObjectives(openai.EndpointEmbeddings, report.SLO{TTFT: time.Second}))
-	fmt.Println(servebench.CheckObjectives(openai.EndpointEmbeddings, report.SLO{E2E: time.Second}))
+	fmt.Println(score.CheckObjectives(openai.EndpointEmbeddings, report.SLO{TTFT: time.Second}))
+	fmt.Println(score.CheckObjectives(openai.EndpointEmbeddings, report.SLO{E2E: time.Second}))
 	// Output:
 	// a ttft objective cannot be judged on the embeddings endpoint: it has no first token, so it defines e2e_ms only
 	// <nil>

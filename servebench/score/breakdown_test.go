@@ -1,0 +1,68 @@
+package score
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/servebench/servebench/servebench/report"
+
+	"github.com/servebench/servebench/servebench/record"
+)
+
+func TestGiniByHand(t *testing.T) {
+	// [1, 2, 3]: Σ|xi − xj| over ordered pairs = 8, 2 k² mean = 36.
+	for _, tc := range []struct {
+		counts []float64
+		want   float64
+	}{{[]float64{1, 2, 3}, 8.0 / 36}, {[]float64{5, 5, 5, 5}, 0}, {[]float64{15, 5}, 0.25}} {
+		if g := gini(tc.counts); g == nil || math.Abs(*g-tc.want) > 1e-12 {
+			t.Errorf("gini(%v) = %v, want %v", tc.counts, g, tc.want)
+		}
+	}
+	if gini([]float64{7}) != nil {
+		t.Error("one value has a Gini")
+	}
+}
+
+func TestBreakdownOfCountsEveryRequestOnce(t *testing.T) {
+	reqs := []report.RequestScore{
+		{ID: "1", Class: "a", Backend: "x", Status: record.StatusSuccess, Qualified: true, TTFTMS: new(10.0)},
+		{ID: "2", Class: "a", Backend: "x", Status: record.StatusSuccess, TTFTMS: new(30.0)},
+		{ID: "3", Class: "b", Status: record.StatusNotSent},
+	}
+	bd := breakdownOf(reqs, "")
+	x, none := bd["backend"].Values["x"], bd["backend"].Values[report.BreakdownNone]
+	if x.Offered != 2 || x.Qualified != 1 || *x.Attainment != 0.5 || *x.TTFT.Mean != 20 || *x.TTFT.Max != 30 || none.Offered != 1 {
+		t.Errorf("backend x %+v, none %+v", x, none)
+	}
+	if bd["backend"].Gini != nil {
+		t.Error("one named backend has a Gini")
+	}
+	// Classes a and b have 2 and 1 requests: Gini = 2 x 1 / (2 x 4 x 1.5) = 1/6.
+	if a := bd["class"].Values["a"]; a.Offered != 2 || math.Abs(a.Share-2.0/3) > 1e-12 || math.Abs(*bd["class"].Gini-1.0/6) > 1e-12 {
+		t.Errorf("class a %+v, Gini %v", a, *bd["class"].Gini)
+	}
+	if breakdownOf([]report.RequestScore{{ID: "1"}}, "") != nil {
+		t.Error("no dimension carried, yet a breakdown")
+	}
+}
+
+func TestBreakdownInTheTextReport(t *testing.T) {
+	reqs := []report.RequestScore{
+		{ID: "1", Backend: "x", Status: record.StatusSuccess, Qualified: true, TTFTMS: new(10.0)},
+		{ID: "2", Backend: "y", Status: record.StatusSuccess, Qualified: true, TTFTMS: new(30.0)},
+		{ID: "3", Backend: "y", Status: record.StatusSuccess, TTFTMS: new(50.0)},
+	}
+	r := &report.Report{Offered: 3, Breakdown: breakdownOf(reqs, "")}
+	var b strings.Builder
+	if err := r.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	// Counts 1 and 2: Gini = 2 x 1 / (2 x 4 x 1.5) = 1/6 = 0.167.
+	for _, want := range []string{"Breakdown by backend (Gini of offered requests 0.167)", "x                               1    0.333      1.000"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("text report lacks %q:\n%s", want, b.String())
+		}
+	}
+}

@@ -1,0 +1,211 @@
+package score
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/servebench/servebench/servebench/report"
+
+	"github.com/servebench/servebench/servebench/schedule"
+
+	"github.com/servebench/servebench/servebench/record"
+
+	"github.com/servebench/servebench/servebench/quality"
+
+	"github.com/servebench/servebench/servebench/stats"
+)
+
+// streamedRun builds a run of n requests with every kind of record the
+// scorer treats apart: token-level and chunked streams, failures, a retry,
+// a request with no record, a late send, a quality failure, one record
+// with text and another whose error needs escaping (both decoded
+// strictly), and one request outside the window.
+func streamedRun(n int) (*schedule.Schedule, []record.Outcome) {
+	rng := rand.New(rand.NewPCG(uint64(n), 1))
+	s := &schedule.Schedule{Schema: schedule.Schema, Mode: "open", WindowMS: [2]float64{0, float64(n) * 10}, ScheduleLagToleranceMS: 20,
+		WorkloadSHA256: strings.Repeat("cd", 32)}
+	var outs []record.Outcome
+	for i := range n + 1 {
+		id := "q" + strconv.Itoa(i)
+		a := float64(i * 10)
+		s.Entries = append(s.Entries, schedule.Entry{ID: id, Row: i, ScheduledMS: a, Class: []string{"", "chat", "code"}[i%3]})
+		if i == 3 {
+			continue // never recorded
+		}
+		d := a + float64(rng.IntN(3000))/1000
+		if i == 5 {
+			d = a + 40 // late
+		}
+		k := 1 + rng.IntN(12)
+		t := d + 50 + float64(rng.IntN(200_000))/1000
+		o := record.Outcome{ID: id, Attempt: 1, Status: record.StatusSuccess, ScheduledMS: a, SlotMS: new(a), SentMS: new(d)}
+		for range k {
+			o.ContentMS = append(o.ContentMS, t)
+			o.EventTokens = append(o.EventTokens, 1+rng.IntN(2)*(i%2))
+			t += float64(rng.IntN(40_000)) / 1000
+		}
+		tokens := 0
+		for _, e := range o.EventTokens {
+			tokens += e
+		}
+		o.OutputTokens, o.TerminalMS = new(tokens), t+1
+		switch {
+		case i%9 == 4:
+			o.Status, o.ContentMS, o.EventTokens, o.OutputTokens = record.StatusHTTPError, nil, nil, nil
+			o.HTTPStatus, o.Error = new(500), "HTTP 500 <overloaded> & \"busy\""
+		case i%13 == 6:
+			o.Quality = &quality.Verdict{Pass: false, Check: "contains", Evidence: "no match"}
+			o.Text = new("wrong")
+		case i == 8:
+			first := o
+			first.Attempt, first.Status, first.ContentMS, first.EventTokens, first.OutputTokens = 1, record.StatusRejected, nil, nil, nil
+			first.TerminalMS = d + 1
+			outs = append(outs, first)
+			o.Attempt, o.SentMS = 2, new(d+2)
+			o.ContentMS[0] = max(o.ContentMS[0], d+2)
+		}
+		if i == n {
+			o.ScheduledMS, s.Entries[i].ScheduledMS = float64(n)*10+5, float64(n)*10+5 // outside the window
+		}
+		outs = append(outs, o)
+	}
+	rng.Shuffle(len(outs), func(a, b int) {
+		if outs[a].ID != "q8" && outs[b].ID != "q8" {
+			outs[a], outs[b] = outs[b], outs[a]
+		}
+	})
+	return s, outs
+}
+
+// TestScoreRunDirToMatchesInMemory scores the same run directories in
+// memory (ScoreRunDir) and streamed (ScoreRunDirTo) and wants the same
+// report, field for field, and the same request entries.
+func TestScoreRunDirToMatchesInMemory(t *testing.T) {
+	defer func(old int) { spillDistinct = old }(spillDistinct)
+	for _, tc := range []struct {
+		name  string
+		n     int
+		spill int
+		opts  Options
+	}{
+		{"small", 40, 1 << 16, Options{}},
+		{"slo and linear", 400, 1 << 16, Options{SLO: report.SLO{TTFT: 150 * time.Millisecond, TPOT: 20 * time.Millisecond, E2E: 400 * time.Millisecond},
+			PercentileMethod: stats.Linear, Fluidity: &FluidityRule{FirstTokenDeadline: 200 * time.Millisecond, Cadence: 30 * time.Millisecond}}},
+		{"spilled populations", 3000, 32, Options{SLO: report.SLO{TTFT: 100 * time.Millisecond}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			spillDistinct = tc.spill
+			s, outs := streamedRun(tc.n)
+			dir := writeRunDir(t, s, outs, nil)
+			want, err := RunDir(dir, tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var buf bytes.Buffer
+			got, err := scoreRunDirStreaming(dir, tc.opts, &buf)
+			if err != nil {
+				t.Fatalf("streamed: %v", err)
+			}
+			compareStreamed(t, want, got, &buf)
+			if want.Valid || want.Qualified == want.Offered || want.Percentiles[record.MetricITL].N == want.Percentiles[record.MetricChunkGap].N {
+				t.Fatalf("the fixture lost a case: valid %v, qualified %d of %d, itl %d chunk %d", want.Valid, want.Qualified, want.Offered,
+					want.Percentiles[record.MetricITL].N, want.Percentiles[record.MetricChunkGap].N)
+			}
+		})
+	}
+}
+
+// compareStreamed wants got (streamed, request entries in out) to equal
+// want (in memory).
+func compareStreamed(t *testing.T, want, got *report.Report, out *bytes.Buffer) {
+	t.Helper()
+	byID := map[string]report.RequestScore{}
+	sc := bufio.NewScanner(out)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var rs report.RequestScore
+		if err := json.Unmarshal(sc.Bytes(), &rs); err != nil {
+			t.Fatal(err)
+		}
+		byID[rs.ID] = rs
+	}
+	if len(byID) != len(want.Requests) || got.Requests != nil {
+		t.Fatalf("streamed %d request entries (and %d kept), want %d written", len(byID), len(got.Requests), len(want.Requests))
+	}
+	for _, rs := range want.Requests {
+		wb, _ := json.Marshal(rs)
+		gb, _ := json.Marshal(byID[rs.ID])
+		if !bytes.Equal(wb, gb) {
+			t.Fatalf("request %s:\nin memory %s\nstreamed  %s", rs.ID, wb, gb)
+		}
+	}
+	w, g := *want, *got
+	// The breakdown is computed from the request entries, which a
+	// streamed report does not keep either.
+	w.Requests, w.Samples, g.Requests, g.Samples, w.Breakdown = nil, nil, nil, nil, nil
+	if !reflect.DeepEqual(w, g) {
+		wb, _ := json.MarshalIndent(w, "", " ")
+		gb, _ := json.MarshalIndent(g, "", " ")
+		t.Fatalf("reports differ:\nin memory %s\nstreamed  %s", wb, gb)
+	}
+}
+
+// TestScoreRunDirToSeed000 turns the seed's worked trace into a run
+// directory and checks the streamed scorer against the numbers the seed
+// tests assert in memory: the first request's gaps 40, 40, 40, 120 give a
+// mean gap of 60 and a nearest-rank p99 of 120.
+func TestScoreRunDirToSeed000(t *testing.T) {
+	trace := `{"window_ms": [0, 1000], "requests": [{"id": "r01", "scheduled_ms": 0}]}`
+	events := `{"id": "r01", "sent_ms": 0, "terminal_ms": 500, "token_ms": [240, 280, 320, 440, 480], "status": "success", "quality_pass": true}`
+	mem, err := Trace("t.json", []byte(trace), "e.jsonl", []byte(events), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := testSchedule(map[string]float64{"r01": 0}, "r01")
+	o := success("r01", 0, 0, []float64{240, 280, 320, 440, 480}, 500, new(5))
+	o.EventTokens = []int{1, 1, 1, 1, 1}
+	var buf bytes.Buffer
+	got, err := scoreRunDirStreaming(writeRunDir(t, s, []record.Outcome{o}, nil), Options{}, &buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []record.Metric{record.MetricITL, record.MetricTTFT, record.MetricTPOT, record.MetricE2E} {
+		if !reflect.DeepEqual(got.Percentiles[m].P99, mem.Percentiles[m].P99) || !reflect.DeepEqual(got.Percentiles[m].Mean, mem.Percentiles[m].Mean) {
+			t.Fatalf("%s: streamed %+v, in memory %+v", m, got.Percentiles[m], mem.Percentiles[m])
+		}
+	}
+	wantFloat(t, "mean gap", got.Percentiles[record.MetricITL].Mean, 60)
+	wantFloat(t, "p99 gap", got.Percentiles[record.MetricITL].P99, 120)
+	wantFloat(t, "p50 gap", got.Percentiles[record.MetricITL].P50, 40)
+	wantFloat(t, "tpot", got.Percentiles[record.MetricTPOT].P50, 60)
+	if !strings.Contains(buf.String(), `"ttft_ms":240`) {
+		t.Fatalf("request entry %s, want ttft 240", buf.String())
+	}
+}
+
+// TestScoreRunDirToErrorsAreTheStrictOnes checks that a malformed line is
+// reported as the in-memory reader reports it: file, line and field.
+func TestScoreRunDirToErrorsAreTheStrictOnes(t *testing.T) {
+	s, outs := runDirFixture()
+	dir := writeRunDir(t, s, outs, nil)
+	path := filepath.Join(dir, record.OutcomesFile)
+	data, _ := os.ReadFile(path)
+	data = bytes.Replace(data, []byte(`"attempt":1,"class":"","status":"timeout"`), []byte(`"attempt":1,"class":"","status":"timeout","extra":1`), 1)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, want := RunDir(dir, Options{})
+	_, got := RunDirTo(dir, Options{}, nil)
+	if want == nil || got == nil || got.Error() != want.Error() || !strings.Contains(got.Error(), record.OutcomesFile+":3") {
+		t.Fatalf("streamed error %v, in-memory error %v", got, want)
+	}
+}
