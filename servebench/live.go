@@ -8,11 +8,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/servebench/servebench/servebench/enginemetrics"
+
 	"github.com/servebench/servebench/servebench/score"
 
 	"github.com/servebench/servebench/servebench/report"
-
-	"github.com/servebench/servebench/servebench/openai"
 
 	"github.com/servebench/servebench/servebench/schedule"
 
@@ -92,17 +92,17 @@ func (l *LiveRun) run(ctx context.Context, plan *dispatchPlan) (*RunResult, erro
 		return nil, err
 	}
 	before := l.scrape(ctx)
-	backendsBefore := scrapeEach(ctx, l.cfg.BackendMetricsURLs)
+	backendsBefore := enginemetrics.ScrapeEach(ctx, l.cfg.BackendMetricsURLs)
 	sampler := l.startSampler(ctx)
 	backendSamplers := l.startBackendSamplers(ctx)
 	stopGPU := startGPUSampling(ctx, l.cfg.GPUSampler)
 	d := newDispatcher(l.cfg, l.sched, plan, w)
 	d.run(ctx)
 	gpu := stopGPU()
-	series := sampler.stopIfStarted()
-	backendSeries := stopSamplers(backendSamplers)
+	series := sampler.StopIfStarted()
+	backendSeries := enginemetrics.StopSamplers(backendSamplers)
 	after := l.scrape(context.WithoutCancel(ctx))
-	backendsAfter := scrapeEach(context.WithoutCancel(ctx), l.cfg.BackendMetricsURLs)
+	backendsAfter := enginemetrics.ScrapeEach(context.WithoutCancel(ctx), l.cfg.BackendMetricsURLs)
 	writeErr := w.Close()
 	gen := d.report()
 	gen.Shard = shardTiming(l.sched, l.cfg.StartAt, d.start)
@@ -120,7 +120,7 @@ func (l *LiveRun) run(ctx context.Context, plan *dispatchPlan) (*RunResult, erro
 		t.Sent, t.MaxScheduleLagMS, t.LateCount = gen.Sent, rep.MaxScheduleLagMS, rep.LateCount
 	}
 	rep.EngineMetrics = l.engineMetrics(before, after)
-	rep.BackendMetrics = backendMetrics(l.cfg.BackendMetricsURLs, backendsBefore, backendsAfter, backendSeries)
+	rep.BackendMetrics = enginemetrics.Backends(l.cfg.BackendMetricsURLs, backendsBefore, backendsAfter, backendSeries)
 	rep.AttachEngineSeries(series)
 	if rep.Experiment != nil && !d.start.IsZero() {
 		rep.Experiment.ClockOrigin = d.start.UTC().Format(time.RFC3339Nano)
@@ -150,41 +150,20 @@ func (l *LiveRun) run(ctx context.Context, plan *dispatchPlan) (*RunResult, erro
 	return res, nil
 }
 
-// scrapeResult is one scrape of the engine's metrics, or why it failed.
-type scrapeResult struct {
-	snap *metricsSnapshot
-	err  error
-}
-
 // scrape reads the engine's metrics when the run declares where they are.
-func (l *LiveRun) scrape(ctx context.Context) scrapeResult {
+func (l *LiveRun) scrape(ctx context.Context) enginemetrics.Scrape {
 	if l.cfg.MetricsURL == "" {
-		return scrapeResult{}
+		return enginemetrics.Scrape{}
 	}
-	snap, err := scrapeMetrics(ctx, l.cfg.MetricsURL)
-	return scrapeResult{snap, err}
+	return enginemetrics.ScrapeOnce(ctx, l.cfg.MetricsURL)
 }
 
 // engineMetrics compares the scrapes taken around the measurement.
-func (l *LiveRun) engineMetrics(before, after scrapeResult) *report.EngineMetrics {
+func (l *LiveRun) engineMetrics(before, after enginemetrics.Scrape) *report.EngineMetrics {
 	if l.cfg.MetricsURL == "" {
 		return nil
 	}
-	return metricsBetween(l.cfg.MetricsURL, before, after)
-}
-
-// metricsBetween compares two scrapes of url, or says why one failed.
-func metricsBetween(url string, before, after scrapeResult) *report.EngineMetrics {
-	if before.err != nil || after.err != nil {
-		em := &report.EngineMetrics{URL: openai.RedactURL(url)}
-		for _, err := range []error{before.err, after.err} {
-			if err != nil {
-				em.Errors = append(em.Errors, openai.RedactURLSecrets(err.Error(), url))
-			}
-		}
-		return em
-	}
-	return engineMetricsBetween(openai.RedactURL(url), before.snap, after.snap)
+	return enginemetrics.Between(l.cfg.MetricsURL, before, after)
 }
 
 // Schedule is the run's realized schedule.

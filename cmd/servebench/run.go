@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/enginemetrics"
+
 	"github.com/servebench/servebench/servebench/score"
 
 	"github.com/servebench/servebench/servebench/report"
@@ -77,7 +79,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.apiKeyEnv, "api-key-env", "", "environment variable holding the API key (never written anywhere)")
 	fs.StringVar(&f.metricsURL, "metrics-url", "", "the engine's Prometheus endpoint, scraped before and after the measurement (e.g. http://127.0.0.1:8000/metrics)")
 	fs.BoolVar(&f.boundedMemory, "bounded-memory", false, "keep no per-request state (open loop, unsharded): score from outcomes.jsonl in a streamed pass and write request entries to requests.jsonl, not report.json")
-	fs.DurationVar(&f.metricsInterval, "metrics-interval", servebench.DefaultMetricsInterval, "with --metrics-url: scrape this often through the measurement and put the series in the report (0: only before and after)")
+	fs.DurationVar(&f.metricsInterval, "metrics-interval", enginemetrics.DefaultInterval, "with --metrics-url: scrape this often through the measurement and put the series in the report (0: only before and after)")
 	fs.StringVar(&f.output, "output", "", "run directory for schedule.json, outcomes.jsonl and report.json (required)")
 	fs.Float64Var(&f.requireAttainment, "require-attainment", -1, "exit 3 when a valid run's attainment is below this fraction")
 	fs.StringVar(&f.format, "format", "text", "report on stdout: text, json or html")

@@ -1,4 +1,4 @@
-package servebench
+package enginemetrics
 
 import (
 	"context"
@@ -23,9 +23,9 @@ func TestPrefixCacheHitRateFromTwoScrapes(t *testing.T) {
 	}))
 	defer srv.Close()
 	urls := []string{srv.URL}
-	before := scrapeEach(context.Background(), urls)
-	after := scrapeEach(context.Background(), urls)
-	bm := backendMetrics(urls, before, after, nil)
+	before := ScrapeEach(context.Background(), urls)
+	after := ScrapeEach(context.Background(), urls)
+	bm := Backends(urls, before, after, nil)
 	if len(bm) != 1 || bm[0].PrefixCacheHitRate == nil || math.Abs(*bm[0].PrefixCacheHitRate-0.3) > 1e-12 {
 		t.Fatalf("backend metrics %+v", bm)
 	}

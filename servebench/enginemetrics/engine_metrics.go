@@ -1,4 +1,4 @@
-package servebench
+package enginemetrics
 
 import (
 	"context"
@@ -111,4 +111,30 @@ func engineMetricsBetween(url string, before, after *metricsSnapshot) *report.En
 	}
 	slices.Sort(em.Errors)
 	return em
+}
+
+// scrapeResult is one scrape of the engine's metrics, or why it failed.
+type Scrape struct {
+	snap *metricsSnapshot
+	err  error
+}
+
+// metricsBetween compares two scrapes of url, or says why one failed.
+func Between(url string, before, after Scrape) *report.EngineMetrics {
+	if before.err != nil || after.err != nil {
+		em := &report.EngineMetrics{URL: openai.RedactURL(url)}
+		for _, err := range []error{before.err, after.err} {
+			if err != nil {
+				em.Errors = append(em.Errors, openai.RedactURLSecrets(err.Error(), url))
+			}
+		}
+		return em
+	}
+	return engineMetricsBetween(openai.RedactURL(url), before.snap, after.snap)
+}
+
+// scrapeOnce reads url's metrics once, keeping the error beside the result.
+func ScrapeOnce(ctx context.Context, url string) Scrape {
+	snap, err := scrapeMetrics(ctx, url)
+	return Scrape{snap, err}
 }

@@ -1,9 +1,8 @@
-package servebench
+package enginemetrics
 
 import (
 	"context"
 	"strings"
-	"time"
 
 	"github.com/servebench/servebench/servebench/report"
 )
@@ -15,52 +14,33 @@ const (
 )
 
 // scrapeEach scrapes every URL in turn.
-func scrapeEach(ctx context.Context, urls []string) []scrapeResult {
-	out := make([]scrapeResult, len(urls))
+func ScrapeEach(ctx context.Context, urls []string) []Scrape {
+	out := make([]Scrape, len(urls))
 	for i, u := range urls {
 		snap, err := scrapeMetrics(ctx, u)
-		out[i] = scrapeResult{snap, err}
-	}
-	return out
-}
-
-// startBackendSamplers scrapes every replica through the measurement, as
-// startSampler does the engine; nil when the run scrapes only before and
-// after.
-func (l *LiveRun) startBackendSamplers(ctx context.Context) []*engineSampler {
-	if len(l.cfg.BackendMetricsURLs) == 0 || l.cfg.MetricsInterval < 0 {
-		return nil
-	}
-	every := l.cfg.MetricsInterval
-	if every == 0 {
-		every = DefaultMetricsInterval
-	}
-	t0 := time.Now()
-	out := make([]*engineSampler, len(l.cfg.BackendMetricsURLs))
-	for i, u := range l.cfg.BackendMetricsURLs {
-		out[i] = startEngineSampler(ctx, u, every, t0)
+		out[i] = Scrape{snap, err}
 	}
 	return out
 }
 
 // stopSamplers stops every sampler and returns their series, in order.
-func stopSamplers(samplers []*engineSampler) []*report.EngineSeries {
+func StopSamplers(samplers []*Sampler) []*report.EngineSeries {
 	out := make([]*report.EngineSeries, len(samplers))
 	for i, s := range samplers {
-		out[i] = s.stopIfStarted()
+		out[i] = s.StopIfStarted()
 	}
 	return out
 }
 
 // backendMetrics compares the scrapes of each replica and adds its series;
 // nil without any replica.
-func backendMetrics(urls []string, before, after []scrapeResult, series []*report.EngineSeries) []report.BackendMetrics {
+func Backends(urls []string, before, after []Scrape, series []*report.EngineSeries) []report.BackendMetrics {
 	if len(urls) == 0 {
 		return nil
 	}
 	out := make([]report.BackendMetrics, len(urls))
 	for i, u := range urls {
-		em := metricsBetween(u, before[i], after[i])
+		em := Between(u, before[i], after[i])
 		out[i] = report.BackendMetrics{EngineMetrics: *em, PrefixCacheHitRate: prefixCacheHitRate(em.Counters)}
 		if i < len(series) {
 			out[i].Series = series[i]

@@ -1,4 +1,4 @@
-package servebench
+package enginemetrics
 
 import (
 	"context"
@@ -19,7 +19,7 @@ const (
 	maxEngineSamples = 2048
 	// DefaultMetricsInterval is the scrape interval when RunConfig leaves
 	// it 0.
-	DefaultMetricsInterval = 5 * time.Second
+	DefaultInterval = 5 * time.Second
 )
 
 // engineNames maps each engine's metric names to the four quantities.
@@ -90,7 +90,7 @@ func engineSampleOf(s *metricsSnapshot) (sample report.EngineSample, engine stri
 }
 
 // engineSampler scrapes every interval until stopped.
-type engineSampler struct {
+type Sampler struct {
 	url    string
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -103,9 +103,9 @@ type engineSampler struct {
 // startEngineSampler starts scraping url every interval; times are
 // measured from t0. A failed scrape is recorded as a sample with its
 // error, and scraping goes on.
-func startEngineSampler(ctx context.Context, url string, interval time.Duration, t0 time.Time) *engineSampler {
+func StartSampler(ctx context.Context, url string, interval time.Duration, t0 time.Time) *Sampler {
 	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	s := &engineSampler{url: url, cancel: cancel, done: make(chan struct{}),
+	s := &Sampler{url: url, cancel: cancel, done: make(chan struct{}),
 		series: report.EngineSeries{URL: openai.RedactURL(url), IntervalMS: record.Millis(interval)}}
 	go func() {
 		defer close(s.done)
@@ -128,7 +128,7 @@ func startEngineSampler(ctx context.Context, url string, interval time.Duration,
 }
 
 // sample scrapes once and appends the sample.
-func (s *engineSampler) sample(ctx context.Context, t0 time.Time) {
+func (s *Sampler) sample(ctx context.Context, t0 time.Time) {
 	snap, err := scrapeMetrics(ctx, s.url)
 	at := record.Millis(time.Since(t0))
 	if ctx.Err() != nil {
@@ -170,7 +170,7 @@ func (s *engineSampler) sample(ctx context.Context, t0 time.Time) {
 
 // thin keeps every other sample and doubles the interval. Called with mu
 // held.
-func (s *engineSampler) thin() {
+func (s *Sampler) thin() {
 	kept := s.series.Samples[:0]
 	for i, x := range s.series.Samples {
 		if i%2 == 0 {
@@ -182,7 +182,7 @@ func (s *engineSampler) thin() {
 }
 
 // stop ends scraping and returns the series.
-func (s *engineSampler) stop() *report.EngineSeries {
+func (s *Sampler) stop() *report.EngineSeries {
 	s.cancel()
 	<-s.done
 	s.mu.Lock()
@@ -191,22 +191,8 @@ func (s *engineSampler) stop() *report.EngineSeries {
 	return &out
 }
 
-// startSampler starts scraping through the measurement when the run
-// declares a metrics endpoint and does not turn the series off; nil
-// otherwise.
-func (l *LiveRun) startSampler(ctx context.Context) *engineSampler {
-	if l.cfg.MetricsURL == "" || l.cfg.MetricsInterval < 0 {
-		return nil
-	}
-	every := l.cfg.MetricsInterval
-	if every == 0 {
-		every = DefaultMetricsInterval
-	}
-	return startEngineSampler(ctx, l.cfg.MetricsURL, every, time.Now())
-}
-
 // stopIfStarted stops a sampler; nil for none.
-func (s *engineSampler) stopIfStarted() *report.EngineSeries {
+func (s *Sampler) StopIfStarted() *report.EngineSeries {
 	if s == nil {
 		return nil
 	}

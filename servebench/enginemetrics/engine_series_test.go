@@ -1,4 +1,4 @@
-package servebench
+package enginemetrics
 
 import (
 	"context"
@@ -84,7 +84,7 @@ func TestEngineSamplerRecordsFailures(t *testing.T) {
 		http.Error(w, "down", http.StatusInternalServerError)
 	}))
 	defer srv.Close()
-	s := startEngineSampler(context.Background(), srv.URL, 20*time.Millisecond, time.Now())
+	s := StartSampler(context.Background(), srv.URL, 20*time.Millisecond, time.Now())
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		s.mu.Lock()
@@ -105,7 +105,7 @@ func TestEngineSamplerRecordsFailures(t *testing.T) {
 // other sample at twice the interval, and that the drift intervals get
 // the mean KV usage of the samples inside them.
 func TestEngineSeriesThinsAndAttaches(t *testing.T) {
-	s := &engineSampler{series: report.EngineSeries{IntervalMS: 100}}
+	s := &Sampler{series: report.EngineSeries{IntervalMS: 100}}
 	for i := range 6 {
 		s.series.Samples = append(s.series.Samples, report.EngineSample{AtMS: float64(i * 100), KVCacheUsage: new(float64(i) / 10)})
 	}
