@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/servebench/servebench/servebench/capacity"
+
 	"github.com/servebench/servebench/servebench/score"
 
 	"github.com/servebench/servebench/servebench/report"
@@ -15,7 +17,6 @@ import (
 	"github.com/onsi/gomega"
 
 	"github.com/servebench/servebench/matchers"
-	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/compare"
 )
 
@@ -112,14 +113,14 @@ func ExampleMeetSLOs() {
 }
 
 func ExampleHaveCapacityAtLeast() {
-	point := func(rps float64, qualified int) servebench.SweepPoint {
+	point := func(rps float64, qualified int) capacity.Point {
 		a := float64(qualified) / 100
-		return servebench.SweepPoint{OfferedRPS: rps, Report: &report.Report{
+		return capacity.Point{OfferedRPS: rps, Report: &report.Report{
 			Offered: 100, Qualified: qualified, Attainment: &a, Valid: true,
 		}}
 	}
-	sweep := servebench.NewSweep([]servebench.SweepPoint{point(2, 99), point(4, 96), point(8, 71)},
-		servebench.CapacityRule{MinAttainment: 0.95})
+	sweep := capacity.NewSweep([]capacity.Point{point(2, 99), point(4, 96), point(8, 71)},
+		capacity.Rule{MinAttainment: 0.95})
 	g := printFailures()
 	g.Expect(sweep).To(matchers.HaveCapacityAtLeast(4)) // passes
 	g.Expect(sweep).To(matchers.HaveCapacityAtLeast(6))

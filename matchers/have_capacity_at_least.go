@@ -6,11 +6,12 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/servebench/servebench/servebench/capacity"
+
 	"github.com/onsi/gomega/format"
 	"github.com/onsi/gomega/types"
 
 	"github.com/servebench/servebench/internal/numfmt"
-	"github.com/servebench/servebench/servebench"
 )
 
 // HaveCapacityAtLeast succeeds when a sweep's SLO capacity, the highest
@@ -35,8 +36,8 @@ type capacityMatcher struct{ target float64 }
 
 // capacityVerdict is the matcher's judgment of one sweep.
 type capacityVerdict struct {
-	sweep servebench.Sweep
-	sel   servebench.CapacitySelection
+	sweep capacity.Sweep
+	sel   capacity.Selection
 	pass  bool
 }
 
@@ -46,14 +47,14 @@ func (m capacityMatcher) evaluate(actual any) (capacityVerdict, error) {
 	if math.IsNaN(m.target) || math.IsInf(m.target, 0) || m.target < 0 {
 		return capacityVerdict{}, fmt.Errorf("%s needs a finite, non-negative rate in requests per second, got %v", who, m.target)
 	}
-	var s servebench.Sweep
+	var s capacity.Sweep
 	switch a := actual.(type) {
-	case *servebench.Sweep:
+	case *capacity.Sweep:
 		if a == nil {
 			return capacityVerdict{}, fmt.Errorf("%s expects a sweep, got a nil one", who)
 		}
 		s = *a
-	case servebench.Sweep:
+	case capacity.Sweep:
 		s = a
 	default:
 		return capacityVerdict{}, fmt.Errorf("%s expects a *servebench.Sweep or a servebench.Sweep.  Got:\n%s", who, format.Object(actual, 1))
@@ -64,7 +65,7 @@ func (m capacityMatcher) evaluate(actual any) (capacityVerdict, error) {
 	if s.AutoUsers != nil || s.Points[0].Users > 0 {
 		return capacityVerdict{}, fmt.Errorf("%s judges offered rates, and this sweep searched closed-loop users: use HaveConcurrencyAtLeast", who)
 	}
-	sel := servebench.SelectCapacity(s.Points, s.Rule)
+	sel := capacity.Select(s.Points, s.Rule)
 	return capacityVerdict{sweep: s, sel: sel, pass: sel.RPS != nil && *sel.RPS >= m.target}, nil
 }
 
@@ -132,7 +133,7 @@ func (m capacityMatcher) details(v capacityVerdict) string {
 		b.WriteString(", no backlog growth")
 	}
 	b.WriteString("\ntested points:")
-	verdicts := append([]servebench.PointVerdict(nil), v.sel.Verdicts...)
+	verdicts := append([]capacity.PointVerdict(nil), v.sel.Verdicts...)
 	sort.SliceStable(verdicts, func(i, j int) bool { return verdicts[i].OfferedRPS < verdicts[j].OfferedRPS })
 	for _, p := range verdicts {
 		verdict := p.Verdict

@@ -4,11 +4,12 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/servebench/servebench/servebench/capacity"
+
 	"github.com/onsi/gomega/format"
 	"github.com/onsi/gomega/types"
 
 	"github.com/servebench/servebench/internal/numfmt"
-	"github.com/servebench/servebench/servebench"
 )
 
 // HaveConcurrencyAtLeast succeeds when a user search's SLO concurrency, the
@@ -31,32 +32,32 @@ func HaveConcurrencyAtLeast(users int) types.GomegaMatcher {
 type concurrencyMatcher struct{ target int }
 
 // evaluate judges actual; it keeps nothing, so every method may call it.
-func (m concurrencyMatcher) evaluate(actual any) (servebench.Sweep, servebench.ConcurrencySelection, error) {
+func (m concurrencyMatcher) evaluate(actual any) (capacity.Sweep, capacity.ConcurrencySelection, error) {
 	const who = "HaveConcurrencyAtLeast"
-	var s servebench.Sweep
+	var s capacity.Sweep
 	if m.target < 1 {
-		return s, servebench.ConcurrencySelection{}, fmt.Errorf("%s needs at least 1 user, got %d", who, m.target)
+		return s, capacity.ConcurrencySelection{}, fmt.Errorf("%s needs at least 1 user, got %d", who, m.target)
 	}
 	switch a := actual.(type) {
-	case *servebench.Sweep:
+	case *capacity.Sweep:
 		if a == nil {
-			return s, servebench.ConcurrencySelection{}, fmt.Errorf("%s expects a sweep, got a nil one", who)
+			return s, capacity.ConcurrencySelection{}, fmt.Errorf("%s expects a sweep, got a nil one", who)
 		}
 		s = *a
-	case servebench.Sweep:
+	case capacity.Sweep:
 		s = a
 	default:
-		return s, servebench.ConcurrencySelection{}, fmt.Errorf("%s expects a *servebench.Sweep or a servebench.Sweep.  Got:\n%s", who, format.Object(actual, 1))
+		return s, capacity.ConcurrencySelection{}, fmt.Errorf("%s expects a *servebench.Sweep or a servebench.Sweep.  Got:\n%s", who, format.Object(actual, 1))
 	}
 	for _, p := range s.Points {
 		if p.Users < 1 {
-			return s, servebench.ConcurrencySelection{}, fmt.Errorf("%s judges a closed-loop user search, and this sweep has a point without users (an offered-rate sweep: use HaveCapacityAtLeast)", who)
+			return s, capacity.ConcurrencySelection{}, fmt.Errorf("%s judges a closed-loop user search, and this sweep has a point without users (an offered-rate sweep: use HaveCapacityAtLeast)", who)
 		}
 	}
 	if len(s.Points) == 0 {
-		return s, servebench.ConcurrencySelection{}, fmt.Errorf("%s cannot judge a sweep without points: no number of users was tested", who)
+		return s, capacity.ConcurrencySelection{}, fmt.Errorf("%s cannot judge a sweep without points: no number of users was tested", who)
 	}
-	return s, servebench.SelectConcurrency(s.Points, s.Rule), nil
+	return s, capacity.SelectConcurrency(s.Points, s.Rule), nil
 }
 
 // Match reports whether the SLO concurrency reaches the target.
@@ -89,7 +90,7 @@ func (m concurrencyMatcher) message(actual any, relation string) string {
 	if sel.Users == nil {
 		fmt.Fprintf(&b, "Expected SLO concurrency %s %d users, but no tested number of users passed", relation, m.target)
 	} else {
-		fmt.Fprintf(&b, "Expected SLO concurrency %d users (%s) %s %d users", *sel.Users, servebench.BracketOf(s.Points, s.Rule), relation, m.target)
+		fmt.Fprintf(&b, "Expected SLO concurrency %d users (%s) %s %d users", *sel.Users, capacity.BracketOf(s.Points, s.Rule), relation, m.target)
 	}
 	b.WriteString("\ntested points:")
 	for _, v := range sel.Verdicts {

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/capacity"
+
 	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/servebench/schedule"
@@ -11,17 +13,16 @@ import (
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/matchers"
-	"github.com/servebench/servebench/servebench"
 )
 
-func usersPoint(users, offered, qualified int) servebench.SweepPoint {
+func usersPoint(users, offered, qualified int) capacity.Point {
 	a := float64(qualified) / float64(offered)
-	return servebench.SweepPoint{Users: users, Report: &report.Report{Offered: offered, Qualified: qualified, Valid: true, Attainment: &a,
+	return capacity.Point{Users: users, Report: &report.Report{Offered: offered, Qualified: qualified, Valid: true, Attainment: &a,
 		StatusCounts: map[record.Status]int{}, Generator: &report.GeneratorReport{Mode: schedule.ModeClosed}}}
 }
 
 func TestHaveConcurrencyAtLeast(t *testing.T) {
-	sw := &servebench.Sweep{Rule: servebench.CapacityRule{MinAttainment: 0.95}, Points: []servebench.SweepPoint{
+	sw := &capacity.Sweep{Rule: capacity.Rule{MinAttainment: 0.95}, Points: []capacity.Point{
 		usersPoint(8, 100, 100), usersPoint(16, 100, 96), usersPoint(32, 100, 80),
 	}}
 	if ok, err := matchers.HaveConcurrencyAtLeast(16).Match(sw); !ok || err != nil {
@@ -37,7 +38,7 @@ func TestHaveConcurrencyAtLeast(t *testing.T) {
 			t.Errorf("message lacks %q:\n%s", want, msg)
 		}
 	}
-	if _, err := matchers.HaveConcurrencyAtLeast(1).Match(&servebench.Sweep{Points: []servebench.SweepPoint{{OfferedRPS: 2, Report: &report.Report{}}}}); err == nil {
+	if _, err := matchers.HaveConcurrencyAtLeast(1).Match(&capacity.Sweep{Points: []capacity.Point{{OfferedRPS: 2, Report: &report.Report{}}}}); err == nil {
 		t.Error("a rate sweep: no error")
 	}
 	if _, err := matchers.HaveCapacityAtLeast(1).Match(sw); err == nil || !strings.Contains(err.Error(), "use HaveConcurrencyAtLeast") {

@@ -7,12 +7,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/capacity"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/onsi/gomega/format"
 	"github.com/onsi/gomega/types"
 
-	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/sweepreport"
 )
 
@@ -65,12 +66,12 @@ func (m curveMatcher) evaluate(actual any) (curveVerdict, error) {
 	}
 	var pts []curvePoint
 	switch a := actual.(type) {
-	case *servebench.Sweep:
+	case *capacity.Sweep:
 		if a == nil {
 			return curveVerdict{}, fmt.Errorf("%s expects a sweep, got a nil one", who)
 		}
 		pts = m.fromSweep(*a)
-	case servebench.Sweep:
+	case capacity.Sweep:
 		pts = m.fromSweep(a)
 	case sweepreport.Result:
 		var err error
@@ -107,7 +108,7 @@ func (m curveMatcher) evaluate(actual any) (curveVerdict, error) {
 	return v, nil
 }
 
-func (m curveMatcher) fromSweep(s servebench.Sweep) []curvePoint {
+func (m curveMatcher) fromSweep(s capacity.Sweep) []curvePoint {
 	out := make([]curvePoint, 0, len(s.Points))
 	for _, sp := range s.Points {
 		cp := curvePoint{rate: sp.OfferedRPS, repeat: max(sp.Repeat, 1)}

@@ -3,6 +3,8 @@ package matchers_test
 import (
 	"time"
 
+	"github.com/servebench/servebench/servebench/capacity"
+
 	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -11,18 +13,17 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/servebench/servebench/matchers"
-	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/sweepreport"
 )
 
 // ttftCurve is a sweep whose reports keep only their stored p99 TTFT: 120
 // ms at 2 req/s, 300 and 520 ms for the two runs at 4 req/s, 900 ms at 8.
-func ttftCurve() *servebench.Sweep {
+func ttftCurve() *capacity.Sweep {
 	rep := func(p99 float64) *report.Report {
 		return &report.Report{Offered: 10, Qualified: 10, Percentiles: map[record.Metric]report.Distribution{
 			record.MetricTTFT: {Population: "successful requests", N: 10, P99: &p99}}}
 	}
-	return &servebench.Sweep{Points: []servebench.SweepPoint{
+	return &capacity.Sweep{Points: []capacity.Point{
 		{OfferedRPS: 8, Repeat: 1, Report: rep(900)},
 		{OfferedRPS: 2, Repeat: 1, Report: rep(120)},
 		{OfferedRPS: 4, Repeat: 1, Report: rep(300)},

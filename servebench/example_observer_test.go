@@ -56,3 +56,15 @@ func ExampleObserver() {
 	// Output:
 	// 4 of 4 scheduled requests ended
 }
+
+// Observers tells several observers of one run in turn; nil ones are
+// skipped.
+func ExampleObservers() {
+	var log callLog
+	obs := servebench.Observers(nil, &log)
+	obs.Started(2)
+	obs.Finished()
+	fmt.Println(log.calls)
+	// Output:
+	// [started 2 finished]
+}

@@ -182,8 +182,8 @@ func (cfg *RunConfig) validate() error {
 	return nil
 }
 
-// runDir creates the run directory.
-func runDir(dir string) (string, error) {
+// RunDir creates the run directory.
+func RunDir(dir string) (string, error) {
 	if dir == "" {
 		d, err := os.MkdirTemp("", "servebench-run-")
 		if err != nil {

@@ -66,7 +66,7 @@ func prepareSchedule(cfg *RunConfig) (string, *preparedSchedule, error) {
 	if err != nil {
 		return "", nil, fmt.Errorf("run: %w", err)
 	}
-	dir, err := runDir(cfg.OutputDir)
+	dir, err := RunDir(cfg.OutputDir)
 	if err != nil {
 		return "", nil, err
 	}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/servebench/servebench/servebench/capacity"
+
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/gomega"
 
@@ -145,7 +147,7 @@ func registerBaseline(c *Contract) {
 		// are fresh.
 		return time.Duration(2*c.Baseline.Rounds) * (c.RunBudget(p) + c.startupBudget() + 2*time.Minute)
 	}
-	var baseSweep, candSweep []servebench.SweepPoint
+	var baseSweep, candSweep []capacity.Point
 	for _, p := range c.Points() {
 		at := c.Location("baseline")
 		ginkgo.Describe(p.Name+" against baseline", at, func() {
@@ -159,10 +161,10 @@ func registerBaseline(c *Contract) {
 				r, dir, err := c.RunABPoint(ctx, p, target, baseline)
 				if r != nil {
 					for _, rep := range r.Baseline {
-						baseSweep = append(baseSweep, servebench.SweepPoint{OfferedRPS: p.RateRPS, Report: rep})
+						baseSweep = append(baseSweep, capacity.Point{OfferedRPS: p.RateRPS, Report: rep})
 					}
 					for _, rep := range r.Candidate {
-						candSweep = append(candSweep, servebench.SweepPoint{OfferedRPS: p.RateRPS, Report: rep})
+						candSweep = append(candSweep, capacity.Point{OfferedRPS: p.RateRPS, Report: rep})
 					}
 				}
 				heading := failureHeading(at, fmt.Sprintf("%s against baseline: the rounds did not complete (runs kept in %s)", p.Name, dir))
@@ -193,10 +195,10 @@ func registerBaseline(c *Contract) {
 	}
 	if o, rule, ok := c.CapacityObjective(); ok {
 		ginkgo.It(o.Name, c.Location(o.Field), func() {
-			gomega.Expect(servebench.NewSweep(candSweep, rule)).To(o.Matcher)
+			gomega.Expect(capacity.NewSweep(candSweep, rule)).To(o.Matcher)
 		})
 		ginkgo.It("SLO capacity no lower than baseline", c.Location("objectives.capacity"), func() {
-			b, cand := servebench.SelectCapacity(baseSweep, rule), servebench.SelectCapacity(candSweep, rule)
+			b, cand := capacity.Select(baseSweep, rule), capacity.Select(candSweep, rule)
 			gomega.Expect(b.RPS).NotTo(gomega.BeNil(), "no tested rate passed on the baseline: %s", b.Label)
 			gomega.Expect(cand.RPS).NotTo(gomega.BeNil(), "no tested rate passed on the candidate, and the baseline's capacity is %v req/s: %s", *b.RPS, cand.Label)
 			gomega.Expect(*cand.RPS).To(gomega.BeNumerically(">=", *b.RPS),

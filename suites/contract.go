@@ -3,6 +3,8 @@ package suites
 import (
 	"time"
 
+	"github.com/servebench/servebench/servebench/capacity"
+
 	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/servebench/openai"
@@ -10,8 +12,6 @@ import (
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/servebench/schedule"
-
-	"github.com/servebench/servebench/servebench"
 )
 
 // Contract is one SLO contract: what to run against, which load to offer,
@@ -84,7 +84,7 @@ type Contract struct {
 	BackendMetrics []string
 	// UserSearch is the closed-loop search of a contract whose arrival
 	// declares "users: auto", from its search section; nil otherwise.
-	UserSearch *servebench.AutoUsers
+	UserSearch *capacity.AutoUsers
 	// Timeouts are the per-request deadlines and the spec bounds.
 	Timeouts Timeouts
 	// SLO is the latency each request must meet to qualify.
@@ -226,5 +226,5 @@ type PercentileObjective struct {
 // to be at least AtLeast requests per second, under Rule.
 type CapacityObjective struct {
 	AtLeast float64
-	Rule    servebench.CapacityRule
+	Rule    capacity.Rule
 }

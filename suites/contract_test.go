@@ -4,6 +4,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/capacity"
+
 	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -12,7 +14,6 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 	. "github.com/onsi/gomega"
 
-	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/suites"
 )
 
@@ -104,7 +105,7 @@ var _ = Describe("Contract", func() {
 			o, rule, ok := c.CapacityObjective()
 			Expect(ok).To(BeTrue())
 			Expect(o.Name).To(Equal("SLO capacity >= 4.000 req/s"))
-			Expect(rule).To(Equal(servebench.CapacityRule{MinAttainment: 0.9, Confidence: 0.95}))
+			Expect(rule).To(Equal(capacity.Rule{MinAttainment: 0.9, Confidence: 0.95}))
 		})
 	})
 

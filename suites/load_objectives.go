@@ -5,13 +5,13 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/servebench/servebench/servebench/capacity"
+
 	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/servebench/record"
 
 	"go.yaml.in/yaml/v3"
-
-	"github.com/servebench/servebench/servebench"
 )
 
 // Metrics maps the metric names a contract may use in a percentile
@@ -137,7 +137,7 @@ func (d *decoder) capacity(o *mapping, obj Objectives, sweep bool) *CapacityObje
 		d.errorf(n, "objectives.capacity", "applies to a sweep: give arrival.rates, a list of at least two offered rates")
 		return nil
 	}
-	co := &CapacityObjective{Rule: servebench.CapacityRule{MinAttainment: 0.95, Confidence: obj.Confidence}}
+	co := &CapacityObjective{Rule: capacity.Rule{MinAttainment: 0.95, Confidence: obj.Confidence}}
 	if obj.Attainment != nil && *obj.Attainment > 0 {
 		co.Rule.MinAttainment = *obj.Attainment
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/servebench/servebench/servebench/capacity"
+
 	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/servebench/openai"
@@ -17,7 +19,6 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/suites"
 )
 
@@ -80,7 +81,7 @@ var _ = Describe("Load", func() {
 				{Metric: record.MetricTPOT, P: 90, Below: 60 * time.Millisecond},
 			},
 			ErrorRate: f(0.01), QualifiedRate: f(1.5),
-			Capacity: &suites.CapacityObjective{AtLeast: 4, Rule: servebench.CapacityRule{
+			Capacity: &suites.CapacityObjective{AtLeast: 4, Rule: capacity.Rule{
 				MinAttainment: 0.95, Confidence: 0.95, RequireNoBacklogGrowth: true,
 			}},
 		}))

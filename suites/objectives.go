@@ -3,10 +3,11 @@ package suites
 import (
 	"fmt"
 
+	"github.com/servebench/servebench/servebench/capacity"
+
 	"github.com/onsi/gomega/types"
 
 	"github.com/servebench/servebench/matchers"
-	"github.com/servebench/servebench/servebench"
 )
 
 // Objective is one declared objective: the name of its spec and the matcher
@@ -72,10 +73,10 @@ func (c *Contract) PointObjectives(p LoadPoint) []Objective {
 
 // CapacityObjective returns the sweep's capacity objective; ok is false
 // when the contract declares none.
-func (c *Contract) CapacityObjective() (o Objective, rule servebench.CapacityRule, ok bool) {
+func (c *Contract) CapacityObjective() (o Objective, rule capacity.Rule, ok bool) {
 	co := c.Objectives.Capacity
 	if co == nil {
-		return Objective{}, servebench.CapacityRule{}, false
+		return Objective{}, capacity.Rule{}, false
 	}
 	return objective("objectives.capacity", matchers.HaveCapacityAtLeast(co.AtLeast)), co.Rule, true
 }

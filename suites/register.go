@@ -5,6 +5,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/servebench/servebench/servebench/capacity"
+
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/gomega"
 
@@ -57,7 +59,7 @@ func register(c *Contract) {
 		}
 
 		var mu sync.Mutex
-		var sweep []servebench.SweepPoint
+		var sweep []capacity.Point
 		for _, p := range c.Points() {
 			ginkgo.Describe(p.Name, c.Location("arrival.rates", "arrival.rate", "arrival"), func() {
 				var result *servebench.RunResult
@@ -70,7 +72,7 @@ func register(c *Contract) {
 						mu.Lock()
 						// A point cut short (interrupted, or past its budget) is
 						// marked so that no capacity or knee comes from it.
-						sweep = append(sweep, servebench.SweepPoint{OfferedRPS: p.RateRPS, RunDir: res.Dir, Report: res.Report,
+						sweep = append(sweep, capacity.Point{OfferedRPS: p.RateRPS, RunDir: res.Dir, Report: res.Report,
 							Interrupted: err != nil && ctx.Err() != nil})
 						mu.Unlock()
 					}
@@ -92,7 +94,7 @@ func register(c *Contract) {
 			// once every point ran, whatever their objectives said.
 			ginkgo.AfterAll(func() {
 				mu.Lock()
-				points := append([]servebench.SweepPoint(nil), sweep...)
+				points := append([]capacity.Point(nil), sweep...)
 				mu.Unlock()
 				if len(points) == 0 {
 					return
@@ -107,11 +109,11 @@ func register(c *Contract) {
 			at := c.Location(o.Field)
 			ginkgo.It(o.Name, at, func() {
 				mu.Lock()
-				points := append([]servebench.SweepPoint(nil), sweep...)
+				points := append([]capacity.Point(nil), sweep...)
 				mu.Unlock()
 				gomega.Expect(points).To(gomega.HaveLen(len(c.Points())),
 					failureHeading(at, fmt.Sprintf("only %d of the %d load points produced a report", len(points), len(c.Points()))))
-				gomega.Expect(servebench.NewSweep(points, rule)).To(o.Matcher, failureHeading(at, o.Name))
+				gomega.Expect(capacity.NewSweep(points, rule)).To(o.Matcher, failureHeading(at, o.Name))
 			})
 		}
 	})

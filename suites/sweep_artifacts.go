@@ -6,8 +6,9 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/servebench/servebench/servebench/capacity"
+
 	"github.com/servebench/servebench/internal/outputdir"
-	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/sweepreport"
 )
 
@@ -36,16 +37,16 @@ func (e *SweepEntry) ColorableString() string {
 
 // sweepRule is the rule a sweep's summary is judged by: the capacity
 // objective's, else the default (α 0.95, no backlog growth).
-func (c *Contract) sweepRule() servebench.CapacityRule {
+func (c *Contract) sweepRule() capacity.Rule {
 	if _, rule, ok := c.CapacityObjective(); ok {
 		return rule
 	}
-	return servebench.CapacityRule{RequireNoBacklogGrowth: true}
+	return capacity.Rule{RequireNoBacklogGrowth: true}
 }
 
 // writeSweep keeps sweep.json and sweep.html of the points in
 // <root>/<contract>/<UTC time>-sweep, beside the run directories.
-func (c *Contract) writeSweep(points []servebench.SweepPoint, now time.Time) (*SweepEntry, error) {
+func (c *Contract) writeSweep(points []capacity.Point, now time.Time) (*SweepEntry, error) {
 	dir := filepath.Join(c.ArtifactsRoot(), dirName(c.Name), now.UTC().Format("20060102T150405.000Z")+"-sweep")
 	out, err := outputdir.Prepare("sweep directory", dir, false)
 	if err != nil {
@@ -54,7 +55,7 @@ func (c *Contract) writeSweep(points []servebench.SweepPoint, now time.Time) (*S
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("contract %s: %w", c.Name, err)
 	}
-	sw := servebench.NewSweep(points, c.sweepRule())
+	sw := capacity.NewSweep(points, c.sweepRule())
 	res := sweepreport.FromSweep(sw, dir)
 	if err := res.WriteFiles(dir); err != nil {
 		return nil, fmt.Errorf("contract %s: %w", c.Name, err)

@@ -7,13 +7,14 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/servebench/servebench/servebench/capacity"
+
 	"github.com/servebench/servebench/servebench/openai"
 
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/gomega"
 
 	"github.com/servebench/servebench/matchers"
-	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/sweepreport"
 )
 
@@ -46,7 +47,7 @@ func (d *decoder) userSearch(m *mapping, c *Contract) {
 		}
 		return
 	}
-	a := &servebench.AutoUsers{StartUsers: 1, MaxUsers: 1024, Tolerance: 0.1, BoundaryRuns: 3}
+	a := &capacity.AutoUsers{StartUsers: 1, MaxUsers: 1024, Tolerance: 0.1, BoundaryRuns: 3}
 	c.UserSearch = a
 	s := d.mapping(orEmpty(m.get("search")), "search", "start_users", "max_users", "tolerance", "boundary_runs")
 	if s == nil {
@@ -72,8 +73,8 @@ func (d *decoder) userSearch(m *mapping, c *Contract) {
 // concurrencyRule is the rule a user search judges each number of users
 // by: the attainment objective's α (else 0.95) at the objectives'
 // confidence.
-func (c *Contract) concurrencyRule() servebench.CapacityRule {
-	rule := servebench.CapacityRule{MinAttainment: 0.95, Confidence: c.Objectives.Confidence}
+func (c *Contract) concurrencyRule() capacity.Rule {
+	rule := capacity.Rule{MinAttainment: 0.95, Confidence: c.Objectives.Confidence}
 	if a := c.Objectives.Attainment; a != nil && *a > 0 {
 		rule.MinAttainment = *a
 	}
@@ -85,7 +86,7 @@ func (c *Contract) concurrencyRule() servebench.CapacityRule {
 // <root>/<contract>/<UTC time>-users, and returns the sweep with its
 // report entry. The sweep is returned with the error of a search cut
 // short.
-func (c *Contract) RunUserSearch(ctx context.Context, target Target) (*servebench.Sweep, *SweepEntry, error) {
+func (c *Contract) RunUserSearch(ctx context.Context, target Target) (*capacity.Sweep, *SweepEntry, error) {
 	if c.UserSearch == nil {
 		return nil, nil, fmt.Errorf("contract %s: not a user search (arrival.users: auto)", c.Name)
 	}
@@ -102,7 +103,7 @@ func (c *Contract) RunUserSearch(ctx context.Context, target Target) (*servebenc
 	}
 	cfg.OutputDir = dir
 	search := *c.UserSearch
-	sw, err := servebench.RunSweep(ctx, cfg, servebench.SweepPlan{Users: &search, Rule: c.concurrencyRule()})
+	sw, err := capacity.RunSweep(ctx, cfg, capacity.Plan{Users: &search, Rule: c.concurrencyRule()})
 	if sw == nil {
 		return nil, nil, fmt.Errorf("contract %s: %w", c.Name, err)
 	}
@@ -134,7 +135,7 @@ func (c *Contract) ConcurrencyObjective() (o Objective, ok bool) {
 func registerUserSearch(c *Contract, target *Target) {
 	at := c.Location("arrival.users", "arrival")
 	ginkgo.Describe(userSearchPoint.Name, at, func() {
-		var sweep *servebench.Sweep
+		var sweep *capacity.Sweep
 		ginkgo.BeforeAll(func(ctx ginkgo.SpecContext) {
 			ginkgo.GinkgoWriter.Printf("servebench: running %s, %s against %s\n", c.Name, userSearchPoint.Name, target.BaseURL)
 			sw, entry, err := c.RunUserSearch(ctx, *target)

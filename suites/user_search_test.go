@@ -8,13 +8,14 @@ import (
 	"path/filepath"
 	"sync/atomic"
 
+	"github.com/servebench/servebench/servebench/capacity"
+
 	"github.com/servebench/servebench/servebench/record"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/servebench/servebench/fixtures/simengine"
-	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/suites"
 )
 
@@ -38,7 +39,7 @@ objectives:
   concurrency: 3
 `)
 		Expect(c.Arrival.UsersAuto).To(BeTrue())
-		Expect(*c.UserSearch).To(Equal(servebench.AutoUsers{StartUsers: 1, MaxUsers: 16, Tolerance: 0.1, BoundaryRuns: 1}))
+		Expect(*c.UserSearch).To(Equal(capacity.AutoUsers{StartUsers: 1, MaxUsers: 16, Tolerance: 0.1, BoundaryRuns: 1}))
 		Expect(*c.Objectives.Concurrency).To(Equal(3))
 		Expect(c.Points()).To(HaveLen(1))
 		o, ok := c.ConcurrencyObjective()
@@ -103,7 +104,7 @@ artifacts: ` + GinkgoT().TempDir() + `
 		Expect(*sw.Concurrency.Users).To(Equal(3))
 		Expect(*sw.Capacity.Low).To(Equal(3.0))
 		Expect(*sw.Capacity.High).To(Equal(4.0))
-		Expect(sw.Capacity.Unit).To(Equal(servebench.UnitUsers))
+		Expect(sw.Capacity.Unit).To(Equal(capacity.UnitUsers))
 		Expect(entry.JSON).To(BeAnExistingFile())
 		Expect(filepath.Join(entry.Dir, "users-3", record.ReportFile)).To(BeAnExistingFile())
 		data, err := os.ReadFile(entry.JSON)

@@ -7,6 +7,8 @@ import (
 	"image/color"
 	"slices"
 
+	"github.com/servebench/servebench/servebench/capacity"
+
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -14,7 +16,6 @@ import (
 
 	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/internal/plotsvg"
-	"github.com/servebench/servebench/servebench"
 )
 
 // chart is one drawn chart with its caption.
@@ -223,7 +224,7 @@ func (r Result) latencyChart(name string, p50, p90, p99 func(Rate) *float64, bou
 // the target, against offered rate, or against users for a user search
 // (with the bracket's ends).
 func (r Result) attainmentChart() chart {
-	users := r.Capacity.Unit == servebench.UnitUsers
+	users := r.Capacity.Unit == capacity.UnitUsers
 	x, title, xLabel := offered, "Attainment against offered rate", "offered rate (req/s, realized)"
 	if users {
 		x, title, xLabel = usersX, "Attainment against closed-loop users", "closed-loop users"

@@ -3,19 +3,20 @@ package sweepreport_test
 import (
 	"fmt"
 
+	"github.com/servebench/servebench/servebench/capacity"
+
 	"github.com/servebench/servebench/servebench/report"
 
-	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/sweepreport"
 )
 
 // A sweep of two rates: 20 of 20 qualified at 1 req/s, 15 of 20 at 2.
 func ExampleFromSweep() {
 	att := func(q int) *float64 { v := float64(q) / 20; return &v }
-	sw := servebench.NewSweep([]servebench.SweepPoint{
+	sw := capacity.NewSweep([]capacity.Point{
 		{OfferedRPS: 1, Report: &report.Report{Offered: 20, Qualified: 20, Attainment: att(20), Valid: true}},
 		{OfferedRPS: 2, Report: &report.Report{Offered: 20, Qualified: 15, Attainment: att(15), Valid: true}},
-	}, servebench.CapacityRule{MinAttainment: 0.9})
+	}, capacity.Rule{MinAttainment: 0.9})
 	res := sweepreport.FromSweep(sw, "")
 	for _, r := range res.Rates {
 		fmt.Println(r.RateRPS, r.Verdict)

@@ -10,12 +10,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/servebench/servebench/servebench/capacity"
+
 	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/internal/numfmt"
-	"github.com/servebench/servebench/servebench"
 )
 
 //go:embed templates/sweep.html.tmpl
@@ -102,7 +103,7 @@ func levelCell(x Rate) string {
 
 // kneeText states the knee the way the text output does.
 func (r Result) kneeText() string {
-	if r.Capacity.Unit == servebench.UnitUsers {
+	if r.Capacity.Unit == capacity.UnitUsers {
 		if r.SLOConcurrencyUsers == nil {
 			return "SLO concurrency: no tested number of users passed."
 		}

@@ -6,11 +6,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/capacity"
+
 	"github.com/servebench/servebench/servebench/report"
 
 	"gonum.org/v1/plot/plotter"
-
-	"github.com/servebench/servebench/servebench"
 )
 
 func tokRow(rate, tokPerS, tpotMS float64, verdict string) Rate {
@@ -76,10 +76,10 @@ func TestParetoRefusesDifferentWorkloads(t *testing.T) {
 }
 
 func TestParetoWarnsWhenTheSweepsHadDifferentSLOs(t *testing.T) {
-	rule := servebench.CapacityRule{MinAttainment: 0.95, Confidence: 0.95}
+	rule := capacity.Rule{MinAttainment: 0.95, Confidence: 0.95}
 	strict := &report.SLO{TTFT: 200 * time.Millisecond, TPOT: 20 * time.Millisecond}
 	loose := &report.SLO{TTFT: 500 * time.Millisecond, TPOT: 20 * time.Millisecond}
-	sweep := func(slo *report.SLO, r servebench.CapacityRule) Result {
+	sweep := func(slo *report.SLO, r capacity.Rule) Result {
 		return Result{WorkloadSHA256: "w", SLO: slo, Rule: r, Rates: []Rate{tokRow(1, 100, 2, "pass")}}
 	}
 	same, err := NewPareto([]Config{{Name: "a", Sweep: sweep(strict, rule)}, {Name: "b", Sweep: sweep(strict, rule)}})

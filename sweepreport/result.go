@@ -13,6 +13,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/servebench/servebench/servebench/capacity"
+
 	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/servebench/schedule"
@@ -21,7 +23,6 @@ import (
 
 	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/internal/safefile"
-	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/stats"
 )
 
@@ -46,7 +47,7 @@ type Result struct {
 	// first run).
 	SLO *report.SLO `json:"slo"`
 	// Rule is the capacity rule, with its defaults filled in.
-	Rule servebench.CapacityRule `json:"rule"`
+	Rule capacity.Rule `json:"rule"`
 	// Rates has one row per run, in the order they ran.
 	Rates []Rate `json:"rates"`
 	// KneeRPS is the SLO capacity as the sweep selects it: the highest
@@ -68,17 +69,17 @@ type Result struct {
 	// Notes says what the selection cannot show.
 	Notes []string `json:"notes"`
 	// Auto is the knee search that chose the rates, when one did.
-	Auto *servebench.AutoRates `json:"auto,omitempty"`
+	Auto *capacity.AutoRates `json:"auto,omitempty"`
 	// AutoUsers is the closed-loop user search that chose the points, when
 	// one did; SLOConcurrencyUsers is then its SLO concurrency, the highest
 	// passing tested number of users (nil when none passed). KneeRPS is
 	// nil for a user search: users are not a rate.
-	AutoUsers           *servebench.AutoUsers `json:"auto_users,omitempty"`
-	SLOConcurrencyUsers *int                  `json:"slo_concurrency_users,omitempty"`
+	AutoUsers           *capacity.AutoUsers `json:"auto_users,omitempty"`
+	SLOConcurrencyUsers *int                `json:"slo_concurrency_users,omitempty"`
 	// Capacity is the answer as a bracket with its confidence: low is the
 	// highest passing tested point, high the lowest failing one, unit
 	// "req/s" or "users" (see servebench.CapacityBracket).
-	Capacity servebench.CapacityBracket `json:"capacity"`
+	Capacity capacity.Bracket `json:"capacity"`
 }
 
 // Rate is one run of a sweep.
@@ -132,7 +133,7 @@ type Rate struct {
 
 // FromSweep summarizes a sweep; dir is the sweep's directory, against which
 // run directories are made relative.
-func FromSweep(sw *servebench.Sweep, dir string) Result {
+func FromSweep(sw *capacity.Sweep, dir string) Result {
 	rule := sw.Rule
 	if rule.MinAttainment == 0 {
 		rule.MinAttainment = 0.95
@@ -181,22 +182,22 @@ func FromSweep(sw *servebench.Sweep, dir string) Result {
 // selection starts the result with the sweep's selection: the SLO
 // capacity of a rate sweep, or the SLO concurrency of a user search; both
 // with the bracket. It returns the point verdicts too.
-func selection(sw *servebench.Sweep, rule servebench.CapacityRule) (Result, []servebench.PointVerdict) {
+func selection(sw *capacity.Sweep, rule capacity.Rule) (Result, []capacity.PointVerdict) {
 	res := Result{Schema: Schema, Arrival: sw.Arrival, Rule: rule, Rates: make([]Rate, 0, len(sw.Points)),
-		Auto: sw.Auto, AutoUsers: sw.AutoUsers, Capacity: servebench.BracketOf(sw.Points, rule)}
-	if res.Capacity.Unit == servebench.UnitUsers {
-		sel := servebench.SelectConcurrency(sw.Points, rule)
+		Auto: sw.Auto, AutoUsers: sw.AutoUsers, Capacity: capacity.BracketOf(sw.Points, rule)}
+	if res.Capacity.Unit == capacity.UnitUsers {
+		sel := capacity.SelectConcurrency(sw.Points, rule)
 		res.SLOConcurrencyUsers, res.KneeRule, res.Monotonic, res.Notes = sel.Users, sel.Label, sel.Monotonic, sel.Notes
 		return res, sel.Verdicts
 	}
-	sel := servebench.SelectCapacity(sw.Points, rule)
+	sel := capacity.Select(sw.Points, rule)
 	res.KneeRPS, res.KneeRule, res.FailingNeighborRPS, res.Monotonic = sel.RPS, sel.Label, sel.FailingNeighborRPS, sel.Monotonic
 	res.InconclusiveRPS, res.GeneratorBoundRPS, res.Notes = sel.InconclusiveRPS, sel.GeneratorBoundRPS, sel.Notes
 	return res, sel.Verdicts
 }
 
 // ruleText states a capacity rule in words.
-func ruleText(rule servebench.CapacityRule) string {
+func ruleText(rule capacity.Rule) string {
 	s := fmt.Sprintf("attainment ≥ %g", rule.MinAttainment)
 	if rule.UseWilsonLower {
 		s = fmt.Sprintf("Wilson %s lower bound of attainment ≥ %g", numfmt.Level(rule.Confidence), rule.MinAttainment)
@@ -208,7 +209,7 @@ func ruleText(rule servebench.CapacityRule) string {
 	return s
 }
 
-func rateRow(p servebench.SweepPoint, v servebench.PointVerdict, rule servebench.CapacityRule, dir string) Rate {
+func rateRow(p capacity.Point, v capacity.PointVerdict, rule capacity.Rule, dir string) Rate {
 	r := p.Report
 	row := Rate{RateRPS: p.OfferedRPS, Users: p.Users, Repeat: max(p.Repeat, 1), OfferedRPS: r.OfferedRPS, Offered: r.Offered, Qualified: r.Qualified,
 		Attainment: r.Attainment, WilsonLower: v.WilsonLower, QualifiedRPS: r.QualifiedRPS, SuccessfulRPS: r.SuccessfulRPS,

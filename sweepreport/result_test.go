@@ -10,13 +10,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/capacity"
+
 	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
-
-	"github.com/servebench/servebench/servebench"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -45,14 +45,14 @@ func reportOf(offered, qualified int, ttftP99 float64, tokensEach int, growing b
 	return r
 }
 
-func sampleSweep(dir string) *servebench.Sweep {
-	points := []servebench.SweepPoint{
+func sampleSweep(dir string) *capacity.Sweep {
+	points := []capacity.Point{
 		{OfferedRPS: 2, Repeat: 1, RunDir: filepath.Join(dir, "rate-2"), Report: reportOf(20, 20, 120, 50, false)},
 		{OfferedRPS: 4, Repeat: 1, RunDir: filepath.Join(dir, "rate-4", "run-1"), Report: reportOf(40, 39, 300, 50, false)},
 		{OfferedRPS: 4, Repeat: 2, RunDir: filepath.Join(dir, "rate-4", "run-2"), Report: reportOf(40, 40, 280, 50, false)},
 		{OfferedRPS: 8, Repeat: 1, RunDir: filepath.Join(dir, "rate-8"), Report: reportOf(80, 60, 900, 50, true)},
 	}
-	sw := servebench.NewSweep(points, servebench.CapacityRule{MinAttainment: 0.95, RequireNoBacklogGrowth: true})
+	sw := capacity.NewSweep(points, capacity.Rule{MinAttainment: 0.95, RequireNoBacklogGrowth: true})
 	sw.Arrival = &schedule.ArrivalSpec{Process: "poisson", Seed: 3}
 	return sw
 }

@@ -7,13 +7,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/capacity"
+
 	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
-
-	"github.com/servebench/servebench/servebench"
 )
 
 // closedReport is a closed-loop run's report with qualified of offered.
@@ -24,11 +24,11 @@ func closedReport(offered, qualified int) *report.Report {
 }
 
 func TestUserSearchSweepJSONHasTheBracketAndNoRate(t *testing.T) {
-	sw := &servebench.Sweep{Rule: servebench.CapacityRule{MinAttainment: 0.95}, Points: []servebench.SweepPoint{
+	sw := &capacity.Sweep{Rule: capacity.Rule{MinAttainment: 0.95}, Points: []capacity.Point{
 		{Users: 32, Report: closedReport(100, 100)},
 		{Users: 48, Report: closedReport(100, 100)},
 		{Users: 56, Report: closedReport(100, 85)},
-	}, AutoUsers: &servebench.AutoUsers{Doubled: []int{32, 64}, Bisected: []int{48, 56}, Tolerance: 0.2}}
+	}, AutoUsers: &capacity.AutoUsers{Doubled: []int{32, 64}, Bisected: []int{48, 56}, Tolerance: 0.2}}
 	res := FromSweep(sw, "")
 	data, err := res.MarshalIndent()
 	if err != nil {
@@ -77,7 +77,7 @@ func TestUserSearchSweepJSONHasTheBracketAndNoRate(t *testing.T) {
 }
 
 func TestRateSweepJSONHasTheBracketInRequestsPerSecond(t *testing.T) {
-	sw := &servebench.Sweep{Rule: servebench.CapacityRule{MinAttainment: 0.95}, Points: []servebench.SweepPoint{
+	sw := &capacity.Sweep{Rule: capacity.Rule{MinAttainment: 0.95}, Points: []capacity.Point{
 		{OfferedRPS: 1, Report: &report.Report{Offered: 100, Qualified: 100, Valid: true, Attainment: ptr(1.0)}},
 		{OfferedRPS: 2, Report: &report.Report{Offered: 100, Qualified: 90, Valid: true, Attainment: ptr(0.9)}},
 	}}

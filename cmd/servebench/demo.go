@@ -12,6 +12,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/servebench/servebench/servebench/capacity"
+
 	"github.com/servebench/servebench/servebench/score"
 
 	"github.com/servebench/servebench/servebench/report"
@@ -72,8 +74,8 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	engineCfg := simengine.DefaultConfig()
 	engineCfg.TimeScale = *timeScale
 	engineCfg.MaxModelLen = 8192 // the longest retrieval prompts exceed 4096 tokens
-	capacity := demoCapacity(engineCfg, w)
-	points, err := demoRates(*rates, capacity)
+	computed := demoCapacity(engineCfg, w)
+	points, err := demoRates(*rates, computed)
 	if err != nil {
 		fmt.Fprintf(stderr, "servebench demo: --rates: %v\n", err)
 		return 1
@@ -102,13 +104,13 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "servebench demo: the simulated engine at %s (continuous batching, time scale %g: %v step + %v per running sequence + %v per prompt token; computed capacity for this workload about %.1f req/s)\n",
 		engine.BaseURL(), engineCfg.TimeScale, scaled(engineCfg.StepBase, engineCfg.TimeScale), scaled(engineCfg.DecodePerSequence, engineCfg.TimeScale),
-		scaled(engineCfg.PrefillPerToken, engineCfg.TimeScale), capacity)
+		scaled(engineCfg.PrefillPerToken, engineCfg.TimeScale), computed)
 	fmt.Fprintf(stdout, "workload %s (%d rows, sha256 %s…), Poisson arrivals, %v window per rate\n",
 		w.Name, len(w.Requests), w.SHA256[:12], *window)
 	fmt.Fprintf(stdout, "SLO: TTFT <= %v and TPOT <= %v; a rate passes at attainment >= %.2f with the load delivered and no backlog growth\n\n", *ttft, *tpot, *alpha)
 
-	rule := servebench.CapacityRule{MinAttainment: *alpha, RequireNoBacklogGrowth: true}
-	sweep, err := servebench.RunSweep(ctx, cfg, servebench.SweepPlan{Rates: points, Rule: rule})
+	rule := capacity.Rule{MinAttainment: *alpha, RequireNoBacklogGrowth: true}
+	sweep, err := capacity.RunSweep(ctx, cfg, capacity.Plan{Rates: points, Rule: rule})
 	if sweep == nil {
 		fmt.Fprintf(stderr, "servebench demo: %v\n", err)
 		return 1
@@ -141,7 +143,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 }
 
 // printSweep writes one line per tested rate, then the knee.
-func printSweep(w io.Writer, s *servebench.Sweep) {
+func printSweep(w io.Writer, s *capacity.Sweep) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "offered rps\tqualified/offered\tattainment\tWilson 95%\tp50 TTFT ms\tp99 TTFT ms\tp99 TPOT ms\tmax lag ms\tbacklog mid→end\tverdict\t")
 	var failures []string
@@ -193,7 +195,7 @@ func printSweep(w io.Writer, s *servebench.Sweep) {
 // with the embedded engine, could not keep its schedule at some rate: the
 // knee is then partly a fact about this machine, not the engine. Empty when
 // every rate's load was delivered.
-func demoStarvationNote(s *servebench.Sweep) string {
+func demoStarvationNote(s *capacity.Sweep) string {
 	var late []string
 	worst := 0.0
 	for i, v := range s.Selection.Verdicts {
@@ -221,13 +223,13 @@ func scaled(d time.Duration, scale float64) time.Duration {
 
 // demoRates parses --rates, or spreads five rates from 0.3 to 1.5 times the
 // computed capacity, so that the knee falls inside the sweep.
-func demoRates(s string, capacity float64) ([]float64, error) {
+func demoRates(s string, computed float64) ([]float64, error) {
 	if s != "" {
 		return parseRates(s)
 	}
 	var out []float64
 	for _, f := range []float64{0.3, 0.6, 0.9, 1.2, 1.5} {
-		out = append(out, math.Round(f*capacity*10)/10)
+		out = append(out, math.Round(f*computed*10)/10)
 	}
 	return out, nil
 }

@@ -9,9 +9,10 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/capacity"
+
 	"github.com/servebench/servebench/servebench/record"
 
-	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/compare"
 	"github.com/servebench/servebench/sweepreport"
 )
@@ -45,7 +46,7 @@ func TestInterruptedSweepClaimsNothingFromItsLastPoint(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(res.Rates) != 2 || res.Rates[0].RateRPS != 1 || res.Rates[0].Verdict != "pass" ||
-		res.Rates[1].RateRPS != 2 || res.Rates[1].Verdict != servebench.VerdictInterrupted {
+		res.Rates[1].RateRPS != 2 || res.Rates[1].Verdict != capacity.VerdictInterrupted {
 		t.Fatalf("rates %+v, want 1 rps pass and 2 rps interrupted", res.Rates)
 	}
 	if res.KneeRPS == nil || *res.KneeRPS != 1 || res.FailingNeighborRPS != nil {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/servebench/servebench/servebench/capacity"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench"
@@ -33,7 +35,7 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 	repeat := fs.Int("repeat", 1, "runs at each rate, each with the next seed; a rate passes only when all its runs pass")
 	descending := fs.Bool("descending", false, "test the highest rate first (shows hysteresis an upward sweep hides)")
 	batchSizes := fs.String("batch-sizes", "", "comma-separated inputs per request, e.g. 1,8,32: one point per batch size at the single --rates rate, the embeddings workload's inputs regrouped (sweep.json's batch_size column)")
-	var auto servebench.AutoRates
+	var auto capacity.AutoRates
 	fs.Float64Var(&auto.StartRPS, "auto-start", 1, "--rates auto: the first rate of the coarse series (req/s)")
 	fs.Float64Var(&auto.Factor, "auto-factor", 2, "--rates auto: ratio between successive coarse rates")
 	fs.Float64Var(&auto.MaxRPS, "auto-max", 256, "--rates auto: the highest rate tried (req/s)")
@@ -50,7 +52,7 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "servebench sweep: %v\n", err)
 		return 1
 	}
-	plan := servebench.SweepPlan{Repeat: *repeat, Descending: *descending}
+	plan := capacity.Plan{Repeat: *repeat, Descending: *descending}
 	if f.users.auto {
 		if err := users.prepare(&f, *rates); err != nil {
 			fmt.Fprintf(stderr, "servebench sweep: %v\n", err)
@@ -97,7 +99,7 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "servebench sweep: %v\n", err)
 		return 1
 	}
-	plan.Rule = servebench.CapacityRule{MinAttainment: *alpha, UseWilsonLower: *wilson, Confidence: *confidence, RequireNoBacklogGrowth: *backlog}
+	plan.Rule = capacity.Rule{MinAttainment: *alpha, UseWilsonLower: *wilson, Confidence: *confidence, RequireNoBacklogGrowth: *backlog}
 	return withInterrupts("servebench sweep", stderr, func(ctx context.Context) int {
 		return f.executeSweep(ctx, cfg, plan, sizes, stdout, stderr)
 	})
@@ -105,19 +107,19 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 
 // executeSweep runs the planned sweep (one point per batch size when sizes
 // is not nil), writes and prints its result; it returns the exit code.
-func (f *runFlags) executeSweep(ctx context.Context, cfg servebench.RunConfig, plan servebench.SweepPlan, sizes []int, stdout, stderr io.Writer) int {
+func (f *runFlags) executeSweep(ctx context.Context, cfg servebench.RunConfig, plan capacity.Plan, sizes []int, stdout, stderr io.Writer) int {
 	defer f.metricsListen.stop()
 	if err := f.beforeLoad(ctx, &cfg, stderr); err != nil {
 		fmt.Fprintf(stderr, "servebench sweep: %v\n", err)
 		return 1
 	}
 	defer finishOutput(f.out, "sweep", stderr)
-	var sweep *servebench.Sweep
+	var sweep *capacity.Sweep
 	var err error
 	if sizes != nil {
-		sweep, err = servebench.RunBatchSweep(ctx, cfg, sizes, plan.Rule)
+		sweep, err = capacity.RunBatchSweep(ctx, cfg, sizes, plan.Rule)
 	} else {
-		sweep, err = servebench.RunSweep(ctx, cfg, plan)
+		sweep, err = capacity.RunSweep(ctx, cfg, plan)
 	}
 	if sweep != nil {
 		res := sweepreport.FromSweep(sweep, cfg.OutputDir)
@@ -142,7 +144,7 @@ func (f *runFlags) executeSweep(ctx context.Context, cfg servebench.RunConfig, p
 // search) passed, 2 when every point was generator_bound (the sweep
 // measured the client, not the engine, like a run whose load was not
 // delivered), else 4.
-func sweepExitCode(sw *servebench.Sweep, users bool, stderr io.Writer) int {
+func sweepExitCode(sw *capacity.Sweep, users bool, stderr io.Writer) int {
 	switch {
 	case users && sw.Concurrency != nil && sw.Concurrency.Users != nil, !users && sw.Selection.RPS != nil:
 		return 0
@@ -163,7 +165,7 @@ var sweepRefusedFlags = []refusedFlag{
 
 // printSweepResult prints the sweep in the chosen format: the text table,
 // sweep.json, or sweep.html.
-func printSweepResult(w io.Writer, sw *servebench.Sweep, res sweepreport.Result, format string) error {
+func printSweepResult(w io.Writer, sw *capacity.Sweep, res sweepreport.Result, format string) error {
 	switch format {
 	case "json":
 		b, err := res.MarshalIndent()

@@ -6,9 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/capacity"
+
 	"github.com/servebench/servebench/servebench/report"
 
-	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/sweepreport"
 )
 
@@ -35,7 +36,7 @@ func TestASweepBoundByTheClientExitsTwo(t *testing.T) {
 		t.Fatal(err)
 	}
 	raw, _ := json.Marshal(res)
-	if res.KneeRPS != nil || len(res.GeneratorBoundRPS) != 2 || res.Rates[0].Verdict != servebench.VerdictGeneratorBound ||
+	if res.KneeRPS != nil || len(res.GeneratorBoundRPS) != 2 || res.Rates[0].Verdict != capacity.VerdictGeneratorBound ||
 		!strings.Contains(string(raw), `"verdict":"generator_bound"`) {
 		t.Fatalf("sweep.json %s", raw)
 	}
@@ -44,12 +45,12 @@ func TestASweepBoundByTheClientExitsTwo(t *testing.T) {
 func TestDemoSaysWhenItsClientWasStarved(t *testing.T) {
 	ok := &report.Report{Valid: true, Offered: 10, Qualified: 10}
 	late := &report.Report{Valid: false, Offered: 10, Qualified: 10, MaxScheduleLagMS: ptrTo(63.25)}
-	quiet := servebench.NewSweep([]servebench.SweepPoint{{OfferedRPS: 5, Report: ok}}, servebench.CapacityRule{})
+	quiet := capacity.NewSweep([]capacity.Point{{OfferedRPS: 5, Report: ok}}, capacity.Rule{})
 	if note := demoStarvationNote(quiet); note != "" {
 		t.Fatalf("a delivered sweep got a note: %q", note)
 	}
-	busy := servebench.NewSweep([]servebench.SweepPoint{{OfferedRPS: 5, Report: ok}, {OfferedRPS: 10, Report: late}, {OfferedRPS: 20, Report: late}},
-		servebench.CapacityRule{})
+	busy := capacity.NewSweep([]capacity.Point{{OfferedRPS: 5, Report: ok}, {OfferedRPS: 10, Report: late}, {OfferedRPS: 20, Report: late}},
+		capacity.Rule{})
 	note := demoStarvationNote(busy)
 	if !strings.Contains(note, "at 10, 20 req/s the client could not send on schedule (max schedule lag 63.2 ms)") ||
 		!strings.Contains(note, "go run ./cmd/simengine") {

@@ -7,15 +7,16 @@ import (
 	"io"
 	"strings"
 
+	"github.com/servebench/servebench/servebench/capacity"
+
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/internal/numfmt"
-	"github.com/servebench/servebench/servebench"
 )
 
 // userSearchFlags are the sweep's --users auto settings.
 type userSearchFlags struct {
-	search servebench.AutoUsers
+	search capacity.AutoUsers
 }
 
 func (f *userSearchFlags) register(fs *flag.FlagSet) {
@@ -38,7 +39,7 @@ func (f *userSearchFlags) prepare(rf *runFlags, rates string) error {
 }
 
 // printUserSearch prints a user search in the text format.
-func printUserSearch(w io.Writer, sw *servebench.Sweep) {
+func printUserSearch(w io.Writer, sw *capacity.Sweep) {
 	sel := sw.Concurrency
 	for _, v := range sel.Verdicts {
 		fmt.Fprintf(w, "%6d users  %-12s attainment %s", v.Users, v.Verdict, numfmt.OptFixed(v.Attainment, 3))

@@ -8,7 +8,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/capacity"
+
 	"github.com/servebench/servebench/servebench/telemetry"
 )
 
@@ -49,7 +50,7 @@ func (f *telemetryFlags) sampler(stderr io.Writer) (*telemetry.Sampler, error) {
 
 // printSweepEnergy writes, when any tested rate was sampled, each rate's
 // energy per output token and per qualified request.
-func printSweepEnergy(w io.Writer, s *servebench.Sweep) {
+func printSweepEnergy(w io.Writer, s *capacity.Sweep) {
 	sampled := false
 	for _, p := range s.Points {
 		sampled = sampled || p.Report.GPUTelemetry.Available()

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/servebench/servebench/servebench/capacity"
+
 	"github.com/servebench/servebench/servebench/score"
 
 	"github.com/servebench/servebench/servebench/report"
@@ -13,8 +15,6 @@ import (
 	"github.com/servebench/servebench/servebench/record"
 
 	"github.com/servebench/servebench/servebench/schedule"
-
-	"github.com/servebench/servebench/servebench"
 )
 
 // Each endpoint declares what it defines: an API without a first token
@@ -57,7 +57,7 @@ func ExampleCheckObjectives() {
 // A batch-size sweep regroups an embeddings workload's inputs.
 func ExampleRebatchWorkload() {
 	w, _ := schedule.ParseWorkload("e.jsonl", []byte(`{"input":["a","b","c"]}`))
-	b, _ := servebench.RebatchWorkload(w, 2)
+	b, _ := capacity.RebatchWorkload(w, 2)
 	for _, r := range b.Requests {
 		fmt.Println(r.ID, r.Input.Texts)
 	}

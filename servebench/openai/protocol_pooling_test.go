@@ -6,14 +6,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/servebench/capacity"
+
 	"github.com/servebench/servebench/internal/ssetest"
 	"github.com/servebench/servebench/servebench/openai"
 
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
-
-	"github.com/servebench/servebench/servebench"
 )
 
 // parseRow reads one workload row the way a workload file gives it.
@@ -232,7 +232,7 @@ func TestRebatchWorkload(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := servebench.RebatchWorkload(w, 2)
+	b, err := capacity.RebatchWorkload(w, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +244,7 @@ func TestRebatchWorkload(t *testing.T) {
 		t.Errorf("rows %v name %q", got, b.Name)
 	}
 	chat, _ := schedule.ParseWorkload("c.jsonl", []byte(`{"prompt":"p","max_tokens":2}`))
-	if _, err := servebench.RebatchWorkload(chat, 2); err == nil || !strings.Contains(err.Error(), "c.jsonl:1: input:") {
+	if _, err := capacity.RebatchWorkload(chat, 2); err == nil || !strings.Contains(err.Error(), "c.jsonl:1: input:") {
 		t.Errorf("rebatching a chat row: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package servebench_test
+package capacity_test
 
 import (
 	"context"
@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/servebench/servebench/servebench/capacity"
+	"github.com/servebench/servebench/servebench/openai"
 
 	"github.com/servebench/servebench/servebench/schedule"
 
@@ -18,13 +21,18 @@ import (
 func TestSweepRepeatsEachRateWithTheNextSeedAndCanRunDownward(t *testing.T) {
 	srv := simengine.StartTest(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
 	a, _ := schedule.NewArrival(schedule.ArrivalSpec{Process: "poisson", RateRPS: 1, Seed: 5})
+	w, err := schedule.ParseWorkload("w.jsonl", []byte(`{"prompt":"ok?","max_tokens":2,"ignore_eos":true}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := &openai.Client{BaseURL: srv.BaseURL(), Model: "simengine-tiny", Endpoint: openai.EndpointCompletions, Stream: true, TotalTimeout: 20 * time.Second}
 	dir := t.TempDir()
-	sw, err := servebench.RunSweep(context.Background(), servebench.RunConfig{
-		Workload: workloadOf(t, `{"prompt":"ok?","max_tokens":2,"ignore_eos":true}`),
-		Arrival:  a, Count: 4, Client: clientFor(srv), OutputDir: dir,
+	sw, err := capacity.RunSweep(context.Background(), servebench.RunConfig{
+		Workload: w,
+		Arrival:  a, Count: 4, Client: client, OutputDir: dir,
 		LagTolerance: time.Second, // the test checks the sweep's order and seeds, not this machine's timing
-	}, servebench.SweepPlan{Rates: []float64{20, 40}, Repeat: 2, Descending: true,
-		Rule: servebench.CapacityRule{MinAttainment: 0.5}})
+	}, capacity.Plan{Rates: []float64{20, 40}, Repeat: 2, Descending: true,
+		Rule: capacity.Rule{MinAttainment: 0.5}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package servebench
+package capacity
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/schedule"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -59,14 +60,14 @@ func RebatchWorkload(w *schedule.Workload, size int) (*schedule.Workload, error)
 // Every point is at the same offered rate, so the capacity rule judges
 // whether that rate holds at every batch size. A cancelled sweep returns
 // the points it finished.
-func RunBatchSweep(ctx context.Context, cfg RunConfig, sizes []int, rule CapacityRule) (*Sweep, error) {
+func RunBatchSweep(ctx context.Context, cfg servebench.RunConfig, sizes []int, rule Rule) (*Sweep, error) {
 	if cfg.Arrival == nil {
 		return nil, fmt.Errorf("batch sweep: an open-loop arrival process is required")
 	}
 	if len(sizes) == 0 {
 		return nil, fmt.Errorf("batch sweep: no batch sizes")
 	}
-	dir, err := runDir(cfg.OutputDir)
+	dir, err := servebench.RunDir(cfg.OutputDir)
 	if err != nil {
 		return nil, err
 	}
@@ -80,15 +81,15 @@ func RunBatchSweep(ctx context.Context, cfg RunConfig, sizes []int, rule Capacit
 		point := cfg
 		point.Workload, point.Schedule, point.RunID = w, nil, ""
 		point.OutputDir = filepath.Join(dir, "batch-"+strconv.Itoa(size))
-		res, err := Run(ctx, point)
+		res, err := servebench.Run(ctx, point)
 		if res != nil && res.Report != nil {
-			sw.Points = append(sw.Points, SweepPoint{OfferedRPS: spec.RateRPS, Repeat: 1, RunDir: point.OutputDir, Report: res.Report, BatchSize: size})
+			sw.Points = append(sw.Points, Point{OfferedRPS: spec.RateRPS, Repeat: 1, RunDir: point.OutputDir, Report: res.Report, BatchSize: size})
 		}
 		if err != nil {
-			sw.Selection = SelectCapacity(sw.Points, rule)
+			sw.Selection = Select(sw.Points, rule)
 			return sw, fmt.Errorf("batch sweep: batch size %d: %w", size, err)
 		}
 	}
-	sw.Selection = SelectCapacity(sw.Points, rule)
+	sw.Selection = Select(sw.Points, rule)
 	return sw, nil
 }

@@ -1,4 +1,4 @@
-package servebench
+package capacity
 
 import (
 	"strings"
@@ -16,13 +16,13 @@ func lateReport(qualified int) *report.Report {
 }
 
 func TestSelectCapacityBlamesTheClientForAnUndeliveredLoad(t *testing.T) {
-	points := []SweepPoint{
+	points := []Point{
 		{OfferedRPS: 1, Report: sweepReport(100, 100, true, false)}, // pass
 		{OfferedRPS: 2, Report: sweepReport(100, 98, true, false)},  // pass
 		{OfferedRPS: 4, Report: lateReport(99)},                     // 0.99 >= 0.95, load not delivered
 		{OfferedRPS: 8, Report: lateReport(60)},                     // 0.60 < 0.95 and late: fail
 	}
-	sel := SelectCapacity(points, seedRule)
+	sel := Select(points, seedRule)
 	want := []string{VerdictPass, VerdictPass, VerdictGeneratorBound, VerdictFail}
 	for i, v := range sel.Verdicts {
 		if v.Verdict != want[i] || v.Pass != (want[i] == VerdictPass) {
@@ -49,15 +49,15 @@ func TestSelectCapacityBlamesTheClientForAnUndeliveredLoad(t *testing.T) {
 		}
 	}
 	// A generator-bound rate below the knee does not make it non-monotonic.
-	points = []SweepPoint{{OfferedRPS: 1, Report: lateReport(100)}, {OfferedRPS: 2, Report: sweepReport(100, 100, true, false)}}
-	if sel := SelectCapacity(points, seedRule); sel.RPS == nil || *sel.RPS != 2 || !sel.Monotonic {
+	points = []Point{{OfferedRPS: 1, Report: lateReport(100)}, {OfferedRPS: 2, Report: sweepReport(100, 100, true, false)}}
+	if sel := Select(points, seedRule); sel.RPS == nil || *sel.RPS != 2 || !sel.Monotonic {
 		t.Fatalf("selection %+v", sel)
 	}
 }
 
 func TestASweepOfOnlyGeneratorBoundPointsMeasuredTheClient(t *testing.T) {
-	points := []SweepPoint{{OfferedRPS: 10, Report: lateReport(100)}, {OfferedRPS: 20, Report: lateReport(97)}}
-	sel := SelectCapacity(points, seedRule)
+	points := []Point{{OfferedRPS: 10, Report: lateReport(100)}, {OfferedRPS: 20, Report: lateReport(97)}}
+	sel := Select(points, seedRule)
 	if sel.RPS != nil || !sel.AllGeneratorBound() || len(sel.GeneratorBoundRPS) != 2 {
 		t.Fatalf("selection %+v", sel)
 	}

@@ -1,4 +1,4 @@
-package servebench
+package capacity
 
 import (
 	"context"
@@ -7,12 +7,13 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/schedule"
 )
 
 // SweepPlan declares a sweep: the offered rates, the runs at each, their
 // order, and the rule that selects the capacity.
-type SweepPlan struct {
+type Plan struct {
 	// Rates are the offered rates to test, in requests per second.
 	Rates []float64
 	// Repeat is the number of runs at each rate (default 1). Run k (from
@@ -24,7 +25,7 @@ type SweepPlan struct {
 	// point) that an upward one hides; compare the two.
 	Descending bool
 	// Rule decides which points pass.
-	Rule CapacityRule
+	Rule Rule
 	// Auto, when set, replaces Rates: the sweep searches for the knee
 	// itself (see AutoRates). Descending does not apply to it.
 	Auto *AutoRates
@@ -41,7 +42,7 @@ type SweepPlan struct {
 // workload and re-realizes its schedule at its own rate. A cancelled sweep
 // returns the points it finished and the one it was running, marked
 // Interrupted.
-func RunSweep(ctx context.Context, cfg RunConfig, plan SweepPlan) (*Sweep, error) {
+func RunSweep(ctx context.Context, cfg servebench.RunConfig, plan Plan) (*Sweep, error) {
 	if plan.Users != nil {
 		return runUserSweep(ctx, cfg, plan)
 	}
@@ -63,7 +64,7 @@ func RunSweep(ctx context.Context, cfg RunConfig, plan SweepPlan) (*Sweep, error
 	}
 	repeat := max(plan.Repeat, 1)
 	base := cfg.Arrival.Spec()
-	dir, err := runDir(cfg.OutputDir)
+	dir, err := servebench.RunDir(cfg.OutputDir)
 	if err != nil {
 		return nil, err
 	}
@@ -87,16 +88,16 @@ func RunSweep(ctx context.Context, cfg RunConfig, plan SweepPlan) (*Sweep, error
 			point := cfg
 			point.Arrival, point.Schedule, point.RunID = a, nil, ""
 			point.OutputDir = pointDir(dir, "rate-"+strconv.FormatFloat(rate, 'f', -1, 64), k, repeat > 1)
-			res, err := Run(ctx, point)
+			res, err := servebench.Run(ctx, point)
 			if res != nil && res.Report != nil {
-				sw.Points = append(sw.Points, SweepPoint{OfferedRPS: rate, Repeat: k + 1, RunDir: point.OutputDir, Report: res.Report,
+				sw.Points = append(sw.Points, Point{OfferedRPS: rate, Repeat: k + 1, RunDir: point.OutputDir, Report: res.Report,
 					Interrupted: err != nil && ctx.Err() != nil})
 			}
 			if err != nil {
 				return false, fmt.Errorf("sweep: rate %v: %w", rate, err)
 			}
 		}
-		return RateVerdicts(SelectCapacity(sw.Points, plan.Rule).Verdicts)[rate] == VerdictPass, nil
+		return RateVerdicts(Select(sw.Points, plan.Rule).Verdicts)[rate] == VerdictPass, nil
 	}
 	if plan.Auto != nil {
 		err = plan.Auto.search(runRate)

@@ -1,10 +1,11 @@
-package servebench
+package capacity
 
 import (
 	"context"
 	"fmt"
 	"strconv"
 
+	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/schedule"
 )
 
@@ -117,7 +118,7 @@ func (a *AutoUsers) search(run func(users int) (bool, error)) error {
 // runUserSweep is RunSweep for a user search: cfg's closed loop at every
 // number of users the search tries, each run into "users-<n>" (then
 // "users-<n>-run-<k>" for a boundary replicate).
-func runUserSweep(ctx context.Context, cfg RunConfig, plan SweepPlan) (*Sweep, error) {
+func runUserSweep(ctx context.Context, cfg servebench.RunConfig, plan Plan) (*Sweep, error) {
 	a := plan.Users
 	if cfg.ClosedLoop == nil {
 		return nil, fmt.Errorf("sweep: a user search needs a closed loop (its think time); the users are searched")
@@ -128,7 +129,7 @@ func runUserSweep(ctx context.Context, cfg RunConfig, plan SweepPlan) (*Sweep, e
 	if cfg.Shard != nil || !cfg.StartAt.IsZero() {
 		return nil, fmt.Errorf("sweep: a sweep runs its points one after another; shard each point's run instead")
 	}
-	dir, err := runDir(cfg.OutputDir)
+	dir, err := servebench.RunDir(cfg.OutputDir)
 	if err != nil {
 		return nil, err
 	}
@@ -141,9 +142,9 @@ func runUserSweep(ctx context.Context, cfg RunConfig, plan SweepPlan) (*Sweep, e
 		point := cfg
 		point.ClosedLoop, point.Schedule, point.RunID = &schedule.ClosedLoop{Users: users, ThinkTime: base.ThinkTime}, nil, ""
 		point.OutputDir = pointDir(dir, "users-"+strconv.Itoa(users), k-1, false)
-		res, err := Run(ctx, point)
+		res, err := servebench.Run(ctx, point)
 		if res != nil && res.Report != nil {
-			sw.Points = append(sw.Points, SweepPoint{Users: users, Repeat: k, RunDir: point.OutputDir, Report: res.Report,
+			sw.Points = append(sw.Points, Point{Users: users, Repeat: k, RunDir: point.OutputDir, Report: res.Report,
 				Interrupted: err != nil && ctx.Err() != nil})
 		}
 		if err != nil {
@@ -168,7 +169,7 @@ func runUserSweep(ctx context.Context, cfg RunConfig, plan SweepPlan) (*Sweep, e
 // confidence. The ends are taken afresh after every run, since a
 // replicate that fails moves them. A search without both ends (nothing
 // failed, or nothing passed) has no boundary to replicate.
-func replicateBoundary(sw *Sweep, rule CapacityRule, budget int, again func(level float64) error) error {
+func replicateBoundary(sw *Sweep, rule Rule, budget int, again func(level float64) error) error {
 	rule = rule.withDefaults()
 	extra := map[float64]int{}
 	for range 2 * budget {
@@ -200,7 +201,7 @@ func finishSweep(sw *Sweep) {
 		sel := SelectConcurrency(sw.Points, sw.Rule)
 		sw.Concurrency = &sel
 	} else {
-		sw.Selection = SelectCapacity(sw.Points, sw.Rule)
+		sw.Selection = Select(sw.Points, sw.Rule)
 	}
 	b := BracketOf(sw.Points, sw.Rule)
 	sw.Capacity = &b

@@ -1,4 +1,4 @@
-package servebench
+package capacity
 
 import (
 	"math"
@@ -74,7 +74,7 @@ func TestPassConfidenceIsWhereTheWilsonBoundReachesAlpha(t *testing.T) {
 }
 
 func TestBracketOfAUserSearch(t *testing.T) {
-	points := []SweepPoint{
+	points := []Point{
 		{Users: 32, Report: usersReport(100, 100, 0)},
 		{Users: 48, Report: usersReport(100, 100, 0)},
 		{Users: 48, Repeat: 2, Report: usersReport(100, 100, 0)},
@@ -82,7 +82,7 @@ func TestBracketOfAUserSearch(t *testing.T) {
 		{Users: 56, Repeat: 2, Report: usersReport(100, 85, 0)},
 		{Users: 64, Report: usersReport(100, 100, 3)}, // unsent: fails
 	}
-	rule := CapacityRule{MinAttainment: 0.95, Confidence: 0.95}
+	rule := Rule{MinAttainment: 0.95, Confidence: 0.95}
 	sel := SelectConcurrency(points, rule)
 	if sel.Users == nil || *sel.Users != 48 || *sel.FailingNeighborUsers != 56 || sel.Label != ConcurrencyLabelHighestPassing {
 		t.Fatalf("selection %+v", sel)
@@ -123,15 +123,15 @@ func TestReplicateBoundaryRunsTheWeakEndUntilItSeparatesOrTheBudgetIsSpent(t *te
 	// replicate adds 100 of 100, so two replicates give 296 of 300: z =
 	// 0.0366667/sqrt(0.0475/300) = 2.91398, Φ = 0.998216 >= 0.95. 56
 	// users fails with 50 of 100: already separated.
-	sw := &Sweep{Points: []SweepPoint{
+	sw := &Sweep{Points: []Point{
 		{Users: 48, Report: usersReport(100, 96, 0)},
 		{Users: 56, Report: usersReport(100, 50, 0)},
 	}}
-	rule := CapacityRule{MinAttainment: 0.95, Confidence: 0.95}
+	rule := Rule{MinAttainment: 0.95, Confidence: 0.95}
 	var ran []float64
 	again := func(level float64) error {
 		ran = append(ran, level)
-		sw.Points = append(sw.Points, SweepPoint{Users: int(level), Report: usersReport(100, 100, 0)})
+		sw.Points = append(sw.Points, Point{Users: int(level), Report: usersReport(100, 100, 0)})
 		return nil
 	}
 	if err := replicateBoundary(sw, rule, 4, again); err != nil {

@@ -1,4 +1,4 @@
-package servebench
+package capacity
 
 import (
 	"fmt"
@@ -26,8 +26,8 @@ func sweepReport(offered, qualified int, valid, growing bool) *report.Report {
 
 // hypotheticalSweep: supplied observations, not measurements. Required:
 // 95% attainment, lag within tolerance, no backlog growth.
-func hypotheticalSweep() []SweepPoint {
-	return []SweepPoint{
+func hypotheticalSweep() []Point {
+	return []Point{
 		{OfferedRPS: 2.5, Report: sweepReport(100, 96, true, true)},   // backlog grows
 		{OfferedRPS: 0.5, Report: sweepReport(100, 100, true, false)}, // pass
 		{OfferedRPS: 1.0, Report: sweepReport(100, 99, true, false)},  // pass
@@ -36,10 +36,10 @@ func hypotheticalSweep() []SweepPoint {
 	}
 }
 
-var seedRule = CapacityRule{MinAttainment: 0.95, RequireNoBacklogGrowth: true}
+var seedRule = Rule{MinAttainment: 0.95, RequireNoBacklogGrowth: true}
 
 func TestSelectCapacityHighestPassingPoint(t *testing.T) {
-	sel := SelectCapacity(hypotheticalSweep(), seedRule)
+	sel := Select(hypotheticalSweep(), seedRule)
 	if sel.RPS == nil || *sel.RPS != 1.5 || sel.Label != "highest passing tested offered rate" {
 		t.Fatalf("selection %+v", sel)
 	}
@@ -68,7 +68,7 @@ func TestSelectCapacityHighestPassingPoint(t *testing.T) {
 func TestSelectCapacityWithWilsonLowerBound(t *testing.T) {
 	rule := seedRule
 	rule.UseWilsonLower = true
-	sel := SelectCapacity(hypotheticalSweep(), rule)
+	sel := Select(hypotheticalSweep(), rule)
 	// Wilson 95% lower bounds: 100/100 0.974, 99/100 0.956, 96/100 0.914:
 	// the stronger rule stops at 1.0.
 	if sel.RPS == nil || *sel.RPS != 1.0 || *sel.FailingNeighborRPS != 1.5 {
@@ -81,26 +81,26 @@ func TestSelectCapacityWithWilsonLowerBound(t *testing.T) {
 
 func TestSelectCapacityFailures(t *testing.T) {
 	// An undelivered load fails whatever its attainment.
-	points := []SweepPoint{{OfferedRPS: 1, Report: sweepReport(100, 100, false, false)}}
-	sel := SelectCapacity(points, seedRule)
+	points := []Point{{OfferedRPS: 1, Report: sweepReport(100, 100, false, false)}}
+	sel := Select(points, seedRule)
 	if sel.RPS != nil || sel.Label != "no tested offered rate passed" || !strings.HasPrefix(sel.Verdicts[0].Reasons[0], "load not delivered: 3 of 100") {
 		t.Fatalf("selection %+v", sel)
 	}
 	// A closed loop is never a capacity.
 	closed := sweepReport(100, 100, true, false)
 	closed.Generator = &report.GeneratorReport{Mode: schedule.ModeClosed}
-	sel = SelectCapacity([]SweepPoint{{OfferedRPS: 1, Report: closed}}, seedRule)
+	sel = Select([]Point{{OfferedRPS: 1, Report: closed}}, seedRule)
 	if sel.RPS != nil {
 		t.Fatalf("closed loop selected: %+v", sel)
 	}
 	// A rate tested twice passes only if both runs passed; a failure below
 	// the selected rate is flagged.
-	points = []SweepPoint{
+	points = []Point{
 		{OfferedRPS: 1, Report: sweepReport(100, 100, true, false)},
 		{OfferedRPS: 1, Report: sweepReport(100, 90, true, false)},
 		{OfferedRPS: 2, Report: sweepReport(100, 99, true, false)},
 	}
-	sel = SelectCapacity(points, seedRule)
+	sel = Select(points, seedRule)
 	if sel.RPS == nil || *sel.RPS != 2 || sel.FailingNeighborRPS != nil {
 		t.Fatalf("selection %+v", sel)
 	}
@@ -111,10 +111,10 @@ func TestSelectCapacityFailures(t *testing.T) {
 	// Without backlog data the no-growth rule cannot pass.
 	nob := sweepReport(100, 100, true, false)
 	nob.Backlog = nil
-	if sel := SelectCapacity([]SweepPoint{{OfferedRPS: 1, Report: nob}}, seedRule); sel.RPS != nil {
+	if sel := Select([]Point{{OfferedRPS: 1, Report: nob}}, seedRule); sel.RPS != nil {
 		t.Fatal("a point without backlog data passed the no-growth rule")
 	}
-	if sel := SelectCapacity([]SweepPoint{{OfferedRPS: 1, Report: nil}}, seedRule); sel.RPS != nil || sel.Verdicts[0].Reasons[0] != "no report" {
+	if sel := Select([]Point{{OfferedRPS: 1, Report: nil}}, seedRule); sel.RPS != nil || sel.Verdicts[0].Reasons[0] != "no report" {
 		t.Fatalf("%+v", sel)
 	}
 }
@@ -153,8 +153,8 @@ func TestSelectCapacityInconclusiveBacklog(t *testing.T) {
 	failing.Backlog = short.Backlog
 	failing.Valid = false
 	failing.InvalidReasons = []string{"late"}
-	points := []SweepPoint{{OfferedRPS: 1, Report: short}, {OfferedRPS: 2, Report: failing}}
-	sel := SelectCapacity(points, seedRule)
+	points := []Point{{OfferedRPS: 1, Report: short}, {OfferedRPS: 2, Report: failing}}
+	sel := Select(points, seedRule)
 	if sel.RPS != nil {
 		t.Fatalf("an inconclusive rate passed: %+v", sel)
 	}
@@ -170,7 +170,7 @@ func TestSelectCapacityInconclusiveBacklog(t *testing.T) {
 	// failure.
 	missed := sweepReport(20, 10, true, false)
 	missed.Backlog = short.Backlog
-	if v := SelectCapacity([]SweepPoint{{OfferedRPS: 3, Report: missed}}, seedRule).Verdicts[0]; v.Verdict != VerdictFail || v.DecidingWindowMS != nil {
+	if v := Select([]Point{{OfferedRPS: 3, Report: missed}}, seedRule).Verdicts[0]; v.Verdict != VerdictFail || v.DecidingWindowMS != nil {
 		t.Fatalf("verdict at 3 rps: %+v", v)
 	}
 	if len(sel.InconclusiveRPS) != 1 || sel.InconclusiveRPS[0] != 1 {
@@ -196,11 +196,11 @@ func TestRateVerdicts(t *testing.T) {
 
 // A lower rate that did not pass marks the selection non-monotonic.
 func TestSelectCapacityMonotonicFlag(t *testing.T) {
-	if sel := SelectCapacity(hypotheticalSweep(), seedRule); !sel.Monotonic {
+	if sel := Select(hypotheticalSweep(), seedRule); !sel.Monotonic {
 		t.Fatalf("monotonic sweep flagged: %+v", sel)
 	}
-	points := append(hypotheticalSweep(), SweepPoint{OfferedRPS: 0.25, Report: sweepReport(100, 50, true, false)})
-	if sel := SelectCapacity(points, seedRule); sel.Monotonic {
+	points := append(hypotheticalSweep(), Point{OfferedRPS: 0.25, Report: sweepReport(100, 50, true, false)})
+	if sel := Select(points, seedRule); sel.Monotonic {
 		t.Fatalf("non-monotonic sweep not flagged: %+v", sel)
 	}
 }

@@ -1,4 +1,4 @@
-package servebench
+package capacity
 
 import (
 	"fmt"
@@ -21,7 +21,7 @@ import (
 // Confidence) is at least MinAttainment, the load was delivered (nothing
 // unsent, schedule lag within tolerance) and, with RequireNoBacklogGrowth,
 // outstanding work did not grow over the window.
-type CapacityRule struct {
+type Rule struct {
 	// MinAttainment is α, the required fraction of offered requests that
 	// qualify; zero means 0.95.
 	MinAttainment float64 `json:"min_attainment"`
@@ -36,7 +36,7 @@ type CapacityRule struct {
 }
 
 // SweepPoint is one tested offered rate and the report of its run.
-type SweepPoint struct {
+type Point struct {
 	// OfferedRPS is the rate the run was declared at; zero takes the
 	// report's realized offered rate.
 	OfferedRPS float64 `json:"offered_rps"`
@@ -60,9 +60,9 @@ type SweepPoint struct {
 // Sweep is a set of runs at increasing offered rates with the capacity
 // selected from them.
 type Sweep struct {
-	Points    []SweepPoint      `json:"points"`
-	Rule      CapacityRule      `json:"rule"`
-	Selection CapacitySelection `json:"selection"`
+	Points    []Point   `json:"points"`
+	Rule      Rule      `json:"rule"`
+	Selection Selection `json:"selection"`
 	// Arrival is the declared arrival process the rates were applied to;
 	// nil when the sweep was assembled from reports.
 	Arrival *schedule.ArrivalSpec `json:"arrival,omitempty"`
@@ -74,19 +74,19 @@ type Sweep struct {
 	Concurrency *ConcurrencySelection `json:"concurrency,omitempty"`
 	// Capacity is the answer as a bracket with its confidence, for a rate
 	// or a user search alike (see BracketOf).
-	Capacity *CapacityBracket `json:"capacity,omitempty"`
+	Capacity *Bracket `json:"capacity,omitempty"`
 }
 
 // NewSweep selects the capacity of points under rule.
-func NewSweep(points []SweepPoint, rule CapacityRule) *Sweep {
-	return &Sweep{Points: points, Rule: rule, Selection: SelectCapacity(points, rule)}
+func NewSweep(points []Point, rule Rule) *Sweep {
+	return &Sweep{Points: points, Rule: rule, Selection: Select(points, rule)}
 }
 
 // CapacitySelection is the SLO capacity a sweep supports, labelled for what
 // it is: the highest tested offered rate that passed, not a proven maximum
 // between tested points, a certified service level or a safe production
 // target.
-type CapacitySelection struct {
+type Selection struct {
 	// RPS is the highest passing tested offered rate; nil when none passed.
 	RPS *float64 `json:"rps"`
 	// Label says what RPS is.
@@ -177,17 +177,17 @@ func Verdicts() []string {
 
 // The labels of a CapacitySelection.
 const (
-	CapacityLabelHighestPassing = "highest passing tested offered rate"
-	CapacityLabelNonePassed     = "no tested offered rate passed"
+	LabelHighestPassing = "highest passing tested offered rate"
+	LabelNonePassed     = "no tested offered rate passed"
 )
 
 // SelectCapacity judges every point by rule and selects the highest passing
 // tested offered rate. A rate tested more than once passes only when every
 // run at it passed. A closed-loop run never passes: its offered rate falls
 // as the server slows, so it is not evidence for an external arrival rate.
-func SelectCapacity(points []SweepPoint, rule CapacityRule) CapacitySelection {
+func Select(points []Point, rule Rule) Selection {
 	rule = rule.withDefaults()
-	sel := CapacitySelection{Label: CapacityLabelNonePassed, Verdicts: make([]PointVerdict, 0, len(points)), Monotonic: true}
+	sel := Selection{Label: LabelNonePassed, Verdicts: make([]PointVerdict, 0, len(points)), Monotonic: true}
 	for _, p := range points {
 		sel.Verdicts = append(sel.Verdicts, judgePoint(p, rule))
 	}
@@ -230,7 +230,7 @@ func SelectCapacity(points []SweepPoint, rule CapacityRule) CapacitySelection {
 	}
 	if best >= 0 {
 		sel.RPS = new(rates[best])
-		sel.Label = CapacityLabelHighestPassing
+		sel.Label = LabelHighestPassing
 		selectBoundary(&sel, rates, rateVerdict, best)
 	}
 	switch {
@@ -245,7 +245,7 @@ func SelectCapacity(points []SweepPoint, rule CapacityRule) CapacitySelection {
 // selectBoundary fills the failing neighbour of the passing rate at index
 // best, the boundary note and monotonicity. Generator-bound rates are
 // skipped: they say nothing about the engine.
-func selectBoundary(sel *CapacitySelection, rates []float64, verdict map[float64]string, best int) {
+func selectBoundary(sel *Selection, rates []float64, verdict map[float64]string, best int) {
 	for _, r := range rates[best+1:] {
 		if v := verdict[r]; v != VerdictPass && v != VerdictGeneratorBound {
 			sel.FailingNeighborRPS = new(r)
@@ -282,7 +282,7 @@ func ratesWith(rates []float64, verdict map[float64]string, want string) []float
 
 // generatorBoundNote says that the client, not the engine, was the limit:
 // what the capacity is at least, the lag it measured and what to do.
-func generatorBoundNote(sel CapacitySelection, verdict map[float64]string) string {
+func generatorBoundNote(sel Selection, verdict map[float64]string) string {
 	var lag *float64
 	tolerance := 0.0
 	for _, v := range sel.Verdicts {
@@ -309,7 +309,7 @@ func generatorBoundNote(sel CapacitySelection, verdict map[float64]string) strin
 
 // AllGeneratorBound reports whether every tested rate was generator_bound:
 // the sweep measured the client, not the engine.
-func (sel CapacitySelection) AllGeneratorBound() bool {
+func (sel Selection) AllGeneratorBound() bool {
 	if len(sel.Verdicts) == 0 {
 		return false
 	}
@@ -364,7 +364,7 @@ func verdictRank(v string) int {
 	return 3
 }
 
-func (rule CapacityRule) withDefaults() CapacityRule {
+func (rule Rule) withDefaults() Rule {
 	if rule.MinAttainment == 0 {
 		rule.MinAttainment = 0.95
 	}
@@ -375,7 +375,7 @@ func (rule CapacityRule) withDefaults() CapacityRule {
 }
 
 // judgePoint applies the rule to one point.
-func judgePoint(p SweepPoint, rule CapacityRule) PointVerdict {
+func judgePoint(p Point, rule Rule) PointVerdict {
 	v := PointVerdict{OfferedRPS: p.OfferedRPS, Users: p.Users, Judged: "attainment", Reasons: []string{}, Verdict: VerdictFail}
 	if rule.UseWilsonLower {
 		v.Judged = fmt.Sprintf("wilson_lower@%g", rule.Confidence)
@@ -435,7 +435,7 @@ func (v *PointVerdict) takeFigures(r *report.Report, confidence float64) {
 // judgeAttainment adds the reason the judged attainment (or its Wilson
 // lower bound) fails the rule, if it does, and returns 1 when it is
 // undefined (a criterion not judged), else 0.
-func (v *PointVerdict) judgeAttainment(r *report.Report, rule CapacityRule) int {
+func (v *PointVerdict) judgeAttainment(r *report.Report, rule Rule) int {
 	judged := v.Attainment
 	what := "attainment"
 	if rule.UseWilsonLower {
@@ -497,7 +497,7 @@ func (v *PointVerdict) settle(undecided, undelivered int) {
 // sweep: its offered rate falls as the server slows, so it is not evidence
 // for an external arrival rate. A user search's points are closed loops by
 // design.
-func closedLoopReasons(p SweepPoint) []string {
+func closedLoopReasons(p Point) []string {
 	if g := p.Report.Generator; g != nil && g.Mode == schedule.ModeClosed && p.Users == 0 {
 		return []string{"closed-loop run: not evidence for an offered arrival rate"}
 	}
@@ -509,7 +509,7 @@ func closedLoopReasons(p SweepPoint) []string {
 // a point of a user search (SLO concurrency) asks only that no request went
 // unsent: a closed loop's users wait for the server, so their lag is the
 // server's answer, not the generator's failure.
-func deliveryReasons(p SweepPoint) []string {
+func deliveryReasons(p Point) []string {
 	r := p.Report
 	if p.Users == 0 {
 		if r.Valid {

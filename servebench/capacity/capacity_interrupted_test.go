@@ -1,4 +1,4 @@
-package servebench
+package capacity
 
 import "testing"
 
@@ -7,12 +7,12 @@ import "testing"
 // neighbour, whatever its report says; a repeated rate with one
 // interrupted run is interrupted as a whole.
 func TestSelectCapacityIgnoresAnInterruptedPoint(t *testing.T) {
-	points := []SweepPoint{
+	points := []Point{
 		{OfferedRPS: 1, Report: sweepReport(100, 100, true, false)},                   // pass
 		{OfferedRPS: 2, Report: sweepReport(100, 96, true, false)},                    // pass
 		{OfferedRPS: 4, Report: sweepReport(100, 40, false, true), Interrupted: true}, // cut short
 	}
-	sel := SelectCapacity(points, seedRule)
+	sel := Select(points, seedRule)
 	if sel.RPS == nil || *sel.RPS != 2 {
 		t.Fatalf("capacity %v, want 2", sel.RPS)
 	}
@@ -27,13 +27,13 @@ func TestSelectCapacityIgnoresAnInterruptedPoint(t *testing.T) {
 	}
 
 	// An interrupted point that would have passed is no capacity either.
-	points[2] = SweepPoint{OfferedRPS: 4, Report: sweepReport(100, 100, true, false), Interrupted: true}
-	if sel := SelectCapacity(points, seedRule); sel.RPS == nil || *sel.RPS != 2 {
+	points[2] = Point{OfferedRPS: 4, Report: sweepReport(100, 100, true, false), Interrupted: true}
+	if sel := Select(points, seedRule); sel.RPS == nil || *sel.RPS != 2 {
 		t.Errorf("capacity %v, want 2: an interrupted pass is not evidence", sel.RPS)
 	}
 
 	// Every point interrupted: no capacity and no note about a lowest rate.
-	sel = SelectCapacity(points[2:], seedRule)
+	sel = Select(points[2:], seedRule)
 	if sel.RPS != nil || len(sel.Notes) != 0 {
 		t.Errorf("only an interrupted point: capacity %v, notes %q", sel.RPS, sel.Notes)
 	}
@@ -53,13 +53,13 @@ func TestSelectCapacityIgnoresAnInterruptedPoint(t *testing.T) {
 // held, load not delivered) and an interrupted one are both passed over:
 // the failing neighbour is the first rate that failed on its objectives.
 func TestSelectCapacitySkipsGeneratorBoundAndInterruptedRates(t *testing.T) {
-	points := []SweepPoint{
+	points := []Point{
 		{OfferedRPS: 1, Report: sweepReport(100, 100, true, false)},                    // pass
 		{OfferedRPS: 2, Report: sweepReport(100, 100, false, false)},                   // objectives held, lag beyond tolerance
 		{OfferedRPS: 3, Report: sweepReport(100, 100, true, false), Interrupted: true}, // cut short
 		{OfferedRPS: 4, Report: sweepReport(100, 90, true, false)},                     // 0.90 < 0.95
 	}
-	sel := SelectCapacity(points, seedRule)
+	sel := Select(points, seedRule)
 	want := []string{VerdictPass, VerdictGeneratorBound, VerdictInterrupted, VerdictFail}
 	for i, v := range sel.Verdicts {
 		if v.Verdict != want[i] {
@@ -81,12 +81,12 @@ func TestSelectCapacitySkipsGeneratorBoundAndInterruptedRates(t *testing.T) {
 // interrupted number of users is neither the SLO concurrency nor the
 // failing neighbour; the next one that failed on its objectives is.
 func TestSelectConcurrencyIgnoresAnInterruptedPoint(t *testing.T) {
-	points := []SweepPoint{
+	points := []Point{
 		{Users: 2, Report: usersReport(100, 100, 0)},
 		{Users: 4, Report: usersReport(100, 100, 0), Interrupted: true},
 		{Users: 8, Report: usersReport(100, 80, 0)},
 	}
-	sel := SelectConcurrency(points, CapacityRule{MinAttainment: 0.95, Confidence: 0.95})
+	sel := SelectConcurrency(points, Rule{MinAttainment: 0.95, Confidence: 0.95})
 	if sel.Users == nil || *sel.Users != 2 || sel.FailingNeighborUsers == nil || *sel.FailingNeighborUsers != 8 {
 		t.Fatalf("SLO concurrency %v, failing neighbour %v; want 2 and 8", sel.Users, sel.FailingNeighborUsers)
 	}

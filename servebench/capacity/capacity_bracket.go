@@ -1,4 +1,4 @@
-package servebench
+package capacity
 
 import (
 	"fmt"
@@ -19,7 +19,7 @@ const (
 // when the search found none); Unit is UnitRPS or UnitUsers. In a rate
 // search Low is the SLO capacity; in a user search it is the SLO
 // concurrency.
-type CapacityBracket struct {
+type Bracket struct {
 	Low  *float64 `json:"low"`
 	High *float64 `json:"high"`
 	// Confidence is the smaller of LowConfidence and HighConfidence (the
@@ -48,21 +48,21 @@ type CapacityBracket struct {
 
 // BracketOf states the bracket of a sweep's points under rule: a user
 // search when any point has Users, an offered-rate sweep otherwise.
-func BracketOf(points []SweepPoint, rule CapacityRule) CapacityBracket {
+func BracketOf(points []Point, rule Rule) Bracket {
 	rule = rule.withDefaults()
-	b := CapacityBracket{Unit: UnitRPS}
-	var level func(SweepPoint, PointVerdict) float64
+	b := Bracket{Unit: UnitRPS}
+	var level func(Point, PointVerdict) float64
 	var verdicts []PointVerdict
 	if isUserSearch(points) {
 		sel := SelectConcurrency(points, rule)
 		b.Unit, verdicts = UnitUsers, sel.Verdicts
 		b.Low, b.High = intToFloat(sel.Users), intToFloat(sel.FailingNeighborUsers)
-		level = func(p SweepPoint, _ PointVerdict) float64 { return float64(p.Users) }
+		level = func(p Point, _ PointVerdict) float64 { return float64(p.Users) }
 	} else {
-		sel := SelectCapacity(points, rule)
+		sel := Select(points, rule)
 		verdicts = sel.Verdicts
 		b.Low, b.High = sel.RPS, sel.FailingNeighborRPS
-		level = func(_ SweepPoint, v PointVerdict) float64 { return v.OfferedRPS }
+		level = func(_ Point, v PointVerdict) float64 { return v.OfferedRPS }
 	}
 	for i, p := range points {
 		if p.Report == nil {
@@ -91,7 +91,7 @@ func BracketOf(points []SweepPoint, rule CapacityRule) CapacityBracket {
 }
 
 // String states the bracket for people: "between 48 and 56 users at 95%".
-func (b CapacityBracket) String() string {
+func (b Bracket) String() string {
 	conf := "confidence n/a"
 	if b.Confidence != nil {
 		conf = "at " + numfmt.Level(*b.Confidence)
@@ -121,7 +121,7 @@ func passConfidence(qualified, offered int, alpha float64) *float64 {
 }
 
 // isUserSearch reports whether the points come from a user search.
-func isUserSearch(points []SweepPoint) bool {
+func isUserSearch(points []Point) bool {
 	for _, p := range points {
 		if p.Users > 0 {
 			return true

@@ -1,4 +1,4 @@
-package servebench
+package capacity
 
 import (
 	"fmt"
@@ -36,7 +36,7 @@ const (
 // the SLO concurrency. A number of users tested more than once passes only
 // when every run at it passed. The backlog rule does not apply to a closed
 // loop; validity is that no request went unsent.
-func SelectConcurrency(points []SweepPoint, rule CapacityRule) ConcurrencySelection {
+func SelectConcurrency(points []Point, rule Rule) ConcurrencySelection {
 	rule = rule.withDefaults()
 	sel := ConcurrencySelection{Label: ConcurrencyLabelNonePassed, Verdicts: make([]PointVerdict, 0, len(points)), Monotonic: true}
 	for _, p := range points {

@@ -1,4 +1,4 @@
-package servebench
+package capacity
 
 import (
 	"fmt"
