@@ -1,45 +1,41 @@
-// Package servebench is the measurement core of servebench: it turns a
-// frozen workload and a seeded arrival process into a realized schedule,
-// replays that schedule open-loop against an OpenAI-compatible streaming
-// endpoint, writes one outcome record per attempt as each request ends, and
-// scores the records strictly into a Report.
+// Package servebench runs a measurement: it turns a frozen workload and a
+// seeded arrival process into a realized schedule, replays that schedule
+// open-loop (or as closed-loop users) against an engine through a
+// record.Sender, writes one outcome record per attempt as each request
+// ends, and scores the records strictly into a report.Report.
 //
 // The entry points: Run (or Start, for a run polled while it goes) with a
-// RunConfig built from LoadWorkload, RunConfig.SetArrival and NewClient;
-// RunSweep for several offered rates; ScoreRunDir to score a saved run
-// again; and the Report's WriteText, WriteHTML and Percentile. The matchers
-// package turns a Report into a test verdict.
+// RunConfig built from schedule.LoadWorkload, RunConfig.SetArrival and
+// openai.NewClient; PreflightRun to check the engine first; MergeShards to
+// join the shards of one run. score.RunDir scores a saved run again, and
+// the matchers package turns a Report into a test verdict.
 //
 // The flow of data, each arrow a value or a file that can be saved and fed to
 // the next stage alone:
 //
 //	Workload (hashed bytes) + Arrival (seeded) -> Schedule (saved, hashed before the first send)
-//	Schedule -> Runner (open loop, optional client cap) -> Client (SSE) -> Outcome records (JSONL)
-//	Outcomes + Schedule + SLO -> Score -> Report -> matchers, exit codes, report entries
+//	Schedule -> dispatcher (open loop, optional client cap) -> Sender (SSE) -> Outcome records (JSONL)
+//	Outcomes + Schedule + SLO -> score -> Report -> matchers, exit codes, report entries
 //
 // # Where each stage lives
 //
-// Each stage, its entry point and the file that holds it:
+// One package per stage, each importing only the stages before it:
 //
-//	stage      entry point                               file
-//	workload   LoadWorkload, ParseWorkload               workload.go
-//	arrival    NewArrival (ArrivalSpec), NewReplay       arrival.go, arrival_spec.go, arrival_replay.go
-//	           RunConfig.SetArrival (any Process)        arrival_set.go, arrival_process.go
-//	schedule   BuildSchedule (SchedulePlan),             schedule_build.go (Schedule: schedule.go)
-//	           WriteSchedule, ReadSchedule
-//	dispatch   Run, Start (RunConfig, LiveRun)           run.go, live.go; the open/closed loop in dispatcher.go
-//	           RunSweep (SweepPlan)                      sweep_run.go
-//	observe    Observer (set in RunConfig)               observer.go
-//	send       Sender (set in RunConfig)                 sender.go
-//	client     Client.Do (a Sender)                      client.go, client_*.go (SSE framing: package sse)
-//	outcomes   Outcome, ReadOutcomes                     outcome.go, outcome_writer.go
-//	score      Score, ScoreRunDir, ScoreFiles            score_outcomes.go, score_run.go, trace.go; score_*.go
-//	report     Report, Report.WriteText,                 report.go, report_text.go,
-//	           Report.WriteHTML, Report.Percentile       report_html.go, report_query.go
+//	stage           package                    entry points
+//	vocabulary      servebench/record          Request, Outcome, Status, Sender, CreateWriter, ReadOutcomes
+//	schedule        servebench/schedule        LoadWorkload, NewArrival, Build, Write, Read
+//	protocol        servebench/openai          NewClient, Client.Do, Preflight, Redactor
+//	report model    servebench/report          Report, Report.WriteText, Report.WriteHTML, Report.Percentile
+//	score           servebench/score           Outcomes, RunDir, RunDirTo, Files, Measure
+//	engine metrics  servebench/enginemetrics   ScrapeOnce, Between, StartSampler
+//	run             servebench                 Run, Start, RunConfig, LiveRun, MergeShards, Observer
+//	capacity        servebench/capacity        RunSweep, AutoRates, AutoUsers, Select
 //
-// The statistics (Wilson bound, normal quantile, percentiles) are in package
-// stats; the Gomega matchers over a Report in package matchers, YAML
-// contracts in package suites, and the command line in cmd/servebench.
+// SSE framing is in package sse, the statistics (Wilson bound, normal
+// quantile, percentiles) in package stats, A/B comparison in compare, GPU
+// sampling in telemetry; the Gomega matchers over a Report are in package
+// matchers, YAML contracts in package suites, and the command line in
+// cmd/servebench. Each package's doc.go leads with its own entry points.
 //
 // # Clocks
 //

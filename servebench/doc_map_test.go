@@ -11,25 +11,93 @@ import (
 	"testing"
 )
 
-// The stage map in doc.go names files and entry points; each must exist, so
-// the map cannot quietly go stale when code moves.
-func TestDocStageMapNamesFilesAndEntryPointsThatExist(t *testing.T) {
+// entryName matches an entry point as a doc lists it: a declared name, or
+// Type.Method.
+var entryName = regexp.MustCompile(`\b[A-Z][A-Za-z0-9]*(\.[A-Z][A-Za-z0-9]*)?\b`)
+
+// TestDocStageMapNamesPackagesAndEntryPointsThatExist: the stage map in
+// doc.go names a package and entry points per stage; each package must
+// exist and declare each entry point, so the map cannot quietly go stale
+// when code moves.
+func TestDocStageMapNamesPackagesAndEntryPointsThatExist(t *testing.T) {
 	src, err := os.ReadFile("doc.go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, table, ok := strings.Cut(string(src), "//\tstage      entry point")
+	_, table, ok := strings.Cut(string(src), "//\tstage           package")
 	if !ok {
 		t.Fatal("doc.go has no stage map")
 	}
 	table, _, _ = strings.Cut(table, "\n//\n")
+	rows := strings.Split(table, "\n")[1:]
+	if len(rows) < 8 {
+		t.Fatalf("the stage map has %d rows; its layout changed", len(rows))
+	}
+	for _, row := range rows {
+		fields := regexp.MustCompile(`\s{2,}`).Split(strings.TrimPrefix(row, "//\t"), -1)
+		if len(fields) != 3 {
+			t.Fatalf("stage map row %q: want stage, package and entry points", row)
+		}
+		dir := "." + strings.TrimPrefix(fields[1], "servebench")
+		declared := declaredIn(t, dir)
+		for _, n := range entryName.FindAllString(fields[2], -1) {
+			if !declared[n] {
+				t.Errorf("the stage map names %s in %s, which does not declare it", n, fields[1])
+			}
+		}
+	}
+}
 
-	declared := map[string]bool{}
-	fset := token.NewFileSet()
-	sources, err := filepath.Glob("*.go")
+// TestEveryPackageDocLeadsWithEntryPointsThatExist: each package of the
+// core has a doc.go whose "Entry points:" block names only what the
+// package declares.
+func TestEveryPackageDocLeadsWithEntryPointsThatExist(t *testing.T) {
+	dirs, err := filepath.Glob("*/doc.go")
 	if err != nil {
 		t.Fatal(err)
 	}
+	for _, want := range []string{"record", "schedule", "openai", "report", "score", "enginemetrics", "capacity"} {
+		if _, err := os.Stat(filepath.Join(want, "doc.go")); err != nil {
+			t.Errorf("package %s has no doc.go", want)
+		}
+	}
+	checked := 0
+	for _, doc := range dirs {
+		src, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, block, ok := strings.Cut(string(src), "// Entry points:\n//\n")
+		if !ok {
+			continue
+		}
+		block, _, _ = strings.Cut(block, "\n//\n")
+		declared := declaredIn(t, filepath.Dir(doc))
+		for _, line := range strings.Split(block, "\n") {
+			left := regexp.MustCompile(`\s{2,}`).Split(strings.TrimPrefix(line, "//\t"), 2)[0]
+			for _, n := range entryName.FindAllString(left, -1) {
+				if !declared[n] {
+					t.Errorf("%s lists %s as an entry point, which its package does not declare", doc, n)
+				}
+				checked++
+			}
+		}
+	}
+	if checked < 40 {
+		t.Fatalf("checked only %d entry points; the docs' layout changed", checked)
+	}
+}
+
+// declaredIn lists the names the non-test files of dir declare: types,
+// functions, variables, constants, and methods as Type.Method.
+func declaredIn(t *testing.T, dir string) map[string]bool {
+	t.Helper()
+	sources, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil || len(sources) == 0 {
+		t.Fatalf("package directory %s: no Go files (%v)", dir, err)
+	}
+	declared := map[string]bool{}
+	fset := token.NewFileSet()
 	for _, path := range sources {
 		if strings.HasSuffix(path, "_test.go") {
 			continue
@@ -52,37 +120,17 @@ func TestDocStageMapNamesFilesAndEntryPointsThatExist(t *testing.T) {
 				declared[name] = true
 			case *ast.GenDecl:
 				for _, s := range d.Specs {
-					if ts, ok := s.(*ast.TypeSpec); ok {
-						declared[ts.Name.Name] = true
+					switch s := s.(type) {
+					case *ast.TypeSpec:
+						declared[s.Name.Name] = true
+					case *ast.ValueSpec:
+						for _, n := range s.Names {
+							declared[n.Name] = true
+						}
 					}
 				}
 			}
 		}
 	}
-
-	files := regexp.MustCompile(`[a-z_*]+\.go`)
-	names := regexp.MustCompile(`\b[A-Z][A-Za-z]*(\.[A-Z][A-Za-z]*)?\b`)
-	var checked int
-	for _, line := range strings.Split(table, "\n")[1:] {
-		line = strings.TrimPrefix(line, "//\t")
-		for _, f := range files.FindAllString(line, -1) {
-			if m, _ := filepath.Glob(f); len(m) == 0 {
-				t.Errorf("the stage map names %s, which does not exist", f)
-			}
-			checked++
-		}
-		entry := line
-		if len(entry) > 53 {
-			entry = entry[:53]
-		}
-		for _, n := range names.FindAllString(entry, -1) {
-			if !declared[n] {
-				t.Errorf("the stage map names %s, which package servebench does not declare", n)
-			}
-			checked++
-		}
-	}
-	if checked < 30 {
-		t.Fatalf("checked only %d names; the map's layout changed", checked)
-	}
+	return declared
 }

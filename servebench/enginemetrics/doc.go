@@ -7,7 +7,7 @@
 // Entry points:
 //
 //	ScrapeOnce, Between           scrape before and after, and compare into a report.EngineMetrics
-//	StartSampler, StopIfStarted   sample the series during the run (report.EngineSeries)
+//	StartSampler, Sampler.StopIfStarted  sample the series during the run (report.EngineSeries)
 //	ScrapeEach, Backends          the same for every backend's URL (report.BackendMetrics)
 //
 // A scrape that fails is recorded, with every credential in its URL

@@ -6,12 +6,12 @@
 //
 // Entry points:
 //
-//	NewClient, Client.Do           send one record.Request and fill its record.Outcome (a record.Sender)
-//	Endpoint, ParseEndpoint, APIOf the APIs and what each defines (metrics, throughput units)
-//	Preflight, CheckServedModel    check the base URL and the served model before a run
-//	LengthControl, LengthControlFor how an engine is made to produce exactly max_tokens
-//	Redactor, RedactURL            remove credentials from errors, records and reports
-//	ValidateBaseURL, ValidateHeader, ValidateExtraHeader  refuse bad input before sending
+//	NewClient, Client.Do              send one record.Request and fill its record.Outcome (a record.Sender)
+//	Endpoint, ParseEndpoint, APIOf    the APIs and what each defines (metrics, throughput units)
+//	Preflight, CheckServedModel       check the base URL and the served model before a run
+//	LengthControl, LengthControlFor   how an engine is made to produce exactly max_tokens
+//	Redactor, RedactURL               remove credentials from errors, records and reports
+//	ValidateBaseURL, ValidateHeader   refuse bad input before sending (ValidateExtraHeader: --header)
 //
 // Client.Do stamps the request clocks (sent, first and last content,
 // terminal) on the caller's monotonic clock and never returns before the
