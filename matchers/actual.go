@@ -11,7 +11,7 @@ import (
 )
 
 // reportFrom extracts the report that the matcher named by who judges. It
-// accepts a *servebench.Report, a servebench.Report and whatever
+// accepts a *report.Report, a report.Report and whatever
 // runReport recognizes; a nil report, a report with no offered requests and
 // a value of any other type are errors.
 func reportFrom(who string, actual any) (*report.Report, error) {
@@ -26,7 +26,7 @@ func reportFrom(who string, actual any) (*report.Report, error) {
 	default:
 		var ok bool
 		if r, ok = runReport(actual); !ok {
-			return nil, fmt.Errorf("%s expects a *servebench.Report, a servebench.Report or a *servebench.RunResult.  Got:\n%s",
+			return nil, fmt.Errorf("%s expects a *report.Report, a report.Report or a *servebench.RunResult.  Got:\n%s",
 				who, format.Object(actual, 1))
 		}
 	}

@@ -5,12 +5,12 @@
 //	report := result.Report
 //	Expect(report).To(matchers.HaveAttainmentAtLeast(0.95))
 //	Expect(report).To(matchers.HaveWilsonLowerBoundAbove(0.90))
-//	Expect(report).To(matchers.HaveLatencyPercentileBelow(servebench.MetricTTFT, 99, 200*time.Millisecond))
+//	Expect(report).To(matchers.HaveLatencyPercentileBelow(record.MetricTTFT, 99, 200*time.Millisecond))
 //	Expect(report).To(matchers.BeValidLoad())
 //
-// The actual value is a *servebench.Report or a servebench.Report, or a
+// The actual value is a *report.Report or a report.Report, or a
 // *servebench.RunResult (whose Report is judged); HaveCapacityAtLeast judges a
-// *servebench.Sweep.
+// *capacity.Sweep.
 //
 // # Rules every matcher follows
 //

@@ -83,7 +83,7 @@ worst unqualified requests:
 		Entry("a negative target", -0.1, sixRequests(), "in [0, 1], got -0.1"),
 		Entry("a NaN target", nan(), sixRequests(), "in [0, 1], got NaN"),
 		Entry("a nil report", 0.9, (*report.Report)(nil), "HaveAttainmentAtLeast expects a report, got a nil one"),
-		Entry("a value of another type", 0.9, 0.97, "HaveAttainmentAtLeast expects a *servebench.Report, a servebench.Report or a *servebench.RunResult.  Got:\n    <float64>: 0.97"),
+		Entry("a value of another type", 0.9, 0.97, "HaveAttainmentAtLeast expects a *report.Report, a report.Report or a *servebench.RunResult.  Got:\n    <float64>: 0.97"),
 		Entry("no offered requests", 0.9, &report.Report{}, "HaveAttainmentAtLeast cannot judge a report with no offered requests (offered = 0)"),
 	)
 })

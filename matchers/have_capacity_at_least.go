@@ -22,10 +22,10 @@ import (
 // sweep is judged by its evidence. It is the highest passing tested point,
 // not a proven maximum between points.
 //
-//	sweep := servebench.NewSweep(points, servebench.CapacityRule{MinAttainment: 0.95})
+//	sweep := capacity.NewSweep(points, capacity.Rule{MinAttainment: 0.95})
 //	Expect(sweep).To(matchers.HaveCapacityAtLeast(8))
 //
-// The actual is a *servebench.Sweep or a servebench.Sweep. A negative or
+// The actual is a *capacity.Sweep or a capacity.Sweep. A negative or
 // NaN rate and a sweep without points are errors.
 func HaveCapacityAtLeast(rps float64) types.GomegaMatcher {
 	return capacityMatcher{target: rps}
@@ -57,7 +57,7 @@ func (m capacityMatcher) evaluate(actual any) (capacityVerdict, error) {
 	case capacity.Sweep:
 		s = a
 	default:
-		return capacityVerdict{}, fmt.Errorf("%s expects a *servebench.Sweep or a servebench.Sweep.  Got:\n%s", who, format.Object(actual, 1))
+		return capacityVerdict{}, fmt.Errorf("%s expects a *capacity.Sweep or a capacity.Sweep.  Got:\n%s", who, format.Object(actual, 1))
 	}
 	if len(s.Points) == 0 {
 		return capacityVerdict{}, fmt.Errorf("%s cannot judge a sweep without points: no rate was tested", who)

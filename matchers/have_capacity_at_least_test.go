@@ -79,6 +79,6 @@ tested points:
 		Entry("a negative rate", -2.0, sweep(capacity.Rule{}), "got -2"),
 		Entry("a sweep without points", 1.0, &capacity.Sweep{}, "HaveCapacityAtLeast cannot judge a sweep without points"),
 		Entry("a nil sweep", 1.0, (*capacity.Sweep)(nil), "HaveCapacityAtLeast expects a sweep, got a nil one"),
-		Entry("a report", 1.0, sixRequests(), "HaveCapacityAtLeast expects a *servebench.Sweep or a servebench.Sweep.  Got:\n    <*report.Report | 0x"),
+		Entry("a report", 1.0, sixRequests(), "HaveCapacityAtLeast expects a *capacity.Sweep or a capacity.Sweep.  Got:\n    <*report.Report | 0x"),
 	)
 })

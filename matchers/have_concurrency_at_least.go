@@ -19,10 +19,10 @@ import (
 // never a capacity in requests per second (see HaveCapacityAtLeast for
 // that).
 //
-//	sweep, _ := servebench.RunSweep(ctx, cfg, servebench.SweepPlan{Users: &servebench.AutoUsers{}, Rule: rule})
+//	sweep, _ := capacity.RunSweep(ctx, cfg, capacity.Plan{Users: &capacity.AutoUsers{}, Rule: rule})
 //	Expect(sweep).To(matchers.HaveConcurrencyAtLeast(16))
 //
-// The actual is a *servebench.Sweep or a servebench.Sweep from a user
+// The actual is a *capacity.Sweep or a capacity.Sweep from a user
 // search. A target below 1 and a sweep without user points are errors.
 func HaveConcurrencyAtLeast(users int) types.GomegaMatcher {
 	return concurrencyMatcher{target: users}
@@ -47,7 +47,7 @@ func (m concurrencyMatcher) evaluate(actual any) (capacity.Sweep, capacity.Concu
 	case capacity.Sweep:
 		s = a
 	default:
-		return s, capacity.ConcurrencySelection{}, fmt.Errorf("%s expects a *servebench.Sweep or a servebench.Sweep.  Got:\n%s", who, format.Object(actual, 1))
+		return s, capacity.ConcurrencySelection{}, fmt.Errorf("%s expects a *capacity.Sweep or a capacity.Sweep.  Got:\n%s", who, format.Object(actual, 1))
 	}
 	for _, p := range s.Points {
 		if p.Users < 1 {

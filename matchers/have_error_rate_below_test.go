@@ -51,6 +51,6 @@ terminal statuses: success 5, timeout 1`))
 		Entry("a limit above 1", 2.0, sixRequests(), "HaveErrorRateBelow needs an error-rate limit in [0, 1], got 2"),
 		Entry("a NaN limit", nan(), sixRequests(), "got NaN"),
 		Entry("no offered requests", 0.1, report.Report{}, "cannot judge a report with no offered requests"),
-		Entry("nil", 0.1, nil, "HaveErrorRateBelow expects a *servebench.Report"),
+		Entry("nil", 0.1, nil, "HaveErrorRateBelow expects a *report.Report"),
 	)
 })

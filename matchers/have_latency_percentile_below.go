@@ -26,8 +26,8 @@ import (
 // single-token gaps, chunk gaps pooled over content events, schedule lag
 // over every sent request.
 //
-//	Expect(report).To(matchers.HaveLatencyPercentileBelow(servebench.MetricTTFT, 99, 200*time.Millisecond))
-//	Expect(report).To(matchers.HaveLatencyPercentileBelow(servebench.MetricScheduleLag, 99, 2*time.Millisecond))
+//	Expect(report).To(matchers.HaveLatencyPercentileBelow(record.MetricTTFT, 99, 200*time.Millisecond))
+//	Expect(report).To(matchers.HaveLatencyPercentileBelow(record.MetricScheduleLag, 99, 2*time.Millisecond))
 //
 // A percentile outside (0, 100], a negative limit, an unknown metric and an
 // empty population are errors: a percentile of nothing is not a pass.

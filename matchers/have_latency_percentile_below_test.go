@@ -32,7 +32,7 @@ func withTTFTSummary(r *report.Report) *report.Report {
 }
 
 // twentyRuns scores twenty successful requests whose TTFTs are 10, 20, ...,
-// 200 ms (request rNN has TTFT 10·NN ms) through servebench.Score, so the
+// 200 ms (request rNN has TTFT 10·NN ms) through score.Outcomes, so the
 // report holds raw samples and answers any percentile.
 func twentyRuns(method stats.PercentileMethod) *report.Report {
 	sched := &schedule.Schedule{

@@ -12,7 +12,7 @@ import (
 
 // HaveNoDrift succeeds when neither p99 TTFT nor p99 TPOT trended upward
 // over the run by more than maxGrowth, a fraction of its fitted start
-// value: the report's drift analysis (servebench.DriftReport) fits Sen's
+// value: the report's drift analysis (report.DriftReport) fits Sen's
 // slope to the per-interval p99 and gives its confidence interval, and a
 // trend counts as drift when that interval lies wholly above zero and the
 // estimated growth exceeds maxGrowth.

@@ -78,6 +78,6 @@ terminal statuses: success 200`))
 		Entry("a confidence of 0", matchers.HaveWilsonLowerBoundAbove(0.9, matchers.WithConfidence(0)), cohort(1, 1),
 			"strictly between 0 and 1, got 0"),
 		Entry("no offered requests", matchers.HaveWilsonLowerBoundAbove(0.9), &report.Report{}, "cannot judge a report with no offered requests"),
-		Entry("a string", matchers.HaveWilsonLowerBoundAbove(0.9), "report.json", "HaveWilsonLowerBoundAbove expects a *servebench.Report"),
+		Entry("a string", matchers.HaveWilsonLowerBoundAbove(0.9), "report.json", "HaveWilsonLowerBoundAbove expects a *report.Report"),
 	)
 })

@@ -17,7 +17,7 @@ import (
 //	Expect(report).To(matchers.MeetSLOs(
 //		matchers.BeValidLoad(),
 //		matchers.HaveAttainmentAtLeast(0.95),
-//		matchers.HaveLatencyPercentileBelow(servebench.MetricTTFT, 99, 200*time.Millisecond),
+//		matchers.HaveLatencyPercentileBelow(record.MetricTTFT, 99, 200*time.Millisecond),
 //		matchers.HaveErrorRateBelow(0.01),
 //	))
 //

@@ -24,7 +24,7 @@ type RegressionMatcher struct {
 }
 
 // HaveNoRegressionFrom succeeds when the candidate runs (the actual: a
-// []*servebench.Report with one report per round, or a single report) show
+// []*report.Report with one report per round, or a single report) show
 // no regression against baseline, one report per round in the same order:
 // every compared statistic's whole interval lies within its tolerance.
 // Naming tolerances limits the comparison to them; none means
@@ -86,7 +86,7 @@ func (m RegressionMatcher) comparison(actual any) (*compare.Comparison, error) {
 	default:
 		r, err := reportFrom(who, actual)
 		if err != nil {
-			return nil, fmt.Errorf("%s expects the candidate's reports ([]*servebench.Report, one per round) or one report: %w", who, err)
+			return nil, fmt.Errorf("%s expects the candidate's reports ([]*report.Report, one per round) or one report: %w", who, err)
 		}
 		cand = []*report.Report{r}
 	}

@@ -18,7 +18,7 @@ import (
 const worstShown = 5
 
 // statusCounts renders the terminal statuses that occurred, in the order of
-// servebench.Statuses(): "success 5, timeout 1".
+// record.Statuses(): "success 5, timeout 1".
 func statusCounts(r *report.Report) string {
 	var parts []string
 	for _, s := range record.Statuses() {
@@ -33,7 +33,7 @@ func statusCounts(r *report.Report) string {
 }
 
 // reasonCounts renders the failed criteria that occurred, in the order of
-// servebench.Reasons(): "status 2, ttft 1"; empty when none did.
+// report.Reasons(): "status 2, ttft 1"; empty when none did.
 func reasonCounts(r *report.Report) string {
 	var parts []string
 	for _, k := range report.Reasons() {

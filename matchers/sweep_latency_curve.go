@@ -24,9 +24,9 @@ import (
 // curve: an undefined latency is not a low one. Rates above upToRPS are
 // shown in the message but not judged.
 //
-//	Expect(sweep).To(matchers.HaveLatencyCurveBelow(servebench.MetricTTFT, 99, 500*time.Millisecond, 8))
+//	Expect(sweep).To(matchers.HaveLatencyCurveBelow(record.MetricTTFT, 99, 500*time.Millisecond, 8))
 //
-// The actual is a *servebench.Sweep (any percentile, from each report) or
+// The actual is a *capacity.Sweep (any percentile, from each report) or
 // a sweepreport.Result read from sweep.json (TTFT, TPOT and E2E at p50,
 // p90 and p99, the figures the file keeps). No tested rate at or below
 // upToRPS is an error.
@@ -87,7 +87,7 @@ func (m curveMatcher) evaluate(actual any) (curveVerdict, error) {
 			return curveVerdict{}, err
 		}
 	default:
-		return curveVerdict{}, fmt.Errorf("%s expects a *servebench.Sweep or a sweepreport.Result.  Got:\n%s", who, format.Object(actual, 1))
+		return curveVerdict{}, fmt.Errorf("%s expects a *capacity.Sweep or a sweepreport.Result.  Got:\n%s", who, format.Object(actual, 1))
 	}
 	sort.SliceStable(pts, func(i, j int) bool { return pts[i].rate < pts[j].rate })
 	v := curveVerdict{points: pts}
@@ -162,7 +162,7 @@ func resultField(m record.Metric, p float64) (func(sweepreport.Rate) *float64, e
 	}
 	f, ok := fields[key{m, p}]
 	if !ok {
-		return nil, fmt.Errorf("HaveLatencyCurveBelow: sweep.json keeps p50, p90 and p99 of TTFT, TPOT and E2E, not p%g of %s; judge the *servebench.Sweep instead", p, m)
+		return nil, fmt.Errorf("HaveLatencyCurveBelow: sweep.json keeps p50, p90 and p99 of TTFT, TPOT and E2E, not p%g of %s; judge the *capacity.Sweep instead", p, m)
 	}
 	return f, nil
 }

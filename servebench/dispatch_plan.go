@@ -11,7 +11,7 @@ import (
 // dispatchPlan is the dispatcher's compact copy of the schedule it sends:
 // about 30 bytes per entry (the packed ID, class and time, the workload
 // row and a unit boundary), so that a run's memory does not grow with its
-// length by the size of a ScheduleEntry per request. Think times and
+// length by the size of a schedule.Entry per request. Think times and
 // quality expectations cost a slot per entry only in a schedule that has
 // any.
 type dispatchPlan struct {

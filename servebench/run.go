@@ -27,7 +27,7 @@ type RunConfig struct {
 	Arrival schedule.Arrival
 	// ClosedLoop declares N users with a think time instead.
 	ClosedLoop *schedule.ClosedLoop
-	// Count and Duration bound the schedule (see SchedulePlan).
+	// Count and Duration bound the schedule (see schedule.Plan).
 	Count    int
 	Duration time.Duration
 	// Schedule, when set, is used as it is instead of being realized from
@@ -72,7 +72,7 @@ type RunConfig struct {
 	BackendMetricsURLs []string
 	// MetricsInterval is how often MetricsURL is scraped through the
 	// measurement for the report's EngineSeries: 0 means
-	// DefaultMetricsInterval, a negative value scrapes only before and
+	// enginemetrics.DefaultInterval, a negative value scrapes only before and
 	// after.
 	MetricsInterval time.Duration
 	// BoundedMemory keeps no per-request state for the report: outcomes are

@@ -78,7 +78,7 @@ type Contract struct {
 	MetricsListen string
 	// BackendHeader names the response header that says which backend
 	// behind a gateway served each request; BackendMetrics are the
-	// replicas' Prometheus endpoints (see servebench.Client.BackendHeader
+	// replicas' Prometheus endpoints (see openai.Client.BackendHeader
 	// and servebench.RunConfig.BackendMetricsURLs).
 	BackendHeader  string
 	BackendMetrics []string
@@ -144,7 +144,7 @@ type EngineProcess struct {
 
 // ArrivalSpec declares a contract's arrival process.
 type ArrivalSpec struct {
-	// Process is the arrival process (see servebench.Processes).
+	// Process is the arrival process (see schedule.Processes).
 	Process schedule.Process
 	// Rates are the offered rates in requests per second: one for a single
 	// load point, several (ascending) for a sweep; none for replay and

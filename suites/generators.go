@@ -38,8 +38,8 @@ var (
 // generators "fixed", "mixed", "shared-prefix", "multi-turn" and
 // "incident" are registered by default.
 //
-//	suites.RegisterGenerator("my-trace", func(spec suites.GeneratorSpec) (*servebench.Workload, error) {
-//		return servebench.ParseWorkload("my-trace", buildRows(spec.Count, spec.Seed))
+//	suites.RegisterGenerator("my-trace", func(spec suites.GeneratorSpec) (*schedule.Workload, error) {
+//		return schedule.ParseWorkload("my-trace", buildRows(spec.Count, spec.Seed))
 //	})
 func RegisterGenerator(kind string, fn GeneratorFunc) {
 	generatorsMu.Lock()

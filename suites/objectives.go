@@ -12,7 +12,7 @@ import (
 
 // Objective is one declared objective: the name of its spec and the matcher
 // that judges a load point's *servebench.RunResult (or, for capacity, the
-// *servebench.Sweep).
+// *capacity.Sweep).
 type Objective struct {
 	Name string
 	// Field is the contract field that declares it, e.g.

@@ -38,7 +38,7 @@ type Target struct {
 // RunPoint runs one load point of the contract against target and keeps the
 // run directory (schedule, outcomes, report and a copy of the contract)
 // under the contract's ArtifactsRoot. It first checks that the engine lists
-// the contract's model (servebench.CheckServedModel). observer, when set,
+// the contract's model (openai.CheckServedModel). observer, when set,
 // watches the run (see servebench.Observer).
 func (c *Contract) RunPoint(ctx context.Context, p LoadPoint, target Target, observer servebench.Observer) (*servebench.RunResult, error) {
 	cfg, err := c.runConfig(p, target)

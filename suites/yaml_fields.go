@@ -333,7 +333,7 @@ func sorted(xs []string) []string {
 
 // printable reads a string field that reaches the console (a model name)
 // and records an error when it holds a control character or invalid
-// UTF-8 (see servebench.CheckPrintableName).
+// UTF-8 (see schedule.CheckPrintableName).
 func (d *decoder) printable(m *mapping, key string) string {
 	v := d.str(m, key)
 	if err := schedule.CheckPrintableName(key, v); err != nil {

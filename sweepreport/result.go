@@ -78,7 +78,7 @@ type Result struct {
 	SLOConcurrencyUsers *int                `json:"slo_concurrency_users,omitempty"`
 	// Capacity is the answer as a bracket with its confidence: low is the
 	// highest passing tested point, high the lowest failing one, unit
-	// "req/s" or "users" (see servebench.CapacityBracket).
+	// "req/s" or "users" (see capacity.Bracket).
 	Capacity capacity.Bracket `json:"capacity"`
 }
 
@@ -115,7 +115,7 @@ type Rate struct {
 	MaxScheduleLagMS *float64 `json:"max_schedule_lag_ms"`
 	// Backlog is the run's backlog judgment; nil when not measured.
 	Backlog *report.Backlog `json:"backlog"`
-	// Verdict is one of servebench.Verdicts(): "pass", "fail",
+	// Verdict is one of capacity.Verdicts(): "pass", "fail",
 	// "inconclusive", "generator_bound" (the objectives held, the client
 	// did not deliver the load) or "interrupted" (nothing is derived from
 	// it); kept a string so that the set can grow. Reasons says why not

@@ -46,7 +46,7 @@ func (f *scoreFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.fluidityCadence, "fluidity-cadence", 0, "fluidity: cadence of the later token deadlines")
 }
 
-// options turns the flags into ScoreOptions.
+// options turns the flags into score.Options.
 func (f *scoreFlags) options() (score.Options, error) {
 	opts := score.Options{
 		SLO:              report.SLO{TTFT: f.ttftSLO, TPOT: f.tpotSLO, E2E: f.e2eSLO, TTFTFromScheduled: f.ttftFromScheduled},

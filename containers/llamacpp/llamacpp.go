@@ -57,7 +57,7 @@ var (
 )
 
 // LengthControl says how a forced output length reaches llama.cpp:
-// servebench.LengthIgnoreEOS.
+// openai.LengthIgnoreEOS.
 func LengthControl() openai.LengthControl {
 	lc, _ := openai.LengthControlFor("llamacpp")
 	return lc

@@ -65,7 +65,7 @@ func expectOrderedClocks(o record.Outcome) {
 	Expect(o.TerminalMS).To(BeNumerically(">=", *o.LastContentMS))
 }
 
-var _ = Describe("servebench.Client against Ollama", func() {
+var _ = Describe("openai.Client against Ollama", func() {
 	It("reads /v1/completions usage from the usage chunk, not the zero usage on every chunk", func() {
 		o := do(clientFor(never, openai.EndpointCompletions), record.Request{ID: "c1", Prompt: "the sun and the sea", MaxTokens: 10})
 		Expect(o.Status).To(Equal(record.StatusSuccess), o.Error)

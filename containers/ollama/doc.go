@@ -30,7 +30,7 @@
 // ignores ignore_eos (and max_completion_tokens): nothing in a request can
 // make it run to max_tokens when the model samples its end-of-sequence
 // token. A workload that forces output lengths is therefore not enforceable
-// on this engine, and LengthControl returns servebench.LengthUnsupported so
+// on this engine, and LengthControl returns openai.LengthUnsupported so
 // the runner records such rows as not enforced instead of trusting them.
 // When EOS ends a request, Ollama's completion_tokens counts the EOS token.
 // With the generated test models of package fixtures/gguf, EOS can be

@@ -31,7 +31,7 @@ type Local struct {
 var _ containers.Engine = (*Local)(nil)
 
 // LengthControl says how a forced output length reaches Ollama: it cannot
-// (servebench.LengthUnsupported); see the package documentation.
+// (openai.LengthUnsupported); see the package documentation.
 func LengthControl() openai.LengthControl {
 	lc, _ := openai.LengthControlFor("ollama")
 	return lc

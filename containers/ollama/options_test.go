@@ -219,6 +219,6 @@ func TestLengthControlIsUnsupported(t *testing.T) {
 	}
 	got, ok := openai.LengthControlFor("ollama")
 	if !ok || got != LengthControl() {
-		t.Errorf("servebench.LengthControlFor(ollama) = %q, %v; the module says %q", got, ok, LengthControl())
+		t.Errorf("openai.LengthControlFor(ollama) = %q, %v; the module says %q", got, ok, LengthControl())
 	}
 }

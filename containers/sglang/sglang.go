@@ -55,7 +55,7 @@ var (
 )
 
 // LengthControl says how a forced output length reaches SGLang:
-// servebench.LengthIgnoreEOSMinTokens.
+// openai.LengthIgnoreEOSMinTokens.
 func LengthControl() openai.LengthControl {
 	lc, _ := openai.LengthControlFor("sglang")
 	return lc

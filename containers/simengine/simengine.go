@@ -56,7 +56,7 @@ var (
 
 // LengthControl says how a forced output length reaches the simulated
 // engine:
-// servebench.LengthIgnoreEOS.
+// openai.LengthIgnoreEOS.
 func LengthControl() openai.LengthControl {
 	lc, _ := openai.LengthControlFor("simengine")
 	return lc

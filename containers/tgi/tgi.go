@@ -17,7 +17,7 @@
 // TGI offers no way to force an output length: its router always sets
 // ignore_eos_token to false, and the OpenAI-compatible routes have no
 // min_tokens. max_tokens is only a cap; the observed length comes from the
-// response's usage (LengthControl returns servebench.LengthUnsupported), and a
+// response's usage (LengthControl returns openai.LengthUnsupported), and a
 // workload that needs fixed lengths should say so in its report.
 package tgi
 
@@ -58,7 +58,7 @@ var (
 )
 
 // LengthControl says how a forced output length reaches TGI: it cannot,
-// servebench.LengthUnsupported.
+// openai.LengthUnsupported.
 func LengthControl() openai.LengthControl {
 	lc, _ := openai.LengthControlFor("tgi")
 	return lc

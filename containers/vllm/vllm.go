@@ -53,7 +53,7 @@ var (
 )
 
 // LengthControl says how a forced output length reaches vLLM:
-// servebench.LengthIgnoreEOSMinTokens.
+// openai.LengthIgnoreEOSMinTokens.
 func LengthControl() openai.LengthControl {
 	lc, _ := openai.LengthControlFor("vllm")
 	return lc

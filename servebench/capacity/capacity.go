@@ -16,7 +16,7 @@ import (
 	"github.com/servebench/servebench/servebench/stats"
 )
 
-// CapacityRule declares when a tested offered rate passes: its attainment
+// Rule declares when a tested offered rate passes: its attainment
 // (or, with UseWilsonLower, the one-sided Wilson lower bound of it at
 // Confidence) is at least MinAttainment, the load was delivered (nothing
 // unsent, schedule lag within tolerance) and, with RequireNoBacklogGrowth,
@@ -35,7 +35,7 @@ type Rule struct {
 	RequireNoBacklogGrowth bool `json:"require_no_backlog_growth"`
 }
 
-// SweepPoint is one tested offered rate and the report of its run.
+// Point is one tested offered rate and the report of its run.
 type Point struct {
 	// OfferedRPS is the rate the run was declared at; zero takes the
 	// report's realized offered rate.
@@ -82,7 +82,7 @@ func NewSweep(points []Point, rule Rule) *Sweep {
 	return &Sweep{Points: points, Rule: rule, Selection: Select(points, rule)}
 }
 
-// CapacitySelection is the SLO capacity a sweep supports, labelled for what
+// Selection is the SLO capacity a sweep supports, labelled for what
 // it is: the highest tested offered rate that passed, not a proven maximum
 // between tested points, a certified service level or a safe production
 // target.
@@ -175,13 +175,13 @@ func Verdicts() []string {
 	return []string{VerdictPass, VerdictFail, VerdictInconclusive, VerdictGeneratorBound, VerdictInterrupted}
 }
 
-// The labels of a CapacitySelection.
+// The labels of a Selection.
 const (
 	LabelHighestPassing = "highest passing tested offered rate"
 	LabelNonePassed     = "no tested offered rate passed"
 )
 
-// SelectCapacity judges every point by rule and selects the highest passing
+// Select judges every point by rule and selects the highest passing
 // tested offered rate. A rate tested more than once passes only when every
 // run at it passed. A closed-loop run never passes: its offered rate falls
 // as the server slows, so it is not evidence for an external arrival rate.

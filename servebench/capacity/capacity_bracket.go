@@ -7,13 +7,13 @@ import (
 	"github.com/servebench/servebench/internal/numfmt"
 )
 
-// The units of a CapacityBracket.
+// The units of a Bracket.
 const (
 	UnitRPS   = "req/s"
 	UnitUsers = "users"
 )
 
-// CapacityBracket is a search's answer as a bracket with the confidence
+// Bracket is a search's answer as a bracket with the confidence
 // behind it: "between 48 and 56 users at 95 %", not a point. Low is the
 // highest passing tested point and High the lowest failing one (either nil
 // when the search found none); Unit is UnitRPS or UnitUsers. In a rate

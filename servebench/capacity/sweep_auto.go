@@ -25,7 +25,7 @@ type AutoRates struct {
 	ResolutionRPS float64 `json:"resolution_rps"`
 	// BoundaryRuns is the budget of extra runs at each end of the final
 	// bracket, replicated until the pooled attainment separates the ends at
-	// the rule's confidence (0: none; see CapacityBracket).
+	// the rule's confidence (0: none; see Bracket).
 	BoundaryRuns int `json:"boundary_runs"`
 	// Coarse and Bisected list the rates tried in each phase, in order;
 	// Replicated the boundary replicates.

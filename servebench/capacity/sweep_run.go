@@ -11,7 +11,7 @@ import (
 	"github.com/servebench/servebench/servebench/schedule"
 )
 
-// SweepPlan declares a sweep: the offered rates, the runs at each, their
+// Plan declares a sweep: the offered rates, the runs at each, their
 // order, and the rule that selects the capacity.
 type Plan struct {
 	// Rates are the offered rates to test, in requests per second.

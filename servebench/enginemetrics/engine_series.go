@@ -17,7 +17,7 @@ import (
 const (
 	// maxEngineSamples bounds a series whatever the run's length.
 	maxEngineSamples = 2048
-	// DefaultMetricsInterval is the scrape interval when RunConfig leaves
+	// DefaultInterval is the scrape interval when RunConfig leaves
 	// it 0.
 	DefaultInterval = 5 * time.Second
 )

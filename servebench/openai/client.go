@@ -187,7 +187,7 @@ func (c Client) String() string {
 	if c.APIKey != "" {
 		key = Redacted
 	}
-	return fmt.Sprintf("servebench.Client{BaseURL: %q, Model: %q, Endpoint: %q, APIKey: %s, Stream: %t, "+
+	return fmt.Sprintf("openai.Client{BaseURL: %q, Model: %q, Endpoint: %q, APIKey: %s, Stream: %t, "+
 		"FirstTokenTimeout: %v, IdleTimeout: %v, TotalTimeout: %v, LengthControl: %q, KeepText: %t, "+
 		"EstimateTokens: %t, Logprobs: %t}",
 		RedactURL(c.BaseURL), c.Model, c.Endpoint, key, c.Stream, c.FirstTokenTimeout, c.IdleTimeout, c.TotalTimeout,

@@ -87,7 +87,7 @@ type Report struct {
 	// successful requests; absent when the endpoint is not known.
 	Throughput []ThroughputRate `json:"throughput,omitempty"`
 	// CapacityEstimateRPS is always nil for a single run: one run is not a
-	// capacity. SelectCapacity picks one from a sweep.
+	// capacity. capacity.Select picks one from a sweep.
 	CapacityEstimateRPS *float64 `json:"capacity_estimate_rps"`
 
 	// ScheduleLagToleranceMS is the declared tolerance (default 20).
@@ -135,7 +135,7 @@ type Report struct {
 	// Experiment records what was run, against what, and how.
 	Experiment *Experiment `json:"experiment,omitempty"`
 	// Drift follows the client's figures interval by interval and tests
-	// p99 TTFT and TPOT for a trend (ScoreOptions.DriftInterval).
+	// p99 TTFT and TPOT for a trend (score.Options.DriftInterval).
 	Drift *DriftReport `json:"drift,omitempty"`
 	// EngineSeries is the engine's queue, running requests, KV-cache usage
 	// and preemptions through the measurement, when the run scraped its

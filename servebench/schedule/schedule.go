@@ -2,7 +2,7 @@ package schedule
 
 import "github.com/servebench/servebench/servebench/quality"
 
-// ScheduleSchema names the version of the Schedule's JSON form.
+// Schema names the version of the Schedule's JSON form.
 const Schema = "servebench.schedule/v1"
 
 // Schedule is a realized schedule: which request arrives when. It is
@@ -10,7 +10,7 @@ const Schema = "servebench.schedule/v1"
 // schedule.json and hashed before the first request is sent, and it is all
 // the scorer needs (with the outcomes) to re-score a run.
 type Schedule struct {
-	// Schema is ScheduleSchema.
+	// Schema is Schema.
 	Schema string `json:"schema"`
 	// RunID is the run's UUIDv7.
 	RunID string `json:"run_id"`
@@ -39,7 +39,7 @@ type Schedule struct {
 	Entries []Entry `json:"entries"`
 }
 
-// ScheduleEntry is one scheduled request of the cohort.
+// Entry is one scheduled request of the cohort.
 type Entry struct {
 	// ID is unique in the schedule: the row's ID, with "#k" appended for
 	// the k-th repetition (k >= 2) when a workload is cycled.

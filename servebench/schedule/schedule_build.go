@@ -19,7 +19,7 @@ import (
 // late and the run stops being evidence for its offered rate.
 const DefaultLagTolerance = 20 * time.Millisecond
 
-// SchedulePlan says how to realize a schedule from a workload.
+// Plan says how to realize a schedule from a workload.
 type Plan struct {
 	// Workload supplies the rows; they are cycled when the schedule needs
 	// more arrivals than the workload has.
@@ -47,8 +47,8 @@ type ClosedLoop struct {
 	ThinkTime time.Duration
 }
 
-// BuildSchedule realizes a schedule. It is computed once, before anything is
-// sent; its JSON form is what WriteSchedule saves and hashes.
+// Build realizes a schedule. It is computed once, before anything is
+// sent; its JSON form is what Write saves and hashes.
 func Build(p Plan) (*Schedule, error) {
 	r, err := Realize(p)
 	if err != nil {
@@ -245,7 +245,7 @@ func replayUnitOrder(units [][]int, rows []int) []int {
 	return order
 }
 
-// WriteSchedule writes the schedule as indented JSON to path and returns the
+// Write writes the schedule as indented JSON to path and returns the
 // SHA-256 of the exact bytes written.
 func Write(path string, s *Schedule) (string, error) {
 	f, err := CreateFile(path)
@@ -259,7 +259,7 @@ func Write(path string, s *Schedule) (string, error) {
 	return f.Close()
 }
 
-// ReadSchedule reads a schedule written by WriteSchedule and returns it
+// Read reads a schedule written by Write and returns it
 // with the SHA-256 of its bytes.
 func Read(path string) (*Schedule, string, error) {
 	data, err := os.ReadFile(path)

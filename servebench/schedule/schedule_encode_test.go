@@ -61,8 +61,8 @@ func TestScheduleEncoderWritesMarshalIndentBytes(t *testing.T) {
 	}
 }
 
-// WriteSchedule's hash is the SHA-256 of the file's bytes, and
-// ReadSchedule reads back the same schedule and hash.
+// schedule.Write's hash is the SHA-256 of the file's bytes, and
+// schedule.Read reads back the same schedule and hash.
 func TestWriteScheduleHashesTheBytesItWrote(t *testing.T) {
 	w := mustWorkload(t, "{\"id\":\"r0\",\"prompt\":\"x\",\"max_tokens\":2}\n{\"id\":\"r1\",\"prompt\":\"y\",\"max_tokens\":3}\n{\"id\":\"r2\",\"prompt\":\"z\",\"max_tokens\":4}\n")
 	a, _ := NewArrival(ArrivalSpec{Process: ProcessConstant, RateRPS: 10})

@@ -70,8 +70,8 @@ func ParseShard(text string, getenv func(string) string) (Shard, error) {
 // common.
 type ShardHead struct {
 	Shard
-	// FullScheduleSHA256 is the SHA-256 of the full schedule's bytes as
-	// WriteSchedule writes them without this section: the same for every
+	// FullSHA256 is the SHA-256 of the full schedule's bytes as
+	// Write writes them without this section: the same for every
 	// shard of a run, and the hash of the merged run's schedule.json.
 	FullScheduleSHA256 string `json:"full_schedule_sha256"`
 }
@@ -147,7 +147,7 @@ func (s *Schedule) Full() *Schedule {
 	return &c
 }
 
-// FullScheduleSHA256 hashes the bytes WriteSchedule writes for s without
+// FullSHA256 hashes the bytes Write writes for s without
 // its shard section.
 func FullSHA256(s *Schedule) (string, error) {
 	h := sha256.New()

@@ -16,7 +16,7 @@ import (
 )
 
 const (
-	// DefaultDriftInterval is the interval when ScoreOptions leaves it 0.
+	// DefaultDriftInterval is the interval when Options leaves it 0.
 	DefaultDriftInterval = 5 * time.Second
 	// minDriftIntervals is the fewest intervals with a value that a trend
 	// is tested on.

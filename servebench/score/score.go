@@ -16,7 +16,7 @@ import (
 	"github.com/servebench/servebench/servebench/stats"
 )
 
-// ScoreOptions declares how a run is scored. The zero value scores with no
+// Options declares how a run is scored. The zero value scores with no
 // latency objective, the schedule's window and lag tolerance, 95% Wilson
 // confidence and nearest-rank percentiles.
 type Options struct {
@@ -50,7 +50,7 @@ type Options struct {
 	Endpoint openai.Endpoint
 }
 
-// scoreSetup is ScoreOptions resolved against a schedule or trace.
+// scoreSetup is Options resolved against a schedule or trace.
 type scoreSetup struct {
 	window     [2]float64
 	tolerance  float64

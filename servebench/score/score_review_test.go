@@ -24,7 +24,7 @@ func scoreOne(t *testing.T, traceFields, event string, opts Options) (*report.Re
 	return Trace("t.json", []byte(trace), "e.jsonl", []byte(event+"\n"), opts)
 }
 
-// wantInputError fails unless err is a *ScoreInputError for file and
+// wantInputError fails unless err is a *record.InputError for file and
 // field whose message contains msg.
 func wantInputError(t *testing.T, err error, file, field, msg string) *record.InputError {
 	t.Helper()

@@ -19,7 +19,7 @@ import (
 	"github.com/servebench/servebench/internal/strictjson"
 )
 
-// ScoreRunDir re-scores a run directory written by the runner (schedule.json
+// RunDir re-scores a run directory written by the runner (schedule.json
 // and outcomes.jsonl) without sending anything, and writes nothing.
 //
 // Both files are read strictly: unknown, missing or duplicate fields,
@@ -90,7 +90,7 @@ func RunDir(dir string, opts Options) (*report.Report, error) {
 	return rep, nil
 }
 
-// ScoreRunDirTo scores a run directory as ScoreRunDir does, in memory that
+// RunDirTo scores a run directory as RunDir does, in memory that
 // does not grow with the number of requests: the schedule is held
 // compactly, outcomes.jsonl is streamed twice, and the latency
 // populations are counted, not kept, with the same exact percentiles.
@@ -101,7 +101,7 @@ func RunDir(dir string, opts Options) (*report.Report, error) {
 // stored percentiles only.
 //
 // Inputs outside the runner's plain shape, and every malformed input, are
-// handed to ScoreRunDir, which reads them strictly in memory and names the
+// handed to RunDir, which reads them strictly in memory and names the
 // file, line and field of any error.
 func RunDirTo(dir string, opts Options, requests io.Writer) (*report.Report, error) {
 	rep, err := scoreRunDirStreaming(dir, opts, requests)

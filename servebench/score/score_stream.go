@@ -21,7 +21,7 @@ import (
 	"github.com/servebench/servebench/internal/strictjson"
 )
 
-// scoreRunDirStreaming is ScoreRunDir in bounded memory: the schedule is
+// scoreRunDirStreaming is RunDir in bounded memory: the schedule is
 // held compactly (about 30 bytes an entry), outcomes.jsonl is read twice
 // line by line (a light first pass finds each request's final attempt, the
 // second scores), and every latency population is counted rather than

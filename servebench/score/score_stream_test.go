@@ -87,7 +87,7 @@ func streamedRun(n int) (*schedule.Schedule, []record.Outcome) {
 }
 
 // TestScoreRunDirToMatchesInMemory scores the same run directories in
-// memory (ScoreRunDir) and streamed (ScoreRunDirTo) and wants the same
+// memory (score.RunDir) and streamed (score.RunDirTo) and wants the same
 // report, field for field, and the same request entries.
 func TestScoreRunDirToMatchesInMemory(t *testing.T) {
 	defer func(old int) { spillDistinct = old }(spillDistinct)

@@ -66,10 +66,10 @@ type eventLine struct {
 	QualityPass *bool         `json:"quality_pass"`
 }
 
-// ScoreFiles scores the normalized format: a TRACE JSON file and an EVENTS
+// Files scores the normalized format: a TRACE JSON file and an EVENTS
 // JSONL file with exactly one line per scheduled request, under the trace's
 // own window, tolerance and SLO. Malformed or incomplete input is a
-// *ScoreInputError naming the file, line and field; a report whose load was
+// *record.InputError naming the file, line and field; a report whose load was
 // not delivered is returned without error (see Report.LoadDelivered).
 func Files(trace, events string) (*report.Report, error) {
 	tb, err := os.ReadFile(trace)
@@ -83,7 +83,7 @@ func Files(trace, events string) (*report.Report, error) {
 	return Trace(trace, tb, events, eb, Options{})
 }
 
-// ScoreTrace scores the normalized format from bytes; the names are used in
+// Trace scores the normalized format from bytes; the names are used in
 // errors. Options override the trace: a non-nil WindowMS or LagToleranceMS,
 // a declared SLO, or a Fluidity rule replace the trace's own.
 //

@@ -38,7 +38,7 @@ type DCGM struct {
 	client *http.Client
 	gpus   int
 	// shown is url as messages quote it, and redactor removes its
-	// userinfo and query values from an error (see servebench.URLSecrets).
+	// userinfo and query values from an error (see openai.URLSecrets).
 	shown    string
 	redactor *openai.Redactor
 }

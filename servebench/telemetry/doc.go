@@ -1,5 +1,5 @@
 // Package telemetry samples NVIDIA GPUs over a benchmark's measurement and
-// turns the readings into servebench.GPUTelemetry: per GPU the mean and
+// turns the readings into report.GPUTelemetry: per GPU the mean and
 // max of utilisation, memory used, power, SM clock and temperature, a
 // bounded timeline, and the energy over the window, from which the report
 // derives joules per qualified request and per output token.

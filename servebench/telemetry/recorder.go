@@ -42,7 +42,7 @@ func quantityOf(r *Reading) [nQuantities]*float64 {
 // finite reports whether v is neither NaN nor infinite.
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
-// Recorder turns a stream of readings into servebench.GPUTelemetry with
+// Recorder turns a stream of readings into report.GPUTelemetry with
 // bounded memory: the statistics and the energy are accumulated over every
 // reading, and each GPU's timeline keeps at most maxPoints points, halving
 // its resolution (each point then the mean of twice as many consecutive
