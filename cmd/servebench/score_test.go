@@ -16,8 +16,8 @@ import (
 )
 
 const (
-	scoreCLITrace  = "../../servebench/testdata/seed000/trace.json"
-	scoreCLIEvents = "../../servebench/testdata/seed000/events.jsonl"
+	scoreCLITrace  = "../../servebench/score/testdata/seed000/trace.json"
+	scoreCLIEvents = "../../servebench/score/testdata/seed000/events.jsonl"
 )
 
 // scoreCLI runs the command through the dispatcher with --format json,
