@@ -4,13 +4,12 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/servebench/servebench/servebench/openai"
-
 	"github.com/servebench/servebench/containers/llamacpp"
 	"github.com/servebench/servebench/containers/sglang"
 	"github.com/servebench/servebench/containers/tgi"
 	"github.com/servebench/servebench/containers/vllm"
 	"github.com/servebench/servebench/fixtures/simengine/standin"
+	"github.com/servebench/servebench/servebench/openai"
 )
 
 // Each engine's stand-in serves exactly the routes of the APIs its module

@@ -3,14 +3,13 @@ package containers_test
 import (
 	"testing"
 
-	"github.com/servebench/servebench/servebench/openai"
-
 	"github.com/servebench/servebench/containers/llamacpp"
 	"github.com/servebench/servebench/containers/ollama"
 	"github.com/servebench/servebench/containers/sglang"
 	"github.com/servebench/servebench/containers/simengine"
 	"github.com/servebench/servebench/containers/tgi"
 	"github.com/servebench/servebench/containers/vllm"
+	"github.com/servebench/servebench/servebench/openai"
 )
 
 // Each engine module and the client's table must agree on how a forced

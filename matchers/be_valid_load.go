@@ -5,13 +5,11 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/servebench/servebench/servebench/report"
-
-	"github.com/servebench/servebench/servebench/record"
-
 	"github.com/onsi/gomega/types"
 
 	"github.com/servebench/servebench/internal/numfmt"
+	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // BeValidLoad succeeds when the run delivered its load: every offered

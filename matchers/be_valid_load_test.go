@@ -3,11 +3,11 @@ package matchers_test
 import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/servebench/servebench/matchers"
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/schedule"
-
-	"github.com/servebench/servebench/matchers"
 )
 
 var _ = Describe("BeValidLoad", func() {

@@ -3,9 +3,9 @@ package matchers_test
 import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	"github.com/servebench/servebench/servebench/capacity"
 
 	"github.com/servebench/servebench/matchers"
+	"github.com/servebench/servebench/servebench/capacity"
 )
 
 // sweep tests 1, 2 and 4 req/s with attainments 1.00, 0.97 and 0.90 (100

@@ -3,13 +3,10 @@ package matchers_test
 import (
 	"fmt"
 
-	"github.com/servebench/servebench/servebench/capacity"
-
-	"github.com/servebench/servebench/servebench/report"
-
-	"github.com/servebench/servebench/servebench/record"
-
 	"github.com/servebench/servebench/matchers"
+	"github.com/servebench/servebench/servebench/capacity"
+	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // A user search's SLO concurrency is its highest passing tested number of

@@ -3,9 +3,9 @@ package matchers_test
 import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/matchers"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // withEnergy is sixRequests (3 qualified of 6 offered) whose GPUs spent 90

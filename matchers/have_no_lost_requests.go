@@ -5,13 +5,11 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/servebench/servebench/servebench/score"
-
-	"github.com/servebench/servebench/servebench/report"
+	"github.com/onsi/gomega/types"
 
 	"github.com/servebench/servebench/servebench/record"
-
-	"github.com/onsi/gomega/types"
+	"github.com/servebench/servebench/servebench/report"
+	"github.com/servebench/servebench/servebench/score"
 )
 
 // HaveNoLostRequests succeeds when every scheduled request has a terminal

@@ -3,9 +3,9 @@ package matchers_test
 import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/matchers"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 var _ = Describe("HaveQualifiedRateAtLeast", func() {

@@ -4,9 +4,9 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"github.com/onsi/gomega/types"
-	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/matchers"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // The bounds below are the one-sided Wilson lower bounds computed by hand

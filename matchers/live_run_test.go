@@ -4,18 +4,15 @@ import (
 	"context"
 	"time"
 
-	"github.com/servebench/servebench/servebench/openai"
-
-	"github.com/servebench/servebench/servebench/record"
-
-	"github.com/servebench/servebench/servebench/schedule"
-
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/matchers"
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/schedule"
 )
 
 // startLive starts 40 requests at 20 req/s (a two-second arrival window)

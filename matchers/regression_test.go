@@ -3,10 +3,10 @@ package matchers_test
 import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	"github.com/servebench/servebench/servebench/report"
 
 	"github.com/servebench/servebench/matchers"
 	"github.com/servebench/servebench/servebench/compare"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // roundReport is one valid round with qualified of 1000 offered requests

@@ -7,13 +7,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/servebench/servebench/servebench/capacity"
-
-	"github.com/servebench/servebench/servebench/record"
-
 	"github.com/onsi/gomega/format"
 	"github.com/onsi/gomega/types"
 
+	"github.com/servebench/servebench/servebench/capacity"
+	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/sweepreport"
 )
 

@@ -4,9 +4,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/servebench/servebench/servebench/record"
-
 	"github.com/servebench/servebench/matchers"
+	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/sweepreport"
 )
 

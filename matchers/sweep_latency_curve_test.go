@@ -3,16 +3,13 @@ package matchers_test
 import (
 	"time"
 
-	"github.com/servebench/servebench/servebench/capacity"
-
-	"github.com/servebench/servebench/servebench/report"
-
-	"github.com/servebench/servebench/servebench/record"
-
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/servebench/servebench/matchers"
+	"github.com/servebench/servebench/servebench/capacity"
+	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/sweepreport"
 )
 

@@ -5,9 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/servebench/servebench/servebench/schedule"
-
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/schedule"
 )
 
 func TestSetArrivalBuildsEveryProcess(t *testing.T) {

@@ -3,9 +3,8 @@ package servebench
 import (
 	"fmt"
 
-	"github.com/servebench/servebench/servebench/schedule"
-
 	"github.com/servebench/servebench/servebench/quality"
+	"github.com/servebench/servebench/servebench/schedule"
 )
 
 // dispatchPlan is the dispatcher's compact copy of the schedule it sends:

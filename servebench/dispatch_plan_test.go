@@ -3,9 +3,8 @@ package servebench
 import (
 	"testing"
 
-	"github.com/servebench/servebench/servebench/schedule"
-
 	"github.com/servebench/servebench/servebench/quality"
+	"github.com/servebench/servebench/servebench/schedule"
 )
 
 // The plan keeps each entry's ID, class, time and row, groups a

@@ -9,13 +9,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/servebench/servebench/servebench/report"
-
-	"github.com/servebench/servebench/servebench/schedule"
-
-	"github.com/servebench/servebench/servebench/record"
-
 	"github.com/servebench/servebench/servebench/quality"
+	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
+	"github.com/servebench/servebench/servebench/schedule"
 )
 
 // dispatcher sends a schedule's requests at their scheduled times on the

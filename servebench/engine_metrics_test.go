@@ -6,10 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/servebench/servebench/servebench/record"
-
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/record"
 )
 
 func TestRunRecordsTheEnginesOwnViewOfTheMeasurement(t *testing.T) {

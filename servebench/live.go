@@ -9,14 +9,10 @@ import (
 	"time"
 
 	"github.com/servebench/servebench/servebench/enginemetrics"
-
-	"github.com/servebench/servebench/servebench/score"
-
-	"github.com/servebench/servebench/servebench/report"
-
-	"github.com/servebench/servebench/servebench/schedule"
-
 	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
+	"github.com/servebench/servebench/servebench/schedule"
+	"github.com/servebench/servebench/servebench/score"
 )
 
 // LiveRun is a run in progress. Its schedule is realized and saved before

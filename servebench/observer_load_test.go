@@ -6,12 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/servebench/servebench/servebench/schedule"
-
-	"github.com/servebench/servebench/servebench/record"
-
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/schedule"
 )
 
 // loadLog is a callLog that is also a LoadObserver.

@@ -7,10 +7,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/servebench/servebench/servebench/record"
-
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // callLog is an Observer that writes down every call in order.

@@ -11,16 +11,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/servebench/servebench/servebench/score"
-
-	"github.com/servebench/servebench/servebench/report"
-
-	"github.com/servebench/servebench/servebench/schedule"
-
-	"github.com/servebench/servebench/servebench/record"
-
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
+	"github.com/servebench/servebench/servebench/schedule"
+	"github.com/servebench/servebench/servebench/score"
 )
 
 // A BoundedMemory run keeps no outcomes, writes one request entry per

@@ -5,12 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/servebench/servebench/servebench/report"
-
-	"github.com/servebench/servebench/servebench/openai"
-
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 func TestRunFlagsForcedLengthsTheEngineCannotHonour(t *testing.T) {

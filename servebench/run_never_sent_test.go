@@ -8,12 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/servebench/servebench/servebench/score"
-
 	"github.com/servebench/servebench/internal/ssetest"
-	"github.com/servebench/servebench/servebench/openai"
-
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/score"
 )
 
 // TestRunWhoseRequestsNeverReachTheEngineIsNotValid: requests that never

@@ -13,18 +13,13 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/servebench/servebench/servebench/score"
-
-	"github.com/servebench/servebench/servebench/report"
-
-	"github.com/servebench/servebench/servebench/openai"
-
-	"github.com/servebench/servebench/servebench/schedule"
-
-	"github.com/servebench/servebench/servebench/record"
-
 	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/internal/safefile"
+	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
+	"github.com/servebench/servebench/servebench/schedule"
+	"github.com/servebench/servebench/servebench/score"
 )
 
 // scoreRun scores a finished run and completes the report with what only

@@ -9,14 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/servebench/servebench/servebench/score"
-
 	"github.com/servebench/servebench/internal/ssetest"
-	"github.com/servebench/servebench/servebench/openai"
-
-	"github.com/servebench/servebench/servebench/record"
-
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/score"
 )
 
 // TestRunCancelledDuringWarmupLeavesAScorableDirectory: Ctrl-C while the

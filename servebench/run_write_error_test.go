@@ -13,14 +13,11 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/servebench/servebench/servebench/score"
-
 	"github.com/servebench/servebench/internal/ssetest"
-	"github.com/servebench/servebench/servebench/openai"
-
-	"github.com/servebench/servebench/servebench/record"
-
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/score"
 )
 
 // fullDisk is outcomes.jsonl on a disk with room bytes left: the write

@@ -6,10 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/servebench/servebench/servebench/openai"
-
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/compare"
+	"github.com/servebench/servebench/servebench/openai"
 )
 
 // Every run starts fresh engines only when servebench starts both and

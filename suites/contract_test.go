@@ -4,16 +4,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/servebench/servebench/servebench/capacity"
-
-	"github.com/servebench/servebench/servebench/report"
-
-	"github.com/servebench/servebench/servebench/record"
-
 	. "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
 	. "github.com/onsi/gomega"
 
+	"github.com/servebench/servebench/servebench/capacity"
+	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/suites"
 )
 

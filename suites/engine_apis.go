@@ -4,14 +4,13 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/servebench/servebench/servebench/openai"
-
 	"github.com/servebench/servebench/containers/llamacpp"
 	"github.com/servebench/servebench/containers/ollama"
 	"github.com/servebench/servebench/containers/sglang"
 	"github.com/servebench/servebench/containers/simengine"
 	"github.com/servebench/servebench/containers/tgi"
 	"github.com/servebench/servebench/containers/vllm"
+	"github.com/servebench/servebench/servebench/openai"
 )
 
 // engineAPIs gives the endpoints each engine kind serves, from its module.

@@ -3,9 +3,8 @@ package suites
 import (
 	"fmt"
 
-	"github.com/servebench/servebench/servebench/schedule"
-
 	"github.com/servebench/servebench/fixtures/catalog"
+	"github.com/servebench/servebench/servebench/schedule"
 )
 
 // The other fixtures generators, by the names the command line uses:

@@ -5,9 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/servebench/servebench/servebench/schedule"
-
 	"github.com/servebench/servebench/fixtures"
+	"github.com/servebench/servebench/servebench/schedule"
 )
 
 // The fixtures generators, available to every contract.

@@ -10,13 +10,11 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/servebench/servebench/servebench/report"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/servebench/servebench/servebench/openai"
-
+	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/schedule"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // contractFields are the top-level fields of a contract.

@@ -4,11 +4,10 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/servebench/servebench/servebench/score"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/servebench/servebench/servebench/openai"
-
-	"go.yaml.in/yaml/v3"
+	"github.com/servebench/servebench/servebench/score"
 )
 
 // endpointFit refuses, before any load, a contract whose engine does not

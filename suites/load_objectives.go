@@ -5,13 +5,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/servebench/servebench/servebench/capacity"
-
-	"github.com/servebench/servebench/servebench/report"
-
-	"github.com/servebench/servebench/servebench/record"
-
 	"go.yaml.in/yaml/v3"
+
+	"github.com/servebench/servebench/servebench/capacity"
+	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // Metrics maps the metric names a contract may use in a percentile

@@ -6,9 +6,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/servebench/servebench/servebench/capacity"
-
 	"github.com/servebench/servebench/internal/outputdir"
+	"github.com/servebench/servebench/servebench/capacity"
 	"github.com/servebench/servebench/sweepreport"
 )
 

@@ -7,14 +7,12 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/servebench/servebench/servebench/capacity"
-
-	"github.com/servebench/servebench/servebench/openai"
-
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/gomega"
 
 	"github.com/servebench/servebench/matchers"
+	"github.com/servebench/servebench/servebench/capacity"
+	"github.com/servebench/servebench/servebench/openai"
 	"github.com/servebench/servebench/sweepreport"
 )
 

@@ -8,14 +8,12 @@ import (
 	"path/filepath"
 	"sync/atomic"
 
-	"github.com/servebench/servebench/servebench/capacity"
-
-	"github.com/servebench/servebench/servebench/record"
-
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/servebench/servebench/fixtures/simengine"
+	"github.com/servebench/servebench/servebench/capacity"
+	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/suites"
 )
 

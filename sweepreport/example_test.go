@@ -4,9 +4,7 @@ import (
 	"fmt"
 
 	"github.com/servebench/servebench/servebench/capacity"
-
 	"github.com/servebench/servebench/servebench/report"
-
 	"github.com/servebench/servebench/sweepreport"
 )
 

@@ -6,11 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/servebench/servebench/servebench/capacity"
-
-	"github.com/servebench/servebench/servebench/report"
-
 	"gonum.org/v1/plot/plotter"
+
+	"github.com/servebench/servebench/servebench/capacity"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 func tokRow(rate, tokPerS, tpotMS float64, verdict string) Rate {

@@ -13,16 +13,12 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/servebench/servebench/servebench/capacity"
-
-	"github.com/servebench/servebench/servebench/report"
-
-	"github.com/servebench/servebench/servebench/schedule"
-
-	"github.com/servebench/servebench/servebench/record"
-
 	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/internal/safefile"
+	"github.com/servebench/servebench/servebench/capacity"
+	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
+	"github.com/servebench/servebench/servebench/schedule"
 	"github.com/servebench/servebench/servebench/stats"
 )
 

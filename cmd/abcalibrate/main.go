@@ -24,10 +24,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/servebench/servebench/servebench/schedule"
-
 	"github.com/servebench/servebench/fixtures"
 	"github.com/servebench/servebench/servebench/compare"
+	"github.com/servebench/servebench/servebench/schedule"
 )
 
 func main() {

@@ -13,15 +13,11 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/servebench/servebench/servebench/report"
-
-	"github.com/servebench/servebench/servebench/openai"
-
-	"github.com/servebench/servebench/servebench/record"
-
-	"github.com/servebench/servebench/servebench/schedule"
-
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
+	"github.com/servebench/servebench/servebench/schedule"
 	"github.com/servebench/servebench/servebench/stats"
 )
 

@@ -9,9 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 
-	"github.com/servebench/servebench/servebench/schedule"
-
 	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/schedule"
 )
 
 // genRun writes a synthetic run directory: schedule.json and outcomes.jsonl

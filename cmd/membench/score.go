@@ -11,9 +11,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/servebench/servebench/servebench/report"
-
 	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // scoreCheck runs `servebench score --run` on a run directory, in a

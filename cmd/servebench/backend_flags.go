@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/servebench/servebench/servebench/openai"
-
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/openai"
 )
 
 // backendFlags hold what attributes requests to the replicas behind a

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/servebench/servebench/servebench/report"
-
 	"github.com/servebench/servebench/servebench/schedule"
 )
 

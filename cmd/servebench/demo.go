@@ -12,23 +12,17 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/servebench/servebench/servebench/capacity"
-
-	"github.com/servebench/servebench/servebench/score"
-
-	"github.com/servebench/servebench/servebench/report"
-
-	"github.com/servebench/servebench/servebench/openai"
-
-	"github.com/servebench/servebench/servebench/record"
-
-	"github.com/servebench/servebench/servebench/schedule"
-
 	"github.com/servebench/servebench/fixtures/samples"
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/internal/outputdir"
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/capacity"
+	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
+	"github.com/servebench/servebench/servebench/schedule"
+	"github.com/servebench/servebench/servebench/score"
 	"github.com/servebench/servebench/sweepreport"
 )
 

@@ -10,10 +10,8 @@ import (
 	"testing"
 
 	"github.com/servebench/servebench/servebench/capacity"
-
-	"github.com/servebench/servebench/servebench/record"
-
 	"github.com/servebench/servebench/servebench/compare"
+	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/sweepreport"
 )
 

@@ -15,9 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/servebench/servebench/servebench/report"
-
 	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 func TestInterruptAtEveryPhaseLeavesAScorableRun(t *testing.T) {

@@ -6,9 +6,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/servebench/servebench/servebench/score"
-
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/score"
 )
 
 func init() {

@@ -10,11 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/servebench/servebench/servebench/report"
-
-	"github.com/servebench/servebench/servebench/record"
-
 	"github.com/servebench/servebench/fixtures/simengine"
+	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // readmeCommands returns the shell commands of the README's first sh block

@@ -10,17 +10,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/servebench/servebench/servebench/enginemetrics"
-
-	"github.com/servebench/servebench/servebench/score"
-
-	"github.com/servebench/servebench/servebench/report"
-
-	"github.com/servebench/servebench/servebench/openai"
-
-	"github.com/servebench/servebench/servebench/schedule"
-
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/enginemetrics"
+	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/report"
+	"github.com/servebench/servebench/servebench/schedule"
+	"github.com/servebench/servebench/servebench/score"
 )
 
 func init() {

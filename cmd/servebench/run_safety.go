@@ -9,10 +9,9 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/servebench/servebench/servebench/openai"
-
 	"github.com/servebench/servebench/internal/outputdir"
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/openai"
 )
 
 // runSafety holds the run and sweep flags that guard against misuse:

@@ -10,9 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/servebench/servebench/servebench/report"
-
 	"github.com/servebench/servebench/fixtures/simengine"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // runCLI runs the command in-process and returns its exit code and output.

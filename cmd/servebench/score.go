@@ -8,10 +8,8 @@ import (
 	"os"
 	"time"
 
-	"github.com/servebench/servebench/servebench/score"
-
 	"github.com/servebench/servebench/servebench/report"
-
+	"github.com/servebench/servebench/servebench/score"
 	"github.com/servebench/servebench/servebench/stats"
 )
 

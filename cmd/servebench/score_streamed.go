@@ -7,11 +7,9 @@ import (
 	"runtime/debug"
 	"time"
 
-	"github.com/servebench/servebench/servebench/score"
-
-	"github.com/servebench/servebench/servebench/report"
-
 	"github.com/servebench/servebench/internal/safefile"
+	"github.com/servebench/servebench/servebench/report"
+	"github.com/servebench/servebench/servebench/score"
 )
 
 // streamedScoreMemoryLimit is the soft heap limit the streamed score sets

@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/servebench/servebench/servebench/capacity"
-
-	"github.com/servebench/servebench/servebench/schedule"
-
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/capacity"
+	"github.com/servebench/servebench/servebench/schedule"
 	"github.com/servebench/servebench/sweepreport"
 )
 

@@ -7,9 +7,7 @@ import (
 	"testing"
 
 	"github.com/servebench/servebench/servebench/capacity"
-
 	"github.com/servebench/servebench/servebench/report"
-
 	"github.com/servebench/servebench/sweepreport"
 )
 

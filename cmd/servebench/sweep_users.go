@@ -7,11 +7,9 @@ import (
 	"io"
 	"strings"
 
-	"github.com/servebench/servebench/servebench/capacity"
-
-	"github.com/servebench/servebench/servebench/schedule"
-
 	"github.com/servebench/servebench/internal/numfmt"
+	"github.com/servebench/servebench/servebench/capacity"
+	"github.com/servebench/servebench/servebench/schedule"
 )
 
 // userSearchFlags are the sweep's --users auto settings.

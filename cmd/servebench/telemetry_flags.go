@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/servebench/servebench/servebench/capacity"
-
 	"github.com/servebench/servebench/servebench/telemetry"
 )
 

@@ -6,15 +6,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/servebench/servebench/servebench/openai"
-
-	"github.com/servebench/servebench/servebench/schedule"
-
 	"github.com/testcontainers/testcontainers-go"
 	tcdmr "github.com/testcontainers/testcontainers-go/modules/dockermodelrunner"
 
 	"github.com/servebench/servebench/containers"
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/schedule"
 )
 
 // marker is a customizer the wiring test can recognise.

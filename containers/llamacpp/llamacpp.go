@@ -26,10 +26,10 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/servebench/servebench/servebench/openai"
+	"github.com/testcontainers/testcontainers-go"
 
 	"github.com/servebench/servebench/containers"
-	"github.com/testcontainers/testcontainers-go"
+	"github.com/servebench/servebench/servebench/openai"
 )
 
 // Image is llama.cpp's image repository; use the tag "server" (CPU) or

@@ -8,14 +8,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/servebench/servebench/servebench/openai"
-
-	"github.com/servebench/servebench/servebench/record"
-
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/servebench/servebench/containers/ollama"
+	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // clientFor is a streaming servebench client for an Ollama engine, with

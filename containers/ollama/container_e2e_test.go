@@ -12,10 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/servebench/servebench/servebench/openai"
-
-	"github.com/servebench/servebench/servebench/record"
-
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"github.com/testcontainers/testcontainers-go"
@@ -23,6 +19,8 @@ import (
 	"github.com/servebench/servebench/containers"
 	"github.com/servebench/servebench/containers/ollama"
 	"github.com/servebench/servebench/fixtures/gguf"
+	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // No registry is reachable where this suite runs, so the real

@@ -11,10 +11,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/servebench/servebench/servebench/openai"
+	"github.com/testcontainers/testcontainers-go"
 
 	"github.com/servebench/servebench/containers"
-	"github.com/testcontainers/testcontainers-go"
+	"github.com/servebench/servebench/servebench/openai"
 )
 
 // Local is Ollama running as a local process on 127.0.0.1. It embeds

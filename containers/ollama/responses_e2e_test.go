@@ -5,12 +5,11 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/servebench/servebench/servebench/openai"
-
-	"github.com/servebench/servebench/servebench/record"
-
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // respEvent is one typed event of a raw /v1/responses stream.

@@ -23,10 +23,10 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/servebench/servebench/servebench/openai"
+	"github.com/testcontainers/testcontainers-go"
 
 	"github.com/servebench/servebench/containers"
-	"github.com/testcontainers/testcontainers-go"
+	"github.com/servebench/servebench/servebench/openai"
 )
 
 // Image is SGLang's image; pass it with a tag to Run.

@@ -24,10 +24,10 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/servebench/servebench/servebench/openai"
+	"github.com/testcontainers/testcontainers-go"
 
 	"github.com/servebench/servebench/containers"
-	"github.com/testcontainers/testcontainers-go"
+	"github.com/servebench/servebench/servebench/openai"
 )
 
 // Port is the port the engine listens on inside the container on the bridge

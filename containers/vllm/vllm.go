@@ -24,10 +24,10 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/servebench/servebench/servebench/openai"
+	"github.com/testcontainers/testcontainers-go"
 
 	"github.com/servebench/servebench/containers"
-	"github.com/testcontainers/testcontainers-go"
+	"github.com/servebench/servebench/servebench/openai"
 )
 
 // Image is vLLM's OpenAI-compatible server image; pass it with a tag to Run.

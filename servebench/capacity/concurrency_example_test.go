@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/servebench/servebench/servebench/capacity"
-
 	"github.com/servebench/servebench/servebench/report"
 )
 

@@ -11,9 +11,8 @@ import (
 	"strconv"
 
 	"github.com/servebench/servebench/servebench"
-	"github.com/servebench/servebench/servebench/schedule"
-
 	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/schedule"
 )
 
 // RebatchWorkload regroups the inputs of an embeddings workload into rows

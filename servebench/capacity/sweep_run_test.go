@@ -7,15 +7,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/servebench/servebench/servebench/capacity"
-	"github.com/servebench/servebench/servebench/openai"
-
-	"github.com/servebench/servebench/servebench/schedule"
-
-	"github.com/servebench/servebench/servebench/record"
-
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/capacity"
+	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/schedule"
 )
 
 func TestSweepRepeatsEachRateWithTheNextSeedAndCanRunDownward(t *testing.T) {

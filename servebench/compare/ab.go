@@ -8,11 +8,9 @@ import (
 	"path/filepath"
 	"strconv"
 
-	"github.com/servebench/servebench/servebench/report"
-
-	"github.com/servebench/servebench/servebench/schedule"
-
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/report"
+	"github.com/servebench/servebench/servebench/schedule"
 )
 
 // The files an A/B directory holds beside its baseline/ and candidate/

@@ -10,16 +10,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/servebench/servebench/servebench/openai"
-
-	"github.com/servebench/servebench/servebench/schedule"
-
-	"github.com/servebench/servebench/servebench/record"
-
 	"github.com/servebench/servebench/fixtures"
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/compare"
+	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/schedule"
 )
 
 // ABBA over four rounds runs A B B A B A A B: the baseline at positions

@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/servebench/servebench/servebench/report"
-
 	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // ComparisonSchema names the version of the Comparison's JSON form.

@@ -4,9 +4,8 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/servebench/servebench/servebench/report"
-
 	"github.com/servebench/servebench/servebench/compare"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // Three rounds of 1000 requests: the candidate qualifies 5, 6 and 7 points

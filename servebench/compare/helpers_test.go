@@ -3,10 +3,8 @@ package compare
 import (
 	"testing"
 
-	"github.com/servebench/servebench/servebench/report"
-
 	"github.com/servebench/servebench/servebench/record"
-
+	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/stats"
 )
 

@@ -8,14 +8,12 @@ import (
 	"math"
 	"slices"
 
-	"github.com/servebench/servebench/servebench/report"
-
-	"github.com/servebench/servebench/servebench/record"
-
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/servebench/servebench/internal/plotsvg"
+	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 //go:embed compare.html.tmpl

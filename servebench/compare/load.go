@@ -10,9 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/servebench/servebench/servebench/report"
-
 	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // LoadSide reads one side of a comparison from path: a run directory

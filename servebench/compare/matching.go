@@ -9,7 +9,6 @@ import (
 	"strconv"
 
 	"github.com/servebench/servebench/servebench/report"
-
 	"github.com/servebench/servebench/servebench/schedule"
 )
 

@@ -7,11 +7,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/servebench/servebench/servebench/report"
-
 	"github.com/servebench/servebench/servebench/openai"
-
 	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // Kind says how a comparison measures change.

@@ -8,11 +8,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/servebench/servebench/servebench/report"
-
-	"github.com/servebench/servebench/servebench/record"
-
 	"github.com/servebench/servebench/servebench/compare"
+	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // Load reads one release from each path, in the order given: an A/B

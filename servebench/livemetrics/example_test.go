@@ -6,13 +6,11 @@ import (
 	"os"
 	"time"
 
-	"github.com/servebench/servebench/servebench/openai"
-
-	"github.com/servebench/servebench/servebench/schedule"
-
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/livemetrics"
+	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/schedule"
 )
 
 // A suite reads the live series through the Observer seam: the same

@@ -8,18 +8,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/servebench/servebench/servebench/openai"
-
-	"github.com/servebench/servebench/servebench/schedule"
-
+	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
-
-	dto "github.com/prometheus/client_model/go"
 
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/livemetrics"
+	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/schedule"
 )
 
 // scrape reads the served series in the Prometheus text format.

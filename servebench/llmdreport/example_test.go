@@ -8,13 +8,11 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/servebench/servebench/servebench/openai"
-
-	"github.com/servebench/servebench/servebench/schedule"
-
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/llmdreport"
+	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/schedule"
 )
 
 // A run that writes its llm-d Benchmark Report beside report.json.

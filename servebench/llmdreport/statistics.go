@@ -4,10 +4,8 @@ import (
 	"math"
 	"slices"
 
-	"github.com/servebench/servebench/servebench/report"
-
 	"github.com/servebench/servebench/servebench/record"
-
+	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/stats"
 )
 

@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/servebench/servebench/servebench/openai"
-
 	"github.com/servebench/servebench/servebench/record"
 )
 

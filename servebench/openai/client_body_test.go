@@ -12,7 +12,6 @@ import (
 
 	"github.com/servebench/servebench/internal/ssetest"
 	"github.com/servebench/servebench/servebench/openai"
-
 	"github.com/servebench/servebench/servebench/record"
 )
 

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/servebench/servebench/servebench/openai"
-
 	"github.com/servebench/servebench/servebench/record"
 )
 

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/servebench/servebench/servebench/record"
-
 	"github.com/servebench/servebench/servebench/sse"
 )
 

@@ -5,9 +5,8 @@ import (
 	"time"
 
 	"github.com/servebench/servebench/internal/ssetest"
-	"github.com/servebench/servebench/servebench/record"
-
 	"github.com/servebench/servebench/servebench/quality"
+	"github.com/servebench/servebench/servebench/record"
 )
 
 func TestClientNonStreamingCompletions(t *testing.T) {

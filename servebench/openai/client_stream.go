@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/servebench/servebench/servebench/record"
-
 	"github.com/servebench/servebench/servebench/sse"
 )
 

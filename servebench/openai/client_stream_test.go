@@ -7,10 +7,8 @@ import (
 
 	"github.com/servebench/servebench/internal/ssetest"
 	"github.com/servebench/servebench/servebench/openai"
-
-	"github.com/servebench/servebench/servebench/record"
-
 	"github.com/servebench/servebench/servebench/quality"
+	"github.com/servebench/servebench/servebench/record"
 )
 
 func chatClient() *openai.Client {

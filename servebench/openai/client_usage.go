@@ -5,9 +5,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/servebench/servebench/servebench/record"
-
 	"github.com/servebench/servebench/servebench/quality"
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // finish completes the record once the exchange has ended: d and l, the

@@ -5,16 +5,11 @@ import (
 	"time"
 
 	"github.com/servebench/servebench/servebench/capacity"
-
-	"github.com/servebench/servebench/servebench/score"
-
-	"github.com/servebench/servebench/servebench/report"
-
 	"github.com/servebench/servebench/servebench/openai"
-
 	"github.com/servebench/servebench/servebench/record"
-
+	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/schedule"
+	"github.com/servebench/servebench/servebench/score"
 )
 
 // Each endpoint declares what it defines: an API without a first token

@@ -7,9 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/servebench/servebench/servebench/schedule"
-
 	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/schedule"
 )
 
 // Endpoint selects the OpenAI-compatible (or engine-specific) API a run

@@ -6,14 +6,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/servebench/servebench/servebench/capacity"
-
 	"github.com/servebench/servebench/internal/ssetest"
+	"github.com/servebench/servebench/servebench/capacity"
 	"github.com/servebench/servebench/servebench/openai"
-
-	"github.com/servebench/servebench/servebench/schedule"
-
 	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/schedule"
 )
 
 // parseRow reads one workload row the way a workload file gives it.

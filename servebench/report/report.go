@@ -4,11 +4,8 @@ import (
 	"slices"
 
 	"github.com/servebench/servebench/servebench/openai"
-
-	"github.com/servebench/servebench/servebench/schedule"
-
 	"github.com/servebench/servebench/servebench/record"
-
+	"github.com/servebench/servebench/servebench/schedule"
 	"github.com/servebench/servebench/servebench/stats"
 )
 

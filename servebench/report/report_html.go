@@ -12,12 +12,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/servebench/servebench/servebench/schedule"
-
-	"github.com/servebench/servebench/servebench/record"
-
 	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/internal/safefile"
+	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/schedule"
 )
 
 // reportHTMLFiles holds the page template.

@@ -7,7 +7,6 @@ import (
 
 	"github.com/servebench/servebench/servebench/openai"
 	"github.com/servebench/servebench/servebench/record"
-
 	"github.com/servebench/servebench/servebench/stats"
 )
 

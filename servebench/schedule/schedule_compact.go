@@ -11,10 +11,9 @@ import (
 	"io"
 	"os"
 
-	"github.com/servebench/servebench/servebench/record"
-
 	"github.com/servebench/servebench/internal/jsonscan"
 	"github.com/servebench/servebench/internal/strictjson"
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // errStreamDeclined says the streaming scorer met something it leaves to

@@ -7,11 +7,9 @@ import (
 	"slices"
 	"time"
 
-	"github.com/servebench/servebench/servebench/report"
-
 	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/servebench/record"
-
+	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/stats"
 )
 

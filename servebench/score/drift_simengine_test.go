@@ -6,16 +6,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/servebench/servebench/servebench/score"
-
-	"github.com/servebench/servebench/servebench/report"
-
-	"github.com/servebench/servebench/servebench/openai"
-
-	"github.com/servebench/servebench/servebench/schedule"
-
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/report"
+	"github.com/servebench/servebench/servebench/schedule"
+	"github.com/servebench/servebench/servebench/score"
 )
 
 // driftRun sends 30 req/s for 6 s to a simulated engine (8 ms steps) with the given slowdown and scores drift in 500 ms intervals: twelve

@@ -3,11 +3,9 @@ package score
 import (
 	"fmt"
 
-	"github.com/servebench/servebench/servebench/report"
-
-	"github.com/servebench/servebench/servebench/schedule"
-
 	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
+	"github.com/servebench/servebench/servebench/schedule"
 )
 
 // checkOutputLengths builds the check; nil when no row forced a length.

@@ -1,10 +1,9 @@
 package score
 
 import (
+	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/schedule"
-
-	"github.com/servebench/servebench/servebench/record"
 )
 
 // checkPromptTokens audits every outcome whose workload row declared its

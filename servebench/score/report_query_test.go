@@ -5,10 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/servebench/servebench/servebench/report"
-
 	"github.com/servebench/servebench/servebench/record"
-
+	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/stats"
 )
 

@@ -8,11 +8,9 @@ import (
 	"io"
 	"os"
 
-	"github.com/servebench/servebench/servebench/report"
-
-	"github.com/servebench/servebench/servebench/record"
-
 	"github.com/servebench/servebench/internal/strictjson"
+	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // ReadRequestScores reads a file of request entries, one JSON object per

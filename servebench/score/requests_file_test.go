@@ -8,11 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/servebench/servebench/servebench/score"
-
-	"github.com/servebench/servebench/servebench/report"
-
 	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
+	"github.com/servebench/servebench/servebench/score"
 )
 
 // ReadRequestScores hands over every line in order and names the file,

@@ -4,11 +4,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/servebench/servebench/servebench/report"
-
 	"github.com/servebench/servebench/servebench/openai"
-
 	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // resolveAPI finds the declarations of endpoint e and refuses an SLO

@@ -10,18 +10,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/servebench/servebench/servebench/score"
-
-	"github.com/servebench/servebench/servebench/report"
-
 	"github.com/servebench/servebench/internal/ssetest"
-	"github.com/servebench/servebench/servebench/openai"
-
-	"github.com/servebench/servebench/servebench/schedule"
-
-	"github.com/servebench/servebench/servebench/record"
-
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
+	"github.com/servebench/servebench/servebench/schedule"
+	"github.com/servebench/servebench/servebench/score"
 )
 
 // runEndpoint runs count requests of workload at 20 req/s against srv and

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/servebench/servebench/servebench/report"
-
 	"github.com/servebench/servebench/servebench/stats"
 )
 

@@ -7,11 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/servebench/servebench/servebench/report"
-
-	"github.com/servebench/servebench/servebench/schedule"
-
 	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
+	"github.com/servebench/servebench/servebench/schedule"
 )
 
 // millionRun builds a synthetic open-loop run of n requests at 1000 req/s,

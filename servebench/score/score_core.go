@@ -4,9 +4,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/servebench/servebench/servebench/report"
-
 	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // scoreRecords scores the cohort's records (one per offered request, in

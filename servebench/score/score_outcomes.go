@@ -4,14 +4,11 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/servebench/servebench/servebench/report"
-
 	"github.com/servebench/servebench/internal/numfmt"
-	"github.com/servebench/servebench/servebench/schedule"
-
-	"github.com/servebench/servebench/servebench/record"
-
 	"github.com/servebench/servebench/servebench/quality"
+	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
+	"github.com/servebench/servebench/servebench/schedule"
 )
 
 // Score scores a run's outcome records against its schedule: the runner's

@@ -3,13 +3,10 @@ package score
 import (
 	"fmt"
 
-	"github.com/servebench/servebench/servebench/report"
-
-	"github.com/servebench/servebench/servebench/record"
-
-	"github.com/servebench/servebench/servebench/stats"
-
 	"github.com/servebench/servebench/internal/numfmt"
+	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
+	"github.com/servebench/servebench/servebench/stats"
 )
 
 // populations collects the latency populations behind a report's

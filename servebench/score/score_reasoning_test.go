@@ -3,9 +3,8 @@ package score
 import (
 	"testing"
 
-	"github.com/servebench/servebench/servebench/schedule"
-
 	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/schedule"
 )
 
 // A reasoning model's usage counts its reasoning tokens too, but f and l

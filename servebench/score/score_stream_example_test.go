@@ -7,11 +7,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/servebench/servebench/servebench/score"
-
-	"github.com/servebench/servebench/servebench/schedule"
-
 	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/schedule"
+	"github.com/servebench/servebench/servebench/score"
 )
 
 // Re-score a run directory in bounded memory: the report keeps the

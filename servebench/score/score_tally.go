@@ -4,11 +4,9 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/servebench/servebench/servebench/report"
-
 	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/servebench/record"
-
+	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/stats"
 )
 

@@ -6,10 +6,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/servebench/servebench/servebench/report"
-
 	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/internal/oneline"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // FirstUnqualifiedLimit is how many unqualified requests a Report lists in

@@ -8,9 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/servebench/servebench/servebench/report"
-
 	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // TestScoreTellsAboveTheObjectiveFromNotMeasurable scores one request of

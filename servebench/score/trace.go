@@ -6,14 +6,11 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/servebench/servebench/servebench/report"
-
-	"github.com/servebench/servebench/servebench/schedule"
-
-	"github.com/servebench/servebench/servebench/record"
-
 	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/internal/strictjson"
+	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
+	"github.com/servebench/servebench/servebench/schedule"
 )
 
 // traceFile is the TRACE input of the normalized format: the arrival window,
