@@ -61,22 +61,18 @@ func NewWith(t testing.TB, script func(w *Writer), configure func(*http.Server))
 }
 
 // ContentTimes returns the server's content write times in milliseconds.
-func (s *Server) ContentTimes() []float64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := make([]float64, len(s.contentAt))
-	for i, d := range s.contentAt {
-		out[i] = record.Millis(d)
-	}
-	return out
-}
+func (s *Server) ContentTimes() []float64 { return s.millisOf(&s.contentAt) }
 
 // MarkTimes returns the server's marked times in milliseconds.
-func (s *Server) MarkTimes() []float64 {
+func (s *Server) MarkTimes() []float64 { return s.millisOf(&s.marks) }
+
+// millisOf converts the times *ds holds, under the lock, into the
+// records' milliseconds.
+func (s *Server) millisOf(ds *[]time.Duration) []float64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make([]float64, len(s.marks))
-	for i, d := range s.marks {
+	out := make([]float64, len(*ds))
+	for i, d := range *ds {
 		out[i] = record.Millis(d)
 	}
 	return out

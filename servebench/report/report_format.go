@@ -7,11 +7,8 @@ import (
 )
 
 // Numbers for people are written through internal/numfmt (see its package
-// comment for the conventions). These two names remain for the scoring and
-// chart code that still calls them.
-
-// textMS formats milliseconds compactly (numfmt.Compact).
-func textMS(ms float64) string { return numfmt.Compact(ms) }
+// comment for the conventions); these names remain for the chart code that
+// calls them.
 
 // htmlMS formats milliseconds compactly (numfmt.Compact).
 func htmlMS(ms float64) string { return numfmt.Compact(ms) }
