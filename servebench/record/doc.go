@@ -9,7 +9,7 @@
 //	Request, Message, TextInput    one workload row, as the workload file gives it
 //	Outcome, Status, TimeoutKind   one attempt's terminal record and its clocks
 //	Sender                         what a protocol client implements
-//	CreateWriter, NewWriter        write outcomes as requests end (Writer)
+//	CreateWriter                   write outcomes as requests end (Writer)
 //	ReadOutcomes, DecodeFast       read them back (DecodeFast: the allocation-free path)
 //	ScheduleFile, OutcomesFile...  the run directory's file names
 //

@@ -50,12 +50,12 @@ func CreateWriter(path string, wrap func(*os.File) io.Writer) (*Writer, error) {
 	if wrap != nil {
 		sink = wrap(f)
 	}
-	return NewWriter(sink, f), nil
+	return newWriter(sink, f), nil
 }
 
 // newOutcomeWriter writes records to sink; closer, when not nil, is closed
 // by Close.
-func NewWriter(sink io.Writer, closer io.Closer) *Writer {
+func newWriter(sink io.Writer, closer io.Closer) *Writer {
 	w := &Writer{sink: sink, closer: closer, failed: make(chan struct{})}
 	w.enc = json.NewEncoder(&w.buf)
 	return w
