@@ -229,7 +229,7 @@ func ClosedPortURL(t testing.TB) string {
 	return "http://" + addr
 }
 
-// writeJSON answers with a whole JSON body after a delay, recording when
+// JSONAnswer answers with a whole JSON body after a delay, recording when
 // the body was written as the content time.
 func JSONAnswer(delay time.Duration, body string) func(w *Writer) {
 	return func(w *Writer) {

@@ -13,7 +13,7 @@ const (
 	prefixCacheQueries = "vllm:prefix_cache_queries_total"
 )
 
-// scrapeEach scrapes every URL in turn.
+// ScrapeEach scrapes every URL in turn.
 func ScrapeEach(ctx context.Context, urls []string) []Scrape {
 	out := make([]Scrape, len(urls))
 	for i, u := range urls {
@@ -23,7 +23,7 @@ func ScrapeEach(ctx context.Context, urls []string) []Scrape {
 	return out
 }
 
-// stopSamplers stops every sampler and returns their series, in order.
+// StopSamplers stops every sampler and returns their series, in order.
 func StopSamplers(samplers []*Sampler) []*report.EngineSeries {
 	out := make([]*report.EngineSeries, len(samplers))
 	for i, s := range samplers {
@@ -32,7 +32,7 @@ func StopSamplers(samplers []*Sampler) []*report.EngineSeries {
 	return out
 }
 
-// backendMetrics compares the scrapes of each replica and adds its series;
+// Backends compares the scrapes of each replica and adds its series;
 // nil without any replica.
 func Backends(urls []string, before, after []Scrape, series []*report.EngineSeries) []report.BackendMetrics {
 	if len(urls) == 0 {

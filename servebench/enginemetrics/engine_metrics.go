@@ -112,13 +112,13 @@ func engineMetricsBetween(url string, before, after *metricsSnapshot) *report.En
 	return em
 }
 
-// scrapeResult is one scrape of the engine's metrics, or why it failed.
+// Scrape is one scrape of the engine's metrics, or why it failed.
 type Scrape struct {
 	snap *metricsSnapshot
 	err  error
 }
 
-// metricsBetween compares two scrapes of url, or says why one failed.
+// Between compares two scrapes of url, or says why one failed.
 func Between(url string, before, after Scrape) *report.EngineMetrics {
 	if before.err != nil || after.err != nil {
 		em := &report.EngineMetrics{URL: openai.RedactURL(url)}
@@ -132,7 +132,7 @@ func Between(url string, before, after Scrape) *report.EngineMetrics {
 	return engineMetricsBetween(openai.RedactURL(url), before.snap, after.snap)
 }
 
-// scrapeOnce reads url's metrics once, keeping the error beside the result.
+// ScrapeOnce reads url's metrics once, keeping the error beside the result.
 func ScrapeOnce(ctx context.Context, url string) Scrape {
 	snap, err := scrapeMetrics(ctx, url)
 	return Scrape{snap, err}

@@ -87,7 +87,7 @@ func engineSampleOf(s *metricsSnapshot) (sample report.EngineSample, engine stri
 	return report.EngineSample{}, "", mapped
 }
 
-// engineSampler scrapes every interval until stopped.
+// Sampler scrapes every interval until stopped.
 type Sampler struct {
 	url    string
 	cancel context.CancelFunc
@@ -98,7 +98,7 @@ type Sampler struct {
 	baseline *float64 // preemption counter at the first sample that had it
 }
 
-// startEngineSampler starts scraping url every interval; times are
+// StartSampler starts scraping url every interval; times are
 // measured from t0. A failed scrape is recorded as a sample with its
 // error, and scraping goes on.
 func StartSampler(ctx context.Context, url string, interval time.Duration, t0 time.Time) *Sampler {
@@ -189,7 +189,7 @@ func (s *Sampler) stop() *report.EngineSeries {
 	return &out
 }
 
-// stopIfStarted stops a sampler; nil for none.
+// StopIfStarted stops a sampler; nil for none.
 func (s *Sampler) StopIfStarted() *report.EngineSeries {
 	if s == nil {
 		return nil

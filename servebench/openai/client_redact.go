@@ -74,7 +74,7 @@ func (c *Client) redactMessage(s string) string {
 	return c.Redactor().Redact(s)
 }
 
-// redactURL removes rawURL's userinfo and query values from s in every
+// RedactURLSecrets removes rawURL's userinfo and query values from s in every
 // form an error can carry them (see URLSecrets).
 func RedactURLSecrets(s, rawURL string) string {
 	secrets := URLSecrets(rawURL)

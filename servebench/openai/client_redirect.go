@@ -71,7 +71,7 @@ func ValidateExtraHeader(name, value string) error {
 	return nil
 }
 
-// validateHeaders checks every extra header of c.
+// ValidateHeaders checks every extra header of c.
 func (c *Client) ValidateHeaders() error {
 	for name, values := range c.Header {
 		for _, v := range values {

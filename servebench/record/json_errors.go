@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// describeJSONError turns encoding/json's errors into messages that name the
+// DescribeJSONError turns encoding/json's errors into messages that name the
 // field.
 func DescribeJSONError(err error) error {
 	switch e := err.(type) {

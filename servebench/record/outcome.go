@@ -106,7 +106,7 @@ type Outcome struct {
 	Quality *quality.Verdict `json:"quality,omitempty"`
 }
 
-// millis converts a duration since the run's start instant into the
+// Millis converts a duration since the run's start instant into the
 // records' unit: milliseconds rounded to microsecond resolution.
 func Millis(d time.Duration) float64 {
 	return math.Round(float64(d)/float64(time.Microsecond)) / 1000

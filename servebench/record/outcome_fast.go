@@ -2,7 +2,7 @@ package record
 
 import "github.com/servebench/servebench/internal/jsonscan"
 
-// decodeOutcomeFast decodes one outcomes.jsonl line in the shape the
+// DecodeFast decodes one outcomes.jsonl line in the shape the
 // runner writes it, without reflection and reusing o's slices. It is a
 // fast path in front of the strict decoder, not a second definition of
 // the format: it accepts only plain lines (known keys, each once, every

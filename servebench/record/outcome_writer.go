@@ -12,7 +12,7 @@ import (
 	"github.com/servebench/servebench/internal/safefile"
 )
 
-// outcomeWriter appends outcome records to a JSONL file, each in one write
+// Writer appends outcome records to a JSONL file, each in one write
 // as it is written, so an interrupted run still leaves every finished
 // request on disk. It is safe for concurrent use.
 //
@@ -30,7 +30,7 @@ type Writer struct {
 	err    error
 	kept   []Outcome
 	failed chan struct{}
-	// keepNone stops Write from keeping a copy (a BoundedMemory run).
+	// KeepNone stops Write from keeping a copy (a BoundedMemory run).
 	KeepNone bool
 }
 
@@ -39,7 +39,7 @@ type truncater interface {
 	Truncate(size int64) error
 }
 
-// createOutcomeWriter creates (or truncates) the file at path. Its writes
+// CreateWriter creates (or truncates) the file at path. Its writes
 // go through wrap when that is set (a test's stand-in for a full disk).
 func CreateWriter(path string, wrap func(*os.File) io.Writer) (*Writer, error) {
 	f, err := safefile.Create(path)
@@ -53,7 +53,7 @@ func CreateWriter(path string, wrap func(*os.File) io.Writer) (*Writer, error) {
 	return newWriter(sink, f), nil
 }
 
-// newOutcomeWriter writes records to sink; closer, when not nil, is closed
+// newWriter writes records to sink; closer, when not nil, is closed
 // by Close.
 func newWriter(sink io.Writer, closer io.Closer) *Writer {
 	w := &Writer{sink: sink, closer: closer, failed: make(chan struct{})}

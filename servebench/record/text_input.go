@@ -57,7 +57,7 @@ func (in TextInput) MarshalJSON() ([]byte, error) {
 	return json.Marshal(in.Texts[0])
 }
 
-// validate checks that the input has at least one non-empty text.
+// Validate checks that the input has at least one non-empty text.
 func (in *TextInput) Validate() error {
 	if len(in.Texts) == 0 {
 		return errors.New("input: an empty array; give at least one string")

@@ -156,7 +156,7 @@ type Report struct {
 	// Requests has one entry per offered request, in schedule order.
 	Requests []RequestScore `json:"requests"`
 
-	// samples keeps the raw latency samples behind Percentiles, so that any
+	// Samples keeps the raw latency samples behind Percentiles, so that any
 	// percentile can be computed in memory; it is not serialized.
 	Samples map[record.Metric][]float64 `json:"-"`
 }

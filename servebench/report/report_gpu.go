@@ -120,7 +120,7 @@ func (g *GPUTelemetry) UnavailableReason() string {
 	return strings.TrimPrefix(g.Status, "unavailable: ")
 }
 
-// attributeWork sets the work the energy bought: the report's qualified
+// AttributeWork sets the work the energy bought: the report's qualified
 // requests and the output tokens of its successful requests, and the
 // joules per each. It is called again when a run is re-scored, since the
 // qualified count depends on the SLO.

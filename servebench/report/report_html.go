@@ -57,7 +57,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	return err
 }
 
-// writeHTMLFile renders the report's HTML page to path.
+// WriteHTMLFile renders the report's HTML page to path.
 func WriteHTMLFile(path string, r *Report) error {
 	var buf bytes.Buffer
 	if err := r.WriteHTML(&buf); err != nil {

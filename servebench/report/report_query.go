@@ -82,7 +82,7 @@ func (rs *RequestScore) HadNoRecord() bool {
 	return rs.Status == record.StatusNotSent && rs.Error == NoOutcomeRecordError
 }
 
-// noOutcomeRecordError is the error of a scheduled request that has no
+// NoOutcomeRecordError is the error of a scheduled request that has no
 // outcome record at all; Report.RequestsWithoutRecord looks for it.
 const NoOutcomeRecordError = "no outcome record: the request never reached a terminal record (interrupted run?)"
 

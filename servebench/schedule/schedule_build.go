@@ -63,7 +63,7 @@ func Build(p Plan) (*Schedule, error) {
 	return s, err
 }
 
-// realization is a schedule on its way to being realized: the header,
+// Realization is a schedule on its way to being realized: the header,
 // complete, and what its entries are made from, so that the entries can
 // be produced one at a time, in arrival order, and a long schedule
 // written and planned without ever being held whole.
@@ -75,7 +75,7 @@ type Realization struct {
 	offsets  []time.Duration // arrival instants
 }
 
-// realize checks the plan and fixes the schedule's header and arrivals.
+// Realize checks the plan and fixes the schedule's header and arrivals.
 func Realize(p Plan) (*Realization, error) {
 	if p.Workload == nil || len(p.Workload.Requests) == 0 {
 		return nil, fmt.Errorf("schedule: a workload with at least one request is required")
@@ -159,7 +159,7 @@ func (r *Realization) count() int {
 	return n
 }
 
-// entries calls emit with each entry in arrival order; the entry it is
+// Entries calls emit with each entry in arrival order; the entry it is
 // given is reused for the next, so emit copies what it keeps.
 func (r *Realization) Entries(emit func(*Entry) error) error {
 	reps := make([]int, len(r.units))

@@ -16,12 +16,12 @@ import (
 	"github.com/servebench/servebench/servebench/record"
 )
 
-// errStreamDeclined says the streaming scorer met something it leaves to
+// ErrStreamDeclined says the streaming scorer met something it leaves to
 // the strict in-memory reader: an input error (which that reader names by
 // file, line and field) or a shape the fast paths do not take.
 var ErrStreamDeclined = errors.New("declined by the streaming scorer")
 
-// compactSchedule holds what scoring needs of each schedule entry in about
+// Compact holds what scoring needs of each schedule entry in about
 // 30 bytes: the packed ID, class and scheduled time, and whether its time
 // is fixed at run time. A hash table of entry indices finds an entry by ID.
 type Compact struct {
@@ -33,7 +33,7 @@ type Compact struct {
 	SHA256    string
 }
 
-// lookup finds the entry with this ID; -1 when there is none.
+// Lookup finds the entry with this ID; -1 when there is none.
 func (c *Compact) Lookup(id []byte) int {
 	mask := uint64(len(c.table) - 1)
 	for h := maphash.Bytes(c.seed, id) & mask; ; h = (h + 1) & mask {
@@ -70,7 +70,7 @@ func (c *Compact) index() bool {
 	return true
 }
 
-// readCompactSchedule reads schedule.json in one streamed pass. Anything
+// ReadCompact reads schedule.json in one streamed pass. Anything
 // short of a well-formed schedule in the runner's shape declines.
 func ReadCompact(path string) (*Compact, error) {
 	f, err := os.Open(path)
@@ -176,7 +176,7 @@ func readDelim(dec *json.Decoder, d json.Delim) bool {
 }
 
 // decodeScheduleEntryFast decodes a plain schedule entry (no quality
-// expectation) as decodeOutcomeFast does an outcome: false for anything
+// expectation) as record.DecodeFast does an outcome: false for anything
 // it does not take, which the caller then decodes strictly.
 func decodeScheduleEntryFast(raw []byte, e *Entry) bool {
 	*e = Entry{}

@@ -31,7 +31,7 @@ type Encoder struct {
 // empty: the last field, then the object's close.
 const entriesTail = "[]\n}"
 
-// newScheduleEncoder writes head's fields up to the opening of its
+// NewEncoder writes head's fields up to the opening of its
 // entries; head's own entries are not written.
 func NewEncoder(w io.Writer, head *Schedule) (*Encoder, error) {
 	h := *head
@@ -51,7 +51,7 @@ func NewEncoder(w io.Writer, head *Schedule) (*Encoder, error) {
 	return e, nil
 }
 
-// entry writes the next entry.
+// Entry writes the next entry.
 func (e *Encoder) Entry(x *Entry) error {
 	e.raw.Reset()
 	if err := e.enc.Encode(x); err != nil {
@@ -73,7 +73,7 @@ func (e *Encoder) Entry(x *Entry) error {
 	return nil
 }
 
-// close ends the entries and the schedule.
+// Close ends the entries and the schedule.
 func (e *Encoder) Close() error {
 	end := "]\n}\n"
 	if e.entries > 0 {
@@ -107,7 +107,7 @@ type File struct {
 	sum hash.Hash
 }
 
-// createScheduleFile creates (or truncates) the file at path.
+// CreateFile creates (or truncates) the file at path.
 func CreateFile(path string) (*File, error) {
 	f, err := safefile.Create(path)
 	if err != nil {
@@ -122,7 +122,7 @@ func (s *File) Write(p []byte) (int, error) {
 	return s.buf.Write(p)
 }
 
-// close flushes and closes the file and returns the SHA-256 of its bytes.
+// Close flushes and closes the file and returns the SHA-256 of its bytes.
 func (s *File) Close() (string, error) {
 	err := s.buf.Flush()
 	if cerr := s.f.Close(); err == nil {
@@ -134,5 +134,5 @@ func (s *File) Close() (string, error) {
 	return hex.EncodeToString(s.sum.Sum(nil)), nil
 }
 
-// abort closes the file after a failed write.
+// Abort closes the file after a failed write.
 func (s *File) Abort() { _ = s.f.Close() }

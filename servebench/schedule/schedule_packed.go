@@ -1,6 +1,6 @@
 package schedule
 
-// packedEntries holds what every compact form of a schedule needs of each
+// PackedEntries holds what every compact form of a schedule needs of each
 // entry in about 16 bytes: its ID in one shared byte slice, its scheduled
 // time, and its class as an index into the distinct classes.
 type PackedEntries struct {
@@ -14,7 +14,7 @@ type PackedEntries struct {
 
 func (p *PackedEntries) Len() int { return len(p.Scheduled) }
 
-// id is entry i's ID; the bytes are shared, so copy them to keep them.
+// ID is entry i's ID; the bytes are shared, so copy them to keep them.
 func (p *PackedEntries) ID(i int) []byte {
 	start := uint32(0)
 	if i > 0 {
@@ -23,10 +23,10 @@ func (p *PackedEntries) ID(i int) []byte {
 	return p.IDs[start:p.idEnd[i]]
 }
 
-// className is entry i's class.
+// Class is entry i's class.
 func (p *PackedEntries) Class(i int) string { return p.classes[p.class[i]] }
 
-// add appends an entry; false when the packing's limits are passed: 4 GiB
+// Add appends an entry; false when the packing's limits are passed: 4 GiB
 // of ID bytes, 2^31 entries or 65,535 distinct classes.
 func (p *PackedEntries) Add(id, class string, scheduledMS float64) bool {
 	if len(p.IDs)+len(id) > 1<<32-1 || p.Len() >= 1<<31-1 {

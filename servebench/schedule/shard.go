@@ -117,7 +117,7 @@ func (s *Schedule) OwnShare() *Schedule {
 	return &c
 }
 
-// scheduleUnits groups entries into arrival units: an entry without a
+// Units groups entries into arrival units: an entry without a
 // dependency starts a unit; its later turns follow it.
 func Units(s *Schedule) [][]int {
 	var units [][]int

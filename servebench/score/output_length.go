@@ -8,7 +8,7 @@ import (
 	"github.com/servebench/servebench/servebench/schedule"
 )
 
-// checkOutputLengths builds the check; nil when no row forced a length.
+// CheckOutputLengths builds the check; nil when no row forced a length.
 func CheckOutputLengths(s *schedule.Schedule, outcomes []record.Outcome) *report.OutputLengthCheck {
 	byID := make(map[string]*schedule.Entry, len(s.Entries))
 	for i := range s.Entries {

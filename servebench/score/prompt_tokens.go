@@ -6,7 +6,7 @@ import (
 	"github.com/servebench/servebench/servebench/schedule"
 )
 
-// checkPromptTokens audits every outcome whose workload row declared its
+// CheckPromptTokens audits every outcome whose workload row declared its
 // prompt length; nil when no row did.
 func CheckPromptTokens(w *schedule.Workload, s *schedule.Schedule, outcomes []record.Outcome) *report.PromptTokenAudit {
 	rows := make(map[string]int, len(s.Entries))

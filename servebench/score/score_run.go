@@ -157,7 +157,7 @@ func carryPrevious(rep *report.Report, prev *report.Report) {
 	rep.AttachEngineSeries(prev.EngineSeries)
 }
 
-// fillFrom takes the options left at their zero value from a report: its
+// FillFrom takes the options left at their zero value from a report: its
 // SLO, Wilson confidence and percentile method.
 func (opts *Options) FillFrom(prev *report.Report) {
 	opts.SLO = keepUnsetObjectives(opts.SLO, prev.SLO)
@@ -172,7 +172,7 @@ func (opts *Options) FillFrom(prev *report.Report) {
 	}
 }
 
-// readPreviousReport reads a run's report.json; nil when there is none.
+// ReadPreviousReport reads a run's report.json; nil when there is none.
 func ReadPreviousReport(path string) (*report.Report, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {

@@ -34,7 +34,7 @@ func scoreRunDirStreaming(dir string, opts Options, out io.Writer) (*report.Repo
 	return rep, err
 }
 
-// scoreRunDirCounting is scoreRunDirStreaming that also counts the
+// RunDirCounting is scoreRunDirStreaming that also counts the
 // attempts (every line, retries included) sent before the window's end,
 // for the generator's delivered rate.
 func RunDirCounting(dir string, opts Options, out io.Writer) (*report.Report, int, error) {

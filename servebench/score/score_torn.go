@@ -8,7 +8,7 @@ import (
 	"github.com/servebench/servebench/servebench/report"
 )
 
-// tornLine is an outcome file's last line when a crash or a full disk cut
+// TornLine is an outcome file's last line when a crash or a full disk cut
 // it off mid-write: it does not end in a newline and is not a complete
 // record.
 type TornLine struct {
@@ -31,7 +31,7 @@ func splitTornTail(data []byte, lines []jsonlLine, decode func(jsonlLine) (recor
 	return outcomes[:bad], lines[:bad], &TornLine{Number: lines[bad].number, Err: err}, nil
 }
 
-// markTornLine makes the report of a run directory with a torn last line
+// MarkTornLine makes the report of a run directory with a torn last line
 // not valid, naming the line.
 func MarkTornLine(rep *report.Report, file string, torn *TornLine) {
 	rep.Valid = false
