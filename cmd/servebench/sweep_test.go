@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/sweepreport"
 )
 
@@ -54,7 +55,10 @@ func TestSweepInconclusiveRateExitsFourAndSaysWhy(t *testing.T) {
 
 // A passing sweep exits 0 and feeds the pareto command.
 func TestSweepThenParetoJSON(t *testing.T) {
-	url := startSim(t, nil)
+	// Steps of 8 ms of wall time: the four tokens of a request arrive
+	// apart, so every run has a median TPOT above zero even on a loaded
+	// machine, where a faster engine's tokens can land in one read.
+	url := startSim(t, func(c *simengine.Config) { c.TimeScale = 1 })
 	w := writeWorkload(t, twoRows)
 	dirs := []string{filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")}
 	for _, d := range dirs {
