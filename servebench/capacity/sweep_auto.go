@@ -68,48 +68,19 @@ func (a *AutoRates) check() error {
 // through the coarse series and the bisection.
 func (a *AutoRates) search(run func(rate float64) (bool, error)) error {
 	a.Coarse, a.Bisected = []float64{}, []float64{}
-	var lo, hi *float64 // highest passing, lowest non-passing
-	tried := 0
-	try := func(rate float64, phase *[]float64) (bool, error) {
-		tried++
-		*phase = append(*phase, rate)
-		return run(rate)
-	}
-	// Coarse: climb while passing, descend while failing.
-	for rate := a.StartRPS; tried < autoMaxRuns; {
-		ok, err := try(rate, &a.Coarse)
-		if err != nil {
-			return err
-		}
-		if ok {
-			lo = new(rate)
-			if hi != nil || rate >= a.MaxRPS {
-				break
-			}
-			rate = min(rate*a.Factor, a.MaxRPS)
-		} else {
-			hi = new(rate)
-			if lo != nil || rate <= a.MinRPS {
-				break
-			}
-			rate = max(rate/a.Factor, a.MinRPS)
-		}
-	}
-	// Bisection between the highest pass and the lowest non-pass.
-	for lo != nil && hi != nil && *hi-*lo > a.ResolutionRPS && tried < autoMaxRuns {
-		mid := roundRate((*lo + *hi) / 2)
-		if mid <= *lo || mid >= *hi {
-			break
-		}
-		ok, err := try(mid, &a.Bisected)
-		if err != nil {
-			return err
-		}
-		if ok {
-			lo = new(mid)
-		} else {
-			hi = new(mid)
-		}
+	lo, hi, err := bracketSearch[float64]{
+		start: a.StartRPS,
+		up:    func(r float64) (float64, bool) { return min(r*a.Factor, a.MaxRPS), r < a.MaxRPS },
+		down:  func(r float64) (float64, bool) { return max(r/a.Factor, a.MinRPS), r > a.MinRPS },
+		mid: func(lo, hi float64) (float64, bool) {
+			m := roundRate((lo + hi) / 2)
+			return m, m > lo && m < hi
+		},
+		wide:    func(lo, hi float64) bool { return hi-lo > a.ResolutionRPS },
+		maxRuns: autoMaxRuns,
+	}.run(run, &a.Coarse, &a.Bisected)
+	if err != nil {
+		return err
 	}
 	a.Bracket = [2]*float64{lo, hi}
 	return nil

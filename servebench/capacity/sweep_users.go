@@ -73,43 +73,16 @@ func (a *AutoUsers) Check() error {
 // boundary points.
 func (a *AutoUsers) search(run func(users int) (bool, error)) error {
 	a.Doubled, a.Bisected, a.Replicated = []int{}, []int{}, []int{}
-	var lo, hi *int
-	tried := 0
-	try := func(users int, phase *[]int) (bool, error) {
-		tried++
-		*phase = append(*phase, users)
-		return run(users)
-	}
-	for users := a.StartUsers; tried < autoUsersMaxRuns; {
-		ok, err := try(users, &a.Doubled)
-		if err != nil {
-			return err
-		}
-		if ok {
-			lo = new(users)
-			if hi != nil || users >= a.MaxUsers {
-				break
-			}
-			users = min(users*2, a.MaxUsers)
-			continue
-		}
-		hi = new(users)
-		if lo != nil || users == 1 {
-			break
-		}
-		users = max(users/2, 1)
-	}
-	for lo != nil && hi != nil && *hi-*lo > 1 && float64(*hi-*lo) > a.Tolerance*float64(*lo) && tried < autoUsersMaxRuns {
-		mid := (*lo + *hi) / 2
-		ok, err := try(mid, &a.Bisected)
-		if err != nil {
-			return err
-		}
-		if ok {
-			lo = new(mid)
-		} else {
-			hi = new(mid)
-		}
+	lo, hi, err := bracketSearch[int]{
+		start:   a.StartUsers,
+		up:      func(u int) (int, bool) { return min(u*2, a.MaxUsers), u < a.MaxUsers },
+		down:    func(u int) (int, bool) { return max(u/2, 1), u > 1 },
+		mid:     func(lo, hi int) (int, bool) { return (lo + hi) / 2, true },
+		wide:    func(lo, hi int) bool { return hi-lo > 1 && float64(hi-lo) > a.Tolerance*float64(lo) },
+		maxRuns: autoUsersMaxRuns,
+	}.run(run, &a.Doubled, &a.Bisected)
+	if err != nil {
+		return err
 	}
 	a.Bracket = [2]*int{lo, hi}
 	return nil
