@@ -47,3 +47,33 @@ func TestWriteFileRefusesALinkOutOfItsDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestWriteWholeReplacesALinkRatherThanWritingThroughIt: a link planted
+// where the file goes is replaced by the file; its target keeps its bytes.
+func TestWriteWholeReplacesALinkRatherThanWritingThroughIt(t *testing.T) {
+	dir, elsewhere := t.TempDir(), t.TempDir()
+	victim := filepath.Join(elsewhere, "authorized_keys")
+	if err := os.WriteFile(victim, []byte("keep"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "compare.json")
+	if err := os.Symlink(victim, path); err != nil {
+		t.Fatal(err)
+	}
+	if err := safefile.WriteWhole(path, []byte("{}\n")); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "keep" {
+		t.Fatalf("the link's target now holds %q", b)
+	}
+	fi, err := os.Lstat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		t.Fatalf("%s is not a regular file now: %v %v", path, fi, err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "{}\n" {
+		t.Fatalf("%s holds %q", path, b)
+	}
+	if _, err := os.Stat(path + ".tmp"); !os.IsNotExist(err) {
+		t.Fatalf("the temporary file was left behind: %v", err)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/servebench/servebench/internal/safefile"
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/schedule"
@@ -241,10 +242,10 @@ func (c *Comparison) WriteFiles(dir string) error {
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, ComparisonFile), b, 0o644); err != nil {
+	if err := safefile.WriteWhole(filepath.Join(dir, ComparisonFile), b); err != nil {
 		return fmt.Errorf("compare: %w", err)
 	}
-	f, err := os.Create(filepath.Join(dir, ComparisonHTMLFile))
+	f, err := safefile.Create(filepath.Join(dir, ComparisonHTMLFile))
 	if err != nil {
 		return fmt.Errorf("compare: %w", err)
 	}

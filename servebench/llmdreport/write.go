@@ -3,11 +3,11 @@ package llmdreport
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/servebench/servebench/internal/safefile"
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -74,7 +74,7 @@ func Write(dir string, br *Report, format Format) (string, error) {
 		return "", fmt.Errorf("llm-d benchmark report: unknown format %q", format)
 	}
 	path := filepath.Join(dir, name)
-	if err := os.WriteFile(path, data, 0o644); err != nil {
+	if err := safefile.WriteWhole(path, data); err != nil {
 		return "", fmt.Errorf("llm-d benchmark report: %w", err)
 	}
 	return path, nil
