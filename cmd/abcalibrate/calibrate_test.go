@@ -9,10 +9,10 @@ import (
 
 func TestAdvisedRounds(t *testing.T) {
 	for decide, want := range map[string]int{
-		"about 1 more round would decide it with probability 80% if the change and the noise stay as measured":   1,
-		"about 12 more rounds would decide it with probability 80% if the change and the noise stay as measured": 12,
-		"more than 200 more rounds would be needed: the estimate is too close to the tolerance":                  -1,
-		"about 3× the requests per run would likely decide it":                                                   -1,
+		"about 1 more round would decide it with probability 80%, allowing for the uncertainty of the change and the noise measured so far":   1,
+		"about 12 more rounds would decide it with probability 80%, allowing for the uncertainty of the change and the noise measured so far": 12,
+		"more than 200 more rounds would be needed: the estimate is too close to the tolerance":                                               -1,
+		"about 3× the requests per run would likely decide it":                                                                                -1,
 	} {
 		got, ok := advisedRounds(decide)
 		if (want < 0 && ok) || (want >= 0 && (!ok || got != want)) {

@@ -211,14 +211,25 @@ func (c *Comparison) decideHint(est estimate, threshold float64) string {
 		}
 		return fmt.Sprintf("about %v× the requests per run would likely decide it; better, run 2 or more rounds, since request-level intervals are blind to run-to-run variance", f)
 	}
-	n := float64(c.Rounds.Baseline)
-	for extra := 1; extra <= 200; extra++ {
-		if decideProbability(est, threshold, (n+float64(extra))/n) >= decidePower {
-			return fmt.Sprintf("about %d more %s would decide it with probability %.0f%% if the change and the noise stay as measured",
-				extra, plural(extra, "round", "rounds"), 100*decidePower)
+	if extra, ok := roundsToDecide(est, threshold, float64(c.Rounds.Baseline), maxAdvisedRounds); ok {
+		return fmt.Sprintf("about %d more %s would decide it with probability %.0f%%, allowing for the uncertainty of the change and the noise measured so far",
+			extra, plural(extra, "round", "rounds"), 100*decidePower)
+	}
+	return fmt.Sprintf("more than %d more rounds would be needed: the estimate is too close to the tolerance", maxAdvisedRounds)
+}
+
+// maxAdvisedRounds is the most extra rounds the advice names.
+const maxAdvisedRounds = 200
+
+// roundsToDecide is the fewest extra rounds, at most limit, after n rounds
+// a side, that decide the comparison with probability decidePower.
+func roundsToDecide(est estimate, threshold, n float64, limit int) (int, bool) {
+	for extra := 1; extra <= limit; extra++ {
+		if decideProbabilityPredictive(est, threshold, (n+float64(extra))/n) >= decidePower {
+			return extra, true
 		}
 	}
-	return "more than 200 more rounds would be needed: the estimate is too close to the tolerance"
+	return 0, false
 }
 
 // decidePower is the probability with which the "more rounds" advice

@@ -1,6 +1,8 @@
 package compare
 
 import (
+	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -76,13 +78,25 @@ func TestCountIntervalsAreNeverOfZeroWidth(t *testing.T) {
 	}
 }
 
-// The rounds needed to decide, with the rounds above against a 7-point
+// The plug-in decide probability, with the rounds below against a 7-point
 // tolerance: the gap to it is 0.01 and the standard error 0.013172 at
 // three rounds per side. With m rounds the standard error is
 // 0.013172·√(3/m) and the critical value t(0.95, 4m/3); the interval
 // decides with probability Φ((0.01 − t·se)/se) + Φ((−0.01 − t·se)/se),
 // which first reaches 0.8 at m = 3 + 31 = 34: se 0.0039127, t(0.95,
 // 45.33) = 1.6792, Φ(0.8765) = 0.8097; at 30 more it is 0.7989.
+func TestPlugInDecideProbabilityByHand(t *testing.T) {
+	const se, df = 0.013172, 4.0
+	crit := func(f float64) float64 { return tQuantile(0.95, df*f) }
+	est := estimate{mean: 0.06, critAt: crit, df: df,
+		halfWidthAt: func(f float64) float64 { return crit(f) * se / math.Sqrt(f) }}
+	near(t, "P(decide) at 34 rounds", decideProbability(est, 0.07, 34.0/3), 0.8097, 5e-4)
+	near(t, "P(decide) at 33 rounds", decideProbability(est, 0.07, 33.0/3), 0.7989, 5e-4)
+}
+
+// The advice allows for the uncertainty of a noise measured from three
+// rounds, so it names more rounds than the plug-in answer of 31 above, and
+// exactly the fewest at which its own decide probability reaches 80 %.
 func TestInconclusiveSaysHowManyMoreRounds(t *testing.T) {
 	base := []*report.Report{attainmentReport(900, 1000), attainmentReport(920, 1000), attainmentReport(940, 1000)}
 	cand := []*report.Report{attainmentReport(850, 1000), attainmentReport(860, 1000), attainmentReport(870, 1000)}
@@ -90,8 +104,23 @@ func TestInconclusiveSaysHowManyMoreRounds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := c.Comparisons[0].Decide; got != "about 31 more rounds would decide it with probability 80% if the change and the noise stay as measured" {
-		t.Errorf("decide = %q", got)
+	got := c.Comparisons[0].Decide
+	var n int
+	if _, err := fmt.Sscanf(got, "about %d more rounds would decide it with probability 80%%, allowing for the uncertainty of the change and the noise measured so far", &n); err != nil ||
+		!strings.HasSuffix(got, "allowing for the uncertainty of the change and the noise measured so far") {
+		t.Fatalf("decide = %q", got)
+	}
+	if n <= 31 {
+		t.Errorf("advised %d more rounds, want more than the plug-in's 31", n)
+	}
+	est := quasiBinomial(counts{x: []int{900, 920, 940}, n: []int{1000, 1000, 1000}},
+		counts{x: []int{850, 860, 870}, n: []int{1000, 1000, 1000}}, true, c.IntervalLevel)
+	thr := 0.07
+	if p := decideProbabilityPredictive(est, thr, float64(3+n)/3); p < decidePower {
+		t.Errorf("at %d more rounds the decide probability is %.3f, below %.2f", n, p, decidePower)
+	}
+	if p := decideProbabilityPredictive(est, thr, float64(3+n-1)/3); p >= decidePower {
+		t.Errorf("at %d more rounds the decide probability is already %.3f", n-1, p)
 	}
 }
 

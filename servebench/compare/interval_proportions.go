@@ -64,5 +64,5 @@ func quasiBinomial(b, c counts, lessIsWorse bool, level float64) estimate {
 	crit := func(f float64) float64 { return tQuantile(q, math.Max(df*f, 1)) }
 	return estimate{mean: d, lo: d - t*se, hi: d + t*se,
 		halfWidthAt: func(f float64) float64 { return crit(f) * se / math.Sqrt(f) },
-		critAt:      crit}
+		critAt:      crit, df: df}
 }

@@ -20,6 +20,10 @@ type estimate struct {
 	// at factor is made with, so that halfWidthAt/critAt is the standard
 	// error there; nil when the interval is not of that form.
 	critAt func(factor float64) float64
+	// df is the degrees of freedom behind the noise estimate (0 when the
+	// noise is taken as known), so that the "more rounds" advice can allow
+	// for how uncertain a noise measured from few rounds is.
+	df float64
 }
 
 // tQuantile is Student's t quantile with nu degrees of freedom.
@@ -41,6 +45,7 @@ func pairedT(d []float64, level float64) estimate {
 			return tQuantile(q, m-1) * sd / math.Sqrt(m)
 		},
 		critAt: func(f float64) float64 { return tQuantile(q, math.Max(math.Round(n*f), 2)-1) },
+		df:     n - 1,
 	}
 }
 
@@ -64,5 +69,9 @@ func welchT(b, c []float64, level float64) estimate {
 	}
 	half := width(1)
 	mean := mc - mb
-	return estimate{mean: mean, lo: mean - half, hi: mean + half, halfWidthAt: width, critAt: crit}
+	var df float64
+	if sb, sc := vb/nb, vc/nc; sb+sc > 0 {
+		df = (sb + sc) * (sb + sc) / (sb*sb/(nb-1) + sc*sc/(nc-1))
+	}
+	return estimate{mean: mean, lo: mean - half, hi: mean + half, halfWidthAt: width, critAt: crit, df: df}
 }
