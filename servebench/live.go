@@ -116,6 +116,7 @@ func (l *LiveRun) run(ctx context.Context, plan *dispatchPlan) (*RunResult, erro
 		t.Sent, t.MaxScheduleLagMS, t.LateCount = gen.Sent, rep.MaxScheduleLagMS, rep.LateCount
 	}
 	rep.EngineMetrics = l.engineMetrics(before, after)
+	rep.SetEnginePrefixCacheHitRate(rep.EngineMetrics.PrefixCacheHitRate())
 	rep.BackendMetrics = enginemetrics.Backends(l.cfg.BackendMetricsURLs, backendsBefore, backendsAfter, backendSeries)
 	rep.AttachEngineSeries(series)
 	if rep.Experiment != nil && !d.start.IsZero() {

@@ -196,6 +196,9 @@ type Objectives struct {
 	// QualifiedRate is the minimum qualified requests per second of the
 	// cohort's horizon.
 	QualifiedRate *float64
+	// PrefixCacheHitRate is the minimum prefix-cache hit rate measured
+	// over the run (matchers.HavePrefixCacheHitRateAtLeast).
+	PrefixCacheHitRate *float64
 	// Capacity is the minimum SLO capacity of a sweep.
 	Capacity *CapacityObjective
 	// Concurrency is the minimum SLO concurrency of a user search, in

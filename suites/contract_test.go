@@ -66,7 +66,8 @@ var _ = Describe("Contract", func() {
   percentiles:
     - {metric: e2e, p: 95, below: 2s}
   error_rate: 0.05
-  qualified_rate: 3`))
+  qualified_rate: 3
+  prefix_cache_hit_rate: 0.4`))
 			var names []string
 			for _, o := range c.PointObjectives(c.Points()[0]) {
 				names = append(names, o.Name)
@@ -74,6 +75,7 @@ var _ = Describe("Contract", func() {
 			Expect(names).To(Equal([]string{
 				"no lost requests", "valid load", "attainment >= 0.900", "99% Wilson lower bound of attainment >= 0.800",
 				"p95 E2E <= 2000 ms", "error rate <= 0.050", "qualified request rate >= 3.000 req/s",
+				"prefix-cache hit rate >= 0.400",
 			}))
 		})
 

@@ -75,7 +75,7 @@ var _ = Describe("Load", func() {
 				{Metric: record.MetricTTFT, P: 99, Below: time.Second},
 				{Metric: record.MetricTPOT, P: 90, Below: 60 * time.Millisecond},
 			},
-			ErrorRate: f(0.01), QualifiedRate: f(1.5),
+			ErrorRate: f(0.01), QualifiedRate: f(1.5), PrefixCacheHitRate: f(0.5),
 			Capacity: &suites.CapacityObjective{AtLeast: 4, Rule: capacity.Rule{
 				MinAttainment: 0.95, Confidence: 0.95, RequireNoBacklogGrowth: true,
 			}},

@@ -62,6 +62,9 @@ func (c *Contract) PointObjectives(p LoadPoint) []Objective {
 	if o.QualifiedRate != nil {
 		out = append(out, objective("objectives.qualified_rate", matchers.HaveQualifiedRateAtLeast(*o.QualifiedRate)))
 	}
+	if o.PrefixCacheHitRate != nil {
+		out = append(out, objective("objectives.prefix_cache_hit_rate", matchers.HavePrefixCacheHitRateAtLeast(*o.PrefixCacheHitRate)))
+	}
 	if o.JoulesPerOutputToken != nil {
 		out = append(out, objective("objectives.joules_per_output_token", matchers.HaveEnergyPerOutputTokenBelow(*o.JoulesPerOutputToken)))
 	}

@@ -2,15 +2,8 @@ package enginemetrics
 
 import (
 	"context"
-	"strings"
 
 	"github.com/servebench/servebench/servebench/report"
-)
-
-// The vLLM v1 prefix-cache counters the hit rate is computed from.
-const (
-	prefixCacheHits    = "vllm:prefix_cache_hits_total"
-	prefixCacheQueries = "vllm:prefix_cache_queries_total"
 )
 
 // ScrapeEach scrapes every URL in turn.
@@ -41,31 +34,10 @@ func Backends(urls []string, before, after []Scrape, series []*report.EngineSeri
 	out := make([]report.BackendMetrics, len(urls))
 	for i, u := range urls {
 		em := Between(u, before[i], after[i])
-		out[i] = report.BackendMetrics{EngineMetrics: *em, PrefixCacheHitRate: prefixCacheHitRate(em.Counters)}
+		out[i] = report.BackendMetrics{EngineMetrics: *em, PrefixCacheHitRate: em.PrefixCacheHitRate()}
 		if i < len(series) {
 			out[i].Series = series[i]
 		}
 	}
 	return out
-}
-
-// prefixCacheHitRate is Δhits / Δqueries from counter increases keyed by
-// series (name and labels).
-func prefixCacheHitRate(counters map[string]float64) *float64 {
-	var hits, queries float64
-	found := false
-	for series, v := range counters {
-		name, _, _ := strings.Cut(series, "{")
-		switch name {
-		case prefixCacheHits:
-			hits += v
-		case prefixCacheQueries:
-			queries += v
-			found = true
-		}
-	}
-	if !found || queries == 0 {
-		return nil
-	}
-	return new(hits / queries)
 }

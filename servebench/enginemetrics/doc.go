@@ -10,6 +10,10 @@
 //	StartSampler, Sampler.StopIfStarted  sample the series during the run (report.EngineSeries)
 //	ScrapeEach, Backends          the same for every backend's URL (report.BackendMetrics)
 //
+// The prefix-cache hit rate over the measurement, for the engine and for
+// each backend, is read from the compared counters by
+// report.EngineMetrics.PrefixCacheHitRate (vLLM's and SGLang's names).
+//
 // A scrape that fails is recorded, with every credential in its URL
 // redacted, and the run goes on.
 package enginemetrics

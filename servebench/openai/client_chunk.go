@@ -217,6 +217,11 @@ type wireUsage struct {
 	Details          struct {
 		ReasoningTokens optInt `json:"reasoning_tokens"`
 	} `json:"completion_tokens_details"`
+	// PromptDetails carries the prompt tokens served from the engine's
+	// prefix cache, when the engine reports them.
+	PromptDetails struct {
+		CachedTokens optInt `json:"cached_tokens"`
+	} `json:"prompt_tokens_details"`
 }
 
 // optInt is an integer that may be null, absent or unreadable (ok false).

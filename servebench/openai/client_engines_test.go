@@ -321,6 +321,9 @@ func TestEngineStreamSGLangChat(t *testing.T) {
 	c.KeepText = true
 	out := sendRow(t, srv, c, chatRow())
 	wantEngineSuccess(t, srv, out, 150, 4, record.TokensFromUsage, 7, "stop")
+	// Without --enable-cache-report SGLang sends prompt_tokens_details null:
+	// the cached count is unknown, not 0.
+	wantNil(t, "cached tokens", out.CachedTokens)
 	within(t, "first reasoning (from d)", *out.FirstReasoningMS-*out.SentMS, 100)
 	if out.Text == nil || *out.Text != "Hi there" {
 		t.Errorf("text %v, want %q", show(out.Text), "Hi there")
@@ -556,6 +559,8 @@ func TestEngineStreamLlamaCppChat(t *testing.T) {
 	}})
 	out := sendRow(t, srv, chatClient(), chatRow())
 	wantEngineSuccess(t, srv, out, 150, 3, record.TokensFromUsage, 11, "stop")
+	// llama.cpp always reports the count, 0 included.
+	wantInt(t, "cached tokens", out.CachedTokens, 0)
 }
 
 func TestEngineStreamLlamaCppReasoning(t *testing.T) {

@@ -39,7 +39,7 @@ func (x *exchange) finish() {
 	redactOutcome(out, x.c)
 }
 
-// countTokens fills the output, prompt and reasoning token counts and the
+// countTokens fills the output, prompt, cached and reasoning token counts and the
 // per-event token counts, from the best source available.
 func (x *exchange) countTokens() {
 	out := x.out
@@ -49,6 +49,7 @@ func (x *exchange) countTokens() {
 	}
 	if present {
 		out.PromptTokens = usage.PromptTokens.ptrOrNil()
+		out.CachedTokens = usage.PromptDetails.CachedTokens.ptrOrNil()
 		out.ReasoningTokens = usage.Details.ReasoningTokens.ptrOrNil()
 		if usage.CompletionTokens.ok {
 			out.OutputTokens = new(usage.CompletionTokens.v)

@@ -23,8 +23,9 @@ import (
 // prove its token count, under the same ITL rules as chat.
 //
 // Usage comes from the terminal event's response.usage: input_tokens,
-// output_tokens and output_tokens_details.reasoning_tokens, recorded as
-// chat usage is ("usage").
+// input_tokens_details.cached_tokens, output_tokens and
+// output_tokens_details.reasoning_tokens, recorded as chat usage is
+// ("usage").
 //
 // Outcomes: response.completed is the normal end (finish "stop");
 // response.incomplete for max_output_tokens ends like a chat "length"
@@ -146,8 +147,11 @@ type wireResponse struct {
 		Name      string `json:"name"`
 	} `json:"output"`
 	Usage *struct {
-		InputTokens         optInt `json:"input_tokens"`
-		OutputTokens        optInt `json:"output_tokens"`
+		InputTokens        optInt `json:"input_tokens"`
+		OutputTokens       optInt `json:"output_tokens"`
+		InputTokensDetails struct {
+			CachedTokens optInt `json:"cached_tokens"`
+		} `json:"input_tokens_details"`
 		OutputTokensDetails struct {
 			ReasoningTokens optInt `json:"reasoning_tokens"`
 		} `json:"output_tokens_details"`
@@ -274,6 +278,7 @@ func (x *exchange) responsesTerminal(r *wireResponse) string {
 	if u := r.Usage; u != nil {
 		x.finalUsage = wireUsage{PromptTokens: u.InputTokens, CompletionTokens: u.OutputTokens}
 		x.finalUsage.Details.ReasoningTokens = u.OutputTokensDetails.ReasoningTokens
+		x.finalUsage.PromptDetails.CachedTokens = u.InputTokensDetails.CachedTokens
 		x.hasFinalUsage = true
 	}
 	switch r.Status {

@@ -61,6 +61,15 @@ type Outcome struct {
 	TokenCountSource *TokenCountSource `json:"token_count_source"`
 	// PromptTokens is the server's usage.prompt_tokens; nil when not reported.
 	PromptTokens *int `json:"prompt_tokens"`
+	// CachedTokens is how many of the prompt tokens the engine served from
+	// its prefix cache: usage.prompt_tokens_details.cached_tokens
+	// (completions and chat) or usage.input_tokens_details.cached_tokens
+	// (Responses). nil when the engine did not report it, which is not 0:
+	// vLLM reports it only with --enable-prompt-tokens-details, SGLang only
+	// with --enable-cache-report (and leaves it out when it is 0). Always
+	// written; a record written before the field existed lacks it and
+	// reads as nil.
+	CachedTokens *int `json:"cached_tokens" strict:"optional"`
 	// ReasoningTokens is the server's reasoning token count when reported.
 	ReasoningTokens *int `json:"reasoning_tokens,omitempty"`
 	// Items counts the inputs embedded or the documents ranked, for the

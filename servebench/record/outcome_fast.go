@@ -71,6 +71,7 @@ const (
 	ofOutputTokens
 	ofTokenSource
 	ofPromptTokens
+	ofCachedTokens
 	ofReasoningTokens
 	ofItems
 	ofHTTPStatus
@@ -87,7 +88,7 @@ var outcomeFastNames = []string{
 	ofSlot: "slot_ms", ofSent: "sent_ms", ofFirstContent: "first_content_ms", ofLastContent: "last_content_ms",
 	ofFirstReasoning: "first_reasoning_ms", ofTerminal: "terminal_ms", ofContent: "content_ms",
 	ofEventTokens: "event_tokens", ofOutputTokens: "output_tokens", ofTokenSource: "token_count_source",
-	ofPromptTokens: "prompt_tokens", ofReasoningTokens: "reasoning_tokens", ofItems: "items", ofHTTPStatus: "http_status",
+	ofPromptTokens: "prompt_tokens", ofCachedTokens: "cached_tokens", ofReasoningTokens: "reasoning_tokens", ofItems: "items", ofHTTPStatus: "http_status",
 	ofError: "error", ofFinishReason: "finish_reason", ofLengthEnforced: "length_enforced", ofTimeout: "timeout",
 	ofBackend: "backend",
 }
@@ -97,12 +98,14 @@ var outcomeFastFields = map[string]int{
 	"slot_ms": ofSlot, "sent_ms": ofSent, "first_content_ms": ofFirstContent, "last_content_ms": ofLastContent,
 	"first_reasoning_ms": ofFirstReasoning, "terminal_ms": ofTerminal, "content_ms": ofContent,
 	"event_tokens": ofEventTokens, "output_tokens": ofOutputTokens, "token_count_source": ofTokenSource,
-	"prompt_tokens": ofPromptTokens, "reasoning_tokens": ofReasoningTokens, "items": ofItems, "http_status": ofHTTPStatus,
+	"prompt_tokens": ofPromptTokens, "cached_tokens": ofCachedTokens, "reasoning_tokens": ofReasoningTokens, "items": ofItems, "http_status": ofHTTPStatus,
 	"error": ofError, "finish_reason": ofFinishReason, "length_enforced": ofLengthEnforced, "timeout": ofTimeout,
 	"backend": ofBackend,
 }
 
-// outcomeFastRequired are the keys json.Marshal always writes.
+// outcomeFastRequired are the keys json.Marshal always writes and the
+// strict decoder requires (cached_tokens is always written but may be
+// absent from older records).
 const outcomeFastRequired = 1<<ofID | 1<<ofAttempt | 1<<ofClass | 1<<ofStatus | 1<<ofScheduled | 1<<ofSlot |
 	1<<ofSent | 1<<ofFirstContent | 1<<ofLastContent | 1<<ofFirstReasoning | 1<<ofTerminal | 1<<ofContent |
 	1<<ofEventTokens | 1<<ofOutputTokens | 1<<ofTokenSource | 1<<ofPromptTokens | 1<<ofHTTPStatus |
@@ -153,6 +156,8 @@ func outcomeField(s *jsonscan.Scanner, f int, o *Outcome, content *[]float64, to
 		o.OutputTokens, ok = s.OptInt()
 	case ofPromptTokens:
 		o.PromptTokens, ok = s.OptInt()
+	case ofCachedTokens:
+		o.CachedTokens, ok = s.OptInt()
 	case ofReasoningTokens:
 		o.ReasoningTokens, ok = s.OptInt()
 	case ofItems:

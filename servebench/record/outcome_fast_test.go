@@ -30,6 +30,10 @@ func outcomeLines(t testing.TB) [][]byte {
 				o.EventTokens[j] = 1 + rng.IntN(2)
 			}
 			o.OutputTokens = new(n)
+			o.PromptTokens = new(256)
+			if i%3 != 0 {
+				o.CachedTokens = new([]int{0, 0, 64, 128}[i%4]) // 0 reported is not nil
+			}
 			src := TokensFromUsage
 			o.TokenCountSource = &src
 		}
@@ -53,9 +57,9 @@ func outcomeLines(t testing.TB) [][]byte {
 	}
 	return append(lines,
 		[]byte(`{"id":"a","id":"b"}`),
-		[]byte(`{"id":"a","attempt":1.5,"class":"","status":"success","scheduled_ms":0,"slot_ms":null,"sent_ms":null,"first_content_ms":null,"last_content_ms":null,"first_reasoning_ms":null,"terminal_ms":1,"content_ms":null,"event_tokens":null,"output_tokens":null,"token_count_source":null,"prompt_tokens":null,"http_status":null,"error":"","finish_reason":"","timeout":null}`),
-		[]byte(`{"id":"a","attempt":1,"class":"","status":"success","scheduled_ms":0,"slot_ms":null,"sent_ms":null,"first_content_ms":null,"last_content_ms":null,"first_reasoning_ms":null,"terminal_ms":1e999,"content_ms":[],"event_tokens":[],"output_tokens":null,"token_count_source":null,"prompt_tokens":null,"http_status":null,"error":"","finish_reason":"","timeout":null}`),
-		[]byte(` { "id" : "a" , "attempt" : 2 , "class" : "" , "status" : "success" , "scheduled_ms" : -0 , "slot_ms" : null , "sent_ms" : 1E2 , "first_content_ms" : null , "last_content_ms" : null , "first_reasoning_ms" : null , "terminal_ms" : 1 , "content_ms" : [ ] , "event_tokens" : null , "output_tokens" : null , "token_count_source" : null , "prompt_tokens" : null , "http_status" : null , "error" : "" , "finish_reason" : "" , "timeout" : null } `),
+		[]byte(`{"id":"a","attempt":1.5,"class":"","status":"success","scheduled_ms":0,"slot_ms":null,"sent_ms":null,"first_content_ms":null,"last_content_ms":null,"first_reasoning_ms":null,"terminal_ms":1,"content_ms":null,"event_tokens":null,"output_tokens":null,"token_count_source":null,"prompt_tokens":null,"cached_tokens":null,"http_status":null,"error":"","finish_reason":"","timeout":null}`),
+		[]byte(`{"id":"a","attempt":1,"class":"","status":"success","scheduled_ms":0,"slot_ms":null,"sent_ms":null,"first_content_ms":null,"last_content_ms":null,"first_reasoning_ms":null,"terminal_ms":1e999,"content_ms":[],"event_tokens":[],"output_tokens":null,"token_count_source":null,"prompt_tokens":null,"cached_tokens":null,"http_status":null,"error":"","finish_reason":"","timeout":null}`),
+		[]byte(` { "id" : "a" , "attempt" : 2 , "class" : "" , "status" : "success" , "scheduled_ms" : -0 , "slot_ms" : null , "sent_ms" : 1E2 , "first_content_ms" : null , "last_content_ms" : null , "first_reasoning_ms" : null , "terminal_ms" : 1 , "content_ms" : [ ] , "event_tokens" : null , "output_tokens" : null , "token_count_source" : null , "prompt_tokens" : null , "cached_tokens" : 7 , "http_status" : null , "error" : "" , "finish_reason" : "" , "timeout" : null } `),
 		[]byte(`{"ID":"a"}`),
 	)
 }
@@ -128,4 +132,41 @@ func FuzzOutcomeFast(f *testing.F) {
 			t.Fatalf("decodes differ for %q", line)
 		}
 	})
+}
+
+// TestOutcomeCachedTokensKeepsZeroApartFromNull checks that a reported 0
+// survives the writer and both decoders as 0, that an unreported count is
+// written as null and read back as nil, and that a record written before
+// the field existed is read strictly with the count unknown.
+func TestOutcomeCachedTokensKeepsZeroApartFromNull(t *testing.T) {
+	for _, want := range []*int{nil, new(0), new(64)} {
+		o := Outcome{ID: "r", Attempt: 1, Status: StatusSuccess, CachedTokens: want}
+		line, err := json.Marshal(&o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want == nil && !strings.Contains(string(line), `"cached_tokens":null`) {
+			t.Fatalf("an unreported count is not written as null: %s", line)
+		}
+		var fast, strict Outcome
+		if !DecodeFast(line, &fast) {
+			t.Fatalf("fast path refused %s", line)
+		}
+		if err := strictjson.Decode(line, &strict); err != nil {
+			t.Fatal(err)
+		}
+		for name, got := range map[string]*int{"fast": fast.CachedTokens, "strict": strict.CachedTokens} {
+			if (got == nil) != (want == nil) || (got != nil && *got != *want) {
+				t.Fatalf("%s decode of %s: cached_tokens %v, want %v", name, line, got, want)
+			}
+		}
+	}
+	old := []byte(`{"id":"a","attempt":1,"class":"","status":"success","scheduled_ms":0,"slot_ms":null,"sent_ms":null,"first_content_ms":null,"last_content_ms":null,"first_reasoning_ms":null,"terminal_ms":1,"content_ms":[],"event_tokens":null,"output_tokens":null,"token_count_source":null,"prompt_tokens":12,"http_status":null,"error":"","finish_reason":"","timeout":null}`)
+	var o Outcome
+	if !DecodeFast(old, &o) || o.CachedTokens != nil || o.PromptTokens == nil {
+		t.Fatalf("fast decode of a record without cached_tokens: cached %v", o.CachedTokens)
+	}
+	if err := strictjson.Decode(old, &o); err != nil || o.CachedTokens != nil || o.PromptTokens == nil {
+		t.Fatalf("strict decode of a record without cached_tokens: %v, cached %v", err, o.CachedTokens)
+	}
 }

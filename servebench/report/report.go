@@ -126,6 +126,10 @@ type Report struct {
 	// EngineMetrics is the engine's own view of the measurement, from its
 	// Prometheus endpoint, when the run declared one.
 	EngineMetrics *EngineMetrics `json:"engine_metrics,omitempty"`
+	// PrefixCache is the prefix-cache hit rate from the requests' reported
+	// cached_tokens and from the engine's counters; absent when no request
+	// reported cached_tokens and no engine rate was scraped.
+	PrefixCache *PrefixCache `json:"prefix_cache,omitempty"`
 	// BackendMetrics is each replica's own view of the measurement, when
 	// the run declared their endpoints (RunConfig.BackendMetricsURLs).
 	BackendMetrics []BackendMetrics `json:"backend_metrics,omitempty"`

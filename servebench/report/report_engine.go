@@ -69,11 +69,12 @@ type EngineSample struct {
 // BackendMetrics is one replica's metrics over the measurement.
 type BackendMetrics struct {
 	EngineMetrics
-	// PrefixCacheHitRate is the increase of the engine's prefix-cache hit
-	// counter over that of its query counter (vLLM's
-	// vllm:prefix_cache_hits_total and vllm:prefix_cache_queries_total,
-	// both in tokens, summed over label sets); nil when the engine exposes
-	// neither or nothing was looked up: absent, never 0.
+	// PrefixCacheHitRate is the replica's prefix-cache hit rate over the
+	// measurement (EngineMetrics.PrefixCacheHitRate: vLLM's
+	// vllm:prefix_cache_hits_total over vllm:prefix_cache_queries_total,
+	// both in tokens, else SGLang's counters or gauge); nil when the
+	// engine exposes none of them or nothing was looked up: absent, never
+	// 0.
 	PrefixCacheHitRate *float64 `json:"prefix_cache_hit_rate"`
 	// Series is the replica's queue, running requests, KV-cache usage and
 	// preemptions through the measurement, scraped every

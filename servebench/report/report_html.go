@@ -175,6 +175,9 @@ func buildHTMLPage(r *Report) *htmlPage {
 		{Label: "Arrival window", Value: fmt.Sprintf("[%s, %s) ms (%s s)", numfmt.Compact(r.WindowMS[0]), numfmt.Compact(r.WindowMS[1]), numfmt.Compact(windowS))},
 		{Label: "Horizon", Value: numfmt.Compact(r.HorizonMS) + " ms (window start to the later of window end and last terminal outcome)"},
 	}
+	if r.PrefixCache != nil {
+		p.Rates = append(p.Rates, htmlField{Label: "Prefix cache hit rate", Value: prefixCacheText(r.PrefixCache)})
+	}
 
 	for _, s := range statusesIn(r) {
 		c := r.StatusCounts[s]

@@ -38,6 +38,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	line("Successful request rate", "%s req/s (%d / %s s horizon)", numfmt.OptFixed(r.SuccessfulRPS, 3), r.ProtocolSuccesses, numfmt.Compact(horizonS))
 	line("Qualified request rate", "%s req/s (%d / %s s horizon)", numfmt.OptFixed(r.QualifiedRPS, 3), r.Qualified, numfmt.Compact(horizonS))
 	writeThroughputText(line, r)
+	if r.PrefixCache != nil {
+		line("Prefix cache hit rate", "%s", prefixCacheText(r.PrefixCache))
+	}
 	if r.CapacityEstimateRPS != nil {
 		line("SLO capacity", "%s req/s", numfmt.OptFixed(r.CapacityEstimateRPS, 3))
 	} else {

@@ -270,7 +270,7 @@ func recordFromOutcome(o *record.Outcome, scheduled float64, class string, fail 
 	rec := scoreRecord{id: o.ID, class: o.Class, backend: o.Backend, status: o.Status, scheduled: scheduled,
 		terminal: o.TerminalMS, hasTerminal: true, content: o.ContentMS, eventTokens: o.EventTokens,
 		outputTokens: visibleOutputTokens(o), slot: o.SlotMS, sent: o.SentMS, errMsg: o.Error,
-		items: o.Items, inputTokens: o.PromptTokens}
+		items: o.Items, inputTokens: o.PromptTokens, cachedTokens: o.CachedTokens}
 	if rec.class == "" {
 		rec.class = class
 	}
@@ -386,6 +386,9 @@ func checkOutcomeContent(o *record.Outcome, fail func(field, format string, args
 func checkOutcomeTokens(o *record.Outcome, fail func(field, format string, args ...any) error) (bool, error) {
 	if o.OutputTokens != nil && *o.OutputTokens < 0 {
 		return false, fail("output_tokens", "negative token count %d", *o.OutputTokens)
+	}
+	if o.CachedTokens != nil && *o.CachedTokens < 0 {
+		return false, fail("cached_tokens", "negative token count %d", *o.CachedTokens)
 	}
 	if o.EventTokens == nil {
 		return false, nil

@@ -32,9 +32,10 @@ type scoreRecord struct {
 	// outputTokens is n; nil when unknown.
 	outputTokens *int
 	// items counts the inputs or documents of an API without a first
-	// token; inputTokens is the server's prompt token count. Each is nil
-	// when not reported.
-	items, inputTokens *int
+	// token; inputTokens is the server's prompt token count, and
+	// cachedTokens how many of them it served from its prefix cache. Each
+	// is nil when not reported.
+	items, inputTokens, cachedTokens *int
 	// quality is the judgment; qualityEvidence explains a failure.
 	quality         qualityJudgment
 	qualityEvidence string

@@ -150,6 +150,7 @@ func carryPrevious(rep *report.Report, prev *report.Report) {
 	rep.Experiment = prev.Experiment
 	rep.Generator = prev.Generator
 	rep.EngineMetrics = prev.EngineMetrics
+	rep.SetEnginePrefixCacheHitRate(prev.EngineMetrics.PrefixCacheHitRate())
 	rep.PromptTokens = prev.PromptTokens
 	rep.OutputLengths = prev.OutputLengths
 	rep.GPUTelemetry = prev.GPUTelemetry

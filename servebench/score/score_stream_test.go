@@ -54,6 +54,10 @@ func streamedRun(n int) (*schedule.Schedule, []record.Outcome) {
 			tokens += e
 		}
 		o.OutputTokens, o.TerminalMS = new(tokens), t+1
+		o.PromptTokens = new(100 + rng.IntN(400))
+		if i%4 != 1 {
+			o.CachedTokens = new(rng.IntN(*o.PromptTokens + 1)) // reported, possibly 0
+		}
 		switch {
 		case i%9 == 4:
 			o.Status, o.ContentMS, o.EventTokens, o.OutputTokens = record.StatusHTTPError, nil, nil, nil
@@ -112,9 +116,10 @@ func TestScoreRunDirToMatchesInMemory(t *testing.T) {
 				t.Fatalf("streamed: %v", err)
 			}
 			compareStreamed(t, want, got, &buf)
-			if want.Valid || want.Qualified == want.Offered || want.Percentiles[record.MetricITL].N == want.Percentiles[record.MetricChunkGap].N {
-				t.Fatalf("the fixture lost a case: valid %v, qualified %d of %d, itl %d chunk %d", want.Valid, want.Qualified, want.Offered,
-					want.Percentiles[record.MetricITL].N, want.Percentiles[record.MetricChunkGap].N)
+			if want.Valid || want.Qualified == want.Offered || want.Percentiles[record.MetricITL].N == want.Percentiles[record.MetricChunkGap].N ||
+				want.PrefixCache == nil || want.PrefixCache.RequestsReporting == want.ProtocolSuccesses {
+				t.Fatalf("the fixture lost a case: valid %v, qualified %d of %d, itl %d chunk %d, prefix cache %+v", want.Valid, want.Qualified, want.Offered,
+					want.Percentiles[record.MetricITL].N, want.Percentiles[record.MetricChunkGap].N, want.PrefixCache)
 			}
 		})
 	}

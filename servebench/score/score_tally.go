@@ -31,6 +31,7 @@ type scoreTally struct {
 	unqualified                          unqualifiedTally
 	drift                                *driftTally // nil when left out
 	throughput                           throughputTally
+	prefixCache                          prefixCacheTally
 }
 
 // newScoreTally starts a tally; keep says whether to keep every raw sample
@@ -115,6 +116,7 @@ func (t *scoreTally) add(rec *scoreRecord, rs *report.RequestScore) {
 	}
 	r.ProtocolSuccesses++
 	t.throughput.add(rec)
+	t.prefixCache.add(rec)
 	t.pop.addSuccess(rec, &m)
 	if t.set.fluidity != nil {
 		if fr, ok := fluidityOf(*t.set.fluidity, rec); ok {
@@ -198,6 +200,7 @@ func (t *scoreTally) finish() (*report.Report, error) {
 	r.SuccessfulRPS = new(float64(r.ProtocolSuccesses) / (r.HorizonMS / 1000))
 	r.QualifiedRPS = new(float64(r.Qualified) / (r.HorizonMS / 1000))
 	r.Throughput = t.throughput.rates(set.api, r.ProtocolSuccesses, r.HorizonMS)
+	r.PrefixCache = t.prefixCache.report()
 
 	if t.notRecorded > 0 {
 		r.InvalidReasons = append(r.InvalidReasons, fmt.Sprintf(
