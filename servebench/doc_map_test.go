@@ -111,11 +111,7 @@ func declaredIn(t *testing.T, dir string) map[string]bool {
 			case *ast.FuncDecl:
 				name := d.Name.Name
 				if d.Recv != nil {
-					recv := d.Recv.List[0].Type
-					if star, ok := recv.(*ast.StarExpr); ok {
-						recv = star.X
-					}
-					name = recv.(*ast.Ident).Name + "." + name
+					name = receiverName(d.Recv.List[0].Type) + "." + name
 				}
 				declared[name] = true
 			case *ast.GenDecl:
@@ -133,4 +129,20 @@ func declaredIn(t *testing.T, dir string) map[string]bool {
 		}
 	}
 	return declared
+}
+
+// receiverName is the type name of a method's receiver: T, *T, T[P] or
+// *T[P, Q].
+func receiverName(recv ast.Expr) string {
+	switch r := recv.(type) {
+	case *ast.StarExpr:
+		return receiverName(r.X)
+	case *ast.IndexExpr:
+		return receiverName(r.X)
+	case *ast.IndexListExpr:
+		return receiverName(r.X)
+	case *ast.Ident:
+		return r.Name
+	}
+	return ""
 }
