@@ -52,9 +52,9 @@ func decideProbabilityPredictive(est estimate, threshold, factor float64) float6
 	decided := 0
 	for range adviceDraws {
 		se := se1 * math.Sqrt(est.df/noise.Rand()) // the true standard error now
-		change := est.mean + se*rng.NormFloat64()   // the true change
-		seNew := se / math.Sqrt(factor)             // its standard error with the added rounds
-		next := change + seNew*rng.NormFloat64()    // the estimate they will give
+		change := est.mean + se*rng.NormFloat64()  // the true change
+		seNew := se / math.Sqrt(factor)            // its standard error with the added rounds
+		next := change + seNew*rng.NormFloat64()   // the estimate they will give
 		half := crit * seNew * math.Sqrt(noiseNew.Rand()/dfNew)
 		if math.Abs(next-threshold) > half {
 			decided++
