@@ -87,6 +87,7 @@ func (c *Contract) runConfig(p LoadPoint, target Target) (servebench.RunConfig, 
 		TotalTimeout:      c.Timeouts.Total,
 		LengthControl:     c.LengthControl,
 		BackendHeader:     c.BackendHeader,
+		AdapterForm:       c.AdapterForm,
 	}
 	if c.APIKeyEnv != "" {
 		if client.APIKey = os.Getenv(c.APIKeyEnv); client.APIKey == "" {
@@ -95,6 +96,7 @@ func (c *Contract) runConfig(p LoadPoint, target Target) (servebench.RunConfig, 
 	}
 	cfg := servebench.RunConfig{
 		Workload:           c.Workload,
+		Adapters:           c.Adapters,
 		Count:              c.Count,
 		Duration:           c.Duration,
 		Warmup:             c.Warmup,
