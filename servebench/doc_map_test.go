@@ -115,6 +115,12 @@ func declaredIn(t *testing.T, dir string) map[string]bool {
 					if star, ok := recv.(*ast.StarExpr); ok {
 						recv = star.X
 					}
+					switch g := recv.(type) { // a generic type's receiver
+					case *ast.IndexExpr:
+						recv = g.X
+					case *ast.IndexListExpr:
+						recv = g.X
+					}
 					name = recv.(*ast.Ident).Name + "." + name
 				}
 				declared[name] = true
