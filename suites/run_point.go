@@ -43,7 +43,11 @@ func (c *Contract) RunPoint(ctx context.Context, p LoadPoint, target Target, obs
 	}
 	// As the CLI's preflight: a model the engine does not serve fails
 	// here, before anything is sent or written.
-	if _, err := openai.CheckServedModel(ctx, cfg.Client); err != nil {
+	rep, err := openai.CheckServedModel(ctx, cfg.Client)
+	if err == nil {
+		err = servebench.CheckServedAdapters(rep.ServedModels, cfg.Adapters)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("contract %s, %s: %w", c.Name, p.Name, err)
 	}
 	cfg.OutputDir = c.runDir(p, time.Now())

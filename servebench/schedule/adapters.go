@@ -14,9 +14,9 @@ import (
 const BaseAdapter = "base"
 
 // AdapterStream is the PCG stream of the adapter draws, so that they are
-// independent of the arrival draws made from the same seed: entry k's
-// adapter is the k-th draw of rand.New(rand.NewPCG(seed, AdapterStream)),
-// one per arrival unit.
+// independent of the arrival draws made from the same seed: arrival unit
+// k's adapter is Pick of the k-th Float64 of
+// rand.New(rand.NewPCG(uint64(seed), AdapterStream)).
 const AdapterStream = 0xada97e25
 
 // AdapterMix is a weighted mix of LoRA adapters: each request of a
