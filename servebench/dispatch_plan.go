@@ -39,8 +39,8 @@ func (p *dispatchPlan) add(e *schedule.Entry) error {
 	if e.Row < 0 || e.Row > 1<<31-1 {
 		return fmt.Errorf("schedule: entry %s: row %d is out of range", e.ID, e.Row)
 	}
-	if !p.PackedEntries.Add(e.ID, e.Class, e.ScheduledMS) {
-		return fmt.Errorf("schedule: entry %s: the schedule is too large to send (more than 2^31 entries, 4 GiB of IDs or 65,535 classes)", e.ID)
+	if !p.PackedEntries.Add(e.ID, e.Class, e.ScheduledMS) || !p.SetAdapter(e.Adapter) {
+		return fmt.Errorf("schedule: entry %s: the schedule is too large to send (more than 2^31 entries, 4 GiB of IDs or 65,535 classes or adapters)", e.ID)
 	}
 	p.row = append(p.row, int32(e.Row))
 	if e.DependsOn == "" || n == 0 {

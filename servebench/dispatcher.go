@@ -172,7 +172,12 @@ func (d *dispatcher) runUnit(ctx context.Context, first, end int, at time.Time) 
 func (d *dispatcher) send(ctx context.Context, idx int, at time.Time) time.Time {
 	p := d.plan
 	req := &d.cfg.Workload.Requests[p.row[idx]]
-	out := &record.Outcome{ID: string(p.ID(idx)), Attempt: 1, Class: p.Class(idx), ScheduledMS: record.Millis(at.Sub(d.start))}
+	out := &record.Outcome{ID: string(p.ID(idx)), Attempt: 1, Class: p.Class(idx), Adapter: p.Adapter(idx), ScheduledMS: record.Millis(at.Sub(d.start))}
+	if out.Adapter != "" {
+		sent := *req
+		sent.Adapter = out.Adapter
+		req = &sent
+	}
 	if d.load != nil {
 		d.load.Due(out.Class)
 	}
@@ -240,7 +245,7 @@ func (d *dispatcher) recordUnsent() {
 		if d.load != nil {
 			d.load.Due(p.Class(i))
 		}
-		d.notSent(i, &record.Outcome{ID: string(p.ID(i)), Attempt: 1, Class: p.Class(i), ScheduledMS: p.Scheduled[i]},
+		d.notSent(i, &record.Outcome{ID: string(p.ID(i)), Attempt: 1, Class: p.Class(i), Adapter: p.Adapter(i), ScheduledMS: p.Scheduled[i]},
 			"never sent: the run ended (cancelled or a previous turn could not proceed) before its time")
 	}
 }

@@ -267,7 +267,7 @@ func missingShardRecords(full *schedule.Schedule, n int, missing []int) []record
 		for _, i := range unit {
 			e := &full.Entries[i]
 			outs = append(outs, record.Outcome{
-				ID: e.ID, Attempt: 1, Class: e.Class, Status: record.StatusNotSent,
+				ID: e.ID, Attempt: 1, Class: e.Class, Adapter: e.Adapter, Status: record.StatusNotSent,
 				ScheduledMS: e.ScheduledMS, TerminalMS: e.ScheduledMS,
 				Error: fmt.Sprintf("never sent: shard %d/%d's run directory was not merged", u%n, n),
 			})

@@ -26,6 +26,10 @@ type RunConfig struct {
 	// Count and Duration bound the schedule (see schedule.Plan).
 	Count    int
 	Duration time.Duration
+	// Adapters, when set, is the LoRA adapter mix the schedule draws each
+	// request's adapter from (see schedule.Plan); the client sends it as
+	// the request's model.
+	Adapters *schedule.AdapterMix
 	// Schedule, when set, is used as it is instead of being realized from
 	// the fields above (Workload is still required for the request bodies).
 	Schedule *schedule.Schedule

@@ -78,6 +78,12 @@ type Contract struct {
 	// and servebench.RunConfig.BackendMetricsURLs).
 	BackendHeader  string
 	BackendMetrics []string
+	// Adapters is the LoRA adapter mix each load point's requests are
+	// drawn from (see servebench.RunConfig.Adapters); nil without one.
+	// AdapterForm is how an adapter is named in a request's model, chosen
+	// by the engine kind (openai.AdapterBaseColon for SGLang).
+	Adapters    *schedule.AdapterMix
+	AdapterForm openai.AdapterForm
 	// UserSearch is the closed-loop search of a contract whose arrival
 	// declares "users: auto", from its search section; nil otherwise.
 	UserSearch *capacity.AutoUsers

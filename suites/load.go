@@ -22,7 +22,7 @@ var contractFields = []string{
 	"name", "labels", "engine", "base_url", "model", "api_key_env", "endpoint", "length_control",
 	"workload", "arrival", "count", "duration", "warmup", "max_concurrency", "timeouts", "slo",
 	"objectives", "schedule_lag_tolerance", "artifacts", "baseline", "bounded_memory",
-	"benchmark_report", "metrics_listen", "backend_header", "backend_metrics", "search",
+	"benchmark_report", "metrics_listen", "backend_header", "backend_metrics", "search", "adapters",
 }
 
 // Load reads and validates one contract file. Every problem is reported,
@@ -109,6 +109,7 @@ func Parse(path string, data []byte) (*Contract, error) {
 	d.arrival(m, c)
 	d.bounds(m, c)
 	d.outputs(m, c)
+	d.adapters(m, c)
 	d.timeouts(m, c)
 	d.slo(m, c)
 	d.objectives(m, c)

@@ -43,7 +43,11 @@ func (c *Contract) RunPoint(ctx context.Context, p LoadPoint, target Target, obs
 	}
 	// As the CLI's preflight: a model the engine does not serve fails
 	// here, before anything is sent or written.
-	if _, err := openai.CheckServedModel(ctx, cfg.Client); err != nil {
+	rep, err := openai.CheckServedModel(ctx, cfg.Client)
+	if err == nil {
+		err = servebench.CheckServedAdapters(rep.ServedModels, cfg.Adapters)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("contract %s, %s: %w", c.Name, p.Name, err)
 	}
 	cfg.OutputDir = c.runDir(p, time.Now())
@@ -87,6 +91,7 @@ func (c *Contract) runConfig(p LoadPoint, target Target) (servebench.RunConfig, 
 		TotalTimeout:      c.Timeouts.Total,
 		LengthControl:     c.LengthControl,
 		BackendHeader:     c.BackendHeader,
+		AdapterForm:       c.AdapterForm,
 	}
 	if c.APIKeyEnv != "" {
 		if client.APIKey = os.Getenv(c.APIKeyEnv); client.APIKey == "" {
@@ -95,6 +100,7 @@ func (c *Contract) runConfig(p LoadPoint, target Target) (servebench.RunConfig, 
 	}
 	cfg := servebench.RunConfig{
 		Workload:           c.Workload,
+		Adapters:           c.Adapters,
 		Count:              c.Count,
 		Duration:           c.Duration,
 		Warmup:             c.Warmup,

@@ -11,6 +11,7 @@ import (
 	"github.com/onsi/gomega"
 
 	"github.com/servebench/servebench/matchers"
+	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/capacity"
 	"github.com/servebench/servebench/servebench/openai"
 	"github.com/servebench/servebench/sweepreport"
@@ -92,7 +93,11 @@ func (c *Contract) RunUserSearch(ctx context.Context, target Target) (*capacity.
 	if err != nil {
 		return nil, nil, err
 	}
-	if _, err := openai.CheckServedModel(ctx, cfg.Client); err != nil {
+	rep, err := openai.CheckServedModel(ctx, cfg.Client)
+	if err == nil {
+		err = servebench.CheckServedAdapters(rep.ServedModels, cfg.Adapters)
+	}
+	if err != nil {
 		return nil, nil, fmt.Errorf("contract %s, %s: %w", c.Name, userSearchPoint.Name, err)
 	}
 	dir := filepath.Join(c.ArtifactsRoot(), dirName(c.Name), time.Now().UTC().Format("20060102T150405.000Z")+"-users")

@@ -41,6 +41,7 @@ type runFlags struct {
 	benchReport     benchmarkReportFlags
 	metricsListen   metricsListenFlags
 	backends        backendFlags
+	adapters        adapterFlags
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
@@ -89,6 +90,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	f.benchReport.register(fs)
 	f.metricsListen.register(fs)
 	f.backends.register(fs)
+	f.adapters.register(fs)
 }
 
 // runRun is the run command.
@@ -238,5 +240,8 @@ func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
 	c.FirstTokenTimeout, c.IdleTimeout, c.TotalTimeout = f.firstTokenTimeout, f.idleTimeout, f.timeout
 	c.Header, c.Redirects = f.headers.header.Clone(), openai.RedirectPolicy(f.followRedirects)
 	cfg.Client = c
+	if err := f.adapters.apply(&cfg); err != nil {
+		return cfg, err
+	}
 	return cfg, f.backends.apply(&cfg)
 }

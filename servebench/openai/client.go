@@ -161,6 +161,10 @@ type Client struct {
 	// Logprobs asks for logprobs, so that each event's token count is
 	// proven rather than assumed.
 	Logprobs bool
+	// AdapterForm says how a request's LoRA adapter (record.Request's
+	// Adapter) is named in "model": by its own name (vLLM) or as
+	// BASE:ADAPTER (SGLang).
+	AdapterForm AdapterForm
 }
 
 // Do sends one request and fills the timing and status fields of out:

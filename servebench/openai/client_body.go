@@ -28,7 +28,7 @@ func (c *Client) requestBody(req *record.Request, chat bool) (body []byte, strea
 		return nil, false, errors.New("the completions endpoint needs a prompt, and the row has only messages")
 	}
 	b := newBodyWriter(256+len(req.Prompt)+messagesSize(req.Messages), req.Extra)
-	if err := b.put("model", c.Model); err != nil {
+	if err := b.put("model", c.modelFor(req)); err != nil {
 		return nil, false, err
 	}
 	switch {

@@ -49,7 +49,7 @@ func (embeddingsProtocol) checkRow(r *record.Request) error {
 // "float", then the row's Extra. The answer is never a stream.
 func (embeddingsProtocol) body(c *Client, r *record.Request) ([]byte, bool, error) {
 	b := newBodyWriter(128+textsSize(r.Input.Texts), r.Extra)
-	if err := b.put("model", c.Model); err != nil {
+	if err := b.put("model", c.modelFor(r)); err != nil {
 		return nil, false, err
 	}
 	if err := b.put("input", r.Input); err != nil {

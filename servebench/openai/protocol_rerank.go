@@ -92,7 +92,7 @@ func (p rerankProtocol) body(c *Client, r *record.Request) ([]byte, bool, error)
 	}
 	var err error
 	if p.shape != rerankTEI {
-		err = b.put("model", c.Model)
+		err = b.put("model", c.modelFor(r))
 	}
 	if err == nil {
 		err = b.put(queryName, r.Query)

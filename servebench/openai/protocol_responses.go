@@ -91,7 +91,7 @@ func (responsesProtocol) body(c *Client, r *record.Request) ([]byte, bool, error
 		return nil, false, err
 	}
 	b := newBodyWriter(256+len(r.Prompt)+messagesSize(r.Messages), r.Extra)
-	if err := b.put("model", c.Model); err != nil {
+	if err := b.put("model", c.modelFor(r)); err != nil {
 		return nil, false, err
 	}
 	if len(r.Messages) > 0 {

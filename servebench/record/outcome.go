@@ -94,6 +94,10 @@ type Outcome struct {
 	// which backend behind a gateway served the attempt ("" when the
 	// header was not asked for or not returned).
 	Backend string `json:"backend,omitempty"`
+	// Adapter is the LoRA adapter the attempt was sent to, from the
+	// schedule's adapter mix ("base" for the base model); omitted when the
+	// run has no mix.
+	Adapter string `json:"adapter,omitempty"`
 	// TimeoutDueMS is when the deadline named by Timeout was due; the
 	// attempt's TerminalMS is when it fired (never earlier). Absent for
 	// any other status.

@@ -80,6 +80,7 @@ const (
 	ofLengthEnforced
 	ofTimeout
 	ofBackend
+	ofAdapter
 )
 
 // outcomeFastNames lists the keys in the order json.Marshal writes them.
@@ -90,7 +91,7 @@ var outcomeFastNames = []string{
 	ofEventTokens: "event_tokens", ofOutputTokens: "output_tokens", ofTokenSource: "token_count_source",
 	ofPromptTokens: "prompt_tokens", ofCachedTokens: "cached_tokens", ofReasoningTokens: "reasoning_tokens", ofItems: "items", ofHTTPStatus: "http_status",
 	ofError: "error", ofFinishReason: "finish_reason", ofLengthEnforced: "length_enforced", ofTimeout: "timeout",
-	ofBackend: "backend",
+	ofBackend: "backend", ofAdapter: "adapter",
 }
 
 var outcomeFastFields = map[string]int{
@@ -100,7 +101,7 @@ var outcomeFastFields = map[string]int{
 	"event_tokens": ofEventTokens, "output_tokens": ofOutputTokens, "token_count_source": ofTokenSource,
 	"prompt_tokens": ofPromptTokens, "cached_tokens": ofCachedTokens, "reasoning_tokens": ofReasoningTokens, "items": ofItems, "http_status": ofHTTPStatus,
 	"error": ofError, "finish_reason": ofFinishReason, "length_enforced": ofLengthEnforced, "timeout": ofTimeout,
-	"backend": ofBackend,
+	"backend": ofBackend, "adapter": ofAdapter,
 }
 
 // outcomeFastRequired are the keys json.Marshal always writes and the
@@ -132,6 +133,8 @@ func outcomeField(s *jsonscan.Scanner, f int, o *Outcome, content *[]float64, to
 		o.FinishReason, ok = s.Text()
 	case ofBackend:
 		o.Backend, ok = s.Text()
+	case ofAdapter:
+		o.Adapter, ok = s.Text()
 	case ofStatus:
 		var t string
 		t, ok = s.Text()

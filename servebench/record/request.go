@@ -57,6 +57,11 @@ type Request struct {
 
 	// Line is the 1-based line of the row in its workload file.
 	Line int `json:"-"`
+	// Adapter is the LoRA adapter one send of the row asks for, set by the
+	// run from the schedule's entry (never read from a workload file):
+	// the client sends it as the model ("" or "base": the client's own
+	// model).
+	Adapter string `json:"-"`
 }
 
 // Message is one chat message.

@@ -221,7 +221,10 @@ type RequestScore struct {
 	Class string `json:"class,omitempty"`
 	// Backend is the backend that served the request, from the client's
 	// BackendHeader; empty when not recorded.
-	Backend string        `json:"backend,omitempty"`
+	Backend string `json:"backend,omitempty"`
+	// Adapter is the LoRA adapter the request was sent to; empty when the
+	// run had no adapter mix.
+	Adapter string        `json:"adapter,omitempty"`
 	Status  record.Status `json:"status"`
 	// ScheduledMS is a; SentMS is d (nil when never sent).
 	ScheduledMS float64  `json:"scheduled_ms"`

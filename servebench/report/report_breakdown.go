@@ -29,6 +29,15 @@ type BreakdownValue struct {
 	TTFT Distribution `json:"ttft_ms"`
 	TPOT Distribution `json:"tpot_ms"`
 	E2E  Distribution `json:"e2e_ms"`
+	// ColdRequest, ColdTTFTMS and WarmTTFT are set for a dimension whose
+	// values start cold (the adapter: an engine loads it on its first
+	// request). ColdRequest is the value's first request sent in the run
+	// and ColdTTFTMS its TTFT (nil unless it succeeded); WarmTTFT is over
+	// the value's other successful requests. Their difference is the
+	// penalty of a value that was not resident.
+	ColdRequest string        `json:"cold_request,omitempty"`
+	ColdTTFTMS  *float64      `json:"cold_ttft_ms,omitempty"`
+	WarmTTFT    *Distribution `json:"warm_ttft_ms,omitempty"`
 }
 
 // BreakdownSource is one dimension a report is broken down by: its name
@@ -36,6 +45,9 @@ type BreakdownValue struct {
 type BreakdownSource struct {
 	Name string
 	Of   func(*RequestScore) string
+	// ColdStart says that each value's first request sent starts cold,
+	// so its TTFT is reported apart from the warm ones'.
+	ColdStart bool
 }
 
 // BreakdownSources are the dimensions a report is broken down by, in
@@ -43,8 +55,9 @@ type BreakdownSource struct {
 // A dimension no request carries is left out of the report.
 func BreakdownSources() []BreakdownSource {
 	return []BreakdownSource{
-		{"class", func(rs *RequestScore) string { return rs.Class }},
-		{"backend", func(rs *RequestScore) string { return rs.Backend }},
+		{Name: "class", Of: func(rs *RequestScore) string { return rs.Class }},
+		{Name: "backend", Of: func(rs *RequestScore) string { return rs.Backend }},
+		{Name: "adapter", Of: func(rs *RequestScore) string { return rs.Adapter }, ColdStart: true},
 	}
 }
 

@@ -80,6 +80,7 @@ type htmlPage struct {
 	Quality        string
 	Method         string
 	Latency        []htmlLatencyRow
+	Breakdown      []htmlBreakdown
 	Delivery       []htmlField
 	GeneratorNotes []string
 	Checks         []htmlField
@@ -216,6 +217,7 @@ func buildHTMLPage(r *Report) *htmlPage {
 	p.Timeline = htmlTimelineOf(r)
 	p.GPU = htmlGPUTelemetry(r.GPUTelemetry)
 	p.Worst = htmlWorstRequests(r)
+	p.Breakdown = htmlBreakdowns(r)
 	p.Footer, p.Notes = htmlFooter(r)
 	return p
 }

@@ -23,5 +23,24 @@ func writeBreakdownText(w io.Writer, rule func(string), bd map[string]*Breakdown
 			fmt.Fprintf(w, "%-24s %8d %8.3f %10s %12s %12s\n", v, x.Offered, x.Share, numfmt.OptFixed(x.Attainment, 3),
 				numfmt.OptCompact(x.TTFT.P50), numfmt.OptCompact(x.TTFT.P99))
 		}
+		writeColdStartText(w, name, dim)
+	}
+}
+
+// writeColdStartText adds, for a dimension whose values start cold, each
+// value's cold (first-sent) request's TTFT beside its warm TTFT p50.
+func writeColdStartText(w io.Writer, name string, dim *BreakdownDimension) {
+	header := false
+	for _, v := range sortedKeys(dim.Values) {
+		x := dim.Values[v]
+		if x.WarmTTFT == nil {
+			continue
+		}
+		if !header {
+			fmt.Fprintf(w, "%-24s %14s %14s %14s\n", name, "cold TTFT ms", "warm TTFT p50", "warm TTFT p99")
+			header = true
+		}
+		fmt.Fprintf(w, "%-24s %14s %14s %14s\n", v, numfmt.OptCompact(x.ColdTTFTMS),
+			numfmt.OptCompact(x.WarmTTFT.P50), numfmt.OptCompact(x.WarmTTFT.P99))
 	}
 }

@@ -32,6 +32,9 @@ type Schedule struct {
 	// Shard is set when this run sent one shard's share of the schedule;
 	// Entries still lists the whole schedule (see Schedule.OwnShare).
 	Shard *ShardHead `json:"shard,omitempty"`
+	// Adapters is the LoRA adapter mix (name → weight, normalised to sum
+	// to 1) each entry's Adapter was drawn from; nil without a mix.
+	Adapters map[string]float64 `json:"adapters,omitempty"`
 	// whole is set on a schedule OwnShare cut to its shard's share: the
 	// schedule it was cut from.
 	whole *Schedule
@@ -48,6 +51,10 @@ type Entry struct {
 	Row int `json:"row"`
 	// Class is the row's class.
 	Class string `json:"class,omitempty"`
+	// Adapter is the LoRA adapter the request is sent to, drawn from the
+	// schedule's mix (BaseAdapter for the base model); empty without a
+	// mix. The turns of a conversation share one.
+	Adapter string `json:"adapter,omitempty"`
 	// ScheduledMS is the arrival time. In closed loop, and for turns after
 	// the first in a conversation, it is the earliest time the request may
 	// be sent, fixed at run time and recorded in the outcome.

@@ -37,6 +37,9 @@ type Plan struct {
 	LagTolerance time.Duration
 	// RunID identifies the run; empty means a new UUIDv7.
 	RunID string
+	// Adapters, when set, is the LoRA adapter mix each arrival unit's
+	// adapter is drawn from, seeded by the arrival's seed.
+	Adapters *AdapterMix
 }
 
 // ClosedLoop is a fixed population of users, each sending its next request
@@ -70,6 +73,7 @@ func Build(p Plan) (*Schedule, error) {
 type Realization struct {
 	Head     *Schedule // Entries is nil
 	workload *Workload
+	adapters *AdapterMix
 	units    [][]int         // workload rows of each arrival unit
 	order    []int           // unit of each arrival, before cycling
 	offsets  []time.Duration // arrival instants
@@ -109,7 +113,10 @@ func Realize(p Plan) (*Realization, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Realization{Head: s, workload: p.Workload, units: units, order: make([]int, len(units))}
+	r := &Realization{Head: s, workload: p.Workload, adapters: p.Adapters, units: units, order: make([]int, len(units))}
+	if p.Adapters != nil {
+		s.Adapters = p.Adapters.Map()
+	}
 	for i := range r.order {
 		r.order[i] = i
 	}
@@ -163,10 +170,12 @@ func (r *Realization) count() int {
 // given is reused for the next, so emit copies what it keeps.
 func (r *Realization) Entries(emit func(*Entry) error) error {
 	reps := make([]int, len(r.units))
+	draw := newAdapterDraw(r.adapters, r.Head.Arrival.Seed)
 	var e Entry
 	for i, at := range r.offsets {
 		unit := r.order[i%len(r.order)]
 		reps[unit]++
+		adapter := draw.next()
 		prev := ""
 		for j, row := range r.units[unit] {
 			req := &r.workload.Requests[row]
@@ -174,6 +183,7 @@ func (r *Realization) Entries(emit func(*Entry) error) error {
 				ID:          repeatID(req.ID, reps[unit]),
 				Row:         row,
 				Class:       req.Class,
+				Adapter:     adapter,
 				ScheduledMS: record.Millis(at),
 				Expect:      req.Expect,
 				MaxTokens:   req.MaxTokens,

@@ -162,7 +162,7 @@ func (c *Compact) addEntry(raw json.RawMessage, e *Entry) bool {
 	if e.ID == "" || record.CheckTime(e.ScheduledMS) != "" {
 		return false
 	}
-	if !c.Add(e.ID, e.Class, e.ScheduledMS) {
+	if !c.Add(e.ID, e.Class, e.ScheduledMS) || !c.SetAdapter(e.Adapter) {
 		return false
 	}
 	c.Dependent = append(c.Dependent, e.DependsOn != "")
@@ -193,6 +193,7 @@ func decodeScheduleEntryFast(raw []byte, e *Entry) bool {
 		fThink
 		fMaxTokens
 		fIgnoreEOS
+		fAdapter
 	)
 	var seen int
 	for {
@@ -226,6 +227,9 @@ func decodeScheduleEntryFast(raw []byte, e *Entry) bool {
 		case "ignore_eos":
 			f = fIgnoreEOS
 			e.IgnoreEOS, ok = s.Bool()
+		case "adapter":
+			f = fAdapter
+			e.Adapter, ok = s.Text()
 		default:
 			return false
 		}

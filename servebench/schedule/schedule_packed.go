@@ -10,6 +10,10 @@ type PackedEntries struct {
 	class     []uint16
 	classes   []string
 	classIdx  map[string]uint16
+	// adapter is each entry's index into adapters; nil while no entry has
+	// an adapter.
+	adapter  []uint16
+	adapters []string
 }
 
 func (p *PackedEntries) Len() int { return len(p.Scheduled) }
@@ -48,5 +52,44 @@ func (p *PackedEntries) Add(id, class string, scheduledMS float64) bool {
 	p.idEnd = append(p.idEnd, uint32(len(p.IDs)))
 	p.Scheduled = append(p.Scheduled, scheduledMS)
 	p.class = append(p.class, k)
+	return true
+}
+
+// Adapter is entry i's LoRA adapter; "" when it has none.
+func (p *PackedEntries) Adapter(i int) string {
+	if i >= len(p.adapter) {
+		return ""
+	}
+	return p.adapters[p.adapter[i]]
+}
+
+// SetAdapter sets the adapter of the last entry added; false when the
+// schedule has more than 65,535 distinct adapters.
+func (p *PackedEntries) SetAdapter(name string) bool {
+	if name == "" && p.adapter == nil {
+		return true
+	}
+	if p.adapters == nil {
+		p.adapters = []string{""}
+	}
+	k := -1
+	for j, a := range p.adapters {
+		if a == name {
+			k = j
+			break
+		}
+	}
+	if k < 0 {
+		if len(p.adapters) == 1<<16-1 {
+			return false
+		}
+		k = len(p.adapters)
+		p.adapters = append(p.adapters, name)
+	}
+	n := p.Len()
+	for len(p.adapter) < n-1 {
+		p.adapter = append(p.adapter, 0)
+	}
+	p.adapter = append(p.adapter, uint16(k))
 	return true
 }

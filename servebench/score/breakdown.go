@@ -29,7 +29,11 @@ func breakdownOf(requests []report.RequestScore, method stats.PercentileMethod) 
 		bd := &report.BreakdownDimension{Values: map[string]report.BreakdownValue{}}
 		var counts []float64
 		for v, rs := range groups {
-			bd.Values[v] = breakdownValue(rs, len(requests), method)
+			bv := breakdownValue(rs, len(requests), method)
+			if dim.ColdStart && v != report.BreakdownNone {
+				coldStart(&bv, rs, method)
+			}
+			bd.Values[v] = bv
 			if v != report.BreakdownNone {
 				counts = append(counts, float64(len(rs)))
 			}

@@ -195,7 +195,7 @@ func cohortRecords(s *schedule.Schedule, outcomes []record.Outcome, set scoreSet
 				continue
 			}
 			recs = append(recs, scoreRecord{
-				id: e.ID, class: e.Class, status: record.StatusNotSent, scheduled: e.ScheduledMS,
+				id: e.ID, class: e.Class, adapter: e.Adapter, status: record.StatusNotSent, scheduled: e.ScheduledMS,
 				errMsg: report.NoOutcomeRecordError,
 			})
 			continue
@@ -208,6 +208,9 @@ func cohortRecords(s *schedule.Schedule, outcomes []record.Outcome, set scoreSet
 		})
 		if err != nil {
 			return nil, err
+		}
+		if rec.adapter == "" {
+			rec.adapter = e.Adapter
 		}
 		if !set.inWindow(scheduled) {
 			continue
@@ -267,7 +270,7 @@ func checkContentForStatus(o *record.Outcome, fail func(field, format string, ar
 // recordFromOutcome checks one outcome record against the clock rules and
 // converts it. fail builds an error for a field.
 func recordFromOutcome(o *record.Outcome, scheduled float64, class string, fail func(field, format string, args ...any) error) (scoreRecord, error) {
-	rec := scoreRecord{id: o.ID, class: o.Class, backend: o.Backend, status: o.Status, scheduled: scheduled,
+	rec := scoreRecord{id: o.ID, class: o.Class, backend: o.Backend, adapter: o.Adapter, status: o.Status, scheduled: scheduled,
 		terminal: o.TerminalMS, hasTerminal: true, content: o.ContentMS, eventTokens: o.EventTokens,
 		outputTokens: visibleOutputTokens(o), slot: o.SlotMS, sent: o.SentMS, errMsg: o.Error,
 		items: o.Items, inputTokens: o.PromptTokens, cachedTokens: o.CachedTokens}

@@ -10,6 +10,9 @@ type scoreRecord struct {
 	id, class string
 	// backend is the backend that served the request, when recorded.
 	backend string
+	// adapter is the LoRA adapter the request was sent to, when the run
+	// had an adapter mix.
+	adapter string
 	status  record.Status
 	// scheduled is a; sent (d) and slot (q) are nil when they did not
 	// happen.

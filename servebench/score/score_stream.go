@@ -88,7 +88,7 @@ func scoreRunDirStreamed(dir string, opts Options, out io.Writer) (*report.Repor
 		if idx.final[i] != 0 || !set.inWindow(cs.Scheduled[i]) {
 			continue
 		}
-		rec := scoreRecord{id: string(cs.ID(i)), class: cs.Class(i), status: record.StatusNotSent,
+		rec := scoreRecord{id: string(cs.ID(i)), class: cs.Class(i), adapter: cs.Adapter(i), status: record.StatusNotSent,
 			scheduled: cs.Scheduled[i], errMsg: report.NoOutcomeRecordError}
 		if err := emit(&rec); err != nil {
 			return nil, nil, err
@@ -299,6 +299,9 @@ func scoreOutcomeLine(o *record.Outcome, number int, cs *schedule.Compact, idx *
 	})
 	if err != nil {
 		return err
+	}
+	if rec.adapter == "" {
+		rec.adapter = cs.Adapter(int(i))
 	}
 	if o.SentMS != nil && *o.SentMS < set.window[1] {
 		idx.sentBeforeEnd++

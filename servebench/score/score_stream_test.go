@@ -33,9 +33,10 @@ func streamedRun(n int) (*schedule.Schedule, []record.Outcome) {
 	for i := range n + 1 {
 		id := "q" + strconv.Itoa(i)
 		a := float64(i * 10)
-		s.Entries = append(s.Entries, schedule.Entry{ID: id, Row: i, ScheduledMS: a, Class: []string{"", "chat", "code"}[i%3]})
+		adapter := []string{"sql", "chat", "base", "sql"}[i%4]
+		s.Entries = append(s.Entries, schedule.Entry{ID: id, Row: i, ScheduledMS: a, Class: []string{"", "chat", "code"}[i%3], Adapter: adapter})
 		if i == 3 {
-			continue // never recorded
+			continue // never recorded: its adapter comes from the schedule
 		}
 		d := a + float64(rng.IntN(3000))/1000
 		if i == 5 {
@@ -43,7 +44,7 @@ func streamedRun(n int) (*schedule.Schedule, []record.Outcome) {
 		}
 		k := 1 + rng.IntN(12)
 		t := d + 50 + float64(rng.IntN(200_000))/1000
-		o := record.Outcome{ID: id, Attempt: 1, Status: record.StatusSuccess, ScheduledMS: a, SlotMS: new(a), SentMS: new(d)}
+		o := record.Outcome{ID: id, Attempt: 1, Status: record.StatusSuccess, ScheduledMS: a, SlotMS: new(a), SentMS: new(d), Adapter: adapter}
 		for range k {
 			o.ContentMS = append(o.ContentMS, t)
 			o.EventTokens = append(o.EventTokens, 1+rng.IntN(2)*(i%2))
@@ -116,8 +117,13 @@ func TestScoreRunDirToMatchesInMemory(t *testing.T) {
 				t.Fatalf("streamed: %v", err)
 			}
 			compareStreamed(t, want, got, &buf)
+			for _, rs := range want.Requests {
+				if rs.ID == "q3" && rs.Adapter != "sql" {
+					t.Errorf("the request with no record has adapter %q, want the schedule's sql", rs.Adapter)
+				}
+			}
 			if want.Valid || want.Qualified == want.Offered || want.Percentiles[record.MetricITL].N == want.Percentiles[record.MetricChunkGap].N ||
-				want.PrefixCache == nil || want.PrefixCache.RequestsReporting == want.ProtocolSuccesses {
+				want.PrefixCache == nil || want.PrefixCache.RequestsReporting == want.ProtocolSuccesses || len(want.Breakdown["adapter"].Values) != 3 {
 				t.Fatalf("the fixture lost a case: valid %v, qualified %d of %d, itl %d chunk %d, prefix cache %+v", want.Valid, want.Qualified, want.Offered,
 					want.Percentiles[record.MetricITL].N, want.Percentiles[record.MetricChunkGap].N, want.PrefixCache)
 			}

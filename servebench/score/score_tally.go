@@ -74,7 +74,7 @@ func newScoreTally(set scoreSetup, keep bool) *scoreTally {
 func (t *scoreTally) add(rec *scoreRecord, rs *report.RequestScore) {
 	r := t.r
 	r.Offered++
-	rs.ID, rs.Class, rs.Backend, rs.Status = rec.id, rec.class, rec.backend, rec.status
+	rs.ID, rs.Class, rs.Backend, rs.Adapter, rs.Status = rec.id, rec.class, rec.backend, rec.adapter, rec.status
 	rs.ScheduledMS = rec.scheduled
 	rs.SentMS = rec.sent
 	rs.OutputTokens = rec.outputTokens

@@ -1,0 +1,34 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestBadAdapterMixIsRefusedBeforeAnyLoad: a bad weight or form is named
+// with its flag, and nothing is sent or written.
+func TestBadAdapterMixIsRefusedBeforeAnyLoad(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--adapters", "sql=0.5,chat=0"}, "--adapters: chat: the weight must be a positive number"},
+		{[]string{"--adapters", "sql=a"}, `--adapters: sql: the weight "a" is not a number`},
+		{[]string{"--adapters", "sql"}, `--adapters: "sql" is not NAME=WEIGHT`},
+		{[]string{"--adapters", "sql=1", "--adapter-form", "colon"}, `--adapter-form: want name or base:adapter, got "colon"`},
+	} {
+		out := filepath.Join(t.TempDir(), "run")
+		// Nothing listens on the URL: a refusal must come before any send.
+		args := append([]string{"run", "--base-url", "http://127.0.0.1:1", "--model", "m", "--workload", writeWorkload(t, twoRows),
+			"--count", "2", "--rate", "1", "--output", out, "--no-progress"}, tc.args...)
+		code, _, stderr := runCLI(args...)
+		if code == 0 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q, want %q", tc.args, code, stderr, tc.want)
+		}
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("%v: the run directory was made (%v)", tc.args, err)
+		}
+	}
+}
