@@ -2,6 +2,7 @@ package servebench_test
 
 import (
 	"context"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/schedule"
 )
 
@@ -19,8 +21,10 @@ import (
 // that order through an LRU of 2 to count the loads by hand, and wants
 // the engine's count. Each adapter's cold request loaded it, so its TTFT
 // is at least the load cost (a lower bound: the engine's step cannot end
-// sooner); and for the adapter whose warm requests are mostly resident,
-// the cold TTFT is above the warm median by at least the load cost.
+// sooner). How much faster its warm requests were is client timing, which a
+// busy machine stretches; the test checks instead that the breakdown's cold
+// and warm figures are exactly those of the adapter's first-sent request and
+// of its other successes, found in the outcomes by hand.
 func TestRunShowsTheColdStartOfAdaptersOverFewerSlots(t *testing.T) {
 	const modelLoad = 300 * time.Millisecond
 	const timeScale = 0.1
@@ -97,8 +101,28 @@ func TestRunShowsTheColdStartOfAdaptersOverFewerSlots(t *testing.T) {
 	}
 	v := bd.Values[best]
 	t.Logf("%d loads; counts %v; resident warm requests %v; %s: cold %v ms", loads, counts, warmHits, best, *v.ColdTTFTMS)
-	if v.WarmTTFT == nil || v.WarmTTFT.P50 == nil || *v.ColdTTFTMS-*v.WarmTTFT.P50 < ms(loadCost) {
-		t.Errorf("%s: cold TTFT %v ms, warm median %v ms: want a gap of at least the load cost %v ms", best, *v.ColdTTFTMS, v.WarmTTFT, ms(loadCost))
+	var cold *record.Outcome
+	warm := 0
+	for i := range res.Outcomes {
+		o := &res.Outcomes[i]
+		if o.Adapter != best || o.SentMS == nil {
+			continue
+		}
+		if cold == nil || *o.SentMS < *cold.SentMS {
+			cold = o
+		}
+	}
+	for _, o := range res.Outcomes {
+		if o.Adapter == best && o.ID != cold.ID && o.Status == record.StatusSuccess && o.FirstContentMS != nil {
+			warm++
+		}
+	}
+	if v.ColdRequest != cold.ID || cold.Status != record.StatusSuccess ||
+		math.Abs(*v.ColdTTFTMS-(*cold.FirstContentMS-*cold.SentMS)) > 1e-6 {
+		t.Errorf("%s: cold request %q with TTFT %v ms, want the first sent, %q, and its TTFT", best, v.ColdRequest, *v.ColdTTFTMS, cold.ID)
+	}
+	if v.WarmTTFT == nil || v.WarmTTFT.N != warm || warm == 0 {
+		t.Errorf("%s: warm TTFT %+v, want the %d other successful requests", best, v.WarmTTFT, warm)
 	}
 	var text strings.Builder
 	if err := res.Report.WriteText(&text); err != nil || !strings.Contains(text.String(), "cold TTFT ms") {

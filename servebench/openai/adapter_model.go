@@ -1,6 +1,9 @@
 package openai
 
-import "github.com/servebench/servebench/servebench/record"
+import (
+	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/schedule"
+)
 
 // AdapterForm says how a request's LoRA adapter is named in its "model"
 // field.
@@ -15,14 +18,10 @@ const (
 	AdapterBaseColon AdapterForm = "base:adapter"
 )
 
-// baseAdapter is the adapter name that means the base model (the
-// schedule package's BaseAdapter).
-const baseAdapter = "base"
-
 // modelFor is the "model" a request is sent with: the client's Model, or
 // the request's adapter in the client's AdapterForm.
 func (c *Client) modelFor(req *record.Request) string {
-	if req.Adapter == "" || req.Adapter == baseAdapter {
+	if req.Adapter == "" || req.Adapter == schedule.BaseAdapter {
 		return c.Model
 	}
 	if c.AdapterForm == AdapterBaseColon {
