@@ -177,6 +177,9 @@ type Distribution struct {
 	P95  *float64 `json:"p95"`
 	P99  *float64 `json:"p99"`
 	Max  *float64 `json:"max"`
+	// Extra holds the further percentiles the scoring was asked for
+	// (score.Options.Percentiles), keyed by PercentileKey: "p99.9".
+	Extra map[string]float64 `json:"extra,omitempty"`
 }
 
 // Reason names a criterion an unqualified request failed.

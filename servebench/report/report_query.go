@@ -3,6 +3,7 @@ package report
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/servebench/servebench/servebench/openai"
@@ -10,16 +11,22 @@ import (
 	"github.com/servebench/servebench/servebench/stats"
 )
 
-// StoredPercentiles are the percentiles a report keeps in its JSON form
-// (100 is the maximum): all a report read back from JSON, or scored in a
-// streamed pass, can answer.
+// StoredPercentiles are the percentiles a report always keeps in its JSON
+// form (100 is the maximum). A report read back from JSON, or scored in a
+// streamed pass, answers these and the further ones its scoring was asked
+// for (Distribution.Extra).
 func StoredPercentiles() []float64 { return []float64{50, 90, 95, 99, 100} }
 
+// PercentileKey names the p-th percentile in Distribution.Extra: "p99.9".
+func PercentileKey(p float64) string { return "p" + strconv.FormatFloat(p, 'f', -1, 64) }
+
 // Percentile returns the p-th percentile of a metric's population with the
-// population's size and name. A report fresh from the scorer answers any p
-// in [0, 100] from its raw samples, by its PercentileMethod. A report read
-// back from JSON keeps only the stored summaries, so it answers p = 50, 90,
-// 95, 99 and 100 (the maximum) and errors for any other p. An unknown
+// population's size and name. A report fresh from the in-memory scorer
+// answers any p in [0, 100] from its raw samples, by its PercentileMethod.
+// A report scored in a streamed pass (every run's), or read back from
+// JSON, keeps only the stored summaries, so it answers p = 50, 90, 95, 99
+// and 100 (the maximum) and the percentiles its scoring was asked for
+// (score.Options.Percentiles), and errors for any other p. An unknown
 // metric or an empty population is an error too: an undefined percentile
 // is never reported as zero.
 func (r *Report) Percentile(m record.Metric, p float64) (value float64, n int, population string, err error) {
@@ -53,7 +60,10 @@ func (r *Report) Percentile(m record.Metric, p float64) (value float64, n int, p
 	case 100:
 		stored = d.Max
 	default:
-		return 0, d.N, d.Population, fmt.Errorf("percentile of %s: p%v needs the raw samples, and a report read from JSON keeps only p50, p90, p95, p99 and max", m, p)
+		if v, ok := d.Extra[PercentileKey(p)]; ok {
+			return v, d.N, d.Population, nil
+		}
+		return 0, d.N, d.Population, fmt.Errorf("percentile of %s: p%v was not asked of the scoring (score.Options.Percentiles), and without the raw samples a report keeps only p50, p90, p95, p99, max and those asked for", m, p)
 	}
 	if stored == nil {
 		return 0, d.N, d.Population, fmt.Errorf("percentile of %s: p%v is not recorded", m, p)

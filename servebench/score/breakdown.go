@@ -1,97 +1,180 @@
 package score
 
 import (
-	"slices"
-
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/stats"
 )
 
-// breakdownOf splits requests by every dimension that any of them
-// carries; nil when none does.
-func breakdownOf(requests []report.RequestScore, method stats.PercentileMethod) map[string]*report.BreakdownDimension {
-	out := map[string]*report.BreakdownDimension{}
-	for _, dim := range report.BreakdownSources() {
-		groups := map[string][]*report.RequestScore{}
-		carried := false
-		for i := range requests {
-			v := dim.Of(&requests[i])
-			carried = carried || v != ""
-			if v == "" {
-				v = report.BreakdownNone
-			}
-			groups[v] = append(groups[v], &requests[i])
+// breakdownTally splits the cohort by every dimension of
+// report.BreakdownSources as request entries pass, keeping per value only
+// counts and counted populations: the in-memory and the streamed scorer
+// share it, so a breakdown costs memory per value, not per request.
+type breakdownTally struct {
+	dims  []*dimensionTally
+	total int
+}
+
+// dimensionTally is one dimension's values so far.
+type dimensionTally struct {
+	source  report.BreakdownSource
+	carried bool // some request had a value
+	values  map[string]*valueTally
+}
+
+// valueTally is the running figures of one value of a dimension.
+type valueTally struct {
+	offered, qualified int
+	ttft, tpot, e2e    *population
+	// For a dimension whose values start cold: the value's first request
+	// sent so far, and the TTFTs of its other successful requests.
+	cold coldCandidate
+	warm *population
+}
+
+// coldCandidate is the earliest-sent request of a value seen so far.
+type coldCandidate struct {
+	seen            bool
+	id              string
+	sent, scheduled float64
+	ttft            *float64 // nil unless it succeeded with a TTFT
+}
+
+func newBreakdownTally() *breakdownTally {
+	t := &breakdownTally{}
+	for _, src := range report.BreakdownSources() {
+		t.dims = append(t.dims, &dimensionTally{source: src, values: map[string]*valueTally{}})
+	}
+	return t
+}
+
+// add counts one request's entry under its value of every dimension.
+func (t *breakdownTally) add(rs *report.RequestScore) {
+	t.total++
+	for _, d := range t.dims {
+		v := d.source.Of(rs)
+		if v == "" {
+			v = report.BreakdownNone
+		} else {
+			d.carried = true
 		}
-		if !carried {
+		vt := d.values[v]
+		if vt == nil {
+			vt = &valueTally{ttft: newPopulation(false), tpot: newPopulation(false), e2e: newPopulation(false)}
+			if d.source.ColdStart && v != report.BreakdownNone {
+				vt.warm = newPopulation(false)
+			}
+			d.values[v] = vt
+		}
+		vt.add(rs)
+	}
+}
+
+// add counts one request into its value.
+func (vt *valueTally) add(rs *report.RequestScore) {
+	vt.offered++
+	if rs.Qualified {
+		vt.qualified++
+	}
+	var ttft *float64
+	if rs.Status == record.StatusSuccess {
+		addDefined(vt.ttft, rs.TTFTMS)
+		addDefined(vt.tpot, rs.TPOTMS)
+		addDefined(vt.e2e, rs.E2EMS)
+		ttft = rs.TTFTMS
+	}
+	if vt.warm == nil {
+		return
+	}
+	// The earliest send is the cold one (the earlier scheduled on a tie);
+	// a request it displaces joins the warm ones.
+	c := &vt.cold
+	if rs.SentMS != nil && (!c.seen || *rs.SentMS < c.sent || (*rs.SentMS == c.sent && rs.ScheduledMS < c.scheduled)) {
+		if c.seen {
+			addDefined(vt.warm, c.ttft)
+		}
+		*c = coldCandidate{seen: true, id: rs.ID, sent: *rs.SentMS, scheduled: rs.ScheduledMS}
+		if ttft != nil {
+			c.ttft = new(*ttft)
+		}
+		return
+	}
+	addDefined(vt.warm, ttft)
+}
+
+func addDefined(p *population, v *float64) {
+	if v != nil {
+		p.add(*v)
+	}
+}
+
+// report gives the breakdown of every dimension some request carried; nil
+// when none did. It releases the populations.
+func (t *breakdownTally) report(method stats.PercentileMethod, levels []float64) (map[string]*report.BreakdownDimension, error) {
+	defer t.close()
+	out := map[string]*report.BreakdownDimension{}
+	for _, d := range t.dims {
+		if !d.carried {
 			continue
 		}
 		bd := &report.BreakdownDimension{Values: map[string]report.BreakdownValue{}}
 		var counts []float64
-		for v, rs := range groups {
-			bv := breakdownValue(rs, len(requests), method)
-			if dim.ColdStart && v != report.BreakdownNone {
-				coldStart(&bv, rs, method)
+		for v, vt := range d.values {
+			bv, err := vt.value(t.total, method, levels)
+			if err != nil {
+				return nil, err
 			}
 			bd.Values[v] = bv
 			if v != report.BreakdownNone {
-				counts = append(counts, float64(len(rs)))
+				counts = append(counts, float64(vt.offered))
 			}
 		}
 		bd.Gini = gini(counts)
-		out[dim.Name] = bd
+		out[d.source.Name] = bd
 	}
 	if len(out) == 0 {
-		return nil
+		return nil, nil
 	}
-	return out
+	return out, nil
 }
 
-// breakdownValue computes one value's figures.
-func breakdownValue(rs []*report.RequestScore, total int, method stats.PercentileMethod) report.BreakdownValue {
-	bv := report.BreakdownValue{Offered: len(rs), Share: float64(len(rs)) / float64(total)}
-	var ttft, tpot, e2e []float64
-	for _, r := range rs {
-		if r.Qualified {
-			bv.Qualified++
+// value computes one value's figures.
+func (vt *valueTally) value(total int, method stats.PercentileMethod, levels []float64) (report.BreakdownValue, error) {
+	bv := report.BreakdownValue{Offered: vt.offered, Share: float64(vt.offered) / float64(total), Qualified: vt.qualified,
+		Attainment: new(float64(vt.qualified) / float64(vt.offered))}
+	var err error
+	dist := func(p *population, population string) report.Distribution {
+		d, e := distributionOfPopulation(p, method, levels)
+		if e != nil {
+			err = e
 		}
-		if r.Status != record.StatusSuccess {
-			continue
-		}
-		ttft = appendDefined(ttft, r.TTFTMS)
-		tpot = appendDefined(tpot, r.TPOTMS)
-		e2e = appendDefined(e2e, r.E2EMS)
-	}
-	bv.Attainment = new(float64(bv.Qualified) / float64(bv.Offered))
-	bv.TTFT = sampleDistribution(ttft, method, "successful requests of this value: first content − sent")
-	bv.TPOT = sampleDistribution(tpot, method, "successful requests of this value where TPOT is defined")
-	bv.E2E = sampleDistribution(e2e, method, "successful requests of this value: terminal − sent")
-	return bv
-}
-
-func appendDefined(xs []float64, v *float64) []float64 {
-	if v == nil {
-		return xs
-	}
-	return append(xs, *v)
-}
-
-// sampleDistribution summarizes a sample held in memory, as the report's
-// distributions are: nil values for an empty one.
-func sampleDistribution(xs []float64, method stats.PercentileMethod, population string) report.Distribution {
-	d := report.Distribution{Population: population, N: len(xs)}
-	if len(xs) == 0 {
+		d.Population = population
 		return d
 	}
-	slices.Sort(xs)
-	var sum float64
-	for _, x := range xs {
-		sum += x
+	bv.TTFT = dist(vt.ttft, "successful requests of this value: first content − sent")
+	bv.TPOT = dist(vt.tpot, "successful requests of this value where TPOT is defined")
+	bv.E2E = dist(vt.e2e, "successful requests of this value: terminal − sent")
+	if vt.warm != nil {
+		if vt.cold.seen {
+			bv.ColdRequest, bv.ColdTTFTMS = vt.cold.id, vt.cold.ttft
+		}
+		w := dist(vt.warm, "successful requests of this value but its first sent: first content − sent")
+		bv.WarmTTFT = &w
 	}
-	d.Mean = new(sum / float64(len(xs)))
-	at := func(p float64) *float64 { v, _ := stats.Percentile(xs, p, method); return new(v) }
-	d.P50, d.P90, d.P95, d.P99, d.Max = at(50), at(90), at(95), at(99), new(xs[len(xs)-1])
-	return d
+	return bv, err
+}
+
+// close removes any temporary file of the values' populations.
+func (t *breakdownTally) close() {
+	for _, d := range t.dims {
+		for _, vt := range d.values {
+			for _, p := range []*population{vt.ttft, vt.tpot, vt.e2e, vt.warm} {
+				if p != nil {
+					p.close()
+				}
+			}
+		}
+	}
 }
 
 // gini is the Gini coefficient of counts: Σ|xi − xj| / (2 k² mean). Nil

@@ -7,6 +7,7 @@ import (
 
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
+	"github.com/servebench/servebench/servebench/stats"
 )
 
 func TestGiniByHand(t *testing.T) {
@@ -64,4 +65,17 @@ func TestBreakdownInTheTextReport(t *testing.T) {
 			t.Errorf("text report lacks %q:\n%s", want, b.String())
 		}
 	}
+}
+
+// breakdownOf is the breakdown of requests held in memory.
+func breakdownOf(requests []report.RequestScore, method stats.PercentileMethod) map[string]*report.BreakdownDimension {
+	t := newBreakdownTally()
+	for i := range requests {
+		t.add(&requests[i])
+	}
+	bd, err := t.report(method, nil)
+	if err != nil {
+		panic(err)
+	}
+	return bd
 }

@@ -3,6 +3,7 @@ package score
 import (
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/servebench/servebench/servebench/openai"
@@ -44,6 +45,12 @@ type Options struct {
 	// metric it does not define is refused. Empty scores every metric (a
 	// text-generating API).
 	Endpoint openai.Endpoint
+	// Percentiles are further percentile levels, in (0, 100), to compute
+	// for every distribution beside p50, p90, p95, p99 and the maximum, so
+	// that a report scored in a streamed pass or read back from JSON
+	// answers them (report.Distribution.Extra). A contract passes the
+	// levels its objectives name.
+	Percentiles []float64
 }
 
 // scoreSetup is Options resolved against a schedule or trace.
@@ -58,6 +65,8 @@ type scoreSetup struct {
 	driftMS float64
 	// api declares what the records' API defines; nil for every metric.
 	api *openai.API
+	// levels are Options.Percentiles, sorted, without the fixed ones.
+	levels []float64
 }
 
 // resolveScoreSetup applies defaults and checks every option. window and
@@ -81,7 +90,26 @@ func resolveScoreSetup(opts Options, window [2]float64, tolerance float64) (scor
 	if err := checkFluidityRule(set.fluidity); err != nil {
 		return set, err
 	}
-	return set, nil
+	levels, err := extraLevels(opts.Percentiles)
+	set.levels = levels
+	return set, err
+}
+
+// extraLevels checks the asked-for percentile levels and drops the ones
+// every distribution holds anyway.
+func extraLevels(ps []float64) ([]float64, error) {
+	var out []float64
+	for _, p := range ps {
+		if !(p > 0 && p < 100) {
+			return nil, fmt.Errorf("score options: percentile %v: want a level in (0, 100) (the maximum is always reported)", p)
+		}
+		if p == 50 || p == 90 || p == 95 || p == 99 || slices.Contains(out, p) {
+			continue
+		}
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	return out, nil
 }
 
 // resolveWindow applies the options' window and lag tolerance over the

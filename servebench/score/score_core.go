@@ -25,7 +25,6 @@ func scoreRecords(set scoreSetup, recs []scoreRecord) *report.Report {
 		panic(fmt.Sprintf("score: %v", err))
 	}
 	r.Requests = requests
-	r.Breakdown = breakdownOf(requests, r.PercentileMethod)
 	return r
 }
 

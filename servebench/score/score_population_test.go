@@ -48,7 +48,7 @@ func TestPopulationMatchesSortedSample(t *testing.T) {
 				}
 				sorted := slices.Sorted(slices.Values(scaled))
 				for _, method := range []stats.PercentileMethod{stats.NearestRank, stats.Linear} {
-					got, err := distributionOfPopulation(pop, method)
+					got, err := distributionOfPopulation(pop, method, nil)
 					if err != nil {
 						t.Fatal(err)
 					}

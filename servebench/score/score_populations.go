@@ -105,7 +105,7 @@ func (p *populations) addSuccess(rec *scoreRecord, m *requestMeasures) {
 // summarize computes every population's distribution, and returns the raw
 // samples when they were kept (sorted in place). It removes any temporary
 // file the populations used.
-func (p *populations) summarize(method stats.PercentileMethod, offered, successes int, defined func(record.Metric) bool) (map[record.Metric][]float64, map[record.Metric]report.Distribution, error) {
+func (p *populations) summarize(method stats.PercentileMethod, levels []float64, offered, successes int, defined func(record.Metric) bool) (map[record.Metric][]float64, map[record.Metric]report.Distribution, error) {
 	defer p.close()
 	dists := make(map[record.Metric]report.Distribution, len(reportMetricIndex))
 	var samples map[record.Metric][]float64
@@ -120,7 +120,7 @@ func (p *populations) summarize(method stats.PercentileMethod, offered, successe
 		if i == popITL && p.itlIsChunk {
 			pop = p.pops[popChunkGap]
 		}
-		d, err := distributionOfPopulation(pop, method)
+		d, err := distributionOfPopulation(pop, method, levels)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -152,14 +152,14 @@ func (p *populations) close() {
 // distributionOfPopulation summarizes a population; an empty one has N = 0
 // and every value nil. The percentiles are those Percentile gives on the
 // sorted sample.
-func distributionOfPopulation(pop *population, method stats.PercentileMethod) (report.Distribution, error) {
+func distributionOfPopulation(pop *population, method stats.PercentileMethod, levels []float64) (report.Distribution, error) {
 	d := report.Distribution{N: pop.n}
 	if pop.n == 0 {
 		return d, nil
 	}
 	mean, _ := pop.mean()
 	d.Mean = new(mean)
-	qs := []float64{50, 90, 95, 99}
+	qs := append([]float64{50, 90, 95, 99}, levels...)
 	var ranks []int
 	for _, q := range qs {
 		ranks = append(ranks, percentileRanks(pop.n, q, method)...)
@@ -175,6 +175,12 @@ func distributionOfPopulation(pop *population, method stats.PercentileMethod) (r
 	at := func(q float64) *float64 { return new(percentileFromRanks(pop.n, q, method, byRank)) }
 	d.P50, d.P90, d.P95, d.P99 = at(50), at(90), at(95), at(99)
 	d.Max = new(pop.max)
+	for _, q := range levels {
+		if d.Extra == nil {
+			d.Extra = make(map[string]float64, len(levels))
+		}
+		d.Extra[report.PercentileKey(q)] = *at(q)
+	}
 	return d, nil
 }
 

@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -101,7 +103,7 @@ func TestScoreRunDirToMatchesInMemory(t *testing.T) {
 		{"small", 40, 1 << 16, Options{}},
 		{"slo and linear", 400, 1 << 16, Options{SLO: report.SLO{TTFT: 150 * time.Millisecond, TPOT: 20 * time.Millisecond, E2E: 400 * time.Millisecond},
 			PercentileMethod: stats.Linear, Fluidity: &FluidityRule{FirstTokenDeadline: 200 * time.Millisecond, Cadence: 30 * time.Millisecond}}},
-		{"spilled populations", 3000, 32, Options{SLO: report.SLO{TTFT: 100 * time.Millisecond}}},
+		{"spilled populations", 3000, 32, Options{SLO: report.SLO{TTFT: 100 * time.Millisecond}, Percentiles: []float64{99.9, 75}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			spillDistinct = tc.spill
@@ -127,7 +129,31 @@ func TestScoreRunDirToMatchesInMemory(t *testing.T) {
 				t.Fatalf("the fixture lost a case: valid %v, qualified %d of %d, itl %d chunk %d, prefix cache %+v", want.Valid, want.Qualified, want.Offered,
 					want.Percentiles[record.MetricITL].N, want.Percentiles[record.MetricChunkGap].N, want.PrefixCache)
 			}
+			// Every level asked for is answered by the streamed report as
+			// the in-memory one answers it from its raw samples.
+			for _, p := range tc.opts.Percentiles {
+				for _, m := range []record.Metric{record.MetricTTFT, record.MetricE2E, record.MetricChunkGap} {
+					w, _, _, werr := want.Percentile(m, p)
+					g, _, _, gerr := got.Percentile(m, p)
+					if werr != nil || gerr != nil || w != g {
+						t.Errorf("%s p%v: streamed %v (%v), in memory %v (%v)", m, p, g, gerr, w, werr)
+					}
+				}
+			}
 		})
+	}
+}
+
+// TestPercentileLevelsAreChecked refuses a level the scorer cannot give.
+func TestPercentileLevelsAreChecked(t *testing.T) {
+	for _, p := range []float64{0, 100, -1, 101, math.NaN()} {
+		if _, err := extraLevels([]float64{p}); err == nil || !strings.Contains(err.Error(), "want a level in (0, 100)") {
+			t.Errorf("percentile %v: %v", p, err)
+		}
+	}
+	got, err := extraLevels([]float64{99.9, 50, 75, 99.9, 99})
+	if err != nil || !slices.Equal(got, []float64{75, 99.9}) {
+		t.Errorf("levels = %v, %v; want [75 99.9] (the fixed ones and repeats dropped)", got, err)
 	}
 }
 
@@ -156,9 +182,7 @@ func compareStreamed(t *testing.T, want, got *report.Report, out *bytes.Buffer) 
 		}
 	}
 	w, g := *want, *got
-	// The breakdown is computed from the request entries, which a
-	// streamed report does not keep either.
-	w.Requests, w.Samples, g.Requests, g.Samples, w.Breakdown = nil, nil, nil, nil, nil
+	w.Requests, w.Samples, g.Requests, g.Samples = nil, nil, nil, nil
 	if !reflect.DeepEqual(w, g) {
 		wb, _ := json.MarshalIndent(w, "", " ")
 		gb, _ := json.MarshalIndent(g, "", " ")

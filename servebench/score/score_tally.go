@@ -32,6 +32,7 @@ type scoreTally struct {
 	drift                                *driftTally // nil when left out
 	throughput                           throughputTally
 	prefixCache                          prefixCacheTally
+	breakdown                            *breakdownTally
 }
 
 // newScoreTally starts a tally; keep says whether to keep every raw sample
@@ -58,7 +59,7 @@ func newScoreTally(set scoreSetup, keep bool) *scoreTally {
 		r.ReasonCounts[reason] = 0
 	}
 	t := &scoreTally{set: set, r: r, pop: newPopulations(keep), lastTerminal: math.Inf(-1),
-		unqualified: newUnqualifiedTally(),
+		unqualified: newUnqualifiedTally(), breakdown: newBreakdownTally(),
 		limits: sloLimits{
 			ttft: sloLimitMS(set.slo.TTFT), tpot: sloLimitMS(set.slo.TPOT), e2e: sloLimitMS(set.slo.E2E),
 			fromScheduled: set.slo.TTFTFromScheduled,
@@ -111,6 +112,7 @@ func (t *scoreTally) add(rec *scoreRecord, rs *report.RequestScore) {
 	for _, reason := range rs.Reasons {
 		r.ReasonCounts[reason]++
 	}
+	t.breakdown.add(rs)
 	if !success {
 		return
 	}
@@ -232,7 +234,11 @@ func (t *scoreTally) finish() (*report.Report, error) {
 	if t.drift != nil {
 		r.Drift = t.drift.report(set.confidence)
 	}
-	samples, dists, err := t.pop.summarize(set.method, n, r.ProtocolSuccesses, set.defines)
+	if r.Breakdown, err = t.breakdown.report(set.method, set.levels); err != nil {
+		t.pop.close()
+		return nil, err
+	}
+	samples, dists, err := t.pop.summarize(set.method, set.levels, n, r.ProtocolSuccesses, set.defines)
 	if err != nil {
 		return nil, err
 	}
