@@ -39,8 +39,7 @@ func scoreRun(cfg RunConfig, s *schedule.Schedule, res *RunResult, gen *report.G
 	completeGenerator(gen, rep, s, sentBefore(res.Outcomes, rep.WindowMS[1]))
 	rep.Generator = gen
 	rep.Experiment = experimentRecord(cfg, s, wallStart)
-	rep.PromptTokens = score.CheckPromptTokens(cfg.Workload, s, res.Outcomes)
-	if rep.OutputLengths = score.CheckOutputLengths(s, res.Outcomes); rep.OutputLengths != nil && rep.OutputLengths.NotEnforceable > 0 {
+	if rep.OutputLengths != nil && rep.OutputLengths.NotEnforceable > 0 {
 		rep.Experiment.Notes = append(rep.Experiment.Notes, fmt.Sprintf(
 			"%d requests forced their output length (ignore_eos) but the engine cannot be asked to honour it: their lengths are natural, not forced",
 			rep.OutputLengths.NotEnforceable))

@@ -69,4 +69,7 @@ type Entry struct {
 	// MaxTokens and IgnoreEOS copy the row's output policy.
 	MaxTokens int  `json:"max_tokens"`
 	IgnoreEOS bool `json:"ignore_eos,omitempty"`
+	// PromptTokens copies the prompt length the row declared, so that the
+	// prompt-token audit needs only the schedule and the outcomes.
+	PromptTokens *int `json:"prompt_tokens,omitempty"`
 }

@@ -186,8 +186,9 @@ func (r *Realization) Entries(emit func(*Entry) error) error {
 				Adapter:     adapter,
 				ScheduledMS: record.Millis(at),
 				Expect:      req.Expect,
-				MaxTokens:   req.MaxTokens,
-				IgnoreEOS:   req.IgnoreEOS,
+				MaxTokens:    req.MaxTokens,
+				IgnoreEOS:    req.IgnoreEOS,
+				PromptTokens: req.PromptTokens,
 			}
 			if j > 0 {
 				e.DependsOn, e.ThinkMS = prev, req.ThinkMS

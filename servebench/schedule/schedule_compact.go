@@ -28,6 +28,10 @@ type Compact struct {
 	PackedEntries
 	Head      Schedule // every field but Entries
 	Dependent []bool
+	// audited holds what the output-length and prompt-token audits need
+	// of each entry; nil while no entry forces its length or declares
+	// its prompt.
+	audited []AuditedEntry
 	table     []int32
 	seed      maphash.Seed
 	SHA256    string
@@ -162,10 +166,52 @@ func (c *Compact) addEntry(raw json.RawMessage, e *Entry) bool {
 	if e.ID == "" || record.CheckTime(e.ScheduledMS) != "" {
 		return false
 	}
-	if !c.Add(e.ID, e.Class, e.ScheduledMS) || !c.SetAdapter(e.Adapter) {
+	if !c.Add(e.ID, e.Class, e.ScheduledMS) || !c.SetAdapter(e.Adapter) || !c.setAudited(e) {
 		return false
 	}
 	c.Dependent = append(c.Dependent, e.DependsOn != "")
+	return true
+}
+
+// AuditedEntry is what the audits need of one entry: the max_tokens it
+// forced (0 when it does not ignore EOS) and the prompt tokens its row
+// declared (-1 when none).
+type AuditedEntry struct {
+	ForcedMaxTokens int32
+	PromptTokens    int32
+}
+
+// Audited is entry i's audited fields.
+func (c *Compact) Audited(i int) AuditedEntry {
+	if i >= len(c.audited) {
+		return AuditedEntry{PromptTokens: -1}
+	}
+	return c.audited[i]
+}
+
+// setAudited keeps the audited fields of the entry just added; false for
+// a value past int32.
+func (c *Compact) setAudited(e *Entry) bool {
+	a := AuditedEntry{PromptTokens: -1}
+	if e.IgnoreEOS {
+		if e.MaxTokens > 1<<31-1 {
+			return false
+		}
+		a.ForcedMaxTokens = int32(max(e.MaxTokens, 1))
+	}
+	if e.PromptTokens != nil {
+		if *e.PromptTokens < 0 || *e.PromptTokens > 1<<31-1 {
+			return false
+		}
+		a.PromptTokens = int32(*e.PromptTokens)
+	}
+	if c.audited == nil && a == (AuditedEntry{PromptTokens: -1}) {
+		return true
+	}
+	for len(c.audited) < c.Len()-1 {
+		c.audited = append(c.audited, AuditedEntry{PromptTokens: -1})
+	}
+	c.audited = append(c.audited, a)
 	return true
 }
 
@@ -194,6 +240,7 @@ func decodeScheduleEntryFast(raw []byte, e *Entry) bool {
 		fMaxTokens
 		fIgnoreEOS
 		fAdapter
+		fPromptTokens
 	)
 	var seen int
 	for {
@@ -230,6 +277,11 @@ func decodeScheduleEntryFast(raw []byte, e *Entry) bool {
 		case "adapter":
 			f = fAdapter
 			e.Adapter, ok = s.Text()
+		case "prompt_tokens":
+			f = fPromptTokens
+			var n int
+			n, ok = s.Int()
+			e.PromptTokens = &n
 		default:
 			return false
 		}

@@ -81,6 +81,13 @@ func scoreOutcomes(s *schedule.Schedule, outcomes []record.Outcome, opts Options
 	}
 	rep := scoreRecords(set, recs)
 	rep.Inputs.WorkloadSHA256 = s.WorkloadSHA256
+	audits := newAuditTally()
+	for i := range outcomes {
+		if k, ok := byID[outcomes[i].ID]; ok {
+			audits.add(&outcomes[i], auditedEntry(&s.Entries[k]))
+		}
+	}
+	audits.finish(rep)
 	return rep, nil
 }
 

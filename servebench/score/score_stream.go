@@ -81,7 +81,8 @@ func scoreRunDirStreamed(dir string, opts Options, out io.Writer) (*report.Repor
 		}
 		return nil
 	}
-	if err := scoreOutcomeLines(outPath, cs, idx, set, emit); err != nil {
+	audits := newAuditTally()
+	if err := scoreOutcomeLines(outPath, cs, idx, set, audits, emit); err != nil {
 		return nil, nil, err
 	}
 	for i := range cs.Len() {
@@ -106,6 +107,7 @@ func scoreRunDirStreamed(dir string, opts Options, out io.Writer) (*report.Repor
 	if err != nil {
 		return nil, nil, err
 	}
+	audits.finish(rep)
 	rep.Inputs.WorkloadSHA256 = cs.Head.WorkloadSHA256
 	rep.Inputs.ScheduleSHA256 = cs.SHA256
 	rep.Inputs.OutcomesSHA256 = outSHA
@@ -248,7 +250,7 @@ func decodeOutcomeLines(r io.Reader, batches chan<- *outcomeBatch, free chan *ou
 // scoreOutcomeLines is the second pass: it decodes every line, checks
 // earlier attempts against the clock rules, and scores each final attempt
 // in the window.
-func scoreOutcomeLines(path string, cs *schedule.Compact, idx *outcomeIndex, set scoreSetup, emit func(*scoreRecord) error) error {
+func scoreOutcomeLines(path string, cs *schedule.Compact, idx *outcomeIndex, set scoreSetup, audits *auditTally, emit func(*scoreRecord) error) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return &record.InputError{File: path, Msg: err.Error()}
@@ -270,6 +272,8 @@ func scoreOutcomeLines(path string, cs *schedule.Compact, idx *outcomeIndex, set
 			if err := scoreOutcomeLine(&b.outcomes[k], b.numbers[k], cs, idx, set, closed, firstSent, emit); err != nil {
 				return err
 			}
+			// scoreOutcomeLine checked that the line's entry is known.
+			audits.add(&b.outcomes[k], cs.Audited(int(idx.entry[b.numbers[k]-1])))
 		}
 		if b.err != nil {
 			return b.err

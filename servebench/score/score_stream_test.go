@@ -36,7 +36,11 @@ func streamedRun(n int) (*schedule.Schedule, []record.Outcome) {
 		id := "q" + strconv.Itoa(i)
 		a := float64(i * 10)
 		adapter := []string{"sql", "chat", "base", "sql"}[i%4]
-		s.Entries = append(s.Entries, schedule.Entry{ID: id, Row: i, ScheduledMS: a, Class: []string{"", "chat", "code"}[i%3], Adapter: adapter})
+		s.Entries = append(s.Entries, schedule.Entry{ID: id, Row: i, ScheduledMS: a, Class: []string{"", "chat", "code"}[i%3], Adapter: adapter,
+			MaxTokens: 8, IgnoreEOS: i%5 == 2})
+		if i%7 != 0 {
+			s.Entries[i].PromptTokens = new(300) // the audit compares it with each record's
+		}
 		if i == 3 {
 			continue // never recorded: its adapter comes from the schedule
 		}
@@ -125,7 +129,8 @@ func TestScoreRunDirToMatchesInMemory(t *testing.T) {
 				}
 			}
 			if want.Valid || want.Qualified == want.Offered || want.Percentiles[record.MetricITL].N == want.Percentiles[record.MetricChunkGap].N ||
-				want.PrefixCache == nil || want.PrefixCache.RequestsReporting == want.ProtocolSuccesses || len(want.Breakdown["adapter"].Values) != 3 {
+				want.PrefixCache == nil || want.PrefixCache.RequestsReporting == want.ProtocolSuccesses || len(want.Breakdown["adapter"].Values) != 3 ||
+			want.PromptTokens == nil || want.PromptTokens.Mismatched == 0 || want.OutputLengths == nil || want.OutputLengths.ShortOfMaxTokens == 0 {
 				t.Fatalf("the fixture lost a case: valid %v, qualified %d of %d, itl %d chunk %d, prefix cache %+v", want.Valid, want.Qualified, want.Offered,
 					want.Percentiles[record.MetricITL].N, want.Percentiles[record.MetricChunkGap].N, want.PrefixCache)
 			}
