@@ -23,19 +23,29 @@ func runReport(actual any) (r *report.Report, ok bool) {
 	return nil, false
 }
 
-// runRecords returns the schedule and outcome records of a run result; ok
-// is false when actual is not a run result.
-func runRecords(actual any) (sched *schedule.Schedule, outcomes []record.Outcome, ok bool) {
-	switch a := actual.(type) {
+// runRecords returns the schedule and outcome records of a run result,
+// read back from its outcomes.jsonl; ok is false when actual is not a run
+// result.
+func runRecords(actual any) (sched *schedule.Schedule, outcomes []record.Outcome, ok bool, err error) {
+	var a *servebench.RunResult
+	switch v := actual.(type) {
 	case *servebench.RunResult:
-		if a == nil {
-			return nil, nil, true
-		}
-		return a.Schedule, a.Outcomes, true
+		a = v
 	case servebench.RunResult:
-		return a.Schedule, a.Outcomes, true
+		a = &v
+	default:
+		return nil, nil, false, nil
 	}
-	return nil, nil, false
+	if a == nil {
+		return nil, nil, true, nil
+	}
+	for o, err := range a.Outcomes() {
+		if err != nil {
+			return nil, nil, true, err
+		}
+		outcomes = append(outcomes, *o)
+	}
+	return a.Schedule, outcomes, true, nil
 }
 
 // runDir returns the directory of a run result; ok is false when actual is

@@ -9,7 +9,6 @@ import (
 
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
-	"github.com/servebench/servebench/servebench/score"
 )
 
 // HaveNoLostRequests succeeds when every scheduled request has a terminal
@@ -53,7 +52,10 @@ func (m noLostMatcher) evaluate(actual any) (noLostVerdict, error) {
 	if len(r.Requests) == 0 && r.RequestsFile != "" {
 		return m.evaluateFile(actual, v)
 	}
-	sched, outcomes, ok := runRecords(actual)
+	sched, outcomes, ok, err := runRecords(actual)
+	if err != nil {
+		return v, fmt.Errorf("HaveNoLostRequests: %w", err)
+	}
 	if !ok || sched == nil {
 		if len(r.Requests) != r.Offered {
 			v.problems = append(v.problems, fmt.Sprintf("the report has %d request entries for %d offered requests", len(r.Requests), r.Offered))
@@ -127,7 +129,7 @@ func (m noLostMatcher) evaluateFile(actual any, v noLostVerdict) (noLostVerdict,
 	}
 	seen := map[string]bool{}
 	n := 0
-	err := score.ReadRequestScores(path, func(rs *report.RequestScore) error {
+	err := report.ReadRequestScores(path, func(rs *report.RequestScore) error {
 		n++
 		// Without the outcome records, the entry says whether it had one.
 		if v.checkEntry(seen, n, rs, path, path) && rs.HadNoRecord() {

@@ -3,6 +3,7 @@ package servebench_test
 import (
 	"context"
 	"math"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -44,12 +45,17 @@ func TestRunShowsTheColdStartOfAdaptersOverFewerSlots(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// The loads by hand: an LRU of 2 over the schedule's adapters.
+	// The loads by hand: an LRU of 2 over the schedule's adapters (a run
+	// keeps the schedule's header only; its entries are in schedule.json).
+	sched, _, err := schedule.Read(filepath.Join(res.Dir, record.ScheduleFile))
+	if err != nil {
+		t.Fatal(err)
+	}
 	var resident []string
 	loads, counts := 0, map[string]int{}
 	warmHits := map[string]int{}
 	seen := map[string]bool{}
-	for _, e := range res.Schedule.Entries {
+	for _, e := range sched.Entries {
 		counts[e.Adapter]++
 		if e.Adapter == schedule.BaseAdapter {
 			continue
@@ -71,7 +77,7 @@ func TestRunShowsTheColdStartOfAdaptersOverFewerSlots(t *testing.T) {
 	if got := srv.Stats().AdapterLoads; got != uint64(loads) {
 		t.Fatalf("the engine loaded adapters %d times, the schedule's order through 2 slots gives %d", got, loads)
 	}
-	for _, o := range res.Outcomes {
+	for _, o := range outcomesOf(t, res) {
 		if o.Adapter == "" {
 			t.Fatalf("outcome %s has no adapter", o.ID)
 		}
@@ -103,8 +109,8 @@ func TestRunShowsTheColdStartOfAdaptersOverFewerSlots(t *testing.T) {
 	t.Logf("%d loads; counts %v; resident warm requests %v; %s: cold %v ms", loads, counts, warmHits, best, *v.ColdTTFTMS)
 	var cold *record.Outcome
 	warm := 0
-	for i := range res.Outcomes {
-		o := &res.Outcomes[i]
+	for i := range outcomesOf(t, res) {
+		o := &outcomesOf(t, res)[i]
 		if o.Adapter != best || o.SentMS == nil {
 			continue
 		}
@@ -112,7 +118,7 @@ func TestRunShowsTheColdStartOfAdaptersOverFewerSlots(t *testing.T) {
 			cold = o
 		}
 	}
-	for _, o := range res.Outcomes {
+	for _, o := range outcomesOf(t, res) {
 		if o.Adapter == best && o.ID != cold.ID && o.Status == record.StatusSuccess && o.FirstContentMS != nil {
 			warm++
 		}

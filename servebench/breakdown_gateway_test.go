@@ -108,7 +108,7 @@ func TestBreakdownByBackendShowsTheGatewaysSkew(t *testing.T) {
 			t.Errorf("replica %d: a hit rate %v from an engine without prefix-cache counters", i, *bm.PrefixCacheHitRate)
 		}
 	}
-	for _, o := range res.Outcomes {
+	for _, o := range outcomesOf(t, res) {
 		if o.Status == record.StatusSuccess && o.Backend != "replica-a" && o.Backend != "replica-b" {
 			t.Fatalf("outcome %s has backend %q", o.ID, o.Backend)
 		}

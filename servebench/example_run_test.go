@@ -44,10 +44,19 @@ func ExampleRun() {
 		return
 	}
 	r := res.Report
-	fmt.Printf("offered %d, successes %d, qualified %d, output tokens of the first: %d\n",
-		r.Offered, r.ProtocolSuccesses, r.Qualified, *res.Outcomes[0].OutputTokens)
+	// The outcome records are read back from outcomes.jsonl, one at a time.
+	tokens := 0
+	for o, err := range res.Outcomes() {
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		tokens += *o.OutputTokens
+	}
+	fmt.Printf("offered %d, successes %d, qualified %d, output tokens: %d\n",
+		r.Offered, r.ProtocolSuccesses, r.Qualified, tokens)
 	// Output:
-	// offered 10, successes 10, qualified 10, output tokens of the first: 8
+	// offered 10, successes 10, qualified 10, output tokens: 80
 }
 
 // SetArrival is the one way from a declared arrival, of any process, to a

@@ -12,7 +12,6 @@ import (
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/schedule"
-	"github.com/servebench/servebench/servebench/score"
 )
 
 // LiveRun is a run in progress. Its schedule is realized and saved before
@@ -79,7 +78,6 @@ func (l *LiveRun) run(ctx context.Context, plan *dispatchPlan) (*RunResult, erro
 	if err != nil {
 		return nil, fmt.Errorf("run: %w", err)
 	}
-	w.KeepNone = l.cfg.boundedScoring(l.sched)
 	l.mu.Lock()
 	l.w = w
 	l.mu.Unlock()
@@ -102,13 +100,7 @@ func (l *LiveRun) run(ctx context.Context, plan *dispatchPlan) (*RunResult, erro
 	writeErr := w.Close()
 	gen := d.report()
 	gen.Shard = shardTiming(l.sched, l.cfg.StartAt, d.start)
-	var rep *report.Report
-	if w.KeepNone {
-		rep, err = scoreRunBounded(l.cfg, l.sched, res, gen, wallStart)
-	} else {
-		res.Outcomes = w.Outcomes()
-		rep, err = scoreRun(l.cfg, l.sched, res, gen, wallStart)
-	}
+	rep, err := scoreRun(l.cfg, l.sched, res, gen, w.LastTerminalMS(), wallStart)
 	if err != nil {
 		return res, fmt.Errorf("run: score: %w", err)
 	}
@@ -122,15 +114,20 @@ func (l *LiveRun) run(ctx context.Context, plan *dispatchPlan) (*RunResult, erro
 	if rep.Experiment != nil && !d.start.IsZero() {
 		rep.Experiment.ClockOrigin = d.start.UTC().Format(time.RFC3339Nano)
 	}
-	gpu.AttributeWork(rep)
+	if err := gpu.AttributeWork(rep); err != nil {
+		return res, fmt.Errorf("run: score: %w", err)
+	}
 	rep.GPUTelemetry = gpu
 	if writeErr != nil {
 		markOutcomeWriteFailure(rep, writeErr)
 	}
 	res.Report = rep
-	reportErr := writeJSONFile(filepath.Join(l.dir, record.ReportFile), rep)
+	reportErr := report.WriteHTMLFile(filepath.Join(l.dir, record.ReportHTMLFile), rep)
+	if reportErr == nil && l.cfg.KeepRequests {
+		reportErr = rep.LoadRequests()
+	}
 	if reportErr == nil {
-		reportErr = report.WriteHTMLFile(filepath.Join(l.dir, record.ReportHTMLFile), rep)
+		reportErr = writeJSONFile(filepath.Join(l.dir, record.ReportFile), rep)
 	}
 	if reportErr == nil {
 		reportErr = writeArtifacts(l.cfg.Artifacts, res)
@@ -188,12 +185,12 @@ func (l *LiveRun) Wait() (*RunResult, error) {
 	return l.res, l.err
 }
 
-// Snapshot scores the records written so far. Requests with no terminal
-// record yet (in flight or not yet due) count as offered and unqualified,
-// and Report.Pending counts them, so the snapshot's attainment and Wilson
-// bound can only rise as the run goes on. Once the run has finished,
-// Snapshot returns the final report. A BoundedMemory run has no snapshot
-// before it finishes.
+// Snapshot scores the records written so far, from the run directory, as
+// the final scoring does. Requests with no terminal record yet (in flight
+// or not yet due) count as offered and unqualified, and Report.Pending
+// counts them, so the snapshot's attainment and Wilson bound can only rise
+// as the run goes on. Once the run has finished, Snapshot returns the
+// final report.
 func (l *LiveRun) Snapshot() (*report.Report, error) {
 	if l.Finished() {
 		if l.res == nil || l.res.Report == nil {
@@ -201,24 +198,13 @@ func (l *LiveRun) Snapshot() (*report.Report, error) {
 		}
 		return l.res.Report, nil
 	}
-	if l.cfg.boundedScoring(l.sched) {
-		return nil, errors.New("snapshot: a BoundedMemory run keeps no records in memory to score before it ends; follow it with an Observer")
-	}
 	l.mu.Lock()
 	w := l.w
 	l.mu.Unlock()
-	var outcomes []record.Outcome
+	var written int64
+	lastTerminal := 0.0
 	if w != nil {
-		outcomes = w.Outcomes()
+		written, lastTerminal = w.Written(), w.LastTerminalMS()
 	}
-	rep, err := score.Outcomes(l.sched, outcomes, scoreOptionsFor(l.cfg, l.sched, outcomes))
-	if err != nil {
-		return nil, err
-	}
-	recorded := make(map[string]bool, len(outcomes))
-	for i := range outcomes {
-		recorded[outcomes[i].ID] = true
-	}
-	rep.Pending = len(l.sched.Entries) - len(recorded)
-	return rep, nil
+	return snapshotRunDir(l.dir, written, scoreOptionsFor(l.cfg, l.sched, lastTerminal))
 }

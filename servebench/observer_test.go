@@ -42,7 +42,7 @@ func TestObserverSeesEveryScheduledRequestEndOnceBetweenStartedAndFinished(t *te
 		t.Fatalf("calls %q; want started 5, five ends, finished", log.calls)
 	}
 	var want []string
-	for _, o := range res.Outcomes {
+	for _, o := range outcomesOf(t, res) {
 		want = append(want, "ended "+o.ID+" "+string(o.Status))
 	}
 	got := slices.Clone(log.calls[1:6])

@@ -45,7 +45,7 @@ func TestRunMeasuresPrefixCacheBothWays(t *testing.T) {
 		t.Fatalf("%d requests reported cached tokens, %d succeeded, want 12 and 12", pc.RequestsReporting, res.Report.ProtocolSuccesses)
 	}
 	var cached, prompt int
-	for _, o := range res.Outcomes {
+	for _, o := range outcomesOf(t, res) {
 		if o.CachedTokens == nil || o.PromptTokens == nil || *o.CachedTokens < 64 {
 			t.Fatalf("request %s: cached %v of %v prompt tokens, want at least the 64 of the shared prefix", o.ID, o.CachedTokens, o.PromptTokens)
 		}

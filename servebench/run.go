@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/servebench/servebench/servebench/openai"
@@ -75,17 +77,19 @@ type RunConfig struct {
 	// enginemetrics.DefaultInterval, a negative value scrapes only before and
 	// after.
 	MetricsInterval time.Duration
-	// BoundedMemory keeps no per-request state for the report: outcomes are
-	// not kept (RunResult.Outcomes stays nil), the run is scored from
-	// outcomes.jsonl in a streamed pass, and each request's entry goes to
-	// requests.jsonl instead of report.json. The prompt-token and
-	// output-length audits, which need every record, are skipped. A run
-	// that realizes its own schedule writes it to schedule.json as it is
-	// realized and sends from a compact copy, so RunResult.Schedule and
-	// LiveRun.Schedule hold its header only (the entries are in the file),
-	// and LiveRun.Snapshot has nothing to score before the run ends. It
-	// applies to open-loop, unsharded runs; others are scored in memory.
+	// BoundedMemory is deprecated and changes nothing: every run keeps no
+	// per-request state. Outcomes go to outcomes.jsonl as requests end
+	// (RunResult.Outcomes reads them back), the run is scored from its
+	// files in a streamed pass, and each request's entry goes to
+	// requests.jsonl, not report.json (see KeepRequests). A run that
+	// realizes its own open-loop schedule writes it to schedule.json as it
+	// is realized and sends from a compact copy, so RunResult.Schedule and
+	// LiveRun.Schedule hold its header only (the entries are in the file).
 	BoundedMemory bool
+	// KeepRequests keeps every request's entry in the report (in memory
+	// and in report.json) as well as in requests.jsonl: memory then grows
+	// with the run's length.
+	KeepRequests bool
 	// GPUSampler, when set, samples the GPUs over the measurement (see
 	// package servebench/telemetry); the report then carries
 	// GPUTelemetry.
@@ -121,12 +125,21 @@ type RunResult struct {
 	// of schedule.json's bytes.
 	Schedule       *schedule.Schedule
 	ScheduleSHA256 string
-	// Outcomes holds one terminal record per scheduled request, in the
-	// order they ended; Warmup holds the warmup records.
-	Outcomes []record.Outcome
-	Warmup   []record.Outcome
+	// Warmup holds the warmup records. The run's own records are in
+	// outcomes.jsonl: Outcomes reads them.
+	Warmup []record.Outcome
 	// Report is the scored run.
 	Report *report.Report
+}
+
+// Outcomes reads the run's outcome records back from outcomes.jsonl, one
+// at a time, in the order they were written (the order requests ended,
+// retries as separate attempts): memory does not grow with the run. The
+// record is reused for the next one: copy what you keep. A record that
+// cannot be read ends the sequence with its error, which names the file
+// and line.
+func (r *RunResult) Outcomes() iter.Seq2[*record.Outcome, error] {
+	return record.EachOutcome(filepath.Join(r.Dir, record.OutcomesFile))
 }
 
 // Run realizes the schedule, saves it, sends every request at its scheduled

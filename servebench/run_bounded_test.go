@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 	"time"
 
@@ -30,15 +29,15 @@ func TestBoundedMemoryRun(t *testing.T) {
 	arrival, client := constant(t, 40), clientFor(srv)
 	dir := t.TempDir()
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
-		Workload: w, Arrival: arrival, Count: 24, Client: client, OutputDir: dir, BoundedMemory: true,
+		Workload: w, Arrival: arrival, Count: 24, Client: client, OutputDir: dir,
 		LagTolerance: 5 * time.Second, RunID: "bounded-1", Score: score.Options{SLO: report.SLO{E2E: 10 * time.Second}},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	rep := res.Report
-	if res.Outcomes != nil || rep.Requests != nil || rep.Offered != 24 || rep.ProtocolSuccesses != 24 {
-		t.Fatalf("outcomes kept %d, requests kept %d, offered %d, successes %d", len(res.Outcomes), len(rep.Requests), rep.Offered, rep.ProtocolSuccesses)
+	if rep.Requests != nil || rep.Offered != 24 || rep.ProtocolSuccesses != 24 {
+		t.Fatalf("requests kept %d, offered %d, successes %d", len(rep.Requests), rep.Offered, rep.ProtocolSuccesses)
 	}
 	// The schedule was written as it was realized, never held whole: the
 	// result has its header only, and the file holds the same bytes as the
@@ -79,8 +78,9 @@ func TestBoundedMemoryRun(t *testing.T) {
 	}
 	var onDisk map[string]json.RawMessage
 	data, _ := os.ReadFile(filepath.Join(dir, record.ReportFile))
-	if err := json.Unmarshal(data, &onDisk); err != nil || string(onDisk["requests"]) != "null" {
-		t.Fatalf("report.json requests: %s (%v)", onDisk["requests"], err)
+	err = json.Unmarshal(data, &onDisk)
+	if _, kept := onDisk["requests"]; err != nil || kept || string(onDisk["requests_file"]) != `"requests.jsonl"` {
+		t.Fatalf("report.json requests: %s, requests_file %s (%v)", onDisk["requests"], onDisk["requests_file"], err)
 	}
 	mem, err := score.RunDir(dir, score.Options{})
 	if err != nil {
@@ -105,26 +105,29 @@ func TestBoundedMemoryRun(t *testing.T) {
 	}
 }
 
-// A BoundedMemory run keeps no records to score before it ends, and says
-// so rather than report every request as pending; once it has ended,
-// Snapshot is its final report.
-func TestBoundedMemorySnapshotWaitsForTheEnd(t *testing.T) {
+// A run in progress keeps no records in memory: Snapshot scores what is on
+// disk so far, counting every request without a record yet as pending;
+// once the run has ended, Snapshot is its final report.
+func TestSnapshotScoresTheRecordsOnDisk(t *testing.T) {
 	srv := simengine.StartTest(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
 	w := workloadOf(t, `{"id":"a","prompt":"check the pager","max_tokens":4,"ignore_eos":true}
 `)
 	live, err := servebench.Start(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: constant(t, 10), Count: 5, Client: clientFor(srv), OutputDir: t.TempDir(),
-		BoundedMemory: true, LagTolerance: 5 * time.Second,
+		LagTolerance: 5 * time.Second,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The five arrivals take 400 ms; this runs right after Start.
-	switch _, err := live.Snapshot(); {
-	case err == nil && !live.Finished():
-		t.Fatal("a bounded run in progress gave a snapshot")
-	case err != nil && !strings.Contains(err.Error(), "BoundedMemory run keeps no records"):
-		t.Fatalf("snapshot of a bounded run in progress: %v", err)
+	snap, err := live.Snapshot()
+	if err != nil {
+		t.Fatalf("snapshot of a run in progress: %v", err)
+	}
+	// Whatever has ended so far, the five requests are offered, and those
+	// without a record are pending and unqualified.
+	if snap.Offered != 5 || snap.Pending < 0 || snap.Pending > 5 || snap.Qualified > 5-snap.Pending {
+		t.Fatalf("snapshot: offered %d, pending %d, qualified %d", snap.Offered, snap.Pending, snap.Qualified)
 	}
 	res, err := live.Wait()
 	if err != nil {

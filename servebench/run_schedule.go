@@ -18,11 +18,11 @@ type preparedSchedule struct {
 }
 
 // streamsSchedule says whether a run realizes its schedule straight into
-// schedule.json and the dispatcher's plan, never holding its entries: a
-// BoundedMemory run that scores in bounded memory and realizes its own
-// schedule.
+// schedule.json and the dispatcher's plan, never holding its entries: an
+// unsharded open loop that realizes its own schedule. (A closed loop's
+// times are fixed as it runs, and a shard cuts its share from the whole.)
 func (cfg *RunConfig) streamsSchedule() bool {
-	return cfg.BoundedMemory && cfg.Schedule == nil && cfg.ClosedLoop == nil && cfg.Shard == nil
+	return cfg.Schedule == nil && cfg.ClosedLoop == nil && cfg.Shard == nil
 }
 
 // realizeSchedule realizes the run's schedule, or takes the one given, and

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -22,21 +23,25 @@ import (
 	"github.com/servebench/servebench/servebench/score"
 )
 
-// scoreRun scores a finished run and completes the report with what only
-// the runner knows: the generator's self-observation, the hashes of the
-// files it wrote, and the experiment record.
-func scoreRun(cfg RunConfig, s *schedule.Schedule, res *RunResult, gen *report.GeneratorReport, wallStart time.Time) (*report.Report, error) {
-	opts := scoreOptionsFor(cfg, s, res.Outcomes)
-	rep, err := score.Outcomes(s, res.Outcomes, opts)
+// scoreRun scores a finished run from its files in a streamed pass, in
+// memory that does not grow with its length: the request entries go to
+// requests.jsonl, and the report points to them. It completes the report
+// with what only the runner knows: the generator's self-observation, the
+// workload's hash and the experiment record. lastTerminalMS is the latest
+// terminal time written, where a closed loop's window closes.
+func scoreRun(cfg RunConfig, s *schedule.Schedule, res *RunResult, gen *report.GeneratorReport, lastTerminalMS float64, wallStart time.Time) (*report.Report, error) {
+	opts := scoreOptionsFor(cfg, s, lastTerminalMS)
+	// The scorer of a run directory takes defaults from its report.json:
+	// one left from an earlier run in the same directory must not count.
+	if err := os.Remove(filepath.Join(res.Dir, record.ReportFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	rep, sent, err := scoreRunDir(res.Dir, opts)
 	if err != nil {
 		return nil, err
 	}
 	rep.Inputs.WorkloadSHA256 = cfg.Workload.SHA256
-	rep.Inputs.ScheduleSHA256 = res.ScheduleSHA256
-	if sum, err := fileSHA256(filepath.Join(res.Dir, record.OutcomesFile)); err == nil {
-		rep.Inputs.OutcomesSHA256 = sum
-	}
-	completeGenerator(gen, rep, s, sentBefore(res.Outcomes, rep.WindowMS[1]))
+	completeGenerator(gen, rep, s, sent)
 	rep.Generator = gen
 	rep.Experiment = experimentRecord(cfg, s, wallStart)
 	if rep.OutputLengths != nil && rep.OutputLengths.NotEnforceable > 0 {
@@ -45,6 +50,115 @@ func scoreRun(cfg RunConfig, s *schedule.Schedule, res *RunResult, gen *report.G
 			rep.OutputLengths.NotEnforceable))
 	}
 	return rep, nil
+}
+
+// scoreRunDir scores a run directory, writing the request entries to its
+// requests.jsonl, and counts the attempts sent before the window's end.
+// A shape the streamed scorer leaves to the strict reader (a shard's
+// share) is scored in memory, to the same files.
+func scoreRunDir(dir string, opts score.Options) (*report.Report, int, error) {
+	f, err := safefile.Create(filepath.Join(dir, record.RequestsFile))
+	if err != nil {
+		return nil, 0, err
+	}
+	defer f.Close()
+	rep, sent, err := score.RunDirCounting(dir, opts, f)
+	if errors.Is(err, schedule.ErrStreamDeclined) {
+		rep, sent, err = scoreRunDirInMemory(dir, opts, f)
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	if err := f.Close(); err != nil {
+		return nil, 0, err
+	}
+	rep.RequestsFile = record.RequestsFile
+	rep.SetRunDir(dir)
+	return rep, sent, nil
+}
+
+// scoreRunDirInMemory is scoreRunDir's strict path, writing the entries
+// to f from its start.
+func scoreRunDirInMemory(dir string, opts score.Options, f *os.File) (*report.Report, int, error) {
+	if _, err := f.Seek(0, 0); err != nil {
+		return nil, 0, err
+	}
+	if err := f.Truncate(0); err != nil {
+		return nil, 0, err
+	}
+	rep, err := score.RunDirTo(dir, opts, f)
+	if err != nil {
+		return nil, 0, err
+	}
+	// The attempts sent inside the window, up to a torn last line (which
+	// the scorer reports).
+	sent := 0
+	for o, err := range record.EachOutcome(filepath.Join(dir, record.OutcomesFile)) {
+		if err != nil {
+			break
+		}
+		if o.SentMS != nil && *o.SentMS < rep.WindowMS[1] {
+			sent++
+		}
+	}
+	return rep, sent, nil
+}
+
+// snapshotRunDir scores a run in progress: the first written bytes of its
+// outcomes.jsonl (the complete records) against its schedule, in a
+// scratch directory of its own, so that a record being written is never
+// read half-way.
+func snapshotRunDir(dir string, written int64, opts score.Options) (*report.Report, error) {
+	scratch, err := os.MkdirTemp("", "servebench-snapshot-")
+	if err != nil {
+		return nil, fmt.Errorf("snapshot: %w", err)
+	}
+	defer os.RemoveAll(scratch)
+	sched, err := filepath.Abs(filepath.Join(dir, record.ScheduleFile))
+	if err != nil {
+		return nil, fmt.Errorf("snapshot: %w", err)
+	}
+	if err := os.Symlink(sched, filepath.Join(scratch, record.ScheduleFile)); err != nil {
+		return nil, fmt.Errorf("snapshot: %w", err)
+	}
+	if err := copyPrefix(filepath.Join(dir, record.OutcomesFile), filepath.Join(scratch, record.OutcomesFile), written); err != nil {
+		return nil, fmt.Errorf("snapshot: %w", err)
+	}
+	rep, _, err := scoreRunDir(scratch, opts)
+	if err != nil {
+		return nil, fmt.Errorf("snapshot: %w", err)
+	}
+	missing, err := rep.RequestsWithoutRecord()
+	if err != nil {
+		return nil, fmt.Errorf("snapshot: %w", err)
+	}
+	rep.Pending = len(missing)
+	rep.RequestsFile = "" // the scratch directory's file is gone
+	rep.SetRunDir("")
+	return rep, nil
+}
+
+// copyPrefix copies the first n bytes of src to a new file dst (fewer when
+// src is shorter, as when nothing was written yet).
+func copyPrefix(src, dst string, n int64) error {
+	out, err := os.Create(dst)
+	if err != nil {
+		return err
+	}
+	in, err := os.Open(src)
+	if errors.Is(err, os.ErrNotExist) {
+		return out.Close()
+	}
+	if err != nil {
+		out.Close()
+		return err
+	}
+	defer in.Close()
+	if _, err := io.CopyN(out, in, n); err != nil && !errors.Is(err, io.EOF) {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }
 
 // markOutcomeWriteFailure makes the report of a run whose outcome file
@@ -59,7 +173,7 @@ func markOutcomeWriteFailure(rep *report.Report, err error) {
 // scoreOptionsFor completes the run's score options with what the schedule
 // declares: its lag tolerance and, for a closed loop, a window that closes
 // at the users' last terminal outcome.
-func scoreOptionsFor(cfg RunConfig, s *schedule.Schedule, outcomes []record.Outcome) score.Options {
+func scoreOptionsFor(cfg RunConfig, s *schedule.Schedule, lastTerminalMS float64) score.Options {
 	opts := cfg.Score
 	if opts.Endpoint == "" && cfg.Sender == nil && cfg.Client != nil {
 		opts.Endpoint = cfg.Client.Endpoint
@@ -68,11 +182,7 @@ func scoreOptionsFor(cfg RunConfig, s *schedule.Schedule, outcomes []record.Outc
 		opts.LagToleranceMS = new(s.ScheduleLagToleranceMS)
 	}
 	if s.Mode == schedule.ModeClosed && opts.WindowMS == nil {
-		end := 0.0
-		for i := range outcomes {
-			end = max(end, outcomes[i].TerminalMS)
-		}
-		opts.WindowMS = &[2]float64{0, end + 0.001}
+		opts.WindowMS = &[2]float64{0, lastTerminalMS + 0.001}
 	}
 	return opts
 }

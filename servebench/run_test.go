@@ -142,17 +142,17 @@ func TestClosedLoopUsersWaitTheirThinkTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Outcomes) != 6 || res.Report.Generator.Mode != schedule.ModeClosed {
-		t.Fatalf("%d outcomes, mode %s", len(res.Outcomes), res.Report.Generator.Mode)
+	if len(outcomesOf(t, res)) != 6 || res.Report.Generator.Mode != schedule.ModeClosed {
+		t.Fatalf("%d outcomes, mode %s", len(outcomesOf(t, res)), res.Report.Generator.Mode)
 	}
 	// Each request after a user's first is scheduled exactly 30 ms after
 	// some earlier request of the run ended.
 	ends := map[float64]bool{}
-	for _, o := range res.Outcomes {
+	for _, o := range outcomesOf(t, res) {
 		ends[o.TerminalMS] = true
 	}
 	late := 0
-	for _, o := range res.Outcomes {
+	for _, o := range outcomesOf(t, res) {
 		if o.ScheduledMS == 0 {
 			continue
 		}
@@ -167,7 +167,7 @@ func TestClosedLoopUsersWaitTheirThinkTime(t *testing.T) {
 		}
 	}
 	if late != 0 {
-		t.Fatalf("%d requests were not scheduled at a previous end plus the think time: %+v", late, res.Outcomes)
+		t.Fatalf("%d requests were not scheduled at a previous end plus the think time: %+v", late, outcomesOf(t, res))
 	}
 	if peak := res.Report.Generator.PeakOutstanding; peak > 2 {
 		t.Fatalf("peak outstanding %d with 2 users", peak)
@@ -191,7 +191,7 @@ func TestConversationTurnsFollowThePreviousAnswer(t *testing.T) {
 		t.Fatal(err)
 	}
 	by := map[string]record.Outcome{}
-	for _, o := range res.Outcomes {
+	for _, o := range outcomesOf(t, res) {
 		by[o.ID] = o
 	}
 	t1, t2 := by["t1"], by["t2"]

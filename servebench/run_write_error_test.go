@@ -83,7 +83,7 @@ func TestRunStopsAtOnceWhenTheOutcomeFileCannotBeWritten(t *testing.T) {
 	if res == nil || res.Report == nil {
 		t.Fatal("no report: the run must still be scored")
 	}
-	kept := len(res.Outcomes)
+	kept := len(outcomesOf(t, res))
 	if kept == 0 || kept > 4 {
 		t.Fatalf("%d records kept, want the 1 to 4 that fit", kept)
 	}
@@ -131,9 +131,9 @@ func TestScoreRunDirScoresTheLinesBeforeATornLastLine(t *testing.T) {
 	if !errors.Is(err, syscall.ENOSPC) {
 		t.Fatalf("run error %v, want ENOSPC", err)
 	}
-	kept := len(res.Outcomes)
 	path := filepath.Join(res.Dir, record.OutcomesFile)
 	data, _ := os.ReadFile(path)
+	kept := bytes.Count(data, []byte("\n")) // the complete records before the torn one
 	if bytes.HasSuffix(data, []byte("\n")) {
 		t.Fatalf("the file ends in a newline: no torn line to test (%d bytes)", len(data))
 	}

@@ -22,6 +22,7 @@ func warmup(ctx context.Context, cfg RunConfig, runID, path string) ([]record.Ou
 	if err != nil {
 		return nil, err
 	}
+	w.Keep = true
 	limit := cfg.MaxConcurrency
 	if limit == 0 || limit > cfg.Warmup {
 		limit = cfg.Warmup

@@ -82,7 +82,12 @@ func client(args []string) error {
 		return err
 	}
 	var added []float64
-	for _, o := range res.Outcomes {
+	records := 0
+	for o, err := range res.Outcomes() {
+		if err != nil {
+			return err
+		}
+		records++
 		st, ok := server[res.Schedule.RunID+"/"+o.ID+"/1"]
 		if !ok || o.FirstContentMS == nil || o.SentMS == nil {
 			continue
@@ -91,7 +96,7 @@ func client(args []string) error {
 	}
 	slices.Sort(added)
 	rep := res.Report
-	cpu := (tvMS(after.Utime) + tvMS(after.Stime) - tvMS(before.Utime) - tvMS(before.Stime)) / float64(max(len(res.Outcomes), 1))
+	cpu := (tvMS(after.Utime) + tvMS(after.Stime) - tvMS(before.Utime) - tvMS(before.Stime)) / float64(max(records, 1))
 	delivered := 0.0
 	if rep.Generator != nil && rep.Generator.DeliveredRPS != nil && rep.Generator.IdealRPS != nil {
 		delivered = *rep.Generator.DeliveredRPS / *rep.Generator.IdealRPS

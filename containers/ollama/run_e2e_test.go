@@ -3,6 +3,7 @@ package ollama_test
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -87,8 +88,10 @@ var _ = Describe("A benchmark run against Ollama, judged by the matchers", Order
 	})
 
 	It("counts every request's tokens from Ollama's usage, one content event per token", func() {
-		Expect(result.Outcomes).To(HaveLen(requests))
-		for _, o := range result.Outcomes {
+		outcomes, err := record.ReadOutcomes(filepath.Join(result.Dir, record.OutcomesFile))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(outcomes).To(HaveLen(requests))
+		for _, o := range outcomes {
 			Expect(o.Status).To(Equal(record.StatusSuccess), "%s: %s", o.ID, o.Error)
 			Expect(o.OutputTokens).To(HaveValue(Equal(maxTokens)), o.ID)
 			Expect(o.TokenCountSource).To(HaveValue(Equal(record.TokensFromUsage)), o.ID)

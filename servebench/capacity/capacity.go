@@ -527,11 +527,14 @@ func deliveryReasons(p Point) []string {
 func decidingWindowMS(r *report.Report) *float64 {
 	quarter := r.WindowMS[0] + (r.WindowMS[1]-r.WindowMS[0])/4
 	var d []float64
-	for i := range r.Requests {
-		q := &r.Requests[i]
+	err := r.EachRequest(func(q *report.RequestScore) error {
 		if q.ScheduledMS < quarter && q.E2EMS != nil && !math.IsNaN(*q.E2EMS) && !math.IsInf(*q.E2EMS, 0) {
 			d = append(d, *q.E2EMS)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil // the entries cannot be read: no deciding window to suggest
 	}
 	slices.Sort(d)
 	p90, ok := stats.Percentile(d, 90, stats.NearestRank)

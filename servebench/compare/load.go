@@ -105,5 +105,11 @@ func readReport(path string) (*report.Report, error) {
 	if r.Schema != report.ReportSchema {
 		return nil, fmt.Errorf("compare: %s: schema %q, want %q", path, r.Schema, report.ReportSchema)
 	}
+	// The per-request comparisons resample the entries a run keeps in
+	// requests.jsonl beside its report.
+	r.SetRunDir(filepath.Dir(path))
+	if err := r.LoadRequests(); err != nil {
+		return nil, fmt.Errorf("compare: %w", err)
+	}
 	return &r, nil
 }

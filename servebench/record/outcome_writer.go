@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"sync"
 
@@ -30,8 +31,11 @@ type Writer struct {
 	err    error
 	kept   []Outcome
 	failed chan struct{}
-	// KeepNone stops Write from keeping a copy (a BoundedMemory run).
-	KeepNone bool
+	// Keep makes Write keep a copy of each record, for Outcomes: warmup's
+	// few records. A run keeps none; its records are read back from the
+	// file.
+	Keep         bool
+	lastTerminal float64
 }
 
 // truncater is the part of *os.File that cuts a torn record off.
@@ -84,10 +88,27 @@ func (w *Writer) Write(o *Outcome) error {
 		return w.err
 	}
 	w.good += int64(n)
-	if !w.KeepNone {
+	w.lastTerminal = max(w.lastTerminal, o.TerminalMS)
+	if w.Keep {
 		w.kept = append(w.kept, *o)
 	}
 	return nil
+}
+
+// Written is the length of outcomes.jsonl's complete records so far: a
+// reader of the file while it grows reads this many bytes.
+func (w *Writer) Written() int64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.good
+}
+
+// LastTerminalMS is the latest terminal time of the records written so
+// far (0 before any): where a closed loop's window closes.
+func (w *Writer) LastTerminalMS() float64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.lastTerminal
 }
 
 // fail keeps the first error and closes Failed.
@@ -147,32 +168,51 @@ func (w *Writer) Close() error {
 // ReadOutcomes reads an outcomes JSONL file. A truncated last line (a crash
 // mid-write) is an error naming the line, like any other malformed line.
 func ReadOutcomes(path string) ([]Outcome, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("read outcomes: %w", err)
-	}
-	defer f.Close()
 	var out []Outcome
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	line := 0
-	for sc.Scan() {
-		line++
-		b := sc.Bytes()
-		if len(b) == 0 {
-			continue
+	for o, err := range EachOutcome(path) {
+		if err != nil {
+			return nil, err
 		}
-		var o Outcome
-		if err := json.Unmarshal(b, &o); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, line, DescribeJSONError(err))
-		}
-		if !o.Status.Valid() {
-			return nil, fmt.Errorf("%s:%d: status: unknown status %q", path, line, o.Status)
-		}
-		out = append(out, o)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		out = append(out, *o)
 	}
 	return out, nil
+}
+
+// EachOutcome reads an outcome file one record at a time, in file order,
+// holding one line at once. The record is reused for the next line. A
+// line that does not decode, or has an unknown status, ends the sequence
+// with an error naming the file and line.
+func EachOutcome(path string) iter.Seq2[*Outcome, error] {
+	return func(yield func(*Outcome, error) bool) {
+		f, err := os.Open(path)
+		if err != nil {
+			yield(nil, fmt.Errorf("read outcomes: %w", err))
+			return
+		}
+		defer f.Close()
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 1<<20), 64<<20)
+		var o Outcome
+		for line := 1; sc.Scan(); line++ {
+			b := sc.Bytes()
+			if len(b) == 0 {
+				continue
+			}
+			o = Outcome{}
+			if err := json.Unmarshal(b, &o); err != nil {
+				yield(nil, fmt.Errorf("%s:%d: %w", path, line, DescribeJSONError(err)))
+				return
+			}
+			if !o.Status.Valid() {
+				yield(nil, fmt.Errorf("%s:%d: status: unknown status %q", path, line, o.Status))
+				return
+			}
+			if !yield(&o, nil) {
+				return
+			}
+		}
+		if err := sc.Err(); err != nil {
+			yield(nil, fmt.Errorf("%s: %w", path, err))
+		}
+	}
 }

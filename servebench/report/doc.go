@@ -10,6 +10,7 @@
 //	Report                          one scored run; RequestScore one request in it
 //	Report.WriteText, WriteHTMLFile render it (text summary, report.html)
 //	Report.Percentile, Report.LoadDelivered  query it
+//	ReadFile, Report.EachRequest    read report.json back, and its request entries from requests.jsonl
 //	SLO                             the objectives a request is judged against (inclusive bounds)
 //	Metrics, Reasons                the populations and the failure reasons, in report order
 //	GPUTelemetry, EngineMetrics, DriftReport  the sections a run adds beside the latencies

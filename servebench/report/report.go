@@ -149,20 +149,23 @@ type Report struct {
 	// Breakdown splits the cohort by each dimension its requests carry
 	// (BreakdownDimensions: "class", "backend"): per value, the offered
 	// requests and their share, attainment and latency percentiles, and
-	// per dimension the Gini coefficient of the shares. Absent for a
-	// BoundedMemory run, which keeps no request entries.
+	// per dimension the Gini coefficient of the shares.
 	Breakdown map[string]*BreakdownDimension `json:"breakdown,omitempty"`
 	// RequestsFile names the JSON-lines file that holds the request
 	// entries when Requests was left empty to bound memory: requests.jsonl
-	// in a BoundedMemory run's directory (a path relative to it), or the
-	// file `servebench score --requests` wrote. ReadRequestScores reads it.
+	// in a run's directory (a path relative to it), or the file
+	// `servebench score --requests` wrote. EachRequest reads it.
 	RequestsFile string `json:"requests_file,omitempty"`
-	// Requests has one entry per offered request, in schedule order.
-	Requests []RequestScore `json:"requests"`
+	// Requests has one entry per offered request when the report keeps
+	// them: a report scored in memory does, a run's report only when
+	// asked (RunConfig.KeepRequests); otherwise RequestsFile holds them.
+	Requests []RequestScore `json:"requests,omitempty"`
 
 	// Samples keeps the raw latency samples behind Percentiles, so that any
 	// percentile can be computed in memory; it is not serialized.
 	Samples map[record.Metric][]float64 `json:"-"`
+	// runDir is where RequestsFile is, when it is relative.
+	runDir string
 }
 
 // Distribution summarizes one latency population.

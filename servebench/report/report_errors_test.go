@@ -15,7 +15,10 @@ func TestCommonErrorMessagesKeepsTheMostCommon(t *testing.T) {
 			reqs = append(reqs, RequestScore{Status: record.StatusHTTPError, Error: string(rune('a' + i))})
 		}
 	}
-	top, distinct := commonErrorMessages(reqs, 3)
+	top, distinct, err := commonErrorMessages(&Report{Requests: reqs}, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if distinct != 6 || len(top) != 3 {
 		t.Fatalf("distinct %d, top %v", distinct, top)
 	}

@@ -124,25 +124,25 @@ func (g *GPUTelemetry) UnavailableReason() string {
 // requests and the output tokens of its successful requests, and the
 // joules per each. It is called again when a run is re-scored, since the
 // qualified count depends on the SLO.
-func (g *GPUTelemetry) AttributeWork(r *Report) {
+func (g *GPUTelemetry) AttributeWork(r *Report) error {
 	if g == nil || r == nil {
-		return
+		return nil
 	}
 	g.Qualified = r.Qualified
 	g.OutputTokens, g.SuccessesWithoutTokenCount = 0, 0
-	for i := range r.Requests {
-		q := &r.Requests[i]
-		if q.Status != record.StatusSuccess {
-			continue
-		}
-		if q.OutputTokens == nil {
+	err := r.EachRequest(func(q *RequestScore) error {
+		switch {
+		case q.Status != record.StatusSuccess:
+		case q.OutputTokens == nil:
 			g.SuccessesWithoutTokenCount++
-			continue
+		default:
+			g.OutputTokens += int64(*q.OutputTokens)
 		}
-		g.OutputTokens += int64(*q.OutputTokens)
-	}
+		return nil
+	})
 	g.JoulesPerQualifiedRequest = perUnit(g.EnergyJ, float64(g.Qualified))
 	g.JoulesPerOutputToken = perUnit(g.EnergyJ, float64(g.OutputTokens))
+	return err
 }
 
 // perUnit is energy / units, nil when the energy is unknown or there are no

@@ -50,10 +50,14 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		return fmt.Errorf("write HTML report: no report")
 	}
 	var buf bytes.Buffer
-	if err := reportHTMLTemplate.Execute(&buf, buildHTMLPage(r)); err != nil {
+	page, err := buildHTMLPage(r)
+	if err != nil {
+		return err
+	}
+	if err := reportHTMLTemplate.Execute(&buf, page); err != nil {
 		return fmt.Errorf("write HTML report: %w", err)
 	}
-	_, err := w.Write(buf.Bytes())
+	_, err = w.Write(buf.Bytes())
 	return err
 }
 
@@ -141,8 +145,9 @@ type htmlWorstRow struct {
 	Error                                         string
 }
 
-// buildHTMLPage formats the report for the template.
-func buildHTMLPage(r *Report) *htmlPage {
+// buildHTMLPage formats the report for the template. It fails only when
+// the request entries cannot be read from the report's RequestsFile.
+func buildHTMLPage(r *Report) (*htmlPage, error) {
 	p := &htmlPage{Valid: r.Valid, InvalidReasons: r.InvalidReasons, Method: numfmt.Or(string(r.PercentileMethod))}
 	p.Title = "servebench report"
 	if e := r.Experiment; e != nil && e.RunID != "" {
@@ -207,19 +212,28 @@ func buildHTMLPage(r *Report) *htmlPage {
 	// An endpoint without a first token (embeddings, rerank) defines no
 	// TTFT: its report has no TTFT population and the page no TTFT chart.
 	if r.defines(record.MetricTTFT) {
-		p.CDFs = append(p.CDFs, cdfChart("TTFT: first content − sent (ms)", successValues(r, func(q *RequestScore) *float64 { return q.TTFTMS }),
+		ttft, err := successValues(r, func(q *RequestScore) *float64 { return q.TTFTMS })
+		if err != nil {
+			return nil, err
+		}
+		p.CDFs = append(p.CDFs, cdfChart("TTFT: first content − sent (ms)", ttft,
 			cdfBound(record.Millis(r.SLO.TTFT), !r.SLO.TTFTFromScheduled, "TTFT bound")))
 	}
-	p.CDFs = append(p.CDFs, cdfChart("E2E: terminal − sent (ms)", successValues(r, func(q *RequestScore) *float64 { return q.E2EMS }),
-		cdfBound(record.Millis(r.SLO.E2E), true, "E2E bound")))
+	e2e, err := successValues(r, func(q *RequestScore) *float64 { return q.E2EMS })
+	if err != nil {
+		return nil, err
+	}
+	p.CDFs = append(p.CDFs, cdfChart("E2E: terminal − sent (ms)", e2e, cdfBound(record.Millis(r.SLO.E2E), true, "E2E bound")))
 	p.Scatter = scatterChart(r)
 	p.Engine = htmlEngineMetrics(r.EngineMetrics)
 	p.Timeline = htmlTimelineOf(r)
 	p.GPU = htmlGPUTelemetry(r.GPUTelemetry)
-	p.Worst = htmlWorstRequests(r)
+	if p.Worst, err = htmlWorstRequests(r); err != nil {
+		return nil, err
+	}
 	p.Breakdown = htmlBreakdowns(r)
 	p.Footer, p.Notes = htmlFooter(r)
-	return p
+	return p, nil
 }
 
 // htmlHeader lists what was run, against what, and how.
@@ -397,34 +411,49 @@ func htmlEngineMetrics(em *EngineMetrics) *htmlEngine {
 // htmlWorstRequests picks the worst unqualified requests: those that did
 // not succeed first, in schedule order, then successes by how far they
 // exceeded their worst declared bound, most first.
-func htmlWorstRequests(r *Report) htmlWorst {
+func htmlWorstRequests(r *Report) (htmlWorst, error) {
 	type ranked struct {
-		i      int
+		q      RequestScore
 		failed bool
 		excess float64
 	}
-	var bad []ranked
-	for i := range r.Requests {
-		q := &r.Requests[i]
-		if q.Qualified {
-			continue
-		}
-		bad = append(bad, ranked{i: i, failed: q.Status != record.StatusSuccess, excess: boundExcess(r.SLO, q)})
-	}
-	slices.SortStableFunc(bad, func(a, b ranked) int {
+	order := func(a, b ranked) int {
 		if a.failed != b.failed {
 			if a.failed {
 				return -1
 			}
 			return 1
 		}
-		return cmp.Compare(b.excess, a.excess)
+		if a.failed {
+			return cmp.Or(cmp.Compare(a.q.ScheduledMS, b.q.ScheduledMS), cmp.Compare(a.q.ID, b.q.ID))
+		}
+		return cmp.Or(cmp.Compare(b.excess, a.excess), cmp.Compare(a.q.ScheduledMS, b.q.ScheduledMS), cmp.Compare(a.q.ID, b.q.ID))
+	}
+	// The entries may be streamed: keep the worst few, pruning as they
+	// pass, so that memory does not follow the unqualified count.
+	var bad []ranked
+	unqualified := 0
+	err := r.EachRequest(func(q *RequestScore) error {
+		if q.Qualified {
+			return nil
+		}
+		unqualified++
+		bad = append(bad, ranked{q: *q, failed: q.Status != record.StatusSuccess, excess: boundExcess(r.SLO, q)})
+		if len(bad) >= 8*worstRequestsShown {
+			slices.SortFunc(bad, order)
+			bad = bad[:worstRequestsShown]
+		}
+		return nil
 	})
+	if err != nil {
+		return htmlWorst{}, err
+	}
+	slices.SortFunc(bad, order)
 	shown := min(len(bad), worstRequestsShown)
 	w := htmlWorst{Caption: fmt.Sprintf("%d of %d unqualified requests shown: those that did not succeed first, in schedule order, then successes by how far they exceeded their worst declared bound (observed / bound).",
-		shown, len(bad))}
+		shown, unqualified)}
 	for _, b := range bad[:shown] {
-		q := &r.Requests[b.i]
+		q := &b.q
 		reasons := make([]string, len(q.Reasons))
 		for k, reason := range q.Reasons {
 			reasons[k] = string(reason)
@@ -444,7 +473,7 @@ func htmlWorstRequests(r *Report) htmlWorst {
 			Scheduled: numfmt.Compact(q.ScheduledMS), Lag: numfmt.OptCompact(q.ScheduleLagMS), TTFT: numfmt.OptCompact(q.TTFTMS), TTFTSched: numfmt.OptCompact(q.TTFTFromScheduledMS),
 			TPOT: numfmt.OptCompact(q.TPOTMS), E2E: numfmt.OptCompact(q.E2EMS), N: tokens, Error: msg})
 	}
-	return w
+	return w, nil
 }
 
 // boundExcess is the largest ratio of an observed latency to its declared

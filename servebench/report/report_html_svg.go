@@ -65,18 +65,18 @@ func cdfBound(ms float64, judgesThisMetric bool, label string) *cdfBoundSpec {
 }
 
 // successValues collects one finite metric over successful requests.
-func successValues(r *Report, get func(*RequestScore) *float64) []float64 {
+func successValues(r *Report, get func(*RequestScore) *float64) ([]float64, error) {
 	var xs []float64
-	for i := range r.Requests {
-		q := &r.Requests[i]
+	err := r.EachRequest(func(q *RequestScore) error {
 		if q.Status != record.StatusSuccess {
-			continue
+			return nil
 		}
 		if v := get(q); v != nil && finite(*v) {
 			xs = append(xs, *v)
 		}
-	}
-	return xs
+		return nil
+	})
+	return xs, err
 }
 
 // cdfChart draws the empirical CDF of xs as a staircase: at each drawn
@@ -197,19 +197,31 @@ type scatterMark struct {
 // from 2 px until the marks fit, so isolated outliers always stay.
 func scatterChart(r *Report) svgScatter {
 	s := svgScatter{}
-	if len(r.Requests) == 0 {
+	// Two passes over the entries (they may be streamed from
+	// requests.jsonl): the frame and series first, then the marks.
+	var laneOf map[record.Status]int
+	var f scatterFrame
+	var err error
+	var entries int
+	if s.Series, laneOf, f, entries, err = scatterSeriesAndFrame(r); err != nil {
+		s.Empty = err.Error()
+		return s
+	}
+	if entries == 0 {
 		s.Empty = "no requests"
 		return s
 	}
-	var laneOf map[record.Status]int
-	s.Series, laneOf = scatterSeries(r)
-	f := newScatterFrame(r)
-	marks := make([]scatterMark, 0, len(r.Requests))
-	for i := range r.Requests {
-		if m, ok := f.place(&r.Requests[i], laneOf); ok {
+	marks := make([]scatterMark, 0, entries)
+	err = r.EachRequest(func(q *RequestScore) error {
+		if m, ok := f.place(q, laneOf); ok {
 			marks = append(marks, m)
 			s.Series[m.series].Requests++
 		}
+		return nil
+	})
+	if err != nil {
+		s.Empty = err.Error()
+		return s
 	}
 	drawn, cell := thinMarks(marks, scatterMaxMarks)
 	for _, m := range drawn {
@@ -223,28 +235,39 @@ func scatterChart(r *Report) svgScatter {
 		return s
 	}
 	s.SVG = template.HTML(svg)
-	s.Caption = scatterCaption(r, s.Series, len(drawn), cell, f.ttftBound)
+	s.Caption = scatterCaption(r, s.Series, entries, len(drawn), cell, f.ttftBound)
 	return s
+}
+
+// scatterSeriesAndFrame reads the entries once for the scatter's series
+// (scatterSeries) and frame (newScatterFrame).
+func scatterSeriesAndFrame(r *Report) ([]svgSeries, map[record.Status]int, scatterFrame, int, error) {
+	statuses := statusesIn(r)
+	present := map[record.Status]bool{}
+	f := scatterFrame{xMin: r.WindowMS[0], xMax: r.WindowMS[1]}
+	entries := 0
+	err := r.EachRequest(func(q *RequestScore) error {
+		entries++
+		present[q.Status] = true
+		if q.Status != record.StatusSuccess && !slices.Contains(statuses, q.Status) {
+			statuses = append(statuses, q.Status)
+		}
+		f.span(q)
+		return nil
+	})
+	series, laneOf := scatterSeries(statuses, present)
+	return series, laneOf, f.finish(r), entries, err
 }
 
 // scatterSeries returns the scatter's series: qualified, unqualified
 // successes, then each failed status present, in report order; and each
 // failed status's series index.
-func scatterSeries(r *Report) ([]svgSeries, map[record.Status]int) {
+func scatterSeries(statuses []record.Status, present map[record.Status]bool) ([]svgSeries, map[record.Status]int) {
 	series := []svgSeries{
 		{Class: "k0", Legend: "success, qualified", Shape: "square"},
 		{Class: "k1", Legend: "success, not qualified", Shape: "square"},
 	}
 	laneOf := map[record.Status]int{}
-	statuses := statusesIn(r)
-	present := map[record.Status]bool{}
-	for i := range r.Requests {
-		q := &r.Requests[i]
-		present[q.Status] = true
-		if q.Status != record.StatusSuccess && !slices.Contains(statuses, q.Status) {
-			statuses = append(statuses, q.Status)
-		}
-	}
 	for _, st := range statuses {
 		if st == record.StatusSuccess || !present[st] {
 			continue
@@ -266,20 +289,20 @@ type scatterFrame struct {
 	xMin, xMax, yMax, ttftBound, laneStep float64
 }
 
-// newScatterFrame spans the run's window and every finite scheduled time,
-// and the largest TTFT from the scheduled time among successes or the
-// TTFT bound when it judges from the scheduled time.
-func newScatterFrame(r *Report) scatterFrame {
-	f := scatterFrame{xMin: r.WindowMS[0], xMax: r.WindowMS[1]}
-	for i := range r.Requests {
-		q := &r.Requests[i]
-		if finite(q.ScheduledMS) {
-			f.xMin, f.xMax = min(f.xMin, q.ScheduledMS), max(f.xMax, q.ScheduledMS)
-		}
-		if ttft, ok := scatterTTFT(q); ok {
-			f.yMax = max(f.yMax, ttft)
-		}
+// span widens the frame, which starts at the run's window, to a
+// request's finite scheduled time and its TTFT from the scheduled time.
+func (f *scatterFrame) span(q *RequestScore) {
+	if finite(q.ScheduledMS) {
+		f.xMin, f.xMax = min(f.xMin, q.ScheduledMS), max(f.xMax, q.ScheduledMS)
 	}
+	if ttft, ok := scatterTTFT(q); ok {
+		f.yMax = max(f.yMax, ttft)
+	}
+}
+
+// finish completes the frame spanned over every request: it reaches the
+// TTFT bound when the report judges TTFT from the scheduled time.
+func (f scatterFrame) finish(r *Report) scatterFrame {
 	if !finite(f.xMin) || !finite(f.xMax) {
 		f.xMin, f.xMax = 0, 1
 	}
@@ -377,12 +400,12 @@ func renderScatter(series []svgSeries, f scatterFrame) (string, error) {
 // scatterCaption says how many requests the scatter places and draws, how
 // it was thinned (cell 0: not thinned), what its y axis measures, and why
 // a TTFT bound judged from the sent time is not drawn.
-func scatterCaption(r *Report, series []svgSeries, drawn int, cell, ttftBound float64) string {
+func scatterCaption(r *Report, series []svgSeries, entries, drawn int, cell, ttftBound float64) string {
 	placed := 0
 	for _, se := range series {
 		placed += se.Requests
 	}
-	c := fmt.Sprintf("%d of %d offered requests placed; %d marks drawn", placed, len(r.Requests), drawn)
+	c := fmt.Sprintf("%d of %d offered requests placed; %d marks drawn", placed, entries, drawn)
 	if cell > 0 {
 		c += fmt.Sprintf(" (thinned: within each kind, the first request of each %s-px cell of a %.0f × %.0f px grid stands for the others in it)",
 			strconv.FormatFloat(cell, 'f', 1, 64), scatterGridW, scatterGridH)

@@ -75,14 +75,15 @@ func (r *Report) Percentile(m record.Metric, p float64) (value float64, n int, p
 // record at all when the report was scored (an interrupted run): the
 // scorer counted them as not_sent. It works on a report read back from
 // JSON as well.
-func (r *Report) RequestsWithoutRecord() []string {
+func (r *Report) RequestsWithoutRecord() ([]string, error) {
 	var ids []string
-	for i := range r.Requests {
-		if rs := &r.Requests[i]; rs.HadNoRecord() {
+	err := r.EachRequest(func(rs *RequestScore) error {
+		if rs.HadNoRecord() {
 			ids = append(ids, rs.ID)
 		}
-	}
-	return ids
+		return nil
+	})
+	return ids, err
 }
 
 // HadNoRecord reports whether the request had no outcome record at all

@@ -23,17 +23,18 @@ type errorMessageCount struct {
 // commonErrorMessages groups the failed requests by status and message,
 // most common first (ties in status, then message order). It also returns
 // how many distinct messages there were.
-func commonErrorMessages(reqs []RequestScore, limit int) ([]errorMessageCount, int) {
+func commonErrorMessages(r *Report, limit int) ([]errorMessageCount, int, error) {
 	type key struct {
 		status  record.Status
 		message string
 	}
 	counts := map[key]int{}
-	for _, q := range reqs {
+	err := r.EachRequest(func(q *RequestScore) error {
 		if q.Error != "" {
 			counts[key{q.Status, q.Error}]++
 		}
-	}
+		return nil
+	})
 	out := make([]errorMessageCount, 0, len(counts))
 	for k, n := range counts {
 		out = append(out, errorMessageCount{k.status, k.message, n})
@@ -52,13 +53,18 @@ func commonErrorMessages(reqs []RequestScore, limit int) ([]errorMessageCount, i
 	if len(out) > limit {
 		out = out[:limit]
 	}
-	return out, distinct
+	return out, distinct, err
 }
 
 // writeErrorMessagesText lists the most common failure messages, so that
 // a status count such as "http_error: 75" comes with the engine's reason.
 func writeErrorMessagesText(line func(label, format string, args ...any), rule func(string), r *Report) {
-	top, distinct := commonErrorMessages(r.Requests, textErrorMessages)
+	top, distinct, err := commonErrorMessages(r, textErrorMessages)
+	if err != nil {
+		rule("Most common error messages")
+		line("unreadable", "%v", err)
+		return
+	}
 	if distinct == 0 {
 		return
 	}

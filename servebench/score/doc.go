@@ -9,7 +9,6 @@
 //	RunDir, RunDirTo        score a saved run directory again (RunDirTo streams the per-request rows)
 //	Files, Trace            score a trace and its events (the seed format)
 //	Measure                 one record's latencies by the scorer's rules, for live observers
-//	ReadRequestScores       read requests.jsonl back one row at a time
 //	CheckObjectives         refuse an objective the endpoint does not define
 //
 // A request qualifies when each of its measured values is at most its

@@ -101,7 +101,7 @@ func TestScoreMissingRecordCountsAsNotSent(t *testing.T) {
 	if !strings.Contains(r.Requests[1].Error, "no outcome record") {
 		t.Fatalf("error %q", r.Requests[1].Error)
 	}
-	if ids := r.RequestsWithoutRecord(); len(ids) != 1 || ids[0] != "b" {
+	if ids, _ := r.RequestsWithoutRecord(); len(ids) != 1 || ids[0] != "b" {
 		t.Fatalf("requests without record %v", ids)
 	}
 	// A request the runner itself recorded as not_sent had a record.
@@ -110,7 +110,7 @@ func TestScoreMissingRecordCountsAsNotSent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ids := r.RequestsWithoutRecord(); len(ids) != 0 || r.StatusCounts[record.StatusNotSent] != 1 || len(r.InvalidReasons) != 1 {
+	if ids, _ := r.RequestsWithoutRecord(); len(ids) != 0 || r.StatusCounts[record.StatusNotSent] != 1 || len(r.InvalidReasons) != 1 {
 		t.Fatalf("without record %v, counts %v, reasons %q", ids, r.StatusCounts, r.InvalidReasons)
 	}
 }

@@ -1,4 +1,4 @@
-package score_test
+package report_test
 
 import (
 	"encoding/json"
@@ -10,7 +10,6 @@ import (
 
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
-	"github.com/servebench/servebench/servebench/score"
 )
 
 // ReadRequestScores hands over every line in order and names the file,
@@ -24,7 +23,7 @@ func TestReadRequestScoresStreamsLinesAndNamesBadOnes(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	err := score.ReadRequestScores(path, func(rs *report.RequestScore) error {
+	err := report.ReadRequestScores(path, func(rs *report.RequestScore) error {
 		got = append(got, fmt.Sprintf("%s %s %v", rs.ID, rs.Status, rs.SentMS != nil))
 		return nil
 	})
@@ -36,14 +35,14 @@ func TestReadRequestScoresStreamsLinesAndNamesBadOnes(t *testing.T) {
 	if err := os.WriteFile(path, []byte(bad), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err = score.ReadRequestScores(path, func(*report.RequestScore) error { return nil })
+	err = report.ReadRequestScores(path, func(*report.RequestScore) error { return nil })
 	if err == nil || !strings.Contains(err.Error(), path+":4: ") || !strings.Contains(err.Error(), "scheduled_ms") {
 		t.Fatalf("a malformed line 4: %v", err)
 	}
 
 	stop := fmt.Errorf("enough")
 	n := 0
-	err = score.ReadRequestScores(path, func(*report.RequestScore) error { n++; return stop })
+	err = report.ReadRequestScores(path, func(*report.RequestScore) error { n++; return stop })
 	if err != stop || n != 1 {
 		t.Fatalf("each's error: %v after %d entries", err, n)
 	}
@@ -73,7 +72,7 @@ func ExampleReadRequestScores() {
 	rep := &report.Report{RequestsFile: record.RequestsFile}
 
 	counts := map[record.Status]int{}
-	err := score.ReadRequestScores(filepath.Join(dir, rep.RequestsFile), func(rs *report.RequestScore) error {
+	err := report.ReadRequestScores(filepath.Join(dir, rep.RequestsFile), func(rs *report.RequestScore) error {
 		counts[rs.Status]++
 		return nil
 	})

@@ -1,0 +1,106 @@
+package report
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/servebench/servebench/internal/strictjson"
+	"github.com/servebench/servebench/servebench/record"
+)
+
+// ReadRequestScores reads a file of request entries, one JSON object per
+// line, as every run writes requests.jsonl, and calls each with
+// every entry in turn; the entry is reused for the next line. It holds one
+// line at a time, so a file of any length is read in bounded memory. An
+// error from each stops the reading and is returned; a malformed line is
+// an error naming the file, the line and the field.
+func ReadRequestScores(path string, each func(*RequestScore) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("read request entries: %w", err)
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 256<<10)
+	var rs RequestScore
+	for line := 1; ; line++ {
+		text, err := r.ReadBytes('\n')
+		if len(bytes.TrimSpace(text)) > 0 {
+			rs = RequestScore{}
+			if derr := strictjson.Decode(text, &rs); derr != nil {
+				return fmt.Errorf("%s:%d: %w", path, line, record.DescribeJSONError(derr))
+			}
+			if cerr := each(&rs); cerr != nil {
+				return cerr
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s:%d: %w", path, line, err)
+		}
+	}
+}
+
+// SetRunDir says where the report's run directory is, so that
+// EachRequest finds a relative RequestsFile in it. ReadFile sets it.
+func (r *Report) SetRunDir(dir string) { r.runDir = dir }
+
+// EachRequest calls each with every request entry in turn: those the
+// report holds (Requests), or, when it holds none and names a
+// RequestsFile, those of the file, read one line at a time (the entry is
+// then reused for the next line: copy what you keep). A relative
+// RequestsFile is found in the run directory (SetRunDir).
+func (r *Report) EachRequest(each func(*RequestScore) error) error {
+	if len(r.Requests) > 0 || r.RequestsFile == "" {
+		for i := range r.Requests {
+			if err := each(&r.Requests[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	path := r.RequestsFile
+	if !filepath.IsAbs(path) {
+		if r.runDir == "" {
+			return fmt.Errorf("request entries: the report keeps them in %s of its run directory, and the directory is not known (SetRunDir)", path)
+		}
+		path = filepath.Join(r.runDir, path)
+	}
+	return ReadRequestScores(path, each)
+}
+
+// LoadRequests fills Requests from the RequestsFile when the report holds
+// no entries, for readers that compare or resample them in memory.
+func (r *Report) LoadRequests() error {
+	if len(r.Requests) > 0 || r.RequestsFile == "" {
+		return nil
+	}
+	var all []RequestScore
+	if err := r.EachRequest(func(rs *RequestScore) error { all = append(all, *rs); return nil }); err != nil {
+		return err
+	}
+	r.Requests = all
+	return nil
+}
+
+// ReadFile reads a report.json, naming the file in any error, and
+// remembers its directory for EachRequest.
+func ReadFile(path string) (*Report, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r Report
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	r.runDir = filepath.Dir(path)
+	return &r, nil
+}
