@@ -95,7 +95,7 @@ func (m validLoadMatcher) String() string { return "valid load" }
 // largest lag down.
 func undelivered(r *report.Report) []report.RequestScore {
 	var unsent, late []report.RequestScore
-	for _, rs := range r.Requests {
+	for _, rs := range requestEntries(r) {
 		switch {
 		case rs.SentMS == nil:
 			unsent = append(unsent, rs)

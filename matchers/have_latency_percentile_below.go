@@ -129,7 +129,7 @@ func (m percentileMatcher) largest(r *report.Report) []string {
 		v  float64
 	}
 	var list []valued
-	for _, rs := range r.Requests {
+	for _, rs := range requestEntries(r) {
 		if m.metric != record.MetricScheduleLag && rs.Status != record.StatusSuccess {
 			continue
 		}

@@ -115,21 +115,19 @@ func (v *noLostVerdict) checkEntry(seen map[string]bool, n int, rs *report.Reque
 }
 
 // evaluateFile judges a report whose request entries are in a file (a
-// BoundedMemory run): the file must hold one entry per offered request,
-// each with a known terminal status, and none scored without an outcome
-// record. It holds one ID per request.
+// run's report): the file must hold one entry per offered request, each
+// with a known terminal status, and none scored without an outcome record.
+// It holds one ID per request.
 func (m noLostMatcher) evaluateFile(actual any, v noLostVerdict) (noLostVerdict, error) {
 	path := v.report.RequestsFile
-	if !filepath.IsAbs(path) {
-		dir, ok := runDir(actual)
-		if !ok {
-			return v, fmt.Errorf("HaveNoLostRequests: the report's request entries are in %s of its run directory: give the matcher the *servebench.RunResult", path)
-		}
+	if dir, ok := runDir(actual); ok && !filepath.IsAbs(path) {
+		// A run result names its directory, whatever its report knows.
+		v.report.SetRunDir(dir)
 		path = filepath.Join(dir, path)
 	}
 	seen := map[string]bool{}
 	n := 0
-	err := report.ReadRequestScores(path, func(rs *report.RequestScore) error {
+	err := v.report.EachRequest(func(rs *report.RequestScore) error {
 		n++
 		// Without the outcome records, the entry says whether it had one.
 		if v.checkEntry(seen, n, rs, path, path) && rs.HadNoRecord() {

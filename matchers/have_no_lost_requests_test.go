@@ -74,7 +74,7 @@ terminal statuses: success 5, timeout 1`))
 terminal statuses: success 20`))
 	})
 
-	It("checks a bounded-memory run's request entries in its requests.jsonl", func() {
+	It("checks a run's request entries in its requests.jsonl", func() {
 		cfg := simengine.DefaultConfig()
 		cfg.TimeScale = 0.1
 		srv, err := simengine.Start(context.Background(), cfg)
@@ -85,7 +85,7 @@ terminal statuses: success 20`))
 		a, err := schedule.NewArrival(schedule.ArrivalSpec{Process: "constant", RateRPS: 40})
 		Expect(err).NotTo(HaveOccurred())
 		run, err := servebench.Run(context.Background(), servebench.RunConfig{
-			Workload: w, Arrival: a, Count: 6, OutputDir: GinkgoT().TempDir(), BoundedMemory: true, LagTolerance: time.Second,
+			Workload: w, Arrival: a, Count: 6, OutputDir: GinkgoT().TempDir(), LagTolerance: time.Second,
 			Client: &openai.Client{BaseURL: srv.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointCompletions,
 				Stream: true, TotalTimeout: 10 * time.Second},
 		})
@@ -94,9 +94,15 @@ terminal statuses: success 20`))
 		Expect(run.Report.RequestsFile).To(Equal(record.RequestsFile))
 		Expect(run).To(matchers.HaveNoLostRequests())
 
-		// The report alone does not say where its run directory is.
-		_, err = matchers.HaveNoLostRequests().Match(run.Report)
-		Expect(err).To(MatchError(ContainSubstring("the report's request entries are in requests.jsonl of its run directory: give the matcher the *servebench.RunResult")))
+		// The run's report knows its directory too; one decoded from JSON
+		// alone does not, and says so.
+		Expect(run.Report).To(matchers.HaveNoLostRequests())
+		var decoded report.Report
+		b, err := json.Marshal(run.Report)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(json.Unmarshal(b, &decoded)).To(Succeed())
+		_, err = matchers.HaveNoLostRequests().Match(&decoded)
+		Expect(err).To(MatchError(ContainSubstring("the report keeps them in requests.jsonl of its run directory, and the directory is not known")))
 
 		// Lose the second entry, repeat the fourth, and mark the sixth as
 		// scored without a record.

@@ -163,7 +163,7 @@ func worstUnqualified(r *report.Report) []report.RequestScore {
 		over float64
 	}
 	var list []ranked
-	for _, rs := range r.Requests {
+	for _, rs := range requestEntries(r) {
 		if rs.Qualified {
 			continue
 		}
@@ -225,7 +225,7 @@ func overshoot(rs report.RequestScore, slo report.SLO) float64 {
 // schedule order.
 func failedRequests(r *report.Report) []report.RequestScore {
 	var out []report.RequestScore
-	for _, rs := range r.Requests {
+	for _, rs := range requestEntries(r) {
 		if rs.Status != record.StatusSuccess {
 			out = append(out, rs)
 		}

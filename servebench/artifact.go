@@ -16,6 +16,25 @@ type ArtifactWriter interface {
 	WriteArtifact(res *RunResult) error
 }
 
+// PercentileLevels is implemented by an ArtifactWriter whose format needs
+// percentiles beyond those a report always keeps: the run asks the scorer
+// for them (score.Options.Percentiles), since a run's report keeps no raw
+// samples.
+type PercentileLevels interface {
+	PercentileLevels() []float64
+}
+
+// artifactLevels are the percentile levels the writers ask for.
+func artifactLevels(writers []ArtifactWriter) []float64 {
+	var levels []float64
+	for _, w := range writers {
+		if p, ok := w.(PercentileLevels); ok {
+			levels = append(levels, p.PercentileLevels()...)
+		}
+	}
+	return levels
+}
+
 // writeArtifacts runs every writer on res and joins their errors.
 func writeArtifacts(writers []ArtifactWriter, res *RunResult) error {
 	var errs []error

@@ -114,9 +114,7 @@ func (l *LiveRun) run(ctx context.Context, plan *dispatchPlan) (*RunResult, erro
 	if rep.Experiment != nil && !d.start.IsZero() {
 		rep.Experiment.ClockOrigin = d.start.UTC().Format(time.RFC3339Nano)
 	}
-	if err := gpu.AttributeWork(rep); err != nil {
-		return res, fmt.Errorf("run: score: %w", err)
-	}
+	gpu.AttributeWork(rep)
 	rep.GPUTelemetry = gpu
 	if writeErr != nil {
 		markOutcomeWriteFailure(rep, writeErr)

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"time"
 
@@ -175,6 +176,7 @@ func markOutcomeWriteFailure(rep *report.Report, err error) {
 // at the users' last terminal outcome.
 func scoreOptionsFor(cfg RunConfig, s *schedule.Schedule, lastTerminalMS float64) score.Options {
 	opts := cfg.Score
+	opts.Percentiles = append(slices.Clone(opts.Percentiles), artifactLevels(cfg.Artifacts)...)
 	if opts.Endpoint == "" && cfg.Sender == nil && cfg.Client != nil {
 		opts.Endpoint = cfg.Client.Endpoint
 	}

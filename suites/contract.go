@@ -59,11 +59,14 @@ type Contract struct {
 	Warmup int
 	// MaxConcurrency caps the client's requests in flight (0: no cap).
 	MaxConcurrency int
-	// BoundedMemory runs each open-loop load point in memory that does not
-	// grow with its length (servebench.RunConfig.BoundedMemory): for soak
-	// runs. The request entries go to requests.jsonl, and percentile
-	// objectives can ask for p50, p90, p95, p99 and the maximum only.
+	// BoundedMemory is deprecated and changes nothing: every load point
+	// runs in memory that does not grow with its length. The YAML key
+	// bounded_memory is still read, with a warning in Warnings.
 	BoundedMemory bool
+	// Warnings are what the contract file said that is accepted for now
+	// but will be refused (deprecated keys), each naming the file, line and
+	// field; Register prints them.
+	Warnings []string
 	// BenchmarkReport is the format of the llm-d Benchmark Report written
 	// in every load point's run directory: "json" (the default), "yaml" or
 	// "none".

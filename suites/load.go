@@ -187,8 +187,8 @@ func defaultLengthControl(kind string) openai.LengthControl {
 	return openai.LengthIgnoreEOS
 }
 
-// bounds reads count, duration, warmup, max_concurrency and
-// bounded_memory.
+// bounds reads count, duration, warmup, max_concurrency and the
+// deprecated bounded_memory.
 func (d *decoder) bounds(m *mapping, c *Contract) {
 	c.Count = d.integer(m, "count", 1)
 	c.Duration = d.duration(m, "duration")
@@ -201,6 +201,10 @@ func (d *decoder) bounds(m *mapping, c *Contract) {
 	c.Warmup = d.integer(m, "warmup", 0)
 	c.MaxConcurrency = d.integer(m, "max_concurrency", 0)
 	c.BoundedMemory = d.boolean(m, "bounded_memory", false)
+	if n := m.get("bounded_memory"); n != nil {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("%s:%d:%d: bounded_memory: deprecated and changes nothing (every run is bounded); the next release refuses it",
+			d.file, n.Line, n.Column))
+	}
 }
 
 // timeouts reads the per-request deadlines and the spec bounds.

@@ -2,7 +2,6 @@ package suites
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -65,7 +64,7 @@ func (d *decoder) objectives(m *mapping, c *Contract) {
 	}
 	obj.JoulesPerOutputToken = d.joules(o, "joules_per_output_token")
 	obj.JoulesPerQualifiedRequest = d.joules(o, "joules_per_qualified_request")
-	obj.Percentiles = d.percentiles(o, c.BoundedMemory)
+	obj.Percentiles = d.percentiles(o)
 	obj.Drift = d.drift(o)
 	obj.Capacity = d.capacity(o, obj, c.Arrival.Sweep())
 	obj.Concurrency = d.concurrency(o, c.Arrival.UsersAuto)
@@ -75,7 +74,7 @@ func (d *decoder) objectives(m *mapping, c *Contract) {
 // percentiles reads the list of percentile bounds.
 // percentiles reads the percentile objectives; a contract that runs in
 // bounded memory may ask only for the percentiles a streamed report keeps.
-func (d *decoder) percentiles(o *mapping, bounded bool) []PercentileObjective {
+func (d *decoder) percentiles(o *mapping) []PercentileObjective {
 	n := o.get("percentiles")
 	if n == nil {
 		return nil
@@ -107,9 +106,6 @@ func (d *decoder) percentiles(o *mapping, bounded bool) []PercentileObjective {
 				ok = false
 			case v <= 0 || v > 100:
 				d.errorf(pm.get("p"), pm.field("p"), "want a percentile in (0, 100], got %g", v)
-				ok = false
-			case bounded && !slices.Contains(report.StoredPercentiles(), v):
-				d.errorf(pm.get("p"), pm.field("p"), "with bounded_memory the report keeps p50, p90, p95, p99 and p100 only, got %g", v)
 				ok = false
 			default:
 				po.P = v
@@ -219,4 +215,17 @@ func (d *decoder) joules(o *mapping, key string) *float64 {
 		return nil
 	}
 	return &v
+}
+
+// percentileLevels are the levels the percentile objectives name, for the
+// scorer to keep (score.Options.Percentiles): a run's report answers them
+// without its raw samples.
+func (o Objectives) percentileLevels() []float64 {
+	var ps []float64
+	for _, p := range o.Percentiles {
+		if p.P < 100 {
+			ps = append(ps, p.P)
+		}
+	}
+	return ps
 }

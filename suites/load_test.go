@@ -95,13 +95,20 @@ var _ = Describe("Load", func() {
 		Expect(c.AllLabels()).To(Equal([]string{"engine:simengine"}))
 	})
 
-	It("reads bounded_memory into the runner's configuration", func() {
+	It("accepts the deprecated bounded_memory with a warning naming its file, line and field", func() {
 		c, err := suites.Parse(inline, []byte(edit(0, "bounded_memory: true")))
 		Expect(err).NotTo(HaveOccurred())
-		Expect(c.BoundedMemory).To(BeTrue())
+		Expect(c.Warnings).To(Equal([]string{"testdata/inline.yaml:10:17: bounded_memory: deprecated and changes nothing (every run is bounded); the next release refuses it"}))
 		c, err = suites.Parse(inline, []byte(minimal))
 		Expect(err).NotTo(HaveOccurred())
-		Expect(c.BoundedMemory).To(BeFalse())
+		Expect(c.Warnings).To(BeEmpty())
+	})
+
+	It("takes any percentile level in (0, 100] for a percentile objective", func() {
+		c, err := suites.Parse(inline, []byte(edit(0, "objectives:\n  percentiles: [{metric: ttft, p: 99.9, below: 1s}]")))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(c.Objectives.Percentiles).To(HaveLen(1))
+		Expect(c.Objectives.Percentiles[0].P).To(Equal(99.9))
 	})
 
 	It("reads benchmark_report: json by default, yaml or none when declared", func() {
@@ -150,8 +157,6 @@ var _ = Describe("Load", func() {
 			`testdata/inline.yaml:10:17: metrics_listen: want host:port or a port, got "a:b:c"`),
 		Entry("a flag that is not a boolean", edit(0, "bounded_memory: sometimes"),
 			`testdata/inline.yaml:10:17: bounded_memory: want true or false, got "sometimes"`),
-		Entry("a percentile a streamed report does not keep", edit(0, "bounded_memory: true\nobjectives:\n  percentiles: [{metric: ttft, p: 99.9, below: 1s}]"),
-			`testdata/inline.yaml:12:35: objectives.percentiles[0].p: with bounded_memory the report keeps p50, p90, p95, p99 and p100 only, got 99.9`),
 		Entry("a number that is not one", edit(8, "  rate: fast"),
 			`testdata/inline.yaml:8:9: arrival.rate: want a number, got "fast"`),
 		Entry("a rate of zero", edit(8, "  rate: 0"),

@@ -46,7 +46,7 @@ artifacts: ` + artifacts + `
 		Expect(entries).To(BeEmpty(), "nothing written under %s", filepath.Clean(artifacts))
 	})
 
-	It("runs a bounded_memory contract in bounded memory: no outcomes kept, entries in requests.jsonl", func(ctx SpecContext) {
+	It("runs a contract in bounded memory: the schedule streamed, entries in requests.jsonl, a p99.9 objective answered", func(ctx SpecContext) {
 		cfg := simengine.DefaultConfig()
 		cfg.TimeScale = 0.1
 		engine, err := simengine.Start(ctx, cfg)
@@ -61,8 +61,9 @@ arrival:
   process: constant
   rate: 20
 count: 6
-bounded_memory: true
 schedule_lag_tolerance: 1s
+objectives:
+  percentiles: [{metric: ttft, p: 99.9, below: 30s}]
 artifacts: ` + GinkgoT().TempDir() + `
 `)
 		res, err := c.RunPoint(ctx, c.Points()[0], suites.Target{BaseURL: engine.BaseURL(), Model: cfg.Model}, nil)
@@ -72,6 +73,13 @@ artifacts: ` + GinkgoT().TempDir() + `
 		Expect(res.Report.RequestsFile).To(Equal(record.RequestsFile))
 		Expect(filepath.Join(res.Dir, record.RequestsFile)).To(BeAnExistingFile())
 		Expect(res).To(matchers.HaveNoLostRequests())
+		// Six TTFTs: p99.9 by nearest rank is the largest, kept for the
+		// objective although the report holds no raw samples.
+		p999, n, _, err := res.Report.Percentile(record.MetricTTFT, 99.9)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(n).To(Equal(6))
+		Expect(p999).To(Equal(*res.Report.Percentiles[record.MetricTTFT].Max))
+		Expect(res.Report.Samples).To(BeEmpty())
 		// The run directory's manifest lists what the contract wrote,
 		// requests.jsonl included, with sizes.
 		b, err := os.ReadFile(filepath.Join(res.Dir, "manifest.json"))

@@ -231,16 +231,8 @@ func rateRow(p capacity.Point, v capacity.PointVerdict, rule capacity.Rule, dir 
 	row.TTFTP50MS, row.TTFTP90MS, row.TTFTP99MS = ttft.P50, ttft.P90, ttft.P99
 	row.TPOTP50MS, row.TPOTP90MS, row.TPOTP99MS = tpot.P50, tpot.P90, tpot.P99
 	row.E2EP50MS, row.E2EP90MS, row.E2EP99MS = e2e.P50, e2e.P90, e2e.P99
-	tokens, any := 0, false
-	for i := range r.Requests {
-		q := &r.Requests[i]
-		if q.Status == record.StatusSuccess && q.OutputTokens != nil {
-			tokens += *q.OutputTokens
-			any = true
-		}
-	}
-	if any && r.HorizonMS > 0 {
-		v := float64(tokens) / (r.HorizonMS / 1000)
+	if r.ProtocolSuccesses > r.OutputTokensUnknown && r.HorizonMS > 0 {
+		v := float64(r.OutputTokens) / (r.HorizonMS / 1000)
 		if !math.IsInf(v, 0) && !math.IsNaN(v) {
 			row.OutputTokensPerS = &v
 		}

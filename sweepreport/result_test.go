@@ -20,7 +20,7 @@ func ptr[T any](v T) *T { return &v }
 
 // report builds a report with the fields a sweep row reads: offered and
 // qualified counts over a 10 s window and horizon, TTFT percentiles, and
-// successful requests carrying output tokens.
+// the output tokens of its successes (each carrying tokensEach).
 func reportOf(offered, qualified int, ttftP99 float64, tokensEach int, growing bool) *report.Report {
 	r := &report.Report{Offered: offered, Qualified: qualified, ProtocolSuccesses: qualified, Valid: true,
 		Attainment: ptr(float64(qualified) / float64(offered)), WindowMS: [2]float64{0, 10000}, HorizonMS: 10000,
@@ -28,7 +28,7 @@ func reportOf(offered, qualified int, ttftP99 float64, tokensEach int, growing b
 		SLO:         report.SLO{TTFT: 500 * time.Millisecond},
 		Percentiles: map[record.Metric]report.Distribution{record.MetricTTFT: {P50: ptr(ttftP99 / 2), P90: ptr(ttftP99 * 0.8), P99: ptr(ttftP99)}},
 		Backlog:     &report.Backlog{AtWindowMid: 1, AtWindowEnd: 1, Growing: growing},
-		Inputs:      report.Inputs{WorkloadSHA256: "abc"}}
+		Inputs:      report.Inputs{WorkloadSHA256: "abc"}, OutputTokens: int64(qualified * tokensEach)}
 	if growing {
 		r.Backlog.AtWindowEnd = 30
 	}

@@ -48,7 +48,7 @@ func TestInterruptAtEveryPhaseLeavesAScorableRun(t *testing.T) {
 			if !strings.Contains(stderr, "ending the requests in flight") {
 				t.Errorf("stderr does not acknowledge the signal:\n%s", stderr)
 			}
-			code, stdout, errOut := runCLI("score", "--format", "json", "--run", dir)
+			code, stdout, errOut := runCLI("score", "--format", "json", "--run", dir, "--requests", filepath.Join(t.TempDir(), "requests.jsonl"))
 			if code != 2 {
 				t.Fatalf("score --run: exit %d, want 2; stderr:\n%s", code, errOut)
 			}
@@ -56,17 +56,19 @@ func TestInterruptAtEveryPhaseLeavesAScorableRun(t *testing.T) {
 			if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 				t.Fatal(err)
 			}
-			sent := 0
-			for _, q := range rep.Requests {
+			sent, entries := 0, 0
+			err := rep.EachRequest(func(q *report.RequestScore) error {
+				entries++
 				if q.SentMS != nil {
 					sent++
 				}
-			}
+				return nil
+			})
 			// Every one of the 6 offered requests is accounted for, and at
 			// least the last was never sent.
-			if rep.Offered != 6 || rep.Valid || rep.StatusCounts[record.StatusNotSent] == 0 || len(rep.Requests) != 6 {
-				t.Fatalf("offered %d, valid %v, not_sent %d, %d requests (%d sent)", rep.Offered, rep.Valid,
-					rep.StatusCounts[record.StatusNotSent], len(rep.Requests), sent)
+			if err != nil || rep.Offered != 6 || rep.Valid || rep.StatusCounts[record.StatusNotSent] == 0 || entries != 6 {
+				t.Fatalf("offered %d, valid %v, not_sent %d, %d requests (%d sent), %v", rep.Offered, rep.Valid,
+					rep.StatusCounts[record.StatusNotSent], entries, sent, err)
 			}
 		})
 	}

@@ -32,16 +32,17 @@ type runFlags struct {
 	lagTolerance, ttftSLO, tpotSLO, e2eSLO                                                            time.Duration
 	ttftFromScheduled, keepText, logprobs, noStream, noProgress                                       bool
 	runSafety
-	gpu             telemetryFlags
-	sharding        shardFlags
-	metricsInterval time.Duration
-	boundedMemory   bool
-	users           usersFlag
-	searchUsers     bool // sweep --users auto sets it
-	benchReport     benchmarkReportFlags
-	metricsListen   metricsListenFlags
-	backends        backendFlags
-	adapters        adapterFlags
+	gpu              telemetryFlags
+	sharding         shardFlags
+	metricsInterval  time.Duration
+	boundedMemory    bool
+	requestsInReport bool
+	users            usersFlag
+	searchUsers      bool // sweep --users auto sets it
+	benchReport      benchmarkReportFlags
+	metricsListen    metricsListenFlags
+	backends         backendFlags
+	adapters         adapterFlags
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
@@ -74,7 +75,8 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.lagTolerance, "schedule-lag-tolerance", schedule.DefaultLagTolerance, "schedule lag beyond which the run is not valid")
 	fs.StringVar(&f.apiKeyEnv, "api-key-env", "", "environment variable holding the API key (never written anywhere)")
 	fs.StringVar(&f.metricsURL, "metrics-url", "", "the engine's Prometheus endpoint, scraped before and after the measurement (e.g. http://127.0.0.1:8000/metrics)")
-	fs.BoolVar(&f.boundedMemory, "bounded-memory", false, "keep no per-request state (open loop, unsharded): score from outcomes.jsonl in a streamed pass and write request entries to requests.jsonl, not report.json")
+	fs.BoolVar(&f.boundedMemory, "bounded-memory", false, "deprecated, no effect: every run keeps no per-request state and writes its request entries to requests.jsonl")
+	fs.BoolVar(&f.requestsInReport, "requests-in-report", false, "also keep every request's entry in report.json (memory then grows with the run's length)")
 	fs.DurationVar(&f.metricsInterval, "metrics-interval", enginemetrics.DefaultInterval, "with --metrics-url: scrape this often through the measurement and put the series in the report (0: only before and after)")
 	fs.StringVar(&f.output, "output", "", "run directory for schedule.json, outcomes.jsonl and report.json (required)")
 	fs.Float64Var(&f.requireAttainment, "require-attainment", -1, "exit 3 when a valid run's attainment is below this fraction")
@@ -205,9 +207,12 @@ func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
 	if err != nil {
 		return cfg, err
 	}
+	if f.boundedMemory {
+		fmt.Fprintln(stderr, "servebench: warning: --bounded-memory is deprecated and changes nothing: every run is bounded (request entries go to requests.jsonl; --requests-in-report keeps them in report.json too); the next release refuses it")
+	}
 	cfg = servebench.RunConfig{
 		Workload: w, Count: f.count, Duration: f.duration, Warmup: f.warmup,
-		MaxConcurrency: f.maxConcurrency, LagTolerance: f.lagTolerance, OutputDir: f.output, MetricsURL: f.metricsURL, MetricsInterval: metricsIntervalFlag(f.metricsInterval), BoundedMemory: f.boundedMemory,
+		MaxConcurrency: f.maxConcurrency, LagTolerance: f.lagTolerance, OutputDir: f.output, MetricsURL: f.metricsURL, MetricsInterval: metricsIntervalFlag(f.metricsInterval), KeepRequests: f.requestsInReport,
 		Score: score.Options{SLO: report.SLO{
 			TTFT: f.ttftSLO, TPOT: f.tpotSLO, E2E: f.e2eSLO, TTFTFromScheduled: f.ttftFromScheduled,
 		}},

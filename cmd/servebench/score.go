@@ -31,7 +31,7 @@ type scoreFlags struct {
 
 func (f *scoreFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.runDir, "run", "", "re-score the run directory DIR (schedule.json, outcomes.jsonl) instead of TRACE EVENTS")
-	fs.StringVar(&f.requests, "requests", "", "with --run: stream the scoring in bounded memory, write the per-request entries as JSON lines to FILE ('none' drops them) and leave them out of the report")
+	fs.StringVar(&f.requests, "requests", "", "with --run: write the per-request entries as JSON lines to FILE ('none' drops them); the report points to it. Without it, the text and HTML reports read them from a scratch file and the JSON report leaves them out")
 	fs.StringVar(&f.format, "format", "text", "report on stdout: text (the summary run prints), json or html")
 	fs.StringVar(&f.percentile, "percentile", "", "percentile method: nearest-rank (default) or linear")
 	fs.Float64Var(&f.confidence, "confidence", 0, "confidence of the one-sided Wilson lower bound (default 0.95)")
@@ -115,10 +115,10 @@ func runScore(args []string, stdout, stderr io.Writer) int {
 
 	var rep *report.Report
 	switch {
-	case f.runDir != "" && len(positional) == 0 && f.requests != "":
-		rep, err = scoreRunStreamed(f.runDir, f.requests, opts)
 	case f.runDir != "" && len(positional) == 0:
-		rep, err = score.RunDir(f.runDir, opts)
+		var done func()
+		rep, done, err = scoreRunDirFlags(f, opts)
+		defer done()
 	case f.runDir == "" && len(positional) == 2:
 		rep, err = scoreTraceFiles(positional[0], positional[1], opts)
 	default:

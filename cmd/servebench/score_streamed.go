@@ -42,6 +42,28 @@ func scoreRunStreamed(dir, requestsPath string, opts score.Options) (*report.Rep
 	return rep, err
 }
 
+// scoreRunDirFlags re-scores --run in bounded memory, whatever the shape
+// of the run directory: the entries go to --requests, or, without it, to a
+// scratch file that the text and HTML reports read and done removes (the
+// JSON report then leaves them out). done is never nil.
+func scoreRunDirFlags(f scoreFlags, opts score.Options) (*report.Report, func(), error) {
+	if f.requests != "" {
+		rep, err := scoreRunStreamed(f.runDir, f.requests, opts)
+		return rep, func() {}, err
+	}
+	scratch, err := os.CreateTemp("", "servebench-requests-*.jsonl")
+	if err != nil {
+		return nil, func() {}, err
+	}
+	scratch.Close()
+	done := func() { os.Remove(scratch.Name()) }
+	rep, err := scoreRunStreamed(f.runDir, scratch.Name(), opts)
+	if err == nil && f.format == "json" {
+		rep.RequestsFile = "" // the scratch file does not outlive the command
+	}
+	return rep, done, err
+}
+
 // metricsIntervalFlag maps --metrics-interval onto RunConfig: 0 on the
 // command line turns the series off, which RunConfig spells negative.
 func metricsIntervalFlag(d time.Duration) time.Duration {

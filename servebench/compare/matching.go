@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -37,17 +38,31 @@ var roundFields = []runField{
 }
 
 // scheduleHash is the SHA-256 of the realized schedule a run replayed: each
-// offered request's ID and scheduled time, in the report's order. The
+// offered request's ID and scheduled time, in schedule order (by time,
+// then ID; a run's requests.jsonl lists them in the order they ended). The
 // schedule file's own hash (Inputs.ScheduleSHA256) also covers the run's
 // ID, so it differs between any two runs. "" when the report holds no
 // request entries.
 func scheduleHash(r *report.Report) string {
-	if len(r.Requests) == 0 {
+	type entry struct {
+		id        string
+		scheduled float64
+	}
+	var entries []entry
+	err := r.EachRequest(func(q *report.RequestScore) error {
+		entries = append(entries, entry{q.ID, q.ScheduledMS})
+		return nil
+	})
+	switch {
+	case err != nil:
+		return "unreadable request entries (" + err.Error() + ")"
+	case len(entries) == 0:
 		return ""
 	}
+	slices.SortFunc(entries, func(a, b entry) int { return cmp.Or(cmp.Compare(a.scheduled, b.scheduled), cmp.Compare(a.id, b.id)) })
 	h := sha256.New()
-	for i := range r.Requests {
-		fmt.Fprintf(h, "%s\t%s\n", r.Requests[i].ID, strconv.FormatFloat(r.Requests[i].ScheduledMS, 'f', 3, 64))
+	for _, e := range entries {
+		fmt.Fprintf(h, "%s\t%s\n", e.id, strconv.FormatFloat(e.scheduled, 'f', 3, 64))
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }

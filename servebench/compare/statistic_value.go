@@ -82,17 +82,20 @@ func percentile(sorted []float64, p float64, method stats.PercentileMethod) floa
 // (a failure is slower than any success), except for schedule lag, which
 // every sent request has.
 func (s statistic) samples(r *report.Report, failures bool) ([]float64, error) {
-	xs := make([]float64, 0, len(r.Requests))
+	xs := make([]float64, 0, r.Offered)
 	failed := 0
-	for i := range r.Requests {
-		q := &r.Requests[i]
+	err := r.EachRequest(func(q *report.RequestScore) error {
 		if s.metric != record.MetricScheduleLag && q.Status != record.StatusSuccess {
 			failed++
-			continue
+			return nil
 		}
 		if v := requestValue(q, s.metric); v != nil {
 			xs = append(xs, *v)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", s.name, err)
 	}
 	d, ok := r.Percentiles[s.metric]
 	switch {

@@ -16,6 +16,7 @@ import (
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/livemetrics"
 	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/schedule"
 )
 
@@ -153,8 +154,8 @@ func TestServedSeriesFollowARealRun(t *testing.T) {
 	// The sums are the report's own figures: the E2E histogram's sum is
 	// the sum of the requests' e - d.
 	var sumE2E float64
-	for _, r := range res.Report.Requests {
-		sumE2E += *r.E2EMS / 1000
+	if err := res.Report.EachRequest(func(r *report.RequestScore) error { sumE2E += *r.E2EMS / 1000; return nil }); err != nil {
+		t.Fatal(err)
 	}
 	var got float64
 	for _, mm := range fams["servebench_e2e_seconds"].GetMetric() {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/schedule"
+	"github.com/servebench/servebench/servebench/stats"
 )
 
 // runSim runs count requests of a fixed 8-token answer at 20 req/s against
@@ -218,15 +220,30 @@ func TestYAMLReportAndEngineSeries(t *testing.T) {
 	}
 }
 
-func TestBoundedMemoryRunKeepsTheStoredPercentiles(t *testing.T) {
-	res := runSim(t, llmdreport.JSON, nil, func(rc *servebench.RunConfig) { rc.BoundedMemory = true })
+// A run's report keeps no raw samples, yet the writer asks the scorer for
+// the schema's percentiles: each equals the one picked from the TTFTs
+// recomputed from outcomes.jsonl.
+func TestRunKeepsTheSchemaPercentilesWithoutSamples(t *testing.T) {
+	res := runSim(t, llmdreport.JSON, nil, nil)
+	if len(res.Report.Samples) != 0 {
+		t.Fatal("the run's report kept its raw samples")
+	}
 	doc := validateFile(t, filepath.Join(res.Dir, llmdreport.FileJSON))
 	ttft := get(t, doc, "results", "request_performance", "aggregate", "latency", "time_to_first_token").(map[string]any)
-	d := res.Report.Percentiles[record.MetricTTFT]
-	if ttft["p50"] != *d.P50 || ttft["max"] != *d.Max {
-		t.Errorf("p50, max = %v, %v, want the stored %v, %v", ttft["p50"], ttft["max"], *d.P50, *d.Max)
+	var xs []float64
+	for o, err := range res.Outcomes() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.Status == record.StatusSuccess {
+			xs = append(xs, *o.FirstContentMS-*o.SentMS)
+		}
 	}
-	if _, ok := ttft["p0p1"]; ok {
-		t.Error("a streamed report has no raw samples, yet p0p1 was written")
+	slices.Sort(xs)
+	for field, p := range map[string]float64{"min": 0, "p0p1": 0.1, "p1": 1, "p25": 25, "p75": 75, "p99p9": 99.9, "max": 100} {
+		want, _ := stats.Percentile(xs, p, res.Report.PercentileMethod)
+		if got, ok := ttft[field].(float64); !ok || math.Abs(got-want) > 1e-9 {
+			t.Errorf("time_to_first_token.%s = %v, want %v from the outcomes", field, ttft[field], want)
+		}
 	}
 }

@@ -28,6 +28,17 @@ var percentileFields = []struct {
 	{99.9, func(s *Statistics) **float64 { return &s.P99p9 }},
 }
 
+// PercentileLevels are the schema's percentiles that a report does not
+// always keep: a run that writes the Benchmark Report asks its scorer for
+// them (servebench.PercentileLevels).
+func (Writer) PercentileLevels() []float64 {
+	var ps []float64
+	for _, f := range percentileFields {
+		ps = append(ps, f.p)
+	}
+	return ps
+}
+
 // fillPercentiles sets min, max and every schema percentile that pick
 // answers; pick reports false for one it cannot.
 func fillPercentiles(s *Statistics, pick func(p float64) (float64, bool)) {
@@ -69,9 +80,10 @@ func sampleStatistics(units string, xs []float64, method stats.PercentileMethod)
 }
 
 // metricStatistics summarizes one of the report's latency populations. A
-// report fresh from the scorer answers every percentile from its samples;
-// one scored in a streamed pass keeps p50, p90, p95, p99 and the maximum
-// only, and the others are left out. Nil when the population is empty.
+// run that writes the Benchmark Report has its scorer keep every schema
+// percentile (Writer.PercentileLevels); a report scored without them keeps
+// min, p50, p90, p95, p99 and the maximum, and the others are left out.
+// Nil when the population is empty.
 func metricStatistics(rep *report.Report, m record.Metric, units string) *Statistics {
 	d, ok := rep.Percentiles[m]
 	if !ok || d.N == 0 || d.Mean == nil {

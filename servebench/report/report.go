@@ -25,6 +25,11 @@ type Report struct {
 	Offered int `json:"offered"`
 	// ProtocolSuccesses counts requests whose status is success.
 	ProtocolSuccesses int `json:"protocol_successes"`
+	// OutputTokens totals the output tokens of the successes that
+	// reported a count; OutputTokensUnknown counts the successes that did
+	// not.
+	OutputTokens        int64 `json:"output_tokens"`
+	OutputTokensUnknown int   `json:"output_tokens_unknown"`
 	// Qualified counts successes that passed quality (or were not judged)
 	// and every declared latency property.
 	Qualified int `json:"qualified"`
@@ -180,6 +185,8 @@ type Distribution struct {
 	P95  *float64 `json:"p95"`
 	P99  *float64 `json:"p99"`
 	Max  *float64 `json:"max"`
+	// Min is the smallest value (the 0th percentile).
+	Min *float64 `json:"min,omitempty"`
 	// Extra holds the further percentiles the scoring was asked for
 	// (score.Options.Percentiles), keyed by PercentileKey: "p99.9".
 	Extra map[string]float64 `json:"extra,omitempty"`

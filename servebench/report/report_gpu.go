@@ -2,8 +2,6 @@ package report
 
 import (
 	"strings"
-
-	"github.com/servebench/servebench/servebench/record"
 )
 
 // The energy methods of GPUTelemetry and GPUStats.
@@ -124,25 +122,14 @@ func (g *GPUTelemetry) UnavailableReason() string {
 // requests and the output tokens of its successful requests, and the
 // joules per each. It is called again when a run is re-scored, since the
 // qualified count depends on the SLO.
-func (g *GPUTelemetry) AttributeWork(r *Report) error {
+func (g *GPUTelemetry) AttributeWork(r *Report) {
 	if g == nil || r == nil {
-		return nil
+		return
 	}
 	g.Qualified = r.Qualified
-	g.OutputTokens, g.SuccessesWithoutTokenCount = 0, 0
-	err := r.EachRequest(func(q *RequestScore) error {
-		switch {
-		case q.Status != record.StatusSuccess:
-		case q.OutputTokens == nil:
-			g.SuccessesWithoutTokenCount++
-		default:
-			g.OutputTokens += int64(*q.OutputTokens)
-		}
-		return nil
-	})
+	g.OutputTokens, g.SuccessesWithoutTokenCount = r.OutputTokens, r.OutputTokensUnknown
 	g.JoulesPerQualifiedRequest = perUnit(g.EnergyJ, float64(g.Qualified))
 	g.JoulesPerOutputToken = perUnit(g.EnergyJ, float64(g.OutputTokens))
-	return err
 }
 
 // perUnit is energy / units, nil when the energy is unknown or there are no

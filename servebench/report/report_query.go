@@ -24,9 +24,10 @@ func PercentileKey(p float64) string { return "p" + strconv.FormatFloat(p, 'f', 
 // population's size and name. A report fresh from the in-memory scorer
 // answers any p in [0, 100] from its raw samples, by its PercentileMethod.
 // A report scored in a streamed pass (every run's), or read back from
-// JSON, keeps only the stored summaries, so it answers p = 50, 90, 95, 99
-// and 100 (the maximum) and the percentiles its scoring was asked for
-// (score.Options.Percentiles), and errors for any other p. An unknown
+// JSON, keeps only the stored summaries, so it answers p = 0 (the
+// minimum), 50, 90, 95, 99 and 100 (the maximum) and the percentiles its
+// scoring was asked for (score.Options.Percentiles), and errors for any
+// other p. An unknown
 // metric or an empty population is an error too: an undefined percentile
 // is never reported as zero.
 func (r *Report) Percentile(m record.Metric, p float64) (value float64, n int, population string, err error) {
@@ -59,11 +60,13 @@ func (r *Report) Percentile(m record.Metric, p float64) (value float64, n int, p
 		stored = d.P99
 	case 100:
 		stored = d.Max
+	case 0:
+		stored = d.Min
 	default:
 		if v, ok := d.Extra[PercentileKey(p)]; ok {
 			return v, d.N, d.Population, nil
 		}
-		return 0, d.N, d.Population, fmt.Errorf("percentile of %s: p%v was not asked of the scoring (score.Options.Percentiles), and without the raw samples a report keeps only p50, p90, p95, p99, max and those asked for", m, p)
+		return 0, d.N, d.Population, fmt.Errorf("percentile of %s: p%v was not asked of the scoring (score.Options.Percentiles), and without the raw samples a report keeps only min, p50, p90, p95, p99, max and those asked for", m, p)
 	}
 	if stored == nil {
 		return 0, d.N, d.Population, fmt.Errorf("percentile of %s: p%v is not recorded", m, p)

@@ -93,9 +93,9 @@ func ReadCompact(path string) (*Compact, error) {
 		return nil, ErrStreamDeclined
 	}
 	obj, err := json.Marshal(head)
-	// A shard's schedule holds the whole run and the shard scores its own
-	// share: the in-memory reader knows how to split it.
-	if err != nil || strictjson.Decode(obj, &c.Head) != nil || c.Head.Schema != Schema || c.Head.Shard != nil {
+	// A shard's schedule holds the whole run, and readEntries kept the
+	// shard's own share (as OwnShare does), which it alone scores.
+	if err != nil || strictjson.Decode(obj, &c.Head) != nil || c.Head.Schema != Schema {
 		return nil, ErrStreamDeclined
 	}
 	if !c.index() {
@@ -124,7 +124,8 @@ func (c *Compact) readObject(dec *json.Decoder) (map[string]json.RawMessage, boo
 		}
 		if key == "entries" {
 			head[key] = json.RawMessage("[]")
-			if !c.readEntries(dec) {
+			share, ok := shareOf(head["shard"])
+			if !ok || !c.readEntries(dec, share) {
 				return nil, false
 			}
 			continue
@@ -138,31 +139,63 @@ func (c *Compact) readObject(dec *json.Decoder) (map[string]json.RawMessage, boo
 	return head, readDelim(dec, '}')
 }
 
-// readEntries reads the entries array into c. false declines.
-func (c *Compact) readEntries(dec *json.Decoder) bool {
+// shareOf reads a schedule's shard member, written before its entries:
+// nil (every entry) when there is none; false declines one that does not
+// decode or names no valid shard.
+func shareOf(raw json.RawMessage) (*Shard, bool) {
+	if raw == nil {
+		return nil, true
+	}
+	var h ShardHead
+	if strictjson.Decode(raw, &h) != nil || h.Shard.Validate() != nil {
+		return nil, false
+	}
+	return &h.Shard, true
+}
+
+// readEntries reads the entries array into c: of a shard's schedule, only
+// the arrival units (an entry without a dependency and the later turns
+// that follow it) the shard owns, as OwnShare keeps them. false declines.
+func (c *Compact) readEntries(dec *json.Decoder, share *Shard) bool {
 	if !readDelim(dec, '[') {
 		return false
 	}
 	var raw json.RawMessage
 	var e Entry
+	unit := -1
 	for dec.More() {
-		if err := dec.Decode(&raw); err != nil || !c.addEntry(raw, &e) {
+		if err := dec.Decode(&raw); err != nil || !decodeEntry(raw, &e) {
+			return false
+		}
+		if e.DependsOn == "" || unit < 0 {
+			unit++
+		}
+		if share != nil && unit%share.Count != share.Index {
+			continue
+		}
+		if !c.addDecoded(&e) {
 			return false
 		}
 	}
 	return readDelim(dec, ']')
 }
 
-// addEntry decodes one entry into e, fast when it can and strictly
-// otherwise, and adds it to c: false declines an entry that does not
-// decode, has no ID or a bad scheduled time, or repeats an ID.
-func (c *Compact) addEntry(raw json.RawMessage, e *Entry) bool {
+// decodeEntry decodes one entry into e, fast when it can and strictly
+// otherwise; false when it does not decode.
+func decodeEntry(raw json.RawMessage, e *Entry) bool {
 	if !decodeScheduleEntryFast(raw, e) {
 		*e = Entry{}
 		if strictjson.Decode(raw, e) != nil {
 			return false
 		}
 	}
+	return true
+}
+
+// addDecoded adds a decoded entry to c: false declines one that has no ID
+// or a bad scheduled time, or an entry past the packing's limits. (A
+// repeated ID is declined when the table is built.)
+func (c *Compact) addDecoded(e *Entry) bool {
 	if e.ID == "" || record.CheckTime(e.ScheduledMS) != "" {
 		return false
 	}

@@ -35,7 +35,7 @@ func TestReportPercentileFromSamplesAndFromJSON(t *testing.T) {
 	if v, _, _, err := back.Percentile(record.MetricE2E, 100); err != nil || v != 628 {
 		t.Fatalf("stored max = %v err %v", v, err)
 	}
-	if _, _, _, err := back.Percentile(record.MetricTTFT, 75); err == nil || !strings.Contains(err.Error(), "keeps only p50, p90, p95, p99, max and those asked for") {
+	if _, _, _, err := back.Percentile(record.MetricTTFT, 75); err == nil || !strings.Contains(err.Error(), "keeps only min, p50, p90, p95, p99, max and those asked for") {
 		t.Fatalf("p75 from JSON: %v", err)
 	}
 	if _, _, _, err := r.Percentile("gpu_temperature", 50); err == nil {

@@ -37,6 +37,7 @@ type population struct {
 	n      int
 	sum    exactSum
 	max    float64
+	min    float64
 	dense  [][]uint32 // dense[u/densePage][u%densePage] counts the value u µs
 	counts map[float64]uint64
 	spill  *populationSpill
@@ -66,6 +67,9 @@ func newPopulation(keep bool) *population {
 func (p *population) add(v float64) {
 	if p.n == 0 || v > p.max {
 		p.max = v
+	}
+	if p.n == 0 || v < p.min {
+		p.min = v
 	}
 	p.n++
 	if p.keep {
@@ -242,7 +246,7 @@ func bucketOf(v float64) int {
 // the copy spills into a file of its own); keep says whether the copy
 // keeps raw samples, starting with the original's.
 func (p *population) clone(keep bool) *population {
-	c := &population{n: p.n, max: p.max, keep: keep, counts: maps.Clone(p.counts)}
+	c := &population{n: p.n, max: p.max, min: p.min, keep: keep, counts: maps.Clone(p.counts)}
 	c.sum.partials = slices.Clone(p.sum.partials)
 	if p.dense != nil {
 		c.dense = make([][]uint32, len(p.dense))

@@ -174,7 +174,7 @@ func distributionOfPopulation(pop *population, method stats.PercentileMethod, le
 	}
 	at := func(q float64) *float64 { return new(percentileFromRanks(pop.n, q, method, byRank)) }
 	d.P50, d.P90, d.P95, d.P99 = at(50), at(90), at(95), at(99)
-	d.Max = new(pop.max)
+	d.Max, d.Min = new(pop.max), new(pop.min)
 	for _, q := range levels {
 		if d.Extra == nil {
 			d.Extra = make(map[string]float64, len(levels))

@@ -151,8 +151,14 @@ func carryPrevious(rep *report.Report, prev *report.Report) {
 	rep.Generator = prev.Generator
 	rep.EngineMetrics = prev.EngineMetrics
 	rep.SetEnginePrefixCacheHitRate(prev.EngineMetrics.PrefixCacheHitRate())
-	rep.PromptTokens = prev.PromptTokens
-	rep.OutputLengths = prev.OutputLengths
+	// The audits are the scorer's own; a run directory written before
+	// schedule entries carried the rows' prompt lengths keeps its audit.
+	if rep.PromptTokens == nil {
+		rep.PromptTokens = prev.PromptTokens
+	}
+	if rep.OutputLengths == nil {
+		rep.OutputLengths = prev.OutputLengths
+	}
 	rep.GPUTelemetry = prev.GPUTelemetry
 	rep.GPUTelemetry.AttributeWork(rep)
 	rep.AttachEngineSeries(prev.EngineSeries)

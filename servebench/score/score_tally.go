@@ -202,6 +202,7 @@ func (t *scoreTally) finish() (*report.Report, error) {
 	r.SuccessfulRPS = new(float64(r.ProtocolSuccesses) / (r.HorizonMS / 1000))
 	r.QualifiedRPS = new(float64(r.Qualified) / (r.HorizonMS / 1000))
 	r.Throughput = t.throughput.rates(set.api, r.ProtocolSuccesses, r.HorizonMS)
+	r.OutputTokens, r.OutputTokensUnknown = int64(t.throughput.output), r.ProtocolSuccesses-t.throughput.outputReported
 	r.PrefixCache = t.prefixCache.report()
 
 	if t.notRecorded > 0 {
