@@ -180,12 +180,12 @@ func (r *Realization) Entries(emit func(*Entry) error) error {
 		for j, row := range r.units[unit] {
 			req := &r.workload.Requests[row]
 			e = Entry{
-				ID:          repeatID(req.ID, reps[unit]),
-				Row:         row,
-				Class:       req.Class,
-				Adapter:     adapter,
-				ScheduledMS: record.Millis(at),
-				Expect:      req.Expect,
+				ID:           repeatID(req.ID, reps[unit]),
+				Row:          row,
+				Class:        req.Class,
+				Adapter:      adapter,
+				ScheduledMS:  record.Millis(at),
+				Expect:       req.Expect,
 				MaxTokens:    req.MaxTokens,
 				IgnoreEOS:    req.IgnoreEOS,
 				PromptTokens: req.PromptTokens,

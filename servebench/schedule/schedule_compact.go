@@ -32,9 +32,9 @@ type Compact struct {
 	// of each entry; nil while no entry forces its length or declares
 	// its prompt.
 	audited []AuditedEntry
-	table     []int32
-	seed      maphash.Seed
-	SHA256    string
+	table   []int32
+	seed    maphash.Seed
+	SHA256  string
 }
 
 // Lookup finds the entry with this ID; -1 when there is none.

@@ -130,7 +130,7 @@ func TestScoreRunDirToMatchesInMemory(t *testing.T) {
 			}
 			if want.Valid || want.Qualified == want.Offered || want.Percentiles[record.MetricITL].N == want.Percentiles[record.MetricChunkGap].N ||
 				want.PrefixCache == nil || want.PrefixCache.RequestsReporting == want.ProtocolSuccesses || len(want.Breakdown["adapter"].Values) != 3 ||
-			want.PromptTokens == nil || want.PromptTokens.Mismatched == 0 || want.OutputLengths == nil || want.OutputLengths.ShortOfMaxTokens == 0 {
+				want.PromptTokens == nil || want.PromptTokens.Mismatched == 0 || want.OutputLengths == nil || want.OutputLengths.ShortOfMaxTokens == 0 {
 				t.Fatalf("the fixture lost a case: valid %v, qualified %d of %d, itl %d chunk %d, prefix cache %+v", want.Valid, want.Qualified, want.Offered,
 					want.Percentiles[record.MetricITL].N, want.Percentiles[record.MetricChunkGap].N, want.PrefixCache)
 			}
