@@ -245,3 +245,41 @@ func TestScoreRunDirToErrorsAreTheStrictOnes(t *testing.T) {
 		t.Fatalf("streamed error %v, in-memory error %v", got, want)
 	}
 }
+
+// TestStreamedScoringOfAShardMatchesInMemory scores shard 1 of 3 of a run:
+// the streamed scorer keeps the shard's own arrival units of the whole
+// schedule, as the in-memory reader's OwnShare does, and gives the same
+// report and entries.
+func TestStreamedScoringOfAShardMatchesInMemory(t *testing.T) {
+	whole, outs := streamedRun(90)
+	sharded, err := whole.ForShard(schedule.Shard{Index: 1, Count: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := map[string]bool{}
+	for _, e := range sharded.OwnShare().Entries {
+		own[e.ID] = true
+	}
+	var mine []record.Outcome
+	for _, o := range outs {
+		if own[o.ID] {
+			mine = append(mine, o)
+		}
+	}
+	dir := writeRunDir(t, sharded, mine, nil)
+	want, err := RunDir(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	got, err := scoreRunDirStreaming(dir, Options{}, &buf)
+	if err != nil {
+		t.Fatalf("streamed: %v", err)
+	}
+	compareStreamed(t, want, got, &buf)
+	// Units 1, 4, …, 88 of the 91: 30 requests (q90, outside the window,
+	// is shard 0's).
+	if want.Offered != 30 || len(own) != 30 {
+		t.Fatalf("offered %d of a share of %d, want 30", want.Offered, len(own))
+	}
+}
