@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/servebench/servebench/servebench/report"
+	"github.com/servebench/servebench/servebench/schedule"
 )
 
 // TestUnknownHistoryIsRefusedBeforeAnyLoad: run, sweep and ab refuse a
@@ -32,5 +35,32 @@ func TestUnknownHistoryIsRefusedBeforeAnyLoad(t *testing.T) {
 		if _, err := os.Stat(out); !os.IsNotExist(err) {
 			t.Errorf("%s: the output directory was made (%v)", cmd[0], err)
 		}
+	}
+}
+
+// TestCompareRefusesSidesWithDifferentHistory: a candidate run with engine
+// history against a baseline with workload history is refused with exit 1
+// naming the history field; a report written before the field existed
+// reads as workload history, so it matches a workload baseline.
+func TestCompareRefusesSidesWithDifferentHistory(t *testing.T) {
+	dir := t.TempDir()
+	a := 0.9
+	run := func(name string, h schedule.History) string {
+		p := filepath.Join(dir, name)
+		writeRun(t, p, report.Report{
+			Schema: report.ReportSchema, Offered: 10, ProtocolSuccesses: 10, Qualified: 9, Attainment: &a, Valid: true,
+			Inputs:    report.Inputs{WorkloadSHA256: "w1"},
+			Generator: &report.GeneratorReport{Mode: schedule.ModeOpen, History: h},
+		})
+		return p
+	}
+	base, engine, old := run("base", schedule.HistoryWorkload), run("engine", schedule.HistoryEngine), run("old", "")
+	code, _, stderr := runCLI("compare", "--tolerance", "attainment=5%", base, engine)
+	if want := "candidate round 1: history engine differs from the first baseline run's workload"; code != 1 || !strings.Contains(stderr, want) {
+		t.Errorf("different history: exit %d, want 1 and %q\n%s", code, want, stderr)
+	}
+	code, _, stderr = runCLI("compare", "--tolerance", "attainment=5%", base, old)
+	if code == 1 {
+		t.Errorf("a report without the field against a workload baseline: exit 1\n%s", stderr)
 	}
 }
