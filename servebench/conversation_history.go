@@ -24,7 +24,8 @@ type conversation struct {
 // workload's row req: under engine history, a copy whose assistant
 // messages carry the answers so far, in order, and which asks for its own
 // answer's text when a later turn will carry it. The row itself is never
-// changed.
+// changed. For the last turn (later false) the conversation lets go of
+// its answers: only the request sent still holds them.
 func (c *conversation) request(req *record.Request, later bool) *record.Request {
 	if !c.engine || (len(c.answers) == 0 && !later) {
 		return req
@@ -34,14 +35,18 @@ func (c *conversation) request(req *record.Request, later bool) *record.Request 
 	if len(c.answers) == 0 {
 		return &sent
 	}
+	answers := c.answers
+	if !later {
+		c.answers = nil
+	}
 	sent.Messages = make([]record.Message, len(req.Messages))
 	copy(sent.Messages, req.Messages)
 	k := 0
 	for i := range sent.Messages {
-		if sent.Messages[i].Role != "assistant" || k >= len(c.answers) {
+		if sent.Messages[i].Role != "assistant" || k >= len(answers) {
 			continue
 		}
-		setMessageText(&sent.Messages[i], c.answers[k])
+		setMessageText(&sent.Messages[i], answers[k])
 		k++
 	}
 	return &sent

@@ -36,6 +36,9 @@ func TestConversationAsksForTextOnlyBeforeALaterTurn(t *testing.T) {
 			t.Fatalf("message %d is %q, want %q", i, m.Content, want[i])
 		}
 	}
+	if c.answers != nil {
+		t.Fatalf("the conversation still holds %d answers after its last turn's request", len(c.answers))
+	}
 	if row.Messages[1].Content != "w1" || row.Messages[3].Content != "w2" {
 		t.Fatal("the workload's row was changed")
 	}
