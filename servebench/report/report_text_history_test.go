@@ -42,3 +42,27 @@ func TestTextReportGivesHistoryAndTurnsInOrder(t *testing.T) {
 		t.Errorf("turn rows %q, want 1=3 2=2 10=1", got)
 	}
 }
+
+// TestHTMLReportGivesHistory: the HTML report's delivery fields carry the
+// same history lines, and the prompt-token check says how many later turns
+// it left out.
+func TestHTMLReportGivesHistory(t *testing.T) {
+	r := &Report{
+		Generator: &GeneratorReport{Mode: schedule.ModeOpen, History: schedule.HistoryWorkload,
+			PromptTokensSent: &PromptTokensSent{Total: 77, Reported: 2, Sent: 2}},
+		PromptTokens: &PromptTokenAudit{Compared: 2, CarriedHistory: 3},
+	}
+	var b bytes.Buffer
+	if err := r.WriteHTML(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"workload: later turns carry the workload&#39;s messages as written",
+		"77 (as the engine reported them, for 2 of 2 requests sent)",
+		"; 3 later turns carrying earlier answers left out",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the HTML report lacks %q", want)
+		}
+	}
+}
