@@ -318,3 +318,43 @@ func TestAFailedTurnStopsItsConversation(t *testing.T) {
 		t.Fatalf("prompt tokens sent %+v, want 4 sent (a-1 and b's three), 3 reported (a-1's 500 has no usage)", p)
 	}
 }
+
+// TestHistoryIsCheckedBeforeAnything: an unknown mode, and under engine
+// history a turn with more assistant messages than earlier turns, are
+// refused before the run directory is made; the second names the file,
+// the line and the field.
+func TestHistoryIsCheckedBeforeAnything(t *testing.T) {
+	over := `{"id":"a-1","conversation":"a","turn":1,"messages":[{"role":"user","content":"q"}],"max_tokens":2}
+{"id":"a-2","conversation":"a","turn":2,"messages":[{"role":"assistant","content":"x"},{"role":"assistant","content":"y"},{"role":"user","content":"q"}],"max_tokens":2}
+`
+	for _, tc := range []struct {
+		rows    string
+		history schedule.History
+		want    string
+	}{
+		{conversationRows, "answers", `run: history: want engine or workload, got "answers"`},
+		{over, "", `run: w.jsonl:2: messages: turn 2 of conversation "a" has 2 assistant messages but 1 earlier turns`},
+	} {
+		dir := filepath.Join(t.TempDir(), "run")
+		_, err := servebench.Run(context.Background(), servebench.RunConfig{
+			Workload: workloadOf(t, tc.rows), Arrival: constant(t, 20), Count: 1, History: tc.history,
+			Client:    &openai.Client{BaseURL: "http://127.0.0.1:1", Model: "m", Endpoint: openai.EndpointChat, Stream: true},
+			OutputDir: dir,
+		})
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("error %v, want it to start %q", err, tc.want)
+		}
+		if _, err := os.Stat(dir); !os.IsNotExist(err) {
+			t.Errorf("the run directory was made (%v)", err)
+		}
+	}
+	// The same rows are sent as written under workload history.
+	client := clientFor(simengine.StartTest(t, func(c *simengine.Config) { c.TimeScale = 0.05 }))
+	client.Endpoint = openai.EndpointChat
+	if _, err := servebench.Run(context.Background(), servebench.RunConfig{
+		Workload: workloadOf(t, over), Arrival: constant(t, 20), Count: 1, History: schedule.HistoryWorkload,
+		Client: client, OutputDir: t.TempDir(),
+	}); err != nil {
+		t.Fatalf("workload history refused the rows: %v", err)
+	}
+}

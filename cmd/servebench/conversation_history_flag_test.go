@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,5 +63,33 @@ func TestCompareRefusesSidesWithDifferentHistory(t *testing.T) {
 	code, _, stderr = runCLI("compare", "--tolerance", "attainment=5%", base, old)
 	if code == 1 {
 		t.Errorf("a report without the field against a workload baseline: exit 1\n%s", stderr)
+	}
+}
+
+// TestRunCommandRecordsTheHistoryMode: --history reaches the run: with
+// workload history the report says so, and the default says engine.
+func TestRunCommandRecordsTheHistoryMode(t *testing.T) {
+	url := startSim(t, nil)
+	rows := writeWorkload(t, `{"id":"c-1","conversation":"c","turn":1,"messages":[{"role":"user","content":"hello"}],"max_tokens":4}
+{"id":"c-2","conversation":"c","turn":2,"messages":[{"role":"user","content":"hello"},{"role":"assistant","content":"hi"},{"role":"user","content":"more"}],"max_tokens":4}
+`)
+	for _, tc := range []struct {
+		args []string
+		want schedule.History
+	}{{nil, schedule.HistoryEngine}, {[]string{"--history", "workload"}, schedule.HistoryWorkload}} {
+		out := filepath.Join(t.TempDir(), "run")
+		code, stdout, stderr := runCLI(append([]string{"run", "--base-url", url, "--model", "simengine-tiny", "--endpoint", "chat",
+			"--workload", rows, "--arrival", "constant", "--rate", "20", "--count", "2",
+			"--schedule-lag-tolerance", "2s", "--output", out, "--format", "json", "--no-progress"}, tc.args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d, stderr:\n%s", tc.args, code, stderr)
+		}
+		var rep report.Report
+		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+			t.Fatal(err)
+		}
+		if rep.Generator == nil || rep.Generator.History != tc.want {
+			t.Fatalf("%v: generator %+v, want history %s", tc.args, rep.Generator, tc.want)
+		}
 	}
 }
