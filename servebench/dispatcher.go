@@ -34,9 +34,12 @@ type dispatcher struct {
 	peak        atomic.Int64
 	sent        atomic.Int64
 	capWaitMax  atomic.Int64 // nanoseconds
-	schedBefore *metrics.Float64Histogram
-	schedAfter  *metrics.Float64Histogram
-	wg          sync.WaitGroup
+	// promptTokens totals the prompt tokens the engine reported for the
+	// requests sent.
+	promptTokens promptTokenTotal
+	schedBefore  *metrics.Float64Histogram
+	schedAfter   *metrics.Float64Histogram
+	wg           sync.WaitGroup
 }
 
 // newDispatcher sends plan, the entries of the schedule whose header is s.
@@ -144,9 +147,18 @@ func (d *dispatcher) runClosed(ctx context.Context) {
 // runUnit sends the requests of a unit, entries [first, end), in turn: the
 // first at at, each later turn its think time after the previous one
 // ended. It returns when the last request ended.
+//
+// A conversation whose turn did not succeed goes no further: its later
+// turns are recorded as not_sent with that cause. Under engine history each
+// later turn carries the engine's answers to the earlier ones.
 func (d *dispatcher) runUnit(ctx context.Context, first, end int, at time.Time) time.Time {
 	var timer *time.Timer
+	conv := conversation{engine: d.cfg.engineHistory() && end-first > 1}
 	for idx := first; idx < end; idx++ {
+		if why := conv.stopped(); why != "" {
+			d.turnNotSent(idx, why)
+			continue
+		}
 		if idx > first {
 			at = at.Add(record.FromMillis(d.plan.thinkMS(idx)))
 		}
@@ -162,21 +174,34 @@ func (d *dispatcher) runUnit(ctx context.Context, first, end int, at time.Time) 
 		if ctx.Err() != nil {
 			return at
 		}
-		at = d.send(ctx, idx, at)
+		at = d.send(ctx, idx, at, &conv, idx+1 < end)
 	}
 	return at
 }
 
-// send makes one attempt at entry idx, scheduled at at, records it, and
-// returns its terminal instant.
-func (d *dispatcher) send(ctx context.Context, idx int, at time.Time) time.Time {
+// turnNotSent records a later turn of a conversation that stopped.
+func (d *dispatcher) turnNotSent(idx int, why string) {
 	p := d.plan
-	req := &d.cfg.Workload.Requests[p.row[idx]]
+	if d.load != nil {
+		d.load.Due(p.Class(idx))
+	}
+	d.notSent(idx, &record.Outcome{ID: string(p.ID(idx)), Attempt: 1, Class: p.Class(idx), Adapter: p.Adapter(idx), ScheduledMS: record.Millis(time.Since(d.start))}, why)
+}
+
+// send makes one attempt at entry idx, scheduled at at, a turn of conv
+// (later: another turn follows it), records it, and returns its terminal
+// instant.
+func (d *dispatcher) send(ctx context.Context, idx int, at time.Time, conv *conversation, later bool) time.Time {
+	p := d.plan
+	row := &d.cfg.Workload.Requests[p.row[idx]]
+	req := conv.request(row, later)
 	out := &record.Outcome{ID: string(p.ID(idx)), Attempt: 1, Class: p.Class(idx), Adapter: p.Adapter(idx), ScheduledMS: record.Millis(at.Sub(d.start))}
 	if out.Adapter != "" {
-		sent := *req
-		sent.Adapter = out.Adapter
-		req = &sent
+		if req == row {
+			sent := *req
+			req = &sent
+		}
+		req.Adapter = out.Adapter
 	}
 	if d.load != nil {
 		d.load.Due(out.Class)
@@ -199,7 +224,9 @@ func (d *dispatcher) send(ctx context.Context, idx int, at time.Time) time.Time 
 	d.outstanding.Add(-1)
 	if out.SentMS != nil {
 		d.sent.Add(1)
+		d.promptTokens.add(out.PromptTokens)
 	}
+	conv.ended(out.ID, req.KeepText, d.cfg.keepsText() || row.Expect != nil, out)
 	if exp := p.expectation(idx); exp != nil && out.Status == record.StatusSuccess {
 		out.Quality = quality.Judge(exp, quality.Response{
 			Text: deref(out.Text), ToolCalls: out.ToolCalls, FinishReason: out.FinishReason, OutputTokens: out.OutputTokens,
@@ -254,11 +281,13 @@ func (d *dispatcher) recordUnsent() {
 // the lag statistics.
 func (d *dispatcher) report() *report.GeneratorReport {
 	g := &report.GeneratorReport{
-		Mode:            d.sched.Mode,
-		Scheduled:       d.plan.Len(),
-		Sent:            int(d.sent.Load()),
-		MaxConcurrency:  d.cfg.MaxConcurrency,
-		PeakOutstanding: int(d.peak.Load()),
+		Mode:             d.sched.Mode,
+		Scheduled:        d.plan.Len(),
+		Sent:             int(d.sent.Load()),
+		MaxConcurrency:   d.cfg.MaxConcurrency,
+		PeakOutstanding:  int(d.peak.Load()),
+		History:          d.cfg.History.OrDefault(),
+		PromptTokensSent: d.promptTokens.report(),
 	}
 	tol := record.FromMillis(d.sched.ScheduleLagToleranceMS)
 	if d.slots != nil && time.Duration(d.capWaitMax.Load()) > tol {

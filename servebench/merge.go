@@ -345,6 +345,7 @@ func mergedGenerator(full *schedule.Schedule, shards []*shardDir, missing []int,
 			g.MaxConcurrency += sg.MaxConcurrency
 			g.PeakOutstanding += sg.PeakOutstanding
 			g.Saturated = g.Saturated || sg.Saturated
+			mergeShardHistory(g, sg, t.String())
 			for _, note := range sg.Notes {
 				g.Notes = append(g.Notes, "shard "+t.String()+": "+note)
 			}
@@ -379,6 +380,26 @@ func mergedGenerator(full *schedule.Schedule, shards []*shardDir, missing []int,
 		g.IdealRPS, g.DeliveredRPS = new(float64(g.Scheduled)/window), new(delivered)
 	}
 	return g
+}
+
+// mergeShardHistory adds a shard's history mode and prompt tokens sent
+// to the merged generator record; shards that ran different modes are
+// noted, and the first one's mode stands.
+func mergeShardHistory(g, sg *report.GeneratorReport, shard string) {
+	switch {
+	case g.History == "":
+		g.History = sg.History
+	case sg.History != "" && sg.History != g.History:
+		g.Notes = append(g.Notes, fmt.Sprintf("shard %s ran %s history, another shard %s", shard, sg.History, g.History))
+	}
+	if p := sg.PromptTokensSent; p != nil {
+		if g.PromptTokensSent == nil {
+			g.PromptTokensSent = &report.PromptTokensSent{}
+		}
+		g.PromptTokensSent.Total += p.Total
+		g.PromptTokensSent.Reported += p.Reported
+		g.PromptTokensSent.Sent += p.Sent
+	}
 }
 
 // shardGenerator is a shard's own generator record, nil without a report.

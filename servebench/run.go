@@ -32,6 +32,16 @@ type RunConfig struct {
 	// request's adapter from (see schedule.Plan); the client sends it as
 	// the request's model.
 	Adapters *schedule.AdapterMix
+	// History says what the assistant messages of a conversation's later
+	// turns carry: schedule.HistoryEngine (the default, also when empty)
+	// replaces them by the engine's answers to the earlier turns in this
+	// run, schedule.HistoryWorkload sends them as written. Either way a
+	// conversation whose turn did not succeed sends no later turn: they are
+	// recorded as not_sent. The answer is the record's Text, which the
+	// sender keeps for a request whose KeepText is set (Client does); it is
+	// taken out of the record again unless Client.KeepText or the row's
+	// expectation wants it there.
+	History schedule.History
 	// Schedule, when set, is used as it is instead of being realized from
 	// the fields above (Workload is still required for the request bodies).
 	Schedule *schedule.Schedule

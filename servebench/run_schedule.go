@@ -55,6 +55,9 @@ func (cfg *RunConfig) schedulePlan() schedule.Plan {
 // schedule is the share this run sends; a run that streams its schedule
 // keeps its header only.
 func prepareSchedule(cfg *RunConfig) (string, *preparedSchedule, error) {
+	if err := cfg.checkHistory(); err != nil {
+		return "", nil, err
+	}
 	var r *schedule.Realization
 	var s *schedule.Schedule
 	var err error

@@ -14,6 +14,7 @@ import (
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/schedule"
 	"github.com/servebench/servebench/servebench/score"
 )
@@ -195,6 +196,18 @@ func TestShardedRunsMergeIntoOneRunThatRecordsEveryRequestOnce(t *testing.T) {
 	g := rep.Generator
 	if g == nil || len(g.Shards) != 4 || g.Sent != 40 || g.StartSkewMS == nil {
 		t.Fatalf("merged generator %+v; want 4 shards, 40 sent and a start skew", g)
+	}
+	// The shards' prompt tokens sent add up to the merged records' own.
+	var tokens int64
+	reported := 0
+	for _, o := range outcomes {
+		if o.PromptTokens != nil {
+			tokens += int64(*o.PromptTokens)
+			reported++
+		}
+	}
+	if p := g.PromptTokensSent; g.History != schedule.HistoryEngine || p == nil || *p != (report.PromptTokensSent{Total: tokens, Reported: reported, Sent: 40}) {
+		t.Errorf("merged history %q, prompt tokens sent %+v; want engine and {%d %d 40}", g.History, p, tokens, reported)
 	}
 	for k, st := range g.Shards {
 		if st.Index != k || st.Missing || st.Scheduled != 10 || st.Sent != 10 || st.StartOffsetMS == nil || st.MaxScheduleLagMS == nil {

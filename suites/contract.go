@@ -87,6 +87,10 @@ type Contract struct {
 	// by the engine kind (openai.AdapterBaseColon for SGLang).
 	Adapters    *schedule.AdapterMix
 	AdapterForm openai.AdapterForm
+	// History is what the later turns of the workload's conversations
+	// carry as the earlier answers (see servebench.RunConfig.History):
+	// from `history:`, empty (engine) when absent.
+	History schedule.History
 	// UserSearch is the closed-loop search of a contract whose arrival
 	// declares "users: auto", from its search section; nil otherwise.
 	UserSearch *capacity.AutoUsers

@@ -23,6 +23,7 @@ var contractFields = []string{
 	"workload", "arrival", "count", "duration", "warmup", "max_concurrency", "timeouts", "slo",
 	"objectives", "schedule_lag_tolerance", "artifacts", "baseline", "bounded_memory",
 	"benchmark_report", "metrics_listen", "backend_header", "backend_metrics", "search", "adapters",
+	"history",
 }
 
 // Load reads and validates one contract file. Every problem is reported,
@@ -110,6 +111,7 @@ func Parse(path string, data []byte) (*Contract, error) {
 	d.bounds(m, c)
 	d.outputs(m, c)
 	d.adapters(m, c)
+	d.history(m, c)
 	d.timeouts(m, c)
 	d.slo(m, c)
 	d.objectives(m, c)

@@ -101,6 +101,7 @@ func (c *Contract) runConfig(p LoadPoint, target Target) (servebench.RunConfig, 
 	cfg := servebench.RunConfig{
 		Workload:           c.Workload,
 		Adapters:           c.Adapters,
+		History:            c.History,
 		Count:              c.Count,
 		Duration:           c.Duration,
 		Warmup:             c.Warmup,

@@ -43,6 +43,7 @@ type runFlags struct {
 	metricsListen    metricsListenFlags
 	backends         backendFlags
 	adapters         adapterFlags
+	history          conversationHistoryFlag
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
@@ -93,6 +94,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	f.metricsListen.register(fs)
 	f.backends.register(fs)
 	f.adapters.register(fs)
+	f.history.register(fs)
 }
 
 // runRun is the run command.
@@ -246,6 +248,9 @@ func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
 	c.Header, c.Redirects = f.headers.header.Clone(), openai.RedirectPolicy(f.followRedirects)
 	cfg.Client = c
 	if err := f.adapters.apply(&cfg); err != nil {
+		return cfg, err
+	}
+	if err := f.history.apply(&cfg); err != nil {
 		return cfg, err
 	}
 	return cfg, f.backends.apply(&cfg)

@@ -19,22 +19,47 @@ import (
 type runField struct {
 	name  string
 	value func(r *report.Report) string
+	// optional fields are compared only when both runs record them.
+	optional bool
 }
 
 // sideFields must be the same on every run of both sides.
 var sideFields = []runField{
-	{"workload", func(r *report.Report) string { return r.Inputs.WorkloadSHA256 }},
-	{"SLO", func(r *report.Report) string { b, _ := json.Marshal(r.SLO); return string(b) }},
+	{name: "workload", value: func(r *report.Report) string { return r.Inputs.WorkloadSHA256 }},
+	{name: "SLO", value: func(r *report.Report) string { b, _ := json.Marshal(r.SLO); return string(b) }},
+	{name: "history", value: historyMode, optional: true},
+}
+
+// historyMode is what a run's conversations carried as earlier answers
+// (generator.history): a run recorded before the field existed sent the
+// workload's messages; "" when the report has no generator record.
+func historyMode(r *report.Report) string {
+	if r.Generator == nil {
+		return ""
+	}
+	if r.Generator.History == "" {
+		return string(schedule.HistoryWorkload)
+	}
+	return string(r.Generator.History)
+}
+
+// differs says whether a field's values on two runs differ; an optional
+// field that one of them does not record does not.
+func (f runField) differs(a, b string) bool {
+	if f.optional && (a == "" || b == "") {
+		return false
+	}
+	return a != b
 }
 
 // roundFields must be the same on round K of both sides: the two runs of
 // a round replay one realized schedule.
 var roundFields = []runField{
-	{"schedule hash", scheduleHash},
-	{"request count", func(r *report.Report) string { return strconv.Itoa(r.Offered) }},
-	{"arrival process", arrivalField(func(a schedule.ArrivalSpec) string { return string(a.Process) })},
-	{"rate", arrivalField(func(a schedule.ArrivalSpec) string { return strconv.FormatFloat(a.RateRPS, 'g', -1, 64) })},
-	{"seed", arrivalField(func(a schedule.ArrivalSpec) string { return strconv.FormatInt(a.Seed, 10) })},
+	{name: "schedule hash", value: scheduleHash},
+	{name: "request count", value: func(r *report.Report) string { return strconv.Itoa(r.Offered) }},
+	{name: "arrival process", value: arrivalField(func(a schedule.ArrivalSpec) string { return string(a.Process) })},
+	{name: "rate", value: arrivalField(func(a schedule.ArrivalSpec) string { return strconv.FormatFloat(a.RateRPS, 'g', -1, 64) })},
+	{name: "seed", value: arrivalField(func(a schedule.ArrivalSpec) string { return strconv.FormatInt(a.Seed, 10) })},
 }
 
 // scheduleHash is the SHA-256 of the realized schedule a run replayed: each
@@ -82,14 +107,15 @@ func arrivalField(get func(schedule.ArrivalSpec) string) func(*report.Report) st
 // workload or SLO that differs from the first baseline run's, or a round
 // whose two sides ran different schedules (schedule hash, request count,
 // arrival process, rate or seed). With allow, it records each difference
-// instead. A property neither run of a pair records is not compared.
+// instead. A property neither run of a pair records is not compared, nor
+// the history mode when one of them does not record it.
 func (c *Comparison) checkMatchingRuns(allow bool) error {
 	var diffs []string
 	first := c.baseline[0]
 	for side, reports := range map[string][]*report.Report{"baseline": c.baseline, "candidate": c.candidate} {
 		for i, r := range reports {
 			for _, f := range sideFields {
-				if a, b := f.value(r), f.value(first); a != b {
+				if a, b := f.value(r), f.value(first); f.differs(a, b) {
 					diffs = append(diffs, fmt.Sprintf("%s round %d: %s %s differs from the first baseline run's %s", side, i+1, f.name, short(a), short(b)))
 				}
 			}
@@ -99,7 +125,7 @@ func (c *Comparison) checkMatchingRuns(allow bool) error {
 		b, cand := c.baseline[i], c.candidate[i]
 		for _, f := range roundFields {
 			bv, cv := f.value(b), f.value(cand)
-			if bv != cv {
+			if f.differs(bv, cv) {
 				diffs = append(diffs, fmt.Sprintf("round %d: the %s differs: baseline %s, candidate %s", i+1, f.name, orNone(bv), orNone(cv)))
 			}
 		}

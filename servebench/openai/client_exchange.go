@@ -95,7 +95,7 @@ func getExchange(c *Client, start time.Time, req *record.Request, out *record.Ou
 	x := exchangePool.Get().(*exchange)
 	x.c, x.req, x.out, x.start = c, req, out, start
 	x.proto, _ = protocolFor(c.Endpoint)
-	x.keepText = c.KeepText || req.Expect != nil
+	x.keepText = c.KeepText || req.Expect != nil || req.KeepText
 	clearOutcome(out)
 	return x
 }

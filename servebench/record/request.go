@@ -62,6 +62,12 @@ type Request struct {
 	// the client sends it as the model ("" or "base": the client's own
 	// model).
 	Adapter string `json:"-"`
+	// KeepText asks the sender to keep this send's response text in its
+	// record, set by the run (never read from a workload file) for a turn
+	// whose answer a later turn of its conversation carries (engine
+	// history). The run takes the text out again before the record is
+	// written unless the text was wanted there anyway.
+	KeepText bool `json:"-"`
 }
 
 // Message is one chat message.

@@ -237,8 +237,12 @@ type RequestScore struct {
 	Backend string `json:"backend,omitempty"`
 	// Adapter is the LoRA adapter the request was sent to; empty when the
 	// run had no adapter mix.
-	Adapter string        `json:"adapter,omitempty"`
-	Status  record.Status `json:"status"`
+	Adapter string `json:"adapter,omitempty"`
+	// Turn is the request's place in its conversation, "1" for its first
+	// turn (and for a request outside any conversation); empty when the
+	// run had no conversation.
+	Turn   string        `json:"turn,omitempty"`
+	Status record.Status `json:"status"`
 	// ScheduledMS is a; SentMS is d (nil when never sent).
 	ScheduledMS float64  `json:"scheduled_ms"`
 	SentMS      *float64 `json:"sent_ms"`
@@ -355,6 +359,27 @@ type GeneratorReport struct {
 	// spread of their start offsets (latest minus earliest).
 	Shards      []ShardTiming `json:"shards,omitempty"`
 	StartSkewMS *float64      `json:"start_skew_ms,omitempty"`
+	// History is what the later turns of conversations carried: "engine"
+	// (the engine's own earlier answers, so the prompts sent differ from
+	// run to run) or "workload" (the file's messages as written). Empty in
+	// a report written before the field existed.
+	History schedule.History `json:"history,omitempty"`
+	// PromptTokensSent totals the prompt tokens of the requests sent, as
+	// the engine reported them in usage; nil when nothing was sent.
+	PromptTokensSent *PromptTokensSent `json:"prompt_tokens_sent,omitempty"`
+}
+
+// PromptTokensSent is the total of the prompt tokens actually sent, as the
+// engine counted them. Under engine history the prompts of later turns
+// carry the engine's own answers, so this total differs from run to run
+// while the workload and schedule hashes do not.
+type PromptTokensSent struct {
+	// Total sums usage.prompt_tokens over the requests that reported it.
+	Total int64 `json:"total"`
+	// Reported counts the requests whose response reported it, of Sent,
+	// the requests sent.
+	Reported int `json:"reported"`
+	Sent     int `json:"sent"`
 }
 
 // Experiment is the compact record that makes a run reproducible.

@@ -58,6 +58,7 @@ func BreakdownSources() []BreakdownSource {
 		{Name: "class", Of: func(rs *RequestScore) string { return rs.Class }},
 		{Name: "backend", Of: func(rs *RequestScore) string { return rs.Backend }},
 		{Name: "adapter", Of: func(rs *RequestScore) string { return rs.Adapter }, ColdStart: true},
+		{Name: "turn", Of: func(rs *RequestScore) string { return rs.Turn }},
 	}
 }
 

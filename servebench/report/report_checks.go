@@ -105,6 +105,10 @@ type PromptTokenAudit struct {
 	MaxAbsDifference int `json:"max_abs_difference"`
 	// Examples describes up to five mismatches, with request IDs.
 	Examples []string `json:"examples,omitempty"`
+	// CarriedHistory counts the later conversation turns left out: their
+	// rows' assistant messages stand for earlier answers, which engine
+	// history replaces, so the row's intended length is not what was sent.
+	CarriedHistory int `json:"carried_history,omitempty"`
 
 	sum int64
 }

@@ -361,6 +361,9 @@ func htmlDelivery(r *Report) ([]htmlField, []string) {
 		htmlField{Label: "Peak outstanding", Value: strconv.Itoa(g.PeakOutstanding)},
 		htmlField{Label: "Go scheduler latency p99", Value: numfmt.OptCompact(g.SchedulerLatencyP99MS) + " ms"},
 	)
+	for _, l := range historyLines(g) {
+		fields = append(fields, htmlField{Label: l[0], Value: l[1]})
+	}
 	return fields, g.Notes
 }
 
@@ -370,8 +373,8 @@ func htmlChecks(r *Report) ([]htmlField, []string) {
 	var examples []string
 	if a := r.PromptTokens; a != nil {
 		fields = append(fields, htmlField{Label: "Prompt tokens",
-			Value: fmt.Sprintf("%d compared, %d beyond tolerance, %d unreported; mean reported − intended %s, max |difference| %d",
-				a.Compared, a.Mismatched, a.Unreported, numfmt.OptFixed(a.MeanDifference, 1), a.MaxAbsDifference), Bad: a.Mismatched > 0})
+			Value: fmt.Sprintf("%d compared, %d beyond tolerance, %d unreported; mean reported − intended %s, max |difference| %d%s",
+				a.Compared, a.Mismatched, a.Unreported, numfmt.OptFixed(a.MeanDifference, 1), a.MaxAbsDifference, carriedHistoryText(a)), Bad: a.Mismatched > 0})
 		examples = append(examples, a.Examples...)
 	}
 	if o := r.OutputLengths; o != nil {

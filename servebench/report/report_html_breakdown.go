@@ -33,7 +33,7 @@ func htmlBreakdowns(r *Report) []htmlBreakdown {
 			continue
 		}
 		b := htmlBreakdown{Name: src.Name, Gini: numfmt.OptFixed(dim.Gini, 3)}
-		for _, v := range sortedKeys(dim.Values) {
+		for _, v := range breakdownValues(dim) {
 			x := dim.Values[v]
 			row := htmlBreakdownRow{Value: v, Offered: strconv.Itoa(x.Offered), Share: numfmt.Fixed(x.Share, 3),
 				Attainment: numfmt.OptFixed(x.Attainment, 3),

@@ -83,6 +83,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		for _, n := range g.Notes {
 			line("  note", "%s", n)
 		}
+		writeHistoryText(line, g)
 		writeShardsText(line, g)
 	}
 

@@ -18,7 +18,7 @@ func writeBreakdownText(w io.Writer, rule func(string), bd map[string]*Breakdown
 		}
 		rule(fmt.Sprintf("Breakdown by %s (Gini of offered requests %s)", name, numfmt.OptFixed(dim.Gini, 3)))
 		fmt.Fprintf(w, "%-24s %8s %8s %10s %12s %12s\n", name, "offered", "share", "attainment", "TTFT p50 ms", "TTFT p99 ms")
-		for _, v := range sortedKeys(dim.Values) {
+		for _, v := range breakdownValues(dim) {
 			x := dim.Values[v]
 			fmt.Fprintf(w, "%-24s %8d %8.3f %10s %12s %12s\n", v, x.Offered, x.Share, numfmt.OptFixed(x.Attainment, 3),
 				numfmt.OptCompact(x.TTFT.P50), numfmt.OptCompact(x.TTFT.P99))
@@ -31,7 +31,7 @@ func writeBreakdownText(w io.Writer, rule func(string), bd map[string]*Breakdown
 // value's cold (first-sent) request's TTFT beside its warm TTFT p50.
 func writeColdStartText(w io.Writer, name string, dim *BreakdownDimension) {
 	header := false
-	for _, v := range sortedKeys(dim.Values) {
+	for _, v := range breakdownValues(dim) {
 		x := dim.Values[v]
 		if x.WarmTTFT == nil {
 			continue

@@ -72,4 +72,9 @@ type Entry struct {
 	// PromptTokens copies the prompt length the row declared, so that the
 	// prompt-token audit needs only the schedule and the outcomes.
 	PromptTokens *int `json:"prompt_tokens,omitempty"`
+	// CarriedHistory marks a later turn whose row declared its prompt
+	// length and carries assistant messages: they stand for earlier
+	// answers, which engine history replaces, so the declared length is
+	// not what was sent and the audit leaves the turn out.
+	CarriedHistory bool `json:"carried_history,omitempty"`
 }

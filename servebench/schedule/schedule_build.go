@@ -192,6 +192,7 @@ func (r *Realization) Entries(emit func(*Entry) error) error {
 			}
 			if j > 0 {
 				e.DependsOn, e.ThinkMS = prev, req.ThinkMS
+				e.CarriedHistory = req.PromptTokens != nil && carriesAnswers(req)
 			}
 			prev = e.ID
 			if err := emit(&e); err != nil {
@@ -286,4 +287,14 @@ func Read(path string) (*Schedule, string, error) {
 	}
 	sum := sha256.Sum256(data)
 	return &s, hex.EncodeToString(sum[:]), nil
+}
+
+// carriesAnswers says whether a row's messages hold an assistant message.
+func carriesAnswers(r *record.Request) bool {
+	for _, m := range r.Messages {
+		if m.Role == "assistant" {
+			return true
+		}
+	}
+	return false
 }

@@ -10,6 +10,7 @@ import (
 	"hash/maphash"
 	"io"
 	"os"
+	"strconv"
 
 	"github.com/servebench/servebench/internal/jsonscan"
 	"github.com/servebench/servebench/internal/strictjson"
@@ -32,9 +33,12 @@ type Compact struct {
 	// of each entry; nil while no entry forces its length or declares
 	// its prompt.
 	audited []AuditedEntry
-	table   []int32
-	seed    maphash.Seed
-	SHA256  string
+	// turns numbers each entry in its conversation (1 for an entry that
+	// depends on none); nil while no entry depends on another.
+	turns  []uint16
+	table  []int32
+	seed   maphash.Seed
+	SHA256 string
 }
 
 // Lookup finds the entry with this ID; -1 when there is none.
@@ -203,15 +207,41 @@ func (c *Compact) addDecoded(e *Entry) bool {
 		return false
 	}
 	c.Dependent = append(c.Dependent, e.DependsOn != "")
+	if e.DependsOn != "" && c.turns == nil {
+		c.turns = make([]uint16, c.Len()-1, c.Len())
+		for i := range c.turns {
+			c.turns[i] = 1
+		}
+	}
+	if c.turns != nil {
+		// A later turn follows its previous one (an arrival unit is
+		// written whole, in order).
+		turn := uint16(1)
+		if n := len(c.turns); e.DependsOn != "" && n > 0 {
+			turn = min(c.turns[n-1], 1<<16-2) + 1
+		}
+		c.turns = append(c.turns, turn)
+	}
 	return true
 }
 
+// Turn is entry i's turn in its conversation, as the report's breakdown
+// names it; "" when the schedule has no conversation.
+func (c *Compact) Turn(i int) string {
+	if c.turns == nil {
+		return ""
+	}
+	return strconv.Itoa(int(c.turns[i]))
+}
+
 // AuditedEntry is what the audits need of one entry: the max_tokens it
-// forced (0 when it does not ignore EOS) and the prompt tokens its row
-// declared (-1 when none).
+// forced (0 when it does not ignore EOS), the prompt tokens its row
+// declared (-1 when none), and whether its row carries earlier answers
+// (Entry.CarriedHistory).
 type AuditedEntry struct {
 	ForcedMaxTokens int32
 	PromptTokens    int32
+	CarriedHistory  bool
 }
 
 // Audited is entry i's audited fields.
@@ -238,6 +268,7 @@ func (c *Compact) setAudited(e *Entry) bool {
 		}
 		a.PromptTokens = int32(*e.PromptTokens)
 	}
+	a.CarriedHistory = e.CarriedHistory
 	if c.audited == nil && a == (AuditedEntry{PromptTokens: -1}) {
 		return true
 	}
@@ -274,6 +305,7 @@ func decodeScheduleEntryFast(raw []byte, e *Entry) bool {
 		fIgnoreEOS
 		fAdapter
 		fPromptTokens
+		fCarried
 	)
 	var seen int
 	for {
@@ -315,6 +347,9 @@ func decodeScheduleEntryFast(raw []byte, e *Entry) bool {
 			var n int
 			n, ok = s.Int()
 			e.PromptTokens = &n
+		case "carried_history":
+			f = fCarried
+			e.CarriedHistory, ok = s.Bool()
 		default:
 			return false
 		}

@@ -24,7 +24,11 @@ func newAuditTally() *auditTally {
 
 // add audits one outcome record against its schedule entry's fields.
 func (a *auditTally) add(o *record.Outcome, e schedule.AuditedEntry) {
-	if e.PromptTokens >= 0 && o.Status != record.StatusNotSent {
+	switch {
+	case e.PromptTokens < 0 || o.Status == record.StatusNotSent:
+	case e.CarriedHistory:
+		a.prompt.CarriedHistory++
+	default:
 		requested := int(e.PromptTokens)
 		a.prompt.Add(o.ID, &requested, o.PromptTokens)
 	}
@@ -52,7 +56,7 @@ func (a *auditTally) add(o *record.Outcome, e schedule.AuditedEntry) {
 
 // finish puts the checks that had anything to check into rep.
 func (a *auditTally) finish(rep *report.Report) {
-	if a.prompt.Compared > 0 || a.prompt.Unreported > 0 {
+	if a.prompt.Compared > 0 || a.prompt.Unreported > 0 || a.prompt.CarriedHistory > 0 {
 		rep.PromptTokens = &a.prompt
 	}
 	if a.output.Forced > 0 {
@@ -69,5 +73,6 @@ func auditedEntry(e *schedule.Entry) schedule.AuditedEntry {
 	if e.PromptTokens != nil {
 		a.PromptTokens = int32(*e.PromptTokens)
 	}
+	a.CarriedHistory = e.CarriedHistory
 	return a
 }

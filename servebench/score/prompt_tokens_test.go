@@ -4,7 +4,9 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
+	"github.com/servebench/servebench/servebench/schedule"
 )
 
 func TestPromptTokenAudit(t *testing.T) {
@@ -27,5 +29,43 @@ func TestPromptTokenAudit(t *testing.T) {
 	}
 	if !reflect.DeepEqual(a.Examples, want) {
 		t.Fatalf("examples %q", a.Examples)
+	}
+}
+
+// TestPromptTokenAuditLeavesOutTurnsThatCarryAnswers: turn 1 (100 intended,
+// 104 reported) is compared; turn 2, whose row carries an assistant
+// message, is left out and counted as CarriedHistory, whatever the engine
+// reported (here 40 fewer than the row intended).
+func TestPromptTokenAuditLeavesOutTurnsThatCarryAnswers(t *testing.T) {
+	w, err := schedule.ParseWorkload("conv.jsonl", []byte(`{"id":"t1","conversation":"c","turn":1,"messages":[{"role":"user","content":"q"}],"max_tokens":2,"prompt_tokens":100}
+{"id":"t2","conversation":"c","turn":2,"messages":[{"role":"user","content":"q"},{"role":"assistant","content":"a"},{"role":"user","content":"r"}],"max_tokens":2,"prompt_tokens":200}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	arrival, err := schedule.NewArrival(schedule.ArrivalSpec{Process: "constant", RateRPS: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := schedule.Build(schedule.Plan{Workload: w, Arrival: arrival, Count: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := s.Entries[1]; e.ID != "t2" || !e.CarriedHistory || *e.PromptTokens != 200 || s.Entries[0].CarriedHistory {
+		t.Fatalf("schedule entries %+v", s.Entries)
+	}
+	outcomes := []record.Outcome{
+		{ID: "t1", Status: record.StatusSuccess, PromptTokens: new(104)},
+		{ID: "t2", Status: record.StatusSuccess, PromptTokens: new(160)},
+	}
+	audits := newAuditTally()
+	for i, o := range outcomes {
+		audits.add(&o, auditedEntry(&s.Entries[i]))
+	}
+	var rep report.Report
+	audits.finish(&rep)
+	a := rep.PromptTokens
+	if a == nil || a.Compared != 1 || a.Mismatched != 0 || a.CarriedHistory != 1 || *a.MeanDifference != 4 {
+		t.Fatalf("audit %+v; want 1 compared (difference +4), none mismatched, 1 carrying history", a)
 	}
 }

@@ -194,6 +194,7 @@ func checkEarlierAttempts(s *schedule.Schedule, outcomes []record.Outcome, byID 
 // keeps its first attempt's send time.
 func cohortRecords(s *schedule.Schedule, outcomes []record.Outcome, set scoreSetup, a entryAttempts, src outcomeSource) ([]scoreRecord, error) {
 	recs := make([]scoreRecord, 0, len(s.Entries))
+	turns := conversationTurns(s)
 	for i := range s.Entries {
 		e := &s.Entries[i]
 		k := a.final[i]
@@ -202,7 +203,7 @@ func cohortRecords(s *schedule.Schedule, outcomes []record.Outcome, set scoreSet
 				continue
 			}
 			recs = append(recs, scoreRecord{
-				id: e.ID, class: e.Class, adapter: e.Adapter, status: record.StatusNotSent, scheduled: e.ScheduledMS,
+				id: e.ID, class: e.Class, adapter: e.Adapter, turn: turns.of(i), status: record.StatusNotSent, scheduled: e.ScheduledMS,
 				errMsg: report.NoOutcomeRecordError,
 			})
 			continue
@@ -219,6 +220,7 @@ func cohortRecords(s *schedule.Schedule, outcomes []record.Outcome, set scoreSet
 		if rec.adapter == "" {
 			rec.adapter = e.Adapter
 		}
+		rec.turn = turns.of(i)
 		if !set.inWindow(scheduled) {
 			continue
 		}

@@ -13,7 +13,10 @@ type scoreRecord struct {
 	// adapter is the LoRA adapter the request was sent to, when the run
 	// had an adapter mix.
 	adapter string
-	status  record.Status
+	// turn is the request's place in its conversation ("1", "2", …);
+	// empty when the schedule has no conversation.
+	turn   string
+	status record.Status
 	// scheduled is a; sent (d) and slot (q) are nil when they did not
 	// happen.
 	scheduled  float64

@@ -89,7 +89,7 @@ func scoreRunDirStreamed(dir string, opts Options, out io.Writer) (*report.Repor
 		if idx.final[i] != 0 || !set.inWindow(cs.Scheduled[i]) {
 			continue
 		}
-		rec := scoreRecord{id: string(cs.ID(i)), class: cs.Class(i), adapter: cs.Adapter(i), status: record.StatusNotSent,
+		rec := scoreRecord{id: string(cs.ID(i)), class: cs.Class(i), adapter: cs.Adapter(i), turn: cs.Turn(i), status: record.StatusNotSent,
 			scheduled: cs.Scheduled[i], errMsg: report.NoOutcomeRecordError}
 		if err := emit(&rec); err != nil {
 			return nil, nil, err
@@ -307,6 +307,7 @@ func scoreOutcomeLine(o *record.Outcome, number int, cs *schedule.Compact, idx *
 	if rec.adapter == "" {
 		rec.adapter = cs.Adapter(int(i))
 	}
+	rec.turn = cs.Turn(int(i))
 	if o.SentMS != nil && *o.SentMS < set.window[1] {
 		idx.sentBeforeEnd++
 	}

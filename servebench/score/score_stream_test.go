@@ -41,6 +41,9 @@ func streamedRun(n int) (*schedule.Schedule, []record.Outcome) {
 		if i%7 != 0 {
 			s.Entries[i].PromptTokens = new(300) // the audit compares it with each record's
 		}
+		if i%10 == 7 {
+			s.Entries[i].DependsOn = "q" + strconv.Itoa(i-1) // a conversation's second turn
+		}
 		if i == 3 {
 			continue // never recorded: its adapter comes from the schedule
 		}
@@ -130,7 +133,8 @@ func TestScoreRunDirToMatchesInMemory(t *testing.T) {
 			}
 			if want.Valid || want.Qualified == want.Offered || want.Percentiles[record.MetricITL].N == want.Percentiles[record.MetricChunkGap].N ||
 				want.PrefixCache == nil || want.PrefixCache.RequestsReporting == want.ProtocolSuccesses || len(want.Breakdown["adapter"].Values) != 3 ||
-				want.PromptTokens == nil || want.PromptTokens.Mismatched == 0 || want.OutputLengths == nil || want.OutputLengths.ShortOfMaxTokens == 0 {
+				want.PromptTokens == nil || want.PromptTokens.Mismatched == 0 || want.OutputLengths == nil || want.OutputLengths.ShortOfMaxTokens == 0 ||
+				want.Breakdown["turn"] == nil || len(want.Breakdown["turn"].Values) != 2 {
 				t.Fatalf("the fixture lost a case: valid %v, qualified %d of %d, itl %d chunk %d, prefix cache %+v", want.Valid, want.Qualified, want.Offered,
 					want.Percentiles[record.MetricITL].N, want.Percentiles[record.MetricChunkGap].N, want.PrefixCache)
 			}
@@ -246,13 +250,13 @@ func TestScoreRunDirToErrorsAreTheStrictOnes(t *testing.T) {
 	}
 }
 
-// TestStreamedScoringOfAShardMatchesInMemory scores shard 1 of 3 of a run:
+// TestStreamedScoringOfAShardMatchesInMemory scores shard 0 of 3 of a run:
 // the streamed scorer keeps the shard's own arrival units of the whole
 // schedule, as the in-memory reader's OwnShare does, and gives the same
 // report and entries.
 func TestStreamedScoringOfAShardMatchesInMemory(t *testing.T) {
 	whole, outs := streamedRun(90)
-	sharded, err := whole.ForShard(schedule.Shard{Index: 1, Count: 3})
+	sharded, err := whole.ForShard(schedule.Shard{Index: 0, Count: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,9 +281,10 @@ func TestStreamedScoringOfAShardMatchesInMemory(t *testing.T) {
 		t.Fatalf("streamed: %v", err)
 	}
 	compareStreamed(t, want, got, &buf)
-	// Units 1, 4, …, 88 of the 91: 30 requests (q90, outside the window,
-	// is shard 0's).
-	if want.Offered != 30 || len(own) != 30 {
-		t.Fatalf("offered %d of a share of %d, want 30", want.Offered, len(own))
+	// q7, q17, …, q87 are second turns: 82 arrival units, of which units
+	// 0, 3, …, 81 hold 37 requests, every conversation among them; q90 is
+	// outside the window.
+	if want.Offered != 36 || len(own) != 37 || len(want.Breakdown["turn"].Values) != 2 {
+		t.Fatalf("offered %d of a share of %d, turns %v; want 36 of 37, turns 1 and 2", want.Offered, len(own), want.Breakdown["turn"])
 	}
 }

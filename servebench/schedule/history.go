@@ -1,0 +1,76 @@
+package schedule
+
+import "fmt"
+
+// History says what the assistant messages of a conversation's later turns
+// carry when they are sent. In a workload row with a conversation and a
+// turn, the assistant messages stand for the answers of the conversation's
+// earlier turns.
+type History string
+
+// The history modes.
+const (
+	// HistoryEngine replaces them, in order, by the engine's actual
+	// answers in the same run: the k-th assistant message by the answer of
+	// the conversation's k-th turn. The prompts sent then differ from run
+	// to run; the schedule (times and user turns) does not. The default.
+	HistoryEngine History = "engine"
+	// HistoryWorkload sends them as the workload file writes them.
+	HistoryWorkload History = "workload"
+)
+
+// ParseHistory reads a history mode: "engine" or "workload"; "" is the
+// default, engine.
+func ParseHistory(s string) (History, error) {
+	switch History(s) {
+	case "", HistoryEngine:
+		return HistoryEngine, nil
+	case HistoryWorkload:
+		return HistoryWorkload, nil
+	}
+	return "", fmt.Errorf("want engine or workload, got %q", s)
+}
+
+// OrDefault is h, or HistoryEngine when h is empty.
+func (h History) OrDefault() History {
+	if h == "" {
+		return HistoryEngine
+	}
+	return h
+}
+
+// Valid says whether h is empty or one of the modes.
+func (h History) Valid() bool {
+	_, err := ParseHistory(string(h))
+	return err == nil
+}
+
+// CheckEngineHistory checks that each later turn of a conversation has no
+// more assistant messages than the conversation has earlier turns, so that
+// every one of them can stand for an earlier answer. An error names the
+// file, the line and the field.
+func (w *Workload) CheckEngineHistory() error {
+	units, err := conversationUnits(w)
+	if err != nil {
+		return err
+	}
+	for _, u := range units {
+		for j, row := range u {
+			r := &w.Requests[row]
+			if r.Conversation == "" {
+				continue
+			}
+			n := 0
+			for _, m := range r.Messages {
+				if m.Role == "assistant" {
+					n++
+				}
+			}
+			if n > j {
+				return fmt.Errorf("%s:%d: messages: turn %d of conversation %q has %d assistant messages but %d earlier turns: with engine history each assistant message stands for an earlier turn's answer (use workload history to send them as written)",
+					w.Name, r.Line, r.Turn, r.Conversation, n, j)
+			}
+		}
+	}
+	return nil
+}
