@@ -185,7 +185,8 @@ func (d *dispatcher) turnNotSent(idx int, why string) {
 	if d.load != nil {
 		d.load.Due(p.Class(idx))
 	}
-	d.notSent(idx, &record.Outcome{ID: string(p.ID(idx)), Attempt: 1, Class: p.Class(idx), Adapter: p.Adapter(idx), ScheduledMS: record.Millis(time.Since(d.start))}, why)
+	d.notSent(idx, &record.Outcome{ID: string(p.ID(idx)), Attempt: 1, Class: p.Class(idx), Adapter: p.Adapter(idx), ScheduledMS: record.Millis(time.Since(d.start)),
+		Reason: record.ReasonConversationStopped}, why)
 }
 
 // send makes one attempt at entry idx, scheduled at at, a turn of conv

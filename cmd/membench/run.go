@@ -21,7 +21,6 @@ import (
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/schedule"
-	"github.com/servebench/servebench/servebench/score"
 )
 
 // runResult is what `membench run` prints as its last line.
@@ -43,8 +42,8 @@ type runResult struct {
 	Goroutines int `json:"goroutines"`
 }
 
-// runOnce runs n 64-token requests at rate against the engine with
-// BoundedMemory and prints its own peak RSS as JSON.
+// runOnce runs n 64-token requests at rate against the engine with the
+// run's default configuration and prints its own peak RSS as JSON.
 func runOnce(args []string) error {
 	fs := flag.NewFlagSet("membench run", flag.ContinueOnError)
 	n := fs.Int("n", 100_000, "requests")
@@ -86,8 +85,7 @@ func runOnce(args []string) error {
 	phase := &phasePeak{}
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Observer: phase,
-		Workload: w, Arrival: arrival, Count: *n, OutputDir: out, BoundedMemory: true,
-		LagTolerance: time.Second, Score: score.Options{DriftInterval: -1},
+		Workload: w, Arrival: arrival, Count: *n, OutputDir: out, LagTolerance: time.Second,
 		Client: &openai.Client{BaseURL: *url, Model: "simengine-tiny", Endpoint: openai.EndpointCompletions,
 			Stream: true, TotalTimeout: time.Minute},
 	})
@@ -139,8 +137,9 @@ func runChild(self, n string, rate float64, url string) (runResult, error) {
 	return r, nil
 }
 
-// runCommand runs `servebench run --bounded-memory` for n requests of the
-// same workload and reads its peak RSS from the child's resource usage.
+// runCommand runs `servebench run` with default flags for n requests of
+// the same workload and reads its peak RSS from the child's resource
+// usage.
 func runCommand(bin, n string, rate float64, url string) (runResult, error) {
 	dir, err := os.MkdirTemp("", "membench-cmd-")
 	if err != nil {
@@ -153,7 +152,7 @@ func runCommand(bin, n string, rate float64, url string) (runResult, error) {
 	}
 	cmd := exec.Command(bin, "run", "--base-url", url, "--model", "simengine-tiny", "--endpoint", "completions",
 		"--workload", workload, "--arrival", "constant", "--rate", strconv.FormatFloat(rate, 'g', -1, 64), "--count", n,
-		"--schedule-lag-tolerance", "1s", "--timeout", "1m", "--bounded-memory", "--output", filepath.Join(dir, "run"),
+		"--schedule-lag-tolerance", "1s", "--timeout", "1m", "--output", filepath.Join(dir, "run"),
 		"--format", "json", "--no-progress")
 	cmd.Stderr = os.Stderr
 	start := time.Now()
@@ -185,7 +184,7 @@ func runSlope(args []string) error {
 	engine := fs.String("simengine", "simengine", "path of the cmd/simengine binary")
 	timeScale := fs.Float64("time-scale", 0.01, "the engine's time scale")
 	target := fs.Float64("max-bytes-per-request", 250, "target slope")
-	command := fs.String("servebench", "", "measure this cmd/servebench binary's `run --bounded-memory` instead of servebench.Run in a membench process")
+	command := fs.String("servebench", "", "measure this cmd/servebench binary's `run` instead of servebench.Run in a membench process")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

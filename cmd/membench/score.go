@@ -25,7 +25,7 @@ func scoreCheck(args []string) error {
 	bin := fs.String("servebench", "servebench", "path of the cmd/servebench binary")
 	maxRSS := fs.Int("max-rss-mb", 150, "target peak RSS in MB")
 	maxWall := fs.Duration("max-wall", 10*time.Second, "target wall time")
-	requests := fs.String("requests", "none", "where the command writes the per-request entries ('none': nowhere)")
+	requests := fs.String("requests", "", "pass --requests FILE to the command ('none': nowhere); empty passes nothing, the default")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -39,7 +39,11 @@ func scoreCheck(args []string) error {
 	}
 	readWall := time.Since(readStart)
 
-	cmd := exec.Command(*bin, "score", "--run", *dir, "--requests", *requests, "--format", "json")
+	cmdArgs := []string{"score", "--run", *dir, "--format", "json"}
+	if *requests != "" {
+		cmdArgs = append(cmdArgs, "--requests", *requests)
+	}
+	cmd := exec.Command(*bin, cmdArgs...)
 	cmd.Stderr = os.Stderr
 	start := time.Now()
 	out, err := cmd.Output()

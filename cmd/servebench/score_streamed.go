@@ -47,8 +47,12 @@ func scoreRunStreamed(dir, requestsPath string, opts score.Options) (*report.Rep
 // scratch file that the text and HTML reports read and done removes (the
 // JSON report then leaves them out). done is never nil.
 func scoreRunDirFlags(f scoreFlags, opts score.Options) (*report.Report, func(), error) {
-	if f.requests != "" {
-		rep, err := scoreRunStreamed(f.runDir, f.requests, opts)
+	if f.requests != "" || f.format == "json" {
+		requests := f.requests
+		if requests == "" {
+			requests = "none" // the JSON report leaves them out
+		}
+		rep, err := scoreRunStreamed(f.runDir, requests, opts)
 		return rep, func() {}, err
 	}
 	scratch, err := os.CreateTemp("", "servebench-requests-*.jsonl")
@@ -58,9 +62,6 @@ func scoreRunDirFlags(f scoreFlags, opts score.Options) (*report.Report, func(),
 	scratch.Close()
 	done := func() { os.Remove(scratch.Name()) }
 	rep, err := scoreRunStreamed(f.runDir, scratch.Name(), opts)
-	if err == nil && f.format == "json" {
-		rep.RequestsFile = "" // the scratch file does not outlive the command
-	}
 	return rep, done, err
 }
 

@@ -105,7 +105,8 @@ type Outcome struct {
 
 	// Reason says more about a status where one status covers several
 	// causes: ReasonRedirect for an http_error that is a redirect not
-	// followed. Empty otherwise.
+	// followed, ReasonConversationStopped for a not_sent later turn.
+	// Empty otherwise.
 	Reason string `json:"reason,omitempty"`
 
 	// Text is the visible response text, kept only for rows that need
@@ -124,3 +125,9 @@ type Outcome struct {
 func Millis(d time.Duration) float64 {
 	return math.Round(float64(d)/float64(time.Microsecond)) / 1000
 }
+
+// ReasonConversationStopped is the Outcome.Reason of a later turn of a
+// conversation that was not sent because an earlier turn did not succeed:
+// the engine's failure, not the generator's, so it stays in the
+// denominator without making the load undelivered.
+const ReasonConversationStopped = "conversation_stopped"

@@ -30,6 +30,11 @@ type Report struct {
 	// not.
 	OutputTokens        int64 `json:"output_tokens"`
 	OutputTokensUnknown int   `json:"output_tokens_unknown"`
+	// StoppedTurns counts the later turns of conversations that were not
+	// sent because an earlier turn did not succeed: not_sent, offered and
+	// unqualified, but the engine's failure rather than the generator's,
+	// so they do not make the load undelivered.
+	StoppedTurns int `json:"stopped_turns,omitempty"`
 	// Qualified counts successes that passed quality (or were not judged)
 	// and every declared latency property.
 	Qualified int `json:"qualified"`

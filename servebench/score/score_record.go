@@ -45,6 +45,9 @@ type scoreRecord struct {
 	// quality is the judgment; qualityEvidence explains a failure.
 	quality         qualityJudgment
 	qualityEvidence string
+	// stopped marks a later turn not sent because an earlier turn of its
+	// conversation did not succeed (record.ReasonConversationStopped).
+	stopped bool
 	// errMsg is the failure message of an unsuccessful request.
 	errMsg string
 }

@@ -91,9 +91,12 @@ func (t *scoreTally) add(rec *scoreRecord, rs *report.RequestScore) {
 	} else {
 		t.notRecorded++
 	}
-	if rec.status == record.StatusNotSent {
+	switch {
+	case rec.stopped:
+		r.StoppedTurns++
+	case rec.status == record.StatusNotSent:
 		t.unsent++
-	} else if rec.sent == nil && rec.hasTerminal {
+	case rec.sent == nil && rec.hasTerminal:
 		t.neverReached++
 	}
 	t.backlog.add(rec, t.pop.earlyDuration)
