@@ -2,7 +2,9 @@ package report
 
 import (
 	"math"
+	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -72,9 +74,9 @@ func TestScatterChartPlacesEveryRequest(t *testing.T) {
 }
 
 // Beyond the limit, thinning keeps the first mark of each cell per series,
-// growing the cell until the marks fit: 10 marks 1 px apart in one series
-// fit in 4 only once a cell spans 3 px or more (2 px cells keep 5; 2.5 px
-// cells keep 4: x 0, 2.5, 5, 7.5 → marks 0, 3, 5, 8).
+// growing the cell (2, 4, 6, 8, 10, 14 px, …) until the marks fit: 10
+// marks 1 px apart in one series fit in 4 only once a cell spans 3 px or
+// more (2 px cells keep 5; 4 px cells keep 3: x 0, 4, 8).
 func TestThinMarksKeepsTheFirstOfEachCell(t *testing.T) {
 	var marks []scatterMark
 	for i := range 10 {
@@ -85,10 +87,36 @@ func TestThinMarksKeepsTheFirstOfEachCell(t *testing.T) {
 	for _, m := range kept {
 		xs = append(xs, m.x)
 	}
-	if cell != 2.5 || !reflect.DeepEqual(xs, []float64{0, 3, 5, 8}) {
+	if cell != 4 || !reflect.DeepEqual(xs, []float64{0, 4, 8}) {
 		t.Fatalf("cell %v kept %v", cell, xs)
 	}
 	if same, cell := thinMarks(marks, 10); len(same) != 10 || cell != 0 {
 		t.Fatal("marks within the limit were thinned")
+	}
+}
+
+// TestMarkCellsThinAsThinMarksDoes: marks fed in any order, past the point
+// where they are kept by 2 px cell, thin to the same marks (in schedule
+// order, with the same cell) as thinMarks gives on all of them in schedule
+// order.
+func TestMarkCellsThinAsThinMarksDoes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 1))
+	all := make([]scatterMark, 30_000)
+	for i := range all {
+		m := scatterMark{dx: float64(i) / 100, series: rng.IntN(3)}
+		m.x, m.y = m.dx/300*scatterGridW, rng.Float64()*scatterGridH
+		all[i] = m
+	}
+	want, wantCell := thinMarks(all, scatterMaxMarks)
+	var c markCells
+	for _, i := range rng.Perm(len(all)) {
+		c.add(all[i])
+	}
+	if c.cells == nil || len(c.marks) >= len(all) {
+		t.Fatalf("%d marks kept of %d: the cells never took over", len(c.marks), len(all))
+	}
+	got, gotCell := c.thin(scatterMaxMarks)
+	if gotCell != wantCell || !slices.Equal(got, want) {
+		t.Fatalf("thinned to %d marks at cell %v, want %d at %v", len(got), gotCell, len(want), wantCell)
 	}
 }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"html/template"
 	"image/color"
@@ -211,10 +212,10 @@ func scatterChart(r *Report) svgScatter {
 		s.Empty = "no requests"
 		return s
 	}
-	marks := make([]scatterMark, 0, entries)
+	var marks markCells
 	err = r.EachRequest(func(q *RequestScore) error {
 		if m, ok := f.place(q, laneOf); ok {
-			marks = append(marks, m)
+			marks.add(m)
 			s.Series[m.series].Requests++
 		}
 		return nil
@@ -223,7 +224,7 @@ func scatterChart(r *Report) svgScatter {
 		s.Empty = err.Error()
 		return s
 	}
-	drawn, cell := thinMarks(marks, scatterMaxMarks)
+	drawn, cell := marks.thin(scatterMaxMarks)
 	for _, m := range drawn {
 		se := &s.Series[m.series]
 		se.Drawn = append(se.Drawn, [2]float64{m.dx, m.dy})
@@ -448,7 +449,10 @@ func thinMarks(marks []scatterMark, limit int) ([]scatterMark, float64) {
 		cx, cy int
 	}
 	kept := make([]scatterMark, 0, limit)
-	for cell := 2.0; ; cell *= 1.25 {
+	// Each cell size is a multiple of 2 px, about 1.25 times the last, so
+	// that a cell is a whole number of 2 px cells: keeping the earliest
+	// mark of each 2 px cell first (markCells) changes nothing.
+	for cell := 2.0; ; cell = 2 * math.Ceil(cell*1.25/2) {
 		seen := make(map[key]bool, limit)
 		kept = kept[:0]
 		for _, m := range marks {
@@ -462,4 +466,69 @@ func thinMarks(marks []scatterMark, limit int) ([]scatterMark, float64) {
 			return kept, cell
 		}
 	}
+}
+
+// markCells collects the scatter's marks as the entries pass, in any
+// order, in memory bounded by the plot's cells rather than the run's
+// length: past markCellsAfter marks (so many that thinMarks will thin
+// them) it keeps only the earliest scheduled mark of each 2 px cell of a
+// series, which is the one thinMarks keeps at its first cell size.
+type markCells struct {
+	marks []scatterMark
+	cells map[markCell]int // index in marks; nil until the marks are many
+}
+
+// markCell is a series' 2 px cell.
+type markCell struct {
+	series, cx, cy int
+}
+
+// markCellsAfter is how many marks are kept whole before the 2 px cells
+// take over: beyond scatterMaxMarks, thinMarks thins anyway.
+const markCellsAfter = 4 * scatterMaxMarks
+
+func cellOf(m scatterMark) markCell {
+	return markCell{m.series, int(math.Floor(m.x / 2)), int(math.Floor(m.y / 2))}
+}
+
+// add takes one mark.
+func (c *markCells) add(m scatterMark) {
+	if c.cells == nil {
+		c.marks = append(c.marks, m)
+		if len(c.marks) > markCellsAfter {
+			c.toCells()
+		}
+		return
+	}
+	k := cellOf(m)
+	i, seen := c.cells[k]
+	switch {
+	case !seen:
+		c.cells[k] = len(c.marks)
+		c.marks = append(c.marks, m)
+	case m.dx < c.marks[i].dx:
+		c.marks[i] = m
+	}
+}
+
+// toCells keeps the earliest scheduled mark of each cell.
+func (c *markCells) toCells() {
+	all := c.marks
+	c.marks, c.cells = nil, map[markCell]int{}
+	for _, m := range all {
+		c.add(m)
+	}
+}
+
+// thin orders the marks by scheduled time (the entries may come in the
+// order requests ended; ties stay in the order they came) and thins them
+// as thinMarks does. Marks already kept by 2 px cell were thinned at 2 px
+// at least, and the cell returned says so.
+func (c *markCells) thin(limit int) ([]scatterMark, float64) {
+	slices.SortStableFunc(c.marks, func(a, b scatterMark) int { return cmp.Compare(a.dx, b.dx) })
+	drawn, cell := thinMarks(c.marks, limit)
+	if c.cells != nil && cell == 0 {
+		cell = 2
+	}
+	return drawn, cell
 }

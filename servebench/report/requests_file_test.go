@@ -58,10 +58,10 @@ func entryLine(t *testing.T, rs report.RequestScore) string {
 	return string(b) + "\n"
 }
 
-// A BoundedMemory run's report leaves its request entries in
-// requests.jsonl, named by Report.RequestsFile; read them one at a time.
+// A run's report leaves its request entries in requests.jsonl, named by
+// Report.RequestsFile; read them one at a time.
 func ExampleReadRequestScores() {
-	// A run directory as a BoundedMemory run leaves it, in part.
+	// A run directory as a run leaves it, in part.
 	dir, _ := os.MkdirTemp("", "run-")
 	defer os.RemoveAll(dir)
 	f, _ := os.Create(filepath.Join(dir, record.RequestsFile))
@@ -78,4 +78,33 @@ func ExampleReadRequestScores() {
 	})
 	fmt.Println(counts[record.StatusSuccess], "success,", counts[record.StatusTimeout], "timeout, error:", err)
 	// Output: 1 success, 1 timeout, error: <nil>
+}
+
+// A report read back with ReadFile finds its request entries beside it:
+// EachRequest reads requests.jsonl one line at a time.
+func ExampleReport_EachRequest() {
+	dir, _ := os.MkdirTemp("", "run-")
+	defer os.RemoveAll(dir)
+	f, _ := os.Create(filepath.Join(dir, record.RequestsFile))
+	enc := json.NewEncoder(f)
+	_ = enc.Encode(report.RequestScore{ID: "a", Status: record.StatusSuccess, Qualified: true})
+	_ = enc.Encode(report.RequestScore{ID: "b", Status: record.StatusTimeout, ScheduledMS: 250})
+	_ = f.Close()
+	b, _ := json.Marshal(report.Report{Schema: report.ReportSchema, Offered: 2, RequestsFile: record.RequestsFile})
+	_ = os.WriteFile(filepath.Join(dir, record.ReportFile), b, 0o644)
+
+	rep, err := report.ReadFile(filepath.Join(dir, record.ReportFile))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var unqualified []string
+	err = rep.EachRequest(func(rs *report.RequestScore) error {
+		if !rs.Qualified {
+			unqualified = append(unqualified, rs.ID+" "+string(rs.Status))
+		}
+		return nil
+	})
+	fmt.Println(unqualified, err)
+	// Output: [b timeout] <nil>
 }

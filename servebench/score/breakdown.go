@@ -10,9 +10,17 @@ import (
 // report.BreakdownSources as request entries pass, keeping per value only
 // counts and counted populations: the in-memory and the streamed scorer
 // share it, so a breakdown costs memory per value, not per request.
+//
+// A dimension no request has carried yet costs nothing: all its requests
+// so far are its BreakdownNone value, whose figures are the cohort's own.
+// When its first value comes, that value starts from a copy of the
+// cohort's populations so far (overall).
 type breakdownTally struct {
-	dims  []*dimensionTally
-	total int
+	dims             []*dimensionTally
+	total, qualified int // requests added so far, and how many qualified
+	// overall gives the cohort's TTFT, TPOT and E2E populations over the
+	// successes added so far.
+	overall func() (ttft, tpot, e2e *population)
 }
 
 // dimensionTally is one dimension's values so far.
@@ -40,23 +48,27 @@ type coldCandidate struct {
 	ttft            *float64 // nil unless it succeeded with a TTFT
 }
 
-func newBreakdownTally() *breakdownTally {
-	t := &breakdownTally{}
+func newBreakdownTally(overall func() (ttft, tpot, e2e *population)) *breakdownTally {
+	t := &breakdownTally{overall: overall}
 	for _, src := range report.BreakdownSources() {
 		t.dims = append(t.dims, &dimensionTally{source: src, values: map[string]*valueTally{}})
 	}
 	return t
 }
 
-// add counts one request's entry under its value of every dimension.
+// add counts one request's entry under its value of every dimension. It
+// runs before the request joins the overall populations.
 func (t *breakdownTally) add(rs *report.RequestScore) {
-	t.total++
 	for _, d := range t.dims {
 		v := d.source.Of(rs)
-		if v == "" {
-			v = report.BreakdownNone
-		} else {
+		switch {
+		case v != "" && !d.carried:
 			d.carried = true
+			t.startNone(d)
+		case v == "" && !d.carried:
+			continue // counted by the cohort's own figures
+		case v == "":
+			v = report.BreakdownNone
 		}
 		vt := d.values[v]
 		if vt == nil {
@@ -68,6 +80,21 @@ func (t *breakdownTally) add(rs *report.RequestScore) {
 		}
 		vt.add(rs)
 	}
+	t.total++
+	if rs.Qualified {
+		t.qualified++
+	}
+}
+
+// startNone gives a dimension that has just carried its first value its
+// BreakdownNone value: every request before this one.
+func (t *breakdownTally) startNone(d *dimensionTally) {
+	if t.total == 0 {
+		return
+	}
+	ttft, tpot, e2e := t.overall()
+	d.values[report.BreakdownNone] = &valueTally{offered: t.total, qualified: t.qualified,
+		ttft: ttft.clone(false), tpot: tpot.clone(false), e2e: e2e.clone(false)}
 }
 
 // add counts one request into its value.

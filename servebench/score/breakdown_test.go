@@ -67,11 +67,19 @@ func TestBreakdownInTheTextReport(t *testing.T) {
 	}
 }
 
-// breakdownOf is the breakdown of requests held in memory.
+// breakdownOf is the breakdown of requests held in memory, with the
+// cohort's own populations kept beside it as the scorer keeps them.
 func breakdownOf(requests []report.RequestScore, method stats.PercentileMethod) map[string]*report.BreakdownDimension {
-	t := newBreakdownTally()
+	ttft, tpot, e2e := newPopulation(false), newPopulation(false), newPopulation(false)
+	t := newBreakdownTally(func() (*population, *population, *population) { return ttft, tpot, e2e })
 	for i := range requests {
-		t.add(&requests[i])
+		rs := &requests[i]
+		t.add(rs)
+		if rs.Status == record.StatusSuccess {
+			addDefined(ttft, rs.TTFTMS)
+			addDefined(tpot, rs.TPOTMS)
+			addDefined(e2e, rs.E2EMS)
+		}
 	}
 	bd, err := t.report(method, nil)
 	if err != nil {

@@ -95,7 +95,7 @@ func RunDir(dir string, opts Options) (*report.Report, error) {
 // order of outcomes.jsonl, then the requests without a record in schedule
 // order) instead of being kept in Report.Requests; requests may be nil to
 // drop them. A fresh report from here answers Report.Percentile for the
-// stored percentiles only.
+// stored percentiles and those asked for in opts.Percentiles only.
 //
 // Inputs outside the runner's plain shape, and every malformed input, are
 // handed to RunDir, which reads them strictly in memory and names the

@@ -59,11 +59,14 @@ func newScoreTally(set scoreSetup, keep bool) *scoreTally {
 		r.ReasonCounts[reason] = 0
 	}
 	t := &scoreTally{set: set, r: r, pop: newPopulations(keep), lastTerminal: math.Inf(-1),
-		unqualified: newUnqualifiedTally(), breakdown: newBreakdownTally(),
+		unqualified: newUnqualifiedTally(),
 		limits: sloLimits{
 			ttft: sloLimitMS(set.slo.TTFT), tpot: sloLimitMS(set.slo.TPOT), e2e: sloLimitMS(set.slo.E2E),
 			fromScheduled: set.slo.TTFTFromScheduled,
 		}}
+	t.breakdown = newBreakdownTally(func() (ttft, tpot, e2e *population) {
+		return t.pop.pops[popTTFT], t.pop.pops[popTPOT], t.pop.pops[popE2E]
+	})
 	t.backlog.start(set.window)
 	if set.driftMS > 0 {
 		t.drift = newDriftTally(set.window, set.driftMS)
