@@ -63,9 +63,3 @@ type Request struct {
 	// model).
 	Adapter string `json:"-"`
 }
-
-// Message is one chat message.
-type Message struct {
-	Role    string `json:"role"`
-	Content string `json:"content"`
-}
