@@ -35,9 +35,9 @@ func (c *Client) requestBody(req *record.Request, chat bool) (body []byte, strea
 	case !chat:
 		err = b.put("prompt", req.Prompt)
 	case len(req.Messages) > 0:
-		err = b.put("messages", req.Messages)
+		err = b.messages("messages", req.Messages)
 	default:
-		err = b.put("messages", []record.Message{{Role: "user", Content: req.Prompt}})
+		err = b.messages("messages", []record.Message{{Role: "user", Content: req.Prompt}})
 	}
 	if err != nil {
 		return nil, false, err
@@ -73,6 +73,9 @@ func messagesSize(ms []record.Message) int {
 	n := 0
 	for _, m := range ms {
 		n += len(m.Role) + len(m.Content) + 32
+		if m.Parts != nil {
+			n += mediaSize(&m)
+		}
 	}
 	return n
 }

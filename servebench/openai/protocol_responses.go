@@ -75,12 +75,6 @@ func (responsesProtocol) checkRow(r *record.Request) error {
 	return nil
 }
 
-// responsesItem is an input item of the Responses API: one message.
-type responsesItem struct {
-	Type    string `json:"type"`
-	Role    string `json:"role"`
-	Content string `json:"content"`
-}
 
 // body writes model; input (the prompt as a string, or every message,
 // earlier turns included, as an input item: the request is stateless);
@@ -95,11 +89,7 @@ func (responsesProtocol) body(c *Client, r *record.Request) ([]byte, bool, error
 		return nil, false, err
 	}
 	if len(r.Messages) > 0 {
-		items := make([]responsesItem, len(r.Messages))
-		for i, m := range r.Messages {
-			items[i] = responsesItem{Type: "message", Role: m.Role, Content: m.Content}
-		}
-		err = b.put("input", items)
+		err = b.responsesInput("input", r.Messages)
 	} else {
 		err = b.put("input", r.Prompt)
 	}

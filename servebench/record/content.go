@@ -51,6 +51,8 @@ type ImageURL struct {
 	Bytes int `json:"-"`
 	// Width and Height are the image's pixels; 0 when unknown.
 	Width, Height int `json:"-"`
+
+	checked bool // CheckURL accepted the URL
 }
 
 // InputAudio is an audio part's audio, sent as given.
@@ -59,6 +61,8 @@ type InputAudio struct {
 	Data string `json:"data"`
 	// Format is "wav" or "mp3".
 	Format string `json:"format"`
+
+	checked bool // CheckAudio accepted the clip
 }
 
 // Message is one chat message. Its content is either the text Content (a
