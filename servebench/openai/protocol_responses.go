@@ -75,7 +75,6 @@ func (responsesProtocol) checkRow(r *record.Request) error {
 	return nil
 }
 
-
 // body writes model; input (the prompt as a string, or every message,
 // earlier turns included, as an input item: the request is stateless);
 // max_output_tokens; stream; store false; then the row's Extra.

@@ -17,10 +17,10 @@ func TestWorkloadRefusesBadImageParts(t *testing.T) {
 		row(`{"type":"image_url","image_url":{"url":"data:image/webp;base64,AAAA"}}`):    `w.jsonl:2: messages[0].content[1].image_url.url: unknown image format "image/webp"`,
 		row(`{"type":"image_url","image_url":{"url":"data:image/png;base64,A*AA"}}`):     "w.jsonl:2: messages[0].content[1].image_url.url: byte 1 of the base64 data is '*', not base64",
 		row(`{"type":"image_url","image_url":{"url":"file:///a.jpg"}}`):                  "w.jsonl:2: messages[0].content[1].image_url.url: want a data:image/...;base64, URL or an http(s) URL",
-		row(`{"type":"image_url"}`):                                                      "w.jsonl:2: messages[0].content[1].image_url: an image_url part needs image_url",
-		row(`{"type":"video_url"}`):                                                      `w.jsonl:2: messages[0].content[1].type: unknown content part type "video_url"`,
-		row(`{"type":"input_audio","input_audio":{"data":"AAAA","format":"ogg"}}`):       `w.jsonl:2: messages[0].content[1].input_audio.format: want wav or mp3, got "ogg"`,
-		row(`{"type":"text","text":"a","image_url":{"url":"x"}}`):                        "w.jsonl:2: messages[0].content[1].type: a text part carries only text",
+		row(`{"type":"image_url"}`): "w.jsonl:2: messages[0].content[1].image_url: an image_url part needs image_url",
+		row(`{"type":"video_url"}`): `w.jsonl:2: messages[0].content[1].type: unknown content part type "video_url"`,
+		row(`{"type":"input_audio","input_audio":{"data":"AAAA","format":"ogg"}}`): `w.jsonl:2: messages[0].content[1].input_audio.format: want wav or mp3, got "ogg"`,
+		row(`{"type":"text","text":"a","image_url":{"url":"x"}}`):                  "w.jsonl:2: messages[0].content[1].type: a text part carries only text",
 	}
 	for line, want := range cases {
 		_, err := ParseWorkload("w.jsonl", []byte(`{"prompt":"p","max_tokens":1}`+"\n"+line+"\n"))
