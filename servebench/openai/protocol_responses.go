@@ -140,6 +140,7 @@ type wireResponse struct {
 		OutputTokens       optInt `json:"output_tokens"`
 		InputTokensDetails struct {
 			CachedTokens optInt `json:"cached_tokens"`
+			ImageTokens  optInt `json:"image_tokens"`
 		} `json:"input_tokens_details"`
 		OutputTokensDetails struct {
 			ReasoningTokens optInt `json:"reasoning_tokens"`
@@ -268,6 +269,7 @@ func (x *exchange) responsesTerminal(r *wireResponse) string {
 		x.finalUsage = wireUsage{PromptTokens: u.InputTokens, CompletionTokens: u.OutputTokens}
 		x.finalUsage.Details.ReasoningTokens = u.OutputTokensDetails.ReasoningTokens
 		x.finalUsage.PromptDetails.CachedTokens = u.InputTokensDetails.CachedTokens
+		x.finalUsage.PromptDetails.ImageTokens = u.InputTokensDetails.ImageTokens
 		x.hasFinalUsage = true
 	}
 	switch r.Status {
