@@ -224,8 +224,12 @@ type RequestScore struct {
 	Backend string `json:"backend,omitempty"`
 	// Adapter is the LoRA adapter the request was sent to; empty when the
 	// run had no adapter mix.
-	Adapter string        `json:"adapter,omitempty"`
-	Status  record.Status `json:"status"`
+	Adapter string `json:"adapter,omitempty"`
+	// Modality is what the request sent besides text, from its outcome's
+	// media counts: "image", "audio" or "image+audio"; empty for a
+	// text-only request (the breakdown's "text").
+	Modality string        `json:"modality,omitempty"`
+	Status   record.Status `json:"status"`
 	// ScheduledMS is a; SentMS is d (nil when never sent).
 	ScheduledMS float64  `json:"scheduled_ms"`
 	SentMS      *float64 `json:"sent_ms"`

@@ -1,6 +1,7 @@
 package score
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -19,7 +20,7 @@ func breakdownOf(requests []report.RequestScore, method stats.PercentileMethod) 
 			v := dim.Of(&requests[i])
 			carried = carried || v != ""
 			if v == "" {
-				v = report.BreakdownNone
+				v = cmp.Or(dim.Unset, report.BreakdownNone)
 			}
 			groups[v] = append(groups[v], &requests[i])
 		}

@@ -13,7 +13,10 @@ type scoreRecord struct {
 	// adapter is the LoRA adapter the request was sent to, when the run
 	// had an adapter mix.
 	adapter string
-	status  record.Status
+	// modality is what the request sent besides text ("image", "audio",
+	// "image+audio"); empty for a text-only request.
+	modality string
+	status   record.Status
 	// scheduled is a; sent (d) and slot (q) are nil when they did not
 	// happen.
 	scheduled  float64
