@@ -120,3 +120,11 @@ func short(s string) string {
 	}
 	return s
 }
+
+// PreparedImageURL is an image whose data: URL its caller built itself
+// from base64 that it encoded (or a file holding such a URL: spoolPath),
+// with its measured size: it is marked checked without a second pass over
+// its bytes.
+func PreparedImageURL(url, spoolPath string, bytes, width, height int) *ImageURL {
+	return &ImageURL{URL: url, SpoolPath: spoolPath, Bytes: bytes, Width: width, Height: height, checked: true}
+}
