@@ -42,6 +42,7 @@ type runFlags struct {
 	metricsListen   metricsListenFlags
 	backends        backendFlags
 	adapters        adapterFlags
+	images          imageFlags
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
@@ -91,6 +92,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	f.metricsListen.register(fs)
 	f.backends.register(fs)
 	f.adapters.register(fs)
+	f.images.register(fs)
 }
 
 // runRun is the run command.
@@ -117,6 +119,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 // exit code.
 func (f *runFlags) execute(ctx context.Context, cfg servebench.RunConfig, stdout, stderr io.Writer) int {
 	defer f.metricsListen.stop()
+	defer f.images.close()
 	if err := f.beforeLoad(ctx, &cfg, stderr); err != nil {
 		fmt.Fprintf(stderr, "servebench run: %v\n", err)
 		return 1
@@ -241,6 +244,9 @@ func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
 	c.Header, c.Redirects = f.headers.header.Clone(), openai.RedirectPolicy(f.followRedirects)
 	cfg.Client = c
 	if err := f.adapters.apply(&cfg); err != nil {
+		return cfg, err
+	}
+	if err := f.images.apply(&cfg, f.seed); err != nil {
 		return cfg, err
 	}
 	return cfg, f.backends.apply(&cfg)
