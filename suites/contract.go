@@ -1,6 +1,7 @@
 package suites
 
 import (
+	"github.com/servebench/servebench/servebench/media"
 	"time"
 
 	"github.com/servebench/servebench/servebench/capacity"
@@ -82,7 +83,13 @@ type Contract struct {
 	// drawn from (see servebench.RunConfig.Adapters); nil without one.
 	// AdapterForm is how an adapter is named in a request's model, chosen
 	// by the engine kind (openai.AdapterBaseColon for SGLang).
-	Adapters    *schedule.AdapterMix
+	Adapters *schedule.AdapterMix
+	// Images is the synthetic image pool each load point's chat rows
+	// carry images from (see media.PoolSpec); nil without one.
+	// ImageServer is the http transport's listen address ("" for
+	// loopback).
+	Images      *media.PoolSpec
+	ImageServer string
 	AdapterForm openai.AdapterForm
 	// UserSearch is the closed-loop search of a contract whose arrival
 	// declares "users: auto", from its search section; nil otherwise.

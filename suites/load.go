@@ -22,7 +22,7 @@ var contractFields = []string{
 	"name", "labels", "engine", "base_url", "model", "api_key_env", "endpoint", "length_control",
 	"workload", "arrival", "count", "duration", "warmup", "max_concurrency", "timeouts", "slo",
 	"objectives", "schedule_lag_tolerance", "artifacts", "baseline", "bounded_memory",
-	"benchmark_report", "metrics_listen", "backend_header", "backend_metrics", "search", "adapters",
+	"benchmark_report", "metrics_listen", "backend_header", "backend_metrics", "search", "adapters", "images",
 }
 
 // Load reads and validates one contract file. Every problem is reported,
@@ -114,6 +114,7 @@ func Parse(path string, data []byte) (*Contract, error) {
 	d.slo(m, c)
 	d.objectives(m, c)
 	d.endpointFit(m, c)
+	d.images(m, c)
 	d.userSearch(m, c)
 	d.baseline(m, c)
 	c.ScheduleLagTolerance = d.duration(m, "schedule_lag_tolerance")
