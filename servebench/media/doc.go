@@ -2,8 +2,8 @@
 // pool of synthetic images of declared sizes, format and content, encoded
 // in parallel and held in memory or spooled to disk, attached to a
 // workload's chat rows as image_url content parts (data: URLs, or http
-// URLs of a loopback file server it starts); and the conversion of an
-// image-import file into such rows.
+// URLs of a loopback file server it starts). Importing images from files
+// is fixtures/traces.ImportImages (servebench workload import images).
 //
 // Entry points:
 //
@@ -11,7 +11,6 @@
 //	PoolSpec, BuildPool (Pool)    the synthetic pool: generated in parallel, nothing encoded on the timed path
 //	Pool.Attach                   a workload whose chat rows carry the pool's images, drawn by seeded index
 //	Pool.Serve (ImageServer)      the file server for the http transport
-//	ImportImages                  an image-import JSONL file as content-part rows
 //
 // The package depends on record and schedule only.
 package media
