@@ -5,8 +5,10 @@ import (
 	"encoding/base64"
 	"image"
 	"image/png"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -131,5 +133,49 @@ func TestCheckWorkloadRefusesMediaWhereNoImagesGo(t *testing.T) {
 		if err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Fatalf("%s: %v, want %q", e, err, want)
 		}
+	}
+}
+
+// TestClientSplicesLargeImages sends a data: URL above the splice size
+// (a 300×200 noise PNG: about 60 KB, 80 KB as base64) and a spooled one: the server
+// receives the whole body, byte for byte, with a Content-Length that
+// matches it.
+func TestClientSplicesLargeImages(t *testing.T) {
+	img := image.NewGray(image.Rect(0, 0, 300, 200))
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range img.Pix {
+		img.Pix[i] = byte(rng.Uint32())
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	url := "data:image/png;base64," + base64.StdEncoding.EncodeToString(buf.Bytes())
+	if len(url) < 64<<10 {
+		t.Fatalf("the test image is too small to be spliced: %d bytes", len(url))
+	}
+	path := filepath.Join(t.TempDir(), "1.url")
+	if err := os.WriteFile(path, []byte(url), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	row := &record.Request{ID: "big", MaxTokens: 4, Messages: []record.Message{{Role: "user", Parts: []record.ContentPart{
+		{Type: record.PartText, Text: "two"},
+		{Type: record.PartImageURL, ImageURL: record.PreparedImageURL(url, "", buf.Len(), 300, 200)},
+		{Type: record.PartImageURL, ImageURL: record.PreparedImageURL("", path, buf.Len(), 300, 200)}}}}}
+	srv := ssetest.New(t, func(w *ssetest.Writer) {
+		w.StreamHeader()
+		w.Content(ssetest.ChatContent("ok"))
+		w.Done()
+	})
+	out := sendRow(t, srv, chatClient(), row)
+	wantStatus(t, out, record.StatusSuccess)
+	body := srv.LastBody()
+	part := `{"type":"image_url","image_url":{"url":"` + url + `"}}`
+	wantContains(t, "body", string(body), `{"type":"text","text":"two"},`+part+`,`+part)
+	if got := srv.LastHeader().Get("Content-Length"); got != strconv.Itoa(len(body)) {
+		t.Fatalf("Content-Length %s, body %d bytes", got, len(body))
+	}
+	if out.ImagePixels != 120000 {
+		t.Fatalf("pixels %d, want 2·300·200 = 120000", out.ImagePixels)
 	}
 }

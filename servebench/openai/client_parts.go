@@ -2,7 +2,6 @@ package openai
 
 import (
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -11,9 +10,9 @@ import (
 // messages writes member name with msgs as a chat "messages" array: each
 // message's content a JSON string or its array of content parts. A
 // checked image URL or audio clip (record.ImageURL.CheckURL,
-// record.InputAudio.CheckAudio) is copied into the body as it is, and a
-// spooled image is copied from its file: no image byte is encoded per
-// send.
+// record.InputAudio.CheckAudio) goes into the body as it is, and a
+// spooled image from its file: no image byte is encoded per send, and one
+// of spliceMin bytes or more is spliced in (see payload), not copied.
 func (b *bodyWriter) messages(name string, msgs []record.Message) error {
 	if !b.member(name) {
 		return nil
@@ -120,34 +119,34 @@ func (b *bodyWriter) image(u *record.ImageURL, responses bool) error {
 	return nil
 }
 
-// checkedString writes s as a JSON string: copied as it is when checked
-// (known to need no escaping), encoded otherwise.
+// checkedString writes s as a JSON string: as it is when checked (known to
+// need no escaping; spliced in from spliceMin bytes), encoded otherwise.
 func (b *bodyWriter) checkedString(s string, checked bool) error {
 	if !checked {
 		return b.value(s)
 	}
-	b.buf.Grow(len(s) + 2)
 	b.buf.WriteByte('"')
-	b.buf.WriteString(s)
+	if len(s) >= spliceMin {
+		b.splices = append(b.splices, splice{at: b.buf.Len(), text: s})
+		b.spliced += int64(len(s))
+	} else {
+		b.buf.WriteString(s)
+	}
 	b.buf.WriteByte('"')
 	return nil
 }
 
-// spooled copies a spooled image's URL text from its file, as a JSON
-// string (the file was written as a checked data: URL).
+// spooled splices a spooled image's URL text in from its file, as a JSON
+// string (the file was written as a checked data: URL): the file is read
+// as the body is sent.
 func (b *bodyWriter) spooled(path string) error {
-	f, err := os.Open(path)
+	st, err := os.Stat(path)
 	if err != nil {
 		return fmt.Errorf("spooled image: %w", err)
 	}
-	defer f.Close()
-	if st, err := f.Stat(); err == nil {
-		b.buf.Grow(int(st.Size()) + 2)
-	}
 	b.buf.WriteByte('"')
-	if _, err := io.Copy(b.buf, f); err != nil {
-		return fmt.Errorf("spooled image %s: %w", path, err)
-	}
+	b.splices = append(b.splices, splice{at: b.buf.Len(), path: path, n: st.Size()})
+	b.spliced += st.Size()
 	b.buf.WriteByte('"')
 	return nil
 }
@@ -158,13 +157,17 @@ func mediaSize(m *record.Message) int {
 	for _, p := range m.Parts {
 		n += len(p.Text) + 48
 		if u := p.ImageURL; u != nil {
-			n += len(u.URL) + len(u.Detail)
-			if u.SpoolPath != "" {
-				n += u.Bytes/3*4 + 64
+			if len(u.URL) < spliceMin {
+				n += len(u.URL)
 			}
+			n += len(u.Detail)
+
 		}
 		if a := p.InputAudio; a != nil {
-			n += len(a.Data) + len(a.Format)
+			if len(a.Data) < spliceMin {
+				n += len(a.Data)
+			}
+			n += len(a.Format)
 		}
 	}
 	return n

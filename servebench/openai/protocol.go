@@ -106,7 +106,7 @@ type protocol interface {
 	checkRow(r *record.Request) error
 	// body renders the request body and says whether the answer will be a
 	// stream.
-	body(c *Client, r *record.Request) (body []byte, stream bool, err error)
+	body(c *Client, r *record.Request) (body payload, stream bool, err error)
 	// event folds one stream event received at t into the exchange; true
 	// ends the stream (the exchange's status or settled flag says how).
 	event(x *exchange, resp *http.Response, t time.Time, typ, data []byte) bool

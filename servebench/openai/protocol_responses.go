@@ -78,14 +78,14 @@ func (responsesProtocol) checkRow(r *record.Request) error {
 // body writes model; input (the prompt as a string, or every message,
 // earlier turns included, as an input item: the request is stateless);
 // max_output_tokens; stream; store false; then the row's Extra.
-func (responsesProtocol) body(c *Client, r *record.Request) ([]byte, bool, error) {
+func (responsesProtocol) body(c *Client, r *record.Request) (payload, bool, error) {
 	stream, err := streamRequested(c, r)
 	if err != nil {
-		return nil, false, err
+		return payload{}, false, err
 	}
 	b := newBodyWriter(256+len(r.Prompt)+messagesSize(r.Messages), r.Extra)
 	if err := b.put("model", c.modelFor(r)); err != nil {
-		return nil, false, err
+		return payload{}, false, err
 	}
 	if len(r.Messages) > 0 {
 		err = b.responsesInput("input", r.Messages)
@@ -93,7 +93,7 @@ func (responsesProtocol) body(c *Client, r *record.Request) ([]byte, bool, error
 		err = b.put("input", r.Prompt)
 	}
 	if err != nil {
-		return nil, false, err
+		return payload{}, false, err
 	}
 	if r.MaxTokens > 0 {
 		b.literal("max_output_tokens", strconv.Itoa(r.MaxTokens))
