@@ -31,9 +31,6 @@ type splice struct {
 	n    int64
 }
 
-// bytesPayload is a body held entirely in b.
-func bytesPayload(b []byte) payload { return payload{head: b, size: int64(len(b))} }
-
 // reader returns a fresh reader of the whole body; Close closes any spooled
 // file it opened.
 func (p *payload) reader() io.ReadCloser {
@@ -57,13 +54,6 @@ func (p *payload) reader() io.ReadCloser {
 	parts = append(parts, bytes.NewReader(p.head[from:]))
 	r.Reader = io.MultiReader(parts...)
 	return r
-}
-
-// bytes materialises the whole body (for tests and errors).
-func (p *payload) bytes() ([]byte, error) {
-	r := p.reader()
-	defer r.Close()
-	return io.ReadAll(r)
 }
 
 // payloadReader reads a spliced body.
