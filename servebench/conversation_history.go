@@ -46,7 +46,7 @@ func (c *conversation) request(req *record.Request, later bool) *record.Request 
 		if sent.Messages[i].Role != "assistant" || k >= len(answers) {
 			continue
 		}
-		setMessageText(&sent.Messages[i], answers[k])
+		sent.Messages[i].SetText(answers[k])
 		k++
 	}
 	return &sent

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -203,7 +204,7 @@ func wantMessages(t *testing.T, id string, got []record.Message, user []string, 
 		t.Fatalf("%s carried %d messages, want %d: %+v", id, len(got), len(want), got)
 	}
 	for i := range want {
-		if got[i] != want[i] {
+		if !reflect.DeepEqual(got[i], want[i]) {
 			t.Fatalf("%s message %d is %+v, want %+v (byte for byte)", id, i, got[i], want[i])
 		}
 	}

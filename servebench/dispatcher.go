@@ -242,10 +242,12 @@ func (d *dispatcher) requestID(id string) string {
 	return d.sched.RunID + "/" + id + "/1"
 }
 
-// notSent records entry idx as never sent.
+// notSent records entry idx as never sent, with the media its row would
+// have sent (so the breakdown counts it under its modality).
 func (d *dispatcher) notSent(idx int, out *record.Outcome, why string) time.Time {
 	now := time.Now()
 	out.Status, out.Error = record.StatusNotSent, why
+	out.SetMedia(record.MediaOf(&d.cfg.Workload.Requests[d.plan.row[idx]]))
 	out.TerminalMS = record.Millis(now.Sub(d.start))
 	d.record(idx, out)
 	return now

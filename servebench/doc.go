@@ -24,6 +24,7 @@
 //	stage           package                    entry points
 //	vocabulary      servebench/record          Request, Outcome, Status, Sender, CreateWriter, ReadOutcomes
 //	schedule        servebench/schedule        LoadWorkload, NewArrival, Build, Write, Read
+//	media           servebench/media           ParseImageSizes, BuildPool, Pool.Attach, Pool.Serve
 //	protocol        servebench/openai          NewClient, Client.Do, Preflight, Redactor
 //	report model    servebench/report          Report, Report.WriteText, Report.WriteHTML, Report.Percentile
 //	score           servebench/score           Outcomes, RunDir, RunDirTo, Files, Measure

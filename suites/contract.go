@@ -1,6 +1,7 @@
 package suites
 
 import (
+	"github.com/servebench/servebench/servebench/media"
 	"time"
 
 	"github.com/servebench/servebench/servebench/capacity"
@@ -85,7 +86,13 @@ type Contract struct {
 	// drawn from (see servebench.RunConfig.Adapters); nil without one.
 	// AdapterForm is how an adapter is named in a request's model, chosen
 	// by the engine kind (openai.AdapterBaseColon for SGLang).
-	Adapters    *schedule.AdapterMix
+	Adapters *schedule.AdapterMix
+	// Images is the synthetic image pool each load point's chat rows
+	// carry images from (see media.PoolSpec); nil without one.
+	// ImageServer is the http transport's listen address ("" for
+	// loopback).
+	Images      *media.PoolSpec
+	ImageServer string
 	AdapterForm openai.AdapterForm
 	// History is what the later turns of the workload's conversations
 	// carry as the earlier answers (see servebench.RunConfig.History):

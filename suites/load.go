@@ -23,7 +23,7 @@ var contractFields = []string{
 	"workload", "arrival", "count", "duration", "warmup", "max_concurrency", "timeouts", "slo",
 	"objectives", "schedule_lag_tolerance", "artifacts", "baseline", "bounded_memory",
 	"benchmark_report", "metrics_listen", "backend_header", "backend_metrics", "search", "adapters",
-	"history",
+	"history", "images",
 }
 
 // Load reads and validates one contract file. Every problem is reported,
@@ -116,6 +116,7 @@ func Parse(path string, data []byte) (*Contract, error) {
 	d.slo(m, c)
 	d.objectives(m, c)
 	d.endpointFit(m, c)
+	d.images(m, c)
 	d.userSearch(m, c)
 	d.baseline(m, c)
 	c.ScheduleLagTolerance = d.duration(m, "schedule_lag_tolerance")

@@ -72,6 +72,11 @@ func (c *Contract) RunPoint(ctx context.Context, p LoadPoint, target Target, obs
 	if err := safefile.WriteFile(filepath.Join(cfg.OutputDir, ContractFile), c.raw); err != nil {
 		return nil, fmt.Errorf("contract %s: %w", c.Name, err)
 	}
+	stopImages, err := c.prepareImages(&cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer stopImages()
 	res, err := servebench.Run(ctx, cfg)
 	if err != nil {
 		return res, fmt.Errorf("contract %s, %s: %w", c.Name, p.Name, err)

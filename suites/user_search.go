@@ -105,6 +105,11 @@ func (c *Contract) RunUserSearch(ctx context.Context, target Target) (*capacity.
 		return nil, nil, fmt.Errorf("contract %s: %w", c.Name, err)
 	}
 	cfg.OutputDir = dir
+	stopImages, err := c.prepareImages(&cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer stopImages()
 	search := *c.UserSearch
 	sw, err := capacity.RunSweep(ctx, cfg, capacity.Plan{Users: &search, Rule: c.concurrencyRule()})
 	if sw == nil {

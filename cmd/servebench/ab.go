@@ -95,6 +95,8 @@ func (af *abFlags) sides(rf *runFlags, stderr io.Writer) (base, cand servebench.
 		return base, cand, errors.New("--baseline-url and --candidate-url are required")
 	case af.rounds < 1:
 		return base, cand, fmt.Errorf("--rounds: want at least 1, got %d", af.rounds)
+	case rf.images.sizes != "":
+		return base, cand, errors.New("--images: ab does not generate images; give a workload whose rows carry them")
 	}
 	side := func(url, model, metrics, keyEnv string) (servebench.RunConfig, error) {
 		f := *rf

@@ -109,6 +109,9 @@ func k8sJobSpec(fs *flag.FlagSet, run *runFlags, k *k8sFlags) (kube.JobSpec, err
 	// The API key lives in the pods' environment, not here.
 	apiKeyEnv := run.apiKeyEnv
 	run.apiKeyEnv = ""
+	if run.images.sizes != "" {
+		return kube.JobSpec{}, errors.New("--images: k8s job does not generate images; give a workload whose rows carry them")
+	}
 	if _, err := run.config(io.Discard); err != nil {
 		return kube.JobSpec{}, err
 	}

@@ -44,6 +44,7 @@ type runFlags struct {
 	backends         backendFlags
 	adapters         adapterFlags
 	history          conversationHistoryFlag
+	images           imageFlags
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
@@ -95,6 +96,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	f.backends.register(fs)
 	f.adapters.register(fs)
 	f.history.register(fs)
+	f.images.register(fs)
 }
 
 // runRun is the run command.
@@ -121,6 +123,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 // exit code.
 func (f *runFlags) execute(ctx context.Context, cfg servebench.RunConfig, stdout, stderr io.Writer) int {
 	defer f.metricsListen.stop()
+	defer f.images.close()
 	if err := f.beforeLoad(ctx, &cfg, stderr); err != nil {
 		fmt.Fprintf(stderr, "servebench run: %v\n", err)
 		return 1
@@ -248,6 +251,9 @@ func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
 	c.Header, c.Redirects = f.headers.header.Clone(), openai.RedirectPolicy(f.followRedirects)
 	cfg.Client = c
 	if err := f.adapters.apply(&cfg); err != nil {
+		return cfg, err
+	}
+	if err := f.images.apply(&cfg, f.seed); err != nil {
 		return cfg, err
 	}
 	if err := f.history.apply(&cfg); err != nil {

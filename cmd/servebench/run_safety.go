@@ -68,6 +68,9 @@ func (f *runFlags) beforeLoad(ctx context.Context, cfg *servebench.RunConfig, st
 		return err
 	}
 	f.out = out
+	if err := f.images.prepare(cfg, cfg.OutputDir, stderr); err != nil {
+		return err
+	}
 	if !f.skipPreflight {
 		if err := preflight(ctx, *cfg, stderr); err != nil {
 			return err

@@ -170,7 +170,9 @@ type Client struct {
 // Do sends one request and fills the timing and status fields of out:
 // Status, SentMS, FirstContentMS, LastContentMS, FirstReasoningMS,
 // TerminalMS, ContentMS, EventTokens, the token counts, HTTPStatus, Error,
-// FinishReason, Timeout, and (when kept) Text and ToolCalls. The caller has
+// FinishReason, Timeout, the media counts (record.MediaOf the request:
+// Images, ImageBytes, ImagePixels, AudioInputs), ImageTokens, and (when
+// kept) Text and ToolCalls. The caller has
 // already set out.ID, Attempt, Class, ScheduledMS and SlotMS, which Do
 // leaves alone. start is the run's start instant (with its monotonic
 // reading); requestID is sent as the X-Request-Id header.
@@ -178,6 +180,7 @@ type Client struct {
 // Do never panics on server behaviour and always leaves a terminal Status
 // and TerminalMS.
 func (c *Client) Do(ctx context.Context, start time.Time, req *record.Request, requestID string, out *record.Outcome) {
+	out.SetMedia(record.MediaOf(req))
 	x := getExchange(c, start, req, out)
 	defer putExchange(x)
 	x.run(ctx, requestID)

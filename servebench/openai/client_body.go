@@ -20,27 +20,27 @@ import (
 // Extra wins: a key present in Extra replaces the member of the same name,
 // which is then not written at all (a JSON object never carries a key
 // twice).
-func (c *Client) requestBody(req *record.Request, chat bool) (body []byte, stream bool, err error) {
+func (c *Client) requestBody(req *record.Request, chat bool) (body payload, stream bool, err error) {
 	if stream, err = streamRequested(c, req); err != nil {
-		return nil, false, err
+		return payload{}, false, err
 	}
 	if !chat && req.Prompt == "" && len(req.Messages) > 0 {
-		return nil, false, errors.New("the completions endpoint needs a prompt, and the row has only messages")
+		return payload{}, false, errors.New("the completions endpoint needs a prompt, and the row has only messages")
 	}
 	b := newBodyWriter(256+len(req.Prompt)+messagesSize(req.Messages), req.Extra)
 	if err := b.put("model", c.modelFor(req)); err != nil {
-		return nil, false, err
+		return payload{}, false, err
 	}
 	switch {
 	case !chat:
 		err = b.put("prompt", req.Prompt)
 	case len(req.Messages) > 0:
-		err = b.put("messages", req.Messages)
+		err = b.messages("messages", req.Messages)
 	default:
-		err = b.put("messages", []record.Message{{Role: "user", Content: req.Prompt}})
+		err = b.messages("messages", []record.Message{{Role: "user", Content: req.Prompt}})
 	}
 	if err != nil {
-		return nil, false, err
+		return payload{}, false, err
 	}
 	if req.MaxTokens > 0 {
 		b.literal("max_tokens", strconv.Itoa(req.MaxTokens))
@@ -73,6 +73,9 @@ func messagesSize(ms []record.Message) int {
 	n := 0
 	for _, m := range ms {
 		n += len(m.Role) + len(m.Content) + 32
+		if m.Parts != nil {
+			n += mediaSize(&m)
+		}
 	}
 	return n
 }

@@ -18,6 +18,10 @@ type bodyWriter struct {
 	enc   *json.Encoder
 	extra map[string]json.RawMessage
 	first bool
+	// splices are the large prepared strings and spooled files kept out of
+	// buf (see payload); spliced counts their bytes.
+	splices []splice
+	spliced int64
 }
 
 // newBodyWriter starts a body of about size bytes with the row's Extra.
@@ -77,7 +81,7 @@ func (b *bodyWriter) literal(name, s string) {
 }
 
 // finish writes Extra's members and closes the object.
-func (b *bodyWriter) finish() ([]byte, error) {
+func (b *bodyWriter) finish() (payload, error) {
 	keys := make([]string, 0, len(b.extra))
 	for k := range b.extra {
 		keys = append(keys, k)
@@ -86,11 +90,11 @@ func (b *bodyWriter) finish() ([]byte, error) {
 	for _, k := range keys {
 		raw := b.extra[k]
 		if !json.Valid(raw) {
-			return nil, fmt.Errorf("extra field %q: not valid JSON", k)
+			return payload{}, fmt.Errorf("extra field %q: not valid JSON", k)
 		}
 		b.comma()
 		if err := b.value(k); err != nil {
-			return nil, err
+			return payload{}, err
 		}
 		b.buf.WriteByte(':')
 		b.buf.Write(bytes.TrimSpace(raw))
@@ -99,7 +103,8 @@ func (b *bodyWriter) finish() ([]byte, error) {
 		b.buf.WriteByte('{')
 	}
 	b.buf.WriteByte('}')
-	return b.buf.Bytes(), nil
+	head := b.buf.Bytes()
+	return payload{head: head, splices: b.splices, size: int64(len(head)) + b.spliced}, nil
 }
 
 // streamRequested says whether the request asks for a stream: the

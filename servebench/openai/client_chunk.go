@@ -221,6 +221,9 @@ type wireUsage struct {
 	// prefix cache, when the engine reports them.
 	PromptDetails struct {
 		CachedTokens optInt `json:"cached_tokens"`
+		// ImageTokens counts the prompt tokens the engine gave the
+		// request's images, where it reports them.
+		ImageTokens optInt `json:"image_tokens"`
 	} `json:"prompt_tokens_details"`
 }
 

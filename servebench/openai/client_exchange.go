@@ -142,11 +142,13 @@ func (x *exchange) run(ctx context.Context, requestID string) {
 	// Do returns (and WithClientTrace rewrites its hooks to compose them
 	// with a trace already in ctx).
 	trace := &httptrace.ClientTrace{GotConn: x.gotConnFn}
-	hreq, err := http.NewRequestWithContext(httptrace.WithClientTrace(rctx, trace), http.MethodPost, x.c.endpointURL(), bytes.NewReader(body))
+	hreq, err := http.NewRequestWithContext(httptrace.WithClientTrace(rctx, trace), http.MethodPost, x.c.endpointURL(), body.reader())
 	if err != nil {
 		x.end(record.StatusNotSent, time.Now(), "request not sent: "+err.Error())
 		return
 	}
+	hreq.ContentLength = body.size
+	hreq.GetBody = func() (io.ReadCloser, error) { return body.reader(), nil }
 	h := hreq.Header
 	x.c.setHeaders(h)
 	h["Content-Type"] = headerJSON

@@ -1,7 +1,6 @@
 package openai
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -102,7 +101,7 @@ func noRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastRe
 // send sends req (whose body, if any, is body) and follows the redirects
 // c.Redirects allows, each with the same method, headers and body. A
 // redirect it does not follow comes back as the response.
-func (c *Client) send(req *http.Request, body []byte) (*http.Response, error) {
+func (c *Client) send(req *http.Request, body payload) (*http.Response, error) {
 	hc := *c.httpClient()
 	hc.CheckRedirect = noRedirect
 	for hops := 0; ; hops++ {
@@ -118,9 +117,9 @@ func (c *Client) send(req *http.Request, body []byte) (*http.Response, error) {
 		_ = resp.Body.Close()
 		next := req.Clone(req.Context())
 		next.URL, next.Host = target, ""
-		if body != nil {
-			next.Body, next.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
-			next.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+		if body.size > 0 {
+			next.Body, next.ContentLength = body.reader(), body.size
+			next.GetBody = func() (io.ReadCloser, error) { return body.reader(), nil }
 		}
 		req = next
 	}

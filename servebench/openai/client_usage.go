@@ -50,6 +50,7 @@ func (x *exchange) countTokens() {
 	if present {
 		out.PromptTokens = usage.PromptTokens.ptrOrNil()
 		out.CachedTokens = usage.PromptDetails.CachedTokens.ptrOrNil()
+		out.ImageTokens = usage.PromptDetails.ImageTokens.ptrOrNil()
 		out.ReasoningTokens = usage.Details.ReasoningTokens.ptrOrNil()
 		if usage.CompletionTokens.ok {
 			out.OutputTokens = new(usage.CompletionTokens.v)

@@ -152,7 +152,7 @@ func (c *Client) servedModels(ctx context.Context) (models []string, note string
 		return nil, "", fmt.Errorf("GET /v1/models: %v", err)
 	}
 	c.setHeaders(req.Header)
-	resp, err := c.send(req, nil)
+	resp, err := c.send(req, payload{})
 	if errors.Is(err, syscall.ECONNREFUSED) {
 		return nil, "", fmt.Errorf("GET /v1/models: %s refused the connection: the port is closed, nothing listens there (%w)", RedactURL(base), syscall.ECONNREFUSED)
 	}

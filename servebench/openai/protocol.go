@@ -106,7 +106,7 @@ type protocol interface {
 	checkRow(r *record.Request) error
 	// body renders the request body and says whether the answer will be a
 	// stream.
-	body(c *Client, r *record.Request) (body []byte, stream bool, err error)
+	body(c *Client, r *record.Request) (body payload, stream bool, err error)
 	// event folds one stream event received at t into the exchange; true
 	// ends the stream (the exchange's status or settled flag says how).
 	event(x *exchange, resp *http.Response, t time.Time, typ, data []byte) bool
@@ -193,7 +193,28 @@ func (e Endpoint) CheckRow(r *record.Request) error {
 	if !ok {
 		return fmt.Errorf("unknown endpoint %q: want one of %s", e, EndpointList())
 	}
+	if err := checkMedia(p, r); err != nil {
+		return err
+	}
 	return p.checkRow(r)
+}
+
+// checkMedia refuses a row with image or audio parts for an endpoint that
+// takes none: only chat takes both, and Responses takes images.
+func checkMedia(p protocol, r *record.Request) error {
+	if !record.HasMedia(r) {
+		return nil
+	}
+	e := p.api().Endpoint
+	switch m := record.MediaOf(r); {
+	case e == EndpointChat:
+		return nil
+	case e == EndpointResponses && m.Audio == 0:
+		return nil
+	case e == EndpointResponses:
+		return fmt.Errorf("messages: row %q sends input_audio, and the responses endpoint takes no audio (use %s)", r.ID, EndpointChat)
+	}
+	return fmt.Errorf("messages: row %q sends images or audio, and the %s endpoint takes none (use %s or %s)", r.ID, e, EndpointChat, EndpointResponses)
 }
 
 // CheckWorkload checks every row of w against endpoint e, before any
@@ -206,6 +227,9 @@ func (e Endpoint) CheckWorkload(w *schedule.Workload) error {
 	}
 	for i := range w.Requests {
 		r := &w.Requests[i]
+		if err := checkMedia(p, r); err != nil {
+			return fmt.Errorf("%s:%d: %w", w.Name, r.Line, err)
+		}
 		if err := p.checkRow(r); err != nil {
 			return fmt.Errorf("%s:%d: %w", w.Name, r.Line, err)
 		}

@@ -47,13 +47,13 @@ func (embeddingsProtocol) checkRow(r *record.Request) error {
 
 // body writes model, input (as the row gave it) and encoding_format
 // "float", then the row's Extra. The answer is never a stream.
-func (embeddingsProtocol) body(c *Client, r *record.Request) ([]byte, bool, error) {
+func (embeddingsProtocol) body(c *Client, r *record.Request) (payload, bool, error) {
 	b := newBodyWriter(128+textsSize(r.Input.Texts), r.Extra)
 	if err := b.put("model", c.modelFor(r)); err != nil {
-		return nil, false, err
+		return payload{}, false, err
 	}
 	if err := b.put("input", r.Input); err != nil {
-		return nil, false, err
+		return payload{}, false, err
 	}
 	b.literal("encoding_format", `"float"`)
 	body, err := b.finish()

@@ -81,7 +81,7 @@ func (p rerankProtocol) checkRow(r *record.Request) error {
 // body writes the shape's members: model (not for TEI, which serves one
 // model), the query and the documents under the shape's names, top_n when
 // the row sets it, then the row's Extra. The answer is never a stream.
-func (p rerankProtocol) body(c *Client, r *record.Request) ([]byte, bool, error) {
+func (p rerankProtocol) body(c *Client, r *record.Request) (payload, bool, error) {
 	b := newBodyWriter(128+len(r.Query)+textsSize(r.Documents), r.Extra)
 	queryName, docsName := "query", "documents"
 	switch p.shape {
@@ -104,7 +104,7 @@ func (p rerankProtocol) body(c *Client, r *record.Request) ([]byte, bool, error)
 		err = b.put("top_n", *r.TopN)
 	}
 	if err != nil {
-		return nil, false, err
+		return payload{}, false, err
 	}
 	body, err := b.finish()
 	return body, false, err

@@ -75,36 +75,25 @@ func (responsesProtocol) checkRow(r *record.Request) error {
 	return nil
 }
 
-// responsesItem is an input item of the Responses API: one message.
-type responsesItem struct {
-	Type    string `json:"type"`
-	Role    string `json:"role"`
-	Content string `json:"content"`
-}
-
 // body writes model; input (the prompt as a string, or every message,
 // earlier turns included, as an input item: the request is stateless);
 // max_output_tokens; stream; store false; then the row's Extra.
-func (responsesProtocol) body(c *Client, r *record.Request) ([]byte, bool, error) {
+func (responsesProtocol) body(c *Client, r *record.Request) (payload, bool, error) {
 	stream, err := streamRequested(c, r)
 	if err != nil {
-		return nil, false, err
+		return payload{}, false, err
 	}
 	b := newBodyWriter(256+len(r.Prompt)+messagesSize(r.Messages), r.Extra)
 	if err := b.put("model", c.modelFor(r)); err != nil {
-		return nil, false, err
+		return payload{}, false, err
 	}
 	if len(r.Messages) > 0 {
-		items := make([]responsesItem, len(r.Messages))
-		for i, m := range r.Messages {
-			items[i] = responsesItem{Type: "message", Role: m.Role, Content: m.Content}
-		}
-		err = b.put("input", items)
+		err = b.responsesInput("input", r.Messages)
 	} else {
 		err = b.put("input", r.Prompt)
 	}
 	if err != nil {
-		return nil, false, err
+		return payload{}, false, err
 	}
 	if r.MaxTokens > 0 {
 		b.literal("max_output_tokens", strconv.Itoa(r.MaxTokens))
@@ -151,6 +140,7 @@ type wireResponse struct {
 		OutputTokens       optInt `json:"output_tokens"`
 		InputTokensDetails struct {
 			CachedTokens optInt `json:"cached_tokens"`
+			ImageTokens  optInt `json:"image_tokens"`
 		} `json:"input_tokens_details"`
 		OutputTokensDetails struct {
 			ReasoningTokens optInt `json:"reasoning_tokens"`
@@ -279,6 +269,7 @@ func (x *exchange) responsesTerminal(r *wireResponse) string {
 		x.finalUsage = wireUsage{PromptTokens: u.InputTokens, CompletionTokens: u.OutputTokens}
 		x.finalUsage.Details.ReasoningTokens = u.OutputTokensDetails.ReasoningTokens
 		x.finalUsage.PromptDetails.CachedTokens = u.InputTokensDetails.CachedTokens
+		x.finalUsage.PromptDetails.ImageTokens = u.InputTokensDetails.ImageTokens
 		x.hasFinalUsage = true
 	}
 	switch r.Status {

@@ -65,11 +65,11 @@ func (completionsProtocol) checkRow(r *record.Request) error {
 // checkRow: a chat row needs a prompt or messages.
 func (chatProtocol) checkRow(r *record.Request) error { return checkTextRow(r) }
 
-func (completionsProtocol) body(c *Client, r *record.Request) ([]byte, bool, error) {
+func (completionsProtocol) body(c *Client, r *record.Request) (payload, bool, error) {
 	return c.requestBody(r, false)
 }
 
-func (chatProtocol) body(c *Client, r *record.Request) ([]byte, bool, error) {
+func (chatProtocol) body(c *Client, r *record.Request) (payload, bool, error) {
 	return c.requestBody(r, true)
 }
 

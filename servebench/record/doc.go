@@ -7,6 +7,7 @@
 // Entry points:
 //
 //	Request, Message, TextInput    one workload row, as the workload file gives it
+//	ContentPart, ImageURL, MediaOf a chat message's image and audio parts, and what a request sends
 //	Outcome, Status, TimeoutKind   one attempt's terminal record and its clocks
 //	Sender                         what a protocol client implements
 //	CreateWriter                   write outcomes as requests end (Writer)

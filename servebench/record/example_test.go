@@ -1,6 +1,7 @@
 package record_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -46,4 +47,21 @@ func ExampleCreateWriter() {
 	// Output:
 	// r1 success 81
 	// r2 not_sent 60
+}
+
+// A message's content is its text or its content parts; SetText makes it
+// plain text again.
+func ExampleMessage_SetText() {
+	m := record.Message{Role: "user", Parts: []record.ContentPart{
+		{Type: record.PartText, Text: "What is this?"},
+		{Type: record.PartImageURL, ImageURL: &record.ImageURL{URL: "http://127.0.0.1:8080/images/0.jpg"}},
+	}}
+	b, _ := json.Marshal(m)
+	fmt.Println(string(b))
+	m.SetText("A cat.")
+	b, _ = json.Marshal(m)
+	fmt.Println(string(b))
+	// Output:
+	// {"role":"user","content":[{"type":"text","text":"What is this?"},{"type":"image_url","image_url":{"url":"http://127.0.0.1:8080/images/0.jpg"}}]}
+	// {"role":"user","content":"A cat."}
 }

@@ -98,6 +98,20 @@ type Outcome struct {
 	// schedule's adapter mix ("base" for the base model); omitted when the
 	// run has no mix.
 	Adapter string `json:"adapter,omitempty"`
+	// Images is the number of image parts the request sent; omitted when 0.
+	Images int `json:"images,omitempty"`
+	// ImageBytes is the images' encoded size in bytes (base64-decoded for
+	// data: URLs), counting the images whose size is known; omitted when 0.
+	ImageBytes int `json:"image_bytes,omitempty"`
+	// ImagePixels is the images' width × height summed, counting the
+	// images whose size is known; omitted when 0.
+	ImagePixels int `json:"image_pixels,omitempty"`
+	// ImageTokens is usage.prompt_tokens_details.image_tokens where the
+	// engine reports it; nil (omitted) otherwise, never 0 for unknown.
+	ImageTokens *int `json:"image_tokens,omitempty"`
+	// AudioInputs is the number of input_audio parts the request sent;
+	// omitted when 0.
+	AudioInputs int `json:"audio_inputs,omitempty"`
 	// TimeoutDueMS is when the deadline named by Timeout was due; the
 	// attempt's TerminalMS is when it fired (never earlier). Absent for
 	// any other status.

@@ -81,6 +81,11 @@ const (
 	ofTimeout
 	ofBackend
 	ofAdapter
+	ofImages
+	ofImageBytes
+	ofImagePixels
+	ofImageTokens
+	ofAudioInputs
 )
 
 // outcomeFastNames lists the keys in the order json.Marshal writes them.
@@ -91,7 +96,8 @@ var outcomeFastNames = []string{
 	ofEventTokens: "event_tokens", ofOutputTokens: "output_tokens", ofTokenSource: "token_count_source",
 	ofPromptTokens: "prompt_tokens", ofCachedTokens: "cached_tokens", ofReasoningTokens: "reasoning_tokens", ofItems: "items", ofHTTPStatus: "http_status",
 	ofError: "error", ofFinishReason: "finish_reason", ofLengthEnforced: "length_enforced", ofTimeout: "timeout",
-	ofBackend: "backend", ofAdapter: "adapter",
+	ofBackend: "backend", ofAdapter: "adapter", ofImages: "images", ofImageBytes: "image_bytes",
+	ofImagePixels: "image_pixels", ofImageTokens: "image_tokens", ofAudioInputs: "audio_inputs",
 }
 
 var outcomeFastFields = map[string]int{
@@ -101,7 +107,8 @@ var outcomeFastFields = map[string]int{
 	"event_tokens": ofEventTokens, "output_tokens": ofOutputTokens, "token_count_source": ofTokenSource,
 	"prompt_tokens": ofPromptTokens, "cached_tokens": ofCachedTokens, "reasoning_tokens": ofReasoningTokens, "items": ofItems, "http_status": ofHTTPStatus,
 	"error": ofError, "finish_reason": ofFinishReason, "length_enforced": ofLengthEnforced, "timeout": ofTimeout,
-	"backend": ofBackend, "adapter": ofAdapter,
+	"backend": ofBackend, "adapter": ofAdapter, "images": ofImages, "image_bytes": ofImageBytes,
+	"image_pixels": ofImagePixels, "image_tokens": ofImageTokens, "audio_inputs": ofAudioInputs,
 }
 
 // outcomeFastRequired are the keys json.Marshal always writes and the
@@ -165,6 +172,16 @@ func outcomeField(s *jsonscan.Scanner, f int, o *Outcome, content *[]float64, to
 		o.ReasoningTokens, ok = s.OptInt()
 	case ofItems:
 		o.Items, ok = s.OptInt()
+	case ofImages:
+		o.Images, ok = s.Int()
+	case ofImageBytes:
+		o.ImageBytes, ok = s.Int()
+	case ofImagePixels:
+		o.ImagePixels, ok = s.Int()
+	case ofImageTokens:
+		o.ImageTokens, ok = s.OptInt()
+	case ofAudioInputs:
+		o.AudioInputs, ok = s.Int()
 	case ofHTTPStatus:
 		o.HTTPStatus, ok = s.OptInt()
 	case ofTokenSource:

@@ -45,6 +45,15 @@ func outcomeLines(t testing.TB) [][]byte {
 		if i%13 == 1 {
 			o.Items = new(i % 9) // an embeddings or rerank record
 		}
+		if i%6 == 2 {
+			o.Images, o.ImageBytes, o.ImagePixels = 1+i%3, 1000+i, 256*256*(1+i%3)
+			if i%12 == 2 {
+				o.ImageTokens = new(256 * (1 + i%3)) // reported; nil otherwise, never 0 for unknown
+			}
+		}
+		if i%9 == 4 {
+			o.AudioInputs = 1
+		}
 		if i%11 == 0 {
 			o.Quality = &quality.Verdict{Pass: true, Check: "contains"}
 			o.Text = new("hello")

@@ -69,9 +69,3 @@ type Request struct {
 	// written unless the text was wanted there anyway.
 	KeepText bool `json:"-"`
 }
-
-// Message is one chat message.
-type Message struct {
-	Role    string `json:"role"`
-	Content string `json:"content"`
-}

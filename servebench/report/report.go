@@ -243,6 +243,10 @@ type RequestScore struct {
 	// Adapter is the LoRA adapter the request was sent to; empty when the
 	// run had no adapter mix.
 	Adapter string `json:"adapter,omitempty"`
+	// Modality is what the request sent besides text, from its outcome's
+	// media counts: "image", "audio" or "image+audio"; empty for a
+	// text-only request (the breakdown's "text").
+	Modality string        `json:"modality,omitempty"`
 	// Turn is the request's place in its conversation, "1" for its first
 	// turn (and for a request outside any conversation); empty when the
 	// run had no conversation.

@@ -1,5 +1,7 @@
 package report
 
+import "github.com/servebench/servebench/servebench/record"
+
 // BreakdownNone is the value under which a dimension counts the requests
 // that carry no value for it (a request never sent has no backend).
 const BreakdownNone = "(none)"
@@ -48,6 +50,9 @@ type BreakdownSource struct {
 	// ColdStart says that each value's first request sent starts cold,
 	// so its TTFT is reported apart from the warm ones'.
 	ColdStart bool
+	// Unset is the value of a request that carries none, once some
+	// request carries one; "" means BreakdownNone.
+	Unset string
 }
 
 // BreakdownSources are the dimensions a report is broken down by, in
@@ -59,6 +64,7 @@ func BreakdownSources() []BreakdownSource {
 		{Name: "backend", Of: func(rs *RequestScore) string { return rs.Backend }},
 		{Name: "adapter", Of: func(rs *RequestScore) string { return rs.Adapter }, ColdStart: true},
 		{Name: "turn", Of: func(rs *RequestScore) string { return rs.Turn }},
+		{Name: "modality", Of: func(rs *RequestScore) string { return rs.Modality }, Unset: record.ModalityText},
 	}
 }
 

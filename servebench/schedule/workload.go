@@ -126,6 +126,9 @@ func validateRow(r *record.Request) error {
 			return fmt.Errorf("messages[%d].role: required", i)
 		}
 	}
+	if err := validateParts(r); err != nil {
+		return err
+	}
 	if r.Expect != nil {
 		if err := r.Expect.Validate(); err != nil {
 			return fmt.Errorf("expect: %w", err)

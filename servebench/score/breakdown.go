@@ -1,6 +1,8 @@
 package score
 
 import (
+	"cmp"
+
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/stats"
@@ -68,7 +70,7 @@ func (t *breakdownTally) add(rs *report.RequestScore) {
 		case v == "" && !d.carried:
 			continue // counted by the cohort's own figures
 		case v == "":
-			v = report.BreakdownNone
+			v = d.none()
 		}
 		vt := d.values[v]
 		if vt == nil {
@@ -86,6 +88,10 @@ func (t *breakdownTally) add(rs *report.RequestScore) {
 	}
 }
 
+// none is the value of a request that carries none for the dimension:
+// its Unset value, or BreakdownNone.
+func (d *dimensionTally) none() string { return cmp.Or(d.source.Unset, report.BreakdownNone) }
+
 // startNone gives a dimension that has just carried its first value its
 // BreakdownNone value: every request before this one.
 func (t *breakdownTally) startNone(d *dimensionTally) {
@@ -93,7 +99,7 @@ func (t *breakdownTally) startNone(d *dimensionTally) {
 		return
 	}
 	ttft, tpot, e2e := t.overall()
-	d.values[report.BreakdownNone] = &valueTally{offered: t.total, qualified: t.qualified,
+	d.values[d.none()] = &valueTally{offered: t.total, qualified: t.qualified,
 		ttft: ttft.clone(false), tpot: tpot.clone(false), e2e: e2e.clone(false)}
 }
 

@@ -287,6 +287,9 @@ func recordFromOutcome(o *record.Outcome, scheduled float64, class string, fail 
 	if rec.class == "" {
 		rec.class = class
 	}
+	if m := o.Modality(); m != record.ModalityText {
+		rec.modality = m
+	}
 	if err := checkOutcomeClocks(o, scheduled, fail); err != nil {
 		return rec, err
 	}

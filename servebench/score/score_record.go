@@ -13,6 +13,9 @@ type scoreRecord struct {
 	// adapter is the LoRA adapter the request was sent to, when the run
 	// had an adapter mix.
 	adapter string
+	// modality is what the request sent besides text ("image", "audio",
+	// "image+audio"); empty for a text-only request.
+	modality string
 	// turn is the request's place in its conversation ("1", "2", …);
 	// empty when the schedule has no conversation.
 	turn   string
