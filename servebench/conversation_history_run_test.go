@@ -161,17 +161,27 @@ func (l *wireLog) sentMessages(t *testing.T, id string) []record.Message {
 	if !ok {
 		t.Fatalf("the server never received %s", id)
 	}
+	// Chat messages and Responses input items (which add "type") alike.
+	type wireMessage struct {
+		Role    string `json:"role"`
+		Content string `json:"content"`
+	}
 	var b struct {
-		Messages []record.Message `json:"messages"`
-		Input    []record.Message `json:"input"`
+		Messages []wireMessage `json:"messages"`
+		Input    []wireMessage `json:"input"`
 	}
 	if err := json.Unmarshal(body, &b); err != nil {
 		t.Fatalf("%s: %v in %s", id, err, body)
 	}
-	if b.Messages != nil {
-		return b.Messages
+	sent := b.Messages
+	if sent == nil {
+		sent = b.Input
 	}
-	return b.Input
+	out := make([]record.Message, len(sent))
+	for i, m := range sent {
+		out[i] = record.Message{Role: m.Role, Content: m.Content}
+	}
+	return out
 }
 
 func runConversations(t *testing.T, endpoint openai.Endpoint, history schedule.History, fail ...string) (*wireLog, *servebench.RunResult) {

@@ -43,14 +43,15 @@ func scoreRunStreamed(dir, requestsPath string, opts score.Options) (*report.Rep
 }
 
 // scoreRunDirFlags re-scores --run in bounded memory, whatever the shape
-// of the run directory: the entries go to --requests, or, without it, to a
-// scratch file that the text and HTML reports read and done removes (the
-// JSON report then leaves them out). done is never nil.
+// of the run directory: the entries go to --requests, or, without it,
+// nowhere (the JSON and text reports do without them), except for the HTML
+// report, whose charts read them from a scratch file that done removes.
+// done is never nil.
 func scoreRunDirFlags(f scoreFlags, opts score.Options) (*report.Report, func(), error) {
-	if f.requests != "" || f.format == "json" {
+	if f.requests != "" || f.format != "html" {
 		requests := f.requests
 		if requests == "" {
-			requests = "none" // the JSON report leaves them out
+			requests = "none"
 		}
 		rep, err := scoreRunStreamed(f.runDir, requests, opts)
 		return rep, func() {}, err

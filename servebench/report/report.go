@@ -35,6 +35,9 @@ type Report struct {
 	// unqualified, but the engine's failure rather than the generator's,
 	// so they do not make the load undelivered.
 	StoppedTurns int `json:"stopped_turns,omitempty"`
+	// ErrorMessages counts the failure messages of the requests; nil when
+	// none failed with one.
+	ErrorMessages *ErrorMessages `json:"error_messages,omitempty"`
 	// Qualified counts successes that passed quality (or were not judged)
 	// and every declared latency property.
 	Qualified int `json:"qualified"`

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -15,17 +16,35 @@ func TestCommonErrorMessagesKeepsTheMostCommon(t *testing.T) {
 			reqs = append(reqs, RequestScore{Status: record.StatusHTTPError, Error: string(rune('a' + i))})
 		}
 	}
-	top, distinct, err := commonErrorMessages(&Report{Requests: reqs}, 3)
+	m, err := commonErrorMessages(&Report{Requests: reqs})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if distinct != 6 || len(top) != 3 {
-		t.Fatalf("distinct %d, top %v", distinct, top)
+	if m.Distinct != 6 || len(m.Top) != 6 || m.Capped {
+		t.Fatalf("messages %+v", m)
 	}
-	// Counts 4 (b, d), then 3 (f); equal counts in message order.
-	for i, want := range []errorMessageCount{{record.StatusHTTPError, "b", 4}, {record.StatusHTTPError, "d", 4}, {record.StatusHTTPError, "f", 3}} {
-		if top[i] != want {
-			t.Errorf("top[%d] = %+v, want %+v", i, top[i], want)
+	// Counts 4 (b, d), then 3 (f), 2 (c), 1 (a, e); equal counts in
+	// message order.
+	for i, want := range []ErrorMessageCount{{record.StatusHTTPError, "b", 4}, {record.StatusHTTPError, "d", 4}, {record.StatusHTTPError, "f", 3},
+		{record.StatusHTTPError, "c", 2}, {record.StatusHTTPError, "a", 1}, {record.StatusHTTPError, "e", 1}} {
+		if m.Top[i] != want {
+			t.Errorf("top[%d] = %+v, want %+v", i, m.Top[i], want)
 		}
+	}
+}
+
+// TestErrorMessageTallyCapsDistinctMessages: past MaxErrorMessages
+// distinct messages, new ones are not told apart, the old ones are still
+// counted, and the result says the distinct count is a lower bound.
+func TestErrorMessageTallyCapsDistinctMessages(t *testing.T) {
+	var tally ErrorMessageTally
+	for i := range MaxErrorMessages + 10 {
+		tally.Add(record.StatusTimeout, "request "+strconv.Itoa(i)+" timed out")
+	}
+	tally.Add(record.StatusTimeout, "request 0 timed out")
+	tally.Add(record.StatusSuccess, "")
+	m := tally.Result()
+	if m.Distinct != MaxErrorMessages || !m.Capped || len(m.Top) != TopErrorMessages || m.Top[0].Count != 2 || m.Top[0].Message != "request 0 timed out" {
+		t.Fatalf("distinct %d, capped %v, top %+v", m.Distinct, m.Capped, m.Top[:2])
 	}
 }

@@ -33,6 +33,7 @@ type scoreTally struct {
 	throughput                           throughputTally
 	prefixCache                          prefixCacheTally
 	breakdown                            *breakdownTally
+	errors                               report.ErrorMessageTally
 }
 
 // newScoreTally starts a tally; keep says whether to keep every raw sample
@@ -87,6 +88,7 @@ func (t *scoreTally) add(rec *scoreRecord, rs *report.RequestScore) {
 	rs.Quality = rec.quality.String()
 	rs.QualityEvidence = rec.qualityEvidence
 	rs.Error = rec.errMsg
+	t.errors.Add(rec.status, rec.errMsg)
 	r.StatusCounts[rec.status]++
 	success := rec.status == record.StatusSuccess
 	t.tallyQuality(rec, success)
@@ -231,6 +233,7 @@ func (t *scoreTally) finish() (*report.Report, error) {
 	}
 	r.Valid = len(r.InvalidReasons) == 0
 	r.UnmeasurableCounts, r.FirstUnqualified = t.unqualified.unmeasurable, t.unqualified.list()
+	r.ErrorMessages = t.errors.Result()
 	b, err := t.backlog.report(t.pop.earlyDuration)
 	if err != nil {
 		t.pop.close()
