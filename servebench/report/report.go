@@ -249,7 +249,7 @@ type RequestScore struct {
 	// Modality is what the request sent besides text, from its outcome's
 	// media counts: "image", "audio" or "image+audio"; empty for a
 	// text-only request (the breakdown's "text").
-	Modality string        `json:"modality,omitempty"`
+	Modality string `json:"modality,omitempty"`
 	// Turn is the request's place in its conversation, "1" for its first
 	// turn (and for a request outside any conversation); empty when the
 	// run had no conversation.
