@@ -8,6 +8,7 @@ import (
 
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/score"
 )
 
@@ -45,12 +46,25 @@ func TestRunMeasuresPrefixCacheBothWays(t *testing.T) {
 		t.Fatalf("%d requests reported cached tokens, %d succeeded, want 12 and 12", pc.RequestsReporting, res.Report.ProtocolSuccesses)
 	}
 	var cached, prompt int
+	buckets := map[string]int{}
 	for _, o := range outcomesOf(t, res) {
 		if o.CachedTokens == nil || o.PromptTokens == nil || *o.CachedTokens < 64 {
 			t.Fatalf("request %s: cached %v of %v prompt tokens, want at least the 64 of the shared prefix", o.ID, o.CachedTokens, o.PromptTokens)
 		}
 		cached += *o.CachedTokens
 		prompt += *o.PromptTokens
+		buckets[report.CachedFractionOf(o.CachedTokens, o.PromptTokens)]++
+	}
+	// The TTFT by cached fraction: one breakdown value per bucket the
+	// records fall in, with their counts.
+	byFraction := res.Report.Breakdown["cached_fraction"]
+	if byFraction == nil || len(byFraction.Values) != len(buckets) {
+		t.Fatalf("cached_fraction breakdown %+v, the records fall in %v", byFraction, buckets)
+	}
+	for b, n := range buckets {
+		if v := byFraction.Values[b]; v.Offered != n || v.TTFT.N != n || b == "0%" {
+			t.Fatalf("cached fraction %s: %d offered, %d TTFTs; the records have %d (none uncached)", b, v.Offered, v.TTFT.N, n)
+		}
 	}
 	if pc.CachedTokens != cached || pc.PromptTokens != prompt || *pc.HitRate != float64(cached)/float64(prompt) {
 		t.Fatalf("prefix cache %+v, the records sum to %d cached of %d", *pc, cached, prompt)

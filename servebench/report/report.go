@@ -250,6 +250,10 @@ type RequestScore struct {
 	// media counts: "image", "audio" or "image+audio"; empty for a
 	// text-only request (the breakdown's "text").
 	Modality string `json:"modality,omitempty"`
+	// CachedFraction is the share of the request's prompt tokens the
+	// engine served from its prefix cache, as a bucket (CachedFractionOf);
+	// empty when the engine did not report both counts.
+	CachedFraction string `json:"cached_fraction,omitempty"`
 	// Turn is the request's place in its conversation, "1" for its first
 	// turn (and for a request outside any conversation); empty when the
 	// run had no conversation.

@@ -64,6 +64,7 @@ func BreakdownSources() []BreakdownSource {
 		{Name: "backend", Of: func(rs *RequestScore) string { return rs.Backend }},
 		{Name: "adapter", Of: func(rs *RequestScore) string { return rs.Adapter }, ColdStart: true},
 		{Name: "turn", Of: func(rs *RequestScore) string { return rs.Turn }},
+		{Name: "cached_fraction", Of: func(rs *RequestScore) string { return rs.CachedFraction }},
 		{Name: "modality", Of: func(rs *RequestScore) string { return rs.Modality }, Unset: record.ModalityText},
 	}
 }
@@ -76,4 +77,26 @@ func BreakdownDimensions() []string {
 		names[i] = d.Name
 	}
 	return names
+}
+
+// CachedFractionOf buckets the share of a request's prompt tokens served
+// from the engine's prefix cache: "0%", "0-25%", "25-50%", "50-75%" or
+// "75-100%" (each bucket holds its lower bound; 100% is in the last), names
+// that sort in their order. Empty when either count is unknown or the
+// prompt has no tokens.
+func CachedFractionOf(cached, prompt *int) string {
+	if cached == nil || prompt == nil || *prompt <= 0 {
+		return ""
+	}
+	switch f := float64(*cached) / float64(*prompt); {
+	case f <= 0:
+		return "0%"
+	case f < 0.25:
+		return "0-25%"
+	case f < 0.5:
+		return "25-50%"
+	case f < 0.75:
+		return "50-75%"
+	}
+	return "75-100%"
 }

@@ -82,6 +82,7 @@ func (t *scoreTally) add(rec *scoreRecord, rs *report.RequestScore) {
 	rs.ID, rs.Class, rs.Backend, rs.Adapter, rs.Status = rec.id, rec.class, rec.backend, rec.adapter, rec.status
 	rs.Turn = rec.turn
 	rs.Modality = rec.modality
+	rs.CachedFraction = report.CachedFractionOf(rec.cachedTokens, rec.inputTokens)
 	rs.ScheduledMS = rec.scheduled
 	rs.SentMS = rec.sent
 	rs.OutputTokens = rec.outputTokens
