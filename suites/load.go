@@ -22,7 +22,7 @@ var contractFields = []string{
 	"name", "labels", "engine", "base_url", "model", "api_key_env", "endpoint", "length_control",
 	"workload", "arrival", "count", "duration", "warmup", "max_concurrency", "timeouts", "slo",
 	"objectives", "schedule_lag_tolerance", "artifacts", "baseline", "bounded_memory",
-	"benchmark_report", "metrics_listen", "backend_header", "backend_metrics", "search", "adapters",
+	"benchmark_report", "metrics_listen", "backend_header", "backend_metrics", "search", "adapters", "adapter_assignment",
 	"history", "images",
 }
 

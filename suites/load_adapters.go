@@ -16,6 +16,9 @@ func (d *decoder) adapters(m *mapping, c *Contract) {
 	}
 	n := m.get("adapters")
 	if n == nil {
+		if a := m.get("adapter_assignment"); a != nil {
+			d.errorf(a, "adapter_assignment", "assigns the adapters of an adapters: mix, and there is none")
+		}
 		return
 	}
 	if n.Kind != yaml.MappingNode || len(n.Content) == 0 {
@@ -52,6 +55,12 @@ func (d *decoder) adapters(m *mapping, c *Contract) {
 	if err != nil {
 		d.errorf(n, "adapters", "%v", err)
 		return
+	}
+	if a := m.get("adapter_assignment"); a != nil {
+		if err := mix.SetAssignment(d.str(m, "adapter_assignment")); err != nil {
+			d.errorf(a, "adapter_assignment", "%v", err)
+			return
+		}
 	}
 	c.Adapters = mix
 }

@@ -18,6 +18,8 @@ func TestBadAdapterMixIsRefusedBeforeAnyLoad(t *testing.T) {
 		{[]string{"--adapters", "sql=a"}, `--adapters: sql: the weight "a" is not a number`},
 		{[]string{"--adapters", "sql"}, `--adapters: "sql" is not NAME=WEIGHT`},
 		{[]string{"--adapters", "sql=1", "--adapter-form", "colon"}, `--adapter-form: want name or base:adapter, got "colon"`},
+		{[]string{"--adapters", "sql=1", "--adapter-assignment", "cyclic"}, `--adapter-assignment: want random or round-robin, got "cyclic"`},
+		{[]string{"--adapter-assignment", "round-robin"}, "--adapter-assignment: it assigns the adapters of --adapters, and there are none"},
 	} {
 		out := filepath.Join(t.TempDir(), "run")
 		// Nothing listens on the URL: a refusal must come before any send.

@@ -25,6 +25,34 @@ const AdapterStream = 0xada97e25
 type AdapterMix struct {
 	Names   []string
 	Weights []float64
+	// Assignment is how arrival units get their adapter: AssignRandom
+	// (the default when empty) or AssignRoundRobin.
+	Assignment string
+}
+
+// The ways an AdapterMix assigns adapters to arrival units.
+const (
+	// AssignRandom draws each unit's adapter from the seed, with the
+	// mix's probabilities.
+	AssignRandom = "random"
+	// AssignRoundRobin deals the adapters in a fixed, interleaved order
+	// (smooth weighted round-robin): after any k units each adapter has
+	// had its weight's share of them to within one, whatever the seed.
+	AssignRoundRobin = "round-robin"
+)
+
+// SetAssignment sets how the mix assigns adapters; an unknown way is an
+// error naming the known ones.
+func (m *AdapterMix) SetAssignment(way string) error {
+	switch way {
+	case "", AssignRandom:
+		m.Assignment = AssignRandom
+	case AssignRoundRobin:
+		m.Assignment = way
+	default:
+		return fmt.Errorf("want %s or %s, got %q", AssignRandom, AssignRoundRobin, way)
+	}
+	return nil
 }
 
 // NewAdapterMix checks a mix given as name → weight and normalises the
@@ -104,6 +132,9 @@ func (m *AdapterMix) Pick(u float64) string {
 type adapterDraw struct {
 	mix *AdapterMix
 	rng *rand.Rand
+	// credit is each adapter's running credit under round-robin: every
+	// unit adds each weight, and the adapter picked pays 1.
+	credit []float64
 }
 
 // newAdapterDraw seeds the draws from the schedule's seed; nil without a
@@ -112,7 +143,11 @@ func newAdapterDraw(mix *AdapterMix, seed int64) *adapterDraw {
 	if mix == nil {
 		return nil
 	}
-	return &adapterDraw{mix: mix, rng: rand.New(rand.NewPCG(uint64(seed), AdapterStream))}
+	d := &adapterDraw{mix: mix, rng: rand.New(rand.NewPCG(uint64(seed), AdapterStream))}
+	if mix.Assignment == AssignRoundRobin {
+		d.credit = make([]float64, len(mix.Names))
+	}
+	return d
 }
 
 // next draws one adapter; "" without a mix.
@@ -120,5 +155,16 @@ func (d *adapterDraw) next() string {
 	if d == nil {
 		return ""
 	}
-	return d.mix.Pick(d.rng.Float64())
+	if d.credit == nil {
+		return d.mix.Pick(d.rng.Float64())
+	}
+	best := 0
+	for i, w := range d.mix.Weights {
+		d.credit[i] += w
+		if d.credit[i] > d.credit[best] {
+			best = i
+		}
+	}
+	d.credit[best]--
+	return d.mix.Names[best]
 }

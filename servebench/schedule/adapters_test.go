@@ -3,6 +3,7 @@ package schedule
 import (
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -163,5 +164,33 @@ func TestPackedAdaptersFillEarlierEntries(t *testing.T) {
 	}
 	if strings.Join(got, ",") != ",,x,,y,x" {
 		t.Errorf("adapters %q", got)
+	}
+}
+
+// TestRoundRobinDealsTheMixInProportion: weights 0.5, 0.3, 0.2 over 10
+// units give exactly 5, 3 and 2, interleaved (smooth weighted round-robin,
+// worked by hand: credits after each unit's additions, the largest pays 1),
+// and the same order whatever the seed.
+func TestRoundRobinDealsTheMixInProportion(t *testing.T) {
+	mix, err := NewAdapterMix(map[string]float64{"a": 5, "b": 3, "c": 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := mix.SetAssignment(AssignRoundRobin); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"a", "b", "c", "a", "a", "b", "a", "c", "b", "a"}
+	for _, seed := range []int64{1, 99} {
+		d := newAdapterDraw(mix, seed)
+		var got []string
+		for range want {
+			got = append(got, d.next())
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("seed %d: %v, want %v", seed, got, want)
+		}
+	}
+	if err := mix.SetAssignment("weighted"); err == nil || err.Error() != `want random or round-robin, got "weighted"` {
+		t.Fatalf("an unknown assignment: %v", err)
 	}
 }

@@ -35,6 +35,10 @@ type Schedule struct {
 	// Adapters is the LoRA adapter mix (name → weight, normalised to sum
 	// to 1) each entry's Adapter was drawn from; nil without a mix.
 	Adapters map[string]float64 `json:"adapters,omitempty"`
+	// AdapterAssignment is how the entries got their adapters from the
+	// mix: "random" (drawn from the seed) or "round-robin"; empty
+	// without a mix.
+	AdapterAssignment string `json:"adapter_assignment,omitempty"`
 	// whole is set on a schedule OwnShare cut to its shard's share: the
 	// schedule it was cut from.
 	whole *Schedule

@@ -1,6 +1,7 @@
 package schedule
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -116,6 +117,7 @@ func Realize(p Plan) (*Realization, error) {
 	r := &Realization{Head: s, workload: p.Workload, adapters: p.Adapters, units: units, order: make([]int, len(units))}
 	if p.Adapters != nil {
 		s.Adapters = p.Adapters.Map()
+		s.AdapterAssignment = cmp.Or(p.Adapters.Assignment, AssignRandom)
 	}
 	for i := range r.order {
 		r.order[i] = i
