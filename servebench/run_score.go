@@ -1,8 +1,6 @@
 package servebench
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -211,18 +209,6 @@ func completeGenerator(g *report.GeneratorReport, rep *report.Report, s *schedul
 	}
 }
 
-// sentBefore counts the attempts sent before end: the sends inside the
-// window.
-func sentBefore(outcomes []record.Outcome, end float64) int {
-	n := 0
-	for i := range outcomes {
-		if o := &outcomes[i]; o.SentMS != nil && *o.SentMS < end {
-			n++
-		}
-	}
-	return n
-}
-
 // experimentRecord is the compact record that makes the run reproducible.
 func experimentRecord(cfg RunConfig, s *schedule.Schedule, wallStart time.Time) *report.Experiment {
 	host, _ := os.Hostname()
@@ -263,20 +249,6 @@ func clientVersion() string {
 		return v
 	}
 	return "devel"
-}
-
-// fileSHA256 hashes a file's bytes as it reads them.
-func fileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // writeJSONFile writes v as indented JSON, whole or not at all.
