@@ -7,11 +7,12 @@ import (
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
 	"github.com/onsi/ginkgo/v2/types"
+	. "github.com/onsi/gomega"
 
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/suites"
 )
 
@@ -66,8 +67,9 @@ var _ = Describe("the breakdown objectives", func() {
 			Expect(err).To(HaveOccurred())
 			Expect(strings.Split(err.Error(), "\n")).To(Equal(want))
 		},
-		Entry("an unknown dimension", "    - {dimension: modality, value: image, attainment: 0.9}",
-			`testdata/inline.yaml:12:19: objectives.breakdown[0].dimension: unknown dimension "modality" (want one of class, backend, adapter, turn)`),
+		Entry("an unknown dimension", "    - {dimension: region, value: eu, attainment: 0.9}",
+			`testdata/inline.yaml:12:19: objectives.breakdown[0].dimension: unknown dimension "region" (want one of `+
+				strings.Join(report.BreakdownDimensions(), ", ")+`)`),
 		Entry("an empty value", `    - {dimension: adapter, value: "", attainment: 0.9}`,
 			`testdata/inline.yaml:12:35: objectives.breakdown[0].value: must not be empty`),
 		Entry("no value", "    - {dimension: adapter, attainment: 0.9}",
