@@ -15,10 +15,7 @@ import (
 // Offered, Qualified, Attainment, WilsonLower (from those counts at the
 // report's WilsonConfidence, as the scorer computes it), the report's SLO,
 // WilsonConfidence and PercentileMethod, and Percentiles with the value's
-// TTFT, TPOT and E2E distributions. When the report holds its request
-// entries, or withRequests asks for them to be read from its requests
-// file, the view keeps the subset's entries and the ProtocolSuccesses,
-// StatusCounts and ReasonCounts counted from them.
+// TTFT, TPOT and E2E distributions, and the counts of countSubset.
 func breakdownView(actual any, dimension, value string, withRequests bool) (*report.Report, error) {
 	const who = "InBreakdown"
 	r, err := reportFrom(who, actual)
@@ -55,16 +52,17 @@ func breakdownView(actual any, dimension, value string, withRequests bool) (*rep
 			view.WilsonLower = &lo
 		}
 	}
-	if entries := subsetEntries(r, dimension, value, withRequests); len(entries) == v.Offered {
-		countEntries(view, entries)
-	}
+	countSubset(view, r, dimension, value, withRequests)
 	return view, nil
 }
 
-// subsetEntries returns the report's request entries whose value of the
-// dimension is value: from those the report holds, or, when withRequests
-// is set, from its requests file. None when neither gives them.
-func subsetEntries(r *report.Report, dimension, value string, withRequests bool) []report.RequestScore {
+// countSubset counts the ProtocolSuccesses, StatusCounts and ReasonCounts
+// of the view from the report's entries whose value of the dimension is
+// value: those the report holds, or, when withRequests is set, those of
+// its requests file. withRequests also keeps the entries in the view, for
+// the failure messages. The view is left without counts when the entries
+// do not account for every offered request of the value.
+func countSubset(view, r *report.Report, dimension, value string, withRequests bool) {
 	var of func(*report.RequestScore) string
 	for _, s := range report.BreakdownSources() {
 		if s.Name == dimension {
@@ -72,37 +70,20 @@ func subsetEntries(r *report.Report, dimension, value string, withRequests bool)
 		}
 	}
 	if of == nil {
-		return nil
+		return
 	}
-	var out []report.RequestScore
-	keep := func(rs *report.RequestScore) {
+	view.StatusCounts = map[record.Status]int{}
+	view.ReasonCounts = map[report.Reason]int{}
+	n := 0
+	visit := func(rs *report.RequestScore) {
 		got := of(rs)
 		if got == "" {
 			got = report.BreakdownNone
 		}
-		if got == value {
-			out = append(out, *rs)
+		if got != value {
+			return
 		}
-	}
-	switch {
-	case len(r.Requests) > 0:
-		for i := range r.Requests {
-			keep(&r.Requests[i])
-		}
-	case withRequests:
-		if err := r.EachRequest(func(rs *report.RequestScore) error { keep(rs); return nil }); err != nil {
-			return nil
-		}
-	}
-	return out
-}
-
-// countEntries sets the view's entries and the counts taken from them.
-func countEntries(view *report.Report, entries []report.RequestScore) {
-	view.Requests = entries
-	view.StatusCounts = map[record.Status]int{}
-	view.ReasonCounts = map[report.Reason]int{}
-	for _, rs := range entries {
+		n++
 		view.StatusCounts[rs.Status]++
 		if rs.Status == record.StatusSuccess {
 			view.ProtocolSuccesses++
@@ -110,6 +91,21 @@ func countEntries(view *report.Report, entries []report.RequestScore) {
 		for _, reason := range rs.Reasons {
 			view.ReasonCounts[reason]++
 		}
+		if withRequests {
+			view.Requests = append(view.Requests, *rs)
+		}
+	}
+	var err error
+	switch {
+	case len(r.Requests) > 0:
+		for i := range r.Requests {
+			visit(&r.Requests[i])
+		}
+	case withRequests:
+		err = r.EachRequest(func(rs *report.RequestScore) error { visit(rs); return nil })
+	}
+	if err != nil || n != view.Offered {
+		view.StatusCounts, view.ReasonCounts, view.ProtocolSuccesses, view.Requests = nil, nil, 0, nil
 	}
 }
 

@@ -1,6 +1,7 @@
 package suites_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -142,6 +143,11 @@ artifacts: ` + dir + `
 		}
 		Expect(strict.Name).To(Equal("adapter sql: 95% Wilson lower bound of attainment >= 0.900"))
 		Expect(res).NotTo(strict.Matcher)
-		Expect(strict.Matcher.FailureMessage(res)).To(HavePrefix("in breakdown adapter=sql: Expected the one-sided 95% Wilson lower bound of attainment"))
+		Expect(res.Report.Requests).To(BeEmpty())
+		msg := strict.Matcher.FailureMessage(res)
+		Expect(msg).To(HavePrefix("in breakdown adapter=sql: Expected the one-sided 95% Wilson lower bound of attainment"))
+		// The statuses are counted from the run's requests.jsonl, sql's only.
+		Expect(msg).To(ContainSubstring(fmt.Sprintf("(%d of %d offered qualified, observed 100.0%%)", sql.Offered, sql.Offered)))
+		Expect(msg).To(ContainSubstring(fmt.Sprintf("\nterminal statuses: success %d", sql.Offered)))
 	})
 })
