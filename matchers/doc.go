@@ -7,10 +7,13 @@
 //	Expect(report).To(matchers.HaveWilsonLowerBoundAbove(0.90))
 //	Expect(report).To(matchers.HaveLatencyPercentileBelow(record.MetricTTFT, 99, 200*time.Millisecond))
 //	Expect(report).To(matchers.BeValidLoad())
+//	Expect(report).To(matchers.InBreakdown("adapter", "sql", matchers.HaveAttainmentAtLeast(0.9)))
 //
 // The actual value is a *report.Report or a report.Report, or a
 // *servebench.RunResult (whose Report is judged); HaveCapacityAtLeast judges a
-// *capacity.Sweep.
+// *capacity.Sweep. InBreakdown applies another matcher to one value of one
+// breakdown dimension (the attainment of adapter sql), and a dimension or
+// value the report does not have is an error.
 //
 // # Rules every matcher follows
 //

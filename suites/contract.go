@@ -232,6 +232,9 @@ type Objectives struct {
 	// request (strictly below).
 	JoulesPerOutputToken      *float64
 	JoulesPerQualifiedRequest *float64
+	// Breakdown bounds single values of breakdown dimensions: the
+	// attainment of adapter sql (matchers.InBreakdown).
+	Breakdown []BreakdownObjective
 }
 
 // PercentileObjective bounds the P-th percentile of Metric by Below.

@@ -30,7 +30,7 @@ var Metrics = map[string]record.Metric{
 func (d *decoder) objectives(m *mapping, c *Contract) {
 	o := d.mapping(orEmpty(m.get("objectives")), "objectives",
 		"valid_load", "attainment", "wilson_lower", "confidence", "percentiles", "error_rate", "qualified_rate", "capacity",
-		"concurrency", "joules_per_output_token", "joules_per_qualified_request", "drift", "prefix_cache_hit_rate")
+		"concurrency", "joules_per_output_token", "joules_per_qualified_request", "drift", "prefix_cache_hit_rate", "breakdown")
 	if o == nil {
 		return
 	}
@@ -50,7 +50,8 @@ func (d *decoder) objectives(m *mapping, c *Contract) {
 			obj.Confidence = *v
 		}
 	}
-	if o.has("confidence") && !o.has("wilson_lower") && !o.has("capacity") {
+	obj.Breakdown = d.breakdownObjectives(o)
+	if o.has("confidence") && !o.has("wilson_lower") && !o.has("capacity") && !obj.breakdownWilson() {
 		d.errorf(o.get("confidence"), "objectives.confidence", "applies to wilson_lower or capacity, and neither is declared")
 	}
 	if o.has("qualified_rate") {
@@ -71,21 +72,24 @@ func (d *decoder) objectives(m *mapping, c *Contract) {
 	c.Objectives = obj
 }
 
-// percentiles reads the list of percentile bounds.
-// percentiles reads the percentile objectives; a contract that runs in
-// bounded memory may ask only for the percentiles a streamed report keeps.
+// percentiles reads the percentile objectives.
 func (d *decoder) percentiles(o *mapping) []PercentileObjective {
-	n := o.get("percentiles")
+	return d.percentileList(o.get("percentiles"), "objectives.percentiles")
+}
+
+// percentileList reads a list of percentile bounds {metric, p, below} at
+// path; nil when n is nil.
+func (d *decoder) percentileList(n *yaml.Node, at string) []PercentileObjective {
 	if n == nil {
 		return nil
 	}
 	if n.Kind != yaml.SequenceNode {
-		d.errorf(n, "objectives.percentiles", "want a list of {metric, p, below}, got %s", describe(n))
+		d.errorf(n, at, "want a list of {metric, p, below}, got %s", describe(n))
 		return nil
 	}
 	var out []PercentileObjective
 	for i, e := range n.Content {
-		path := fmt.Sprintf("objectives.percentiles[%d]", i)
+		path := fmt.Sprintf("%s[%d]", at, i)
 		d.line(path, e.Line)
 		pm := d.mapping(e, path, "metric", "p", "below")
 		if pm == nil {

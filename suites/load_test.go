@@ -76,6 +76,8 @@ var _ = Describe("Load", func() {
 				{Metric: record.MetricTPOT, P: 90, Below: 60 * time.Millisecond},
 			},
 			ErrorRate: f(0.01), QualifiedRate: f(1.5), PrefixCacheHitRate: f(0.5),
+			Breakdown: []suites.BreakdownObjective{{Dimension: "adapter", Value: "sql", Attainment: f(0.9), WilsonLower: f(0.8),
+				Percentiles: []suites.PercentileObjective{{Metric: record.MetricTTFT, P: 99, Below: 2 * time.Second}}}},
 			Capacity: &suites.CapacityObjective{AtLeast: 4, Rule: capacity.Rule{
 				MinAttainment: 0.95, Confidence: 0.95, RequireNoBacklogGrowth: true,
 			}},

@@ -53,6 +53,7 @@ func (c *Contract) PointObjectives(p LoadPoint) []Objective {
 	for i, po := range o.Percentiles {
 		out = append(out, objective(fmt.Sprintf("objectives.percentiles[%d]", i), matchers.HaveLatencyPercentileBelow(po.Metric, po.P, po.Below)))
 	}
+	out = append(out, o.breakdownPointObjectives()...)
 	if o.ErrorRate != nil {
 		out = append(out, objective("objectives.error_rate", matchers.HaveErrorRateBelow(*o.ErrorRate)))
 	}
