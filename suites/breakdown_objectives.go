@@ -10,8 +10,9 @@ import (
 // dimension (report.BreakdownDimensions), e.g. those sent to adapter sql:
 // each bound it declares is one spec judged with matchers.InBreakdown.
 type BreakdownObjective struct {
-	// Dimension is "adapter", "class", "backend" or "turn"; Value is one
-	// of its values.
+	// Dimension is one of report.BreakdownDimensions ("adapter", "class",
+	// "backend", "turn", "modality", "cached_fraction"); Value is one of
+	// its values.
 	Dimension string
 	Value     string
 	// Attainment is the value's minimum qualified / offered.
@@ -19,8 +20,8 @@ type BreakdownObjective struct {
 	// WilsonLower is the minimum one-sided Wilson lower bound of the
 	// value's attainment at the objectives' confidence.
 	WilsonLower *float64
-	// Percentiles bound the value's TTFT, TPOT or E2E at p50, p90, p95,
-	// p99 or p100, the percentiles a breakdown value keeps.
+	// Percentiles bound the value's TTFT, TPOT or E2E at any level (the
+	// contract asks the scorer to keep the levels it names).
 	Percentiles []PercentileObjective
 }
 

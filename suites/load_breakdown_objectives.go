@@ -3,7 +3,6 @@ package suites
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -76,15 +75,12 @@ func (d *decoder) breakdownObjective(e *yaml.Node, path string) (BreakdownObject
 }
 
 // breakdownPercentiles refuses the percentile bounds a breakdown value
-// cannot answer: a metric other than TTFT, TPOT and E2E, and a level other
-// than the ones it keeps (report.StoredPercentiles).
+// cannot answer: a metric other than TTFT, TPOT and E2E. Any level is
+// answered: the contract asks the scorer to keep the levels it names
+// (Objectives.percentileLevels).
 func (d *decoder) breakdownPercentiles(list *yaml.Node, at string) {
 	if list.Kind != yaml.SequenceNode {
 		return
-	}
-	levels := make([]string, 0, len(report.StoredPercentiles()))
-	for _, p := range report.StoredPercentiles() {
-		levels = append(levels, strconv.FormatFloat(p, 'f', -1, 64))
 	}
 	for i, e := range list.Content {
 		e = resolve(e)
@@ -94,11 +90,6 @@ func (d *decoder) breakdownPercentiles(list *yaml.Node, at string) {
 			if _, known := Metrics[name]; known && !slices.Contains(breakdownMetrics, name) {
 				d.errorf(mn, path+".metric", "a breakdown value keeps only %s: %s is judged on the whole cohort (objectives.percentiles)",
 					strings.Join(breakdownMetrics, ", "), mn.Value)
-			}
-		}
-		if pn := childValue(e, "p"); pn != nil && pn.Kind == yaml.ScalarNode {
-			if v, err := strconv.ParseFloat(pn.Value, 64); err == nil && v > 0 && v <= 100 && !slices.Contains(report.StoredPercentiles(), v) {
-				d.errorf(pn, path+".p", "a breakdown value keeps only p%s, got %s", strings.Join(levels, ", p"), pn.Value)
 			}
 		}
 	}

@@ -231,5 +231,12 @@ func (o Objectives) percentileLevels() []float64 {
 			ps = append(ps, p.P)
 		}
 	}
+	for _, b := range o.Breakdown {
+		for _, p := range b.Percentiles {
+			if p.P < 100 {
+				ps = append(ps, p.P)
+			}
+		}
+	}
 	return ps
 }
