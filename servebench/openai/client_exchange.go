@@ -227,6 +227,15 @@ func (x *exchange) timedOut(kind deadlineKind, at, due time.Time) {
 		msg = fmt.Sprintf("request not finished within %v (total timeout)", x.c.TotalTimeout)
 	}
 	x.end(record.StatusTimeout, at, msg)
+	// An event already buffered when the deadline closed the body can be
+	// read just after it fired: the request then ended with that event,
+	// never before a time it recorded.
+	if n := len(x.out.ContentMS); n > 0 {
+		x.out.TerminalMS = max(x.out.TerminalMS, x.out.ContentMS[n-1])
+	}
+	if r := x.out.FirstReasoningMS; r != nil {
+		x.out.TerminalMS = max(x.out.TerminalMS, *r)
+	}
 	x.out.Timeout = new(kind.timeoutKind())
 	x.out.TimeoutDueMS = new(x.ms(due))
 }
