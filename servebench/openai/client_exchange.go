@@ -192,8 +192,19 @@ func (x *exchange) run(ctx context.Context, requestID string) {
 
 // end records a terminal status decided at t. The message loses its
 // secrets first and is cut to maxMessageBytes after.
+//
+// The terminal time is never before an event the request recorded: an
+// event already buffered when a deadline closed the body, or read after an
+// error line, can come after the instant the end was decided, and the
+// request then ended with it.
 func (x *exchange) end(status record.Status, t time.Time, msg string) {
 	x.out.Status, x.out.TerminalMS, x.out.Error = status, x.ms(t), truncateText(x.c.redactMessage(msg))
+	if n := len(x.out.ContentMS); n > 0 {
+		x.out.TerminalMS = max(x.out.TerminalMS, x.out.ContentMS[n-1])
+	}
+	if r := x.out.FirstReasoningMS; r != nil {
+		x.out.TerminalMS = max(x.out.TerminalMS, *r)
+	}
 }
 
 // failed ends a request whose transport call or body read failed at t:
@@ -227,15 +238,6 @@ func (x *exchange) timedOut(kind deadlineKind, at, due time.Time) {
 		msg = fmt.Sprintf("request not finished within %v (total timeout)", x.c.TotalTimeout)
 	}
 	x.end(record.StatusTimeout, at, msg)
-	// An event already buffered when the deadline closed the body can be
-	// read just after it fired: the request then ended with that event,
-	// never before a time it recorded.
-	if n := len(x.out.ContentMS); n > 0 {
-		x.out.TerminalMS = max(x.out.TerminalMS, x.out.ContentMS[n-1])
-	}
-	if r := x.out.FirstReasoningMS; r != nil {
-		x.out.TerminalMS = max(x.out.TerminalMS, *r)
-	}
 	x.out.Timeout = new(kind.timeoutKind())
 	x.out.TimeoutDueMS = new(x.ms(due))
 }

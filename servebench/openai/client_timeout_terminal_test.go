@@ -28,4 +28,11 @@ func TestTimeoutNeverEndsBeforeARecordedEvent(t *testing.T) {
 	if x.out.TerminalMS != 5502.25 {
 		t.Fatalf("terminal %v, want the firing at 5502.25", x.out.TerminalMS)
 	}
+	// Any end, not only a timeout: an error line decided at 5000 ms with an
+	// event read at 5100 ms after it ends at 5100.
+	x = &exchange{c: &Client{}, start: start, out: &record.Outcome{ContentMS: []float64{4000.5, 5100}}}
+	x.end(record.StatusStreamError, at(5000), "error line: overloaded")
+	if x.out.TerminalMS != 5100 {
+		t.Fatalf("terminal %v, want the last event at 5100", x.out.TerminalMS)
+	}
 }

@@ -35,10 +35,12 @@ type Compact struct {
 	audited []AuditedEntry
 	// turns numbers each entry in its conversation (1 for an entry that
 	// depends on none); nil while no entry depends on another.
-	turns  []uint16
-	table  []int32
-	seed   maphash.Seed
-	SHA256 string
+	turns []uint16
+	// turnNames[k] is turn k's name, made once rather than per record.
+	turnNames []string
+	table     []int32
+	seed      maphash.Seed
+	SHA256    string
 }
 
 // Lookup finds the entry with this ID; -1 when there is none.
@@ -231,7 +233,11 @@ func (c *Compact) Turn(i int) string {
 	if c.turns == nil {
 		return ""
 	}
-	return strconv.Itoa(int(c.turns[i]))
+	k := int(c.turns[i])
+	for len(c.turnNames) <= k {
+		c.turnNames = append(c.turnNames, strconv.Itoa(len(c.turnNames)))
+	}
+	return c.turnNames[k]
 }
 
 // AuditedEntry is what the audits need of one entry: the max_tokens it
