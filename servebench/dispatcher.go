@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/servebench/servebench/internal/sleep"
 	"github.com/servebench/servebench/servebench/quality"
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
@@ -106,7 +107,7 @@ func (d *dispatcher) runOpen(ctx context.Context) {
 	for u := range d.plan.units {
 		first, end := d.plan.unit(u)
 		at := d.start.Add(record.FromMillis(d.plan.Scheduled[first]))
-		if !sleepUntil(ctx, timer, at) {
+		if !sleep.Until(ctx, timer, at) {
 			return
 		}
 		d.wg.Add(1)
@@ -167,7 +168,7 @@ func (d *dispatcher) runUnit(ctx context.Context, first, end int, at time.Time) 
 				timer = time.NewTimer(time.Hour)
 				defer timer.Stop()
 			}
-			if !sleepUntil(ctx, timer, at) {
+			if !sleep.Until(ctx, timer, at) {
 				return at
 			}
 		}
@@ -302,27 +303,6 @@ func (d *dispatcher) report() *report.GeneratorReport {
 		g.SchedulerLatencyP99MS = &p99
 	}
 	return g
-}
-
-// sleepUntil waits for the monotonic instant at; false when ctx ended first.
-func sleepUntil(ctx context.Context, timer *time.Timer, at time.Time) bool {
-	wait := time.Until(at)
-	if wait <= 0 {
-		return ctx.Err() == nil
-	}
-	timer.Reset(wait)
-	select {
-	case <-ctx.Done():
-		if !timer.Stop() {
-			select {
-			case <-timer.C:
-			default:
-			}
-		}
-		return false
-	case <-timer.C:
-		return true
-	}
 }
 
 // atomicMax raises a to v if v is larger.

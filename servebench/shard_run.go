@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/servebench/servebench/internal/sleep"
+
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/schedule"
@@ -38,11 +40,8 @@ func waitForStart(ctx context.Context, at time.Time) error {
 		return fmt.Errorf("run: the start instant %s passed %v before warmup ended",
 			at.UTC().Format(time.RFC3339Nano), (-wait).Round(time.Millisecond))
 	}
-	timer := time.NewTimer(wait)
+	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
-	select {
-	case <-timer.C:
-	case <-ctx.Done():
-	}
+	sleep.Until(ctx, timer, at)
 	return nil
 }
