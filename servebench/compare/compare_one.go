@@ -12,7 +12,7 @@ import (
 // compareOne computes one statistic's change, interval and verdict.
 func (c *Comparison) compareOne(s statistic, tol float64) (MetricComparison, error) {
 	mc := MetricComparison{Name: s.name, Kind: s.kind, Tolerance: tol, Unit: "ms"}
-	switch s.name {
+	switch s.base {
 	case "attainment", "error_rate":
 		mc.Unit = "fraction"
 	case "qualified_rps":
@@ -74,8 +74,16 @@ func (c *Comparison) estimate(s statistic, bv, cv []float64) (estimate, error) {
 	switch {
 	case len(bv) == 1:
 		return c.requestLevel(s, bv[0], cv[0])
-	case s.name == "attainment" || s.name == "error_rate":
-		return quasiBinomial(proportionCounts(s, c.baseline), proportionCounts(s, c.candidate), s.lessIsWorse, c.IntervalLevel), nil
+	case s.base == "attainment" || s.base == "error_rate":
+		b, err := proportionCounts(s, c.baseline)
+		if err != nil {
+			return estimate{}, fmt.Errorf("baseline %w", err)
+		}
+		cand, err := proportionCounts(s, c.candidate)
+		if err != nil {
+			return estimate{}, fmt.Errorf("candidate %w", err)
+		}
+		return quasiBinomial(b, cand, s.lessIsWorse, c.IntervalLevel), nil
 	case len(bv) == len(cv):
 		d := make([]float64, len(bv))
 		for i := range d {
@@ -168,13 +176,24 @@ func scaled(s statistic, v []float64) []float64 {
 // run on each side.
 func (c *Comparison) requestLevel(s statistic, bValue, cValue float64) (estimate, error) {
 	b, cand := c.baseline[0], c.candidate[0]
-	switch s.name {
-	case "attainment":
-		// drop = baseline − candidate attainment
-		return newcombe(b.Qualified, b.Offered, cand.Qualified, cand.Offered, c.IntervalLevel), nil
-	case "error_rate":
+	switch s.base {
+	case "attainment", "error_rate":
+		bt, err := s.tally(b)
+		if err != nil {
+			return estimate{}, fmt.Errorf("baseline %w", err)
+		}
+		ct, err := s.tally(cand)
+		if err != nil {
+			return estimate{}, fmt.Errorf("candidate %w", err)
+		}
+		bx, bn := bt.proportion(s)
+		cx, cn := ct.proportion(s)
+		if s.lessIsWorse {
+			// drop = baseline − candidate attainment
+			return newcombe(bx, bn, cx, cn, c.IntervalLevel), nil
+		}
 		// increase = candidate − baseline error rate
-		return newcombe(cand.Offered-cand.ProtocolSuccesses, cand.Offered, b.Offered-b.ProtocolSuccesses, b.Offered, c.IntervalLevel), nil
+		return newcombe(cx, cn, bx, bn, c.IntervalLevel), nil
 	case "qualified_rps":
 		if b.Qualified == 0 || cand.Qualified == 0 || !(b.HorizonMS > 0) || !(cand.HorizonMS > 0) {
 			return estimate{}, fmt.Errorf("%s: one round per side needs qualified requests and a horizon on both sides", s.name)

@@ -38,7 +38,8 @@ func (s statistic) populationSize(r *report.Report) int {
 			return len(xs)
 		}
 	}
-	return r.Percentiles[s.metric].N
+	d, _, _ := s.summarized(r, 0)
+	return d.N
 }
 
 // insufficientData marks a percentile with fewer than minBeyond

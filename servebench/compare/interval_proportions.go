@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/servebench/servebench/servebench/report"
@@ -11,16 +12,17 @@ type counts struct{ x, n []int }
 
 // proportionCounts are the per-round counts of attainment (qualified of
 // offered) or error rate (failed of offered).
-func proportionCounts(s statistic, reports []*report.Report) counts {
+func proportionCounts(s statistic, reports []*report.Report) (counts, error) {
 	var c counts
-	for _, r := range reports {
-		x := r.Qualified
-		if s.name == "error_rate" {
-			x = r.Offered - r.ProtocolSuccesses
+	for i, r := range reports {
+		t, err := s.tally(r)
+		if err != nil {
+			return counts{}, fmt.Errorf("round %d: %w", i+1, err)
 		}
-		c.x, c.n = append(c.x, x), append(c.n, r.Offered)
+		x, n := t.proportion(s)
+		c.x, c.n = append(c.x, x), append(c.n, n)
 	}
-	return c
+	return c, nil
 }
 
 // quasiSide is one side's pooled proportion and the variance of it under

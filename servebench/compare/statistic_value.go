@@ -12,17 +12,17 @@ import (
 
 // value computes the statistic on one run's report.
 func (s statistic) value(r *report.Report) (float64, error) {
-	switch s.name {
-	case "attainment":
-		if r.Attainment == nil {
-			return 0, fmt.Errorf("%s: the report has no attainment (nothing offered)", s.name)
+	switch s.base {
+	case "attainment", "error_rate":
+		t, err := s.tally(r)
+		if err != nil {
+			return 0, err
 		}
-		return *r.Attainment, nil
-	case "error_rate":
-		if r.Offered == 0 {
+		x, n := t.proportion(s)
+		if n == 0 {
 			return 0, fmt.Errorf("%s: the report has no offered requests", s.name)
 		}
-		return float64(r.Offered-r.ProtocolSuccesses) / float64(r.Offered), nil
+		return float64(x) / float64(n), nil
 	case "qualified_rps":
 		if r.QualifiedRPS == nil {
 			return 0, fmt.Errorf("%s: the report has no qualified rate", s.name)
@@ -36,7 +36,7 @@ func (s statistic) value(r *report.Report) (float64, error) {
 		}
 		// Without per-request entries, the stored summary still answers
 		// p50, p90, p95, p99 and the maximum, over the successes only.
-		if v, _, _, perr := r.Percentile(s.metric, s.p); perr == nil {
+		if v, _, _, perr := r.Percentile(s.metric, s.p); perr == nil && s.sel == nil {
 			return v, nil
 		}
 		return 0, err
@@ -76,15 +76,19 @@ func percentile(sorted []float64, p float64, method stats.PercentileMethod) floa
 }
 
 // samples returns the ascending per-request population of a request-level
-// metric, rebuilt from the report's request entries and checked against the
-// size of the population the scorer summarized (its successes). With
-// failures, every offered request that did not succeed joins it at +Inf
-// (a failure is slower than any success), except for schedule lag, which
-// every sent request has.
+// metric, rebuilt from the report's request entries (those of the
+// selection's value, if any) and checked against the size of the
+// population the scorer summarized (its successes). With failures, every
+// offered request that did not succeed joins it at +Inf (a failure is
+// slower than any success), except for schedule lag, which every sent
+// request has.
 func (s statistic) samples(r *report.Report, failures bool) ([]float64, error) {
 	xs := make([]float64, 0, r.Offered)
 	failed := 0
 	err := r.EachRequest(func(q *report.RequestScore) error {
+		if !s.sel.holds(q) {
+			return nil
+		}
 		if s.metric != record.MetricScheduleLag && q.Status != record.StatusSuccess {
 			failed++
 			return nil
@@ -97,8 +101,10 @@ func (s statistic) samples(r *report.Report, failures bool) ([]float64, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", s.name, err)
 	}
-	d, ok := r.Percentiles[s.metric]
+	d, ok, err := s.summarized(r, len(xs))
 	switch {
+	case err != nil:
+		return nil, err
 	case !ok && (len(xs) > 0 || failed == 0):
 		return nil, fmt.Errorf("%s: the report has no %s population", s.name, s.metric)
 	case !ok:
@@ -118,6 +124,31 @@ func (s statistic) samples(r *report.Report, failures bool) ([]float64, error) {
 		return nil, fmt.Errorf("%s: the %s population is empty (%s)", s.name, s.metric, d.Population)
 	}
 	return xs, nil
+}
+
+// summarized is the distribution the scorer kept for s's metric, which
+// the n values rebuilt from the request entries are checked against: the
+// run's (ok is false when it has none), or the selection's breakdown
+// value's. A breakdown value keeps TTFT, TPOT and E2E; for another metric
+// there is nothing to check, and the rebuilt population stands.
+func (s statistic) summarized(r *report.Report, n int) (d report.Distribution, ok bool, err error) {
+	if s.sel == nil {
+		d, ok = r.Percentiles[s.metric]
+		return d, ok, nil
+	}
+	bv := s.sel.breakdownValue(r)
+	if bv == nil {
+		return d, false, fmt.Errorf("%s: %w", s.name, s.sel.missing(r))
+	}
+	switch s.metric {
+	case record.MetricTTFT:
+		return bv.TTFT, true, nil
+	case record.MetricTPOT:
+		return bv.TPOT, true, nil
+	case record.MetricE2E:
+		return bv.E2E, true, nil
+	}
+	return report.Distribution{N: n, Population: "the requests with " + s.sel.dimension + " " + s.sel.value}, true, nil
 }
 
 // requestValue is one request's value of a request-level metric; nil when

@@ -27,7 +27,9 @@ const (
 // Tolerance is how much worse the candidate may be on one named statistic.
 type Tolerance struct {
 	// Name is attainment, error_rate, qualified_rps or <metric>_p<N> (e.g.
-	// ttft_p99, tpot_p50, e2e_p99.9).
+	// ttft_p99, tpot_p50, e2e_p99.9). Attainment, the error rate and a
+	// per-request latency percentile may be narrowed to one value of a
+	// breakdown dimension: ttft_p99[adapter=sql], error_rate[modality=image].
 	Name string
 	// Value is a fraction: 0.05 is 5 % for a relative comparison and five
 	// points for an absolute one.
@@ -65,9 +67,15 @@ func definedTolerances(tols []Tolerance, e openai.Endpoint) []Tolerance {
 }
 
 // ParseTolerance reads NAME=VALUE, where VALUE is a fraction (0.1) or a
-// percentage (10%). The name must be one Compare knows.
+// percentage (10%). The name must be one Compare knows; its breakdown
+// selection, if any, may hold an = of its own (ttft_p99[adapter=sql]=10%).
 func ParseTolerance(s string) (Tolerance, error) {
-	name, value, ok := strings.Cut(s, "=")
+	cut := 0
+	if i := strings.IndexByte(s, ']'); i >= 0 {
+		cut = i
+	}
+	name, value, ok := strings.Cut(s[cut:], "=")
+	name = s[:cut] + name
 	if !ok || name == "" || value == "" {
 		return Tolerance{}, fmt.Errorf("tolerance %q: want NAME=VALUE, e.g. ttft_p99=10%% or attainment=0.02", s)
 	}
@@ -91,7 +99,11 @@ func ParseTolerance(s string) (Tolerance, error) {
 
 // statistic is what one comparison measures on each run.
 type statistic struct {
-	name string
+	// name is the statistic as named, selection included; base is the
+	// name without its selection (attainment, ttft_p99).
+	name, base string
+	// sel narrows it to one breakdown value; nil is the whole run.
+	sel  *selection
 	kind Kind
 	// lessIsWorse is true for qualified_rps and attainment.
 	lessIsWorse bool
@@ -117,13 +129,30 @@ var pooledMetrics = map[record.Metric]bool{
 
 // statisticFor resolves a tolerance name.
 func statisticFor(name string) (statistic, error) {
+	base, sel, err := parseSelection(name)
+	if err != nil {
+		return statistic{}, err
+	}
+	s, err := baseStatistic(base)
+	if err != nil {
+		return statistic{}, err
+	}
+	if sel != nil && (s.base == "qualified_rps" || pooledMetrics[s.metric]) {
+		return statistic{}, fmt.Errorf("statistic %q: %s is a figure of the whole run; a breakdown selection takes attainment, error_rate or a per-request latency percentile", name, base)
+	}
+	s.name, s.sel = name, sel
+	return s, nil
+}
+
+// baseStatistic resolves a name without a breakdown selection.
+func baseStatistic(name string) (statistic, error) {
 	switch name {
 	case "attainment":
-		return statistic{name: name, kind: KindAbsolute, lessIsWorse: true}, nil
+		return statistic{name: name, base: name, kind: KindAbsolute, lessIsWorse: true}, nil
 	case "error_rate":
-		return statistic{name: name, kind: KindAbsolute}, nil
+		return statistic{name: name, base: name, kind: KindAbsolute}, nil
 	case "qualified_rps":
-		return statistic{name: name, kind: KindRelative, lessIsWorse: true}, nil
+		return statistic{name: name, base: name, kind: KindRelative, lessIsWorse: true}, nil
 	}
 	m := percentileName.FindStringSubmatch(name)
 	if m == nil {
@@ -137,5 +166,5 @@ func statisticFor(name string) (statistic, error) {
 	if p <= 0 || p > 100 {
 		return statistic{}, fmt.Errorf("percentile p%v in %q is outside (0, 100]", m[2], name)
 	}
-	return statistic{name: name, kind: KindRelative, metric: metric, p: p}, nil
+	return statistic{name: name, base: name, kind: KindRelative, metric: metric, p: p}, nil
 }
