@@ -144,8 +144,14 @@ func (b *BaselineSpec) baselineTolerances() []compare.Tolerance {
 }
 
 // ComparisonName is the spec name of one comparison, e.g. "p99 TTFT no
-// more than 5 % worse than baseline".
+// more than 5 % worse than baseline", or for one breakdown value
+// (ttft_p99[adapter=sql]) "adapter sql: p99 TTFT no more than 5 % worse
+// than baseline".
 func ComparisonName(t compare.Tolerance) string {
+	name, sel, ok := strings.Cut(t.Name, "[")
+	if dimension, value, _ := strings.Cut(strings.TrimSuffix(sel, "]"), "="); ok {
+		return dimension + " " + value + ": " + ComparisonName(compare.Tolerance{Name: name, Value: t.Value})
+	}
 	pct := fmt.Sprintf("%g %%", 100*t.Value)
 	switch t.Name {
 	case "attainment":

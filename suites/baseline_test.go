@@ -18,6 +18,14 @@ var _ = Describe("the baseline section", func() {
 		Expect(suites.ComparisonName(c.Baseline.Tolerances[0])).To(Equal("p99 TTFT no more than 10 % worse than baseline"))
 	})
 
+	It("reads a tolerance on one breakdown value and names its spec after the value", func() {
+		c := mustParse(edit(0, "baseline:\n  base_url: http://127.0.0.1:9\n  model: old\n  tolerances:\n    ttft_p99[adapter=sql]: 10%\n    error_rate[modality=image]: 0.02"))
+		Expect(c.Baseline.Tolerances).To(Equal([]compare.Tolerance{{Name: "ttft_p99[adapter=sql]", Value: 0.1}, {Name: "error_rate[modality=image]", Value: 0.02}}))
+		Expect(c.Location("baseline.tolerances.ttft_p99[adapter=sql]").LineNumber).To(Equal(14))
+		Expect(suites.ComparisonName(c.Baseline.Tolerances[0])).To(Equal("adapter sql: p99 TTFT no more than 10 % worse than baseline"))
+		Expect(suites.ComparisonName(c.Baseline.Tolerances[1])).To(Equal("modality image: error rate no more than 2 points above baseline"))
+	})
+
 	It("defaults to four rounds, fresh engines and failing an inconclusive comparison", func() {
 		c := mustParse(edit(0, "baseline:\n  engine:\n    kind: simengine\n    args: [--step-base=10ms]"))
 		Expect(c.Baseline.Rounds).To(Equal(4))
@@ -39,6 +47,7 @@ var _ = Describe("the baseline section", func() {
 		},
 		Entry("no engine", "baseline:\n  rounds: 3", "testdata/inline.yaml:11:3: baseline.engine: required"),
 		Entry("unknown statistic", "baseline:\n  base_url: http://x\n  model: m\n  tolerances:\n    cost_p50: 5%", "testdata/inline.yaml:14:5: baseline.tolerances.cost_p50: tolerance"),
+		Entry("unknown breakdown dimension", "baseline:\n  base_url: http://x\n  model: m\n  tolerances:\n    ttft_p99[gpu=a]: 5%", "testdata/inline.yaml:14:5: baseline.tolerances.ttft_p99[gpu=a]: tolerance \"ttft_p99[gpu=a]=5%\": statistic \"ttft_p99[gpu=a]\": unknown breakdown dimension \"gpu\""),
 		Entry("bad value", "baseline:\n  base_url: http://x\n  model: m\n  tolerances:\n    ttft_p99: lots", "testdata/inline.yaml:14:5: baseline.tolerances.ttft_p99"),
 		Entry("zero rounds", "baseline:\n  base_url: http://x\n  model: m\n  rounds: 0", "baseline.rounds"),
 		Entry("bad inconclusive", "baseline:\n  base_url: http://x\n  model: m\n  inconclusive: maybe", "testdata/inline.yaml:13:17: baseline.inconclusive: want fail or pass, got \"maybe\""),
