@@ -32,6 +32,23 @@ type RunConfig struct {
 	// request's adapter from (see schedule.Plan); the client sends it as
 	// the request's model.
 	Adapters *schedule.AdapterMix
+	// LoadAdapters are LoRA adapters to load into the engine before any
+	// load (vLLM's POST /v1/load_lora_adapter, SGLang's
+	// /load_lora_adapter, chosen by Client.AdapterForm), one after another,
+	// each timed from its send to the engine's complete answer. A load that
+	// fails stops the run before anything is sent. The report's
+	// AdapterLoads carries the times. See LoadAdapterLoads.
+	LoadAdapters []openai.AdapterLoad
+	// AdapterLoadTimeout bounds each load call (default
+	// openai.DefaultAdapterLoadTimeout).
+	AdapterLoadTimeout time.Duration
+	// AdapterLoads are the loads of LoadAdapters already done, as
+	// LoadAdapterLoads returned them: a caller that loads the adapters
+	// before its preflight (so that the preflight finds them), or a sweep
+	// whose points share one engine, sets them and the run loads nothing
+	// again; they are copied into the report. Nil with LoadAdapters set
+	// means the run loads the adapters itself.
+	AdapterLoads []report.AdapterLoad
 	// History says what the assistant messages of a conversation's later
 	// turns carry: schedule.HistoryEngine (the default, also when empty)
 	// replaces them by the engine's answers to the earlier turns in this
@@ -186,6 +203,11 @@ func (cfg *RunConfig) validate() error {
 		return fmt.Errorf("run: the start instant %s has already passed", cfg.StartAt.UTC().Format(time.RFC3339Nano))
 	case cfg.Schedule != nil && cfg.Schedule.WorkloadSHA256 != cfg.Workload.SHA256:
 		return errors.New("run: the schedule was realized from another workload (hash differs)")
+	case len(cfg.LoadAdapters) > 0 && cfg.Client == nil:
+		return errors.New("run: loading adapters needs a client (the engine's base URL and adapter form)")
+	}
+	if err := openai.CheckAdapterLoads(cfg.LoadAdapters); err != nil {
+		return fmt.Errorf("run: load adapters: %w", err)
 	}
 	if cfg.Client != nil {
 		if err := cfg.Client.ValidateHeaders(); err != nil {
