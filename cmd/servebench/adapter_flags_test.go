@@ -20,6 +20,9 @@ func TestBadAdapterMixIsRefusedBeforeAnyLoad(t *testing.T) {
 		{[]string{"--adapters", "sql=1", "--adapter-form", "colon"}, `--adapter-form: want name or base:adapter, got "colon"`},
 		{[]string{"--adapters", "sql=1", "--adapter-assignment", "cyclic"}, `--adapter-assignment: want random or round-robin, got "cyclic"`},
 		{[]string{"--adapter-assignment", "round-robin"}, "--adapter-assignment: it assigns the adapters of --adapters, and there are none"},
+		{[]string{"--load-adapters", "sql"}, `--load-adapters: want NAME=PATH, got "sql"`},
+		{[]string{"--load-adapters", "sql=/a,sql=/b"}, `--load-adapters: adapter "sql" given twice`},
+		{[]string{"--load-adapters", "sql=/a", "--adapter-load-timeout", "0s"}, "--adapter-load-timeout: want a duration above 0, got 0s"},
 	} {
 		out := filepath.Join(t.TempDir(), "run")
 		// Nothing listens on the URL: a refusal must come before any send.
