@@ -80,6 +80,9 @@ func (f *adapterFlags) applyLoads(cfg *servebench.RunConfig) error {
 	if err != nil {
 		return fmt.Errorf("--load-adapters: %w", err)
 	}
+	if cfg.Shard != nil && cfg.Shard.Count > 1 {
+		return fmt.Errorf("--load-adapters: every shard would load the adapters into the one engine, which refuses a second load; load them once before the shards start")
+	}
 	cfg.LoadAdapters = loads
 	return nil
 }
