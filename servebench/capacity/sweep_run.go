@@ -43,9 +43,6 @@ type Plan struct {
 // returns the points it finished and the one it was running, marked
 // Interrupted.
 func RunSweep(ctx context.Context, cfg servebench.RunConfig, plan Plan) (*Sweep, error) {
-	if err := loadAdaptersOnce(ctx, &cfg); err != nil {
-		return nil, err
-	}
 	if plan.Users != nil {
 		return runUserSweep(ctx, cfg, plan)
 	}
@@ -64,6 +61,9 @@ func RunSweep(ctx context.Context, cfg servebench.RunConfig, plan Plan) (*Sweep,
 	}
 	if plan.Repeat < 0 {
 		return nil, fmt.Errorf("sweep: repeat must not be negative")
+	}
+	if err := loadAdaptersOnce(ctx, &cfg); err != nil {
+		return nil, err
 	}
 	repeat := max(plan.Repeat, 1)
 	base := cfg.Arrival.Spec()
