@@ -16,7 +16,9 @@ import (
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/openai"
 	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/schedule"
+	"github.com/servebench/servebench/servebench/score"
 )
 
 // TestRunLoadsTwoAdaptersBeforeTheLoad: the engine serves no adapter, and
@@ -108,6 +110,20 @@ func TestRunLoadsTwoAdaptersBeforeTheLoad(t *testing.T) {
 		saved.AdapterLoads[1]["status"] != 200.0 || saved.AdapterLoads[1]["load_ms"] != got[1].LoadMS ||
 		saved.Breakdown["adapter"].Values["chat"]["load_ms"] != got[1].LoadMS {
 		t.Errorf("report.json (%v): adapter_loads %v, breakdown chat %v", err, saved.AdapterLoads, saved.Breakdown["adapter"].Values["chat"])
+	}
+	// Scored again from its files, the run keeps what only the runner saw.
+	for _, rescore := range []func() (*report.Report, error){
+		func() (*report.Report, error) { return score.RunDir(res.Dir, score.Options{}) },
+		func() (*report.Report, error) { return score.RunDirTo(res.Dir, score.Options{}, nil) },
+	} {
+		again, err := rescore()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(again.AdapterLoads) != 2 || again.AdapterLoads[1] != got[1] ||
+			again.Breakdown["adapter"].Values["chat"].LoadMS == nil || *again.Breakdown["adapter"].Values["chat"].LoadMS != got[1].LoadMS {
+			t.Errorf("scored again: adapter_loads %+v", again.AdapterLoads)
+		}
 	}
 }
 
