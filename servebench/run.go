@@ -203,11 +203,6 @@ func (cfg *RunConfig) validate() error {
 		return fmt.Errorf("run: the start instant %s has already passed", cfg.StartAt.UTC().Format(time.RFC3339Nano))
 	case cfg.Schedule != nil && cfg.Schedule.WorkloadSHA256 != cfg.Workload.SHA256:
 		return errors.New("run: the schedule was realized from another workload (hash differs)")
-	case len(cfg.LoadAdapters) > 0 && cfg.Client == nil:
-		return errors.New("run: loading adapters needs a client (the engine's base URL and adapter form)")
-	}
-	if err := openai.CheckAdapterLoads(cfg.LoadAdapters); err != nil {
-		return fmt.Errorf("run: load adapters: %w", err)
 	}
 	if cfg.Client != nil {
 		if err := cfg.Client.ValidateHeaders(); err != nil {
@@ -223,6 +218,18 @@ func (cfg *RunConfig) validate() error {
 				return fmt.Errorf("run: %w", err)
 			}
 		}
+	}
+	return cfg.validateAdapterLoads()
+}
+
+// validateAdapterLoads checks the adapters to load: each named once, with
+// a path, and a client to load them through.
+func (cfg *RunConfig) validateAdapterLoads() error {
+	if len(cfg.LoadAdapters) > 0 && cfg.Client == nil {
+		return errors.New("run: loading adapters needs a client (the engine's base URL and adapter form)")
+	}
+	if err := openai.CheckAdapterLoads(cfg.LoadAdapters); err != nil {
+		return fmt.Errorf("run: load adapters: %w", err)
 	}
 	return nil
 }
