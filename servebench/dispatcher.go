@@ -184,7 +184,7 @@ func (d *dispatcher) runUnit(ctx context.Context, first, end int, at time.Time) 
 func (d *dispatcher) turnNotSent(idx int, why string) {
 	p := d.plan
 	if d.load != nil {
-		d.load.Due(p.Class(idx))
+		tellDue(d.load, p.Class(idx), p.Adapter(idx))
 	}
 	d.notSent(idx, &record.Outcome{ID: string(p.ID(idx)), Attempt: 1, Class: p.Class(idx), Adapter: p.Adapter(idx), ScheduledMS: record.Millis(time.Since(d.start)),
 		Reason: record.ReasonConversationStopped}, why)
@@ -206,7 +206,7 @@ func (d *dispatcher) send(ctx context.Context, idx int, at time.Time, conv *conv
 		req.Adapter = out.Adapter
 	}
 	if d.load != nil {
-		d.load.Due(out.Class)
+		tellDue(d.load, out.Class, out.Adapter)
 	}
 	if d.slots != nil {
 		select {
@@ -274,7 +274,7 @@ func (d *dispatcher) recordUnsent() {
 			continue
 		}
 		if d.load != nil {
-			d.load.Due(p.Class(i))
+			tellDue(d.load, p.Class(i), p.Adapter(i))
 		}
 		d.notSent(i, &record.Outcome{ID: string(p.ID(i)), Attempt: 1, Class: p.Class(i), Adapter: p.Adapter(i), ScheduledMS: p.Scheduled[i]},
 			"never sent: the run ended (cancelled or a previous turn could not proceed) before its time")

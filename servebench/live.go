@@ -39,6 +39,13 @@ func Start(ctx context.Context, cfg RunConfig) (*LiveRun, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
+	if len(cfg.LoadAdapters) > 0 && cfg.AdapterLoads == nil {
+		loads, err := LoadAdapterLoads(ctx, cfg)
+		if err != nil {
+			return nil, err
+		}
+		cfg.AdapterLoads = loads
+	}
 	dir, prepared, err := prepareSchedule(&cfg)
 	if err != nil {
 		return nil, err
@@ -116,6 +123,7 @@ func (l *LiveRun) run(ctx context.Context, plan *dispatchPlan) (*RunResult, erro
 	}
 	gpu.AttributeWork(rep)
 	rep.GPUTelemetry = gpu
+	rep.SetAdapterLoads(l.cfg.AdapterLoads)
 	if writeErr != nil {
 		markOutcomeWriteFailure(rep, writeErr)
 	}

@@ -43,9 +43,28 @@ type LoadObserver interface {
 	Due(class string)
 }
 
+// AdapterDueObserver is a LoadObserver that also wants each due request's
+// LoRA adapter: in a run with an adapter mix the dispatcher calls DueAdapter
+// instead of Due, with the request's class and adapter ("base" for the base
+// model); without a mix it calls Due, as for any LoadObserver.
+type AdapterDueObserver interface {
+	LoadObserver
+	DueAdapter(class, adapter string)
+}
+
+// tellDue calls o's DueAdapter when it has one and the request has an
+// adapter, else its Due.
+func tellDue(o LoadObserver, class, adapter string) {
+	if ao, ok := o.(AdapterDueObserver); ok && adapter != "" {
+		ao.DueAdapter(class, adapter)
+		return
+	}
+	o.Due(class)
+}
+
 // Observers combines observers into one that tells each in turn; nil ones
-// are skipped. The result is a LoadObserver, which passes LoadPoint and Due
-// to those that are.
+// are skipped. The result is an AdapterDueObserver, which passes LoadPoint
+// and Due (DueAdapter) to those that are LoadObservers (AdapterDueObservers).
 func Observers(obs ...Observer) Observer {
 	var m multiObserver
 	for _, o := range obs {
@@ -89,6 +108,14 @@ func (m multiObserver) Due(class string) {
 	for _, o := range m {
 		if lo, ok := o.(LoadObserver); ok {
 			lo.Due(class)
+		}
+	}
+}
+
+func (m multiObserver) DueAdapter(class, adapter string) {
+	for _, o := range m {
+		if lo, ok := o.(LoadObserver); ok {
+			tellDue(lo, class, adapter)
 		}
 	}
 }

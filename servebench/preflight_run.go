@@ -9,7 +9,10 @@ import (
 // PreflightRun validates cfg as Run would, then runs Preflight with its
 // client and the workload's first row, so that a run that cannot succeed
 // fails before anything is written or sent. With an adapter mix it also
-// refuses an adapter the engine does not list (CheckServedAdapters).
+// refuses an adapter the engine does not list (CheckServedAdapters); an
+// adapter of cfg.LoadAdapters not loaded yet (cfg.AdapterLoads nil) is not
+// refused, since the run loads it first. To check the loaded adapters
+// too, load them first with LoadAdapterLoads and set cfg.AdapterLoads.
 func PreflightRun(ctx context.Context, cfg RunConfig) (*openai.PreflightReport, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
@@ -18,11 +21,24 @@ func PreflightRun(ctx context.Context, cfg RunConfig) (*openai.PreflightReport, 
 		// Refused before the probe is sent.
 		rep, err := openai.CheckServedModel(ctx, cfg.Client)
 		if err == nil {
-			err = CheckServedAdapters(rep.ServedModels, cfg.Adapters)
+			err = CheckServedAdapters(servedOrPending(rep.ServedModels, cfg), cfg.Adapters)
 		}
 		if err != nil {
 			return rep, err
 		}
 	}
 	return openai.Preflight(ctx, cfg.Client, cfg.Workload.Requests[0])
+}
+
+// servedOrPending is the engine's model list with the adapters the run
+// will load before its load added; nil stays nil (no list to check).
+func servedOrPending(served []string, cfg RunConfig) []string {
+	if served == nil || cfg.AdapterLoads != nil {
+		return served
+	}
+	out := append([]string(nil), served...)
+	for _, a := range cfg.LoadAdapters {
+		out = append(out, a.Name)
+	}
+	return out
 }

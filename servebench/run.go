@@ -32,6 +32,23 @@ type RunConfig struct {
 	// request's adapter from (see schedule.Plan); the client sends it as
 	// the request's model.
 	Adapters *schedule.AdapterMix
+	// LoadAdapters are LoRA adapters to load into the engine before any
+	// load (vLLM's POST /v1/load_lora_adapter, SGLang's
+	// /load_lora_adapter, chosen by Client.AdapterForm), one after another,
+	// each timed from its send to the engine's complete answer. A load that
+	// fails stops the run before anything is sent. The report's
+	// AdapterLoads carries the times. See LoadAdapterLoads.
+	LoadAdapters []openai.AdapterLoad
+	// AdapterLoadTimeout bounds each load call (default
+	// openai.DefaultAdapterLoadTimeout).
+	AdapterLoadTimeout time.Duration
+	// AdapterLoads are the loads of LoadAdapters already done, as
+	// LoadAdapterLoads returned them: a caller that loads the adapters
+	// before its preflight (so that the preflight finds them), or a sweep
+	// whose points share one engine, sets them and the run loads nothing
+	// again; they are copied into the report. Nil with LoadAdapters set
+	// means the run loads the adapters itself.
+	AdapterLoads []report.AdapterLoad
 	// History says what the assistant messages of a conversation's later
 	// turns carry: schedule.HistoryEngine (the default, also when empty)
 	// replaces them by the engine's answers to the earlier turns in this
@@ -201,6 +218,18 @@ func (cfg *RunConfig) validate() error {
 				return fmt.Errorf("run: %w", err)
 			}
 		}
+	}
+	return cfg.validateAdapterLoads()
+}
+
+// validateAdapterLoads checks the adapters to load: each named once, with
+// a path, and a client to load them through.
+func (cfg *RunConfig) validateAdapterLoads() error {
+	if len(cfg.LoadAdapters) > 0 && cfg.Client == nil {
+		return errors.New("run: loading adapters needs a client (the engine's base URL and adapter form)")
+	}
+	if err := openai.CheckAdapterLoads(cfg.LoadAdapters); err != nil {
+		return fmt.Errorf("run: load adapters: %w", err)
 	}
 	return nil
 }

@@ -87,6 +87,16 @@ type Contract struct {
 	// AdapterForm is how an adapter is named in a request's model, chosen
 	// by the engine kind (openai.AdapterBaseColon for SGLang).
 	Adapters *schedule.AdapterMix
+	// LoadAdapters are the LoRA adapters to load into the engine before
+	// the first load point, from `load_adapters:` (see
+	// servebench.RunConfig.LoadAdapters); AdapterLoadTimeout bounds each
+	// load call (0: the default).
+	LoadAdapters       []openai.AdapterLoad
+	AdapterLoadTimeout time.Duration
+	// loaded holds the adapter loads done on each engine (by base URL),
+	// which the contract's later load points there share (copies of the
+	// contract too).
+	loaded *loadedAdapters
 	// Images is the synthetic image pool each load point's chat rows
 	// carry images from (see media.PoolSpec); nil without one.
 	// ImageServer is the http transport's listen address ("" for

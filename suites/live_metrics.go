@@ -16,6 +16,9 @@ func (c *Contract) serveLiveMetrics(observer servebench.Observer) (servebench.Ob
 		return observer, func() {}, nil
 	}
 	m := livemetrics.New()
+	if c.Adapters != nil {
+		m = livemetrics.NewWithAdapters()
+	}
 	srv, err := livemetrics.Serve(c.MetricsListen, m)
 	if err != nil {
 		return nil, nil, fmt.Errorf("contract %s: metrics_listen: %w", c.Name, err)

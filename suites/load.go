@@ -23,7 +23,7 @@ var contractFields = []string{
 	"workload", "arrival", "count", "duration", "warmup", "max_concurrency", "timeouts", "slo",
 	"objectives", "schedule_lag_tolerance", "artifacts", "baseline", "bounded_memory",
 	"benchmark_report", "metrics_listen", "backend_header", "backend_metrics", "search", "adapters", "adapter_assignment",
-	"history", "images",
+	"history", "images", "load_adapters", "adapter_load_timeout",
 }
 
 // Load reads and validates one contract file. Every problem is reported,
@@ -111,6 +111,7 @@ func Parse(path string, data []byte) (*Contract, error) {
 	d.bounds(m, c)
 	d.outputs(m, c)
 	d.adapters(m, c)
+	d.adapterLoads(m, c)
 	d.history(m, c)
 	d.timeouts(m, c)
 	d.slo(m, c)

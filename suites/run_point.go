@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/servebench/servebench/internal/outputdir"
@@ -40,6 +41,9 @@ func (c *Contract) RunPoint(ctx context.Context, p LoadPoint, target Target, obs
 	cfg, err := c.runConfig(p, target)
 	if err != nil {
 		return nil, err
+	}
+	if err := c.loadAdapters(ctx, &cfg); err != nil {
+		return nil, fmt.Errorf("contract %s, %s: %w", c.Name, p.Name, err)
 	}
 	// As the CLI's preflight: a model the engine does not serve fails
 	// here, before anything is sent or written.
@@ -106,6 +110,8 @@ func (c *Contract) runConfig(p LoadPoint, target Target) (servebench.RunConfig, 
 	cfg := servebench.RunConfig{
 		Workload:           c.Workload,
 		Adapters:           c.Adapters,
+		LoadAdapters:       c.LoadAdapters,
+		AdapterLoadTimeout: c.AdapterLoadTimeout,
 		History:            c.History,
 		Count:              c.Count,
 		Duration:           c.Duration,
@@ -137,4 +143,39 @@ func (c *Contract) closedLoopUsers() int {
 		return s.StartUsers
 	}
 	return c.Arrival.Users
+}
+
+// loadAdapters loads the contract's adapters into cfg's engine before its
+// first load point there, and gives every point the loads: the engine
+// refuses an adapter loaded twice.
+func (c *Contract) loadAdapters(ctx context.Context, cfg *servebench.RunConfig) error {
+	if len(cfg.LoadAdapters) == 0 {
+		return nil
+	}
+	if c.loaded == nil {
+		c.loaded = &loadedAdapters{}
+	}
+	l := c.loaded
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if loads, ok := l.byURL[cfg.Client.BaseURL]; ok {
+		cfg.AdapterLoads = loads
+		return nil
+	}
+	loads, err := servebench.LoadAdapterLoads(ctx, *cfg)
+	if err != nil {
+		return err
+	}
+	if l.byURL == nil {
+		l.byURL = map[string][]report.AdapterLoad{}
+	}
+	l.byURL[cfg.Client.BaseURL] = loads
+	cfg.AdapterLoads = loads
+	return nil
+}
+
+// loadedAdapters are the adapter loads a contract did, by engine base URL.
+type loadedAdapters struct {
+	mu    sync.Mutex
+	byURL map[string][]report.AdapterLoad
 }

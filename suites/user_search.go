@@ -93,6 +93,9 @@ func (c *Contract) RunUserSearch(ctx context.Context, target Target) (*capacity.
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := c.loadAdapters(ctx, &cfg); err != nil {
+		return nil, nil, fmt.Errorf("contract %s, %s: %w", c.Name, userSearchPoint.Name, err)
+	}
 	rep, err := openai.CheckServedModel(ctx, cfg.Client)
 	if err == nil {
 		err = servebench.CheckServedAdapters(rep.ServedModels, cfg.Adapters)

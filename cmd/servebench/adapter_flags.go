@@ -1,8 +1,13 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
+	"io"
+	"time"
+
+	"github.com/servebench/servebench/internal/numfmt"
 
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/openai"
@@ -13,6 +18,9 @@ import (
 // a request.
 type adapterFlags struct {
 	mix, form, assignment string
+	// load is --load-adapters, loadTimeout --adapter-load-timeout.
+	load        string
+	loadTimeout time.Duration
 }
 
 func (f *adapterFlags) register(fs *flag.FlagSet) {
@@ -22,6 +30,10 @@ func (f *adapterFlags) register(fs *flag.FlagSet) {
 		`how --adapters assigns each request its adapter: random (drawn from the seed) or round-robin (interleaved in the mix's proportions)`)
 	fs.StringVar(&f.form, "adapter-form", "name",
 		`how an adapter is named in "model": name (vLLM) or base:adapter (SGLang, MODEL:ADAPTER)`)
+	fs.StringVar(&f.load, "load-adapters", "",
+		`LoRA adapters NAME=PATH,... to load into the engine before the preflight and the load, one after another, each timed (vLLM: POST /v1/load_lora_adapter, needs VLLM_ALLOW_RUNTIME_LORA_UPDATING=True; SGLang with --adapter-form base:adapter: POST /load_lora_adapter); a failed load stops before any load; report.json adapter_loads`)
+	fs.DurationVar(&f.loadTimeout, "adapter-load-timeout", openai.DefaultAdapterLoadTimeout,
+		`deadline for each --load-adapters call`)
 }
 
 // apply sets the run's adapter mix and the client's adapter form.
@@ -33,6 +45,9 @@ func (f *adapterFlags) apply(cfg *servebench.RunConfig) error {
 		cfg.Client.AdapterForm = openai.AdapterBaseColon
 	default:
 		return fmt.Errorf("--adapter-form: want name or base:adapter, got %q", f.form)
+	}
+	if err := f.applyLoads(cfg); err != nil {
+		return err
 	}
 	if f.mix == "" {
 		if f.assignment != schedule.AssignRandom {
@@ -48,5 +63,47 @@ func (f *adapterFlags) apply(cfg *servebench.RunConfig) error {
 		return fmt.Errorf("--adapter-assignment: %w", err)
 	}
 	cfg.Adapters = mix
+	return nil
+}
+
+// applyLoads sets the adapters to load before the run and the deadline of
+// each load call.
+func (f *adapterFlags) applyLoads(cfg *servebench.RunConfig) error {
+	if f.loadTimeout <= 0 {
+		return fmt.Errorf("--adapter-load-timeout: want a duration above 0, got %v", f.loadTimeout)
+	}
+	cfg.AdapterLoadTimeout = f.loadTimeout
+	if f.load == "" {
+		return nil
+	}
+	loads, err := openai.ParseAdapterLoads(f.load)
+	if err != nil {
+		return fmt.Errorf("--load-adapters: %w", err)
+	}
+	if cfg.Shard != nil && cfg.Shard.Count > 1 {
+		return fmt.Errorf("--load-adapters: every shard would load the adapters into the one engine, which refuses a second load; load them once before the shards start")
+	}
+	cfg.LoadAdapters = loads
+	return nil
+}
+
+// loadAdapters loads the run's adapters before the preflight, so that the
+// preflight finds them in the engine's model list, and says what each
+// load took.
+func loadAdapters(ctx context.Context, cfg *servebench.RunConfig, stderr io.Writer) error {
+	if len(cfg.LoadAdapters) == 0 || cfg.AdapterLoads != nil {
+		return nil
+	}
+	loads, err := servebench.LoadAdapterLoads(ctx, *cfg)
+	for _, l := range loads {
+		fmt.Fprintf(stderr, "adapter %s loaded in %s ms (POST %s, HTTP %d)\n", l.Adapter, numfmt.Compact(l.LoadMS), l.Route, l.Status)
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("interrupted while loading the adapters: nothing of the run was sent: %w", err)
+		}
+		return err
+	}
+	cfg.AdapterLoads = loads
 	return nil
 }

@@ -20,6 +20,10 @@ func TestBadAdapterMixIsRefusedBeforeAnyLoad(t *testing.T) {
 		{[]string{"--adapters", "sql=1", "--adapter-form", "colon"}, `--adapter-form: want name or base:adapter, got "colon"`},
 		{[]string{"--adapters", "sql=1", "--adapter-assignment", "cyclic"}, `--adapter-assignment: want random or round-robin, got "cyclic"`},
 		{[]string{"--adapter-assignment", "round-robin"}, "--adapter-assignment: it assigns the adapters of --adapters, and there are none"},
+		{[]string{"--load-adapters", "sql"}, `--load-adapters: want NAME=PATH, got "sql"`},
+		{[]string{"--load-adapters", "sql=/a,sql=/b"}, `--load-adapters: adapter "sql" given twice`},
+		{[]string{"--load-adapters", "sql=/a", "--adapter-load-timeout", "0s"}, "--adapter-load-timeout: want a duration above 0, got 0s"},
+		{[]string{"--load-adapters", "sql=/a", "--shard", "0/2", "--run-id", "0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b", "--start-at", "2099-01-01T00:00:00Z"}, "--load-adapters: every shard would load the adapters"},
 	} {
 		out := filepath.Join(t.TempDir(), "run")
 		// Nothing listens on the URL: a refusal must come before any send.

@@ -105,6 +105,9 @@ func k8sJobSpec(fs *flag.FlagSet, run *runFlags, k *k8sFlags) (kube.JobSpec, err
 	if len(run.headers.header) > 0 || run.headers.err != nil {
 		return kube.JobSpec{}, errors.New("--header: its value would be written into the manifest; give the pods the header another way (a gateway's own configuration)")
 	}
+	if run.adapters.load != "" && k.shards > 1 {
+		return kube.JobSpec{}, errors.New("--load-adapters: each of the Job's pods would load the adapters into the one engine, which refuses a second load; load them before the Job, or give --shards 1")
+	}
 	run.given = setFlags(fs)
 	// The API key lives in the pods' environment, not here.
 	apiKeyEnv := run.apiKeyEnv

@@ -28,6 +28,9 @@ func (f *metricsListenFlags) start(cfg *servebench.RunConfig, stderr io.Writer) 
 		return nil
 	}
 	m := livemetrics.New()
+	if cfg.Adapters != nil {
+		m = livemetrics.NewWithAdapters()
+	}
 	srv, err := livemetrics.Serve(f.addr, m)
 	if err != nil {
 		return fmt.Errorf("--metrics-listen: %w", err)

@@ -54,7 +54,8 @@ func (f *runFlags) checkFlags() error {
 
 // beforeLoad runs after the configuration is built and before anything is
 // sent: it checks the API key, installs the extra headers, prepares the
-// output directory and runs the preflight.
+// output directory, loads the LoRA adapters of --load-adapters and runs
+// the preflight.
 func (f *runFlags) beforeLoad(ctx context.Context, cfg *servebench.RunConfig, stderr io.Writer) error {
 	c := cfg.Client
 	if strings.ContainsAny(c.APIKey, "\r\n") {
@@ -69,6 +70,9 @@ func (f *runFlags) beforeLoad(ctx context.Context, cfg *servebench.RunConfig, st
 	}
 	f.out = out
 	if err := f.images.prepare(cfg, cfg.OutputDir, stderr); err != nil {
+		return err
+	}
+	if err := loadAdapters(ctx, cfg, stderr); err != nil {
 		return err
 	}
 	if !f.skipPreflight {

@@ -66,6 +66,9 @@ func RunBatchSweep(ctx context.Context, cfg servebench.RunConfig, sizes []int, r
 	if len(sizes) == 0 {
 		return nil, fmt.Errorf("batch sweep: no batch sizes")
 	}
+	if err := loadAdaptersOnce(ctx, &cfg); err != nil {
+		return nil, err
+	}
 	dir, err := servebench.RunDir(cfg.OutputDir)
 	if err != nil {
 		return nil, err

@@ -62,6 +62,9 @@ func RunSweep(ctx context.Context, cfg servebench.RunConfig, plan Plan) (*Sweep,
 	if plan.Repeat < 0 {
 		return nil, fmt.Errorf("sweep: repeat must not be negative")
 	}
+	if err := loadAdaptersOnce(ctx, &cfg); err != nil {
+		return nil, err
+	}
 	repeat := max(plan.Repeat, 1)
 	base := cfg.Arrival.Spec()
 	dir, err := servebench.RunDir(cfg.OutputDir)
@@ -136,4 +139,19 @@ func pointDir(dir, name string, k int, nested bool) string {
 		return filepath.Join(dir, name)
 	}
 	return filepath.Join(dir, name+"-run-"+strconv.Itoa(k+1))
+}
+
+// loadAdaptersOnce loads cfg's LoRA adapters before a sweep's first point,
+// unless they were loaded already: the points share one engine, which
+// refuses an adapter loaded twice. Every point's report carries the loads.
+func loadAdaptersOnce(ctx context.Context, cfg *servebench.RunConfig) error {
+	if len(cfg.LoadAdapters) == 0 || cfg.AdapterLoads != nil {
+		return nil
+	}
+	loads, err := servebench.LoadAdapterLoads(ctx, *cfg)
+	if err != nil {
+		return fmt.Errorf("sweep: %w", err)
+	}
+	cfg.AdapterLoads = loads
+	return nil
 }

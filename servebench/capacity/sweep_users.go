@@ -102,6 +102,9 @@ func runUserSweep(ctx context.Context, cfg servebench.RunConfig, plan Plan) (*Sw
 	if cfg.Shard != nil || !cfg.StartAt.IsZero() {
 		return nil, fmt.Errorf("sweep: a sweep runs its points one after another; shard each point's run instead")
 	}
+	if err := loadAdaptersOnce(ctx, &cfg); err != nil {
+		return nil, err
+	}
 	dir, err := servebench.RunDir(cfg.OutputDir)
 	if err != nil {
 		return nil, err

@@ -155,6 +155,31 @@ type abEngines struct {
 	// reused holds each side's configuration pointed at its reused engine.
 	reused map[Side]*servebench.RunConfig
 	stops  []func()
+	// loaded holds the LoRA adapter loads done on each engine that serves
+	// more than one run (by base URL), so that no adapter is loaded twice.
+	loaded map[string][]report.AdapterLoad
+}
+
+// loadOnce loads run's adapters into its engine unless they were loaded
+// there already, and sets the loads on run.
+func (e *abEngines) loadOnce(ctx context.Context, run servebench.RunConfig) (servebench.RunConfig, error) {
+	if len(run.LoadAdapters) == 0 || run.AdapterLoads != nil || run.Client == nil {
+		return run, nil
+	}
+	if loads, ok := e.loaded[run.Client.BaseURL]; ok {
+		run.AdapterLoads = loads
+		return run, nil
+	}
+	loads, err := servebench.LoadAdapterLoads(ctx, run)
+	if err != nil {
+		return run, err
+	}
+	if e.loaded == nil {
+		e.loaded = map[string][]report.AdapterLoad{}
+	}
+	e.loaded[run.Client.BaseURL] = loads
+	run.AdapterLoads = loads
+	return run, nil
 }
 
 // stopAll stops the reused engines, last started first.
@@ -172,7 +197,8 @@ func (e *abEngines) sideConfig(ctx context.Context, side Side) (servebench.RunCo
 		run = e.cfg.Candidate
 	}
 	if e.cfg.StartEngine == nil {
-		return run, nil, nil
+		run, err := e.loadOnce(ctx, run)
+		return run, nil, err
 	}
 	if r, ok := e.reused[side]; ok {
 		return *r, nil, nil
@@ -186,6 +212,10 @@ func (e *abEngines) sideConfig(ctx context.Context, side Side) (servebench.RunCo
 	}
 	if !e.cfg.ReuseEngines {
 		return run, stop, nil
+	}
+	if run, err = e.loadOnce(ctx, run); err != nil {
+		stop()
+		return run, nil, err
 	}
 	if e.reused == nil {
 		e.reused = map[Side]*servebench.RunConfig{}

@@ -144,3 +144,32 @@ func TestRunABInterruptedWritesNoVerdict(t *testing.T) {
 		t.Errorf("%d engines left alive", n.live)
 	}
 }
+
+// TestRunABLoadsAdaptersOncePerEngine: both sides and both rounds run
+// against one engine, which loads sql once; with a fresh engine per run,
+// each run loads it into its own.
+func TestRunABLoadsAdaptersOncePerEngine(t *testing.T) {
+	srv := simengine.StartTest(t, func(c *simengine.Config) { c.TimeScale = 0.05 })
+	cfg := abConfig(t, 2)
+	for _, side := range []*servebench.RunConfig{&cfg.Baseline, &cfg.Candidate} {
+		c := *side.Client
+		c.BaseURL = srv.BaseURL()
+		side.Client = &c
+		side.LoadAdapters = []openai.AdapterLoad{{Name: "sql", Path: "/models/sql"}}
+	}
+	if _, err := compare.RunAB(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	if n := srv.Stats().RuntimeAdapterLoads; n != 1 {
+		t.Errorf("one engine loaded %d adapters, want 1", n)
+	}
+
+	var n engineCounter
+	cfg = abConfig(t, 2)
+	cfg.StartEngine = n.start
+	cfg.Baseline.LoadAdapters = []openai.AdapterLoad{{Name: "sql", Path: "/models/sql"}}
+	cfg.Candidate.LoadAdapters = cfg.Baseline.LoadAdapters
+	if _, err := compare.RunAB(context.Background(), cfg); err != nil || n.starts != 4 {
+		t.Errorf("fresh engines: %v after %d starts", err, n.starts)
+	}
+}

@@ -49,3 +49,20 @@ func ExampleMetrics() {
 	// Output:
 	// chat 5
 }
+
+// A run with an adapter mix labels its per-request series by adapter too.
+func ExampleNewWithAdapters() {
+	m := livemetrics.NewWithAdapters()
+	m.DueAdapter("chat", "sql")
+	fams, _ := m.Gather()
+	for _, f := range fams {
+		if f.GetName() == "servebench_requests_offered_total" {
+			for _, l := range f.GetMetric()[0].GetLabel() {
+				fmt.Printf("%s=%s ", l.GetName(), l.GetValue())
+			}
+			fmt.Println(f.GetMetric()[0].GetCounter().GetValue())
+		}
+	}
+	// Output:
+	// adapter=sql class=chat 1
+}

@@ -1,6 +1,7 @@
 package livemetrics
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -40,14 +41,29 @@ type Metrics struct {
 
 	mu      sync.Mutex
 	classes map[string]bool
+	// adapters says the per-request series carry the adapter label.
+	adapters bool
 }
 
-var _ servebench.LoadObserver = (*Metrics)(nil)
+var _ servebench.AdapterDueObserver = (*Metrics)(nil)
 
 // New returns Metrics with every series registered in a registry of its
-// own (see Registry).
-func New() *Metrics {
-	m := &Metrics{reg: prometheus.NewRegistry(), classes: map[string]bool{}}
+// own (see Registry). The per-request series are labelled by class (and
+// status); NewWithAdapters adds the adapter.
+func New() *Metrics { return newMetrics(false) }
+
+// NewWithAdapters is New for runs with a LoRA adapter mix: every series
+// that New labels by class is also labelled by adapter, the request's
+// adapter ("base" for the base model, "" for a request without one). The
+// adapters are the mix's, so the label stays bounded.
+func NewWithAdapters() *Metrics { return newMetrics(true) }
+
+func newMetrics(adapters bool) *Metrics {
+	m := &Metrics{reg: prometheus.NewRegistry(), classes: map[string]bool{}, adapters: adapters}
+	perRequest := []string{"class"}
+	if adapters {
+		perRequest = append(perRequest, "adapter")
+	}
 	counter := func(name, help string, labels ...string) *prometheus.CounterVec {
 		return prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, labels)
 	}
@@ -55,12 +71,13 @@ func New() *Metrics {
 		return prometheus.NewGauge(prometheus.GaugeOpts{Name: name, Help: help})
 	}
 	hist := func(name, help string) *prometheus.HistogramVec {
-		return prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: name, Help: help, Buckets: latencyBuckets}, []string{"class"})
+		return prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: name, Help: help, Buckets: latencyBuckets}, perRequest)
 	}
-	m.offered = counter("servebench_requests_offered_total", "Requests whose scheduled time has come, by class.", "class")
-	m.sent = counter("servebench_requests_sent_total", "Requests handed to the connection, by class, counted as they end.", "class")
-	m.completed = counter("servebench_requests_completed_total", "Requests that ended in success, by class.", "class")
-	m.failed = counter("servebench_requests_failed_total", "Requests that ended in any other terminal status (not_sent included), by class and status.", "class", "status")
+	m.offered = counter("servebench_requests_offered_total", "Requests whose scheduled time has come, by class.", perRequest...)
+	m.sent = counter("servebench_requests_sent_total", "Requests handed to the connection, by class, counted as they end.", perRequest...)
+	m.completed = counter("servebench_requests_completed_total", "Requests that ended in success, by class.", perRequest...)
+	m.failed = counter("servebench_requests_failed_total", "Requests that ended in any other terminal status (not_sent included), by class and status.",
+		append(slices.Clone(perRequest), "status")...)
 	m.outstanding = gauge("servebench_requests_outstanding", "Requests come due and not yet ended (waiting for a slot or in flight).")
 	m.scheduled = gauge("servebench_requests_scheduled", "Requests the current load point's schedule holds.")
 	m.lag = prometheus.NewHistogram(prometheus.HistogramOpts{
@@ -112,38 +129,52 @@ func (m *Metrics) Started(scheduled int) {
 	m.running.Set(1)
 }
 
+// labels are the per-request label values of a request of class and
+// adapter, then extra.
+func (m *Metrics) labels(class, adapter string, extra ...string) []string {
+	v := []string{m.class(class)}
+	if m.adapters {
+		v = append(v, adapter)
+	}
+	return append(v, extra...)
+}
+
 // Due counts a request whose time has come.
-func (m *Metrics) Due(class string) {
-	m.offered.WithLabelValues(m.class(class)).Inc()
+func (m *Metrics) Due(class string) { m.DueAdapter(class, "") }
+
+// DueAdapter counts a request of a run with an adapter mix whose time has
+// come; without the adapter label (New) it is Due.
+func (m *Metrics) DueAdapter(class, adapter string) {
+	m.offered.WithLabelValues(m.labels(class, adapter)...).Inc()
 	m.outstanding.Inc()
 }
 
 // Ended counts a terminal record and observes its latencies in seconds
 // (those of successful requests only, as the report's populations).
 func (m *Metrics) Ended(o *record.Outcome) {
-	class := m.class(o.Class)
+	class := m.labels(o.Class, o.Adapter)
 	m.outstanding.Dec()
 	om, err := score.Measure(o)
 	if err != nil {
 		// A record the scorer will refuse: count it, observe nothing.
-		m.failed.WithLabelValues(class, string(o.Status)).Inc()
+		m.failed.WithLabelValues(append(class, string(o.Status))...).Inc()
 		return
 	}
 	if o.SentMS != nil {
-		m.sent.WithLabelValues(class).Inc()
+		m.sent.WithLabelValues(class...).Inc()
 		m.lag.Observe(*om.ScheduleLagMS / 1000)
 	}
 	if o.Status != record.StatusSuccess {
-		m.failed.WithLabelValues(class, string(o.Status)).Inc()
+		m.failed.WithLabelValues(append(class, string(o.Status))...).Inc()
 		return
 	}
-	m.completed.WithLabelValues(class).Inc()
+	m.completed.WithLabelValues(class...).Inc()
 	for _, x := range []struct {
 		h  *prometheus.HistogramVec
 		ms *float64
 	}{{m.ttft, om.TTFTMS}, {m.tpot, om.TPOTMS}, {m.e2e, om.E2EMS}} {
 		if x.ms != nil {
-			x.h.WithLabelValues(class).Observe(*x.ms / 1000)
+			x.h.WithLabelValues(class...).Observe(*x.ms / 1000)
 		}
 	}
 }

@@ -164,6 +164,10 @@ type Report struct {
 	// requests and their share, attainment and latency percentiles, and
 	// per dimension the Gini coefficient of the shares.
 	Breakdown map[string]*BreakdownDimension `json:"breakdown,omitempty"`
+	// AdapterLoads are the LoRA adapters the run loaded into the engine
+	// before the load, in the order it loaded them, each with its load
+	// time (see SetAdapterLoads).
+	AdapterLoads []AdapterLoad `json:"adapter_loads,omitempty"`
 	// RequestsFile names the JSON-lines file that holds the request
 	// entries when Requests was left empty to bound memory: requests.jsonl
 	// in a run's directory (a path relative to it), or the file

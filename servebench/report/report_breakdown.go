@@ -40,6 +40,10 @@ type BreakdownValue struct {
 	ColdRequest string        `json:"cold_request,omitempty"`
 	ColdTTFTMS  *float64      `json:"cold_ttft_ms,omitempty"`
 	WarmTTFT    *Distribution `json:"warm_ttft_ms,omitempty"`
+	// LoadMS is how long the engine took to load this adapter when the
+	// run loaded it before the load (see Report.AdapterLoads); nil
+	// otherwise.
+	LoadMS *float64 `json:"load_ms,omitempty"`
 }
 
 // BreakdownSource is one dimension a report is broken down by: its name

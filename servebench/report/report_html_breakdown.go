@@ -12,7 +12,10 @@ type htmlBreakdown struct {
 	// Cold says the dimension's values start cold: the rows carry the
 	// cold and warm TTFTs.
 	Cold bool
-	Rows []htmlBreakdownRow
+	// Loaded says the run loaded some of the dimension's values (LoRA
+	// adapters) before its load: the rows carry the load time.
+	Loaded bool
+	Rows   []htmlBreakdownRow
 }
 
 // htmlBreakdownRow is one value of a breakdown dimension.
@@ -21,6 +24,8 @@ type htmlBreakdownRow struct {
 	TTFTP50, TTFTP99, TPOTP50, E2EP99 string
 	Cold                              bool
 	ColdTTFT, WarmP50, WarmP99        string
+	Loaded                            bool
+	LoadMS                            string
 }
 
 // htmlBreakdowns formats the report's breakdown, dimension by dimension in
@@ -44,7 +49,14 @@ func htmlBreakdowns(r *Report) []htmlBreakdown {
 				row.ColdTTFT = numfmt.OptCompact(x.ColdTTFTMS)
 				row.WarmP50, row.WarmP99 = numfmt.OptCompact(x.WarmTTFT.P50), numfmt.OptCompact(x.WarmTTFT.P99)
 			}
+			if x.LoadMS != nil {
+				b.Loaded = true
+			}
+			row.LoadMS = numfmt.OptCompact(x.LoadMS)
 			b.Rows = append(b.Rows, row)
+		}
+		for i := range b.Rows {
+			b.Rows[i].Loaded = b.Loaded
 		}
 		out = append(out, b)
 	}

@@ -99,6 +99,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(bw, "%-24s %s\n", m, r.Percentiles[m].Population)
 	}
 	writeBreakdownText(bw, rule, r.Breakdown)
+	writeAdapterLoadsText(bw, rule, r.AdapterLoads)
 	writeEngineMetricsText(bw, rule, r.EngineMetrics)
 	writeGPUTelemetryText(bw, rule, r.GPUTelemetry)
 	if r.Inputs != (Inputs{}) {

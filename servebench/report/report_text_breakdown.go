@@ -44,3 +44,16 @@ func writeColdStartText(w io.Writer, name string, dim *BreakdownDimension) {
 			numfmt.OptCompact(x.WarmTTFT.P50), numfmt.OptCompact(x.WarmTTFT.P99))
 	}
 }
+
+// writeAdapterLoadsText adds a line per LoRA adapter the run loaded before
+// its load: its load time, the route and status, and its path.
+func writeAdapterLoadsText(w io.Writer, rule func(string), loads []AdapterLoad) {
+	if len(loads) == 0 {
+		return
+	}
+	rule("Adapters loaded before the run")
+	fmt.Fprintf(w, "%-24s %12s %-24s %6s  %s\n", "adapter", "load ms", "route", "status", "path")
+	for _, l := range loads {
+		fmt.Fprintf(w, "%-24s %12s %-24s %6d  %s\n", l.Adapter, numfmt.Compact(l.LoadMS), l.Route, l.Status, l.Path)
+	}
+}

@@ -162,6 +162,7 @@ func carryPrevious(rep *report.Report, prev *report.Report) {
 	rep.GPUTelemetry = prev.GPUTelemetry
 	rep.GPUTelemetry.AttributeWork(rep)
 	rep.AttachEngineSeries(prev.EngineSeries)
+	rep.SetAdapterLoads(prev.AdapterLoads)
 }
 
 // FillFrom takes the options left at their zero value from a report: its
