@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/servebench/servebench/servebench/compare"
@@ -43,5 +44,21 @@ func TestTallyCoverage(t *testing.T) {
 	}
 	if tl.reps != 3 || tl.valid != 2 || tl.hits != 2 || tl.validHits != 1 {
 		t.Errorf("tally %+v", tl)
+	}
+}
+
+// -slowdown changes the decode step of the experiments that slow the
+// candidate, and of no other.
+func TestSlowdownOverridesOnlySlowingExperiments(t *testing.T) {
+	if e := experiments["morerounds"].withSlowdown(1.07); e.slowdown != 1.07 || !strings.Contains(e.name, "decode step 7 % slower") {
+		t.Errorf("morerounds at 1.07: slowdown %v, name %q", e.slowdown, e.name)
+	}
+	for _, name := range []string{"aa", "errors2"} {
+		if e := experiments[name].withSlowdown(1.07); e.slowdown != 1 || e.name != experiments[name].name {
+			t.Errorf("%s at 1.07: slowdown %v, name %q; want it unchanged", name, e.slowdown, e.name)
+		}
+	}
+	if e := experiments["tpot10"].withSlowdown(0); e.slowdown != 1.10 {
+		t.Errorf("tpot10 without -slowdown: %v, want 1.10", e.slowdown)
 	}
 }

@@ -37,7 +37,7 @@ func main() {
 type settings struct {
 	reps, first, rounds, count, promptTokens, outputTokens, warmup, maxExtra int
 	lagTolerance                                                             time.Duration
-	rate, timeScale, confidence                                              float64
+	rate, timeScale, confidence, slowdown                                    float64
 	experiments, out                                                         string
 	baseStep                                                                 time.Duration
 	tolerances                                                               []compare.Tolerance
@@ -60,6 +60,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&s.timeScale, "time-scale", 0.25, "simulated engine time scale (model time × scale = wall time)")
 	fs.Float64Var(&s.confidence, "confidence", 0.95, "family-wise confidence of each comparison")
 	fs.DurationVar(&s.baseStep, "step-base", 8*time.Millisecond, "the baseline engine's decode step (model time)")
+	fs.Float64Var(&s.slowdown, "slowdown", 0, "the candidate's decode-step factor for the experiments that slow it (e.g. 1.07 runs morerounds at 7 % slower; 0 keeps each experiment's own)")
 	fs.StringVar(&s.experiments, "experiments", "aa,tpot10,attainment3,errors2", "experiments to run, comma separated: "+experimentNames())
 	tols := fs.String("tolerances", "", "statistics to compare, NAME=VALUE comma separated (default: compare's defaults and e2e_p99.9=5%)")
 	fs.StringVar(&s.out, "out", "", "JSONL file receiving every repetition's comparison (optional)")
@@ -95,6 +96,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "abcalibrate: unknown experiment %q (want %s)\n", name, experimentNames())
 			return 1
 		}
+		e = e.withSlowdown(s.slowdown)
 		start := time.Now()
 		t, err := e.run(context.Background(), s, w, out, stderr)
 		if err != nil {
