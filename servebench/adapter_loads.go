@@ -2,18 +2,17 @@ package servebench
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/servebench/servebench/servebench/report"
 )
 
-// LoadAdapterLoads loads cfg.LoadAdapters into the engine through
+// LoadAdapters loads cfg.LoadAdapters into the engine through
 // cfg.Client, one after another in the order given, and returns each
 // load's time for the report (RunConfig.AdapterLoads). The first load
 // that fails stops it: the error names the adapter, the route, the HTTP
 // status and the engine's message, and the loads before it are returned
 // with it. Nothing of the run is sent or written.
-func LoadAdapterLoads(ctx context.Context, cfg RunConfig) ([]report.AdapterLoad, error) {
+func LoadAdapters(ctx context.Context, cfg RunConfig) ([]report.AdapterLoad, error) {
 	if len(cfg.LoadAdapters) == 0 {
 		return nil, nil
 	}
@@ -24,7 +23,7 @@ func LoadAdapterLoads(ctx context.Context, cfg RunConfig) ([]report.AdapterLoad,
 	for _, a := range cfg.LoadAdapters {
 		res, err := cfg.Client.LoadAdapter(ctx, a, cfg.AdapterLoadTimeout)
 		if err != nil {
-			return loads, fmt.Errorf("run: %w", err)
+			return loads, err
 		}
 		loads = append(loads, report.AdapterLoad{Adapter: a.Name, Path: a.Path, Route: res.Route,
 			LoadMS: float64(res.Elapsed.Microseconds()) / 1000, Status: res.Status})

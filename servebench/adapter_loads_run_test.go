@@ -47,7 +47,7 @@ func TestRunLoadsTwoAdaptersBeforeTheLoad(t *testing.T) {
 	cfg := servebench.RunConfig{Workload: workloadOf(t, `{"prompt":"hello there","max_tokens":2}`), Arrival: constant(t, 20), Count: 6,
 		Client: clientFor(srv), OutputDir: t.TempDir(), Adapters: mix, LoadAdapters: loads}
 	ctx := context.Background()
-	if cfg.AdapterLoads, err = servebench.LoadAdapterLoads(ctx, cfg); err != nil {
+	if cfg.AdapterLoads, err = servebench.LoadAdapters(ctx, cfg); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := servebench.PreflightRun(ctx, cfg); err != nil {

@@ -14,7 +14,7 @@ import (
 
 // Loading the adapters before the preflight, so that it finds them, then
 // running: the report carries each load.
-func ExampleLoadAdapterLoads() {
+func ExampleLoadAdapters() {
 	cfg := simengine.DefaultConfig()
 	cfg.TimeScale = 0.1
 	engine, err := simengine.Start(context.Background(), cfg)
@@ -34,7 +34,7 @@ func ExampleLoadAdapterLoads() {
 		Client: &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointCompletions,
 			Stream: true, TotalTimeout: 10 * time.Second}}
 	ctx := context.Background()
-	if run.AdapterLoads, err = servebench.LoadAdapterLoads(ctx, run); err != nil {
+	if run.AdapterLoads, err = servebench.LoadAdapters(ctx, run); err != nil {
 		fmt.Println(err)
 		return
 	}

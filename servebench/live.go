@@ -40,9 +40,9 @@ func Start(ctx context.Context, cfg RunConfig) (*LiveRun, error) {
 		return nil, err
 	}
 	if len(cfg.LoadAdapters) > 0 && cfg.AdapterLoads == nil {
-		loads, err := LoadAdapterLoads(ctx, cfg)
+		loads, err := LoadAdapters(ctx, cfg)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("run: %w", err)
 		}
 		cfg.AdapterLoads = loads
 	}

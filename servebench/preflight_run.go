@@ -12,7 +12,7 @@ import (
 // refuses an adapter the engine does not list (CheckServedAdapters); an
 // adapter of cfg.LoadAdapters not loaded yet (cfg.AdapterLoads nil) is not
 // refused, since the run loads it first. To check the loaded adapters
-// too, load them first with LoadAdapterLoads and set cfg.AdapterLoads.
+// too, load them first with LoadAdapters and set cfg.AdapterLoads.
 func PreflightRun(ctx context.Context, cfg RunConfig) (*openai.PreflightReport, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err

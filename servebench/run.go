@@ -37,13 +37,13 @@ type RunConfig struct {
 	// /load_lora_adapter, chosen by Client.AdapterForm), one after another,
 	// each timed from its send to the engine's complete answer. A load that
 	// fails stops the run before anything is sent. The report's
-	// AdapterLoads carries the times. See LoadAdapterLoads.
+	// AdapterLoads carries the times. See LoadAdapters.
 	LoadAdapters []openai.AdapterLoad
 	// AdapterLoadTimeout bounds each load call (default
 	// openai.DefaultAdapterLoadTimeout).
 	AdapterLoadTimeout time.Duration
 	// AdapterLoads are the loads of LoadAdapters already done, as
-	// LoadAdapterLoads returned them: a caller that loads the adapters
+	// LoadAdapters returned them: a caller that loads the adapters
 	// before its preflight (so that the preflight finds them), or a sweep
 	// whose points share one engine, sets them and the run loads nothing
 	// again; they are copied into the report. Nil with LoadAdapters set

@@ -162,7 +162,7 @@ func (c *Contract) loadAdapters(ctx context.Context, cfg *servebench.RunConfig) 
 		cfg.AdapterLoads = loads
 		return nil
 	}
-	loads, err := servebench.LoadAdapterLoads(ctx, *cfg)
+	loads, err := servebench.LoadAdapters(ctx, *cfg)
 	if err != nil {
 		return err
 	}

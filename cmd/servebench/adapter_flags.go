@@ -94,7 +94,7 @@ func loadAdapters(ctx context.Context, cfg *servebench.RunConfig, stderr io.Writ
 	if len(cfg.LoadAdapters) == 0 || cfg.AdapterLoads != nil {
 		return nil
 	}
-	loads, err := servebench.LoadAdapterLoads(ctx, *cfg)
+	loads, err := servebench.LoadAdapters(ctx, *cfg)
 	for _, l := range loads {
 		fmt.Fprintf(stderr, "adapter %s loaded in %s ms (POST %s, HTTP %d)\n", l.Adapter, numfmt.Compact(l.LoadMS), l.Route, l.Status)
 	}

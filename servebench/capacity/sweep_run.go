@@ -148,7 +148,7 @@ func loadAdaptersOnce(ctx context.Context, cfg *servebench.RunConfig) error {
 	if len(cfg.LoadAdapters) == 0 || cfg.AdapterLoads != nil {
 		return nil
 	}
-	loads, err := servebench.LoadAdapterLoads(ctx, *cfg)
+	loads, err := servebench.LoadAdapters(ctx, *cfg)
 	if err != nil {
 		return fmt.Errorf("sweep: %w", err)
 	}

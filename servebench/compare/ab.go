@@ -170,7 +170,7 @@ func (e *abEngines) loadOnce(ctx context.Context, run servebench.RunConfig) (ser
 		run.AdapterLoads = loads
 		return run, nil
 	}
-	loads, err := servebench.LoadAdapterLoads(ctx, run)
+	loads, err := servebench.LoadAdapters(ctx, run)
 	if err != nil {
 		return run, err
 	}
