@@ -247,7 +247,9 @@ func (d *dispatcher) requestID(id string) string {
 func (d *dispatcher) notSent(idx int, out *record.Outcome, why string) time.Time {
 	now := time.Now()
 	out.Status, out.Error = record.StatusNotSent, why
-	out.SetMedia(record.MediaOf(&d.cfg.Workload.Requests[d.plan.row[idx]]))
+	row := &d.cfg.Workload.Requests[d.plan.row[idx]]
+	out.SetMedia(record.MediaOf(row))
+	out.ReusablePromptTokens = row.ReusablePromptTokens
 	out.TerminalMS = record.Millis(now.Sub(d.start))
 	d.record(idx, out)
 	return now

@@ -120,6 +120,10 @@ func validateRow(r *record.Request) error {
 		return fmt.Errorf("turn: must not be negative")
 	case r.Turn > 1 && r.Conversation == "":
 		return fmt.Errorf("conversation: required when turn > 1")
+	case r.ReusablePromptTokens != nil && *r.ReusablePromptTokens < 0:
+		return fmt.Errorf("reusable_prompt_tokens: must not be negative, got %d", *r.ReusablePromptTokens)
+	case r.ReusablePromptTokens != nil && r.PromptTokens != nil && *r.ReusablePromptTokens > *r.PromptTokens:
+		return fmt.Errorf("reusable_prompt_tokens: %d is more than the row's prompt_tokens %d", *r.ReusablePromptTokens, *r.PromptTokens)
 	}
 	for i, m := range r.Messages {
 		if m.Role == "" {
