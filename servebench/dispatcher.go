@@ -242,8 +242,8 @@ func (d *dispatcher) requestID(id string) string {
 	return d.sched.RunID + "/" + id + "/1"
 }
 
-// notSent records entry idx as never sent, with the media its row would
-// have sent (so the breakdown counts it under its modality).
+// notSent records entry idx as never sent, with the media its request
+// would have sent (so the breakdown counts it under its modality).
 func (d *dispatcher) notSent(idx int, out *record.Outcome, why string) time.Time {
 	now := time.Now()
 	out.Status, out.Error = record.StatusNotSent, why
