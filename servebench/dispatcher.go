@@ -195,7 +195,7 @@ func (d *dispatcher) turnNotSent(idx int, why string) {
 // instant.
 func (d *dispatcher) send(ctx context.Context, idx int, at time.Time, conv *conversation, later bool) time.Time {
 	p := d.plan
-	row := &d.cfg.Workload.Requests[p.row[idx]]
+	row := d.cfg.Workload.EntryRequest(string(p.ID(idx)), int(p.row[idx]))
 	req := conv.request(row, later)
 	out := &record.Outcome{ID: string(p.ID(idx)), Attempt: 1, Class: p.Class(idx), Adapter: p.Adapter(idx), ScheduledMS: record.Millis(at.Sub(d.start))}
 	if out.Adapter != "" {
@@ -243,12 +243,14 @@ func (d *dispatcher) requestID(id string) string {
 	return d.sched.RunID + "/" + id + "/1"
 }
 
-// notSent records entry idx as never sent, with the media its row would
-// have sent (so the breakdown counts it under its modality).
+// notSent records entry idx as never sent, with the media its request
+// would have sent (so the breakdown counts it under its modality).
 func (d *dispatcher) notSent(idx int, out *record.Outcome, why string) time.Time {
 	now := time.Now()
 	out.Status, out.Error = record.StatusNotSent, why
-	out.SetMedia(record.MediaOf(&d.cfg.Workload.Requests[d.plan.row[idx]]))
+	row := d.cfg.Workload.EntryRequest(out.ID, int(d.plan.row[idx]))
+	out.SetMedia(record.MediaOf(row))
+	out.ReusablePromptTokens = row.ReusablePromptTokens
 	out.TerminalMS = record.Millis(now.Sub(d.start))
 	d.record(idx, out)
 	return now

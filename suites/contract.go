@@ -229,6 +229,10 @@ type Objectives struct {
 	// PrefixCacheHitRate is the minimum prefix-cache hit rate measured
 	// over the run (matchers.HavePrefixCacheHitRateAtLeast).
 	PrefixCacheHitRate *float64
+	// PrefixReuseAchieved is the minimum share of the prompt tokens the
+	// workload declares reusable that the engine served from its prefix
+	// cache (matchers.HavePrefixReuseAchievedAtLeast).
+	PrefixReuseAchieved *float64
 	// Capacity is the minimum SLO capacity of a sweep.
 	Capacity *CapacityObjective
 	// Concurrency is the minimum SLO concurrency of a user search, in

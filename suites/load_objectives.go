@@ -30,7 +30,7 @@ var Metrics = map[string]record.Metric{
 func (d *decoder) objectives(m *mapping, c *Contract) {
 	o := d.mapping(orEmpty(m.get("objectives")), "objectives",
 		"valid_load", "attainment", "wilson_lower", "confidence", "percentiles", "error_rate", "qualified_rate", "capacity",
-		"concurrency", "joules_per_output_token", "joules_per_qualified_request", "drift", "prefix_cache_hit_rate", "breakdown")
+		"concurrency", "joules_per_output_token", "joules_per_qualified_request", "drift", "prefix_cache_hit_rate", "prefix_reuse_achieved", "breakdown")
 	if o == nil {
 		return
 	}
@@ -41,7 +41,8 @@ func (d *decoder) objectives(m *mapping, c *Contract) {
 		ErrorRate:   d.fraction(o, "error_rate"),
 		Confidence:  0.95,
 
-		PrefixCacheHitRate: d.fraction(o, "prefix_cache_hit_rate"),
+		PrefixCacheHitRate:  d.fraction(o, "prefix_cache_hit_rate"),
+		PrefixReuseAchieved: d.fraction(o, "prefix_reuse_achieved"),
 	}
 	if v := d.fraction(o, "confidence"); v != nil {
 		if *v <= 0 || *v >= 1 {

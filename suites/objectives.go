@@ -66,6 +66,9 @@ func (c *Contract) PointObjectives(p LoadPoint) []Objective {
 	if o.PrefixCacheHitRate != nil {
 		out = append(out, objective("objectives.prefix_cache_hit_rate", matchers.HavePrefixCacheHitRateAtLeast(*o.PrefixCacheHitRate)))
 	}
+	if o.PrefixReuseAchieved != nil {
+		out = append(out, objective("objectives.prefix_reuse_achieved", matchers.HavePrefixReuseAchievedAtLeast(*o.PrefixReuseAchieved)))
+	}
 	if o.JoulesPerOutputToken != nil {
 		out = append(out, objective("objectives.joules_per_output_token", matchers.HaveEnergyPerOutputTokenBelow(*o.JoulesPerOutputToken)))
 	}

@@ -91,3 +91,20 @@ artifacts: ` + dir + `
 		Expect(res).NotTo(matchers.HavePrefixCacheHitRateAtLeast(1))
 	})
 })
+
+var _ = Describe("the prefix_reuse_achieved objective", func() {
+	It("is read as a fraction and judged per load point", func() {
+		c, err := suites.Parse(inline, []byte(minimal+"objectives:\n  prefix_reuse_achieved: 0.8\n"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(c.Objectives.PrefixReuseAchieved).To(Equal(f(0.8)))
+		objectives := c.PointObjectives(c.Points()[0])
+		last := objectives[len(objectives)-1]
+		Expect(last.Name).To(Equal("prefix reuse achieved >= 0.800"))
+		Expect(last.Field).To(Equal("objectives.prefix_reuse_achieved"))
+	})
+
+	It("names the line and field of a bad bound", func() {
+		_, err := suites.Parse(inline, []byte(minimal+"objectives:\n  prefix_reuse_achieved: 2\n"))
+		Expect(err).To(MatchError(`testdata/inline.yaml:11:26: objectives.prefix_reuse_achieved: want a fraction in [0, 1], got 2`))
+	})
+})

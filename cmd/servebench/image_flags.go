@@ -24,10 +24,10 @@ type imageFlags struct {
 
 func (f *imageFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.sizes, "images", "",
-		`synthetic images WxH=WEIGHT,... (e.g. 256x256=0.5,720x1280=0.5): each chat row carries images drawn from a seeded pool of these sizes, prepared before the run`)
+		`synthetic images WxH=WEIGHT,... (e.g. 256x256=0.5,720x1280=0.5): each request carries its own images drawn from a seeded pool of these sizes, prepared before the run`)
 	fs.StringVar(&f.format, "image-format", "jpeg", "synthetic image encoding: jpeg or png")
 	fs.StringVar(&f.content, "image-content", "noise", "synthetic image content: noise (worst case for compression) or gradient (compresses)")
-	fs.IntVar(&f.perRequest, "images-per-request", 1, "images each row carries")
+	fs.IntVar(&f.perRequest, "images-per-request", 1, "images each request carries")
 	fs.IntVar(&f.pool, "image-pool", media.DefaultPoolSize, "distinct images generated before the run (a pool too large for memory is spooled to --output/images)")
 	fs.StringVar(&f.transport, "image-transport", "data",
 		"how images travel: data (inline data: URLs) or http (URLs of a file server servebench starts)")

@@ -2,41 +2,83 @@ package media
 
 import (
 	"fmt"
+	"hash/fnv"
 	"math/rand/v2"
 
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/schedule"
 )
 
-// Attach returns a copy of w whose text-generation rows each carry
-// Spec.PerRequest of the pool's images, drawn by index from the pool's
-// seed in row order: the row's last user message (a prompt-only row's
-// prompt, which becomes one user message) turns into a text part followed
-// by the image parts. The images are shared, not copied; base is the file
-// server's root URL (ImageServer.URL) for the http transport and ignored
-// for data. Rows of the embeddings and rerank APIs are refused: those
-// endpoints take no images.
+// Attach returns a copy of w whose text-generation rows carry
+// Spec.PerRequest of the pool's images, and whose every scheduled request
+// draws its own: the run sends, for the entry with ID id, its row with
+// the images DrawImages(Spec.Seed, id, …) names (a row cycled by a count
+// above the rows sends new images each time, and a rerun of the same
+// schedule sends the same ones). Each row itself carries the draw of its
+// first use (the entry ID of a row's first use is the row's ID), which is
+// what checks, preflight and warmup see. A request's last user message (a
+// prompt-only row's prompt, which becomes one user message) turns into a
+// text part followed by the image parts. The images are prepared before
+// the run and shared, not copied: a request only points at them. base is
+// the file server's root URL (ImageServer.URL) for the http transport and
+// ignored for data. Rows of the embeddings and rerank APIs are refused:
+// those endpoints take no images.
 func (p *Pool) Attach(w *schedule.Workload, base string) (*schedule.Workload, error) {
 	if p.Spec.Transport == TransportHTTP && base == "" {
 		return nil, fmt.Errorf("images: the http transport needs the image server's URL")
 	}
-	images := make([]*record.ImageURL, len(p.Images))
-	for i := range images {
-		images[i] = p.imageURL(i, base)
+	d := &entryImages{seed: p.Spec.Seed, perRequest: p.Spec.PerRequest, rows: w.Requests,
+		images: make([]*record.ImageURL, len(p.Images))}
+	for i := range d.images {
+		d.images[i] = p.imageURL(i, base)
 	}
-	rng := rand.New(rand.NewPCG(p.Spec.Seed, 0xa77ac4))
-	out := &schedule.Workload{Name: w.Name, SHA256: w.SHA256, Requests: make([]record.Request, len(w.Requests))}
-	for i, r := range w.Requests {
-		if f := record.PoolingField(&r); f != "" {
+	out := &schedule.Workload{Name: w.Name, SHA256: w.SHA256, Requests: make([]record.Request, len(w.Requests)), PerRequest: d}
+	for i := range w.Requests {
+		r := &w.Requests[i]
+		if f := record.PoolingField(r); f != "" {
 			return nil, fmt.Errorf("%s:%d: %s: an embeddings or rerank row cannot carry images", w.Name, r.Line, f)
 		}
-		parts := make([]record.ContentPart, 0, 1+p.Spec.PerRequest)
-		for range p.Spec.PerRequest {
-			parts = append(parts, record.ContentPart{Type: record.PartImageURL, ImageURL: images[rng.IntN(len(images))]})
-		}
-		out.Requests[i] = withImages(r, parts)
+		out.Requests[i] = *d.Request(r.ID, i)
 	}
 	return out, nil
+}
+
+// DrawImages returns the pool indices of the images the request with
+// entry ID id sends, for a pool of size images and perRequest images a
+// request: the first perRequest values of rand.IntN(size), in order, from
+// a math/rand/v2 PCG source seeded with (seed, the 64-bit FNV-1a hash of
+// id). The draw depends on the seed and the ID only, never on the order
+// in which requests are sent, so it is the same in every rerun and every
+// shard of the schedule.
+func DrawImages(seed uint64, id string, size, perRequest int) []int {
+	h := fnv.New64a()
+	h.Write([]byte(id))
+	rng := rand.New(rand.NewPCG(seed, h.Sum64()))
+	out := make([]int, perRequest)
+	for k := range out {
+		out[k] = rng.IntN(size)
+	}
+	return out
+}
+
+// entryImages draws each scheduled request's images from a prepared pool
+// (schedule.EntryRequests).
+type entryImages struct {
+	seed       uint64
+	perRequest int
+	rows       []record.Request // the rows without images
+	images     []*record.ImageURL
+}
+
+// Request returns row row with the images of entry id added. It builds
+// parts that point at prepared images and encodes nothing.
+func (d *entryImages) Request(id string, row int) *record.Request {
+	parts := make([]record.ContentPart, d.perRequest)
+	for k, i := range DrawImages(d.seed, id, len(d.images), d.perRequest) {
+		parts[k] = record.ContentPart{Type: record.PartImageURL, ImageURL: d.images[i]}
+	}
+	r := withImages(d.rows[row], parts)
+	return &r
 }
 
 // withImages returns r with the image parts added to its last user

@@ -38,3 +38,11 @@ func ExampleParseImageSizes() {
 	// [256x256=0.5 720x1280=0.5] <nil>
 	// image size "720x1280=0": want a weight greater than 0, got "0"
 }
+
+// The images a request sends depend on the pool's seed and the request's
+// entry ID only: row a's first use (ID "a") and its second ("a#2") each
+// draw their own image from a pool of 6, the same in every rerun.
+func ExampleDrawImages() {
+	fmt.Println(media.DrawImages(11, "a", 6, 1), media.DrawImages(11, "a#2", 6, 1), media.DrawImages(11, "a#3", 6, 1))
+	// Output: [0] [3] [2]
+}

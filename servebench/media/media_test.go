@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -184,5 +185,41 @@ func TestImageServerServesThePool(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusNotFound {
 		t.Fatalf("image 2 of 2: status %d", resp.StatusCode)
+	}
+}
+
+// TestAttachDrawsPerRequest: the attached row carries the draw of its
+// first use (entry ID = row ID), and the workload's PerRequest gives
+// another entry of the same row its own draw (DrawImages), with the row's
+// text unchanged.
+func TestAttachDrawsPerRequest(t *testing.T) {
+	p, err := BuildPool(PoolSpec{Sizes: []ImageSize{{8, 8, 1}}, Format: FormatPNG, Content: ContentNoise, Size: 6, PerRequest: 2, Seed: 11})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := p.Attach(&schedule.Workload{Name: "w", Requests: []record.Request{{ID: "a", Prompt: "look", MaxTokens: 2}}}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	urls := func(r *record.Request) []string {
+		var s []string
+		for _, part := range r.Messages[0].Parts[1:] {
+			s = append(s, part.ImageURL.URL)
+		}
+		return s
+	}
+	poolURLs := func(idx []int) []string {
+		var s []string
+		for _, i := range idx {
+			s = append(s, p.Images[i].URL)
+		}
+		return s
+	}
+	if got, want := urls(&out.Requests[0]), poolURLs(DrawImages(11, "a", 6, 2)); !slices.Equal(got, want) {
+		t.Fatal("the row does not carry its first use's draw")
+	}
+	second := out.PerRequest.Request("a#2", 0)
+	if got, want := urls(second), poolURLs(DrawImages(11, "a#2", 6, 2)); !slices.Equal(got, want) || second.Messages[0].Text() != "look" {
+		t.Fatal("entry a#2 does not carry its own draw")
 	}
 }

@@ -53,11 +53,12 @@ type PoolSpec struct {
 	Content ImageContent
 	// Size is the number of distinct images (DefaultPoolSize when 0).
 	Size int
-	// PerRequest is the number of images a row carries (1 when 0).
+	// PerRequest is the number of images a request carries (1 when 0).
 	PerRequest int
 	// Transport says how images travel (TransportData when "").
 	Transport Transport
-	// Seed draws the sizes, the pixels and each row's images.
+	// Seed draws the sizes, the pixels and each request's images
+	// (DrawImages).
 	Seed uint64
 	// SpoolDir is where a pool too large for memory is spooled, one file an
 	// image; with SpoolDir empty the pool is held in memory.

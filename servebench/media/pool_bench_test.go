@@ -6,6 +6,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/schedule"
 )
 
 // BenchmarkPoolSpool1000x720x1280 generates and encodes 1,000 noise JPEGs
@@ -51,4 +54,24 @@ func BenchmarkPoolSpool1000x720x1280(b *testing.B) {
 	<-done
 	b.ReportMetric(float64(peak.Load())/(1<<20), "peak-heap-MiB")
 	b.ReportMetric(float64(spooled)/float64(b.N)/(1<<20), "image-MiB/pool")
+}
+
+// BenchmarkEntryRequest is what one send pays on the timed path to carry
+// its own images: the draw of 2 images from a pool of 100 by the entry ID,
+// and the copy of a system-and-user chat row with the image parts added
+// (pointers to prepared images: nothing encoded).
+func BenchmarkEntryRequest(b *testing.B) {
+	p, err := BuildPool(PoolSpec{Sizes: []ImageSize{{8, 8, 1}}, Format: FormatPNG, Content: ContentGradient, Size: 100, PerRequest: 2, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	w, err := p.Attach(&schedule.Workload{Name: "w", Requests: []record.Request{{ID: "row-1", MaxTokens: 8,
+		Messages: []record.Message{{Role: "system", Content: "be brief"}, {Role: "user", Content: "what is this?"}}}}}, "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = w.PerRequest.Request("row-1#1234", 0)
+	}
 }

@@ -171,7 +171,8 @@ type Client struct {
 // Status, SentMS, FirstContentMS, LastContentMS, FirstReasoningMS,
 // TerminalMS, ContentMS, EventTokens, the token counts, HTTPStatus, Error,
 // FinishReason, Timeout, the media counts (record.MediaOf the request:
-// Images, ImageBytes, ImagePixels, AudioInputs), ImageTokens, and (when
+// Images, ImageBytes, ImagePixels, AudioInputs), ImageTokens, AudioTokens,
+// the row's ReusablePromptTokens, and (when
 // kept) Text and ToolCalls. The caller has
 // already set out.ID, Attempt, Class, ScheduledMS and SlotMS, which Do
 // leaves alone. start is the run's start instant (with its monotonic
@@ -181,6 +182,7 @@ type Client struct {
 // and TerminalMS.
 func (c *Client) Do(ctx context.Context, start time.Time, req *record.Request, requestID string, out *record.Outcome) {
 	out.SetMedia(record.MediaOf(req))
+	out.ReusablePromptTokens = req.ReusablePromptTokens
 	x := getExchange(c, start, req, out)
 	defer putExchange(x)
 	x.run(ctx, requestID)

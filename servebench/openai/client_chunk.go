@@ -224,6 +224,9 @@ type wireUsage struct {
 		// ImageTokens counts the prompt tokens the engine gave the
 		// request's images, where it reports them.
 		ImageTokens optInt `json:"image_tokens"`
+		// AudioTokens counts the prompt tokens the engine gave the
+		// request's input_audio clips, where it reports them.
+		AudioTokens optInt `json:"audio_tokens"`
 	} `json:"prompt_tokens_details"`
 }
 

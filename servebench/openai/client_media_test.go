@@ -80,6 +80,7 @@ func TestClientImageTokensAbsentWhenNotReported(t *testing.T) {
 	out := sendRow(t, srv, chatClient(), &w.Requests[0])
 	wantStatus(t, out, record.StatusSuccess)
 	wantNil(t, "image tokens", out.ImageTokens)
+	wantNil(t, "audio tokens", out.AudioTokens)
 }
 
 // TestClientSpooledImageAndResponses copies a spooled image's data: URL

@@ -51,6 +51,7 @@ func (x *exchange) countTokens() {
 		out.PromptTokens = usage.PromptTokens.ptrOrNil()
 		out.CachedTokens = usage.PromptDetails.CachedTokens.ptrOrNil()
 		out.ImageTokens = usage.PromptDetails.ImageTokens.ptrOrNil()
+		out.AudioTokens = usage.PromptDetails.AudioTokens.ptrOrNil()
 		out.ReasoningTokens = usage.Details.ReasoningTokens.ptrOrNil()
 		if usage.CompletionTokens.ok {
 			out.OutputTokens = new(usage.CompletionTokens.v)

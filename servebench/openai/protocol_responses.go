@@ -141,6 +141,7 @@ type wireResponse struct {
 		InputTokensDetails struct {
 			CachedTokens optInt `json:"cached_tokens"`
 			ImageTokens  optInt `json:"image_tokens"`
+			AudioTokens  optInt `json:"audio_tokens"`
 		} `json:"input_tokens_details"`
 		OutputTokensDetails struct {
 			ReasoningTokens optInt `json:"reasoning_tokens"`
@@ -270,6 +271,7 @@ func (x *exchange) responsesTerminal(r *wireResponse) string {
 		x.finalUsage.Details.ReasoningTokens = u.OutputTokensDetails.ReasoningTokens
 		x.finalUsage.PromptDetails.CachedTokens = u.InputTokensDetails.CachedTokens
 		x.finalUsage.PromptDetails.ImageTokens = u.InputTokensDetails.ImageTokens
+		x.finalUsage.PromptDetails.AudioTokens = u.InputTokensDetails.AudioTokens
 		x.hasFinalUsage = true
 	}
 	switch r.Status {

@@ -112,6 +112,15 @@ type Outcome struct {
 	// AudioInputs is the number of input_audio parts the request sent;
 	// omitted when 0.
 	AudioInputs int `json:"audio_inputs,omitempty"`
+	// AudioTokens is usage.prompt_tokens_details.audio_tokens where the
+	// engine reports it; nil (omitted) otherwise, never 0 for unknown.
+	AudioTokens *int `json:"audio_tokens,omitempty"`
+	// ReusablePromptTokens is the workload row's declared
+	// reusable_prompt_tokens (record.Request.ReusablePromptTokens): how
+	// many of the prompt's leading tokens an earlier row already sent,
+	// which a prefix cache could serve. nil (omitted) when the row
+	// declares none.
+	ReusablePromptTokens *int `json:"reusable_prompt_tokens,omitempty"`
 	// TimeoutDueMS is when the deadline named by Timeout was due; the
 	// attempt's TerminalMS is when it fired (never earlier). Absent for
 	// any other status.

@@ -19,7 +19,7 @@ func DecodeFast(line []byte, o *Outcome) bool {
 	if !s.Byte('{') {
 		return false
 	}
-	var seen uint32
+	var seen uint64
 	next := 0 // the runner writes the keys in this order
 	for first := true; ; first = false {
 		if first && s.Byte('}') {
@@ -86,6 +86,8 @@ const (
 	ofImagePixels
 	ofImageTokens
 	ofAudioInputs
+	ofAudioTokens
+	ofReusablePromptTokens
 )
 
 // outcomeFastNames lists the keys in the order json.Marshal writes them.
@@ -98,6 +100,7 @@ var outcomeFastNames = []string{
 	ofError: "error", ofFinishReason: "finish_reason", ofLengthEnforced: "length_enforced", ofTimeout: "timeout",
 	ofBackend: "backend", ofAdapter: "adapter", ofImages: "images", ofImageBytes: "image_bytes",
 	ofImagePixels: "image_pixels", ofImageTokens: "image_tokens", ofAudioInputs: "audio_inputs",
+	ofAudioTokens: "audio_tokens", ofReusablePromptTokens: "reusable_prompt_tokens",
 }
 
 var outcomeFastFields = map[string]int{
@@ -109,6 +112,7 @@ var outcomeFastFields = map[string]int{
 	"error": ofError, "finish_reason": ofFinishReason, "length_enforced": ofLengthEnforced, "timeout": ofTimeout,
 	"backend": ofBackend, "adapter": ofAdapter, "images": ofImages, "image_bytes": ofImageBytes,
 	"image_pixels": ofImagePixels, "image_tokens": ofImageTokens, "audio_inputs": ofAudioInputs,
+	"audio_tokens": ofAudioTokens, "reusable_prompt_tokens": ofReusablePromptTokens,
 }
 
 // outcomeFastRequired are the keys json.Marshal always writes and the
@@ -182,6 +186,10 @@ func outcomeField(s *jsonscan.Scanner, f int, o *Outcome, content *[]float64, to
 		o.ImageTokens, ok = s.OptInt()
 	case ofAudioInputs:
 		o.AudioInputs, ok = s.Int()
+	case ofAudioTokens:
+		o.AudioTokens, ok = s.OptInt()
+	case ofReusablePromptTokens:
+		o.ReusablePromptTokens, ok = s.OptInt()
 	case ofHTTPStatus:
 		o.HTTPStatus, ok = s.OptInt()
 	case ofTokenSource:

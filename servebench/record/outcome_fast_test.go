@@ -53,6 +53,12 @@ func outcomeLines(t testing.TB) [][]byte {
 		}
 		if i%9 == 4 {
 			o.AudioInputs = 1
+			if i%18 == 4 {
+				o.AudioTokens = new(38) // reported; nil otherwise, never 0 for unknown
+			}
+		}
+		if i%5 == 3 {
+			o.ReusablePromptTokens = new(40 * (i % 2)) // a declared 0 is written
 		}
 		if i%11 == 0 {
 			o.Quality = &quality.Verdict{Pass: true, Check: "contains"}

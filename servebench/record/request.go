@@ -46,6 +46,14 @@ type Request struct {
 	// PromptTokens is the prompt length in tokens that the workload's
 	// generator intended, under the tokenizer the workload names.
 	PromptTokens *int `json:"prompt_tokens,omitempty"`
+	// ReusablePromptTokens is how many of the prompt's leading tokens
+	// (under the same tokenizer) an earlier row of the file already began
+	// with: the part a prefix cache could serve when the rows are sent in
+	// file order and the entries are still cached (0 for the first row of
+	// a prefix group). The shared-prefix generator writes it; nil when the
+	// row does not declare it. The run copies it into the outcome, and the
+	// report compares it with the cached_tokens the engine reported.
+	ReusablePromptTokens *int `json:"reusable_prompt_tokens,omitempty"`
 
 	// Conversation groups the turns of one multi-turn conversation.
 	Conversation string `json:"conversation,omitempty"`

@@ -183,6 +183,9 @@ func buildHTMLPage(r *Report) (*htmlPage, error) {
 	}
 	if r.PrefixCache != nil {
 		p.Rates = append(p.Rates, htmlField{Label: "Prefix cache hit rate", Value: prefixCacheText(r.PrefixCache)})
+		if s := expectedReuseText(r.PrefixCache); s != "" {
+			p.Rates = append(p.Rates, htmlField{Label: "Expected prefix reuse", Value: s})
+		}
 	}
 
 	for _, s := range statusesIn(r) {

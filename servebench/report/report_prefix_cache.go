@@ -17,6 +17,22 @@ type PrefixCache struct {
 	// HitRate is CachedTokens / PromptTokens; nil when no request reported
 	// or their prompt tokens are 0.
 	HitRate *float64 `json:"hit_rate"`
+	// ExpectedCachedTokens sums, over the same requests, the
+	// reusable_prompt_tokens their workload rows declared: the prompt
+	// tokens an earlier row had already sent, which a prefix cache could
+	// serve (the first request of each prefix group counts 0). nil
+	// (omitted) unless every reporting request's row declared it.
+	ExpectedCachedTokens *int `json:"expected_cached_tokens,omitempty"`
+	// ExpectedHitRate is ExpectedCachedTokens / PromptTokens; nil
+	// (omitted) without ExpectedCachedTokens or prompt tokens.
+	ExpectedHitRate *float64 `json:"expected_hit_rate,omitempty"`
+	// ReuseAchieved is CachedTokens / ExpectedCachedTokens: how close the
+	// engine came to the reuse the workload makes possible (it can pass 1
+	// where prompts match by chance, or fall short where blocks are only
+	// partly shared, entries were evicted, or a request arrived while the
+	// prefix it shares was still being prefilled). nil (omitted) without
+	// ExpectedCachedTokens or when it is 0.
+	ReuseAchieved *float64 `json:"reuse_achieved,omitempty"`
 	// EngineHitRate is the engine's hit rate over the measurement, from
 	// its scraped counters (EngineMetrics.PrefixCacheHitRate); nil when no
 	// metrics URL was given or the engine exposes no prefix-cache metric.

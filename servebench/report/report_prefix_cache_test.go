@@ -107,3 +107,35 @@ func TestPrefixCacheInTextAndHTML(t *testing.T) {
 		t.Fatal("a prefix-cache line with nothing measured")
 	}
 }
+
+// TestExpectedPrefixReuseInTextAndHTML: with 256 tokens declared reusable
+// and 192 cached, both reports say "engine cached 192 of the 256 tokens the
+// workload makes reusable (75.0%)"; without a declaration neither has the
+// line.
+func TestExpectedPrefixReuseInTextAndHTML(t *testing.T) {
+	r := &Report{Schema: ReportSchema, WindowMS: [2]float64{0, 1000}, HorizonMS: 1000,
+		PrefixCache: &PrefixCache{RequestsReporting: 3, CachedTokens: 192, PromptTokens: 768, HitRate: new(0.25),
+			ExpectedCachedTokens: new(256), ExpectedHitRate: new(256.0 / 768), ReuseAchieved: new(0.75)}}
+	want := "engine cached 192 of the 256 tokens the workload makes reusable (75.0%)"
+	var text, html bytes.Buffer
+	if err := r.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.WriteHTML(&html); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "Expected prefix reuse:") || !strings.Contains(text.String(), want) {
+		t.Fatalf("text report lacks %q:\n%s", want, text.String())
+	}
+	if !strings.Contains(html.String(), "Expected prefix reuse") || !strings.Contains(html.String(), want) {
+		t.Fatal("the HTML report has no expected-reuse row")
+	}
+	r.PrefixCache.ExpectedCachedTokens, r.PrefixCache.ExpectedHitRate, r.PrefixCache.ReuseAchieved = nil, nil, nil
+	text.Reset()
+	html.Reset()
+	_ = r.WriteText(&text)
+	_ = r.WriteHTML(&html)
+	if strings.Contains(text.String(), "Expected prefix reuse") || strings.Contains(html.String(), "Expected prefix reuse") {
+		t.Fatal("an expected-reuse line without a declaration")
+	}
+}

@@ -40,6 +40,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	writeThroughputText(line, r)
 	if r.PrefixCache != nil {
 		line("Prefix cache hit rate", "%s", prefixCacheText(r.PrefixCache))
+		if s := expectedReuseText(r.PrefixCache); s != "" {
+			line("Expected prefix reuse", "%s", s)
+		}
 	}
 	if r.CapacityEstimateRPS != nil {
 		line("SLO capacity", "%s req/s", numfmt.OptFixed(r.CapacityEstimateRPS, 3))

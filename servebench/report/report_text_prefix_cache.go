@@ -20,3 +20,14 @@ func prefixCacheText(pc *PrefixCache) string {
 	}
 	return requests + "; " + engine
 }
+
+// expectedReuseText compares the cached tokens with the reuse the workload
+// declared: "engine cached X of the Y tokens the workload makes reusable
+// (Z %)"; "" when the workload declared none.
+func expectedReuseText(pc *PrefixCache) string {
+	if pc.ExpectedCachedTokens == nil {
+		return ""
+	}
+	return fmt.Sprintf("engine cached %d of the %d tokens the workload makes reusable (%s)",
+		pc.CachedTokens, *pc.ExpectedCachedTokens, numfmt.OptPercent(pc.ReuseAchieved))
+}

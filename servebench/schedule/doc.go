@@ -5,6 +5,7 @@
 // Entry points:
 //
 //	LoadWorkload, ParseWorkload   read a workload file (Workload, one record.Request per row)
+//	Workload.EntryRequest         what one scheduled entry sends (its row, or EntryRequests' variation)
 //	NewArrival (ArrivalSpec)      an open-loop arrival process; NewReplay keeps a trace's times
 //	Build (Plan)                  the realized Schedule; Realize for its streamed form
 //	Write, Read, NewEncoder       schedule.json and its SHA-256

@@ -3,6 +3,7 @@ package schedule_test
 import (
 	"fmt"
 
+	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/schedule"
 )
 
@@ -81,4 +82,27 @@ func ExampleCheckPrintableName() {
 	// Output:
 	// <nil>
 	// id: holds the control character U+001B at byte 3
+}
+
+// tagged is an EntryRequests that sends each entry's row with the entry's
+// ID as its class.
+type tagged struct{ w *schedule.Workload }
+
+func (t tagged) Request(id string, row int) *record.Request {
+	r := t.w.Requests[row]
+	r.Class = id
+	return &r
+}
+
+// Without PerRequest an entry sends its row; with it, what PerRequest
+// gives for the entry's ID (a synthetic image pool draws each request's
+// images this way).
+func ExampleWorkload_EntryRequest() {
+	w, _ := schedule.ParseWorkload("w.jsonl", []byte(`{"id":"a","prompt":"hi","max_tokens":4}`+"\n"))
+	fmt.Println(w.EntryRequest("a#2", 0).Class == "")
+	w.PerRequest = tagged{w}
+	fmt.Println(w.EntryRequest("a#2", 0).Class)
+	// Output:
+	// true
+	// a#2
 }

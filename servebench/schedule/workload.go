@@ -21,6 +21,30 @@ type Workload struct {
 	SHA256 string
 	// Requests are the rows in file order.
 	Requests []record.Request
+	// PerRequest, when not nil, gives the request each scheduled entry
+	// sends in place of its row: a synthetic image pool draws every
+	// request's images so (media.Pool.Attach). It belongs to the run, not
+	// to the file: Name, SHA256 and the rows stay the file's, and the
+	// schedule is built from the rows.
+	PerRequest EntryRequests
+}
+
+// EntryRequests gives the request one scheduled entry sends.
+type EntryRequests interface {
+	// Request returns what the entry with ID id, scheduled from the
+	// workload's row row, sends. It must not encode anything (it runs
+	// on the timed path) and must return the same request for the same
+	// id and row every time.
+	Request(id string, row int) *record.Request
+}
+
+// EntryRequest is the request the entry with ID id, scheduled from row
+// row, sends: PerRequest's when set, else the row itself.
+func (w *Workload) EntryRequest(id string, row int) *record.Request {
+	if w.PerRequest != nil {
+		return w.PerRequest.Request(id, row)
+	}
+	return &w.Requests[row]
 }
 
 // LoadWorkload reads a workload JSONL file.
@@ -120,6 +144,10 @@ func validateRow(r *record.Request) error {
 		return fmt.Errorf("turn: must not be negative")
 	case r.Turn > 1 && r.Conversation == "":
 		return fmt.Errorf("conversation: required when turn > 1")
+	case r.ReusablePromptTokens != nil && *r.ReusablePromptTokens < 0:
+		return fmt.Errorf("reusable_prompt_tokens: must not be negative, got %d", *r.ReusablePromptTokens)
+	case r.ReusablePromptTokens != nil && r.PromptTokens != nil && *r.ReusablePromptTokens > *r.PromptTokens:
+		return fmt.Errorf("reusable_prompt_tokens: %d is more than the row's prompt_tokens %d", *r.ReusablePromptTokens, *r.PromptTokens)
 	}
 	for i, m := range r.Messages {
 		if m.Role == "" {

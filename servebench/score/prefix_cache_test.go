@@ -132,3 +132,45 @@ func TestPrefixCacheNegativeCountIsRefused(t *testing.T) {
 		t.Fatalf("error %v, want one naming cached_tokens", err)
 	}
 }
+
+// TestPrefixCacheExpectedReuse: the three reporting requests' rows declare
+// 0, 96 and 160 reusable tokens (the failure's 256 and the unreported
+// request's 200 do not count): 256 expected of 768 prompt tokens, an
+// expected hit rate of 1/3, and 192 cached of 256 expected, a reuse of
+// 0.75, the same in memory and streamed. When one reporting request's row
+// declares nothing, the expectation is left out (null is never written).
+func TestPrefixCacheExpectedReuse(t *testing.T) {
+	outs, ids := prefixCacheRun()
+	for i, n := range []int{0, 96, 160, 200, 256} {
+		outs[i].ReusablePromptTokens = new(n)
+	}
+	s := testSchedule(map[string]float64{"a": 0, "b": 100, "c": 200, "d": 300, "e": 400}, ids...)
+	mem, err := Outcomes(s, outs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pc := mem.PrefixCache
+	if pc == nil || pc.ExpectedCachedTokens == nil || *pc.ExpectedCachedTokens != 256 {
+		t.Fatalf("prefix cache %+v, want 256 expected cached tokens", pc)
+	}
+	wantFloat(t, "expected hit rate", pc.ExpectedHitRate, 256.0/768)
+	wantFloat(t, "reuse achieved", pc.ReuseAchieved, 0.75)
+	streamed, err := scoreRunDirStreaming(writeRunDir(t, s, outs, nil), Options{}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wb, _ := json.Marshal(mem.PrefixCache)
+	gb, _ := json.Marshal(streamed.PrefixCache)
+	if !bytes.Equal(wb, gb) {
+		t.Fatalf("streamed prefix_cache %s, in memory %s", gb, wb)
+	}
+	outs[1].ReusablePromptTokens = nil
+	partial, err := Outcomes(s, outs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb, _ := json.Marshal(partial.PrefixCache)
+	if strings.Contains(string(pb), "expected") || strings.Contains(string(pb), "reuse") {
+		t.Fatalf("one reporting row declares nothing, yet prefix_cache is %s", pb)
+	}
+}

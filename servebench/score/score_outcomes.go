@@ -282,7 +282,7 @@ func recordFromOutcome(o *record.Outcome, scheduled float64, class string, fail 
 	rec := scoreRecord{id: o.ID, class: o.Class, backend: o.Backend, adapter: o.Adapter, status: o.Status, scheduled: scheduled,
 		terminal: o.TerminalMS, hasTerminal: true, content: o.ContentMS, eventTokens: o.EventTokens,
 		outputTokens: visibleOutputTokens(o), slot: o.SlotMS, sent: o.SentMS, errMsg: o.Error,
-		items: o.Items, inputTokens: o.PromptTokens, cachedTokens: o.CachedTokens,
+		items: o.Items, inputTokens: o.PromptTokens, cachedTokens: o.CachedTokens, reusableTokens: o.ReusablePromptTokens,
 		stopped: o.Status == record.StatusNotSent && o.Reason == record.ReasonConversationStopped}
 	if rec.class == "" {
 		rec.class = class

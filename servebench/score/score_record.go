@@ -45,6 +45,9 @@ type scoreRecord struct {
 	// cachedTokens how many of them it served from its prefix cache. Each
 	// is nil when not reported.
 	items, inputTokens, cachedTokens *int
+	// reusableTokens is the row's declared reusable_prompt_tokens; nil
+	// when the row declares none.
+	reusableTokens *int
 	// quality is the judgment; qualityEvidence explains a failure.
 	quality         qualityJudgment
 	qualityEvidence string
