@@ -2,7 +2,6 @@ package main
 
 import (
 	"math"
-	"strings"
 	"testing"
 
 	"github.com/servebench/servebench/servebench/compare"
@@ -50,7 +49,7 @@ func TestTallyCoverage(t *testing.T) {
 // -slowdown changes the decode step of the experiments that slow the
 // candidate, and of no other.
 func TestSlowdownOverridesOnlySlowingExperiments(t *testing.T) {
-	if e := experiments["morerounds"].withSlowdown(1.07); e.slowdown != 1.07 || !strings.Contains(e.name, "decode step 7 % slower") {
+	if e := experiments["morerounds"].withSlowdown(1.07); e.slowdown != 1.07 || e.name != "the more-rounds advice (decode step 7 % slower)" {
 		t.Errorf("morerounds at 1.07: slowdown %v, name %q", e.slowdown, e.name)
 	}
 	for _, name := range []string{"aa", "errors2"} {

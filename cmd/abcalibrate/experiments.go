@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -41,6 +42,10 @@ var experiments = map[string]experiment{
 		question: "an inconclusive statistic decided after the advised extra rounds", want: "at least 0.80 (the advice's stated probability)"},
 }
 
+// slowdownName is the part of an experiment's name that states its
+// slowdown.
+var slowdownName = regexp.MustCompile(`decode step [0-9.]+ % slower`)
+
 // withSlowdown is e with the candidate's decode step f times the
 // baseline's, when e slows it and f is set (above 0).
 func (e experiment) withSlowdown(f float64) experiment {
@@ -48,7 +53,7 @@ func (e experiment) withSlowdown(f float64) experiment {
 		return e
 	}
 	e.slowdown = f
-	e.name = fmt.Sprintf("%s, run with decode step %.4g %% slower", e.name, 100*(f-1))
+	e.name = slowdownName.ReplaceAllString(e.name, fmt.Sprintf("decode step %.4g %% slower", 100*(f-1)))
 	return e
 }
 
