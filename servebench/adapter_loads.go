@@ -2,6 +2,8 @@ package servebench
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
 	"github.com/servebench/servebench/servebench/report"
 )
@@ -9,9 +11,11 @@ import (
 // LoadAdapters loads cfg.LoadAdapters into the engine through
 // cfg.Client, one after another in the order given, and returns each
 // load's time for the report (RunConfig.AdapterLoads). The first load
-// that fails stops it: the error names the adapter, the route, the HTTP
-// status and the engine's message, and the loads before it are returned
-// with it. Nothing of the run is sent or written.
+// that fails stops it: the adapters loaded before it are unloaded again
+// (so a rerun finds the engine as this one did), and the error names the
+// adapter, the route, the HTTP status and the engine's message. Nothing of
+// the run is sent or written. Whoever loads the adapters unloads them with
+// UnloadAdapters when its runs are over.
 func LoadAdapters(ctx context.Context, cfg RunConfig) ([]report.AdapterLoad, error) {
 	if len(cfg.LoadAdapters) == 0 {
 		return nil, nil
@@ -23,10 +27,39 @@ func LoadAdapters(ctx context.Context, cfg RunConfig) ([]report.AdapterLoad, err
 	for _, a := range cfg.LoadAdapters {
 		res, err := cfg.Client.LoadAdapter(ctx, a, cfg.AdapterLoadTimeout)
 		if err != nil {
+			if uerr := unloadAdapters(ctx, cfg, loads); uerr != nil {
+				err = fmt.Errorf("%w; unloading the adapters loaded before it: %w", err, uerr)
+			}
 			return loads, err
 		}
 		loads = append(loads, report.AdapterLoad{Adapter: a.Name, Path: a.Path, Route: res.Route,
 			LoadMS: float64(res.Elapsed.Microseconds()) / 1000, Status: res.Status})
 	}
 	return loads, nil
+}
+
+// UnloadAdapters unloads the adapters of loads from the engine, last
+// loaded first, each through cfg.Client's unload route, unless
+// cfg.KeepAdapters. It goes on past a failure and returns every failure
+// joined. A cancelled ctx does not stop it (an interrupted run still
+// leaves the engine as it found it); each call is bounded by
+// cfg.AdapterLoadTimeout.
+func UnloadAdapters(ctx context.Context, cfg RunConfig, loads []report.AdapterLoad) error {
+	if cfg.KeepAdapters {
+		return nil
+	}
+	return unloadAdapters(ctx, cfg, loads)
+}
+
+// unloadAdapters is UnloadAdapters whatever cfg.KeepAdapters says: the
+// loads before a failed one are always undone.
+func unloadAdapters(ctx context.Context, cfg RunConfig, loads []report.AdapterLoad) error {
+	ctx = context.WithoutCancel(ctx)
+	var errs []error
+	for i := len(loads) - 1; i >= 0; i-- {
+		if _, err := cfg.Client.UnloadAdapter(ctx, loads[i].Adapter, cfg.AdapterLoadTimeout); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
 }

@@ -30,6 +30,9 @@ type LiveRun struct {
 	done chan struct{}
 	res  *RunResult
 	err  error
+	// unload are the adapter loads Start did itself, undone when the run
+	// is over.
+	unload []report.AdapterLoad
 }
 
 // Start validates cfg, realizes and saves the schedule, and starts the run
@@ -39,18 +42,19 @@ func Start(ctx context.Context, cfg RunConfig) (*LiveRun, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
+	var loadedHere []report.AdapterLoad
 	if len(cfg.LoadAdapters) > 0 && cfg.AdapterLoads == nil {
 		loads, err := LoadAdapters(ctx, cfg)
 		if err != nil {
 			return nil, fmt.Errorf("run: %w", err)
 		}
-		cfg.AdapterLoads = loads
+		cfg.AdapterLoads, loadedHere = loads, loads
 	}
 	dir, prepared, err := prepareSchedule(&cfg)
 	if err != nil {
-		return nil, err
+		return nil, errors.Join(err, unloadAfter(ctx, cfg, loadedHere))
 	}
-	l := &LiveRun{cfg: cfg, sched: prepared.sched, dir: dir, sum: prepared.sha256, done: make(chan struct{})}
+	l := &LiveRun{cfg: cfg, sched: prepared.sched, dir: dir, sum: prepared.sha256, done: make(chan struct{}), unload: loadedHere}
 	go l.background(ctx, prepared.plan)
 	return l, nil
 }
@@ -60,6 +64,19 @@ func Start(ctx context.Context, cfg RunConfig) (*LiveRun, error) {
 func (l *LiveRun) background(ctx context.Context, plan *dispatchPlan) {
 	defer close(l.done)
 	l.res, l.err = l.run(ctx, plan)
+	l.err = errors.Join(l.err, unloadAfter(ctx, l.cfg, l.unload))
+}
+
+// unloadAfter unloads the adapters a run loaded itself, once it is over;
+// the error says so.
+func unloadAfter(ctx context.Context, cfg RunConfig, loads []report.AdapterLoad) error {
+	if len(loads) == 0 {
+		return nil
+	}
+	if err := UnloadAdapters(ctx, cfg, loads); err != nil {
+		return fmt.Errorf("run: unloading the adapters it loaded: %w", err)
+	}
+	return nil
 }
 
 // run is the background part of a run: warmup, dispatch of plan, scoring.

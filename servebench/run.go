@@ -42,6 +42,11 @@ type RunConfig struct {
 	// AdapterLoadTimeout bounds each load call (default
 	// openai.DefaultAdapterLoadTimeout).
 	AdapterLoadTimeout time.Duration
+	// KeepAdapters leaves the adapters of LoadAdapters in the engine when
+	// the runs are over. By default whoever loaded them (Run, a sweep, an
+	// A/B qualification, the command) unloads them at its end
+	// (UnloadAdapters), so that a rerun finds the engine as this one did.
+	KeepAdapters bool
 	// AdapterLoads are the loads of LoadAdapters already done, as
 	// LoadAdapters returned them: a caller that loads the adapters
 	// before its preflight (so that the preflight finds them), or a sweep

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/servebench/servebench/internal/numfmt"
@@ -21,6 +22,8 @@ type adapterFlags struct {
 	// load is --load-adapters, loadTimeout --adapter-load-timeout.
 	load        string
 	loadTimeout time.Duration
+	// keep is --keep-adapters.
+	keep bool
 }
 
 func (f *adapterFlags) register(fs *flag.FlagSet) {
@@ -34,6 +37,8 @@ func (f *adapterFlags) register(fs *flag.FlagSet) {
 		`LoRA adapters NAME=PATH,... to load into the engine before the preflight and the load, one after another, each timed (vLLM: POST /v1/load_lora_adapter, needs VLLM_ALLOW_RUNTIME_LORA_UPDATING=True; SGLang with --adapter-form base:adapter: POST /load_lora_adapter); a failed load stops before any load; report.json adapter_loads`)
 	fs.DurationVar(&f.loadTimeout, "adapter-load-timeout", openai.DefaultAdapterLoadTimeout,
 		`deadline for each --load-adapters call`)
+	fs.BoolVar(&f.keep, "keep-adapters", false,
+		`leave the --load-adapters adapters in the engine at the end (by default they are unloaded, so that a rerun finds the engine as this run did)`)
 }
 
 // apply sets the run's adapter mix and the client's adapter form.
@@ -72,7 +77,7 @@ func (f *adapterFlags) applyLoads(cfg *servebench.RunConfig) error {
 	if f.loadTimeout <= 0 {
 		return fmt.Errorf("--adapter-load-timeout: want a duration above 0, got %v", f.loadTimeout)
 	}
-	cfg.AdapterLoadTimeout = f.loadTimeout
+	cfg.AdapterLoadTimeout, cfg.KeepAdapters = f.loadTimeout, f.keep
 	if f.load == "" {
 		return nil
 	}
@@ -85,6 +90,23 @@ func (f *adapterFlags) applyLoads(cfg *servebench.RunConfig) error {
 	}
 	cfg.LoadAdapters = loads
 	return nil
+}
+
+// unloadAdapters unloads what loadAdapters loaded (unless --keep-adapters)
+// when the command is over, and says so.
+func unloadAdapters(cfg *servebench.RunConfig, stderr io.Writer) {
+	if len(cfg.AdapterLoads) == 0 || cfg.KeepAdapters {
+		return
+	}
+	if err := servebench.UnloadAdapters(context.Background(), *cfg, cfg.AdapterLoads); err != nil {
+		fmt.Fprintf(stderr, "warning: %v (the engine still serves them; a rerun's load will be refused until they are unloaded)\n", err)
+		return
+	}
+	names := make([]string, len(cfg.AdapterLoads))
+	for i, l := range cfg.AdapterLoads {
+		names[i] = l.Adapter
+	}
+	fmt.Fprintf(stderr, "adapters unloaded: %s\n", strings.Join(names, ", "))
 }
 
 // loadAdapters loads the run's adapters before the preflight, so that the

@@ -63,3 +63,27 @@ func TestAFailedAdapterLoadExitsOneBeforeAnyLoad(t *testing.T) {
 		t.Errorf("outcomes.jsonl after a failed load (%v)", err)
 	}
 }
+
+// The same command twice against one engine: the first run unloads what it
+// loaded, so the second loads it again; with --keep-adapters the adapter
+// stays, and the next load of it is refused.
+func TestARunLeavesTheEngineAsItFoundIt(t *testing.T) {
+	url := startSim(t, nil)
+	args := func(extra ...string) []string {
+		return append([]string{"run", "--base-url", url, "--model", "simengine-tiny", "--workload", writeWorkload(t, twoRows),
+			"--arrival", "constant", "--rate", "40", "--count", "2", "--output", filepath.Join(t.TempDir(), "run"), "--no-progress",
+			"--adapters", "sql=1", "--load-adapters", "sql=/models/sql"}, extra...)
+	}
+	for i := range 2 {
+		code, _, stderr := runCLI(args()...)
+		if code != 0 || !strings.Contains(stderr, "adapters unloaded: sql") {
+			t.Fatalf("run %d: exit %d, stderr %s", i+1, code, stderr)
+		}
+	}
+	if code, _, stderr := runCLI(args("--keep-adapters")...); code != 0 || strings.Contains(stderr, "unloaded") {
+		t.Fatalf("--keep-adapters: exit %d, stderr %s", code, stderr)
+	}
+	if code, _, stderr := runCLI(args()...); code != 1 || !strings.Contains(stderr, "has already been loaded") {
+		t.Errorf("after --keep-adapters: exit %d, stderr %s; want 1, the engine's refusal", code, stderr)
+	}
+}

@@ -124,6 +124,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 func (f *runFlags) execute(ctx context.Context, cfg servebench.RunConfig, stdout, stderr io.Writer) int {
 	defer f.metricsListen.stop()
 	defer f.images.close()
+	defer unloadAdapters(&cfg, stderr)
 	if err := f.beforeLoad(ctx, &cfg, stderr); err != nil {
 		fmt.Fprintf(stderr, "servebench run: %v\n", err)
 		return 1

@@ -108,6 +108,7 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 func (f *runFlags) executeSweep(ctx context.Context, cfg servebench.RunConfig, plan capacity.Plan, sizes []int, stdout, stderr io.Writer) int {
 	defer f.metricsListen.stop()
 	defer f.images.close()
+	defer unloadAdapters(&cfg, stderr)
 	if err := f.beforeLoad(ctx, &cfg, stderr); err != nil {
 		fmt.Fprintf(stderr, "servebench sweep: %v\n", err)
 		return 1

@@ -14,7 +14,8 @@ import (
 
 // TestSweepLoadsTheAdaptersOnce: two rates against one engine load sql
 // once (a second load would be refused), and both points' reports carry
-// that one load.
+// that one load. The sweep unloads it at its end, so the same sweep again
+// loads it again.
 func TestSweepLoadsTheAdaptersOnce(t *testing.T) {
 	srv := simengine.StartTest(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
 	a, _ := schedule.NewArrival(schedule.ArrivalSpec{Process: "constant", RateRPS: 1})
@@ -24,13 +25,21 @@ func TestSweepLoadsTheAdaptersOnce(t *testing.T) {
 	}
 	mix, _ := schedule.ParseAdapterMix("sql=1")
 	client := &openai.Client{BaseURL: srv.BaseURL(), Model: "simengine-tiny", Endpoint: openai.EndpointCompletions, Stream: true, TotalTimeout: 20 * time.Second}
-	sw, err := capacity.RunSweep(context.Background(), servebench.RunConfig{
+	cfg := servebench.RunConfig{
 		Workload: w, Arrival: a, Count: 2, Client: client, OutputDir: t.TempDir(), Adapters: mix, LagTolerance: time.Second,
 		LoadAdapters: []openai.AdapterLoad{{Name: "sql", Path: "/models/sql"}},
-	}, capacity.Plan{Rates: []float64{20, 40}, Rule: capacity.Rule{MinAttainment: 0.5}})
+	}
+	plan := capacity.Plan{Rates: []float64{20, 40}, Rule: capacity.Rule{MinAttainment: 0.5}}
+	sw, err := capacity.RunSweep(context.Background(), cfg, plan)
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer func() {
+		cfg.OutputDir = t.TempDir()
+		if _, err := capacity.RunSweep(context.Background(), cfg, plan); err != nil || srv.Stats().RuntimeAdapterLoads != 2 {
+			t.Errorf("the same sweep again: %v, %d loads in all; want it to load sql a second time", err, srv.Stats().RuntimeAdapterLoads)
+		}
+	}()
 	if n := srv.Stats().RuntimeAdapterLoads; n != 1 {
 		t.Errorf("the engine loaded %d adapters, want 1", n)
 	}

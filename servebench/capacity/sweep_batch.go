@@ -59,16 +59,18 @@ func RebatchWorkload(w *schedule.Workload, size int) (*schedule.Workload, error)
 // Every point is at the same offered rate, so the capacity rule judges
 // whether that rate holds at every batch size. A cancelled sweep returns
 // the points it finished.
-func RunBatchSweep(ctx context.Context, cfg servebench.RunConfig, sizes []int, rule Rule) (*Sweep, error) {
+func RunBatchSweep(ctx context.Context, cfg servebench.RunConfig, sizes []int, rule Rule) (result *Sweep, err error) {
 	if cfg.Arrival == nil {
 		return nil, fmt.Errorf("batch sweep: an open-loop arrival process is required")
 	}
 	if len(sizes) == 0 {
 		return nil, fmt.Errorf("batch sweep: no batch sizes")
 	}
-	if err := loadAdaptersOnce(ctx, &cfg); err != nil {
+	loaded, err := loadAdaptersOnce(ctx, &cfg)
+	if err != nil {
 		return nil, err
 	}
+	defer unloadAdaptersAfter(ctx, cfg, loaded, &err)
 	dir, err := servebench.RunDir(cfg.OutputDir)
 	if err != nil {
 		return nil, err

@@ -2,12 +2,14 @@ package capacity
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
 	"strconv"
 
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/schedule"
 )
 
@@ -42,7 +44,7 @@ type Plan struct {
 // workload and re-realizes its schedule at its own rate. A cancelled sweep
 // returns the points it finished and the one it was running, marked
 // Interrupted.
-func RunSweep(ctx context.Context, cfg servebench.RunConfig, plan Plan) (*Sweep, error) {
+func RunSweep(ctx context.Context, cfg servebench.RunConfig, plan Plan) (result *Sweep, err error) {
 	if plan.Users != nil {
 		return runUserSweep(ctx, cfg, plan)
 	}
@@ -62,9 +64,11 @@ func RunSweep(ctx context.Context, cfg servebench.RunConfig, plan Plan) (*Sweep,
 	if plan.Repeat < 0 {
 		return nil, fmt.Errorf("sweep: repeat must not be negative")
 	}
-	if err := loadAdaptersOnce(ctx, &cfg); err != nil {
+	loaded, err := loadAdaptersOnce(ctx, &cfg)
+	if err != nil {
 		return nil, err
 	}
+	defer unloadAdaptersAfter(ctx, cfg, loaded, &err)
 	repeat := max(plan.Repeat, 1)
 	base := cfg.Arrival.Spec()
 	dir, err := servebench.RunDir(cfg.OutputDir)
@@ -144,14 +148,23 @@ func pointDir(dir, name string, k int, nested bool) string {
 // loadAdaptersOnce loads cfg's LoRA adapters before a sweep's first point,
 // unless they were loaded already: the points share one engine, which
 // refuses an adapter loaded twice. Every point's report carries the loads.
-func loadAdaptersOnce(ctx context.Context, cfg *servebench.RunConfig) error {
+// It returns the loads it did, for the sweep to undo at its end.
+func loadAdaptersOnce(ctx context.Context, cfg *servebench.RunConfig) ([]report.AdapterLoad, error) {
 	if len(cfg.LoadAdapters) == 0 || cfg.AdapterLoads != nil {
-		return nil
+		return nil, nil
 	}
 	loads, err := servebench.LoadAdapters(ctx, *cfg)
 	if err != nil {
-		return fmt.Errorf("sweep: %w", err)
+		return nil, fmt.Errorf("sweep: %w", err)
 	}
 	cfg.AdapterLoads = loads
-	return nil
+	return loads, nil
+}
+
+// unloadAdaptersAfter undoes the loads a sweep did (loadAdaptersOnce's) as
+// it returns, joining a failure into *err.
+func unloadAdaptersAfter(ctx context.Context, cfg servebench.RunConfig, loads []report.AdapterLoad, err *error) {
+	if uerr := servebench.UnloadAdapters(ctx, cfg, loads); uerr != nil {
+		*err = errors.Join(*err, fmt.Errorf("sweep: unloading the adapters it loaded: %w", uerr))
+	}
 }

@@ -91,7 +91,7 @@ func (a *AutoUsers) search(run func(users int) (bool, error)) error {
 // runUserSweep is RunSweep for a user search: cfg's closed loop at every
 // number of users the search tries, each run into "users-<n>" (then
 // "users-<n>-run-<k>" for a boundary replicate).
-func runUserSweep(ctx context.Context, cfg servebench.RunConfig, plan Plan) (*Sweep, error) {
+func runUserSweep(ctx context.Context, cfg servebench.RunConfig, plan Plan) (result *Sweep, err error) {
 	a := plan.Users
 	if cfg.ClosedLoop == nil {
 		return nil, fmt.Errorf("sweep: a user search needs a closed loop (its think time); the users are searched")
@@ -102,9 +102,11 @@ func runUserSweep(ctx context.Context, cfg servebench.RunConfig, plan Plan) (*Sw
 	if cfg.Shard != nil || !cfg.StartAt.IsZero() {
 		return nil, fmt.Errorf("sweep: a sweep runs its points one after another; shard each point's run instead")
 	}
-	if err := loadAdaptersOnce(ctx, &cfg); err != nil {
+	loaded, err := loadAdaptersOnce(ctx, &cfg)
+	if err != nil {
 		return nil, err
 	}
+	defer unloadAdaptersAfter(ctx, cfg, loaded, &err)
 	dir, err := servebench.RunDir(cfg.OutputDir)
 	if err != nil {
 		return nil, err

@@ -110,7 +110,7 @@ type ABResult struct {
 // that ends in error, or an interruption (ctx ending: the error wraps
 // ErrInterrupted), stops the qualification: the finished runs stay on disk
 // and no comparison is made from the unbalanced set.
-func RunAB(ctx context.Context, cfg ABConfig) (*ABResult, error) {
+func RunAB(ctx context.Context, cfg ABConfig) (result *ABResult, err error) {
 	if cfg.Rounds == 0 {
 		cfg.Rounds = DefaultRounds
 	}
@@ -123,6 +123,7 @@ func RunAB(ctx context.Context, cfg ABConfig) (*ABResult, error) {
 	res := &ABResult{}
 	eng := &abEngines{cfg: &cfg}
 	defer eng.stopAll()
+	defer func() { err = errors.Join(err, eng.unloadAll(ctx)) }()
 	order := ABBAOrder(cfg.Rounds)
 	for _, pos := range order.Runs {
 		rep, err := eng.run(ctx, pos.Side, pos.Round)
@@ -156,8 +157,29 @@ type abEngines struct {
 	reused map[Side]*servebench.RunConfig
 	stops  []func()
 	// loaded holds the LoRA adapter loads done on each engine that serves
-	// more than one run (by base URL), so that no adapter is loaded twice.
-	loaded map[string][]report.AdapterLoad
+	// more than one run (by base URL), so that no adapter is loaded twice,
+	// with the run configuration that loaded them, to unload them at the
+	// end.
+	loaded map[string]engineLoads
+}
+
+// engineLoads are the adapter loads done on one engine, and the run
+// configuration that did them.
+type engineLoads struct {
+	run   servebench.RunConfig
+	loads []report.AdapterLoad
+}
+
+// unloadAll unloads the adapters loaded on each engine, so that the
+// engines are left as the qualification found them.
+func (e *abEngines) unloadAll(ctx context.Context) error {
+	var errs []error
+	for url, l := range e.loaded {
+		if err := servebench.UnloadAdapters(ctx, l.run, l.loads); err != nil {
+			errs = append(errs, fmt.Errorf("ab: unloading the adapters loaded on %s: %w", url, err))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // loadOnce loads run's adapters into its engine unless they were loaded
@@ -166,8 +188,8 @@ func (e *abEngines) loadOnce(ctx context.Context, run servebench.RunConfig) (ser
 	if len(run.LoadAdapters) == 0 || run.AdapterLoads != nil || run.Client == nil {
 		return run, nil
 	}
-	if loads, ok := e.loaded[run.Client.BaseURL]; ok {
-		run.AdapterLoads = loads
+	if l, ok := e.loaded[run.Client.BaseURL]; ok {
+		run.AdapterLoads = l.loads
 		return run, nil
 	}
 	loads, err := servebench.LoadAdapters(ctx, run)
@@ -175,9 +197,9 @@ func (e *abEngines) loadOnce(ctx context.Context, run servebench.RunConfig) (ser
 		return run, err
 	}
 	if e.loaded == nil {
-		e.loaded = map[string][]report.AdapterLoad{}
+		e.loaded = map[string]engineLoads{}
 	}
-	e.loaded[run.Client.BaseURL] = loads
+	e.loaded[run.Client.BaseURL] = engineLoads{run: run, loads: loads}
 	run.AdapterLoads = loads
 	return run, nil
 }

@@ -163,6 +163,11 @@ func TestRunABLoadsAdaptersOncePerEngine(t *testing.T) {
 	if n := srv.Stats().RuntimeAdapterLoads; n != 1 {
 		t.Errorf("one engine loaded %d adapters, want 1", n)
 	}
+	// The qualification unloaded sql at its end: the same one again loads it again.
+	cfg.OutputDir = t.TempDir()
+	if _, err := compare.RunAB(context.Background(), cfg); err != nil || srv.Stats().RuntimeAdapterLoads != 2 {
+		t.Errorf("the same qualification again: %v, %d loads in all; want sql loaded a second time", err, srv.Stats().RuntimeAdapterLoads)
+	}
 
 	var n engineCounter
 	cfg = abConfig(t, 2)

@@ -29,6 +29,12 @@ const (
 	RouteLoadAdapterSGLang = "/load_lora_adapter"
 )
 
+// The routes that unload one, each taking {"lora_name": NAME}.
+const (
+	RouteUnloadAdapterVLLM   = "/v1/unload_lora_adapter"
+	RouteUnloadAdapterSGLang = "/unload_lora_adapter"
+)
+
 // AdapterLoad is one LoRA adapter to load into the engine before a run:
 // the name requests will use and the path the engine reads it from.
 type AdapterLoad struct {
@@ -100,20 +106,44 @@ func (c *Client) AdapterLoadRoute() string {
 // also when the load fails; the error then names the adapter, the route,
 // the status and the engine's own message, with secrets redacted.
 func (c *Client) LoadAdapter(ctx context.Context, a AdapterLoad, timeout time.Duration) (AdapterLoadResult, error) {
-	res := AdapterLoadResult{Route: c.AdapterLoadRoute()}
+	return c.adapterCall(ctx, "load", c.AdapterLoadRoute(), a.Name, map[string]string{"lora_name": a.Name, "lora_path": a.Path}, timeout)
+}
+
+// AdapterUnloadRoute is the route c unloads an adapter through: vLLM's
+// /v1/unload_lora_adapter for AdapterByName, SGLang's /unload_lora_adapter
+// for AdapterBaseColon.
+func (c *Client) AdapterUnloadRoute() string {
+	if c.AdapterForm == AdapterBaseColon {
+		return RouteUnloadAdapterSGLang
+	}
+	return RouteUnloadAdapterVLLM
+}
+
+// UnloadAdapter POSTs the unload call of the adapter named name
+// (AdapterUnloadRoute, body {"lora_name": NAME}), as LoadAdapter does the
+// load: it leaves the engine as it was before a run loaded the adapter.
+func (c *Client) UnloadAdapter(ctx context.Context, name string, timeout time.Duration) (AdapterLoadResult, error) {
+	return c.adapterCall(ctx, "unload", c.AdapterUnloadRoute(), name, map[string]string{"lora_name": name}, timeout)
+}
+
+// adapterCall POSTs one adapter call (verb names it in errors) and times
+// it from send to complete answer.
+func (c *Client) adapterCall(ctx context.Context, verb, route, name string, fields map[string]string, timeout time.Duration) (AdapterLoadResult, error) {
+	res := AdapterLoadResult{Route: route}
 	if timeout <= 0 {
 		timeout = DefaultAdapterLoadTimeout
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	body, err := json.Marshal(map[string]string{"lora_name": a.Name, "lora_path": a.Path})
+	body, err := json.Marshal(fields)
 	if err != nil {
 		return res, err
 	}
+	what := fmt.Sprintf("%s adapter %q: POST %s", verb, name, route)
 	base := strings.TrimSuffix(strings.TrimRight(c.BaseURL, "/"), "/v1")
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+res.Route, bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+route, bytes.NewReader(body))
 	if err != nil {
-		return res, fmt.Errorf("load adapter %q: POST %s: %s", a.Name, res.Route, c.redactMessage(err.Error()))
+		return res, fmt.Errorf("%s: %s", what, c.redactMessage(err.Error()))
 	}
 	c.setHeaders(req.Header)
 	req.Header.Set("Content-Type", "application/json")
@@ -121,30 +151,29 @@ func (c *Client) LoadAdapter(ctx context.Context, a AdapterLoad, timeout time.Du
 	resp, err := c.send(req, payload{head: body, size: int64(len(body))})
 	if err != nil {
 		res.Elapsed = time.Since(start)
-		return res, c.loadTransportError(a, res.Route, timeout, err)
+		return res, c.adapterTransportError(what, timeout, err)
 	}
 	answer, readErr := io.ReadAll(io.LimitReader(resp.Body, preflightBodyBytes))
 	_ = resp.Body.Close()
 	res.Elapsed, res.Status = time.Since(start), resp.StatusCode
 	switch {
 	case readErr != nil:
-		return res, fmt.Errorf("load adapter %q: POST %s: HTTP %d, reading the answer: %s", a.Name, res.Route, resp.StatusCode, c.redactMessage(readErr.Error()))
+		return res, fmt.Errorf("%s: HTTP %d, reading the answer: %s", what, resp.StatusCode, c.redactMessage(readErr.Error()))
 	case resp.StatusCode < 200 || resp.StatusCode > 299:
-		return res, fmt.Errorf("load adapter %q: POST %s: HTTP %d: %s", a.Name, res.Route, resp.StatusCode,
-			oneline.Shorten(c.redactMessage(loadErrorMessage(answer))))
+		return res, fmt.Errorf("%s: HTTP %d: %s", what, resp.StatusCode, oneline.Shorten(c.redactMessage(loadErrorMessage(answer))))
 	}
 	return res, nil
 }
 
-// loadTransportError names a load call that got no answer.
-func (c *Client) loadTransportError(a AdapterLoad, route string, timeout time.Duration, err error) error {
+// adapterTransportError names an adapter call (what) that got no answer.
+func (c *Client) adapterTransportError(what string, timeout time.Duration, err error) error {
 	switch {
 	case errors.Is(err, syscall.ECONNREFUSED):
-		return fmt.Errorf("load adapter %q: POST %s: the engine refused the connection (%w)", a.Name, route, syscall.ECONNREFUSED)
+		return fmt.Errorf("%s: the engine refused the connection (%w)", what, syscall.ECONNREFUSED)
 	case errors.Is(err, context.DeadlineExceeded):
-		return fmt.Errorf("load adapter %q: POST %s: no answer within %v (--adapter-load-timeout)", a.Name, route, timeout)
+		return fmt.Errorf("%s: no answer within %v (--adapter-load-timeout)", what, timeout)
 	}
-	return fmt.Errorf("load adapter %q: POST %s: %s", a.Name, route, c.redactMessage(err.Error()))
+	return fmt.Errorf("%s: %s", what, c.redactMessage(err.Error()))
 }
 
 // loadErrorMessage is the engine's message in a failed load's answer:
