@@ -61,3 +61,31 @@ func TestSlowdownOverridesOnlySlowingExperiments(t *testing.T) {
 		t.Errorf("tpot10 without -slowdown: %v, want 1.10", e.slowdown)
 	}
 }
+
+// The run-to-run noise is exp(σ·Z) seeded by the run's position: none at
+// σ 0, the same factor for the same position (so a rerun with more rounds
+// continues the first rounds), and a spread of about σ across positions.
+func TestRunNoiseFactor(t *testing.T) {
+	if f := runNoiseFactor(0, 3, 5); f != 1 {
+		t.Errorf("σ 0: %v, want 1", f)
+	}
+	if a, b := runNoiseFactor(0.03, 3, 5), runNoiseFactor(0.03, 3, 5); a != b {
+		t.Errorf("the same position drew %v and %v", a, b)
+	}
+	var logs []float64
+	for start := 1; start <= 2000; start++ {
+		logs = append(logs, math.Log(runNoiseFactor(0.03, 7, start)))
+	}
+	var mean, ss float64
+	for _, x := range logs {
+		mean += x / float64(len(logs))
+	}
+	for _, x := range logs {
+		ss += (x - mean) * (x - mean)
+	}
+	// The standard deviation of 2,000 draws is within 5 % of σ with
+	// probability above 0.99 (its standard error is σ/√4000 ≈ 1.6 %).
+	if sd := math.Sqrt(ss / float64(len(logs)-1)); math.Abs(sd-0.03) > 0.0015 {
+		t.Errorf("spread of ln factor %.5f, want 0.03", sd)
+	}
+}

@@ -37,7 +37,7 @@ func main() {
 type settings struct {
 	reps, first, rounds, count, promptTokens, outputTokens, warmup, maxExtra int
 	lagTolerance                                                             time.Duration
-	rate, timeScale, confidence, slowdown                                    float64
+	rate, timeScale, confidence, slowdown, runNoise                          float64
 	experiments, out                                                         string
 	baseStep                                                                 time.Duration
 	tolerances                                                               []compare.Tolerance
@@ -61,6 +61,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&s.confidence, "confidence", 0.95, "family-wise confidence of each comparison")
 	fs.DurationVar(&s.baseStep, "step-base", 8*time.Millisecond, "the baseline engine's decode step (model time)")
 	fs.Float64Var(&s.slowdown, "slowdown", 0, "the candidate's decode-step factor for the experiments that slow it (e.g. 1.07 runs morerounds at 7 % slower; 0 keeps each experiment's own)")
+	fs.Float64Var(&s.runNoise, "run-noise", 0, "run-to-run noise: every run's decode step is multiplied by exp(σ·Z), Z standard normal seeded by the run's position, so σ 0.035 is about 3.5 % per run (0: none beyond the machine's own)")
 	fs.StringVar(&s.experiments, "experiments", "aa,tpot10,attainment3,errors2", "experiments to run, comma separated: "+experimentNames())
 	tols := fs.String("tolerances", "", "statistics to compare, NAME=VALUE comma separated (default: compare's defaults and e2e_p99.9=5%)")
 	fs.StringVar(&s.out, "out", "", "JSONL file receiving every repetition's comparison (optional)")
@@ -87,8 +88,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		defer f.Close()
 		out = f
 	}
-	fmt.Fprintf(stdout, "abcalibrate: %d repetitions per experiment, %d rounds × %d requests per side, Poisson %.4g rps, simulated engine time scale %g, step base %v, %d-token prompts, %d forced output tokens, %d warmup requests, schedule-lag tolerance %v, confidence %g, %d compared statistics\n",
-		s.reps, s.rounds, s.count, s.rate, s.timeScale, s.baseStep, s.promptTokens, s.outputTokens, s.warmup, s.lagTolerance, s.confidence, len(s.tolerances))
+	fmt.Fprintf(stdout, "abcalibrate: %d repetitions per experiment, %d rounds × %d requests per side, Poisson %.4g rps, simulated engine time scale %g, step base %v, %d-token prompts, %d forced output tokens, %d warmup requests, schedule-lag tolerance %v, confidence %g, run-to-run noise σ %g, %d compared statistics\n",
+		s.reps, s.rounds, s.count, s.rate, s.timeScale, s.baseStep, s.promptTokens, s.outputTokens, s.warmup, s.lagTolerance, s.confidence, s.runNoise, len(s.tolerances))
 	total := time.Now()
 	for _, name := range strings.Split(s.experiments, ",") {
 		e, ok := experiments[name]

@@ -61,16 +61,26 @@ func (e experiment) checkAdvice(ctx context.Context, s settings, w *schedule.Wor
 			fmt.Fprintf(log, "%s #%d: with %d more rounds, refused: %s\n", e.name, rep, extra, refused)
 			return nil
 		}
-		t.advised++
+		after := compare.Verdict("absent")
 		for _, m2 := range more.Comparisons {
-			if m2.Name == m.Name && (m2.Verdict == compare.Regression || m2.Verdict == compare.NoRegression) {
-				t.decided++
+			if m2.Name == m.Name {
+				after = m2.Verdict
 			}
 		}
-		fmt.Fprintf(log, "%s #%d: %s advised %d more rounds\n", e.name, rep, m.Name, extra)
+		t.addAdvice(extra, after)
+		fmt.Fprintf(log, "%s #%d: %s (estimate %+.4f, interval [%+.4f, %+.4f], noise %s) advised %d more rounds; with them: %s (valid load: %v)\n",
+			e.name, rep, m.Name, m.Change, m.CILow, m.CIHigh, noiseText(m.Noise), extra, after, more.Valid)
 		return nil
 	}
 	return nil
+}
+
+// noiseText prints a measured run-to-run noise, or "unmeasured".
+func noiseText(n *float64) string {
+	if n == nil {
+		return "unmeasured"
+	}
+	return fmt.Sprintf("%.4f", *n)
 }
 
 // advisedRounds reads N from "about N more round(s) would decide it …".
@@ -109,11 +119,12 @@ func repetition(ctx context.Context, s settings, w *schedule.Workload, e experim
 		StartEngine: func(ctx context.Context, sd compare.Side, rc *servebench.RunConfig) (func(), error) {
 			starts++
 			ec := simengine.DefaultConfig()
-			ec.TimeScale, ec.StepBase, ec.Seed = s.timeScale, s.baseStep, uint64(rep*1000+starts)
+			step := float64(s.baseStep) * runNoiseFactor(s.runNoise, rep, starts)
 			if sd == compare.Candidate {
-				ec.StepBase = time.Duration(float64(s.baseStep) * e.slowdown)
+				step *= e.slowdown
 				ec.ErrorRate = e.errorRate
 			}
+			ec.TimeScale, ec.StepBase, ec.Seed = s.timeScale, time.Duration(step), uint64(rep*1000+starts)
 			srv, err := simengine.Start(ctx, ec)
 			if err != nil {
 				return nil, err

@@ -20,15 +20,29 @@ type tally struct {
 	// coverage counts, per statistic, the valid-load intervals that held
 	// 0, those judged, and those marked insufficient_data.
 	coverage map[string]*cover
-	// advised and decided count the more-rounds advice checked.
-	advised, decided int
+	// advised and decided count the more-rounds advice checked; after
+	// counts the verdicts the advised rounds gave, and extra sums the
+	// rounds advised.
+	advised, decided, extra int
+	after                   map[compare.Verdict]int
+}
+
+// addAdvice counts one checked advice: extra rounds were advised for a
+// statistic, and with them its verdict was after.
+func (t *tally) addAdvice(extra int, after compare.Verdict) {
+	t.advised++
+	t.extra += extra
+	t.after[after]++
+	if after == compare.Regression || after == compare.NoRegression {
+		t.decided++
+	}
 }
 
 // cover is one statistic's coverage count.
 type cover struct{ held, judged, insufficient int }
 
 func newTally() tally {
-	return tally{verdicts: map[compare.Verdict]int{}, coverage: map[string]*cover{}}
+	return tally{verdicts: map[compare.Verdict]int{}, coverage: map[string]*cover{}, after: map[compare.Verdict]int{}}
 }
 
 // add counts one repetition's comparison.
@@ -76,6 +90,9 @@ func (t tally) print(w io.Writer, e experiment, took time.Duration) {
 	fmt.Fprintf(w, "%s: %s (want %s)\n", e.name, e.question, e.want)
 	if e.moreRounds {
 		fmt.Fprintf(w, "  advised statistics decided after the advised rounds: %s\n", rate(t.decided, t.advised))
+		if t.advised > 0 {
+			fmt.Fprintf(w, "  verdicts after the advised rounds %v; mean rounds advised %.1f\n", t.after, float64(t.extra)/float64(t.advised))
+		}
 	} else {
 		fmt.Fprintf(w, "  all repetitions: %s\n  valid-load repetitions only: %s\n", rate(t.hits, t.reps), rate(t.validHits, t.valid))
 	}

@@ -12,14 +12,13 @@ import (
 const adviceDraws = 400
 
 // adviceNoiseBound is the one-sided confidence with which the advice
-// takes the noise no smaller than it may be: the standard error measured
-// from a few rounds is raised to its upper bound at this level first.
-// In TestMoreRoundsAdviceDecidesAsOftenAsItSays, 0.90 keeps the advised
-// rounds deciding at least 80 % of the time for every true change, with
-// the paired interval of ab's equal rounds (36 of 44, 45 of 52, 287 of
-// 287) and with Welch's (58 of 72, 65 of 74, 346 of 346); 0.85 falls short
-// (paired: 60 of 80, 47 of 67), and at 0.95 the paired advice names a
-// number in fewer than 20 of 1,000 comparisons.
+// for an interval without per-round samples to continue (the proportions'
+// quasi-binomial interval) takes the noise no smaller than it may be: the
+// standard error measured from a few rounds is raised to its upper bound
+// at this level first. It was chosen in a simulation that judged a fresh
+// comparison of the advised size, where it decided at least 80 % of the
+// time for every true change tried; the round intervals are continued
+// instead (decideProbabilityContinued).
 const adviceNoiseBound = 0.90
 
 // decideProbabilityPredictive is the chance that the interval, with the

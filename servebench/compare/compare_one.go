@@ -244,7 +244,13 @@ const maxAdvisedRounds = 200
 // a side, that decide the comparison with probability decidePower.
 func roundsToDecide(est estimate, threshold, n float64, limit int) (int, bool) {
 	for extra := 1; extra <= limit; extra++ {
-		if decideProbabilityPredictive(est, threshold, (n+float64(extra))/n) >= decidePower {
+		p := 0.0
+		if est.rounds != nil {
+			p = decideProbabilityContinued(est.rounds, threshold, extra, continuedNoiseBound)
+		} else {
+			p = decideProbabilityPredictive(est, threshold, (n+float64(extra))/n)
+		}
+		if p >= decidePower {
 			return extra, true
 		}
 	}

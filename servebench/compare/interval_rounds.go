@@ -24,6 +24,9 @@ type estimate struct {
 	// noise is taken as known), so that the "more rounds" advice can allow
 	// for how uncertain a noise measured from few rounds is.
 	df float64
+	// rounds, when set, are the per-round samples behind the interval, so
+	// that the advice can continue them with more rounds.
+	rounds *roundSamples
 }
 
 // tQuantile is Student's t quantile with nu degrees of freedom.
@@ -46,6 +49,7 @@ func pairedT(d []float64, level float64) estimate {
 		},
 		critAt: func(f float64) float64 { return tQuantile(q, math.Max(math.Round(n*f), 2)-1) },
 		df:     n - 1,
+		rounds: &roundSamples{paired: true, q: q, b: roundSample{n: n, mean: mean, variance: sd * sd}},
 	}
 }
 
@@ -73,5 +77,6 @@ func welchT(b, c []float64, level float64) estimate {
 	if sb, sc := vb/nb, vc/nc; sb+sc > 0 {
 		df = (sb + sc) * (sb + sc) / (sb*sb/(nb-1) + sc*sc/(nc-1))
 	}
-	return estimate{mean: mean, lo: mean - half, hi: mean + half, halfWidthAt: width, critAt: crit, df: df}
+	return estimate{mean: mean, lo: mean - half, hi: mean + half, halfWidthAt: width, critAt: crit, df: df,
+		rounds: &roundSamples{q: q, b: roundSample{n: nb, mean: mb, variance: vb}, c: roundSample{n: nc, mean: mc, variance: vc}}}
 }
