@@ -83,7 +83,7 @@ func (r *roundSamples) critWith(extra float64) float64 {
 	if sb+sc == 0 {
 		return tQuantile(r.q, nb+nc-2)
 	}
-	return tQuantile(r.q, (sb+sc)*(sb+sc)/(sb*sb/(nb-1)+sc*sc/(nc-1)))
+	return tQuantile(r.q, welchDF(sb, sc, nb, nc))
 }
 
 // continuation draws what extra more rounds make of one sample.

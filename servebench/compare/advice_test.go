@@ -116,3 +116,22 @@ func TestContinuedDecideProbabilityAtTheExtremes(t *testing.T) {
 		t.Errorf("Welch, candidate 0.20 above a baseline at 0: P(decide) after 2 more rounds %.3f, want about 1", p)
 	}
 }
+
+// BenchmarkMoreRoundsAdvice is the advice's worst case for one statistic:
+// rounds centred on the tolerance, which no number of rounds up to the
+// 200 the advice weighs is likely to decide, so it tries every one.
+func BenchmarkMoreRoundsAdvice(b *testing.B) {
+	for _, kind := range []string{"paired", "welch"} {
+		est := pairedT([]float64{0.04, 0.06, 0.03, 0.07}, 1-0.05/8)
+		if kind == "welch" {
+			est = welchT([]float64{0, 0.01, -0.01, 0.02}, []float64{0.04, 0.06, 0.03, 0.07}, 1-0.05/8)
+		}
+		b.Run(kind, func(b *testing.B) {
+			for b.Loop() {
+				if _, ok := roundsToDecide(est, 0.05, 4, maxAdvisedRounds); ok {
+					b.Fatal("rounds centred on the tolerance were advised a number")
+				}
+			}
+		})
+	}
+}

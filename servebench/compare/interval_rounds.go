@@ -66,7 +66,7 @@ func welchT(b, c []float64, level float64) estimate {
 		if se2 == 0 {
 			return 0
 		}
-		return tQuantile(q, se2*se2/(sb*sb/(nb*f-1)+sc*sc/(nc*f-1)))
+		return tQuantile(q, welchDF(sb, sc, nb*f, nc*f))
 	}
 	width := func(f float64) float64 {
 		return crit(f) * math.Sqrt(vb/(nb*f)+vc/(nc*f))
@@ -75,8 +75,15 @@ func welchT(b, c []float64, level float64) estimate {
 	mean := mc - mb
 	var df float64
 	if sb, sc := vb/nb, vc/nc; sb+sc > 0 {
-		df = (sb + sc) * (sb + sc) / (sb*sb/(nb-1) + sc*sc/(nc-1))
+		df = welchDF(sb, sc, nb, nc)
 	}
 	return estimate{mean: mean, lo: mean - half, hi: mean + half, halfWidthAt: width, critAt: crit, df: df,
 		rounds: &roundSamples{q: q, b: roundSample{n: nb, mean: mb, variance: vb}, c: roundSample{n: nc, mean: mc, variance: vc}}}
+}
+
+// welchDF is the Welch–Satterthwaite degrees of freedom of a difference
+// of two means whose squared standard errors are sb and sc, over nb and
+// nc rounds.
+func welchDF(sb, sc, nb, nc float64) float64 {
+	return (sb + sc) * (sb + sc) / (sb*sb/(nb-1) + sc*sc/(nc-1))
 }
