@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/servebench/servebench/matchers"
+	"github.com/servebench/servebench/servebench/report/render"
 )
 
 // The text report, the HTML report and a matcher message write the same
@@ -19,10 +20,10 @@ func TestTextHTMLAndMatcherMessagesFormatNumbersAlike(t *testing.T) {
 	r.MaxScheduleLagMS = nil              // undefined
 
 	var text, html bytes.Buffer
-	if err := r.WriteText(&text); err != nil {
+	if err := render.Text(&text, r); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.WriteHTML(&html); err != nil {
+	if err := render.HTML(&html, r); err != nil {
 		t.Fatal(err)
 	}
 	message := matchers.HaveWilsonLowerBoundAbove(0.95).FailureMessage(r)

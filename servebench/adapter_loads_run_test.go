@@ -17,6 +17,7 @@ import (
 	"github.com/servebench/servebench/servebench/openai"
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
+	"github.com/servebench/servebench/servebench/report/render"
 	"github.com/servebench/servebench/servebench/schedule"
 	"github.com/servebench/servebench/servebench/score"
 )
@@ -87,7 +88,7 @@ func TestRunLoadsTwoAdaptersBeforeTheLoad(t *testing.T) {
 		t.Errorf("base: load_ms %v, want none", *v.LoadMS)
 	}
 	var text strings.Builder
-	if err := res.Report.WriteText(&text); err != nil || !strings.Contains(text.String(), "Adapters loaded before the run") ||
+	if err := render.Text(&text, res.Report); err != nil || !strings.Contains(text.String(), "Adapters loaded before the run") ||
 		!strings.Contains(text.String(), "/models/chat") {
 		t.Errorf("text report (%v) lacks the loads:\n%s", err, text.String())
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report/render"
 	"github.com/servebench/servebench/servebench/schedule"
 )
 
@@ -131,7 +132,7 @@ func TestRunShowsTheColdStartOfAdaptersOverFewerSlots(t *testing.T) {
 		t.Errorf("%s: warm TTFT %+v, want the %d other successful requests", best, v.WarmTTFT, warm)
 	}
 	var text strings.Builder
-	if err := res.Report.WriteText(&text); err != nil || !strings.Contains(text.String(), "cold TTFT ms") {
+	if err := render.Text(&text, res.Report); err != nil || !strings.Contains(text.String(), "cold TTFT ms") {
 		t.Errorf("text report (%v) lacks the cold TTFT", err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report/render"
 )
 
 func TestRunRecordsTheEnginesOwnViewOfTheMeasurement(t *testing.T) {
@@ -52,7 +53,7 @@ func TestRunRecordsTheEnginesOwnViewOfTheMeasurement(t *testing.T) {
 		t.Errorf("running requests at the end: %v, want 0", got)
 	}
 	var text strings.Builder
-	if err := res.Report.WriteText(&text); err != nil {
+	if err := render.Text(&text, res.Report); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"Engine metrics (the engine's own view, " + srv.BaseURL() + "/metrics)",

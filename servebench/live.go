@@ -11,6 +11,7 @@ import (
 	"github.com/servebench/servebench/servebench/enginemetrics"
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
+	"github.com/servebench/servebench/servebench/report/render"
 	"github.com/servebench/servebench/servebench/schedule"
 )
 
@@ -145,7 +146,7 @@ func (l *LiveRun) run(ctx context.Context, plan *dispatchPlan) (*RunResult, erro
 		markOutcomeWriteFailure(rep, writeErr)
 	}
 	res.Report = rep
-	reportErr := report.WriteHTMLFile(filepath.Join(l.dir, record.ReportHTMLFile), rep)
+	reportErr := render.HTMLFile(filepath.Join(l.dir, record.ReportHTMLFile), rep)
 	if reportErr == nil && l.cfg.KeepRequests {
 		reportErr = rep.LoadRequests()
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/servebench/servebench/internal/safefile"
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
+	"github.com/servebench/servebench/servebench/report/render"
 	"github.com/servebench/servebench/servebench/schedule"
 	"github.com/servebench/servebench/servebench/score"
 )
@@ -75,7 +76,7 @@ func MergeShards(dirs []string, out string, opts score.Options) (*report.Report,
 	if err := writeJSONFile(filepath.Join(out, record.ReportFile), rep); err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
 	}
-	if err := report.WriteHTMLFile(filepath.Join(out, record.ReportHTMLFile), rep); err != nil {
+	if err := render.HTMLFile(filepath.Join(out, record.ReportHTMLFile), rep); err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
 	}
 	return rep, nil

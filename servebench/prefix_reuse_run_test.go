@@ -11,6 +11,7 @@ import (
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/report"
+	"github.com/servebench/servebench/servebench/report/render"
 	"github.com/servebench/servebench/servebench/score"
 )
 
@@ -71,7 +72,7 @@ func TestRunComparesPrefixReuseWithTheWorkloads(t *testing.T) {
 	}
 	check("rescored", again.PrefixCache)
 	var text strings.Builder
-	if err := res.Report.WriteText(&text); err != nil {
+	if err := render.Text(&text, res.Report); err != nil {
 		t.Fatal(err)
 	}
 	if want := "engine cached 144 of the 180 tokens the workload makes reusable (80.0%)"; !strings.Contains(text.String(), want) {

@@ -15,6 +15,7 @@ import (
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
+	"github.com/servebench/servebench/servebench/report/render"
 	"github.com/servebench/servebench/servebench/schedule"
 	"github.com/servebench/servebench/servebench/score"
 )
@@ -267,7 +268,7 @@ func TestAMissingShardIsNotSentAndMakesTheMergedRunInvalid(t *testing.T) {
 		t.Errorf("ideal %v, delivered %v req/s; want delivered at most 3/4 of ideal", g.IdealRPS, g.DeliveredRPS)
 	}
 	var text strings.Builder
-	if err := rep.WriteText(&text); err != nil {
+	if err := render.Text(&text, rep); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"Shards:", "shard 2/4:", "MISSING: its share is recorded as not_sent", "shard 1/4:", "10 of 10 sent"} {

@@ -21,6 +21,7 @@ import (
 	"github.com/servebench/servebench/servebench/openai"
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
+	"github.com/servebench/servebench/servebench/report/render"
 	"github.com/servebench/servebench/servebench/schedule"
 	"github.com/servebench/servebench/servebench/score"
 	"github.com/servebench/servebench/sweepreport"
@@ -128,7 +129,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 		for _, p := range sweep.Points {
 			if p.OfferedRPS == *sel.RPS {
 				fmt.Fprintf(stdout, "\nreport at %g req/s:\n", p.OfferedRPS)
-				_ = p.Report.WriteText(stdout)
+				_ = render.Text(stdout, p.Report)
 			}
 		}
 	}

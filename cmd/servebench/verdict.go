@@ -6,19 +6,20 @@ import (
 	"io"
 
 	"github.com/servebench/servebench/servebench/report"
+	"github.com/servebench/servebench/servebench/report/render"
 )
 
 // printReport writes the report as text, JSON or an HTML page.
 func printReport(w io.Writer, r *report.Report, format string) error {
 	if format == "html" {
-		return r.WriteHTML(w)
+		return render.HTML(w, r)
 	}
 	if format == "json" {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(r)
 	}
-	return r.WriteText(w)
+	return render.Text(w, r)
 }
 
 // verdictExitCode maps a run's report to the exit code: 2 when the load was

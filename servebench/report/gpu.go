@@ -1,6 +1,7 @@
 package report
 
 import (
+	"math"
 	"strings"
 )
 
@@ -135,25 +136,8 @@ func (g *GPUTelemetry) AttributeWork(r *Report) {
 // perUnit is energy / units, nil when the energy is unknown or there are no
 // units.
 func perUnit(energyJ *float64, units float64) *float64 {
-	if energyJ == nil || !(units > 0) || !finite(*energyJ) {
+	if energyJ == nil || !(units > 0) || math.IsNaN(*energyJ) || math.IsInf(*energyJ, 0) {
 		return nil
 	}
 	return new(*energyJ / units)
-}
-
-// gpuQuantity names one quantity of a GPU, its unit and where to find it.
-type gpuQuantity struct {
-	name, unit string
-	decimals   int
-	stat       func(*GPUStats) GPUStat
-	at         func(*GPUPoint) *float64
-}
-
-// gpuQuantities lists the quantities in the order the page shows them.
-var gpuQuantities = []gpuQuantity{
-	{"utilisation", "%", 0, func(s *GPUStats) GPUStat { return s.UtilizationPercent }, func(p *GPUPoint) *float64 { return p.UtilizationPercent }},
-	{"memory used", "MiB", 0, func(s *GPUStats) GPUStat { return s.MemoryUsedMiB }, func(p *GPUPoint) *float64 { return p.MemoryUsedMiB }},
-	{"power", "W", 1, func(s *GPUStats) GPUStat { return s.PowerW }, func(p *GPUPoint) *float64 { return p.PowerW }},
-	{"SM clock", "MHz", 0, func(s *GPUStats) GPUStat { return s.SMClockMHz }, func(p *GPUPoint) *float64 { return p.SMClockMHz }},
-	{"temperature", "°C", 0, func(s *GPUStats) GPUStat { return s.TemperatureC }, func(p *GPUPoint) *float64 { return p.TemperatureC }},
 }

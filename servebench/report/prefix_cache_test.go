@@ -1,9 +1,7 @@
 package report
 
 import (
-	"bytes"
 	"math"
-	"strings"
 	"testing"
 )
 
@@ -71,71 +69,5 @@ func TestSetEnginePrefixCacheHitRate(t *testing.T) {
 	r.SetEnginePrefixCacheHitRate(nil)
 	if r.PrefixCache == nil || r.PrefixCache.EngineHitRate != nil {
 		t.Fatal("the requests' figures were dropped")
-	}
-}
-
-// TestPrefixCacheInTextAndHTML: one line in the text report, one row in
-// the HTML report, both with the requests' and the engine's rate.
-func TestPrefixCacheInTextAndHTML(t *testing.T) {
-	r := &Report{Schema: ReportSchema, WindowMS: [2]float64{0, 1000}, HorizonMS: 1000,
-		PrefixCache: &PrefixCache{RequestsReporting: 3, CachedTokens: 192, PromptTokens: 768, HitRate: new(0.25), EngineHitRate: new(0.3)}}
-	want := "25.0% of prompt tokens (192 / 768, reported by 3 successful requests); engine counters 30.0%"
-	var text bytes.Buffer
-	if err := r.WriteText(&text); err != nil {
-		t.Fatal(err)
-	}
-	if n := strings.Count(text.String(), "Prefix cache hit rate:"); n != 1 || !strings.Contains(text.String(), want) {
-		t.Fatalf("text report has %d prefix-cache lines, want one with %q:\n%s", n, want, text.String())
-	}
-	var html bytes.Buffer
-	if err := r.WriteHTML(&html); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(html.String(), "Prefix cache hit rate") || !strings.Contains(html.String(), want) {
-		t.Fatal("the HTML report has no prefix-cache row")
-	}
-	r.PrefixCache = &PrefixCache{EngineHitRate: new(0.5)}
-	text.Reset()
-	_ = r.WriteText(&text)
-	if !strings.Contains(text.String(), "no request reported cached_tokens; engine counters 50.0%") {
-		t.Fatalf("text report without reporting requests:\n%s", text.String())
-	}
-	r.PrefixCache = nil
-	text.Reset()
-	_ = r.WriteText(&text)
-	if strings.Contains(text.String(), "Prefix cache") {
-		t.Fatal("a prefix-cache line with nothing measured")
-	}
-}
-
-// TestExpectedPrefixReuseInTextAndHTML: with 256 tokens declared reusable
-// and 192 cached, both reports say "engine cached 192 of the 256 tokens the
-// workload makes reusable (75.0%)"; without a declaration neither has the
-// line.
-func TestExpectedPrefixReuseInTextAndHTML(t *testing.T) {
-	r := &Report{Schema: ReportSchema, WindowMS: [2]float64{0, 1000}, HorizonMS: 1000,
-		PrefixCache: &PrefixCache{RequestsReporting: 3, CachedTokens: 192, PromptTokens: 768, HitRate: new(0.25),
-			ExpectedCachedTokens: new(256), ExpectedHitRate: new(256.0 / 768), ReuseAchieved: new(0.75)}}
-	want := "engine cached 192 of the 256 tokens the workload makes reusable (75.0%)"
-	var text, html bytes.Buffer
-	if err := r.WriteText(&text); err != nil {
-		t.Fatal(err)
-	}
-	if err := r.WriteHTML(&html); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(text.String(), "Expected prefix reuse:") || !strings.Contains(text.String(), want) {
-		t.Fatalf("text report lacks %q:\n%s", want, text.String())
-	}
-	if !strings.Contains(html.String(), "Expected prefix reuse") || !strings.Contains(html.String(), want) {
-		t.Fatal("the HTML report has no expected-reuse row")
-	}
-	r.PrefixCache.ExpectedCachedTokens, r.PrefixCache.ExpectedHitRate, r.PrefixCache.ReuseAchieved = nil, nil, nil
-	text.Reset()
-	html.Reset()
-	_ = r.WriteText(&text)
-	_ = r.WriteHTML(&html)
-	if strings.Contains(text.String(), "Expected prefix reuse") || strings.Contains(html.String(), "Expected prefix reuse") {
-		t.Fatal("an expected-reuse line without a declaration")
 	}
 }

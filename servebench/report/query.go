@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/servebench/servebench/servebench/openai"
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/stats"
 )
@@ -99,16 +98,6 @@ func (rs *RequestScore) HadNoRecord() bool {
 // NoOutcomeRecordError is the error of a scheduled request that has no
 // outcome record at all; Report.RequestsWithoutRecord looks for it.
 const NoOutcomeRecordError = "no outcome record: the request never reached a terminal record (interrupted run?)"
-
-// defines reports whether the report's endpoint defines metric m; a
-// report that does not name its endpoint defines every metric.
-func (r *Report) defines(m record.Metric) bool {
-	if r.Endpoint == "" {
-		return true
-	}
-	api, ok := openai.APIOf(r.Endpoint)
-	return !ok || api.Defines(m)
-}
 
 // ErrLoadNotDelivered says that the accounting is complete but the run is
 // not evidence for its offered load: a request was never sent, or was sent

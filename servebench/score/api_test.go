@@ -15,6 +15,7 @@ import (
 	"github.com/servebench/servebench/servebench/openai"
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
+	"github.com/servebench/servebench/servebench/report/render"
 	"github.com/servebench/servebench/servebench/schedule"
 	"github.com/servebench/servebench/servebench/score"
 )
@@ -101,7 +102,7 @@ func TestEmbeddingsReportDefinesE2EOnly(t *testing.T) {
 	}
 	// The text report shows only the defined metrics.
 	var text strings.Builder
-	if err := r.WriteText(&text); err != nil {
+	if err := render.Text(&text, r); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(text.String(), "ttft_ms") || !strings.Contains(text.String(), "items/s") {

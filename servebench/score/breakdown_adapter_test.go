@@ -8,6 +8,7 @@ import (
 
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
+	"github.com/servebench/servebench/servebench/report/render"
 )
 
 // TestBreakdownByAdapterSplitsColdFromWarm: each adapter's first request
@@ -45,7 +46,7 @@ func TestBreakdownByAdapterSplitsColdFromWarm(t *testing.T) {
 
 	r := &report.Report{Offered: len(reqs), Breakdown: bd}
 	var text strings.Builder
-	if err := r.WriteText(&text); err != nil {
+	if err := render.Text(&text, r); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"Breakdown by adapter", "cold TTFT ms", "warm TTFT p50"} {
@@ -54,7 +55,7 @@ func TestBreakdownByAdapterSplitsColdFromWarm(t *testing.T) {
 		}
 	}
 	var html bytes.Buffer
-	if err := r.WriteHTML(&html); err != nil {
+	if err := render.HTML(&html, r); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"Breakdown by adapter", "<th>cold TTFT</th>", `<td class="mono">sql</td>`, `<td class="n">500</td>`} {

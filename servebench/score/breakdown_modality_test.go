@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report/render"
 )
 
 // TestBreakdownByModality scores outcomes with image or audio parts as
@@ -35,7 +36,7 @@ func TestBreakdownByModality(t *testing.T) {
 		t.Fatalf("modality breakdown %+v", dim.Values)
 	}
 	var sb strings.Builder
-	if err := r.WriteText(&sb); err != nil {
+	if err := render.Text(&sb, r); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(sb.String(), "Breakdown by modality") {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
+	"github.com/servebench/servebench/servebench/report/render"
 	"github.com/servebench/servebench/servebench/stats"
 )
 
@@ -56,7 +57,7 @@ func TestBreakdownInTheTextReport(t *testing.T) {
 	}
 	r := &report.Report{Offered: 3, Breakdown: breakdownOf(reqs, "")}
 	var b strings.Builder
-	if err := r.WriteText(&b); err != nil {
+	if err := render.Text(&b, r); err != nil {
 		t.Fatal(err)
 	}
 	// Counts 1 and 2: Gini = 2 x 1 / (2 x 4 x 1.5) = 1/6 = 0.167.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
+	"github.com/servebench/servebench/servebench/report/render"
 )
 
 // TestScoreTellsAboveTheObjectiveFromNotMeasurable scores one request of
@@ -68,7 +69,7 @@ func TestScoreTellsAboveTheObjectiveFromNotMeasurable(t *testing.T) {
 	}
 
 	var text bytes.Buffer
-	if err := r.WriteText(&text); err != nil {
+	if err := render.Text(&text, r); err != nil {
 		t.Fatal(err)
 	}
 	for _, line := range []string{
@@ -83,7 +84,7 @@ func TestScoreTellsAboveTheObjectiveFromNotMeasurable(t *testing.T) {
 		}
 	}
 	var page bytes.Buffer
-	if err := r.WriteHTML(&page); err != nil {
+	if err := render.HTML(&page, r); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(page.String(), "<td>1 above the objective, 1 not measurable</td>") {

@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	_ "embed"
@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/servebench/servebench/internal/numfmt"
+	"github.com/servebench/servebench/servebench/report"
 
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -17,7 +18,7 @@ import (
 // gpuHTMLTemplateText is the GPU section of the page, a template named
 // "gpu" added to the page's.
 //
-//go:embed report_html/gpu.html.tmpl
+//go:embed templates/gpu.html.tmpl
 var gpuHTMLTemplateText string
 
 // The "gpu" template joins the page's template set.
@@ -52,7 +53,7 @@ type svgTimeline struct {
 
 // htmlGPUTelemetry formats the GPU section; nil when the run had no
 // sampler.
-func htmlGPUTelemetry(g *GPUTelemetry) *htmlGPU {
+func htmlGPUTelemetry(g *report.GPUTelemetry) *htmlGPU {
 	if g == nil {
 		return nil
 	}
@@ -85,18 +86,18 @@ func htmlGPUTelemetry(g *GPUTelemetry) *htmlGPU {
 // energyMethodText says how an energy was obtained, in words.
 func energyMethodText(m string) string {
 	switch m {
-	case EnergyFromCounter:
+	case report.EnergyFromCounter:
 		return "from the GPU's total-energy counter"
-	case EnergyFromIntegratedPower:
+	case report.EnergyFromIntegratedPower:
 		return "power integrated over the readings (trapezoid rule); the source has no energy counter"
-	case EnergyMixed:
+	case report.EnergyMixed:
 		return "counter where the GPU has one, integrated power elsewhere"
 	}
 	return "unknown"
 }
 
 // htmlGPUCardOf formats one GPU.
-func htmlGPUCardOf(s *GPUStats) htmlGPUCard {
+func htmlGPUCardOf(s *report.GPUStats) htmlGPUCard {
 	title := fmt.Sprintf("GPU %d", s.Index)
 	if s.Name != "" {
 		title += " · " + s.Name
@@ -124,7 +125,7 @@ const timelineW, timelineH = 5.4 * vg.Inch, 2.2 * vg.Inch
 
 // timelineChart draws one quantity of a GPU against time in seconds, the
 // line broken where a point lacks the quantity.
-func timelineChart(q gpuQuantity, s *GPUStats) svgTimeline {
+func timelineChart(q gpuQuantity, s *report.GPUStats) svgTimeline {
 	t := svgTimeline{Title: q.name + " (" + q.unit + ")"}
 	p := plotsvg.New("", "seconds since sampling started", q.unit)
 	var segment plotter.XYs

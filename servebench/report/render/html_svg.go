@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	"cmp"
@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -66,9 +67,9 @@ func cdfBound(ms float64, judgesThisMetric bool, label string) *cdfBoundSpec {
 }
 
 // successValues collects one finite metric over successful requests.
-func successValues(r *Report, get func(*RequestScore) *float64) ([]float64, error) {
+func successValues(r *report.Report, get func(*report.RequestScore) *float64) ([]float64, error) {
 	var xs []float64
-	err := r.EachRequest(func(q *RequestScore) error {
+	err := r.EachRequest(func(q *report.RequestScore) error {
 		if q.Status != record.StatusSuccess {
 			return nil
 		}
@@ -196,7 +197,7 @@ type scatterMark struct {
 // within each series only the first request (in schedule order) of each
 // square cell of a nominal 960 × 300 px plot is drawn, the cell growing
 // from 2 px until the marks fit, so isolated outliers always stay.
-func scatterChart(r *Report) svgScatter {
+func scatterChart(r *report.Report) svgScatter {
 	s := svgScatter{}
 	// Two passes over the entries (they may be streamed from
 	// requests.jsonl): the frame and series first, then the marks.
@@ -213,7 +214,7 @@ func scatterChart(r *Report) svgScatter {
 		return s
 	}
 	var marks markCells
-	err = r.EachRequest(func(q *RequestScore) error {
+	err = r.EachRequest(func(q *report.RequestScore) error {
 		if m, ok := f.place(q, laneOf); ok {
 			marks.add(m)
 			s.Series[m.series].Requests++
@@ -242,12 +243,12 @@ func scatterChart(r *Report) svgScatter {
 
 // scatterSeriesAndFrame reads the entries once for the scatter's series
 // (scatterSeries) and frame (newScatterFrame).
-func scatterSeriesAndFrame(r *Report) ([]svgSeries, map[record.Status]int, scatterFrame, int, error) {
+func scatterSeriesAndFrame(r *report.Report) ([]svgSeries, map[record.Status]int, scatterFrame, int, error) {
 	statuses := statusesIn(r)
 	present := map[record.Status]bool{}
 	f := scatterFrame{xMin: r.WindowMS[0], xMax: r.WindowMS[1]}
 	entries := 0
-	err := r.EachRequest(func(q *RequestScore) error {
+	err := r.EachRequest(func(q *report.RequestScore) error {
 		entries++
 		present[q.Status] = true
 		if q.Status != record.StatusSuccess && !slices.Contains(statuses, q.Status) {
@@ -292,7 +293,7 @@ type scatterFrame struct {
 
 // span widens the frame, which starts at the run's window, to a
 // request's finite scheduled time and its TTFT from the scheduled time.
-func (f *scatterFrame) span(q *RequestScore) {
+func (f *scatterFrame) span(q *report.RequestScore) {
 	if finite(q.ScheduledMS) {
 		f.xMin, f.xMax = min(f.xMin, q.ScheduledMS), max(f.xMax, q.ScheduledMS)
 	}
@@ -303,7 +304,7 @@ func (f *scatterFrame) span(q *RequestScore) {
 
 // finish completes the frame spanned over every request: it reaches the
 // TTFT bound when the report judges TTFT from the scheduled time.
-func (f scatterFrame) finish(r *Report) scatterFrame {
+func (f scatterFrame) finish(r *report.Report) scatterFrame {
 	if !finite(f.xMin) || !finite(f.xMax) {
 		f.xMin, f.xMax = 0, 1
 	}
@@ -323,7 +324,7 @@ func (f scatterFrame) finish(r *Report) scatterFrame {
 
 // scatterTTFT returns a success's finite TTFT from the scheduled time, and
 // false for any other request.
-func scatterTTFT(q *RequestScore) (float64, bool) {
+func scatterTTFT(q *report.RequestScore) (float64, bool) {
 	if q.Status == record.StatusSuccess && q.TTFTFromScheduledMS != nil && finite(*q.TTFTFromScheduledMS) {
 		return *q.TTFTFromScheduledMS, true
 	}
@@ -337,7 +338,7 @@ func (f scatterFrame) laneY(lane int) float64 { return -float64(lane+1) * f.lane
 // place returns a request's mark, or false when it cannot be placed: its
 // scheduled time is not finite, or it succeeded without a first content
 // time.
-func (f scatterFrame) place(q *RequestScore, laneOf map[record.Status]int) (scatterMark, bool) {
+func (f scatterFrame) place(q *report.RequestScore, laneOf map[record.Status]int) (scatterMark, bool) {
 	if !finite(q.ScheduledMS) {
 		return scatterMark{}, false
 	}
@@ -401,7 +402,7 @@ func renderScatter(series []svgSeries, f scatterFrame) (string, error) {
 // scatterCaption says how many requests the scatter places and draws, how
 // it was thinned (cell 0: not thinned), what its y axis measures, and why
 // a TTFT bound judged from the sent time is not drawn.
-func scatterCaption(r *Report, series []svgSeries, entries, drawn int, cell, ttftBound float64) string {
+func scatterCaption(r *report.Report, series []svgSeries, entries, drawn int, cell, ttftBound float64) string {
 	placed := 0
 	for _, se := range series {
 		placed += se.Requests

@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	"fmt"
@@ -6,12 +6,13 @@ import (
 	"slices"
 
 	"github.com/servebench/servebench/internal/numfmt"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // writeEngineMetricsText adds the engine's own view of the measurement to
 // the text report: each histogram's observations and mean, each counter
 // that moved, each gauge at the end, and any scrape error.
-func writeEngineMetricsText(w io.Writer, rule func(string), em *EngineMetrics) {
+func writeEngineMetricsText(w io.Writer, rule func(string), em *report.EngineMetrics) {
 	if em == nil {
 		return
 	}

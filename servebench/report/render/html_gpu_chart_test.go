@@ -1,12 +1,14 @@
-package report
+package render
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/servebench/servebench/servebench/report"
 )
 
 func TestGPUTimelineDrawsEveryReportedPointAndBreaksAtGaps(t *testing.T) {
-	s := &GPUStats{Timeline: []GPUPoint{
+	s := &report.GPUStats{Timeline: []report.GPUPoint{
 		{AtMS: 0, PowerW: new(100.0)}, {AtMS: 500}, {AtMS: 1500, PowerW: new(300.0)}, {AtMS: 2000, PowerW: new(250.0)},
 	}}
 	power := gpuQuantities[2]

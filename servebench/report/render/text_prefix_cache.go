@@ -1,14 +1,15 @@
-package report
+package render
 
 import (
 	"fmt"
 
 	"github.com/servebench/servebench/internal/numfmt"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // prefixCacheText is the text report's one line on the prefix cache: the
 // requests' hit rate beside its tokens and population, then the engine's.
-func prefixCacheText(pc *PrefixCache) string {
+func prefixCacheText(pc *report.PrefixCache) string {
 	requests := "no request reported cached_tokens"
 	if pc.RequestsReporting > 0 {
 		requests = fmt.Sprintf("%s of prompt tokens (%d / %d, reported by %s)", numfmt.OptPercent(pc.HitRate),
@@ -24,7 +25,7 @@ func prefixCacheText(pc *PrefixCache) string {
 // expectedReuseText compares the cached tokens with the reuse the workload
 // declared: "engine cached X of the Y tokens the workload makes reusable
 // (Z %)"; "" when the workload declared none.
-func expectedReuseText(pc *PrefixCache) string {
+func expectedReuseText(pc *report.PrefixCache) string {
 	if pc.ExpectedCachedTokens == nil {
 		return ""
 	}

@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	"bytes"
@@ -14,17 +14,19 @@ import (
 
 	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/internal/safefile"
+	"github.com/servebench/servebench/servebench/openai"
 	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/schedule"
 )
 
 // reportHTMLFiles holds the page template.
 //
-//go:embed report_html/report.html.tmpl
+//go:embed templates/report.html.tmpl
 var reportHTMLFiles embed.FS
 
 // reportHTMLTemplate is the parsed page template.
-var reportHTMLTemplate = template.Must(template.ParseFS(reportHTMLFiles, "report_html/report.html.tmpl"))
+var reportHTMLTemplate = template.Must(template.ParseFS(reportHTMLFiles, "templates/report.html.tmpl"))
 
 // worstRequestsShown bounds the table of worst unqualified requests.
 const worstRequestsShown = 20
@@ -33,7 +35,7 @@ const worstRequestsShown = 20
 // stays in report.json.
 const worstErrorRunes = 300
 
-// WriteHTML writes the report as one self-contained HTML page: no script,
+// HTML writes the report as one self-contained HTML page: no script,
 // no external font or style sheet, so it opens offline from a run
 // directory. It shows the run's identity and validity, attainment and its
 // Wilson bound, every rate beside its numerator and denominator, outcomes
@@ -45,7 +47,7 @@ const worstErrorRunes = 300
 // a timeline of the engine's scraped state and the client's drift
 // intervals when the report has them, and the worst unqualified requests. Every string from the report is escaped, and
 // an undefined value reads "n/a".
-func (r *Report) WriteHTML(w io.Writer) error {
+func HTML(w io.Writer, r *report.Report) error {
 	if r == nil {
 		return fmt.Errorf("write HTML report: no report")
 	}
@@ -61,10 +63,10 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	return err
 }
 
-// WriteHTMLFile renders the report's HTML page to path.
-func WriteHTMLFile(path string, r *Report) error {
+// HTMLFile writes the report's HTML page (HTML) to path.
+func HTMLFile(path string, r *report.Report) error {
 	var buf bytes.Buffer
-	if err := r.WriteHTML(&buf); err != nil {
+	if err := HTML(&buf, r); err != nil {
 		return err
 	}
 	return safefile.WriteWhole(path, buf.Bytes())
@@ -147,7 +149,7 @@ type htmlWorstRow struct {
 
 // buildHTMLPage formats the report for the template. It fails only when
 // the request entries cannot be read from the report's RequestsFile.
-func buildHTMLPage(r *Report) (*htmlPage, error) {
+func buildHTMLPage(r *report.Report) (*htmlPage, error) {
 	p := &htmlPage{Valid: r.Valid, InvalidReasons: r.InvalidReasons, Method: numfmt.Or(string(r.PercentileMethod))}
 	p.Title = "servebench report"
 	if e := r.Experiment; e != nil && e.RunID != "" {
@@ -214,15 +216,15 @@ func buildHTMLPage(r *Report) (*htmlPage, error) {
 	p.Checks, p.CheckExamples = htmlChecks(r)
 	// An endpoint without a first token (embeddings, rerank) defines no
 	// TTFT: its report has no TTFT population and the page no TTFT chart.
-	if r.defines(record.MetricTTFT) {
-		ttft, err := successValues(r, func(q *RequestScore) *float64 { return q.TTFTMS })
+	if defines(r, record.MetricTTFT) {
+		ttft, err := successValues(r, func(q *report.RequestScore) *float64 { return q.TTFTMS })
 		if err != nil {
 			return nil, err
 		}
 		p.CDFs = append(p.CDFs, cdfChart("TTFT: first content − sent (ms)", ttft,
 			cdfBound(record.Millis(r.SLO.TTFT), !r.SLO.TTFTFromScheduled, "TTFT bound")))
 	}
-	e2e, err := successValues(r, func(q *RequestScore) *float64 { return q.E2EMS })
+	e2e, err := successValues(r, func(q *report.RequestScore) *float64 { return q.E2EMS })
 	if err != nil {
 		return nil, err
 	}
@@ -240,10 +242,10 @@ func buildHTMLPage(r *Report) (*htmlPage, error) {
 }
 
 // htmlHeader lists what was run, against what, and how.
-func htmlHeader(r *Report) []htmlField {
+func htmlHeader(r *report.Report) []htmlField {
 	e := r.Experiment
 	if e == nil {
-		e = &Experiment{}
+		e = &report.Experiment{}
 	}
 	engine := numfmt.Undefined
 	if en := e.Engine; en != nil {
@@ -283,7 +285,7 @@ func htmlHeader(r *Report) []htmlField {
 		{Label: "Workload", Value: workload},
 		{Label: "SLO", Value: describeSLO(r.SLO)},
 	}
-	if t := e.Timeouts; t != (Timeouts{}) {
+	if t := e.Timeouts; t != (report.Timeouts{}) {
 		fields = append(fields, htmlField{Label: "Timeouts", Value: fmt.Sprintf("first token %s, idle %s, total %s",
 			htmlTimeout(t.FirstTokenMS), htmlTimeout(t.IdleMS), htmlTimeout(t.TotalMS))})
 	}
@@ -302,7 +304,7 @@ func htmlHeader(r *Report) []htmlField {
 
 // describeArrival names the arrival process with its parameters; a report
 // without an experiment record says what the generator saw.
-func describeArrival(r *Report) string {
+func describeArrival(r *report.Report) string {
 	if r.Experiment == nil || r.Experiment.Arrival.Process == "" {
 		if g := r.Generator; g != nil {
 			return string(g.Mode) + " loop (process not recorded)"
@@ -333,7 +335,7 @@ func describeArrival(r *Report) string {
 }
 
 // htmlDelivery lists the load delivery verdict and the generator's notes.
-func htmlDelivery(r *Report) ([]htmlField, []string) {
+func htmlDelivery(r *report.Report) ([]htmlField, []string) {
 	valid := htmlField{Label: "Valid", Value: fmt.Sprintf("yes: every offered request was sent within %s ms of its schedule", numfmt.Compact(r.ScheduleLagToleranceMS))}
 	if !r.Valid {
 		valid = htmlField{Label: "Valid", Value: "NO: the load was not delivered", Bad: true}
@@ -371,7 +373,7 @@ func htmlDelivery(r *Report) ([]htmlField, []string) {
 }
 
 // htmlChecks lists the prompt-length audit and the forced output lengths.
-func htmlChecks(r *Report) ([]htmlField, []string) {
+func htmlChecks(r *report.Report) ([]htmlField, []string) {
 	var fields []htmlField
 	var examples []string
 	if a := r.PromptTokens; a != nil {
@@ -390,7 +392,7 @@ func htmlChecks(r *Report) ([]htmlField, []string) {
 }
 
 // htmlEngineMetrics formats the engine's scrape; nil when there was none.
-func htmlEngineMetrics(em *EngineMetrics) *htmlEngine {
+func htmlEngineMetrics(em *report.EngineMetrics) *htmlEngine {
 	if em == nil {
 		return nil
 	}
@@ -417,9 +419,9 @@ func htmlEngineMetrics(em *EngineMetrics) *htmlEngine {
 // htmlWorstRequests picks the worst unqualified requests: those that did
 // not succeed first, in schedule order, then successes by how far they
 // exceeded their worst declared bound, most first.
-func htmlWorstRequests(r *Report) (htmlWorst, error) {
+func htmlWorstRequests(r *report.Report) (htmlWorst, error) {
 	type ranked struct {
-		q      RequestScore
+		q      report.RequestScore
 		failed bool
 		excess float64
 	}
@@ -439,7 +441,7 @@ func htmlWorstRequests(r *Report) (htmlWorst, error) {
 	// pass, so that memory does not follow the unqualified count.
 	var bad []ranked
 	unqualified := 0
-	err := r.EachRequest(func(q *RequestScore) error {
+	err := r.EachRequest(func(q *report.RequestScore) error {
 		if q.Qualified {
 			return nil
 		}
@@ -484,7 +486,7 @@ func htmlWorstRequests(r *Report) (htmlWorst, error) {
 
 // boundExcess is the largest ratio of an observed latency to its declared
 // bound, over the bounds the SLO declares; 0 when none applies.
-func boundExcess(s SLO, q *RequestScore) float64 {
+func boundExcess(s report.SLO, q *report.RequestScore) float64 {
 	worst := 0.0
 	check := func(v *float64, boundMS float64) {
 		if v != nil && boundMS > 0 && finite(*v) {
@@ -502,7 +504,7 @@ func boundExcess(s SLO, q *RequestScore) float64 {
 }
 
 // htmlFooter lists the input hashes and the client that measured.
-func htmlFooter(r *Report) ([]htmlField, []string) {
+func htmlFooter(r *report.Report) ([]htmlField, []string) {
 	var fields []htmlField
 	for _, in := range []struct{ name, sum string }{
 		{"trace", r.Inputs.TraceSHA256}, {"events", r.Inputs.EventsSHA256}, {"workload", r.Inputs.WorkloadSHA256},
@@ -521,11 +523,25 @@ func htmlFooter(r *Report) ([]htmlField, []string) {
 	return fields, e.Notes
 }
 
+// defines reports whether the report's endpoint defines metric m; a
+// report that does not name its endpoint defines every metric.
+func defines(r *report.Report, m record.Metric) bool {
+	if r.Endpoint == "" {
+		return true
+	}
+	api, ok := openai.APIOf(r.Endpoint)
+	return !ok || api.Defines(m)
+}
+
 // statusesIn lists every known status, then any other the report counts.
-func statusesIn(r *Report) []record.Status { return knownThenExtra(record.Statuses(), r.StatusCounts) }
+func statusesIn(r *report.Report) []record.Status {
+	return knownThenExtra(record.Statuses(), r.StatusCounts)
+}
 
 // reasonsIn lists every known reason, then any other the report counts.
-func reasonsIn(r *Report) []Reason { return knownThenExtra(reasons[:], r.ReasonCounts) }
+func reasonsIn(r *report.Report) []report.Reason {
+	return knownThenExtra(report.Reasons(), r.ReasonCounts)
+}
 
 // knownThenExtra lists the known keys in their order, then the keys of
 // counts that are not among them, sorted.

@@ -1,9 +1,10 @@
-package report
+package render
 
 import (
 	"strconv"
 
 	"github.com/servebench/servebench/internal/numfmt"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // htmlBreakdown is one breakdown dimension's table.
@@ -30,9 +31,9 @@ type htmlBreakdownRow struct {
 
 // htmlBreakdowns formats the report's breakdown, dimension by dimension in
 // report order.
-func htmlBreakdowns(r *Report) []htmlBreakdown {
+func htmlBreakdowns(r *report.Report) []htmlBreakdown {
 	var out []htmlBreakdown
-	for _, src := range BreakdownSources() {
+	for _, src := range report.BreakdownSources() {
 		dim := r.Breakdown[src.Name]
 		if dim == nil {
 			continue

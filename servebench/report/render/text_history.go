@@ -1,15 +1,16 @@
-package report
+package render
 
 import (
 	"fmt"
 
+	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/schedule"
 )
 
 // historyLines say what the later turns of conversations carried and total
 // the prompt tokens sent, as label and value, for the text and HTML
 // reports.
-func historyLines(g *GeneratorReport) [][2]string {
+func historyLines(g *report.GeneratorReport) [][2]string {
 	var lines [][2]string
 	switch g.History {
 	case schedule.HistoryEngine:
@@ -24,7 +25,7 @@ func historyLines(g *GeneratorReport) [][2]string {
 }
 
 // writeHistoryText adds the history lines to the text report.
-func writeHistoryText(line func(label, format string, args ...any), g *GeneratorReport) {
+func writeHistoryText(line func(label, format string, args ...any), g *report.GeneratorReport) {
 	for _, l := range historyLines(g) {
 		line(l[0], "%s", l[1])
 	}
@@ -32,7 +33,7 @@ func writeHistoryText(line func(label, format string, args ...any), g *Generator
 
 // carriedHistoryText notes the later turns the prompt-token audit left out;
 // "" when it left none out.
-func carriedHistoryText(a *PromptTokenAudit) string {
+func carriedHistoryText(a *report.PromptTokenAudit) string {
 	if a.CarriedHistory == 0 {
 		return ""
 	}

@@ -1,24 +1,20 @@
-package servebench_test
+package render_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/xml"
 	"fmt"
 	"html"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/servebench/servebench/fixtures/simengine"
-	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
+	"github.com/servebench/servebench/servebench/report/render"
 	"github.com/servebench/servebench/servebench/schedule"
 	"github.com/servebench/servebench/servebench/score"
 )
@@ -74,7 +70,7 @@ func smallHTMLReport(t *testing.T) *report.Report {
 func renderHTML(t *testing.T, r *report.Report) string {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := r.WriteHTML(&buf); err != nil {
+	if err := render.HTML(&buf, r); err != nil {
 		t.Fatal(err)
 	}
 	return buf.String()
@@ -120,7 +116,7 @@ func attr(t *testing.T, page, marker, name string) string {
 	return html.UnescapeString(m[1])
 }
 
-func TestWriteHTMLShowsEveryRateWithItsDenominator(t *testing.T) {
+func TestHTMLShowsEveryRateWithItsDenominator(t *testing.T) {
 	raw := renderHTML(t, smallHTMLReport(t))
 	// Self-contained: nothing is fetched and nothing runs.
 	for _, external := range []string{"<script", "<link", "src=", "href=", "url(", "@import", "http://", "https://"} {
@@ -171,7 +167,7 @@ func TestWriteHTMLShowsEveryRateWithItsDenominator(t *testing.T) {
 	}
 }
 
-func TestWriteHTMLPrintsUndefinedValuesAsNotAvailable(t *testing.T) {
+func TestHTMLPrintsUndefinedValuesAsNotAvailable(t *testing.T) {
 	page := renderHTML(t, smallHTMLReport(t))
 	// No event proved one token each, so the token ITL sample is empty.
 	itl := tableRow(page, "itl_ms")
@@ -211,7 +207,7 @@ func TestWriteHTMLPrintsUndefinedValuesAsNotAvailable(t *testing.T) {
 	}
 }
 
-func TestWriteHTMLEscapesEveryStringFromTheReport(t *testing.T) {
+func TestHTMLEscapesEveryStringFromTheReport(t *testing.T) {
 	r := smallHTMLReport(t)
 	r.Experiment = &report.Experiment{
 		RunID: `run"><svg onload=alert(1)>`, Model: `<img src=x onerror=alert(1)>`, BaseURL: `javascript:alert(1)`,
@@ -241,7 +237,7 @@ func TestWriteHTMLEscapesEveryStringFromTheReport(t *testing.T) {
 	}
 }
 
-func TestWriteHTMLListsTheWorstUnqualifiedRequests(t *testing.T) {
+func TestHTMLListsTheWorstUnqualifiedRequests(t *testing.T) {
 	page := renderHTML(t, smallHTMLReport(t))
 	if !strings.Contains(page, "3 of 3 unqualified requests shown") {
 		t.Fatal("caption")
@@ -267,7 +263,7 @@ func TestWriteHTMLListsTheWorstUnqualifiedRequests(t *testing.T) {
 	}
 }
 
-func TestWriteHTMLDrawsOneMarkPerRequest(t *testing.T) {
+func TestHTMLDrawsOneMarkPerRequest(t *testing.T) {
 	page := renderHTML(t, smallHTMLReport(t))
 	// Qualified a and e, unqualified b, then the http_error and the
 	// timeout each in its lane: one mark per request (the marks' places
@@ -370,7 +366,7 @@ func largeHTMLReport(t *testing.T, n int) *report.Report {
 // requests get rows.
 const largePageBound = 128 << 10
 
-func TestWriteHTMLStaysSmallFor100000Requests(t *testing.T) {
+func TestHTMLStaysSmallFor100000Requests(t *testing.T) {
 	r := largeHTMLReport(t, 100_000)
 	start := time.Now()
 	page := renderHTML(t, r)
@@ -410,29 +406,5 @@ func TestWriteHTMLStaysSmallFor100000Requests(t *testing.T) {
 	}
 	if rows := strings.Count(page, `<td class="id mono`); rows != 20 {
 		t.Errorf("%d rows of worst requests, want 20", rows)
-	}
-}
-
-func TestRunWritesTheReportPageBesideTheReport(t *testing.T) {
-	srv := simengine.StartTest(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
-	dir := t.TempDir()
-	res, err := servebench.Run(context.Background(), servebench.RunConfig{
-		Workload: workloadOf(t, `{"id":"a","prompt":"check the pager","max_tokens":4}
-{"id":"b","prompt":"summarize the outage","max_tokens":4}
-`),
-		Arrival: constant(t, 20), Count: 2, OutputDir: dir, Client: clientFor(srv),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := os.ReadFile(filepath.Join(dir, record.ReportHTMLFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := renderHTML(t, res.Report); string(got) != want {
-		t.Fatalf("%s differs from the report's page", record.ReportHTMLFile)
-	}
-	if !strings.Contains(string(got), res.Schedule.RunID) {
-		t.Fatal("the page lacks the run ID")
 	}
 }

@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	"fmt"
@@ -6,12 +6,13 @@ import (
 	"strings"
 
 	"github.com/servebench/servebench/internal/numfmt"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // writeGPUTelemetryText adds the GPU section to the text report: the
 // energy and what it bought, then each GPU's means and maxima; or why no
 // telemetry was sampled.
-func writeGPUTelemetryText(w io.Writer, rule func(string), g *GPUTelemetry) {
+func writeGPUTelemetryText(w io.Writer, rule func(string), g *report.GPUTelemetry) {
 	if g == nil {
 		return
 	}

@@ -1,4 +1,4 @@
-package servebench_test
+package render_test
 
 import (
 	"strings"
@@ -57,7 +57,7 @@ func timelineSection(page string) string {
 	return page[i : i+j]
 }
 
-func TestWriteHTMLDrawsTheEngineAndClientTimeline(t *testing.T) {
+func TestHTMLDrawsTheEngineAndClientTimeline(t *testing.T) {
 	r := smallHTMLReport(t)
 	r.EngineSeries, r.Drift = engineSeries(), driftReport()
 	page := renderHTML(t, r)
@@ -124,7 +124,7 @@ func TestWriteHTMLDrawsTheEngineAndClientTimeline(t *testing.T) {
 // An engine that exposes only a queue and a running count (TGI) gets only
 // that chart, and the caption names what it did not expose; a run whose
 // drift was not judged says why instead of a finding.
-func TestWriteHTMLTimelineDrawsOnlyWhatTheEngineExposed(t *testing.T) {
+func TestHTMLTimelineDrawsOnlyWhatTheEngineExposed(t *testing.T) {
 	r := smallHTMLReport(t)
 	es := engineSeries()
 	es.Engine = "tgi"
@@ -159,7 +159,7 @@ func TestWriteHTMLTimelineDrawsOnlyWhatTheEngineExposed(t *testing.T) {
 	}
 }
 
-func TestWriteHTMLHasNoTimelineWithoutSeries(t *testing.T) {
+func TestHTMLHasNoTimelineWithoutSeries(t *testing.T) {
 	r := smallHTMLReport(t)
 	r.EngineSeries, r.Drift = nil, nil
 	page := renderHTML(t, r)
@@ -179,7 +179,7 @@ func TestWriteHTMLHasNoTimelineWithoutSeries(t *testing.T) {
 // 220 KB; the bound leaves room for the rest of the page and the axes.
 const timelinePageBound = 1 << 20
 
-func TestWriteHTMLTimelineStaysBoundedAt2048Samples(t *testing.T) {
+func TestHTMLTimelineStaysBoundedAt2048Samples(t *testing.T) {
 	r := smallHTMLReport(t)
 	const n = 2048
 	es := &report.EngineSeries{URL: "http://engine:8000/metrics", IntervalMS: 1000, Engine: "vllm"}

@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // A failed scrape breaks every engine line: the queue's points skip the
@@ -13,14 +15,14 @@ import (
 // draws them as one path of two subpaths, with the failure ticked at 2 s.
 func TestTimelineBreaksEngineLinesAtAFailedScrape(t *testing.T) {
 	f := func(v float64) *float64 { return &v }
-	es := &EngineSeries{URL: "http://engine/metrics", IntervalMS: 1000, Engine: "vllm", FailedScrapes: 1, Samples: []EngineSample{
+	es := &report.EngineSeries{URL: "http://engine/metrics", IntervalMS: 1000, Engine: "vllm", FailedScrapes: 1, Samples: []report.EngineSample{
 		{AtMS: 0, QueueLength: f(0), Running: f(4)},
 		{AtMS: 1000, QueueLength: f(2), Running: f(6)},
 		{AtMS: 2000, QueueLength: f(0), Error: "connection refused"}, // a value beside an error is not drawn
 		{AtMS: 3000, QueueLength: f(4), Running: f(8)},
 		{AtMS: 4000, QueueLength: f(3)},
 	}}
-	tl := htmlTimelineOf(&Report{EngineSeries: es})
+	tl := htmlTimelineOf(&report.Report{EngineSeries: es})
 	if tl == nil || tl.Engine == nil || tl.Client != nil {
 		t.Fatalf("timeline %+v", tl)
 	}
@@ -75,12 +77,12 @@ func longestPath(svg, color string) string {
 // the intervals.
 func TestTimelineClientPointsAndSharedAxis(t *testing.T) {
 	f := func(v float64) *float64 { return &v }
-	d := &DriftReport{IntervalMS: 2000, Intervals: []DriftInterval{
+	d := &report.DriftReport{IntervalMS: 2000, Intervals: []report.DriftInterval{
 		{StartMS: 0, Offered: 4, Completed: 3, Outstanding: 1, TTFTP99MS: f(120)},
 		{StartMS: 2000, Offered: 5, Completed: 6, Outstanding: 0, TPOTP99MS: f(15)},
 	}}
-	es := &EngineSeries{Samples: []EngineSample{{AtMS: 500, KVCacheUsage: f(0.25)}, {AtMS: 5000, KVCacheUsage: f(0.5)}}}
-	tl := htmlTimelineOf(&Report{Drift: d, EngineSeries: es})
+	es := &report.EngineSeries{Samples: []report.EngineSample{{AtMS: 500, KVCacheUsage: f(0.25)}, {AtMS: 5000, KVCacheUsage: f(0.5)}}}
+	tl := htmlTimelineOf(&report.Report{Drift: d, EngineSeries: es})
 	req := tl.Client.Charts[0]
 	want := map[string][][2]float64{
 		"offered":     {{1000, 4}, {3000, 5}},
@@ -109,12 +111,12 @@ func TestTimelineClientPointsAndSharedAxis(t *testing.T) {
 // The unknown gauges named are the first 64 in name order, whatever the
 // samples held; the rest are counted.
 func TestOtherGaugeNamesAreBounded(t *testing.T) {
-	var samples []EngineSample
+	var samples []report.EngineSample
 	for i := range 70 {
-		samples = append(samples, EngineSample{Other: map[string]float64{fmt.Sprintf("g%02d", 69-i): 1}})
+		samples = append(samples, report.EngineSample{Other: map[string]float64{fmt.Sprintf("g%02d", 69-i): 1}})
 	}
 	names, more := otherGaugeNames(samples)
-	if len(names) != MaxOtherGauges || names[0] != "g00" || names[63] != "g63" || more != 6 {
+	if len(names) != report.MaxOtherGauges || names[0] != "g00" || names[63] != "g63" || more != 6 {
 		t.Fatalf("%d names %q … %q, %d more", len(names), names[0], names[len(names)-1], more)
 	}
 }
@@ -122,8 +124,8 @@ func TestOtherGaugeNamesAreBounded(t *testing.T) {
 // When every scrape failed, nothing is drawn and the caption says so
 // rather than blame the engine's metric names.
 func TestTimelineSaysWhenNoScrapeSucceeded(t *testing.T) {
-	es := &EngineSeries{IntervalMS: 1000, FailedScrapes: 2, Samples: []EngineSample{{AtMS: 0, Error: "refused"}, {AtMS: 1000, Error: "refused"}}}
-	e := htmlTimelineOf(&Report{EngineSeries: es}).Engine
+	es := &report.EngineSeries{IntervalMS: 1000, FailedScrapes: 2, Samples: []report.EngineSample{{AtMS: 0, Error: "refused"}, {AtMS: 1000, Error: "refused"}}}
+	e := htmlTimelineOf(&report.Report{EngineSeries: es}).Engine
 	if len(e.Charts) != 0 || !strings.HasSuffix(e.Caption, "2 samples, 2 failed. No scrape succeeded, so nothing is drawn.") {
 		t.Fatalf("%d charts, caption %q", len(e.Charts), e.Caption)
 	}

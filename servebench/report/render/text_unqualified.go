@@ -1,15 +1,16 @@
-package report
+package render
 
 import (
 	"bufio"
 	"fmt"
 
 	"github.com/servebench/servebench/internal/numfmt"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // reasonCountText is a criterion's count, split for the latency criteria
 // into "above the objective" and "not measurable".
-func reasonCountText(r *Report, reason Reason) string {
+func reasonCountText(r *report.Report, reason report.Reason) string {
 	n := r.ReasonCounts[reason]
 	if split := reasonSplitText(r, reason); split != "" {
 		return fmt.Sprintf("%d (%s)", n, split)
@@ -19,7 +20,7 @@ func reasonCountText(r *Report, reason Reason) string {
 
 // reasonSplitText divides a latency criterion's failures into above the
 // objective and not measurable; empty for another criterion or none.
-func reasonSplitText(r *Report, reason Reason) string {
+func reasonSplitText(r *report.Report, reason report.Reason) string {
 	n := r.ReasonCounts[reason]
 	unmeasurable, split := r.UnmeasurableCounts[reason]
 	if !split || n == 0 {
@@ -30,12 +31,12 @@ func reasonSplitText(r *Report, reason Reason) string {
 
 // backlogText gives the outstanding counts and whether the backlog grew,
 // with the margin the rule used.
-func backlogText(b *Backlog) string {
+func backlogText(b *report.Backlog) string {
 	return fmt.Sprintf("%d at window midpoint, %d at window end (%s)", b.AtWindowMid, b.AtWindowEnd, backlogVerdictText(b))
 }
 
 // backlogVerdictText says whether the backlog grew and by which margin.
-func backlogVerdictText(b *Backlog) string {
+func backlogVerdictText(b *report.Backlog) string {
 	if b.Inconclusive {
 		return b.Note
 	}
@@ -53,7 +54,7 @@ func backlogVerdictText(b *Backlog) string {
 
 // writeFirstUnqualifiedText lists the first unqualified requests with ID
 // and reason.
-func writeFirstUnqualifiedText(bw *bufio.Writer, rule func(string), r *Report) {
+func writeFirstUnqualifiedText(bw *bufio.Writer, rule func(string), r *report.Report) {
 	if len(r.FirstUnqualified) == 0 {
 		return
 	}

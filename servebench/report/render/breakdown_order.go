@@ -1,15 +1,17 @@
-package report
+package render
 
 import (
 	"cmp"
 	"slices"
 	"strconv"
+
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // breakdownValues lists a dimension's values in report order: whole
 // numbers first, in numeric order (turns "1", "2", …, "10"), then the
 // other values by name.
-func breakdownValues(dim *BreakdownDimension) []string {
+func breakdownValues(dim *report.BreakdownDimension) []string {
 	keys := sortedKeys(dim.Values)
 	slices.SortStableFunc(keys, func(a, b string) int {
 		x, errA := strconv.Atoi(a)

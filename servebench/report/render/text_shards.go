@@ -1,10 +1,13 @@
-package report
+package render
 
-import "github.com/servebench/servebench/internal/numfmt"
+import (
+	"github.com/servebench/servebench/internal/numfmt"
+	"github.com/servebench/servebench/servebench/report"
+)
 
 // writeShardsText adds a sharded run's shards to the text report: the
 // shard's own share and start, or every shard of a merged run.
-func writeShardsText(line func(label, format string, args ...any), g *GeneratorReport) {
+func writeShardsText(line func(label, format string, args ...any), g *report.GeneratorReport) {
 	if t := g.Shard; t != nil {
 		line("Shard", "%s: %d scheduled, start offset %s ms from %s", t.Shard, t.Scheduled, numfmt.OptCompact(t.StartOffsetMS), orNone(t.StartAt))
 	}

@@ -1,10 +1,11 @@
-package servebench_test
+package render_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/servebench/servebench/servebench/report"
+	"github.com/servebench/servebench/servebench/report/render"
 )
 
 // gpuTelemetry is one GPU read three times: power 100, 200, 300 W, memory
@@ -26,7 +27,7 @@ func gpuTelemetry() *report.GPUTelemetry {
 		JoulesPerQualifiedRequest: htmlFloat(162.5), JoulesPerOutputToken: htmlFloat(325.0 / 14)}
 }
 
-func TestWriteHTMLShowsGPUTelemetryPerGPU(t *testing.T) {
+func TestHTMLShowsGPUTelemetryPerGPU(t *testing.T) {
 	r := smallHTMLReport(t)
 	r.GPUTelemetry = gpuTelemetry()
 	page := renderHTML(t, r)
@@ -66,7 +67,7 @@ func TestWriteHTMLShowsGPUTelemetryPerGPU(t *testing.T) {
 	}
 }
 
-func TestWriteHTMLSaysWhyGPUTelemetryIsUnavailable(t *testing.T) {
+func TestHTMLSaysWhyGPUTelemetryIsUnavailable(t *testing.T) {
 	r := smallHTMLReport(t)
 	r.GPUTelemetry = &report.GPUTelemetry{Status: "unavailable: nvml: libnvidia-ml.so.1 not found; nvidia-smi: nvidia-smi not found on PATH"}
 	page := renderHTML(t, r)
@@ -83,7 +84,7 @@ func TestTextReportShowsGPUTelemetry(t *testing.T) {
 	r := smallHTMLReport(t)
 	r.GPUTelemetry = gpuTelemetry()
 	var b strings.Builder
-	if err := r.WriteText(&b); err != nil {
+	if err := render.Text(&b, r); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{

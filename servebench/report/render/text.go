@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	"bufio"
@@ -9,13 +9,14 @@ import (
 	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/servebench/openai"
 	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
 )
 
-// WriteText writes a human summary of the report in the spirit of vllm
+// Text writes a human summary of the report in the spirit of vllm
 // bench serve's result table, but with every rate beside its numerator and
 // denominator, failures counted by status and by failed criterion, the load
 // delivery verdict, and each latency distribution beside its population.
-func (r *Report) WriteText(w io.Writer) error {
+func Text(w io.Writer, r *report.Report) error {
 	bw := bufio.NewWriter(w)
 	line := func(label, format string, args ...any) {
 		fmt.Fprintf(bw, "%-36s %s\n", label+":", fmt.Sprintf(format, args...))
@@ -59,7 +60,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	writeErrorMessagesText(line, rule, r)
 	rule("Unqualified requests by failed criterion")
-	for _, reason := range reasons {
+	for _, reason := range report.Reasons() {
 		line(string(reason), "%s", reasonCountText(r, reason))
 	}
 	writeFirstUnqualifiedText(bw, rule, r)
@@ -105,7 +106,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	writeAdapterLoadsText(bw, rule, r.AdapterLoads)
 	writeEngineMetricsText(bw, rule, r.EngineMetrics)
 	writeGPUTelemetryText(bw, rule, r.GPUTelemetry)
-	if r.Inputs != (Inputs{}) {
+	if r.Inputs != (report.Inputs{}) {
 		rule("Inputs (SHA-256)")
 		for _, in := range []struct{ name, sum string }{
 			{"trace", r.Inputs.TraceSHA256}, {"events", r.Inputs.EventsSHA256}, {"workload", r.Inputs.WorkloadSHA256},
@@ -123,7 +124,7 @@ func (r *Report) WriteText(w io.Writer) error {
 // writeThroughputText writes the endpoint and the rates it declares, each
 // beside its count and denominator, and says which latency metrics the
 // endpoint leaves undefined.
-func writeThroughputText(line func(label, format string, args ...any), r *Report) {
+func writeThroughputText(line func(label, format string, args ...any), r *report.Report) {
 	if r.Endpoint == "" {
 		return
 	}
@@ -140,10 +141,10 @@ func writeThroughputText(line func(label, format string, args ...any), r *Report
 
 // reportMetricsIn lists the report's metrics in report order, followed by
 // any the scorer does not know (a report from a newer version).
-func reportMetricsIn(r *Report) []record.Metric {
+func reportMetricsIn(r *report.Report) []record.Metric {
 	out := make([]record.Metric, 0, len(r.Percentiles))
 	known := map[record.Metric]bool{}
-	for _, m := range Metrics() {
+	for _, m := range report.Metrics() {
 		known[m] = true
 		if _, ok := r.Percentiles[m]; ok {
 			out = append(out, m)
@@ -158,7 +159,7 @@ func reportMetricsIn(r *Report) []record.Metric {
 }
 
 // describeSLO writes the declared bounds in words.
-func describeSLO(s SLO) string {
+func describeSLO(s report.SLO) string {
 	var parts []string
 	if s.TTFT > 0 {
 		from := "from send"
@@ -185,32 +186,4 @@ func fractionOf(num, den int) *float64 {
 		return nil
 	}
 	return new(float64(num) / float64(den))
-}
-
-// GomegaString renders the report in one paragraph for Gomega failure
-// messages: the denominators, attainment and its Wilson bound, the status
-// counts, p50/p99 of TTFT, TPOT and E2E, and validity.
-func (r *Report) GomegaString() string {
-	if r == nil {
-		return "Report<nil>"
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "Report{offered %d (%s req/s), protocol successes %d, qualified %d, attainment %s (%d/%d, %s), wilson lower %s at %s, status",
-		r.Offered, numfmt.OptFixed(r.OfferedRPS, 3), r.ProtocolSuccesses, r.Qualified, numfmt.OptFixed(r.Attainment, 3),
-		r.Qualified, r.Offered, r.AttainmentKind, numfmt.OptFixed(r.WilsonLower, 3), numfmt.Level(r.WilsonConfidence))
-	for _, s := range record.Statuses() {
-		if c := r.StatusCounts[s]; c > 0 {
-			fmt.Fprintf(&b, " %s=%d", s, c)
-		}
-	}
-	for _, m := range []record.Metric{record.MetricTTFT, record.MetricTPOT, record.MetricE2E} {
-		d := r.Percentiles[m]
-		fmt.Fprintf(&b, ", %s p50/p99 %s/%s ms (n=%d)", strings.TrimSuffix(string(m), "_ms"), numfmt.OptCompact(d.P50), numfmt.OptCompact(d.P99), d.N)
-	}
-	fmt.Fprintf(&b, ", max schedule lag %s ms, valid %v", numfmt.OptCompact(r.MaxScheduleLagMS), r.Valid)
-	if !r.Valid {
-		fmt.Fprintf(&b, " (%s)", strings.Join(r.InvalidReasons, "; "))
-	}
-	b.WriteString("}")
-	return b.String()
 }

@@ -1,17 +1,18 @@
-package report
+package render
 
 import (
 	"fmt"
 	"io"
 
 	"github.com/servebench/servebench/internal/numfmt"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // writeBreakdownText adds each breakdown dimension to the text report: per
 // value, offered requests and share, attainment and p50/p99 TTFT, with the
 // dimension's Gini coefficient.
-func writeBreakdownText(w io.Writer, rule func(string), bd map[string]*BreakdownDimension) {
-	for _, name := range BreakdownDimensions() {
+func writeBreakdownText(w io.Writer, rule func(string), bd map[string]*report.BreakdownDimension) {
+	for _, name := range report.BreakdownDimensions() {
 		dim := bd[name]
 		if dim == nil {
 			continue
@@ -29,7 +30,7 @@ func writeBreakdownText(w io.Writer, rule func(string), bd map[string]*Breakdown
 
 // writeColdStartText adds, for a dimension whose values start cold, each
 // value's cold (first-sent) request's TTFT beside its warm TTFT p50.
-func writeColdStartText(w io.Writer, name string, dim *BreakdownDimension) {
+func writeColdStartText(w io.Writer, name string, dim *report.BreakdownDimension) {
 	header := false
 	for _, v := range breakdownValues(dim) {
 		x := dim.Values[v]
@@ -47,7 +48,7 @@ func writeColdStartText(w io.Writer, name string, dim *BreakdownDimension) {
 
 // writeAdapterLoadsText adds a line per LoRA adapter the run loaded before
 // its load: its load time, the route and status, and its path.
-func writeAdapterLoadsText(w io.Writer, rule func(string), loads []AdapterLoad) {
+func writeAdapterLoadsText(w io.Writer, rule func(string), loads []report.AdapterLoad) {
 	if len(loads) == 0 {
 		return
 	}

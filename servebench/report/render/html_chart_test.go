@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	"math"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // The CDF of 150, 30, 50 rises by a third at each sorted value, starting
@@ -42,7 +43,7 @@ func TestCDFChartStepsAtEachOrderStatistic(t *testing.T) {
 // comes before timeout in the status order, so its lane is the first.
 func TestScatterChartPlacesEveryRequest(t *testing.T) {
 	f := func(v float64) *float64 { return &v }
-	r := &Report{WindowMS: [2]float64{0, 1000}, SLO: SLO{TTFT: 100 * time.Millisecond}, Requests: []RequestScore{
+	r := &report.Report{WindowMS: [2]float64{0, 1000}, SLO: report.SLO{TTFT: 100 * time.Millisecond}, Requests: []report.RequestScore{
 		{ID: "a", Status: record.StatusSuccess, ScheduledMS: 0, TTFTFromScheduledMS: f(50), Qualified: true},
 		{ID: "b", Status: record.StatusSuccess, ScheduledMS: 200, TTFTFromScheduledMS: f(150)},
 		{ID: "c", Status: record.StatusTimeout, ScheduledMS: 400},

@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/schedule"
 )
 
@@ -13,15 +14,15 @@ import (
 // the history mode and the prompt tokens sent, and the turn breakdown
 // lists turns 1, 2, 10 in numeric order.
 func TestTextReportGivesHistoryAndTurnsInOrder(t *testing.T) {
-	r := &Report{
-		Generator: &GeneratorReport{Mode: schedule.ModeOpen, Sent: 5, Scheduled: 6, History: schedule.HistoryEngine,
-			PromptTokensSent: &PromptTokensSent{Total: 1234, Reported: 4, Sent: 5}},
-		Breakdown: map[string]*BreakdownDimension{"turn": {Values: map[string]BreakdownValue{
+	r := &report.Report{
+		Generator: &report.GeneratorReport{Mode: schedule.ModeOpen, Sent: 5, Scheduled: 6, History: schedule.HistoryEngine,
+			PromptTokensSent: &report.PromptTokensSent{Total: 1234, Reported: 4, Sent: 5}},
+		Breakdown: map[string]*report.BreakdownDimension{"turn": {Values: map[string]report.BreakdownValue{
 			"10": {Offered: 1}, "2": {Offered: 2}, "1": {Offered: 3},
 		}}},
 	}
 	var b bytes.Buffer
-	if err := r.WriteText(&b); err != nil {
+	if err := Text(&b, r); err != nil {
 		t.Fatal(err)
 	}
 	text := b.String()
@@ -47,13 +48,13 @@ func TestTextReportGivesHistoryAndTurnsInOrder(t *testing.T) {
 // same history lines, and the prompt-token check says how many later turns
 // it left out.
 func TestHTMLReportGivesHistory(t *testing.T) {
-	r := &Report{
-		Generator: &GeneratorReport{Mode: schedule.ModeOpen, History: schedule.HistoryWorkload,
-			PromptTokensSent: &PromptTokensSent{Total: 77, Reported: 2, Sent: 2}},
-		PromptTokens: &PromptTokenAudit{Compared: 2, CarriedHistory: 3},
+	r := &report.Report{
+		Generator: &report.GeneratorReport{Mode: schedule.ModeOpen, History: schedule.HistoryWorkload,
+			PromptTokensSent: &report.PromptTokensSent{Total: 77, Reported: 2, Sent: 2}},
+		PromptTokens: &report.PromptTokenAudit{Compared: 2, CarriedHistory: 3},
 	}
 	var b bytes.Buffer
-	if err := r.WriteHTML(&b); err != nil {
+	if err := HTML(&b, r); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{

@@ -1,10 +1,11 @@
-package report
+package render
 
 import (
 	"fmt"
 	"strconv"
 
 	"github.com/servebench/servebench/internal/oneline"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // textErrorMessages is how many distinct failure messages the text report
@@ -13,12 +14,12 @@ const textErrorMessages = 5
 
 // commonErrorMessages is the report's ErrorMessages: counted by the scorer,
 // or, for a report without them, from its request entries.
-func commonErrorMessages(r *Report) (*ErrorMessages, error) {
+func commonErrorMessages(r *report.Report) (*report.ErrorMessages, error) {
 	if r.ErrorMessages != nil {
 		return r.ErrorMessages, nil
 	}
-	var t ErrorMessageTally
-	err := r.EachRequest(func(q *RequestScore) error {
+	var t report.ErrorMessageTally
+	err := r.EachRequest(func(q *report.RequestScore) error {
 		t.Add(q.Status, q.Error)
 		return nil
 	})
@@ -27,7 +28,7 @@ func commonErrorMessages(r *Report) (*ErrorMessages, error) {
 
 // writeErrorMessagesText lists the most common failure messages, so that
 // a status count such as "http_error: 75" comes with the engine's reason.
-func writeErrorMessagesText(line func(label, format string, args ...any), rule func(string), r *Report) {
+func writeErrorMessagesText(line func(label, format string, args ...any), rule func(string), r *report.Report) {
 	m, err := commonErrorMessages(r)
 	if err != nil {
 		rule("Most common error messages")

@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	_ "embed"
@@ -14,12 +14,13 @@ import (
 	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/internal/plotsvg"
 	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // timelineHTMLTemplateText is the Timeline section of the page, a template
 // named "timeline" added to the page's.
 //
-//go:embed report_html/timeline.html.tmpl
+//go:embed templates/timeline.html.tmpl
 var timelineHTMLTemplateText string
 
 // The "timeline" template joins the page's template set.
@@ -101,7 +102,7 @@ func (q timelineQuantity) present() bool {
 
 // htmlTimelineOf formats the Timeline; nil when the report has neither an
 // engine series nor two drift intervals (one is no line in time).
-func htmlTimelineOf(r *Report) *htmlTimeline {
+func htmlTimelineOf(r *report.Report) *htmlTimeline {
 	es, d := r.EngineSeries, r.Drift
 	if d != nil && len(d.Intervals) < 2 {
 		d = nil
@@ -137,7 +138,7 @@ func htmlTimelineOf(r *Report) *htmlTimeline {
 // htmlTimelineEngineOf draws the engine's queue and running requests, its
 // KV-cache usage and its preemptions, each when the engine exposed it,
 // with failed scrapes as gaps and as ticks on the time axis.
-func htmlTimelineEngineOf(es *EngineSeries, axis [2]float64) *htmlTimelineEngine {
+func htmlTimelineEngineOf(es *report.EngineSeries, axis [2]float64) *htmlTimelineEngine {
 	e := &htmlTimelineEngine{}
 	engine := "an engine of unknown metric names"
 	if es.Engine != "" {
@@ -156,7 +157,7 @@ func htmlTimelineEngineOf(es *EngineSeries, axis [2]float64) *htmlTimelineEngine
 			}
 		}
 	}
-	value := func(get func(*EngineSample) *float64, scale float64) []*float64 {
+	value := func(get func(*report.EngineSample) *float64, scale float64) []*float64 {
 		ys := make([]*float64, len(es.Samples))
 		for i := range es.Samples {
 			s := &es.Samples[i]
@@ -166,10 +167,10 @@ func htmlTimelineEngineOf(es *EngineSeries, axis [2]float64) *htmlTimelineEngine
 		}
 		return ys
 	}
-	queue := timelineQuantity{"queue length", at, value(func(s *EngineSample) *float64 { return s.QueueLength }, 1)}
-	running := timelineQuantity{"running", at, value(func(s *EngineSample) *float64 { return s.Running }, 1)}
-	kv := timelineQuantity{"KV-cache usage", at, value(func(s *EngineSample) *float64 { return s.KVCacheUsage }, 100)}
-	preempted := timelineQuantity{"preemptions", at, value(func(s *EngineSample) *float64 { return s.Preemptions }, 1)}
+	queue := timelineQuantity{"queue length", at, value(func(s *report.EngineSample) *float64 { return s.QueueLength }, 1)}
+	running := timelineQuantity{"running", at, value(func(s *report.EngineSample) *float64 { return s.Running }, 1)}
+	kv := timelineQuantity{"KV-cache usage", at, value(func(s *report.EngineSample) *float64 { return s.KVCacheUsage }, 100)}
+	preempted := timelineQuantity{"preemptions", at, value(func(s *report.EngineSample) *float64 { return s.Preemptions }, 1)}
 	caption := "No scrape failed; a line breaks where a sample lacked the quantity."
 	if len(failed) > 0 {
 		caption = fmt.Sprintf("Failed scrapes: %d, ticked in red on the time axis; a line breaks at each, never drawn through it, and where a sample lacked the quantity.", len(failed))
@@ -208,7 +209,7 @@ func htmlTimelineEngineOf(es *EngineSeries, axis [2]float64) *htmlTimelineEngine
 
 // otherGaugeNames lists, in name order, the engine's other gauges seen in
 // any sample: at most MaxOtherGauges names, and how many more there were.
-func otherGaugeNames(samples []EngineSample) ([]string, int) {
+func otherGaugeNames(samples []report.EngineSample) ([]string, int) {
 	seen := map[string]bool{}
 	for _, s := range samples {
 		for k := range s.Other {
@@ -216,8 +217,8 @@ func otherGaugeNames(samples []EngineSample) ([]string, int) {
 		}
 	}
 	names := sortedKeys(seen)
-	if len(names) > MaxOtherGauges {
-		return names[:MaxOtherGauges], len(names) - MaxOtherGauges
+	if len(names) > report.MaxOtherGauges {
+		return names[:report.MaxOtherGauges], len(names) - report.MaxOtherGauges
 	}
 	return names, 0
 }
@@ -226,7 +227,7 @@ func otherGaugeNames(samples []EngineSample) ([]string, int) {
 // requests offered and completed in each (at its midpoint) and outstanding
 // at its end, and p99 TTFT and p99 TPOT (at its midpoint), each p99 chart
 // beside its trend finding when the drift was judged.
-func htmlTimelineClientOf(d *DriftReport, axis [2]float64) *htmlTimelineClient {
+func htmlTimelineClientOf(d *report.DriftReport, axis [2]float64) *htmlTimelineClient {
 	n := len(d.Intervals)
 	c := &htmlTimelineClient{Caption: fmt.Sprintf("The client's figures in %d intervals of %s ms (the drift analysis).", n, numfmt.Shortest(d.IntervalMS))}
 	if !d.Judged {
@@ -243,14 +244,14 @@ func htmlTimelineClientOf(d *DriftReport, axis [2]float64) *htmlTimelineClient {
 	c.Charts = append(c.Charts, linesChart("Client: requests per interval", "requests",
 		[]timelineQuantity{{"offered", mid, offered}, {"completed", mid, completed}, {"outstanding", end, outstanding}}, nil, axis, 1,
 		"Offered: scheduled in the interval; completed: ended in it, whatever the status (both at its midpoint); outstanding: sent and not ended at its end."))
-	gap := fmt.Sprintf("At each interval's midpoint, over its successful requests; an interval with fewer than %d has no p99 and leaves a gap.", MinDriftSamples)
+	gap := fmt.Sprintf("At each interval's midpoint, over its successful requests; an interval with fewer than %d has no p99 and leaves a gap.", report.MinDriftSamples)
 	for _, q := range []struct {
 		metric, title string
 		ys            []*float64
 	}{{"ttft_p99_ms", "Client: p99 TTFT per interval (ms)", ttft}, {"tpot_p99_ms", "Client: p99 TPOT per interval (ms)", tpot}} {
 		ch := linesChart(q.title, "ms", []timelineQuantity{{"p99", mid, q.ys}}, nil, axis, 1, gap)
 		if ch.N == 0 {
-			ch.Empty = fmt.Sprintf("no interval had the %d successful requests a p99 needs", MinDriftSamples)
+			ch.Empty = fmt.Sprintf("no interval had the %d successful requests a p99 needs", report.MinDriftSamples)
 		}
 		if d.Judged {
 			for _, tr := range d.Trends {
