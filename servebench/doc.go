@@ -26,7 +26,8 @@
 //	schedule        servebench/schedule        LoadWorkload, NewArrival, Build, Write, Read
 //	media           servebench/media           ParseImageSizes, BuildPool, Pool.Attach, Pool.Serve
 //	protocol        servebench/openai          NewClient, Client.Do, Preflight, Redactor
-//	report model    servebench/report          Report, Report.WriteText, Report.WriteHTML, Report.Percentile
+//	report model    servebench/report          Report, Report.Percentile, Report.LoadDelivered, ReadFile
+//	rendering       servebench/report/render   Text, HTML, HTMLFile
 //	score           servebench/score           Outcomes, RunDir, RunDirTo, Files, Measure
 //	engine metrics  servebench/enginemetrics   ScrapeOnce, Between, StartSampler
 //	run             servebench                 Run, Start, RunConfig, LiveRun, MergeShards, Observer
