@@ -46,6 +46,7 @@ type dispatcher struct {
 // newDispatcher sends plan, the entries of the schedule whose header is s.
 func newDispatcher(cfg RunConfig, s *schedule.Schedule, plan *dispatchPlan, w *record.Writer) *dispatcher {
 	d := &dispatcher{cfg: cfg, sched: s, plan: plan, w: w}
+	d.load, _ = cfg.Observer.(LoadObserver)
 	d.recorded = make([]atomic.Bool, plan.Len())
 	if cfg.MaxConcurrency > 0 {
 		d.slots = make(chan struct{}, cfg.MaxConcurrency)
@@ -55,18 +56,13 @@ func newDispatcher(cfg RunConfig, s *schedule.Schedule, plan *dispatchPlan, w *r
 
 // run dispatches the whole schedule and returns when every entry has a
 // terminal record, or, when the outcome file cannot be written, once the
-// dispatch has stopped and the requests in flight have ended.
+// dispatch has stopped and the requests in flight have ended. The run's
+// side channels (the Observer's Started and Finished among them) start
+// right before it and stop right after it.
 func (d *dispatcher) run(ctx context.Context) {
 	ctx, stop := d.stopOnWriteError(ctx)
 	defer stop()
 	d.schedBefore = schedLatencySnapshot()
-	if lo, ok := d.cfg.Observer.(LoadObserver); ok {
-		d.load = lo
-		lo.LoadPoint(d.sched.Arrival)
-	}
-	if d.cfg.Observer != nil {
-		d.cfg.Observer.Started(d.plan.Len())
-	}
 	d.start = time.Now()
 	if d.sched.Mode == schedule.ModeClosed {
 		d.runClosed(ctx)
@@ -76,9 +72,6 @@ func (d *dispatcher) run(ctx context.Context) {
 	d.wg.Wait()
 	d.schedAfter = schedLatencySnapshot()
 	d.recordUnsent()
-	if d.cfg.Observer != nil {
-		d.cfg.Observer.Finished()
-	}
 }
 
 // stopOnWriteError derives the dispatch's context: it is cancelled the

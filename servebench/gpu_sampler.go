@@ -15,12 +15,3 @@ import (
 type GPUSampler interface {
 	StartGPUSampling(ctx context.Context) (stop func() *report.GPUTelemetry)
 }
-
-// startGPUSampling starts s, or returns a stop that yields nil when the run
-// has no sampler.
-func startGPUSampling(ctx context.Context, s GPUSampler) (stop func() *report.GPUTelemetry) {
-	if s == nil {
-		return func() *report.GPUTelemetry { return nil }
-	}
-	return s.StartGPUSampling(ctx)
-}

@@ -4,14 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"sync"
-	"time"
 
-	"github.com/servebench/servebench/servebench/enginemetrics"
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
-	"github.com/servebench/servebench/servebench/report/render"
 	"github.com/servebench/servebench/servebench/schedule"
 )
 
@@ -78,110 +74,6 @@ func unloadAfter(ctx context.Context, cfg RunConfig, loads []report.AdapterLoad)
 		return fmt.Errorf("run: unloading the adapters it loaded: %w", err)
 	}
 	return nil
-}
-
-// run is the background part of a run: warmup, dispatch of plan, scoring.
-func (l *LiveRun) run(ctx context.Context, plan *dispatchPlan) (*RunResult, error) {
-	res := &RunResult{Dir: l.dir, Schedule: l.sched, ScheduleSHA256: l.sum}
-	wallStart := time.Now()
-	var err error
-	if l.cfg.Warmup > 0 {
-		res.Warmup, err = warmup(ctx, l.cfg, l.sched.RunID, filepath.Join(l.dir, record.WarmupFile))
-		switch {
-		case ctx.Err() != nil:
-			// Interrupted in warmup: go on, so that every scheduled
-			// request is recorded as not sent and the run still scores.
-		case err != nil:
-			return nil, fmt.Errorf("run: warmup: %w", err)
-		default:
-			if err := checkWarmup(res.Warmup); err != nil {
-				return nil, fmt.Errorf("run: warmup: %w", err)
-			}
-		}
-	}
-	w, err := record.CreateWriter(filepath.Join(l.dir, record.OutcomesFile), l.cfg.outcomeSink)
-	if err != nil {
-		return nil, fmt.Errorf("run: %w", err)
-	}
-	l.mu.Lock()
-	l.w = w
-	l.mu.Unlock()
-	if err := waitForStart(ctx, l.cfg.StartAt); err != nil {
-		_ = w.Close()
-		return nil, err
-	}
-	before := l.scrape(ctx)
-	backendsBefore := enginemetrics.ScrapeEach(ctx, l.cfg.BackendMetricsURLs)
-	sampler := l.startSampler(ctx)
-	backendSamplers := l.startBackendSamplers(ctx)
-	stopGPU := startGPUSampling(ctx, l.cfg.GPUSampler)
-	d := newDispatcher(l.cfg, l.sched, plan, w)
-	d.run(ctx)
-	gpu := stopGPU()
-	series := sampler.StopIfStarted()
-	backendSeries := enginemetrics.StopSamplers(backendSamplers)
-	after := l.scrape(context.WithoutCancel(ctx))
-	backendsAfter := enginemetrics.ScrapeEach(context.WithoutCancel(ctx), l.cfg.BackendMetricsURLs)
-	writeErr := w.Close()
-	gen := d.report()
-	gen.Shard = shardTiming(l.sched, l.cfg.StartAt, d.start)
-	rep, err := scoreRun(l.cfg, l.sched, res, gen, w.LastTerminalMS(), wallStart)
-	if err != nil {
-		return res, fmt.Errorf("run: score: %w", err)
-	}
-	if t := gen.Shard; t != nil {
-		t.Sent, t.MaxScheduleLagMS, t.LateCount = gen.Sent, rep.MaxScheduleLagMS, rep.LateCount
-	}
-	rep.EngineMetrics = l.engineMetrics(before, after)
-	rep.SetEnginePrefixCacheHitRate(rep.EngineMetrics.PrefixCacheHitRate())
-	rep.BackendMetrics = enginemetrics.Backends(l.cfg.BackendMetricsURLs, backendsBefore, backendsAfter, backendSeries)
-	rep.AttachEngineSeries(series)
-	if rep.Experiment != nil && !d.start.IsZero() {
-		rep.Experiment.ClockOrigin = d.start.UTC().Format(time.RFC3339Nano)
-	}
-	gpu.AttributeWork(rep)
-	rep.GPUTelemetry = gpu
-	rep.SetAdapterLoads(l.cfg.AdapterLoads)
-	if writeErr != nil {
-		markOutcomeWriteFailure(rep, writeErr)
-	}
-	res.Report = rep
-	reportErr := render.HTMLFile(filepath.Join(l.dir, record.ReportHTMLFile), rep)
-	if reportErr == nil && l.cfg.KeepRequests {
-		reportErr = rep.LoadRequests()
-	}
-	if reportErr == nil {
-		reportErr = writeJSONFile(filepath.Join(l.dir, record.ReportFile), rep)
-	}
-	if reportErr == nil {
-		reportErr = writeArtifacts(l.cfg.Artifacts, res)
-	}
-	if writeErr != nil {
-		return res, errors.Join(fmt.Errorf("run stopped at once: the outcome file could not be written: %w", writeErr), reportErr)
-	}
-	if reportErr != nil {
-		return res, fmt.Errorf("run: %w", reportErr)
-	}
-	if ctx.Err() != nil {
-		return res, fmt.Errorf("run cancelled, every request recorded: %w", ctx.Err())
-	}
-	return res, nil
-}
-
-// scrape reads the engine's metrics when the run declares where they are.
-func (l *LiveRun) scrape(ctx context.Context) enginemetrics.Scrape {
-	if l.cfg.MetricsURL == "" {
-		return enginemetrics.Scrape{}
-	}
-	return enginemetrics.ScrapeOnce(ctx, l.cfg.MetricsURL)
-}
-
-// engineMetrics compares the scrapes taken around the measurement.
-func (l *LiveRun) engineMetrics(before, after enginemetrics.Scrape) *report.EngineMetrics {
-	if l.cfg.MetricsURL == "" {
-		return nil
-	}
-	return enginemetrics.Between(l.cfg.MetricsURL, before, after)
 }
 
 // Schedule is the run's realized schedule.
