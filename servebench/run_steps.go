@@ -29,14 +29,14 @@ func (l *LiveRun) run(ctx context.Context, plan *dispatchPlan) (*RunResult, erro
 		_ = w.Close()
 		return nil, err
 	}
-	channels := l.sideChannels(plan)
-	d := l.measure(ctx, plan, w, channels)
+	side := l.channels(plan)
+	d := l.measure(ctx, plan, w, side)
 	writeErr := w.Close()
 	rep, err := l.score(res, d, w.LastTerminalMS(), wallStart)
 	if err != nil {
 		return res, fmt.Errorf("run: score: %w", err)
 	}
-	channels.fill(rep)
+	side.fill(rep)
 	l.completeReport(rep, d, writeErr)
 	res.Report = rep
 	return res, runError(ctx, writeErr, l.writeReport(res))

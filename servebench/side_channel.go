@@ -9,7 +9,7 @@ import (
 
 // A SideChannel follows a run's measurement beside its requests: the
 // engine's Prometheus endpoint, the replicas behind a gateway, the GPUs,
-// the Observer that feeds live metrics (package servebench/livemetrics).
+// the run's Observer (package servebench/livemetrics's Metrics is one).
 // It is started right before the measurement's first request is sent,
 // stopped once its last request has a terminal record, and, once the run
 // is scored, writes what it measured into the report.
@@ -24,8 +24,8 @@ import (
 // the report as what went wrong (a failed scrape's error, a GPU telemetry
 // status "unavailable: <reason>"), and the run goes on.
 type SideChannel interface {
-	// Start begins following the measurement. It must return quickly:
-	// the first request waits for it.
+	// Start begins following the measurement, which begins once every
+	// Start has returned (the run's clock starts after them).
 	Start(ctx context.Context)
 	// Stop ends it. ctx is not cancelled with the run's, so that a
 	// cancelled run still closes what it measured.
@@ -37,11 +37,11 @@ type SideChannel interface {
 // sideChannels are a run's side channels, in the order they start.
 type sideChannels []SideChannel
 
-// sideChannels builds the run's side channels from its configuration:
+// channels builds the run's side channels from its configuration:
 // the one place a new data source is added. The observer comes last, so
 // that it is told right before the first request and first when the last
 // has ended.
-func (l *LiveRun) sideChannels(plan *dispatchPlan) sideChannels {
+func (l *LiveRun) channels(plan *dispatchPlan) sideChannels {
 	var cs sideChannels
 	every := seriesInterval(l.cfg.MetricsInterval)
 	if l.cfg.MetricsURL != "" {

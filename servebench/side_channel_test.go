@@ -57,7 +57,7 @@ func TestSideChannelsFollowTheConfiguration(t *testing.T) {
 	describe := func(cfg RunConfig) string {
 		l := &LiveRun{cfg: cfg, sched: &schedule.Schedule{Arrival: schedule.ArrivalSpec{Process: schedule.ProcessConstant, RateRPS: 5}}}
 		var out []string
-		for _, c := range l.sideChannels(plan) {
+		for _, c := range l.channels(plan) {
 			switch c := c.(type) {
 			case *engineChannel:
 				out = append(out, fmt.Sprintf("engine %s every %v", c.url, c.every))
