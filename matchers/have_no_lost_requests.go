@@ -17,9 +17,9 @@ import (
 // records, not losses). Given a *servebench.RunResult it also checks the
 // run's schedule and outcome records: every schedule entry has an outcome
 // with a status and an entry in the report, and the report names no
-// request that was not scheduled. A BoundedMemory run's report keeps its
-// entries in requests.jsonl: given that run's *servebench.RunResult, the
-// matcher reads them there, one at a time.
+// request that was not scheduled. A run's report keeps its entries in
+// requests.jsonl: given that run's *servebench.RunResult, the matcher reads
+// them there, one at a time.
 //
 //	Expect(result).To(matchers.HaveNoLostRequests())
 //

@@ -8,7 +8,7 @@ import (
 	"github.com/servebench/servebench/servebench/report"
 )
 
-// LoadAdapters loads cfg.LoadAdapters into the engine through
+// LoadAdapters loads cfg.LoRA.Load into the engine through
 // cfg.Client, one after another in the order given, and returns each
 // load's time for the report (RunConfig.AdapterLoads). The first load
 // that fails stops it: the adapters loaded before it are unloaded again
@@ -17,15 +17,15 @@ import (
 // the run is sent or written. Whoever loads the adapters unloads them with
 // UnloadAdapters when its runs are over.
 func LoadAdapters(ctx context.Context, cfg RunConfig) ([]report.AdapterLoad, error) {
-	if len(cfg.LoadAdapters) == 0 {
+	if len(cfg.LoRA.Load) == 0 {
 		return nil, nil
 	}
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	loads := make([]report.AdapterLoad, 0, len(cfg.LoadAdapters))
-	for _, a := range cfg.LoadAdapters {
-		res, err := cfg.Client.LoadAdapter(ctx, a, cfg.AdapterLoadTimeout)
+	loads := make([]report.AdapterLoad, 0, len(cfg.LoRA.Load))
+	for _, a := range cfg.LoRA.Load {
+		res, err := cfg.Client.LoadAdapter(ctx, a, cfg.LoRA.LoadTimeout)
 		if err != nil {
 			if uerr := unloadAdapters(ctx, cfg, loads); uerr != nil {
 				err = fmt.Errorf("%w; unloading the adapters loaded before it: %w", err, uerr)
@@ -40,24 +40,24 @@ func LoadAdapters(ctx context.Context, cfg RunConfig) ([]report.AdapterLoad, err
 
 // UnloadAdapters unloads the adapters of loads from the engine, last
 // loaded first, each through cfg.Client's unload route, unless
-// cfg.KeepAdapters. It goes on past a failure and returns every failure
+// cfg.LoRA.Keep. It goes on past a failure and returns every failure
 // joined. A cancelled ctx does not stop it (an interrupted run still
 // leaves the engine as it found it); each call is bounded by
-// cfg.AdapterLoadTimeout.
+// cfg.LoRA.LoadTimeout.
 func UnloadAdapters(ctx context.Context, cfg RunConfig, loads []report.AdapterLoad) error {
-	if cfg.KeepAdapters {
+	if cfg.LoRA.Keep {
 		return nil
 	}
 	return unloadAdapters(ctx, cfg, loads)
 }
 
-// unloadAdapters is UnloadAdapters whatever cfg.KeepAdapters says: the
+// unloadAdapters is UnloadAdapters whatever cfg.LoRA.Keep says: the
 // loads before a failed one are always undone.
 func unloadAdapters(ctx context.Context, cfg RunConfig, loads []report.AdapterLoad) error {
 	ctx = context.WithoutCancel(ctx)
 	var errs []error
 	for i := len(loads) - 1; i >= 0; i-- {
-		if _, err := cfg.Client.UnloadAdapter(ctx, loads[i].Adapter, cfg.AdapterLoadTimeout); err != nil {
+		if _, err := cfg.Client.UnloadAdapter(ctx, loads[i].Adapter, cfg.LoRA.LoadTimeout); err != nil {
 			errs = append(errs, err)
 		}
 	}

@@ -46,9 +46,9 @@ func TestRunLoadsTwoAdaptersBeforeTheLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := servebench.RunConfig{Workload: workloadOf(t, `{"prompt":"hello there","max_tokens":2}`), Arrival: constant(t, 20), Count: 6,
-		Client: clientFor(srv), OutputDir: t.TempDir(), Adapters: mix, LoadAdapters: loads}
+		Client: clientFor(srv), OutputDir: t.TempDir(), LoRA: servebench.LoRAConfig{Mix: mix, Load: loads}}
 	ctx := context.Background()
-	if cfg.AdapterLoads, err = servebench.LoadAdapters(ctx, cfg); err != nil {
+	if cfg.LoRA.Loaded, err = servebench.LoadAdapters(ctx, cfg); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := servebench.PreflightRun(ctx, cfg); err != nil {
@@ -137,7 +137,7 @@ func TestRunLoadsThroughSGLangsRoute(t *testing.T) {
 	c.AdapterForm = openai.AdapterBaseColon
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{Workload: workloadOf(t, `{"prompt":"hi","max_tokens":2}`),
 		Arrival: constant(t, 20), Count: 1, Client: c, OutputDir: t.TempDir(),
-		LoadAdapters: []openai.AdapterLoad{{Name: "sql", Path: "/models/sql"}}})
+		LoRA: servebench.LoRAConfig{Load: []openai.AdapterLoad{{Name: "sql", Path: "/models/sql"}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ func TestADuplicateLoadStopsTheRunBeforeAnyRequest(t *testing.T) {
 	dir := t.TempDir()
 	_, err := servebench.Run(context.Background(), servebench.RunConfig{Workload: workloadOf(t, `{"prompt":"hi","max_tokens":2}`),
 		Arrival: constant(t, 20), Count: 3, Client: clientFor(srv), OutputDir: dir,
-		LoadAdapters: []openai.AdapterLoad{{Name: "sql", Path: "/models/sql"}}})
+		LoRA: servebench.LoRAConfig{Load: []openai.AdapterLoad{{Name: "sql", Path: "/models/sql"}}}})
 	want := `load adapter "sql": POST /v1/load_lora_adapter: HTTP 400: The lora adapter 'sql' has already been loaded.`
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("run: %v, want %q", err, want)
@@ -194,7 +194,7 @@ func TestAFailingEngineLoadStopsTheRunBeforeAnyRequest(t *testing.T) {
 		TotalTimeout: 5 * time.Second, APIKey: "sql-key-9"}
 	_, err := servebench.Run(context.Background(), servebench.RunConfig{Workload: workloadOf(t, `{"prompt":"hi","max_tokens":2}`),
 		Arrival: constant(t, 20), Count: 3, Client: c, OutputDir: t.TempDir(),
-		LoadAdapters: []openai.AdapterLoad{{Name: "sql", Path: "/models/sql"}}})
+		LoRA: servebench.LoRAConfig{Load: []openai.AdapterLoad{{Name: "sql", Path: "/models/sql"}}}})
 	if err == nil || !strings.Contains(err.Error(), `load adapter "sql": POST /v1/load_lora_adapter: HTTP 500: CUDA out of memory`) {
 		t.Fatalf("run: %v", err)
 	}

@@ -51,7 +51,7 @@ func TestRunUnloadsTheAdaptersItLoaded(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := servebench.RunConfig{Workload: workloadOf(t, `{"prompt":"hello there","max_tokens":2}`), Arrival: constant(t, 20), Count: 4,
-		Client: clientFor(srv), OutputDir: t.TempDir(), Adapters: mix, LoadAdapters: loads}
+		Client: clientFor(srv), OutputDir: t.TempDir(), LoRA: servebench.LoRAConfig{Mix: mix, Load: loads}}
 	res, err := servebench.Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -63,7 +63,7 @@ func TestRunUnloadsTheAdaptersItLoaded(t *testing.T) {
 		t.Errorf("after the run the engine serves %v, want the base model alone", got)
 	}
 
-	cfg.OutputDir, cfg.KeepAdapters = t.TempDir(), true
+	cfg.OutputDir, cfg.LoRA.Keep = t.TempDir(), true
 	if _, err := servebench.Run(context.Background(), cfg); err != nil {
 		t.Fatalf("a second run, after the first unloaded sql: %v", err)
 	}
@@ -86,7 +86,7 @@ func TestAFailedLoadUnloadsTheLoadsBeforeIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := servebench.RunConfig{Workload: workloadOf(t, `{"prompt":"hello there","max_tokens":2}`), Arrival: constant(t, 20), Count: 1,
-		Client: clientFor(srv), OutputDir: t.TempDir(), LoadAdapters: loads}
+		Client: clientFor(srv), OutputDir: t.TempDir(), LoRA: servebench.LoRAConfig{Load: loads}}
 	done, err := servebench.LoadAdapters(context.Background(), cfg)
 	if err == nil || !strings.Contains(err.Error(), `load adapter "chat"`) {
 		t.Fatalf("LoadAdapters: %v, want chat's load refused", err)

@@ -40,7 +40,7 @@ func TestRunShowsTheColdStartOfAdaptersOverFewerSlots(t *testing.T) {
 	}
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: workloadOf(t, `{"prompt":"hello there","max_tokens":2,"ignore_eos":true}`), Arrival: constant(t, 10), Count: 30,
-		Client: clientFor(srv), OutputDir: t.TempDir(), Adapters: mix,
+		Client: clientFor(srv), OutputDir: t.TempDir(), LoRA: servebench.LoRAConfig{Mix: mix},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -145,7 +145,7 @@ func TestPreflightRefusesAnAdapterTheEngineDoesNotList(t *testing.T) {
 	srv := simengine.StartTest(t, func(c *simengine.Config) { c.TimeScale, c.Adapters = 0.1, []string{"sql"} })
 	mix, _ := schedule.ParseAdapterMix("sql=1,chat=1,base=1")
 	cfg := servebench.RunConfig{Workload: workloadOf(t, `{"prompt":"hi","max_tokens":2}`), Arrival: constant(t, 10), Count: 1,
-		Client: clientFor(srv), OutputDir: t.TempDir(), Adapters: mix}
+		Client: clientFor(srv), OutputDir: t.TempDir(), LoRA: servebench.LoRAConfig{Mix: mix}}
 	_, err := servebench.PreflightRun(context.Background(), cfg)
 	if err == nil || !strings.Contains(err.Error(), `adapter "chat" not served here`) {
 		t.Fatalf("preflight: %v", err)
@@ -154,7 +154,7 @@ func TestPreflightRefusesAnAdapterTheEngineDoesNotList(t *testing.T) {
 		t.Errorf("the engine got %d requests before the refusal", got)
 	}
 	mix, _ = schedule.ParseAdapterMix("sql=1,base=1")
-	cfg.Adapters = mix
+	cfg.LoRA.Mix = mix
 	if _, err := servebench.PreflightRun(context.Background(), cfg); err != nil {
 		t.Errorf("a served mix: %v", err)
 	}

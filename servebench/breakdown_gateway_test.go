@@ -63,8 +63,10 @@ func TestBreakdownByBackendShowsTheGatewaysSkew(t *testing.T) {
 		Workload: workloadOf(t, `{"id":"q","class":"chat","prompt":"route me","max_tokens":4,"ignore_eos":true}
 `),
 		Arrival: constant(t, 40), Count: 20, Client: c, OutputDir: t.TempDir(),
-		BackendMetricsURLs: []string{a.BaseURL() + "/metrics", b.BaseURL() + "/metrics"},
-		MetricsInterval:    50 * time.Millisecond,
+		EngineMetrics: servebench.EngineMetricsConfig{
+			BackendURLs: []string{a.BaseURL() + "/metrics", b.BaseURL() + "/metrics"},
+			Interval:    50 * time.Millisecond,
+		},
 	})
 	if err != nil {
 		t.Fatal(err)

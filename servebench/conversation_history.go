@@ -83,7 +83,7 @@ func (c *conversation) stopped() string {
 
 // engineHistory says whether a run sends engine history.
 func (cfg *RunConfig) engineHistory() bool {
-	return cfg.History.OrDefault() == schedule.HistoryEngine
+	return cfg.TurnHistory.OrDefault() == schedule.HistoryEngine
 }
 
 // keepsText says whether the run's records hold every response's text
@@ -95,8 +95,8 @@ func (cfg *RunConfig) keepsText() bool {
 // checkHistory refuses an unknown history mode and, under engine history,
 // a conversation turn with more assistant messages than earlier turns.
 func (cfg *RunConfig) checkHistory() error {
-	if !cfg.History.Valid() {
-		return fmt.Errorf("run: history: want engine or workload, got %q", cfg.History)
+	if !cfg.TurnHistory.Valid() {
+		return fmt.Errorf("run: history: want engine or workload, got %q", cfg.TurnHistory)
 	}
 	if cfg.engineHistory() && cfg.Workload != nil {
 		if err := cfg.Workload.CheckEngineHistory(); err != nil {

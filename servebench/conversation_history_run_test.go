@@ -189,7 +189,7 @@ func runConversations(t *testing.T, endpoint openai.Endpoint, history schedule.H
 	engine := simengine.StartTest(t, func(c *simengine.Config) { c.TimeScale = 0.05 })
 	wire := startWireLog(t, engine, fail...)
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
-		Workload: workloadOf(t, conversationRows), Arrival: constant(t, 20), Count: 2, History: history,
+		Workload: workloadOf(t, conversationRows), Arrival: constant(t, 20), Count: 2, TurnHistory: history,
 		Client:    &openai.Client{BaseURL: wire.url, Model: "simengine-tiny", Endpoint: endpoint, Stream: true, TotalTimeout: 20 * time.Second},
 		OutputDir: t.TempDir(),
 	})
@@ -353,7 +353,7 @@ func TestHistoryIsCheckedBeforeAnything(t *testing.T) {
 	} {
 		dir := filepath.Join(t.TempDir(), "run")
 		_, err := servebench.Run(context.Background(), servebench.RunConfig{
-			Workload: workloadOf(t, tc.rows), Arrival: constant(t, 20), Count: 1, History: tc.history,
+			Workload: workloadOf(t, tc.rows), Arrival: constant(t, 20), Count: 1, TurnHistory: tc.history,
 			Client:    &openai.Client{BaseURL: "http://127.0.0.1:1", Model: "m", Endpoint: openai.EndpointChat, Stream: true},
 			OutputDir: dir,
 		})
@@ -368,7 +368,7 @@ func TestHistoryIsCheckedBeforeAnything(t *testing.T) {
 	client := clientFor(simengine.StartTest(t, func(c *simengine.Config) { c.TimeScale = 0.05 }))
 	client.Endpoint = openai.EndpointChat
 	if _, err := servebench.Run(context.Background(), servebench.RunConfig{
-		Workload: workloadOf(t, over), Arrival: constant(t, 20), Count: 1, History: schedule.HistoryWorkload,
+		Workload: workloadOf(t, over), Arrival: constant(t, 20), Count: 1, TurnHistory: schedule.HistoryWorkload,
 		Client: client, OutputDir: t.TempDir(),
 	}); err != nil {
 		t.Fatalf("workload history refused the rows: %v", err)

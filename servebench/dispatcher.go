@@ -285,7 +285,7 @@ func (d *dispatcher) report() *report.GeneratorReport {
 		Sent:             int(d.sent.Load()),
 		MaxConcurrency:   d.cfg.MaxConcurrency,
 		PeakOutstanding:  int(d.peak.Load()),
-		History:          d.cfg.History.OrDefault(),
+		History:          d.cfg.TurnHistory.OrDefault(),
 		PromptTokensSent: d.promptTokens.report(),
 	}
 	tol := record.FromMillis(d.sched.ScheduleLagToleranceMS)

@@ -44,7 +44,7 @@ func (c *engineChannel) Fill(rep *report.Report) {
 }
 
 // seriesInterval is how often a run's Prometheus endpoints are scraped
-// through the measurement: RunConfig.MetricsInterval, or
+// through the measurement: RunConfig.EngineMetrics.Interval, or
 // enginemetrics.DefaultInterval when that is 0. Negative means never.
 func seriesInterval(configured time.Duration) time.Duration {
 	if configured == 0 {

@@ -18,7 +18,7 @@ func TestRunRecordsTheEnginesOwnViewOfTheMeasurement(t *testing.T) {
 		// "one two three" is three prompt tokens to the simulated engine.
 		Workload: workloadOf(t, `{"prompt":"one two three","max_tokens":8,"ignore_eos":true}`),
 		Arrival:  constant(t, 50), Count: 10, Warmup: 3,
-		Client: clientFor(srv), OutputDir: t.TempDir(), MetricsURL: srv.BaseURL() + "/metrics",
+		Client: clientFor(srv), OutputDir: t.TempDir(), EngineMetrics: servebench.EngineMetricsConfig{URL: srv.BaseURL() + "/metrics"},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +69,7 @@ func TestEngineMetricsScrapeFailureIsReportedNotFatal(t *testing.T) {
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: workloadOf(t, `{"prompt":"x","max_tokens":2}`),
 		Arrival:  constant(t, 50), Count: 2, Client: clientFor(srv), OutputDir: t.TempDir(),
-		MetricsURL: srv.BaseURL() + "/no-such-metrics",
+		EngineMetrics: servebench.EngineMetricsConfig{URL: srv.BaseURL() + "/no-such-metrics"},
 	})
 	if err != nil {
 		t.Fatal(err)

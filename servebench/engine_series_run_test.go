@@ -34,7 +34,7 @@ func TestRunScrapesEngineMetricsOverTime(t *testing.T) {
 		Stream: true, TotalTimeout: 20 * time.Second}
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: arrival, Count: 30, Client: client, OutputDir: t.TempDir(),
-		LagTolerance: 5 * time.Second, MetricsURL: srv.BaseURL() + "/metrics", MetricsInterval: 100 * time.Millisecond,
+		LagTolerance: 5 * time.Second, EngineMetrics: servebench.EngineMetricsConfig{URL: srv.BaseURL() + "/metrics", Interval: 100 * time.Millisecond},
 		Score: score.Options{DriftInterval: 250 * time.Millisecond},
 	})
 	if err != nil {

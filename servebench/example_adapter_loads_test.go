@@ -29,12 +29,12 @@ func ExampleLoadAdapters() {
 	dir, _ := os.MkdirTemp("", "example-loads-")
 	defer os.RemoveAll(dir)
 
-	run := servebench.RunConfig{Workload: w, Arrival: arrival, Count: 4, OutputDir: dir, Adapters: mix,
-		LoadAdapters: []openai.AdapterLoad{{Name: "sql", Path: "/models/sql"}},
+	run := servebench.RunConfig{Workload: w, Arrival: arrival, Count: 4, OutputDir: dir,
+		LoRA: servebench.LoRAConfig{Mix: mix, Load: []openai.AdapterLoad{{Name: "sql", Path: "/models/sql"}}},
 		Client: &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointCompletions,
 			Stream: true, TotalTimeout: 10 * time.Second}}
 	ctx := context.Background()
-	if run.AdapterLoads, err = servebench.LoadAdapters(ctx, run); err != nil {
+	if run.LoRA.Loaded, err = servebench.LoadAdapters(ctx, run); err != nil {
 		fmt.Println(err)
 		return
 	}

@@ -40,12 +40,12 @@ func Start(ctx context.Context, cfg RunConfig) (*LiveRun, error) {
 		return nil, err
 	}
 	var loadedHere []report.AdapterLoad
-	if len(cfg.LoadAdapters) > 0 && cfg.AdapterLoads == nil {
+	if len(cfg.LoRA.Load) > 0 && cfg.LoRA.Loaded == nil {
 		loads, err := LoadAdapters(ctx, cfg)
 		if err != nil {
 			return nil, fmt.Errorf("run: %w", err)
 		}
-		cfg.AdapterLoads, loadedHere = loads, loads
+		cfg.LoRA.Loaded, loadedHere = loads, loads
 	}
 	dir, prepared, err := prepareSchedule(&cfg)
 	if err != nil {

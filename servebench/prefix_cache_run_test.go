@@ -33,7 +33,7 @@ func TestRunMeasuresPrefixCacheBothWays(t *testing.T) {
 	dir := t.TempDir()
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: workloadOf(t, rows.String()), Arrival: constant(t, 50), Count: 12, Warmup: 1,
-		Client: clientFor(srv), OutputDir: dir, MetricsURL: srv.BaseURL() + "/metrics",
+		Client: clientFor(srv), OutputDir: dir, EngineMetrics: servebench.EngineMetricsConfig{URL: srv.BaseURL() + "/metrics"},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -28,33 +28,10 @@ type RunConfig struct {
 	// Count and Duration bound the schedule (see schedule.Plan).
 	Count    int
 	Duration time.Duration
-	// Adapters, when set, is the LoRA adapter mix the schedule draws each
-	// request's adapter from (see schedule.Plan); the client sends it as
-	// the request's model.
-	Adapters *schedule.AdapterMix
-	// LoadAdapters are LoRA adapters to load into the engine before any
-	// load (vLLM's POST /v1/load_lora_adapter, SGLang's
-	// /load_lora_adapter, chosen by Client.AdapterForm), one after another,
-	// each timed from its send to the engine's complete answer. A load that
-	// fails stops the run before anything is sent. The report's
-	// AdapterLoads carries the times. See LoadAdapters.
-	LoadAdapters []openai.AdapterLoad
-	// AdapterLoadTimeout bounds each load call (default
-	// openai.DefaultAdapterLoadTimeout).
-	AdapterLoadTimeout time.Duration
-	// KeepAdapters leaves the adapters of LoadAdapters in the engine when
-	// the runs are over. By default whoever loaded them (Run, a sweep, an
-	// A/B qualification, the command) unloads them at its end
-	// (UnloadAdapters), so that a rerun finds the engine as this one did.
-	KeepAdapters bool
-	// AdapterLoads are the loads of LoadAdapters already done, as
-	// LoadAdapters returned them: a caller that loads the adapters
-	// before its preflight (so that the preflight finds them), or a sweep
-	// whose points share one engine, sets them and the run loads nothing
-	// again; they are copied into the report. Nil with LoadAdapters set
-	// means the run loads the adapters itself.
-	AdapterLoads []report.AdapterLoad
-	// History says what the assistant messages of a conversation's later
+	// LoRA declares the LoRA adapters: the mix requests draw theirs from
+	// and the adapters loaded into the engine before any load.
+	LoRA LoRAConfig
+	// TurnHistory says what the assistant messages of a conversation's later
 	// turns carry: schedule.HistoryEngine (the default, also when empty)
 	// replaces them by the engine's answers to the earlier turns in this
 	// run, schedule.HistoryWorkload sends them as written. Either way a
@@ -63,7 +40,7 @@ type RunConfig struct {
 	// sender keeps for a request whose KeepText is set (Client does); it is
 	// taken out of the record again unless Client.KeepText or the row's
 	// expectation wants it there.
-	History schedule.History
+	TurnHistory schedule.History
 	// Schedule, when set, is used as it is instead of being realized from
 	// the fields above (Workload is still required for the request bodies).
 	Schedule *schedule.Schedule
@@ -94,30 +71,9 @@ type RunConfig struct {
 	Observer Observer
 	// Engine identifies the engine for the experiment record.
 	Engine *report.EngineInfo
-	// MetricsURL is the engine's Prometheus endpoint; when set it is
-	// scraped right before and right after the measurement, and the report
-	// carries what changed (EngineMetrics).
-	MetricsURL string
-	// BackendMetricsURLs are the Prometheus endpoints of the replicas
-	// behind a gateway, each scraped right before and right after the
-	// measurement and every MetricsInterval through it; the report's
-	// BackendMetrics says what changed on each, with its prefix-cache hit
-	// rate where the engine exposes it, and its series.
-	BackendMetricsURLs []string
-	// MetricsInterval is how often MetricsURL is scraped through the
-	// measurement for the report's EngineSeries: 0 means
-	// enginemetrics.DefaultInterval, a negative value scrapes only before and
-	// after.
-	MetricsInterval time.Duration
-	// BoundedMemory is deprecated and changes nothing: every run keeps no
-	// per-request state. Outcomes go to outcomes.jsonl as requests end
-	// (RunResult.Outcomes reads them back), the run is scored from its
-	// files in a streamed pass, and each request's entry goes to
-	// requests.jsonl, not report.json (see KeepRequests). A run that
-	// realizes its own open-loop schedule writes it to schedule.json as it
-	// is realized and sends from a compact copy, so RunResult.Schedule and
-	// LiveRun.Schedule hold its header only (the entries are in the file).
-	BoundedMemory bool
+	// EngineMetrics declares the engine's Prometheus endpoints scraped
+	// around and through the measurement.
+	EngineMetrics EngineMetricsConfig
 	// KeepRequests keeps every request's entry in the report (in memory
 	// and in report.json) as well as in requests.jsonl: memory then grows
 	// with the run's length.
@@ -152,9 +108,9 @@ type RunConfig struct {
 type RunResult struct {
 	// Dir is the run directory.
 	Dir string
-	// Schedule is the realized schedule (in a BoundedMemory run its header
-	// only: the entries are in schedule.json) and ScheduleSHA256 the hash
-	// of schedule.json's bytes.
+	// Schedule is the realized schedule (its header only when the run
+	// realized its own open-loop schedule: the entries are in
+	// schedule.json) and ScheduleSHA256 the hash of schedule.json's bytes.
 	Schedule       *schedule.Schedule
 	ScheduleSHA256 string
 	// Warmup holds the warmup records. The run's own records are in
@@ -230,10 +186,10 @@ func (cfg *RunConfig) validate() error {
 // validateAdapterLoads checks the adapters to load: each named once, with
 // a path, and a client to load them through.
 func (cfg *RunConfig) validateAdapterLoads() error {
-	if len(cfg.LoadAdapters) > 0 && cfg.Client == nil {
+	if len(cfg.LoRA.Load) > 0 && cfg.Client == nil {
 		return errors.New("run: loading adapters needs a client (the engine's base URL and adapter form)")
 	}
-	if err := openai.CheckAdapterLoads(cfg.LoadAdapters); err != nil {
+	if err := openai.CheckAdapterLoads(cfg.LoRA.Load); err != nil {
 		return fmt.Errorf("run: load adapters: %w", err)
 	}
 	return nil

@@ -18,10 +18,10 @@ import (
 	"github.com/servebench/servebench/servebench/score"
 )
 
-// A BoundedMemory run keeps no outcomes, writes one request entry per
-// offered request to requests.jsonl and none to report.json, and its
-// report equals what the in-memory scorer makes of the same files.
-func TestBoundedMemoryRun(t *testing.T) {
+// Every run keeps no outcomes, writes one request entry per offered
+// request to requests.jsonl and none to report.json, and its report equals
+// what the in-memory scorer makes of the same files.
+func TestRunKeepsNoPerRequestState(t *testing.T) {
 	srv := simengine.StartTest(t, func(c *simengine.Config) { c.TimeScale = 0.1 })
 	w := workloadOf(t, `{"id":"a","prompt":"check the pager","max_tokens":8,"ignore_eos":true}
 {"id":"b","prompt":"summarize the outage","max_tokens":5,"ignore_eos":true}

@@ -26,7 +26,7 @@ func TestRunReportsNeverHoldTheBaseURLsUserinfo(t *testing.T) {
 		Arrival: constant(t, 50), Count: 2, Warmup: 1, Client: c, OutputDir: t.TempDir(),
 		// A metrics endpoint with userinfo that cannot be scraped: its URL
 		// and the scrape's error are written to the report.
-		MetricsURL: strings.Replace(ssetest.ClosedPortURL(t), "http://", "http://operator:PASSWORD123@", 1) + "/metrics",
+		EngineMetrics: servebench.EngineMetricsConfig{URL: strings.Replace(ssetest.ClosedPortURL(t), "http://", "http://operator:PASSWORD123@", 1) + "/metrics"},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -46,7 +46,7 @@ func (cfg *RunConfig) schedulePlan() schedule.Plan {
 	return schedule.Plan{
 		Workload: cfg.Workload, Arrival: cfg.Arrival, ClosedLoop: cfg.ClosedLoop,
 		Count: cfg.Count, Duration: cfg.Duration, LagTolerance: cfg.LagTolerance, RunID: cfg.RunID,
-		Adapters: cfg.Adapters,
+		Adapters: cfg.LoRA.Mix,
 	}
 }
 

@@ -109,7 +109,7 @@ func (l *LiveRun) completeReport(rep *report.Report, d *dispatcher, writeErr err
 	if rep.Experiment != nil && !d.start.IsZero() {
 		rep.Experiment.ClockOrigin = d.start.UTC().Format(time.RFC3339Nano)
 	}
-	rep.SetAdapterLoads(l.cfg.AdapterLoads)
+	rep.SetAdapterLoads(l.cfg.LoRA.Loaded)
 	if writeErr != nil {
 		markOutcomeWriteFailure(rep, writeErr)
 	}

@@ -43,12 +43,12 @@ type sideChannels []SideChannel
 // has ended.
 func (l *LiveRun) channels(plan *dispatchPlan) sideChannels {
 	var cs sideChannels
-	every := seriesInterval(l.cfg.MetricsInterval)
-	if l.cfg.MetricsURL != "" {
-		cs = append(cs, &engineChannel{url: l.cfg.MetricsURL, every: every})
+	every := seriesInterval(l.cfg.EngineMetrics.Interval)
+	if l.cfg.EngineMetrics.URL != "" {
+		cs = append(cs, &engineChannel{url: l.cfg.EngineMetrics.URL, every: every})
 	}
-	if len(l.cfg.BackendMetricsURLs) > 0 {
-		cs = append(cs, &backendChannel{urls: l.cfg.BackendMetricsURLs, every: every})
+	if len(l.cfg.EngineMetrics.BackendURLs) > 0 {
+		cs = append(cs, &backendChannel{urls: l.cfg.EngineMetrics.BackendURLs, every: every})
 	}
 	if l.cfg.GPUSampler != nil {
 		cs = append(cs, &gpuChannel{sampler: l.cfg.GPUSampler})

@@ -14,15 +14,15 @@ var _ = Describe("the adapters field", func() {
 	It("reads a weighted mix, normalised to sum to 1", func() {
 		c, err := suites.Parse(inline, []byte(minimal+"adapters: {sql: 5, chat: 3, base: 2}\n"))
 		Expect(err).NotTo(HaveOccurred())
-		Expect(c.Adapters.Names).To(Equal([]string{"base", "chat", "sql"}))
-		Expect(c.Adapters.Weights).To(Equal([]float64{0.2, 0.3, 0.5}))
+		Expect(c.LoRA.Mix.Names).To(Equal([]string{"base", "chat", "sql"}))
+		Expect(c.LoRA.Mix.Weights).To(Equal([]float64{0.2, 0.3, 0.5}))
 		Expect(c.AdapterForm).To(Equal(openai.AdapterByName))
 	})
 
 	It("has no mix when absent", func() {
 		c, err := suites.Parse(inline, []byte(minimal))
 		Expect(err).NotTo(HaveOccurred())
-		Expect(c.Adapters).To(BeNil())
+		Expect(c.LoRA.Mix).To(BeNil())
 	})
 
 	It("names adapters BASE:ADAPTER for an SGLang engine", func() {

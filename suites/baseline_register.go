@@ -110,7 +110,7 @@ func (s *abEngineStarter) start(ctx context.Context, side compare.Side, cfg *ser
 	if t.Model != "" {
 		client.Model = t.Model
 	}
-	cfg.Client, cfg.MetricsURL, cfg.Engine = &client, t.MetricsURL, t.Engine
+	cfg.Client, cfg.EngineMetrics.URL, cfg.Engine = &client, t.MetricsURL, t.Engine
 	logPath := filepath.Join(s.dir, fmt.Sprintf("engine-%s-%d-%s.log", side, s.n[side], spec.Kind))
 	return func() {
 		stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Minute)

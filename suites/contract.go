@@ -1,10 +1,11 @@
 package suites
 
 import (
-	"github.com/servebench/servebench/servebench/media"
 	"time"
 
+	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/capacity"
+	"github.com/servebench/servebench/servebench/media"
 	"github.com/servebench/servebench/servebench/openai"
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
@@ -60,14 +61,6 @@ type Contract struct {
 	Warmup int
 	// MaxConcurrency caps the client's requests in flight (0: no cap).
 	MaxConcurrency int
-	// BoundedMemory is deprecated and changes nothing: every load point
-	// runs in memory that does not grow with its length. The YAML key
-	// bounded_memory is still read, with a warning in Warnings.
-	BoundedMemory bool
-	// Warnings are what the contract file said that is accepted for now
-	// but will be refused (deprecated keys), each naming the file, line and
-	// field; Register prints them.
-	Warnings []string
 	// BenchmarkReport is the format of the llm-d Benchmark Report written
 	// in every load point's run directory: "json" (the default), "yaml" or
 	// "none".
@@ -79,20 +72,17 @@ type Contract struct {
 	// BackendHeader names the response header that says which backend
 	// behind a gateway served each request; BackendMetrics are the
 	// replicas' Prometheus endpoints (see openai.Client.BackendHeader
-	// and servebench.RunConfig.BackendMetricsURLs).
+	// and servebench.EngineMetricsConfig.BackendURLs).
 	BackendHeader  string
 	BackendMetrics []string
-	// Adapters is the LoRA adapter mix each load point's requests are
-	// drawn from (see servebench.RunConfig.Adapters); nil without one.
-	// AdapterForm is how an adapter is named in a request's model, chosen
-	// by the engine kind (openai.AdapterBaseColon for SGLang).
-	Adapters *schedule.AdapterMix
-	// LoadAdapters are the LoRA adapters to load into the engine before
-	// the first load point, from `load_adapters:` (see
-	// servebench.RunConfig.LoadAdapters); AdapterLoadTimeout bounds each
-	// load call (0: the default).
-	LoadAdapters       []openai.AdapterLoad
-	AdapterLoadTimeout time.Duration
+	// LoRA is the LoRA adapter mix each load point's requests are drawn
+	// from (Mix, from `adapters:`; nil without one) and the adapters to load
+	// into the engine before the first load point (Load, from
+	// `load_adapters:`, each load call bounded by LoadTimeout, 0: the
+	// default); see servebench.RunConfig.LoRA. Keep and Loaded stay unset:
+	// the contract's load points share the loads (loaded) and a suite
+	// leaves no adapter behind.
+	LoRA servebench.LoRAConfig
 	// loaded holds the adapter loads done on each engine (by base URL),
 	// which the contract's later load points there share (copies of the
 	// contract too).
@@ -103,11 +93,13 @@ type Contract struct {
 	// loopback).
 	Images      *media.PoolSpec
 	ImageServer string
+	// AdapterForm is how an adapter is named in a request's model, chosen
+	// by the engine kind (openai.AdapterBaseColon for SGLang).
 	AdapterForm openai.AdapterForm
-	// History is what the later turns of the workload's conversations
-	// carry as the earlier answers (see servebench.RunConfig.History):
+	// TurnHistory is what the later turns of the workload's conversations
+	// carry as the earlier answers (see servebench.RunConfig.TurnHistory):
 	// from `history:`, empty (engine) when absent.
-	History schedule.History
+	TurnHistory schedule.History
 	// UserSearch is the closed-loop search of a contract whose arrival
 	// declares "users: auto", from its search section; nil otherwise.
 	UserSearch *capacity.AutoUsers
@@ -168,28 +160,20 @@ type EngineProcess struct {
 	Env map[string]string `json:"env,omitempty"`
 }
 
-// ArrivalSpec declares a contract's arrival process.
+// ArrivalSpec declares a contract's arrival process: the run's own spec
+// (process, burstiness, burst size, users, think time, time scale, seed),
+// with the contract's load points. RateRPS is the one rate of a contract
+// that declares one; Rates lists every load point's rate.
 type ArrivalSpec struct {
-	// Process is the arrival process (see schedule.Processes).
-	Process schedule.Process
+	schedule.ArrivalSpec
 	// Rates are the offered rates in requests per second: one for a single
 	// load point, several (ascending) for a sweep; none for replay and
 	// closed loop.
 	Rates []float64
-	// Burstiness is the gamma shape k (CV = 1/sqrt(k)).
-	Burstiness float64
-	// BurstSize is b for burst groups.
-	BurstSize int
-	// Users and ThinkTime describe a closed loop. UsersAuto ("users:
-	// auto") searches the SLO concurrency instead of running one number of
-	// users (see Contract.UserSearch).
-	Users     int
+	// UsersAuto ("users: auto") searches the SLO concurrency of a closed
+	// loop instead of running one number of users (see
+	// Contract.UserSearch).
 	UsersAuto bool
-	ThinkTime time.Duration
-	// TimeScale multiplies stored timestamps in replay (default 1).
-	TimeScale float64
-	// Seed seeds the sampled processes (default 1).
-	Seed int64
 }
 
 // Sweep reports whether the contract tests several offered rates.

@@ -14,13 +14,13 @@ var _ = Describe("the history field", func() {
 	It("reads engine and workload, and leaves it empty (engine) when absent", func() {
 		c, err := suites.Parse(inline, []byte(minimal+"history: workload\n"))
 		Expect(err).NotTo(HaveOccurred())
-		Expect(c.History).To(Equal(schedule.HistoryWorkload))
+		Expect(c.TurnHistory).To(Equal(schedule.HistoryWorkload))
 		c, err = suites.Parse(inline, []byte(minimal+"history: engine\n"))
 		Expect(err).NotTo(HaveOccurred())
-		Expect(c.History).To(Equal(schedule.HistoryEngine))
+		Expect(c.TurnHistory).To(Equal(schedule.HistoryEngine))
 		c, err = suites.Parse(inline, []byte(minimal))
 		Expect(err).NotTo(HaveOccurred())
-		Expect(c.History).To(BeEmpty())
+		Expect(c.TurnHistory).To(BeEmpty())
 	})
 
 	DescribeTable("names the file, line and field of a bad value",

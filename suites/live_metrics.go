@@ -16,7 +16,7 @@ func (c *Contract) serveLiveMetrics(observer servebench.Observer) (servebench.Ob
 		return observer, func() {}, nil
 	}
 	m := livemetrics.New()
-	if c.Adapters != nil {
+	if c.LoRA.Mix != nil {
 		m = livemetrics.NewWithAdapters()
 	}
 	srv, err := livemetrics.Serve(c.MetricsListen, m)

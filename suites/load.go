@@ -21,7 +21,7 @@ import (
 var contractFields = []string{
 	"name", "labels", "engine", "base_url", "model", "api_key_env", "endpoint", "length_control",
 	"workload", "arrival", "count", "duration", "warmup", "max_concurrency", "timeouts", "slo",
-	"objectives", "schedule_lag_tolerance", "artifacts", "baseline", "bounded_memory",
+	"objectives", "schedule_lag_tolerance", "artifacts", "baseline",
 	"benchmark_report", "metrics_listen", "backend_header", "backend_metrics", "search", "adapters", "adapter_assignment",
 	"history", "images", "load_adapters", "adapter_load_timeout",
 }
@@ -191,8 +191,7 @@ func defaultLengthControl(kind string) openai.LengthControl {
 	return openai.LengthIgnoreEOS
 }
 
-// bounds reads count, duration, warmup, max_concurrency and the
-// deprecated bounded_memory.
+// bounds reads count, duration, warmup and max_concurrency.
 func (d *decoder) bounds(m *mapping, c *Contract) {
 	c.Count = d.integer(m, "count", 1)
 	c.Duration = d.duration(m, "duration")
@@ -204,11 +203,6 @@ func (d *decoder) bounds(m *mapping, c *Contract) {
 	}
 	c.Warmup = d.integer(m, "warmup", 0)
 	c.MaxConcurrency = d.integer(m, "max_concurrency", 0)
-	c.BoundedMemory = d.boolean(m, "bounded_memory", false)
-	if n := m.get("bounded_memory"); n != nil {
-		c.Warnings = append(c.Warnings, fmt.Sprintf("%s:%d:%d: bounded_memory: deprecated and changes nothing (every run is bounded); the next release refuses it",
-			d.file, n.Line, n.Column))
-	}
 }
 
 // timeouts reads the per-request deadlines and the spec bounds.

@@ -10,7 +10,7 @@ import (
 // `load_adapters: {NAME: PATH, ...}` in the order written, and
 // `adapter_load_timeout`, the deadline of each load call.
 func (d *decoder) adapterLoads(m *mapping, c *Contract) {
-	c.AdapterLoadTimeout = d.duration(m, "adapter_load_timeout")
+	c.LoRA.LoadTimeout = d.duration(m, "adapter_load_timeout")
 	n := m.get("load_adapters")
 	if n == nil {
 		if t := m.get("adapter_load_timeout"); t != nil {
@@ -42,6 +42,6 @@ func (d *decoder) adapterLoads(m *mapping, c *Contract) {
 		seen[k.Value] = true
 	}
 	if len(loads) == len(n.Content)/2 {
-		c.LoadAdapters, c.loaded = loads, &loadedAdapters{}
+		c.LoRA.Load, c.loaded = loads, &loadedAdapters{}
 	}
 }

@@ -62,5 +62,5 @@ func (d *decoder) adapters(m *mapping, c *Contract) {
 			return
 		}
 	}
-	c.Adapters = mix
+	c.LoRA.Mix = mix
 }

@@ -18,8 +18,8 @@ var _ = Describe("the load_adapters field", func() {
 	It("reads the adapters to load in the order written, and the load deadline", func() {
 		c, err := suites.Parse(inline, []byte(minimal+"load_adapters: {sql: /models/sql, chat: /models/chat}\nadapter_load_timeout: 2m\n"))
 		Expect(err).NotTo(HaveOccurred())
-		Expect(c.LoadAdapters).To(Equal([]openai.AdapterLoad{{Name: "sql", Path: "/models/sql"}, {Name: "chat", Path: "/models/chat"}}))
-		Expect(c.AdapterLoadTimeout).To(Equal(2 * time.Minute))
+		Expect(c.LoRA.Load).To(Equal([]openai.AdapterLoad{{Name: "sql", Path: "/models/sql"}, {Name: "chat", Path: "/models/chat"}}))
+		Expect(c.LoRA.LoadTimeout).To(Equal(2 * time.Minute))
 	})
 
 	DescribeTable("names the file, line and field of a bad entry",

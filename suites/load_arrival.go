@@ -2,6 +2,7 @@ package suites
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/servebench/servebench/servebench/schedule"
 
@@ -33,7 +34,7 @@ func (d *decoder) arrival(m *mapping, c *Contract) {
 		d.errorf(a.get("process"), "arrival.process", "%v", err)
 		return
 	}
-	spec := ArrivalSpec{Process: process, Seed: 1}
+	spec := ArrivalSpec{ArrivalSpec: schedule.ArrivalSpec{Process: process, Seed: 1}}
 	allowed := arrivalFields[spec.Process]
 	for _, f := range []string{"rate", "rates", "burstiness", "burst_size", "users", "think_time", "time_scale"} {
 		if a.has(f) && !contains(allowed, f) {
@@ -51,13 +52,16 @@ func (d *decoder) arrival(m *mapping, c *Contract) {
 	switch {
 	case spec.Process.Sampled():
 		spec.Rates = d.rates(a)
+		if len(spec.Rates) == 1 {
+			spec.RateRPS = spec.Rates[0]
+		}
 	case spec.Process == schedule.ProcessClosed:
 		if n := a.get("users"); n != nil && n.Kind == yaml.ScalarNode && n.Value == "auto" {
 			spec.UsersAuto = true
 		} else if d.required(a, "users") {
 			spec.Users = d.integer(a, "users", 1)
 		}
-		spec.ThinkTime = d.duration(a, "think_time")
+		spec.ThinkTimeMS = float64(d.duration(a, "think_time")) / float64(time.Millisecond)
 	case spec.Process == schedule.ProcessReplay:
 		spec.TimeScale = 1
 		if v := d.positive(a, "time_scale"); v != nil {

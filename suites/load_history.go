@@ -15,5 +15,5 @@ func (d *decoder) history(m *mapping, c *Contract) {
 		d.errorf(m.get("history"), "history", "%v", err)
 		return
 	}
-	c.History = h
+	c.TurnHistory = h
 }

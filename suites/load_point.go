@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/schedule"
 )
 
@@ -74,7 +75,7 @@ func (c *Contract) RunBudget(p LoadPoint) time.Duration {
 	case c.Arrival.Process == schedule.ProcessClosed:
 		users := max(c.Arrival.Users, 1) // a user search's first run may have one
 		rounds := (c.Count + users - 1) / users
-		window = time.Duration(rounds) * (perRequest + c.Arrival.ThinkTime)
+		window = time.Duration(rounds) * (perRequest + record.FromMillis(c.Arrival.ThinkTimeMS))
 	case c.Arrival.Process == schedule.ProcessReplay:
 		for _, r := range c.Workload.Requests {
 			if r.ScheduledMS != nil {

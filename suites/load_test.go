@@ -62,7 +62,7 @@ var _ = Describe("Load", func() {
 		Expect(c.LengthControl).To(Equal(openai.LengthIgnoreEOSMinTokens))
 		Expect(c.Workload.Requests).To(HaveLen(8))
 		Expect(c.WorkloadSource).To(Equal(filepath.Join("testdata", "workload.jsonl")))
-		Expect(c.Arrival).To(Equal(suites.ArrivalSpec{Process: "gamma", Rates: []float64{2, 4, 8}, Burstiness: 0.5, Seed: 42}))
+		Expect(c.Arrival).To(Equal(suites.ArrivalSpec{ArrivalSpec: schedule.ArrivalSpec{Process: "gamma", Burstiness: 0.5, Seed: 42}, Rates: []float64{2, 4, 8}}))
 		Expect(c.Count).To(Equal(200))
 		Expect(c.Warmup).To(Equal(10))
 		Expect(c.Timeouts).To(Equal(suites.Timeouts{
@@ -92,18 +92,14 @@ var _ = Describe("Load", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(c.Endpoint).To(Equal(openai.EndpointChat))
 		Expect(c.LengthControl).To(Equal(openai.LengthIgnoreEOS))
-		Expect(c.Arrival).To(Equal(suites.ArrivalSpec{Process: "constant", Rates: []float64{5}, Seed: 1}))
+		Expect(c.Arrival).To(Equal(suites.ArrivalSpec{ArrivalSpec: schedule.ArrivalSpec{Process: "constant", RateRPS: 5, Seed: 1}, Rates: []float64{5}}))
 		Expect(c.Objectives).To(Equal(suites.Objectives{ValidLoad: true, Confidence: 0.95}))
 		Expect(c.AllLabels()).To(Equal([]string{"engine:simengine"}))
 	})
 
-	It("accepts the deprecated bounded_memory with a warning naming its file, line and field", func() {
-		c, err := suites.Parse(inline, []byte(edit(0, "bounded_memory: true")))
-		Expect(err).NotTo(HaveOccurred())
-		Expect(c.Warnings).To(Equal([]string{"testdata/inline.yaml:10:17: bounded_memory: deprecated and changes nothing (every run is bounded); the next release refuses it"}))
-		c, err = suites.Parse(inline, []byte(minimal))
-		Expect(err).NotTo(HaveOccurred())
-		Expect(c.Warnings).To(BeEmpty())
+	It("refuses bounded_memory, removed with the run modes", func() {
+		_, err := suites.Parse(inline, []byte(edit(0, "bounded_memory: true")))
+		Expect(err).To(MatchError(ContainSubstring("testdata/inline.yaml:10:1: bounded_memory: unknown field")))
 	})
 
 	It("takes any percentile level in (0, 100] for a percentile objective", func() {
@@ -161,8 +157,8 @@ var _ = Describe("Load", func() {
 			`testdata/inline.yaml:11:21: adapter_assignment: want random or round-robin, got "cyclic"`),
 		Entry("an adapter assignment without adapters", edit(0, "adapter_assignment: round-robin"),
 			`testdata/inline.yaml:10:21: adapter_assignment: assigns the adapters of an adapters: mix, and there is none`),
-		Entry("a flag that is not a boolean", edit(0, "bounded_memory: sometimes"),
-			`testdata/inline.yaml:10:17: bounded_memory: want true or false, got "sometimes"`),
+		Entry("a flag that is not a boolean", edit(0, "objectives:\n  valid_load: sometimes"),
+			`testdata/inline.yaml:11:15: objectives.valid_load: want true or false, got "sometimes"`),
 		Entry("a number that is not one", edit(8, "  rate: fast"),
 			`testdata/inline.yaml:8:9: arrival.rate: want a number, got "fast"`),
 		Entry("a rate of zero", edit(8, "  rate: 0"),
@@ -172,7 +168,7 @@ var _ = Describe("Load", func() {
 		Entry("no rate", edit(8, "  seed: 4"),
 			`testdata/inline.yaml:7:3: arrival.rate: required for the open-loop processes: the offered rate in requests per second (or rates, a list, for a sweep)`),
 		Entry("an unknown field", edit(0, "users: 4"),
-			`testdata/inline.yaml:10:1: users: unknown field (known: adapter_assignment, adapter_load_timeout, adapters, api_key_env, arrival, artifacts, backend_header, backend_metrics, base_url, baseline, benchmark_report, bounded_memory, count, duration, endpoint, engine, history, images, labels, length_control, load_adapters, max_concurrency, metrics_listen, model, name, objectives, schedule_lag_tolerance, search, slo, timeouts, warmup, workload)`),
+			`testdata/inline.yaml:10:1: users: unknown field (known: adapter_assignment, adapter_load_timeout, adapters, api_key_env, arrival, artifacts, backend_header, backend_metrics, base_url, baseline, benchmark_report, count, duration, endpoint, engine, history, images, labels, length_control, load_adapters, max_concurrency, metrics_listen, model, name, objectives, schedule_lag_tolerance, search, slo, timeouts, warmup, workload)`),
 		Entry("a field that does not apply to the process", edit(8, "  rate: 5\n  users: 4"),
 			`testdata/inline.yaml:9:10: arrival.users: does not apply to the constant process`),
 		Entry("an unknown process", edit(7, "  process: uniform"),

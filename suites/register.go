@@ -2,7 +2,6 @@ package suites
 
 import (
 	"fmt"
-	"os"
 	"sync"
 	"time"
 
@@ -45,9 +44,6 @@ func Register(contracts ...*Contract) {
 // register builds one contract's container.
 func register(c *Contract) {
 	contractFiles.Store(c.Path, true)
-	for _, w := range c.Warnings {
-		fmt.Fprintln(os.Stderr, "servebench: warning:", w)
-	}
 	ginkgo.Describe(c.Name, ginkgo.Label(c.AllLabels()...), ginkgo.Ordered, ginkgo.ContinueOnFailure, ginkgo.Serial, c.Location("name"), func() {
 		if c.Baseline != nil {
 			registerBaseline(c)

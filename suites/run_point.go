@@ -13,7 +13,6 @@ import (
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/openai"
 	"github.com/servebench/servebench/servebench/report"
-	"github.com/servebench/servebench/servebench/schedule"
 	"github.com/servebench/servebench/servebench/score"
 )
 
@@ -49,7 +48,7 @@ func (c *Contract) RunPoint(ctx context.Context, p LoadPoint, target Target, obs
 	// here, before anything is sent or written.
 	rep, err := openai.CheckServedModel(ctx, cfg.Client)
 	if err == nil {
-		err = servebench.CheckServedAdapters(rep.ServedModels, cfg.Adapters)
+		err = servebench.CheckServedAdapters(rep.ServedModels, cfg.LoRA.Mix)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("contract %s, %s: %w", c.Name, p.Name, err)
@@ -88,7 +87,8 @@ func (c *Contract) RunPoint(ctx context.Context, p LoadPoint, target Target, obs
 	return res, nil
 }
 
-// runConfig builds the runner's configuration for one load point.
+// runConfig builds the runner's configuration for one load point: the
+// contract's Settings at p's rate against target.
 func (c *Contract) runConfig(p LoadPoint, target Target) (servebench.RunConfig, error) {
 	client := &openai.Client{
 		BaseURL:           target.BaseURL,
@@ -107,30 +107,26 @@ func (c *Contract) runConfig(p LoadPoint, target Target) (servebench.RunConfig, 
 			return servebench.RunConfig{}, fmt.Errorf("contract %s: api_key_env names %s, which is empty", c.Name, c.APIKeyEnv)
 		}
 	}
-	cfg := servebench.RunConfig{
-		Workload:           c.Workload,
-		Adapters:           c.Adapters,
-		LoadAdapters:       c.LoadAdapters,
-		AdapterLoadTimeout: c.AdapterLoadTimeout,
-		History:            c.History,
-		Count:              c.Count,
-		Duration:           c.Duration,
-		Warmup:             c.Warmup,
-		MaxConcurrency:     c.MaxConcurrency,
-		Artifacts:          c.artifactWriters(),
-		BackendMetricsURLs: c.BackendMetrics,
-		Client:             client,
-		LagTolerance:       c.ScheduleLagTolerance,
-		Score:              score.Options{SLO: c.SLO, Confidence: c.Objectives.Confidence, Percentiles: c.Objectives.percentileLevels()},
-		Engine:             target.Engine,
-		MetricsURL:         target.MetricsURL,
-		Labels:             map[string]any{"contract": c.Name, "load_point": p.Name, "labels": c.AllLabels()},
-	}
-	a := c.Arrival
-	if err := cfg.SetArrival(schedule.ArrivalSpec{
-		Process: a.Process, RateRPS: p.RateRPS, Burstiness: a.Burstiness, BurstSize: a.BurstSize, TimeScale: a.TimeScale,
-		Users: c.closedLoopUsers(), ThinkTimeMS: float64(a.ThinkTime) / float64(time.Millisecond), Seed: a.Seed,
-	}); err != nil {
+	arrival := c.Arrival.ArrivalSpec
+	arrival.RateRPS, arrival.Users = p.RateRPS, c.closedLoopUsers()
+	cfg, err := servebench.Settings{
+		Workload:       c.Workload,
+		Arrival:        arrival,
+		Count:          c.Count,
+		Duration:       c.Duration,
+		Warmup:         c.Warmup,
+		MaxConcurrency: c.MaxConcurrency,
+		LagTolerance:   c.ScheduleLagTolerance,
+		Client:         client,
+		LoRA:           c.LoRA,
+		EngineMetrics:  servebench.EngineMetricsConfig{URL: target.MetricsURL, BackendURLs: c.BackendMetrics},
+		TurnHistory:    c.TurnHistory,
+		Score:          score.Options{SLO: c.SLO, Confidence: c.Objectives.Confidence, Percentiles: c.Objectives.percentileLevels()},
+		Engine:         target.Engine,
+		Labels:         map[string]any{"contract": c.Name, "load_point": p.Name, "labels": c.AllLabels()},
+		Artifacts:      c.artifactWriters(),
+	}.RunConfig()
+	if err != nil {
 		return servebench.RunConfig{}, fmt.Errorf("contract %s: %w", c.Name, err)
 	}
 	return cfg, nil
@@ -149,7 +145,7 @@ func (c *Contract) closedLoopUsers() int {
 // first load point there, and gives every point the loads: the engine
 // refuses an adapter loaded twice.
 func (c *Contract) loadAdapters(ctx context.Context, cfg *servebench.RunConfig) error {
-	if len(cfg.LoadAdapters) == 0 {
+	if len(cfg.LoRA.Load) == 0 {
 		return nil
 	}
 	if c.loaded == nil {
@@ -159,7 +155,7 @@ func (c *Contract) loadAdapters(ctx context.Context, cfg *servebench.RunConfig) 
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if loads, ok := l.byURL[cfg.Client.BaseURL]; ok {
-		cfg.AdapterLoads = loads
+		cfg.LoRA.Loaded = loads
 		return nil
 	}
 	loads, err := servebench.LoadAdapters(ctx, *cfg)
@@ -170,7 +166,7 @@ func (c *Contract) loadAdapters(ctx context.Context, cfg *servebench.RunConfig) 
 		l.byURL = map[string][]report.AdapterLoad{}
 	}
 	l.byURL[cfg.Client.BaseURL] = loads
-	cfg.AdapterLoads = loads
+	cfg.LoRA.Loaded = loads
 	return nil
 }
 

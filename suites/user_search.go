@@ -98,7 +98,7 @@ func (c *Contract) RunUserSearch(ctx context.Context, target Target) (*capacity.
 	}
 	rep, err := openai.CheckServedModel(ctx, cfg.Client)
 	if err == nil {
-		err = servebench.CheckServedAdapters(rep.ServedModels, cfg.Adapters)
+		err = servebench.CheckServedAdapters(rep.ServedModels, cfg.LoRA.Mix)
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("contract %s, %s: %w", c.Name, userSearchPoint.Name, err)

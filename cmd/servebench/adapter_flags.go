@@ -42,7 +42,7 @@ func (f *adapterFlags) register(fs *flag.FlagSet) {
 }
 
 // apply sets the run's adapter mix and the client's adapter form.
-func (f *adapterFlags) apply(cfg *servebench.RunConfig) error {
+func (f *adapterFlags) apply(cfg *servebench.Settings) error {
 	switch f.form {
 	case "name":
 		cfg.Client.AdapterForm = openai.AdapterByName
@@ -67,17 +67,17 @@ func (f *adapterFlags) apply(cfg *servebench.RunConfig) error {
 	if err := mix.SetAssignment(f.assignment); err != nil {
 		return fmt.Errorf("--adapter-assignment: %w", err)
 	}
-	cfg.Adapters = mix
+	cfg.LoRA.Mix = mix
 	return nil
 }
 
 // applyLoads sets the adapters to load before the run and the deadline of
 // each load call.
-func (f *adapterFlags) applyLoads(cfg *servebench.RunConfig) error {
+func (f *adapterFlags) applyLoads(cfg *servebench.Settings) error {
 	if f.loadTimeout <= 0 {
 		return fmt.Errorf("--adapter-load-timeout: want a duration above 0, got %v", f.loadTimeout)
 	}
-	cfg.AdapterLoadTimeout, cfg.KeepAdapters = f.loadTimeout, f.keep
+	cfg.LoRA.LoadTimeout, cfg.LoRA.Keep = f.loadTimeout, f.keep
 	if f.load == "" {
 		return nil
 	}
@@ -88,22 +88,22 @@ func (f *adapterFlags) applyLoads(cfg *servebench.RunConfig) error {
 	if cfg.Shard != nil && cfg.Shard.Count > 1 {
 		return fmt.Errorf("--load-adapters: every shard would load the adapters into the one engine, which refuses a second load; load them once before the shards start")
 	}
-	cfg.LoadAdapters = loads
+	cfg.LoRA.Load = loads
 	return nil
 }
 
 // unloadAdapters unloads what loadAdapters loaded (unless --keep-adapters)
 // when the command is over, and says so.
 func unloadAdapters(cfg *servebench.RunConfig, stderr io.Writer) {
-	if len(cfg.AdapterLoads) == 0 || cfg.KeepAdapters {
+	if len(cfg.LoRA.Loaded) == 0 || cfg.LoRA.Keep {
 		return
 	}
-	if err := servebench.UnloadAdapters(context.Background(), *cfg, cfg.AdapterLoads); err != nil {
+	if err := servebench.UnloadAdapters(context.Background(), *cfg, cfg.LoRA.Loaded); err != nil {
 		fmt.Fprintf(stderr, "warning: %v (the engine still serves them; a rerun's load will be refused until they are unloaded)\n", err)
 		return
 	}
-	names := make([]string, len(cfg.AdapterLoads))
-	for i, l := range cfg.AdapterLoads {
+	names := make([]string, len(cfg.LoRA.Loaded))
+	for i, l := range cfg.LoRA.Loaded {
 		names[i] = l.Adapter
 	}
 	fmt.Fprintf(stderr, "adapters unloaded: %s\n", strings.Join(names, ", "))
@@ -113,7 +113,7 @@ func unloadAdapters(cfg *servebench.RunConfig, stderr io.Writer) {
 // preflight finds them in the engine's model list, and says what each
 // load took.
 func loadAdapters(ctx context.Context, cfg *servebench.RunConfig, stderr io.Writer) error {
-	if len(cfg.LoadAdapters) == 0 || cfg.AdapterLoads != nil {
+	if len(cfg.LoRA.Load) == 0 || cfg.LoRA.Loaded != nil {
 		return nil
 	}
 	loads, err := servebench.LoadAdapters(ctx, *cfg)
@@ -126,6 +126,6 @@ func loadAdapters(ctx context.Context, cfg *servebench.RunConfig, stderr io.Writ
 		}
 		return err
 	}
-	cfg.AdapterLoads = loads
+	cfg.LoRA.Loaded = loads
 	return nil
 }

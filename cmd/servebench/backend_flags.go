@@ -39,7 +39,7 @@ func (f *backendFlags) register(fs *flag.FlagSet) {
 }
 
 // apply sets the client's header and the run's replica endpoints.
-func (f *backendFlags) apply(cfg *servebench.RunConfig) error {
+func (f *backendFlags) apply(cfg *servebench.Settings) error {
 	if f.header != "" {
 		if err := openai.ValidateHeader(f.header, ""); err != nil {
 			return fmt.Errorf("--backend-header: %w", err)
@@ -51,6 +51,6 @@ func (f *backendFlags) apply(cfg *servebench.RunConfig) error {
 			return fmt.Errorf("--backend-metrics: %w", err)
 		}
 	}
-	cfg.BackendMetricsURLs = f.metrics
+	cfg.EngineMetrics.BackendURLs = f.metrics
 	return nil
 }

@@ -20,7 +20,7 @@ func (f *benchmarkReportFlags) register(fs *flag.FlagSet) {
 }
 
 // apply adds the report's writer to cfg.
-func (f *benchmarkReportFlags) apply(cfg *servebench.RunConfig) error {
+func (f *benchmarkReportFlags) apply(cfg *servebench.Settings) error {
 	if f.format == "none" {
 		return nil
 	}

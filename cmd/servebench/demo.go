@@ -86,9 +86,9 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 		Workload: w, Arrival: arrival, Duration: *window, Warmup: 4, OutputDir: *output,
 		Client: &openai.Client{BaseURL: engine.BaseURL(), Model: engineCfg.Model, Endpoint: openai.EndpointCompletions,
 			Stream: true, TotalTimeout: 30 * time.Second, IdleTimeout: 10 * time.Second},
-		Score:      score.Options{SLO: report.SLO{TTFT: *ttft, TPOT: *tpot}},
-		Engine:     &report.EngineInfo{Kind: "simengine", Model: engineCfg.Model, Version: "in-process"},
-		MetricsURL: engine.BaseURL() + "/metrics",
+		Score:         score.Options{SLO: report.SLO{TTFT: *ttft, TPOT: *tpot}},
+		Engine:        &report.EngineInfo{Kind: "simengine", Model: engineCfg.Model, Version: "in-process"},
+		EngineMetrics: servebench.EngineMetricsConfig{URL: engine.BaseURL() + "/metrics"},
 	}
 	if cfg.OutputDir == "" {
 		if cfg.OutputDir, err = os.MkdirTemp("", "servebench-demo-"); err != nil {

@@ -37,7 +37,7 @@ func (f *imageFlags) register(fs *flag.FlagSet) {
 
 // apply parses the flags into the pool's declaration, each bad value named
 // by its flag; the pool itself is built by prepare, before any load.
-func (f *imageFlags) apply(cfg *servebench.RunConfig, seed int64) error {
+func (f *imageFlags) apply(cfg *servebench.Settings) error {
 	if f.sizes == "" {
 		return nil
 	}
@@ -45,7 +45,7 @@ func (f *imageFlags) apply(cfg *servebench.RunConfig, seed int64) error {
 	if err != nil {
 		return fmt.Errorf("--images: %w", err)
 	}
-	spec := media.PoolSpec{Sizes: sizes, Size: f.pool, PerRequest: f.perRequest, Seed: uint64(seed)}
+	spec := media.PoolSpec{Sizes: sizes, Size: f.pool, PerRequest: f.perRequest, Seed: uint64(cfg.Arrival.Seed)}
 	if spec.Format, err = media.ParseImageFormat(f.format); err != nil {
 		return fmt.Errorf("--image-format: %w", err)
 	}

@@ -28,7 +28,7 @@ func (f *metricsListenFlags) start(cfg *servebench.RunConfig, stderr io.Writer) 
 		return nil
 	}
 	m := livemetrics.New()
-	if cfg.Adapters != nil {
+	if cfg.LoRA.Mix != nil {
 		m = livemetrics.NewWithAdapters()
 	}
 	srv, err := livemetrics.Serve(f.addr, m)

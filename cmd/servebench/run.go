@@ -35,7 +35,6 @@ type runFlags struct {
 	gpu              telemetryFlags
 	sharding         shardFlags
 	metricsInterval  time.Duration
-	boundedMemory    bool
 	requestsInReport bool
 	users            usersFlag
 	searchUsers      bool // sweep --users auto sets it
@@ -77,7 +76,6 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.lagTolerance, "schedule-lag-tolerance", schedule.DefaultLagTolerance, "schedule lag beyond which the run is not valid")
 	fs.StringVar(&f.apiKeyEnv, "api-key-env", "", "environment variable holding the API key (never written anywhere)")
 	fs.StringVar(&f.metricsURL, "metrics-url", "", "the engine's Prometheus endpoint, scraped before and after the measurement (e.g. http://127.0.0.1:8000/metrics)")
-	fs.BoolVar(&f.boundedMemory, "bounded-memory", false, "deprecated, no effect: every run keeps no per-request state and writes its request entries to requests.jsonl")
 	fs.BoolVar(&f.requestsInReport, "requests-in-report", false, "also keep every request's entry in report.json (memory then grows with the run's length)")
 	fs.DurationVar(&f.metricsInterval, "metrics-interval", enginemetrics.DefaultInterval, "with --metrics-url: scrape this often through the measurement and put the series in the report (0: only before and after)")
 	fs.StringVar(&f.output, "output", "", "run directory for schedule.json, outcomes.jsonl and report.json (required)")
@@ -186,42 +184,17 @@ func (f *runFlags) checkRequired() error {
 	return nil
 }
 
-// config turns the flags into a RunConfig, rejecting bad combinations.
+// config turns the flags into a RunConfig, rejecting bad combinations:
+// the flags' Settings, built by the one mapping, with the run's progress
+// display and GPU sampler.
 func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
-	var cfg servebench.RunConfig
-	if err := f.checkRequired(); err != nil {
-		return cfg, err
-	}
-	if err := f.checkFlags(); err != nil {
-		return cfg, err
-	}
-	if err := schedule.CheckPrintableName("--model", f.model); err != nil {
-		return cfg, err
-	}
-	endpoint, err := openai.ParseEndpoint(f.endpoint)
+	s, err := f.settings()
 	if err != nil {
-		return cfg, fmt.Errorf("--endpoint: %w", err)
+		return servebench.RunConfig{}, err
 	}
-	if err := checkObjectiveFlags(endpoint, f.ttftSLO, f.tpotSLO, f.e2eSLO); err != nil {
-		return cfg, err
-	}
-	lc, err := openai.ParseLengthControl(f.lengthControl)
-	if err != nil {
-		return cfg, fmt.Errorf("--length-control: %w", err)
-	}
-	w, err := schedule.LoadWorkload(f.workload)
+	cfg, err := s.RunConfig()
 	if err != nil {
 		return cfg, err
-	}
-	if f.boundedMemory {
-		fmt.Fprintln(stderr, "servebench: warning: --bounded-memory is deprecated and changes nothing: every run is bounded (request entries go to requests.jsonl; --requests-in-report keeps them in report.json too); the next release refuses it")
-	}
-	cfg = servebench.RunConfig{
-		Workload: w, Count: f.count, Duration: f.duration, Warmup: f.warmup,
-		MaxConcurrency: f.maxConcurrency, LagTolerance: f.lagTolerance, OutputDir: f.output, MetricsURL: f.metricsURL, MetricsInterval: metricsIntervalFlag(f.metricsInterval), KeepRequests: f.requestsInReport,
-		Score: score.Options{SLO: report.SLO{
-			TTFT: f.ttftSLO, TPOT: f.tpotSLO, E2E: f.e2eSLO, TTFTFromScheduled: f.ttftFromScheduled,
-		}},
 	}
 	if !f.noProgress {
 		cfg.Observer = newProgress(stderr)
@@ -231,34 +204,71 @@ func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
 	} else if gpu != nil {
 		cfg.GPUSampler = gpu
 	}
-	if err := f.sharding.apply(&cfg); err != nil {
-		return cfg, err
+	return cfg, nil
+}
+
+// settings are the run the flags declare, each error naming its flag.
+func (f *runFlags) settings() (servebench.Settings, error) {
+	var s servebench.Settings
+	if err := f.checkRequired(); err != nil {
+		return s, err
 	}
-	if err := f.benchReport.apply(&cfg); err != nil {
-		return cfg, err
+	if err := f.checkFlags(); err != nil {
+		return s, err
 	}
-	if err := cfg.SetArrival(f.arrivalSpec()); err != nil {
-		return cfg, err
+	if err := schedule.CheckPrintableName("--model", f.model); err != nil {
+		return s, err
+	}
+	c, err := f.client()
+	if err != nil {
+		return s, err
+	}
+	if err := checkObjectiveFlags(c.Endpoint, f.ttftSLO, f.tpotSLO, f.e2eSLO); err != nil {
+		return s, err
+	}
+	w, err := schedule.LoadWorkload(f.workload)
+	if err != nil {
+		return s, err
+	}
+	s = servebench.Settings{
+		Workload: w, Arrival: f.arrivalSpec(), Count: f.count, Duration: f.duration, Warmup: f.warmup,
+		MaxConcurrency: f.maxConcurrency, LagTolerance: f.lagTolerance, OutputDir: f.output, KeepRequests: f.requestsInReport,
+		EngineMetrics: servebench.EngineMetricsConfig{URL: f.metricsURL, Interval: metricsIntervalFlag(f.metricsInterval)},
+		Score: score.Options{SLO: report.SLO{
+			TTFT: f.ttftSLO, TPOT: f.tpotSLO, E2E: f.e2eSLO, TTFTFromScheduled: f.ttftFromScheduled,
+		}},
+		Client: c,
+	}
+	for _, apply := range []func(*servebench.Settings) error{
+		f.sharding.apply, f.benchReport.apply, f.adapters.apply, f.images.apply, f.history.apply, f.backends.apply,
+	} {
+		if err := apply(&s); err != nil {
+			return s, err
+		}
+	}
+	return s, nil
+}
+
+// client is the client the flags declare: NewClient's defaults with the
+// flags' endpoint, key, stream, length control, deadlines and headers.
+func (f *runFlags) client() (*openai.Client, error) {
+	endpoint, err := openai.ParseEndpoint(f.endpoint)
+	if err != nil {
+		return nil, fmt.Errorf("--endpoint: %w", err)
+	}
+	lc, err := openai.ParseLengthControl(f.lengthControl)
+	if err != nil {
+		return nil, fmt.Errorf("--length-control: %w", err)
 	}
 	apiKey := ""
 	if f.apiKeyEnv != "" {
 		if apiKey = os.Getenv(f.apiKeyEnv); apiKey == "" {
-			return cfg, fmt.Errorf("--api-key-env: %s is empty or unset", f.apiKeyEnv)
+			return nil, fmt.Errorf("--api-key-env: %s is empty or unset", f.apiKeyEnv)
 		}
 	}
 	c := openai.NewClient(f.baseURL, f.model)
 	c.Endpoint, c.APIKey, c.Stream, c.LengthControl, c.KeepText, c.Logprobs = endpoint, apiKey, !f.noStream, lc, f.keepText, f.logprobs
 	c.FirstTokenTimeout, c.IdleTimeout, c.TotalTimeout = f.firstTokenTimeout, f.idleTimeout, f.timeout
 	c.Header, c.Redirects = f.headers.header.Clone(), openai.RedirectPolicy(f.followRedirects)
-	cfg.Client = c
-	if err := f.adapters.apply(&cfg); err != nil {
-		return cfg, err
-	}
-	if err := f.images.apply(&cfg, f.seed); err != nil {
-		return cfg, err
-	}
-	if err := f.history.apply(&cfg); err != nil {
-		return cfg, err
-	}
-	return cfg, f.backends.apply(&cfg)
+	return c, nil
 }

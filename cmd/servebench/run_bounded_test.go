@@ -5,20 +5,25 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
 )
 
-// run --bounded-memory writes the request entries to requests.jsonl, not
-// to the report, and score --run --requests streams them the same way.
+// run writes the request entries to requests.jsonl, not to the report, and
+// score --run --requests streams them the same way. The --bounded-memory
+// flag, which said so, is gone.
 func TestRunCommandBoundedMemory(t *testing.T) {
 	url := startSim(t, nil)
+	if code, _, stderr := runCLI("run", "--bounded-memory"); code == 0 || !strings.Contains(stderr, "bounded-memory") {
+		t.Errorf("--bounded-memory: exit %d, stderr:\n%s", code, stderr)
+	}
 	out := filepath.Join(t.TempDir(), "run")
 	code, stdout, stderr := runCLI("run", "--base-url", url, "--model", "simengine-tiny", "--endpoint", "chat",
 		"--workload", writeWorkload(t, twoRows), "--arrival", "constant", "--rate", "40", "--count", "8",
-		"--schedule-lag-tolerance", "2s", "--output", out, "--format", "json", "--no-progress", "--bounded-memory")
+		"--schedule-lag-tolerance", "2s", "--output", out, "--format", "json", "--no-progress")
 	if code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
 	}

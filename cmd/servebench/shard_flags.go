@@ -26,7 +26,7 @@ func (f *shardFlags) register(fs *flag.FlagSet) {
 }
 
 // apply sets the shard, start instant and run ID of cfg.
-func (f *shardFlags) apply(cfg *servebench.RunConfig) error {
+func (f *shardFlags) apply(cfg *servebench.Settings) error {
 	if f.runID != "" {
 		if _, err := uuid.Parse(f.runID); err != nil {
 			return fmt.Errorf("--run-id: want a UUID, got %q", f.runID)

@@ -26,8 +26,8 @@ func TestSweepLoadsTheAdaptersOnce(t *testing.T) {
 	mix, _ := schedule.ParseAdapterMix("sql=1")
 	client := &openai.Client{BaseURL: srv.BaseURL(), Model: "simengine-tiny", Endpoint: openai.EndpointCompletions, Stream: true, TotalTimeout: 20 * time.Second}
 	cfg := servebench.RunConfig{
-		Workload: w, Arrival: a, Count: 2, Client: client, OutputDir: t.TempDir(), Adapters: mix, LagTolerance: time.Second,
-		LoadAdapters: []openai.AdapterLoad{{Name: "sql", Path: "/models/sql"}},
+		Workload: w, Arrival: a, Count: 2, Client: client, OutputDir: t.TempDir(), LagTolerance: time.Second,
+		LoRA: servebench.LoRAConfig{Mix: mix, Load: []openai.AdapterLoad{{Name: "sql", Path: "/models/sql"}}},
 	}
 	plan := capacity.Plan{Rates: []float64{20, 40}, Rule: capacity.Rule{MinAttainment: 0.5}}
 	sw, err := capacity.RunSweep(context.Background(), cfg, plan)

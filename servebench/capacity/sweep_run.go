@@ -150,14 +150,14 @@ func pointDir(dir, name string, k int, nested bool) string {
 // refuses an adapter loaded twice. Every point's report carries the loads.
 // It returns the loads it did, for the sweep to undo at its end.
 func loadAdaptersOnce(ctx context.Context, cfg *servebench.RunConfig) ([]report.AdapterLoad, error) {
-	if len(cfg.LoadAdapters) == 0 || cfg.AdapterLoads != nil {
+	if len(cfg.LoRA.Load) == 0 || cfg.LoRA.Loaded != nil {
 		return nil, nil
 	}
 	loads, err := servebench.LoadAdapters(ctx, *cfg)
 	if err != nil {
 		return nil, fmt.Errorf("sweep: %w", err)
 	}
-	cfg.AdapterLoads = loads
+	cfg.LoRA.Loaded = loads
 	return loads, nil
 }
 

@@ -185,11 +185,11 @@ func (e *abEngines) unloadAll(ctx context.Context) error {
 // loadOnce loads run's adapters into its engine unless they were loaded
 // there already, and sets the loads on run.
 func (e *abEngines) loadOnce(ctx context.Context, run servebench.RunConfig) (servebench.RunConfig, error) {
-	if len(run.LoadAdapters) == 0 || run.AdapterLoads != nil || run.Client == nil {
+	if len(run.LoRA.Load) == 0 || run.LoRA.Loaded != nil || run.Client == nil {
 		return run, nil
 	}
 	if l, ok := e.loaded[run.Client.BaseURL]; ok {
-		run.AdapterLoads = l.loads
+		run.LoRA.Loaded = l.loads
 		return run, nil
 	}
 	loads, err := servebench.LoadAdapters(ctx, run)
@@ -200,7 +200,7 @@ func (e *abEngines) loadOnce(ctx context.Context, run servebench.RunConfig) (ser
 		e.loaded = map[string]engineLoads{}
 	}
 	e.loaded[run.Client.BaseURL] = engineLoads{run: run, loads: loads}
-	run.AdapterLoads = loads
+	run.LoRA.Loaded = loads
 	return run, nil
 }
 

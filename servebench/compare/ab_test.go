@@ -155,7 +155,7 @@ func TestRunABLoadsAdaptersOncePerEngine(t *testing.T) {
 		c := *side.Client
 		c.BaseURL = srv.BaseURL()
 		side.Client = &c
-		side.LoadAdapters = []openai.AdapterLoad{{Name: "sql", Path: "/models/sql"}}
+		side.LoRA.Load = []openai.AdapterLoad{{Name: "sql", Path: "/models/sql"}}
 	}
 	if _, err := compare.RunAB(context.Background(), cfg); err != nil {
 		t.Fatal(err)
@@ -172,8 +172,8 @@ func TestRunABLoadsAdaptersOncePerEngine(t *testing.T) {
 	var n engineCounter
 	cfg = abConfig(t, 2)
 	cfg.StartEngine = n.start
-	cfg.Baseline.LoadAdapters = []openai.AdapterLoad{{Name: "sql", Path: "/models/sql"}}
-	cfg.Candidate.LoadAdapters = cfg.Baseline.LoadAdapters
+	cfg.Baseline.LoRA.Load = []openai.AdapterLoad{{Name: "sql", Path: "/models/sql"}}
+	cfg.Candidate.LoRA.Load = cfg.Baseline.LoRA.Load
 	if _, err := compare.RunAB(context.Background(), cfg); err != nil || n.starts != 4 {
 		t.Errorf("fresh engines: %v after %d starts", err, n.starts)
 	}

@@ -11,7 +11,7 @@ const (
 	OutcomesFile = "outcomes.jsonl"
 	WarmupFile   = "warmup.jsonl"
 	ReportFile   = "report.json"
-	// RequestsFile holds one RequestScore per line for a BoundedMemory run.
+	// RequestsFile holds a run's request entries, one RequestScore per line.
 	RequestsFile = "requests.jsonl"
 	// ReportHTMLFile is the report as a self-contained HTML page.
 	ReportHTMLFile = "report.html"
