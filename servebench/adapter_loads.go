@@ -10,7 +10,7 @@ import (
 
 // LoadAdapters loads cfg.LoRA.Load into the engine through
 // cfg.Client, one after another in the order given, and returns each
-// load's time for the report (RunConfig.AdapterLoads). The first load
+// load's time for the report (RunConfig.LoRA.Loaded). The first load
 // that fails stops it: the adapters loaded before it are unloaded again
 // (so a rerun finds the engine as this one did), and the error names the
 // adapter, the route, the HTTP status and the engine's message. Nothing of

@@ -78,7 +78,7 @@ type BackendMetrics struct {
 	PrefixCacheHitRate *float64 `json:"prefix_cache_hit_rate"`
 	// Series is the replica's queue, running requests, KV-cache usage and
 	// preemptions through the measurement, scraped every
-	// RunConfig.MetricsInterval (nil when that is negative).
+	// RunConfig.EngineMetrics.Interval (nil when that is negative).
 	Series *EngineSeries `json:"series,omitempty"`
 }
 

@@ -144,7 +144,7 @@ type Report struct {
 	// reported cached_tokens and no engine rate was scraped.
 	PrefixCache *PrefixCache `json:"prefix_cache,omitempty"`
 	// BackendMetrics is each replica's own view of the measurement, when
-	// the run declared their endpoints (RunConfig.BackendMetricsURLs).
+	// the run declared their endpoints (RunConfig.EngineMetrics.BackendURLs).
 	BackendMetrics []BackendMetrics `json:"backend_metrics,omitempty"`
 	// Experiment records what was run, against what, and how.
 	Experiment *Experiment `json:"experiment,omitempty"`
@@ -153,7 +153,7 @@ type Report struct {
 	Drift *DriftReport `json:"drift,omitempty"`
 	// EngineSeries is the engine's queue, running requests, KV-cache usage
 	// and preemptions through the measurement, when the run scraped its
-	// metrics (RunConfig.MetricsInterval).
+	// metrics (RunConfig.EngineMetrics.Interval).
 	EngineSeries *EngineSeries `json:"engine_series,omitempty"`
 	// GPUTelemetry is what the GPUs did over the measurement and the
 	// energy per qualified request and per output token, when the run had
