@@ -192,17 +192,22 @@ func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
 	if err != nil {
 		return servebench.RunConfig{}, err
 	}
+	gpu, err := f.gpu.sampler(stderr)
+	if err != nil {
+		return servebench.RunConfig{}, err
+	}
 	cfg, err := s.RunConfig()
 	if err != nil {
+		if gpu != nil {
+			_ = gpu.Close()
+		}
 		return cfg, err
+	}
+	if gpu != nil {
+		cfg.GPUSampler = gpu
 	}
 	if !f.noProgress {
 		cfg.Observer = newProgress(stderr)
-	}
-	if gpu, err := f.gpu.sampler(stderr); err != nil {
-		return cfg, err
-	} else if gpu != nil {
-		cfg.GPUSampler = gpu
 	}
 	return cfg, nil
 }
