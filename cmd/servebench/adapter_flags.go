@@ -42,16 +42,16 @@ func (f *adapterFlags) register(fs *flag.FlagSet) {
 }
 
 // apply sets the run's adapter mix and the client's adapter form.
-func (f *adapterFlags) apply(cfg *servebench.Settings) error {
+func (f *adapterFlags) apply(s *servebench.Settings) error {
 	switch f.form {
 	case "name":
-		cfg.Client.AdapterForm = openai.AdapterByName
+		s.Client.AdapterForm = openai.AdapterByName
 	case string(openai.AdapterBaseColon):
-		cfg.Client.AdapterForm = openai.AdapterBaseColon
+		s.Client.AdapterForm = openai.AdapterBaseColon
 	default:
 		return fmt.Errorf("--adapter-form: want name or base:adapter, got %q", f.form)
 	}
-	if err := f.applyLoads(cfg); err != nil {
+	if err := f.applyLoads(s); err != nil {
 		return err
 	}
 	if f.mix == "" {
@@ -67,17 +67,17 @@ func (f *adapterFlags) apply(cfg *servebench.Settings) error {
 	if err := mix.SetAssignment(f.assignment); err != nil {
 		return fmt.Errorf("--adapter-assignment: %w", err)
 	}
-	cfg.LoRA.Mix = mix
+	s.LoRA.Mix = mix
 	return nil
 }
 
 // applyLoads sets the adapters to load before the run and the deadline of
 // each load call.
-func (f *adapterFlags) applyLoads(cfg *servebench.Settings) error {
+func (f *adapterFlags) applyLoads(s *servebench.Settings) error {
 	if f.loadTimeout <= 0 {
 		return fmt.Errorf("--adapter-load-timeout: want a duration above 0, got %v", f.loadTimeout)
 	}
-	cfg.LoRA.LoadTimeout, cfg.LoRA.Keep = f.loadTimeout, f.keep
+	s.LoRA.LoadTimeout, s.LoRA.Keep = f.loadTimeout, f.keep
 	if f.load == "" {
 		return nil
 	}
@@ -85,10 +85,10 @@ func (f *adapterFlags) applyLoads(cfg *servebench.Settings) error {
 	if err != nil {
 		return fmt.Errorf("--load-adapters: %w", err)
 	}
-	if cfg.Shard != nil && cfg.Shard.Count > 1 {
+	if s.Shard != nil && s.Shard.Count > 1 {
 		return fmt.Errorf("--load-adapters: every shard would load the adapters into the one engine, which refuses a second load; load them once before the shards start")
 	}
-	cfg.LoRA.Load = loads
+	s.LoRA.Load = loads
 	return nil
 }
 

@@ -39,18 +39,18 @@ func (f *backendFlags) register(fs *flag.FlagSet) {
 }
 
 // apply sets the client's header and the run's replica endpoints.
-func (f *backendFlags) apply(cfg *servebench.Settings) error {
+func (f *backendFlags) apply(s *servebench.Settings) error {
 	if f.header != "" {
 		if err := openai.ValidateHeader(f.header, ""); err != nil {
 			return fmt.Errorf("--backend-header: %w", err)
 		}
-		cfg.Client.BackendHeader = f.header
+		s.Client.BackendHeader = f.header
 	}
 	for _, u := range f.metrics {
 		if err := openai.ValidateBaseURL(u); err != nil {
 			return fmt.Errorf("--backend-metrics: %w", err)
 		}
 	}
-	cfg.EngineMetrics.BackendURLs = f.metrics
+	s.EngineMetrics.BackendURLs = f.metrics
 	return nil
 }

@@ -19,8 +19,8 @@ func (f *benchmarkReportFlags) register(fs *flag.FlagSet) {
 		"write the llm-d Benchmark Report v0.2.1 of every run as benchmark_report.json (json), benchmark_report.yaml (yaml), or not at all (none)")
 }
 
-// apply adds the report's writer to cfg.
-func (f *benchmarkReportFlags) apply(cfg *servebench.Settings) error {
+// apply adds the report's writer to the run's artifacts.
+func (f *benchmarkReportFlags) apply(s *servebench.Settings) error {
 	if f.format == "none" {
 		return nil
 	}
@@ -28,6 +28,6 @@ func (f *benchmarkReportFlags) apply(cfg *servebench.Settings) error {
 	if err != nil {
 		return fmt.Errorf("--benchmark-report: %w, or none", err)
 	}
-	cfg.Artifacts = append(cfg.Artifacts, llmdreport.Writer{Format: format})
+	s.Artifacts = append(s.Artifacts, llmdreport.Writer{Format: format})
 	return nil
 }

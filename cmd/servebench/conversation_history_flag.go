@@ -20,11 +20,11 @@ func (f *conversationHistoryFlag) register(fs *flag.FlagSet) {
 }
 
 // apply sets the run's history mode.
-func (f *conversationHistoryFlag) apply(cfg *servebench.Settings) error {
+func (f *conversationHistoryFlag) apply(s *servebench.Settings) error {
 	h, err := schedule.ParseHistory(f.mode)
 	if err != nil {
 		return fmt.Errorf("--history: %w", err)
 	}
-	cfg.TurnHistory = h
+	s.TurnHistory = h
 	return nil
 }

@@ -37,7 +37,7 @@ func (f *imageFlags) register(fs *flag.FlagSet) {
 
 // apply parses the flags into the pool's declaration, each bad value named
 // by its flag; the pool itself is built by prepare, before any load.
-func (f *imageFlags) apply(cfg *servebench.Settings) error {
+func (f *imageFlags) apply(s *servebench.Settings) error {
 	if f.sizes == "" {
 		return nil
 	}
@@ -45,7 +45,7 @@ func (f *imageFlags) apply(cfg *servebench.Settings) error {
 	if err != nil {
 		return fmt.Errorf("--images: %w", err)
 	}
-	spec := media.PoolSpec{Sizes: sizes, Size: f.pool, PerRequest: f.perRequest, Seed: uint64(cfg.Arrival.Seed)}
+	spec := media.PoolSpec{Sizes: sizes, Size: f.pool, PerRequest: f.perRequest, Seed: uint64(s.Arrival.Seed)}
 	if spec.Format, err = media.ParseImageFormat(f.format); err != nil {
 		return fmt.Errorf("--image-format: %w", err)
 	}
@@ -63,7 +63,7 @@ func (f *imageFlags) apply(cfg *servebench.Settings) error {
 	case f.server != "" && spec.Transport != media.TransportHTTP:
 		return fmt.Errorf("--image-server: only with --image-transport http")
 	}
-	if e := cfg.Client.Endpoint; e != openai.EndpointChat && e != openai.EndpointResponses {
+	if e := s.Client.Endpoint; e != openai.EndpointChat && e != openai.EndpointResponses {
 		return fmt.Errorf("--images: the %s endpoint takes no images (use --endpoint chat or responses)", e)
 	}
 	f.spec = &spec

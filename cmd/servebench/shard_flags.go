@@ -25,20 +25,20 @@ func (f *shardFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.runID, "run-id", "", "run ID (a UUID); shards of one run must share it (default: a new UUIDv7)")
 }
 
-// apply sets the shard, start instant and run ID of cfg.
-func (f *shardFlags) apply(cfg *servebench.Settings) error {
+// apply sets the run's shard, start instant and run ID.
+func (f *shardFlags) apply(s *servebench.Settings) error {
 	if f.runID != "" {
 		if _, err := uuid.Parse(f.runID); err != nil {
 			return fmt.Errorf("--run-id: want a UUID, got %q", f.runID)
 		}
 	}
-	cfg.RunID = f.runID
+	s.RunID = f.runID
 	if f.startAt != "" {
 		at, err := time.Parse(time.RFC3339Nano, f.startAt)
 		if err != nil {
 			return fmt.Errorf("--start-at: want an RFC 3339 instant such as 2026-11-30T12:00:00Z, got %q", f.startAt)
 		}
-		cfg.StartAt = at
+		s.StartAt = at
 	}
 	if f.shard == "" {
 		return nil
@@ -53,6 +53,6 @@ func (f *shardFlags) apply(cfg *servebench.Settings) error {
 	if f.startAt == "" && k.Count > 1 {
 		return errors.New("--shard: give --start-at too: the shards of a run start their measurement together")
 	}
-	cfg.Shard = &k
+	s.Shard = &k
 	return nil
 }
