@@ -9,7 +9,7 @@ import (
 	"github.com/servebench/servebench/servebench/score"
 )
 
-// Settings declare a run in plain values, as the servebench command's flags
+// Settings declares a run in plain values, as the servebench command's flags
 // and a suites contract give them: the arrival as a spec of any process
 // rather than a realized Arrival, and none of the run's live parts
 // (Observer, Sender, GPUSampler, a realized Schedule). Both fill a Settings
