@@ -79,10 +79,10 @@ func TestSideChannelsFollowTheConfiguration(t *testing.T) {
 		want string
 	}{
 		{"nothing declared", RunConfig{}, "[]"},
-		{"all four", RunConfig{Observer: nopObserver{}, GPUSampler: nopGPU{}, BackendMetricsURLs: []string{"b1", "b2"}, MetricsURL: "e"},
+		{"all four", RunConfig{Observer: nopObserver{}, GPUSampler: nopGPU{}, EngineMetrics: EngineMetricsConfig{BackendURLs: []string{"b1", "b2"}, URL: "e"}},
 			"[engine e every 5s backends [b1 b2] every 5s gpu observer 2 at 5 rps]"},
-		{"no series", RunConfig{MetricsURL: "e", MetricsInterval: -1}, "[engine e every -1ns]"},
-		{"backends alone", RunConfig{BackendMetricsURLs: []string{"b"}, MetricsInterval: 250e6}, "[backends [b] every 250ms]"},
+		{"no series", RunConfig{EngineMetrics: EngineMetricsConfig{URL: "e", Interval: -1}}, "[engine e every -1ns]"},
+		{"backends alone", RunConfig{EngineMetrics: EngineMetricsConfig{BackendURLs: []string{"b"}, Interval: 250e6}}, "[backends [b] every 250ms]"},
 	} {
 		if got := describe(tc.cfg); got != tc.want {
 			t.Errorf("%s: channels %s, want %s", tc.name, got, tc.want)

@@ -172,8 +172,8 @@ func TestFailedRequestsAreCountedAndTheirLatenciesLeftOut(t *testing.T) {
 
 func TestYAMLReportAndEngineSeries(t *testing.T) {
 	res := runSim(t, llmdreport.YAML, nil, func(rc *servebench.RunConfig) {
-		rc.MetricsURL = rc.Client.BaseURL + "/metrics"
-		rc.MetricsInterval = 50 * time.Millisecond
+		rc.EngineMetrics.URL = rc.Client.BaseURL + "/metrics"
+		rc.EngineMetrics.Interval = 50 * time.Millisecond
 		rc.Count = 20
 		rc.Warmup = 2
 	})
