@@ -59,7 +59,7 @@ func TestSetArrivalErrors(t *testing.T) {
 		{servebench.RunConfig{}, schedule.ArrivalSpec{Process: "uniform", RateRPS: 1},
 			`arrival: unknown process "uniform" (want constant, poisson, gamma, burst, replay or closed)`},
 		{servebench.RunConfig{}, schedule.ArrivalSpec{Process: schedule.ProcessPoisson},
-			"arrival: rate must be a positive finite number of requests per second, got 0"},
+			"arrival: poisson rate must be a positive finite number of requests per second, got 0"},
 		{servebench.RunConfig{}, schedule.ArrivalSpec{Process: schedule.ProcessReplay},
 			"arrival: replay needs the run's workload first"},
 		{servebench.RunConfig{Workload: workloadOf(t, `{"id":"a","prompt":"x","max_tokens":2}`)},

@@ -21,7 +21,8 @@ import (
 type RunConfig struct {
 	// Workload supplies the requests.
 	Workload *schedule.Workload
-	// Arrival is the open-loop arrival process; nil with ClosedLoop.
+	// Arrival is the open-loop arrival process (Constant, Poisson, Gamma,
+	// or any schedule.Arrival); nil with ClosedLoop.
 	Arrival schedule.Arrival
 	// ClosedLoop declares N users with a think time instead.
 	ClosedLoop *schedule.ClosedLoop
@@ -145,6 +146,9 @@ func Run(ctx context.Context, cfg RunConfig) (*RunResult, error) {
 
 // validate checks the configuration before anything is written.
 func (cfg *RunConfig) validate() error {
+	if bad, ok := cfg.Arrival.(invalidArrival); ok {
+		return fmt.Errorf("run: Arrival: %w", bad.err)
+	}
 	switch {
 	case cfg.Workload == nil:
 		return errors.New("run: a workload is required")

@@ -25,8 +25,8 @@ type Arrival interface {
 // loop need more than a spec; use NewReplay and the runner's closed-loop
 // mode for them.
 func NewArrival(spec ArrivalSpec) (Arrival, error) {
-	if spec.Process.Sampled() && !(spec.RateRPS > 0 && !math.IsInf(spec.RateRPS, 0)) {
-		return nil, fmt.Errorf("arrival: rate must be a positive finite number of requests per second, got %v", spec.RateRPS)
+	if err := spec.Check(); err != nil {
+		return nil, fmt.Errorf("arrival: %w", err)
 	}
 	switch spec.Process {
 	case ProcessConstant:
@@ -34,22 +34,33 @@ func NewArrival(spec ArrivalSpec) (Arrival, error) {
 	case ProcessPoisson:
 		return gapProcess{spec: spec, gap: func(r *rand.Rand) float64 { return r.ExpFloat64() / spec.RateRPS }}, nil
 	case ProcessGamma:
-		k := spec.Burstiness
-		if !(k > 0) || math.IsInf(k, 0) {
-			return nil, fmt.Errorf("arrival: gamma burstiness must be a positive finite shape k, got %v", k)
-		}
-		scale := 1 / (spec.RateRPS * k)
-		return gapProcess{spec: spec, gap: func(r *rand.Rand) float64 { return gammaSample(r, k) * scale }}, nil
+		scale := 1 / (spec.RateRPS * spec.Burstiness)
+		return gapProcess{spec: spec, gap: func(r *rand.Rand) float64 { return gammaSample(r, spec.Burstiness) * scale }}, nil
 	case ProcessBurst:
-		if spec.BurstSize < 1 {
-			return nil, fmt.Errorf("arrival: burst size must be at least 1, got %d", spec.BurstSize)
-		}
 		return burstProcess{spec: spec}, nil
-	case ProcessReplay, ProcessClosed:
-		return nil, fmt.Errorf("arrival: %s is not built from a spec alone", spec.Process)
 	}
-	_, err := ParseProcess(string(spec.Process))
-	return nil, fmt.Errorf("arrival: %w", err)
+	return nil, fmt.Errorf("arrival: %s is not built from a spec alone", spec.Process)
+}
+
+// Check says why spec's open-loop process cannot be built, naming the
+// process and its parameter ("poisson rate must be ..., got -1"): a rate
+// that is not a positive finite number, a gamma shape that is not one, a
+// burst size below 1, or an unknown process. Replay and closed loop pass:
+// they are checked where they are built.
+func (spec ArrivalSpec) Check() error {
+	p := spec.Process
+	switch {
+	case !p.Known():
+		_, err := ParseProcess(string(p))
+		return err
+	case p.Sampled() && !(spec.RateRPS > 0 && !math.IsInf(spec.RateRPS, 0)):
+		return fmt.Errorf("%s rate must be a positive finite number of requests per second, got %v", p, spec.RateRPS)
+	case p == ProcessGamma && (!(spec.Burstiness > 0) || math.IsInf(spec.Burstiness, 0)):
+		return fmt.Errorf("gamma burstiness must be a positive finite shape k, got %v", spec.Burstiness)
+	case p == ProcessBurst && spec.BurstSize < 1:
+		return fmt.Errorf("burst size must be at least 1, got %d", spec.BurstSize)
+	}
+	return nil
 }
 
 // maxArrivals bounds an unbounded count so that a duration-limited schedule
