@@ -44,7 +44,6 @@ var _ = Describe("the simulated engine under a light chat load", Ordered, Serial
 				BaseURL:           engine.BaseURL(),
 				Model:             cfg.Model,
 				Endpoint:          openai.EndpointChat,
-				Stream:            true,
 				FirstTokenTimeout: 5 * time.Second,
 				TotalTimeout:      20 * time.Second,
 			},

@@ -190,7 +190,7 @@ func runConversations(t *testing.T, endpoint openai.Endpoint, history schedule.H
 	wire := startWireLog(t, engine, fail...)
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: workloadOf(t, conversationRows), Arrival: constant(t, 20), Count: 2, TurnHistory: history,
-		Client:    &openai.Client{BaseURL: wire.url, Model: "simengine-tiny", Endpoint: endpoint, Stream: true, TotalTimeout: 20 * time.Second},
+		Client:    &openai.Client{BaseURL: wire.url, Model: "simengine-tiny", Endpoint: endpoint, TotalTimeout: 20 * time.Second},
 		OutputDir: t.TempDir(),
 	})
 	if err != nil {
@@ -354,7 +354,7 @@ func TestHistoryIsCheckedBeforeAnything(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "run")
 		_, err := servebench.Run(context.Background(), servebench.RunConfig{
 			Workload: workloadOf(t, tc.rows), Arrival: constant(t, 20), Count: 1, TurnHistory: tc.history,
-			Client:    &openai.Client{BaseURL: "http://127.0.0.1:1", Model: "m", Endpoint: openai.EndpointChat, Stream: true},
+			Client:    &openai.Client{BaseURL: "http://127.0.0.1:1", Model: "m", Endpoint: openai.EndpointChat},
 			OutputDir: dir,
 		})
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {

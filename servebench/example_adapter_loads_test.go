@@ -30,9 +30,8 @@ func ExampleLoadAdapters() {
 	defer os.RemoveAll(dir)
 
 	run := servebench.RunConfig{Workload: w, Arrival: arrival, Count: 4, OutputDir: dir,
-		LoRA: servebench.LoRAConfig{Mix: mix, Load: []openai.AdapterLoad{{Name: "sql", Path: "/models/sql"}}},
-		Client: &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointCompletions,
-			Stream: true, TotalTimeout: 10 * time.Second}}
+		LoRA:   servebench.LoRAConfig{Mix: mix, Load: []openai.AdapterLoad{{Name: "sql", Path: "/models/sql"}}},
+		Client: &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointCompletions, TotalTimeout: 10 * time.Second}}
 	ctx := context.Background()
 	if run.LoRA.Loaded, err = servebench.LoadAdapters(ctx, run); err != nil {
 		fmt.Println(err)

@@ -175,13 +175,12 @@ func (cfg *RunConfig) validate() error {
 		}
 	}
 	if cfg.Sender == nil {
-		if err := cfg.Client.Endpoint.CheckWorkload(cfg.Workload); err != nil {
+		e := cfg.Client.ResolvedEndpoint()
+		if err := e.CheckWorkload(cfg.Workload); err != nil {
 			return fmt.Errorf("run: %w", err)
 		}
-		if cfg.Client.Endpoint != "" {
-			if err := score.CheckObjectives(cfg.Client.Endpoint, cfg.Score.SLO); err != nil {
-				return fmt.Errorf("run: %w", err)
-			}
+		if err := score.CheckObjectives(e, cfg.Score.SLO); err != nil {
+			return fmt.Errorf("run: %w", err)
 		}
 	}
 	return cfg.validateAdapterLoads()

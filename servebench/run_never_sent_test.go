@@ -29,7 +29,7 @@ func TestRunWhoseRequestsNeverReachTheEngineIsNotValid(t *testing.T) {
 		"a port that cannot be dialled": "http://127.0.0.1:99999",
 	} {
 		t.Run(name, func(t *testing.T) {
-			c := &openai.Client{BaseURL: baseURL, Model: "m", Endpoint: openai.EndpointCompletions, Stream: true}
+			c := &openai.Client{BaseURL: baseURL, Model: "m", Endpoint: openai.EndpointCompletions}
 			c.HTTPClient = &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{}}}
 			res, err := servebench.Run(context.Background(), servebench.RunConfig{
 				Workload: workloadOf(t, `{"id":"a","prompt":"p","max_tokens":4}

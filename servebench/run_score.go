@@ -176,7 +176,7 @@ func scoreOptionsFor(cfg RunConfig, s *schedule.Schedule, lastTerminalMS float64
 	opts := cfg.Score
 	opts.Percentiles = append(slices.Clone(opts.Percentiles), artifactLevels(cfg.Artifacts)...)
 	if opts.Endpoint == "" && cfg.Sender == nil && cfg.Client != nil {
-		opts.Endpoint = cfg.Client.Endpoint
+		opts.Endpoint = cfg.Client.ResolvedEndpoint()
 	}
 	if opts.LagToleranceMS == nil {
 		opts.LagToleranceMS = new(s.ScheduleLagToleranceMS)
@@ -226,7 +226,7 @@ func experimentRecord(cfg RunConfig, s *schedule.Schedule, wallStart time.Time) 
 		Labels:        cfg.Labels,
 	}
 	if c := cfg.Client; c != nil {
-		x.Endpoint, x.BaseURL, x.Model, x.Timeouts = c.Endpoint, openai.RedactURL(c.BaseURL), c.Model, clientTimeouts(c)
+		x.Endpoint, x.BaseURL, x.Model, x.Timeouts = c.ResolvedEndpoint(), openai.RedactURL(c.BaseURL), c.Model, clientTimeouts(c)
 	}
 	if cfg.Warmup > 0 {
 		x.Notes = append(x.Notes, fmt.Sprintf("warmup: %s from the workload's first rows, excluded from the cohort; their prefixes start warm", numfmt.Count(cfg.Warmup, "request", "requests")))
@@ -260,11 +260,13 @@ func writeJSONFile(path string, v any) error {
 	return safefile.WriteWhole(path, append(data, '\n'))
 }
 
-// clientTimeouts reports the client's declared deadlines in milliseconds.
+// clientTimeouts reports the deadlines the client sends each request
+// with, in milliseconds (zero: none).
 func clientTimeouts(c *openai.Client) report.Timeouts {
+	firstToken, idle, total := c.Deadlines()
 	return report.Timeouts{
-		FirstTokenMS: record.Millis(c.FirstTokenTimeout),
-		IdleMS:       record.Millis(c.IdleTimeout),
-		TotalMS:      record.Millis(c.TotalTimeout),
+		FirstTokenMS: record.Millis(firstToken),
+		IdleMS:       record.Millis(idle),
+		TotalMS:      record.Millis(total),
 	}
 }

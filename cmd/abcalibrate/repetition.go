@@ -110,7 +110,7 @@ func repetition(ctx context.Context, s settings, w *schedule.Workload, e experim
 	}
 	side := servebench.RunConfig{
 		Workload: w, Arrival: arrival, Count: s.count, Warmup: s.warmup, LagTolerance: s.lagTolerance,
-		Client: &openai.Client{Endpoint: openai.EndpointCompletions, Stream: true, Model: "simengine-tiny", TotalTimeout: time.Minute},
+		Client: &openai.Client{Endpoint: openai.EndpointCompletions, Model: "simengine-tiny", TotalTimeout: time.Minute},
 	}
 	starts := 0
 	cfg := compare.ABConfig{

@@ -28,7 +28,7 @@ func TestRunCommandClientIsNewClientByDefault(t *testing.T) {
 	if !reflect.DeepEqual(cfg.Client, want) {
 		t.Fatalf("command's client %#v\nNewClient        %#v", *cfg.Client, *want)
 	}
-	if !want.Stream || want.TotalTimeout == 0 || want.IdleTimeout == 0 {
+	if want.NoStream || want.TotalTimeout == 0 || want.IdleTimeout == 0 {
 		t.Fatalf("NewClient %#v: want streaming with total and idle deadlines", *want)
 	}
 }

@@ -272,8 +272,11 @@ func (f *runFlags) client() (*openai.Client, error) {
 		}
 	}
 	c := openai.NewClient(f.baseURL, f.model)
-	c.Endpoint, c.APIKey, c.Stream, c.LengthControl, c.KeepText, c.Logprobs = endpoint, apiKey, !f.noStream, lc, f.keepText, f.logprobs
-	c.FirstTokenTimeout, c.IdleTimeout, c.TotalTimeout = f.firstTokenTimeout, f.idleTimeout, f.timeout
+	c.Endpoint, c.APIKey, c.NoStream, c.LengthControl, c.KeepText, c.Logprobs = endpoint, apiKey, f.noStream, lc, f.keepText, f.logprobs
+	// A zero flag is no deadline; zero FirstTokenTimeout already is.
+	c.FirstTokenTimeout = f.firstTokenTimeout
+	c.IdleTimeout = openai.NoDeadlineIfZero(f.idleTimeout)
+	c.TotalTimeout = openai.NoDeadlineIfZero(f.timeout)
 	c.Header, c.Redirects = f.headers.header.Clone(), openai.RedirectPolicy(f.followRedirects)
 	return c, nil
 }

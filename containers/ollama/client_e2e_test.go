@@ -23,7 +23,6 @@ func clientFor(e *ollama.Local, endpoint openai.Endpoint) *openai.Client {
 		BaseURL:           e.BaseURL(),
 		Model:             e.Model(),
 		Endpoint:          endpoint,
-		Stream:            true,
 		KeepText:          true,
 		LengthControl:     ollama.LengthControl(),
 		FirstTokenTimeout: 30 * time.Second,

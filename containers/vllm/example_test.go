@@ -38,7 +38,6 @@ func ExampleRun() {
 		BaseURL:       engine.BaseURL(),
 		Model:         engine.Model(),
 		Endpoint:      openai.EndpointCompletions,
-		Stream:        true,
 		APIKey:        engine.APIKey(),
 		LengthControl: vllm.LengthControl(),
 	}

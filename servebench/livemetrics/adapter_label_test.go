@@ -67,8 +67,7 @@ func TestAdapterLabelFollowsTheMix(t *testing.T) {
 	m := livemetrics.NewWithAdapters()
 	_, err = servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: arrival, Count: 8, OutputDir: t.TempDir(), Observer: servebench.Observers(m), LoRA: servebench.LoRAConfig{Mix: mix},
-		Client: &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointCompletions,
-			Stream: true, TotalTimeout: 10 * time.Second},
+		Client: &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointCompletions, TotalTimeout: 10 * time.Second},
 	})
 	if err != nil {
 		t.Fatal(err)

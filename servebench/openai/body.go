@@ -87,7 +87,7 @@ func messagesSize(ms []record.Message) int {
 func (c *Client) endpointURL() string {
 	base := strings.TrimRight(c.BaseURL, "/")
 	path := "/v1/completions"
-	if p, ok := protocolFor(c.Endpoint); ok {
+	if p, ok := protocolFor(c.ResolvedEndpoint()); ok {
 		path = p.api().Path
 	}
 	return strings.TrimSuffix(base, "/v1") + path

@@ -108,9 +108,9 @@ func (b *bodyWriter) finish() (payload, error) {
 }
 
 // streamRequested says whether the request asks for a stream: the
-// Client's Stream, unless the row's Extra sets "stream".
+// Client's (unless NoStream), unless the row's Extra sets "stream".
 func streamRequested(c *Client, req *record.Request) (bool, error) {
-	stream := c.Stream
+	stream := !c.NoStream
 	if raw, ok := req.Extra["stream"]; ok {
 		if err := json.Unmarshal(raw, &stream); err != nil {
 			return false, fmt.Errorf("extra field \"stream\": want true or false, got %s", raw)

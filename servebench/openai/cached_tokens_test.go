@@ -74,7 +74,7 @@ func TestClientCachedTokensNonStreaming(t *testing.T) {
 			"prompt_tokens_details": map[string]any{"cached_tokens": 32}}})
 	srv := ssetest.New(t, ssetest.JSONAnswer(0, body))
 	c := chatClient()
-	c.Stream = false
+	c.NoStream = true
 	out := sendRow(t, srv, c, chatRow())
 	wantStatus(t, out, record.StatusSuccess)
 	wantInt(t, "cached tokens", out.CachedTokens, 32)

@@ -15,8 +15,8 @@ import (
 // protocol_rerank.go), streamed over Server-Sent Events or not, and turns
 // each into the timing and status fields of an Outcome. One Client is safe for
 // concurrent use by many goroutines; do not change its fields while it is
-// in use. NewClient returns one with the command's defaults (streaming,
-// with deadlines); the zero Client is non-streaming with no deadline.
+// in use. The zero Client (with a BaseURL and a Model) is NewClient's:
+// streamed chat completions with the default deadlines.
 //
 // # Clocks
 //
@@ -56,10 +56,12 @@ import (
 // stop it). IdleTimeout bounds the gap between two received stream lines,
 // events or comments alike, from the first line on; before any line arrives
 // only the first-token and total deadlines apply. TotalTimeout runs from
-// the hand-over to the transport. Zero disables a deadline. The deadlines
+// the hand-over to the transport. The deadlines
 // are enforced together: whichever is due first ends the request, and a
 // long one never delays a short one (before the first line the timer looks
-// again at least once per IdleTimeout). Outcome.Timeout names the deadline
+// again at least once per IdleTimeout). A zero deadline field stands for
+// its default (DefaultTotalTimeout, DefaultIdleTimeout, no first-token
+// deadline); NoDeadline disables it. Outcome.Timeout names the deadline
 // that fired, Outcome.TimeoutDueMS says when it was due, and TerminalMS is
 // when it fired. The deadlines share one lazily re-armed timer per request
 // (no goroutine or timer reset per event).
@@ -116,7 +118,7 @@ type Client struct {
 	BaseURL string
 	// Model is sent as "model".
 	Model string
-	// Endpoint selects the API (see Endpoints); empty is completions.
+	// Endpoint selects the API (see Endpoints); empty is chat.
 	Endpoint Endpoint
 	// APIKey, when set, is sent as "Authorization: Bearer <key>". It is
 	// never written to a record, log, error or report: a server message
@@ -135,14 +137,15 @@ type Client struct {
 	// method and body). No request, and so no credential, goes to another
 	// origin.
 	Redirects RedirectPolicy
-	// Stream asks for a Server-Sent Events stream (the CLI's default);
-	// false sends a non-streaming request.
-	Stream bool
+	// NoStream sends a non-streaming request (the command's --no-stream);
+	// without it a Server-Sent Events stream is asked for.
+	NoStream bool
 	// HTTPClient sends the requests; nil uses one shared client with the
 	// transport of NewTransport.
 	HTTPClient *http.Client `json:"-"`
 	// FirstTokenTimeout, IdleTimeout and TotalTimeout are the request's
-	// deadlines (see Deadlines above); zero means none.
+	// deadlines (see Deadlines above): zero stands for the default,
+	// NoDeadline for none. Deadlines says which apply.
 	FirstTokenTimeout, IdleTimeout, TotalTimeout time.Duration
 	// LengthControl says how a row's IgnoreEOS is expressed for this
 	// engine.
@@ -196,10 +199,10 @@ func (c Client) String() string {
 	if c.APIKey != "" {
 		key = Redacted
 	}
-	return fmt.Sprintf("openai.Client{BaseURL: %q, Model: %q, Endpoint: %q, APIKey: %s, Stream: %t, "+
+	return fmt.Sprintf("openai.Client{BaseURL: %q, Model: %q, Endpoint: %q, APIKey: %s, NoStream: %t, "+
 		"FirstTokenTimeout: %v, IdleTimeout: %v, TotalTimeout: %v, LengthControl: %q, KeepText: %t, "+
 		"EstimateTokens: %t, Logprobs: %t}",
-		RedactURL(c.BaseURL), c.Model, c.Endpoint, key, c.Stream, c.FirstTokenTimeout, c.IdleTimeout, c.TotalTimeout,
+		RedactURL(c.BaseURL), c.Model, c.Endpoint, key, c.NoStream, c.FirstTokenTimeout, c.IdleTimeout, c.TotalTimeout,
 		c.LengthControl, c.KeepText, c.EstimateTokens, c.Logprobs)
 }
 

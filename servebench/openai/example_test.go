@@ -39,7 +39,6 @@ func ExampleClient_Do() {
 		BaseURL:           engine.URL,
 		Model:             "my-model",
 		Endpoint:          openai.EndpointChat,
-		Stream:            true,
 		FirstTokenTimeout: 10 * time.Second,
 		IdleTimeout:       5 * time.Second,
 		TotalTimeout:      time.Minute,

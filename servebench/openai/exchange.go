@@ -94,7 +94,7 @@ var exchangePool = sync.Pool{New: func() any {
 func getExchange(c *Client, start time.Time, req *record.Request, out *record.Outcome) *exchange {
 	x := exchangePool.Get().(*exchange)
 	x.c, x.req, x.out, x.start = c, req, out, start
-	x.proto, _ = protocolFor(c.Endpoint)
+	x.proto, _ = protocolFor(c.ResolvedEndpoint())
 	x.keepText = c.KeepText || req.Expect != nil || req.KeepText
 	clearOutcome(out)
 	return x
@@ -163,7 +163,8 @@ func (x *exchange) run(ctx context.Context, requestID string) {
 	}
 
 	x.begin = time.Now()
-	x.wd = newWatchdog(x.begin, x.c.FirstTokenTimeout, x.c.IdleTimeout, x.c.TotalTimeout, cancel)
+	firstToken, idle, total := x.c.Deadlines()
+	x.wd = newWatchdog(x.begin, firstToken, idle, total, cancel)
 	defer x.wd.stop()
 	resp, err := x.c.send(hreq, body)
 	if err != nil {
@@ -229,13 +230,14 @@ func (x *exchange) failed(ctx context.Context, err error, t time.Time) {
 // when it fired, as the terminal time.
 func (x *exchange) timedOut(kind deadlineKind, at, due time.Time) {
 	var msg string
+	firstToken, idle, total := x.c.Deadlines()
 	switch kind {
 	case deadlineFirstToken:
-		msg = fmt.Sprintf("no content within %v of sending (first-token timeout)", x.c.FirstTokenTimeout)
+		msg = fmt.Sprintf("no content within %v of sending (first-token timeout)", firstToken)
 	case deadlineIdle:
-		msg = fmt.Sprintf("no stream line for %v (idle timeout)", x.c.IdleTimeout)
+		msg = fmt.Sprintf("no stream line for %v (idle timeout)", idle)
 	default:
-		msg = fmt.Sprintf("request not finished within %v (total timeout)", x.c.TotalTimeout)
+		msg = fmt.Sprintf("request not finished within %v (total timeout)", total)
 	}
 	x.end(record.StatusTimeout, at, msg)
 	x.out.Timeout = new(kind.timeoutKind())

@@ -111,7 +111,7 @@ func TestClientSpooledImageAndResponses(t *testing.T) {
 	}
 
 	rsrv := ssetest.New(t, func(w *ssetest.Writer) {})
-	c := &openai.Client{Model: "test-model", Endpoint: openai.EndpointResponses, Stream: true}
+	c := &openai.Client{Model: "test-model", Endpoint: openai.EndpointResponses}
 	sendRow(t, rsrv, c, row)
 	wantContains(t, "responses body", string(rsrv.LastBody()),
 		`"input":[{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"},{"type":"input_image","image_url":"`+url+`"}]}]`)

@@ -15,7 +15,7 @@ func TestClientNonStreamingCompletions(t *testing.T) {
 		"usage":   map[string]any{"prompt_tokens": 4, "completion_tokens": 4, "total_tokens": 8}})
 	srv := ssetest.New(t, ssetest.JSONAnswer(120*time.Millisecond, body))
 	c := completionsClient()
-	c.Stream = false
+	c.NoStream = true
 	c.KeepText = true
 	out := sendRow(t, srv, c, promptRow())
 	wantStatus(t, out, record.StatusSuccess)
@@ -50,7 +50,7 @@ func TestClientNonStreamingChat(t *testing.T) {
 		"usage": map[string]any{"prompt_tokens": 30, "completion_tokens": 25, "completion_tokens_details": map[string]any{"reasoning_tokens": 6}}})
 	srv := ssetest.New(t, ssetest.JSONAnswer(80*time.Millisecond, body))
 	c := chatClient()
-	c.Stream = false
+	c.NoStream = true
 	row := chatRow()
 	row.Expect = &quality.Expectation{FinishReason: ptrTo("tool_calls")}
 	out := sendRow(t, srv, c, row)
@@ -87,7 +87,7 @@ func TestClientNonStreamingErrorsAndEmpty(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			srv := ssetest.New(t, ssetest.JSONAnswer(0, c.body))
 			cl := completionsClient()
-			cl.Stream = false
+			cl.NoStream = true
 			out := sendRow(t, srv, cl, promptRow())
 			wantStatus(t, out, c.status)
 			wantContains(t, "error", out.Error, c.want)
@@ -98,7 +98,7 @@ func TestClientNonStreamingErrorsAndEmpty(t *testing.T) {
 func TestClientNonStreamingFirstTokenTimeoutCoversTheBody(t *testing.T) {
 	srv := ssetest.New(t, ssetest.JSONAnswer(2*time.Second, `{"choices":[{"index":0,"text":"late"}]}`))
 	c := completionsClient()
-	c.Stream = false
+	c.NoStream = true
 	c.FirstTokenTimeout = 150 * time.Millisecond
 	out := sendRow(t, srv, c, promptRow())
 	wantStatus(t, out, record.StatusTimeout)

@@ -131,11 +131,11 @@ var protocols = []protocol{
 	rerankProtocol{shape: rerankPairScore},
 }
 
-// protocolFor returns the protocol of e; an empty Endpoint is completions,
-// as the zero Client has always sent.
+// protocolFor returns the protocol of e; an empty Endpoint is chat, as the
+// zero Client sends.
 func protocolFor(e Endpoint) (protocol, bool) {
 	if e == "" {
-		e = EndpointCompletions
+		e = EndpointChat
 	}
 	for _, p := range protocols {
 		if p.api().Endpoint == e {

@@ -25,7 +25,7 @@ func parseRow(t *testing.T, line string) *record.Request {
 
 func TestEmbeddingsBatchIsOneRequestWithoutFirstToken(t *testing.T) {
 	srv := ssetest.New(t, ssetest.JSONAnswer(80*time.Millisecond, ssetest.EmbeddingsAnswer(9, 4, 4, 4)))
-	c := &openai.Client{Model: "m", Endpoint: openai.EndpointEmbeddings, Stream: true}
+	c := &openai.Client{Model: "m", Endpoint: openai.EndpointEmbeddings}
 	row := parseRow(t, `{"id":"e1","input":["alpha","beta","gamma"]}`)
 	out := sendRow(t, srv, c, row)
 	wantStatus(t, out, record.StatusSuccess)

@@ -52,7 +52,7 @@ func (r *respWriter) terminal(typ, status string, extra map[string]any) {
 }
 
 func responsesClient() *openai.Client {
-	return &openai.Client{Model: "test-model", Endpoint: openai.EndpointResponses, Stream: true, KeepText: true}
+	return &openai.Client{Model: "test-model", Endpoint: openai.EndpointResponses, KeepText: true}
 }
 
 func TestResponsesStreamClocksAndUsage(t *testing.T) {
@@ -176,7 +176,7 @@ func TestResponsesNonStreaming(t *testing.T) {
 	body := `{"id":"resp_1","object":"response","status":"completed","output":[{"type":"reasoning","summary":[]},{"type":"message","role":"assistant","content":[{"type":"output_text","text":"All good."}]}],"usage":{"input_tokens":5,"output_tokens":3,"output_tokens_details":{"reasoning_tokens":0},"total_tokens":8}}`
 	srv := ssetest.New(t, ssetest.JSONAnswer(40*time.Millisecond, body))
 	c := responsesClient()
-	c.Stream = false
+	c.NoStream = true
 	out := sendRow(t, srv, c, &record.Request{ID: "r", Prompt: "x", MaxTokens: 8})
 	wantStatus(t, out, record.StatusSuccess)
 	if *out.Text != "All good." || len(out.ContentMS) != 1 || *out.FirstContentMS != out.TerminalMS {

@@ -64,7 +64,7 @@ func TestSimengineServesTheResponsesAPI(t *testing.T) {
 	}
 	defer engine.Close()
 	for _, stream := range []bool{true, false} {
-		c := &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointResponses, Stream: stream,
+		c := &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointResponses, NoStream: !stream,
 			TotalTimeout: 10 * time.Second, KeepText: true}
 		row := &record.Request{ID: "r", Messages: []record.Message{{Role: "user", Content: "hello there"}, {Role: "assistant", Content: "yes"}, {Role: "user", Content: "go on"}},
 			MaxTokens: 12, IgnoreEOS: false, Extra: map[string]json.RawMessage{"sim_response": json.RawMessage(`"one two three four five six seven eight nine ten eleven twelve thirteen"`)}}

@@ -104,7 +104,7 @@ func TestClientRedactsHeaderValuesOnEveryPath(t *testing.T) {
 			srv := ssetest.New(t, tc.script)
 			c := secretClient()
 			if strings.Contains(name, "200 body") {
-				c.Stream = false
+				c.NoStream = true
 			}
 			out := sendRow(t, srv, c, chatRow())
 			wantStatus(t, out, tc.status)

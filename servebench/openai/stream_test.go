@@ -12,11 +12,11 @@ import (
 )
 
 func chatClient() *openai.Client {
-	return &openai.Client{Model: "test-model", Endpoint: openai.EndpointChat, Stream: true}
+	return &openai.Client{Model: "test-model", Endpoint: openai.EndpointChat}
 }
 
 func completionsClient() *openai.Client {
-	return &openai.Client{Model: "test-model", Endpoint: openai.EndpointCompletions, Stream: true}
+	return &openai.Client{Model: "test-model", Endpoint: openai.EndpointCompletions}
 }
 
 func chatRow() *record.Request {
