@@ -9,12 +9,6 @@ import (
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/matchers"
 	"github.com/servebench/servebench/servebench"
-	"github.com/servebench/servebench/servebench/openai"
-	"github.com/servebench/servebench/servebench/record"
-	"github.com/servebench/servebench/servebench/report"
-	"github.com/servebench/servebench/servebench/schedule"
-	"github.com/servebench/servebench/servebench/score"
-	"github.com/servebench/servebench/suites"
 )
 
 // One run of a short Poisson load against the simulated engine, judged
@@ -30,29 +24,23 @@ var _ = Describe("the simulated engine under a light chat load", Ordered, Serial
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(engine.Close)
 
-		workload, err := schedule.LoadWorkload("workloads/chat.jsonl")
+		workload, err := servebench.LoadWorkload("workloads/chat.jsonl")
 		Expect(err).NotTo(HaveOccurred())
-		arrival, err := schedule.NewArrival(schedule.ArrivalSpec{Process: "poisson", RateRPS: 20, Seed: 1})
-		Expect(err).NotTo(HaveOccurred())
+		client := servebench.NewClient(engine.BaseURL(), cfg.Model)
+		client.FirstTokenTimeout = 5 * time.Second
 
 		result, err = servebench.Run(ctx, servebench.RunConfig{
-			Workload: workload,
-			Arrival:  arrival,
-			Count:    60,
-			Warmup:   3,
-			Client: &openai.Client{
-				BaseURL:           engine.BaseURL(),
-				Model:             cfg.Model,
-				Endpoint:          openai.EndpointChat,
-				FirstTokenTimeout: 5 * time.Second,
-				TotalTimeout:      20 * time.Second,
-			},
+			Workload:     workload,
+			Arrival:      servebench.Poisson(20, 1), // 20 requests per second, seed 1
+			Count:        60,
+			Warmup:       3,
+			Client:       client,
 			LagTolerance: 2 * time.Second, // generous for shared CI machines; 20 ms is the default
-			Score:        score.Options{SLO: report.SLO{TTFT: time.Second, E2E: 5 * time.Second}},
+			Score:        servebench.Scoring{SLO: servebench.SLO{TTFT: time.Second, E2E: 5 * time.Second}},
 			OutputDir:    GinkgoT().TempDir(),
 		})
 		Expect(err).NotTo(HaveOccurred())
-		AddReportEntry("servebench run", &suites.RunEntry{Contract: "go spec", LoadPoint: "poisson 60 requests at 20 req/s", Dir: result.Dir, Report: result.Report})
+		AddReportEntry("servebench run", result)
 	}, NodeTimeout(2*time.Minute))
 
 	It("sends every scheduled request, on time", func() {
@@ -69,13 +57,13 @@ var _ = Describe("the simulated engine under a light chat load", Ordered, Serial
 	})
 
 	It("answers within a second at p99", func() {
-		Expect(result).To(matchers.HaveLatencyPercentileBelow(record.MetricTTFT, 99, time.Second))
+		Expect(result).To(matchers.HaveLatencyPercentileBelow(servebench.TTFT, 99, time.Second))
 	})
 
 	It("meets every objective at once, listing all violations if not", func() {
 		Expect(result).To(matchers.MeetSLOs(
 			matchers.HaveErrorRateBelow(0.01),
-			matchers.HaveLatencyPercentileBelow(record.MetricE2E, 90, 2*time.Second),
+			matchers.HaveLatencyPercentileBelow(servebench.E2E, 90, 2*time.Second),
 			matchers.HaveQualifiedRateAtLeast(10),
 		))
 	})

@@ -39,7 +39,8 @@ func BenchmarkDispatcher(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	client := &openai.Client{BaseURL: srv.URL, Model: "m", Endpoint: openai.EndpointCompletions, TotalTimeout: 10 * time.Second}
+	client := &openai.Client{BaseURL: srv.URL, Model: "m", Endpoint: openai.EndpointCompletions,
+		TotalTimeout: 10 * time.Second}
 	var p99, worst, delivered float64
 	b.ResetTimer()
 	for i := range b.N {

@@ -30,7 +30,8 @@ func TestRunScrapesEngineMetricsOverTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	client := &openai.Client{BaseURL: srv.BaseURL(), Model: "simengine-tiny", Endpoint: openai.EndpointCompletions, TotalTimeout: 20 * time.Second}
+	client := &openai.Client{BaseURL: srv.BaseURL(), Model: "simengine-tiny", Endpoint: openai.EndpointCompletions,
+		TotalTimeout: 20 * time.Second}
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: arrival, Count: 30, Client: client, OutputDir: t.TempDir(),
 		LagTolerance: 5 * time.Second, EngineMetrics: servebench.EngineMetricsConfig{URL: srv.BaseURL() + "/metrics", Interval: 100 * time.Millisecond},

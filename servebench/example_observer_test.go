@@ -44,7 +44,8 @@ func ExampleObserver() {
 
 	_, err = servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: arrival, Count: 4, OutputDir: dir, Observer: &endCounter{},
-		Client: &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointCompletions, TotalTimeout: 10 * time.Second},
+		Client: &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointCompletions,
+			TotalTimeout: 10 * time.Second},
 	})
 	if err != nil {
 		fmt.Println(err)

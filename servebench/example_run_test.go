@@ -35,7 +35,8 @@ func ExampleRun() {
 
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: arrival, Count: 10, OutputDir: dir,
-		Client: &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointCompletions, TotalTimeout: 10 * time.Second},
+		Client: &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointCompletions,
+			TotalTimeout: 10 * time.Second},
 		Score: score.Options{SLO: report.SLO{TTFT: 2 * time.Second}},
 	})
 	if err != nil {

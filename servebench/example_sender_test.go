@@ -36,7 +36,8 @@ func ExampleSender() {
 	dir, _ := os.MkdirTemp("", "example-sender-")
 	defer os.RemoveAll(dir)
 
-	client := &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointCompletions, TotalTimeout: 10 * time.Second}
+	client := &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointCompletions,
+		TotalTimeout: 10 * time.Second}
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: arrival, Count: 3, OutputDir: dir, Sender: idPrefixer{client},
 	})

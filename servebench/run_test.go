@@ -28,7 +28,8 @@ func workloadOf(t *testing.T, rows string) *schedule.Workload {
 }
 
 func clientFor(srv *simengine.Server) *openai.Client {
-	return &openai.Client{BaseURL: srv.BaseURL(), Model: "simengine-tiny", Endpoint: openai.EndpointCompletions, TotalTimeout: 20 * time.Second}
+	return &openai.Client{BaseURL: srv.BaseURL(), Model: "simengine-tiny", Endpoint: openai.EndpointCompletions,
+		TotalTimeout: 20 * time.Second}
 }
 
 func constant(t *testing.T, rate float64) schedule.Arrival {
@@ -184,7 +185,8 @@ func TestConversationTurnsFollowThePreviousAnswer(t *testing.T) {
 		// loaded machine answers (at 10 req/s the 100 ms window left the
 		// second turn out whenever the first took over 60 ms).
 		Arrival: constant(t, 0.5), Count: 1,
-		Client: &openai.Client{BaseURL: srv.BaseURL(), Model: "simengine-tiny", Endpoint: openai.EndpointChat, TotalTimeout: 10 * time.Second},
+		Client: &openai.Client{BaseURL: srv.BaseURL(), Model: "simengine-tiny", Endpoint: openai.EndpointChat,
+			TotalTimeout: 10 * time.Second},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -61,7 +61,8 @@ func TestRunServesAModelThroughDockerModelRunner(t *testing.T) {
 	w, _ := schedule.ParseWorkload("w.jsonl", []byte(`{"id":"a","messages":[{"role":"user","content":"Say hi"}],"max_tokens":8}`))
 	arrival, _ := schedule.NewArrival(schedule.ArrivalSpec{Process: "constant", RateRPS: 1, Seed: 1})
 	res, err := servebench.Run(ctx, servebench.RunConfig{Workload: w, Arrival: arrival, Count: 2, OutputDir: t.TempDir(),
-		Client: &openai.Client{BaseURL: c.BaseURL(), Model: c.Model(), Endpoint: openai.EndpointChat, TotalTimeout: time.Minute}})
+		Client: &openai.Client{BaseURL: c.BaseURL(), Model: c.Model(), Endpoint: openai.EndpointChat,
+			TotalTimeout: time.Minute}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,7 +24,8 @@ func TestSweepLoadsTheAdaptersOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	mix, _ := schedule.ParseAdapterMix("sql=1")
-	client := &openai.Client{BaseURL: srv.BaseURL(), Model: "simengine-tiny", Endpoint: openai.EndpointCompletions, TotalTimeout: 20 * time.Second}
+	client := &openai.Client{BaseURL: srv.BaseURL(), Model: "simengine-tiny", Endpoint: openai.EndpointCompletions,
+		TotalTimeout: 20 * time.Second}
 	cfg := servebench.RunConfig{
 		Workload: w, Arrival: a, Count: 2, Client: client, OutputDir: t.TempDir(), LagTolerance: time.Second,
 		LoRA: servebench.LoRAConfig{Mix: mix, Load: []openai.AdapterLoad{{Name: "sql", Path: "/models/sql"}}},

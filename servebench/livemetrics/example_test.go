@@ -32,7 +32,8 @@ func ExampleMetrics() {
 	m := livemetrics.New()
 	_, err = servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: arrival, Count: 5, OutputDir: dir, Observer: m,
-		Client: &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointCompletions, TotalTimeout: 10 * time.Second},
+		Client: &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointCompletions,
+			TotalTimeout: 10 * time.Second},
 	})
 	if err != nil {
 		fmt.Println(err)

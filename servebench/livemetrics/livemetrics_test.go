@@ -93,7 +93,8 @@ func TestServedSeriesFollowARealRun(t *testing.T) {
 	}
 	live, err := servebench.Start(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: arrival, Count: 40, OutputDir: t.TempDir(), Observer: m,
-		Client: &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointCompletions, TotalTimeout: 10 * time.Second},
+		Client: &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointCompletions,
+			TotalTimeout: 10 * time.Second},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -32,7 +32,8 @@ func ExampleWriter() {
 
 	_, err = servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: arrival, Count: 4, OutputDir: dir,
-		Client: &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointCompletions, TotalTimeout: 10 * time.Second},
+		Client: &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointCompletions,
+			TotalTimeout: 10 * time.Second},
 		Artifacts: []servebench.ArtifactWriter{llmdreport.Writer{Format: llmdreport.JSON}},
 	})
 	if err != nil {

@@ -175,7 +175,8 @@ func BenchmarkClientStream(b *testing.B) {
 	}{{"", openai.EndpointChat}, {"responses-", openai.EndpointResponses}} {
 		for _, mode := range []string{"flushed", "burst"} {
 			b.Run(api.prefix+mode, func(b *testing.B) {
-				c := &openai.Client{BaseURL: "http://" + addr + "/" + mode, Model: "bench", Endpoint: api.endpoint, FirstTokenTimeout: 10 * time.Second, IdleTimeout: 10 * time.Second, TotalTimeout: 30 * time.Second}
+				c := &openai.Client{BaseURL: "http://" + addr + "/" + mode, Model: "bench", Endpoint: api.endpoint,
+					FirstTokenTimeout: 10 * time.Second, IdleTimeout: 10 * time.Second, TotalTimeout: 30 * time.Second}
 				start := time.Now()
 				out := &record.Outcome{}
 				c.Do(context.Background(), start, row, "warmup", out)

@@ -25,7 +25,8 @@ func ExamplePreflight() {
 	defer engine.Close()
 
 	probe := record.Request{ID: "p", Prompt: "Is the pager storm over?", MaxTokens: 4}
-	client := &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointCompletions, TotalTimeout: 10 * time.Second}
+	client := &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointCompletions,
+		TotalTimeout: 10 * time.Second}
 	rep, err := openai.Preflight(context.Background(), client, probe)
 	fmt.Println(rep.ServedModels, rep.Probe.Status, err)
 

@@ -36,7 +36,8 @@ func TestSimengineServesThePoolingAPIs(t *testing.T) {
 		{openai.EndpointPairScore, `{"query":"` + words(5) + `","documents":["` + words(10) + `","` + words(20) + `"]}`, 2, 40},
 	} {
 		t.Run(string(tc.endpoint), func(t *testing.T) {
-			c := &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: tc.endpoint, TotalTimeout: 10 * time.Second}
+			c := &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: tc.endpoint,
+				TotalTimeout: 10 * time.Second}
 			out := &record.Outcome{ID: "r", Attempt: 1}
 			start := time.Now()
 			c.Do(context.Background(), start, parseRow(t, tc.row), "run/r/1", out)
@@ -64,7 +65,8 @@ func TestSimengineServesTheResponsesAPI(t *testing.T) {
 	}
 	defer engine.Close()
 	for _, stream := range []bool{true, false} {
-		c := &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointResponses, NoStream: !stream,
+		c := &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointResponses,
+			NoStream:     !stream,
 			TotalTimeout: 10 * time.Second, KeepText: true}
 		row := &record.Request{ID: "r", Messages: []record.Message{{Role: "user", Content: "hello there"}, {Role: "assistant", Content: "yes"}, {Role: "user", Content: "go on"}},
 			MaxTokens: 12, IgnoreEOS: false, Extra: map[string]json.RawMessage{"sim_response": json.RawMessage(`"one two three four five six seven eight nine ten eleven twelve thirteen"`)}}

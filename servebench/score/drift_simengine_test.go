@@ -34,7 +34,8 @@ func driftRun(t *testing.T, slowdown float64) *report.Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	client := &openai.Client{BaseURL: srv.BaseURL(), Model: "simengine-tiny", Endpoint: openai.EndpointCompletions, TotalTimeout: 30 * time.Second}
+	client := &openai.Client{BaseURL: srv.BaseURL(), Model: "simengine-tiny", Endpoint: openai.EndpointCompletions,
+		TotalTimeout: 30 * time.Second}
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: arrival, Count: 180, Client: client, OutputDir: t.TempDir(),
 		LagTolerance: 5 * time.Second, // drift is judged, not this machine's punctuality
