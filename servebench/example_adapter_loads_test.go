@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"time"
 
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
@@ -24,14 +23,13 @@ func ExampleLoadAdapters() {
 	}
 	defer engine.Close()
 	w, _ := schedule.ParseWorkload("w.jsonl", []byte(`{"prompt":"Hello","max_tokens":4}`))
-	arrival, _ := schedule.NewArrival(schedule.ArrivalSpec{Process: "constant", RateRPS: 20})
 	mix, _ := schedule.ParseAdapterMix("sql=1,base=1")
 	dir, _ := os.MkdirTemp("", "example-loads-")
 	defer os.RemoveAll(dir)
 
-	run := servebench.RunConfig{Workload: w, Arrival: arrival, Count: 4, OutputDir: dir,
+	run := servebench.RunConfig{Workload: w, Arrival: servebench.Constant(20), Count: 4, OutputDir: dir,
 		LoRA:   servebench.LoRAConfig{Mix: mix, Load: []openai.AdapterLoad{{Name: "sql", Path: "/models/sql"}}},
-		Client: &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointCompletions, TotalTimeout: 10 * time.Second}}
+		Client: servebench.NewClient(engine.BaseURL(), cfg.Model)}
 	ctx := context.Background()
 	if run.LoRA.Loaded, err = servebench.LoadAdapters(ctx, run); err != nil {
 		fmt.Println(err)

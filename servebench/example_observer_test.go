@@ -5,11 +5,9 @@ import (
 	"fmt"
 	"os"
 	"sync/atomic"
-	"time"
 
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
-	"github.com/servebench/servebench/servebench/openai"
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/schedule"
 )
@@ -38,14 +36,12 @@ func ExampleObserver() {
 	}
 	defer engine.Close()
 	w, _ := schedule.ParseWorkload("w.jsonl", []byte(`{"id":"a","prompt":"x","max_tokens":2}`))
-	arrival, _ := schedule.NewArrival(schedule.ArrivalSpec{Process: "constant", RateRPS: 50})
 	dir, _ := os.MkdirTemp("", "example-observer-")
 	defer os.RemoveAll(dir)
 
 	_, err = servebench.Run(context.Background(), servebench.RunConfig{
-		Workload: w, Arrival: arrival, Count: 4, OutputDir: dir, Observer: &endCounter{},
-		Client: &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointCompletions,
-			TotalTimeout: 10 * time.Second},
+		Workload: w, Arrival: servebench.Constant(50), Count: 4, OutputDir: dir, Observer: &endCounter{},
+		Client: servebench.NewClient(engine.BaseURL(), cfg.Model),
 	})
 	if err != nil {
 		fmt.Println(err)

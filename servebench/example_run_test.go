@@ -8,10 +8,7 @@ import (
 
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
-	"github.com/servebench/servebench/servebench/openai"
-	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/schedule"
-	"github.com/servebench/servebench/servebench/score"
 )
 
 // A whole run against the simulated engine: the schedule is realized and
@@ -27,17 +24,21 @@ func ExampleRun() {
 	}
 	defer engine.Close()
 
-	w, _ := schedule.ParseWorkload("triage.jsonl", []byte(
-		`{"id":"t1","prompt":"Is the pager storm over?","max_tokens":8,"ignore_eos":true}`))
-	arrival, _ := schedule.NewArrival(schedule.ArrivalSpec{Process: "poisson", RateRPS: 20, Seed: 1})
+	workload, err := servebench.LoadWorkload("testdata/triage.jsonl")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	dir, _ := os.MkdirTemp("", "example-run-")
 	defer os.RemoveAll(dir)
 
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
-		Workload: w, Arrival: arrival, Count: 10, OutputDir: dir,
-		Client: &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointCompletions,
-			TotalTimeout: 10 * time.Second},
-		Score: score.Options{SLO: report.SLO{TTFT: 2 * time.Second}},
+		Workload:  workload,
+		Arrival:   servebench.Poisson(20, 1),
+		Count:     10,
+		Client:    servebench.NewClient(engine.BaseURL(), cfg.Model),
+		Score:     servebench.Scoring{SLO: servebench.SLO{TTFT: 2 * time.Second}},
+		OutputDir: dir,
 	})
 	if err != nil {
 		fmt.Println(err)
@@ -59,9 +60,10 @@ func ExampleRun() {
 	// offered 10, successes 10, qualified 10, output tokens: 80
 }
 
-// SetArrival is the one way from a declared arrival, of any process, to a
-// run configuration: an open-loop process or a replay sets Arrival, a closed
-// loop sets ClosedLoop.
+// SetArrival maps an arrival declared as data (a contract's arrival: block,
+// the command's flags), of any process, to a run configuration: an
+// open-loop process or a replay sets Arrival, a closed loop sets
+// ClosedLoop. Go code sets Arrival with Constant, Poisson or Gamma.
 func ExampleRunConfig_SetArrival() {
 	w, _ := schedule.ParseWorkload("w.jsonl", []byte(`{"id":"a","prompt":"x","max_tokens":4}`))
 	cfg := servebench.RunConfig{Workload: w}

@@ -32,14 +32,12 @@ func ExampleSender() {
 	}
 	defer engine.Close()
 	w, _ := schedule.ParseWorkload("w.jsonl", []byte(`{"id":"a","prompt":"x","max_tokens":2}`))
-	arrival, _ := schedule.NewArrival(schedule.ArrivalSpec{Process: schedule.ProcessConstant, RateRPS: 50})
 	dir, _ := os.MkdirTemp("", "example-sender-")
 	defer os.RemoveAll(dir)
 
-	client := &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointCompletions,
-		TotalTimeout: 10 * time.Second}
+	client := servebench.NewClient(engine.BaseURL(), cfg.Model)
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
-		Workload: w, Arrival: arrival, Count: 3, OutputDir: dir, Sender: idPrefixer{client},
+		Workload: w, Arrival: servebench.Constant(50), Count: 3, OutputDir: dir, Sender: idPrefixer{client},
 	})
 	if err != nil {
 		fmt.Println(err)
