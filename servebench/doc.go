@@ -4,11 +4,23 @@
 // record.Sender, writes one outcome record per attempt as each request
 // ends, and scores the records strictly into a report.Report.
 //
-// The entry points: Run (or Start, for a run polled while it goes) with a
-// RunConfig built from schedule.LoadWorkload, RunConfig.SetArrival and
-// openai.NewClient; PreflightRun to check the engine first; MergeShards to
-// join the shards of one run. score.RunDir scores a saved run again, and
-// the matchers package turns a Report into a test verdict.
+// A spec needs this package, package matchers and its engine's package:
+//
+//	workload, err := servebench.LoadWorkload("workloads/chat.jsonl")
+//	result, err := servebench.Run(ctx, servebench.RunConfig{
+//		Workload: workload,
+//		Arrival:  servebench.Poisson(20, 1), // or Constant(rate), Gamma(rate, shape, seed)
+//		Count:    60,
+//		Client:   servebench.NewClient(baseURL, model),
+//		Score:    servebench.Scoring{SLO: servebench.SLO{TTFT: time.Second}},
+//	})
+//	Expect(result).To(matchers.HaveLatencyPercentileBelow(servebench.TTFT, 99, time.Second))
+//	AddReportEntry("run", result)
+//
+// Run (or Start, for a run polled while it goes) checks the configuration
+// before any load: a bad arrival rate is reported there, naming the field.
+// PreflightRun checks the engine first; MergeShards joins the shards of one
+// run. score.RunDir scores a saved run again.
 //
 // The flow of data, each arrow a value or a file that can be saved and fed to
 // the next stage alone:

@@ -7,11 +7,11 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/servebench/servebench/servebench/openai"
 	"github.com/testcontainers/testcontainers-go"
 
 	"github.com/servebench/servebench/containers"
 	"github.com/servebench/servebench/containers/vllm"
+	"github.com/servebench/servebench/servebench"
 )
 
 // Start vLLM on every GPU with the Hugging Face cache mounted, then point a
@@ -34,13 +34,8 @@ func ExampleRun() {
 		fmt.Println(err)
 		return
 	}
-	client := &openai.Client{
-		BaseURL:       engine.BaseURL(),
-		Model:         engine.Model(),
-		Endpoint:      openai.EndpointCompletions,
-		APIKey:        engine.APIKey(),
-		LengthControl: vllm.LengthControl(),
-	}
+	client := servebench.NewClient(engine.BaseURL(), engine.Model())
+	client.APIKey, client.LengthControl = engine.APIKey(), vllm.LengthControl()
 	fmt.Println(client, engine.ColdStart(), containers.EngineInfo(engine).ImageID)
 }
 

@@ -31,3 +31,21 @@ func ExampleAnalyze() {
 	// error_rate: 0.0100 0.0110 0.0100 0.0110 0.0100 0.0110 0.0100 0.0410 0.0400 0.0410 0.0400 0.0410
 	//   change starting at v7: 0.0104 -> 0.0406, +3.02 pt (interval [+2.94 pt, +3.09 pt]; positive is worse), p = 0.010
 }
+
+// Load reads one release per directory, oldest first (an A/B directory
+// gives its candidate's figures, a run directory its own), and Analyze
+// finds where each metric's level shifted. This example only compiles: it
+// needs the releases' directories.
+func ExampleLoad() {
+	releases, err := history.Load([]string{"runs/v1.4", "runs/v1.5", "runs/v1.6"}, false)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	h, err := history.Analyze(releases, history.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	_ = h.WriteText(os.Stdout)
+}

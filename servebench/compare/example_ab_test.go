@@ -1,0 +1,41 @@
+package compare_test
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/compare"
+)
+
+// An A/B qualification: rounds of one baseline run and one candidate run
+// of the same workload, arrival and seed, in ABBA order, compared into a
+// verdict (compare.json and compare.html in the output directory). The two
+// sides differ only in the engine. This example only compiles: it needs
+// the two engines serving at the URLs.
+func ExampleRunAB() {
+	workload, err := servebench.LoadWorkload("workloads/chat.jsonl")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	side := servebench.RunConfig{
+		Workload: workload,
+		Arrival:  servebench.Poisson(20, 1), // round K uses seed 1 + K - 1 on both sides
+		Count:    400,
+		Warmup:   10,
+		Score:    servebench.Scoring{SLO: servebench.SLO{TTFT: time.Second}},
+	}
+	baseline, candidate := side, side
+	baseline.Client = servebench.NewClient("http://baseline:8000", "qwen2.5-0.5b")
+	candidate.Client = servebench.NewClient("http://candidate:8000", "qwen2.5-0.5b")
+	result, err := compare.RunAB(context.Background(), compare.ABConfig{
+		Baseline: baseline, Candidate: candidate, Rounds: 4, OutputDir: "runs/ab",
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(result.Comparison.Verdict)
+}
