@@ -83,7 +83,7 @@ func (c *conversation) stopped() string {
 
 // engineHistory says whether a run sends engine history.
 func (cfg *RunConfig) engineHistory() bool {
-	return cfg.TurnHistory.OrDefault() == schedule.HistoryEngine
+	return cfg.TurnHistory.OrDefault() == schedule.TurnHistoryEngine
 }
 
 // keepsText says whether the run's records hold every response's text

@@ -184,7 +184,7 @@ func (l *wireLog) sentMessages(t *testing.T, id string) []record.Message {
 	return out
 }
 
-func runConversations(t *testing.T, endpoint openai.Endpoint, history schedule.History, fail ...string) (*wireLog, *servebench.RunResult) {
+func runConversations(t *testing.T, endpoint openai.Endpoint, history schedule.TurnHistory, fail ...string) (*wireLog, *servebench.RunResult) {
 	t.Helper()
 	engine := simengine.StartTest(t, func(c *simengine.Config) { c.TimeScale = 0.05 })
 	wire := startWireLog(t, engine, fail...)
@@ -240,7 +240,7 @@ func TestEngineHistoryCarriesTheEnginesAnswers(t *testing.T) {
 		total += wire.prompt[id]
 	}
 	g := res.Report.Generator
-	if g.History != schedule.HistoryEngine || g.PromptTokensSent == nil ||
+	if g.History != schedule.TurnHistoryEngine || g.PromptTokensSent == nil ||
 		*g.PromptTokensSent != (report.PromptTokensSent{Total: int64(total), Reported: 6, Sent: 6}) {
 		t.Fatalf("generator history %q, prompt tokens sent %+v; want engine, {%d 6 6}", g.History, g.PromptTokensSent, total)
 	}
@@ -270,7 +270,7 @@ func TestEngineHistoryCarriesTheEnginesAnswers(t *testing.T) {
 // TestEngineHistoryOverResponses sends the same conversations to the
 // Responses API: turn 2's input items carry turn 1's streamed answer.
 func TestEngineHistoryOverResponses(t *testing.T) {
-	wire, _ := runConversations(t, openai.EndpointResponses, schedule.HistoryEngine)
+	wire, _ := runConversations(t, openai.EndpointResponses, schedule.TurnHistoryEngine)
 	a1, a2 := wire.answers["a-1"], wire.answers["a-2"]
 	if a1 == "" || a2 == "" {
 		t.Fatalf("no answer read from the Responses stream: a-1 %q, a-2 %q", a1, a2)
@@ -281,9 +281,9 @@ func TestEngineHistoryOverResponses(t *testing.T) {
 // TestWorkloadHistorySendsTheFilesMessages: with workload history the
 // later turns carry the file's assistant messages as written.
 func TestWorkloadHistorySendsTheFilesMessages(t *testing.T) {
-	wire, res := runConversations(t, openai.EndpointChat, schedule.HistoryWorkload)
+	wire, res := runConversations(t, openai.EndpointChat, schedule.TurnHistoryWorkload)
 	wantMessages(t, "a-3", wire.sentMessages(t, "a-3"), []string{"tell me about rivers", "and lakes?", "and seas?"}, []string{"WRITTEN a-1", "WRITTEN a-2"})
-	if g := res.Report.Generator; g.History != schedule.HistoryWorkload {
+	if g := res.Report.Generator; g.History != schedule.TurnHistoryWorkload {
 		t.Fatalf("generator history %q, want workload", g.History)
 	}
 }
@@ -345,7 +345,7 @@ func TestHistoryIsCheckedBeforeAnything(t *testing.T) {
 `
 	for _, tc := range []struct {
 		rows    string
-		history schedule.History
+		history schedule.TurnHistory
 		want    string
 	}{
 		{conversationRows, "answers", `run: history: want engine or workload, got "answers"`},
@@ -368,7 +368,7 @@ func TestHistoryIsCheckedBeforeAnything(t *testing.T) {
 	client := clientFor(simengine.StartTest(t, func(c *simengine.Config) { c.TimeScale = 0.05 }))
 	client.Endpoint = openai.EndpointChat
 	if _, err := servebench.Run(context.Background(), servebench.RunConfig{
-		Workload: workloadOf(t, over), Arrival: constant(t, 20), Count: 1, TurnHistory: schedule.HistoryWorkload,
+		Workload: workloadOf(t, over), Arrival: constant(t, 20), Count: 1, TurnHistory: schedule.TurnHistoryWorkload,
 		Client: client, OutputDir: t.TempDir(),
 	}); err != nil {
 		t.Fatalf("workload history refused the rows: %v", err)

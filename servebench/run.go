@@ -33,15 +33,15 @@ type RunConfig struct {
 	// and the adapters loaded into the engine before any load.
 	LoRA LoRAConfig
 	// TurnHistory says what the assistant messages of a conversation's later
-	// turns carry: schedule.HistoryEngine (the default, also when empty)
+	// turns carry: schedule.TurnHistoryEngine (the default, also when empty)
 	// replaces them by the engine's answers to the earlier turns in this
-	// run, schedule.HistoryWorkload sends them as written. Either way a
+	// run, schedule.TurnHistoryWorkload sends them as written. Either way a
 	// conversation whose turn did not succeed sends no later turn: they are
 	// recorded as not_sent. The answer is the record's Text, which the
 	// sender keeps for a request whose KeepText is set (Client does); it is
 	// taken out of the record again unless Client.KeepText or the row's
 	// expectation wants it there.
-	TurnHistory schedule.History
+	TurnHistory schedule.TurnHistory
 	// Schedule, when set, is used as it is instead of being realized from
 	// the fields above (Workload is still required for the request bodies).
 	Schedule *schedule.Schedule
@@ -198,8 +198,9 @@ func (cfg *RunConfig) validateAdapterLoads() error {
 	return nil
 }
 
-// RunDir creates the run directory.
-func RunDir(dir string) (string, error) {
+// CreateRunDir creates the run directory dir (and its parents), or a fresh
+// temporary directory when dir is empty, and returns its path.
+func CreateRunDir(dir string) (string, error) {
 	if dir == "" {
 		d, err := os.MkdirTemp("", "servebench-run-")
 		if err != nil {

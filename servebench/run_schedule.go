@@ -69,7 +69,7 @@ func prepareSchedule(cfg *RunConfig) (string, *preparedSchedule, error) {
 	if err != nil {
 		return "", nil, fmt.Errorf("run: %w", err)
 	}
-	dir, err := RunDir(cfg.OutputDir)
+	dir, err := CreateRunDir(cfg.OutputDir)
 	if err != nil {
 		return "", nil, err
 	}

@@ -39,7 +39,7 @@ type Settings struct {
 	// EngineMetrics declares the Prometheus endpoints to scrape.
 	EngineMetrics EngineMetricsConfig
 	// TurnHistory says what a conversation's later turns carry.
-	TurnHistory schedule.History
+	TurnHistory schedule.TurnHistory
 	// Score declares how the run is scored.
 	Score score.Options
 	// KeepRequests keeps every request's entry in report.json too.

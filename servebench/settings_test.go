@@ -34,7 +34,7 @@ func TestSettingsMapEverySetting(t *testing.T) {
 			LoadTimeout: time.Minute, Keep: true, Loaded: []report.AdapterLoad{{Adapter: "sql"}}},
 		EngineMetrics: servebench.EngineMetricsConfig{URL: "http://127.0.0.1:1/metrics",
 			BackendURLs: []string{"http://127.0.0.1:2/metrics"}, Interval: time.Second},
-		TurnHistory:  schedule.HistoryWorkload,
+		TurnHistory:  schedule.TurnHistoryWorkload,
 		Score:        score.Options{SLO: report.SLO{TTFT: time.Second}},
 		KeepRequests: true,
 		Engine:       &report.EngineInfo{Kind: "vllm"},

@@ -207,7 +207,7 @@ func TestShardedRunsMergeIntoOneRunThatRecordsEveryRequestOnce(t *testing.T) {
 			reported++
 		}
 	}
-	if p := g.PromptTokensSent; g.History != schedule.HistoryEngine || p == nil || *p != (report.PromptTokensSent{Total: tokens, Reported: reported, Sent: 40}) {
+	if p := g.PromptTokensSent; g.History != schedule.TurnHistoryEngine || p == nil || *p != (report.PromptTokensSent{Total: tokens, Reported: reported, Sent: 40}) {
 		t.Errorf("merged history %q, prompt tokens sent %+v; want engine and {%d %d 40}", g.History, p, tokens, reported)
 	}
 	for k, st := range g.Shards {

@@ -99,7 +99,7 @@ type Contract struct {
 	// TurnHistory is what the later turns of the workload's conversations
 	// carry as the earlier answers (see servebench.RunConfig.TurnHistory):
 	// from `history:`, empty (engine) when absent.
-	TurnHistory schedule.History
+	TurnHistory schedule.TurnHistory
 	// UserSearch is the closed-loop search of a contract whose arrival
 	// declares "users: auto", from its search section; nil otherwise.
 	UserSearch *capacity.AutoUsers

@@ -14,10 +14,10 @@ var _ = Describe("the history field", func() {
 	It("reads engine and workload, and leaves it empty (engine) when absent", func() {
 		c, err := suites.Parse(inline, []byte(minimal+"history: workload\n"))
 		Expect(err).NotTo(HaveOccurred())
-		Expect(c.TurnHistory).To(Equal(schedule.HistoryWorkload))
+		Expect(c.TurnHistory).To(Equal(schedule.TurnHistoryWorkload))
 		c, err = suites.Parse(inline, []byte(minimal+"history: engine\n"))
 		Expect(err).NotTo(HaveOccurred())
-		Expect(c.TurnHistory).To(Equal(schedule.HistoryEngine))
+		Expect(c.TurnHistory).To(Equal(schedule.TurnHistoryEngine))
 		c, err = suites.Parse(inline, []byte(minimal))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(c.TurnHistory).To(BeEmpty())

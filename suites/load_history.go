@@ -10,7 +10,7 @@ func (d *decoder) history(m *mapping, c *Contract) {
 	if s == "" {
 		return
 	}
-	h, err := schedule.ParseHistory(s)
+	h, err := schedule.ParseTurnHistory(s)
 	if err != nil {
 		d.errorf(m.get("history"), "history", "%v", err)
 		return

@@ -15,13 +15,13 @@ type conversationHistoryFlag struct {
 }
 
 func (f *conversationHistoryFlag) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.mode, "history", string(schedule.HistoryEngine),
+	fs.StringVar(&f.mode, "history", string(schedule.TurnHistoryEngine),
 		"what a conversation's later turns carry as the earlier answers: engine (the engine's own answers in this run) or workload (the file's assistant messages as written)")
 }
 
 // apply sets the run's history mode.
 func (f *conversationHistoryFlag) apply(s *servebench.Settings) error {
-	h, err := schedule.ParseHistory(f.mode)
+	h, err := schedule.ParseTurnHistory(f.mode)
 	if err != nil {
 		return fmt.Errorf("--history: %w", err)
 	}

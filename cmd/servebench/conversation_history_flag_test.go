@@ -46,7 +46,7 @@ func TestUnknownHistoryIsRefusedBeforeAnyLoad(t *testing.T) {
 func TestCompareRefusesSidesWithDifferentHistory(t *testing.T) {
 	dir := t.TempDir()
 	a := 0.9
-	run := func(name string, h schedule.History) string {
+	run := func(name string, h schedule.TurnHistory) string {
 		p := filepath.Join(dir, name)
 		writeRun(t, p, report.Report{
 			Schema: report.ReportSchema, Offered: 10, ProtocolSuccesses: 10, Qualified: 9, Attainment: &a, Valid: true,
@@ -55,7 +55,7 @@ func TestCompareRefusesSidesWithDifferentHistory(t *testing.T) {
 		})
 		return p
 	}
-	base, engine, old := run("base", schedule.HistoryWorkload), run("engine", schedule.HistoryEngine), run("old", "")
+	base, engine, old := run("base", schedule.TurnHistoryWorkload), run("engine", schedule.TurnHistoryEngine), run("old", "")
 	code, _, stderr := runCLI("compare", "--tolerance", "attainment=5%", base, engine)
 	if want := "candidate round 1: history engine differs from the first baseline run's workload"; code != 1 || !strings.Contains(stderr, want) {
 		t.Errorf("different history: exit %d, want 1 and %q\n%s", code, want, stderr)
@@ -75,8 +75,8 @@ func TestRunCommandRecordsTheHistoryMode(t *testing.T) {
 `)
 	for _, tc := range []struct {
 		args []string
-		want schedule.History
-	}{{nil, schedule.HistoryEngine}, {[]string{"--history", "workload"}, schedule.HistoryWorkload}} {
+		want schedule.TurnHistory
+	}{{nil, schedule.TurnHistoryEngine}, {[]string{"--history", "workload"}, schedule.TurnHistoryWorkload}} {
 		out := filepath.Join(t.TempDir(), "run")
 		code, stdout, stderr := runCLI(append([]string{"run", "--base-url", url, "--model", "simengine-tiny", "--endpoint", "chat",
 			"--workload", rows, "--arrival", "constant", "--rate", "20", "--count", "2",

@@ -71,7 +71,7 @@ func RunBatchSweep(ctx context.Context, cfg servebench.RunConfig, sizes []int, r
 		return nil, err
 	}
 	defer unloadAdaptersAfter(ctx, cfg, loaded, &err)
-	dir, err := servebench.RunDir(cfg.OutputDir)
+	dir, err := servebench.CreateRunDir(cfg.OutputDir)
 	if err != nil {
 		return nil, err
 	}

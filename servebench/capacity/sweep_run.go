@@ -71,7 +71,7 @@ func RunSweep(ctx context.Context, cfg servebench.RunConfig, plan Plan) (result 
 	defer unloadAdaptersAfter(ctx, cfg, loaded, &err)
 	repeat := max(plan.Repeat, 1)
 	base := cfg.Arrival.Spec()
-	dir, err := servebench.RunDir(cfg.OutputDir)
+	dir, err := servebench.CreateRunDir(cfg.OutputDir)
 	if err != nil {
 		return nil, err
 	}

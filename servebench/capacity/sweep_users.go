@@ -107,7 +107,7 @@ func runUserSweep(ctx context.Context, cfg servebench.RunConfig, plan Plan) (res
 		return nil, err
 	}
 	defer unloadAdaptersAfter(ctx, cfg, loaded, &err)
-	dir, err := servebench.RunDir(cfg.OutputDir)
+	dir, err := servebench.CreateRunDir(cfg.OutputDir)
 	if err != nil {
 		return nil, err
 	}

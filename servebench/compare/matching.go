@@ -38,7 +38,7 @@ func historyMode(r *report.Report) string {
 		return ""
 	}
 	if r.Generator.History == "" {
-		return string(schedule.HistoryWorkload)
+		return string(schedule.TurnHistoryWorkload)
 	}
 	return string(r.Generator.History)
 }

@@ -20,7 +20,7 @@ func ExampleComparePromptTokens() {
 }
 
 func ExampleReport_Percentile() {
-	r, _ := score.Files("../score/testdata/seed000/trace.json", "../score/testdata/seed000/events.jsonl")
+	r, _ := score.TraceFiles("../score/testdata/seed000/trace.json", "../score/testdata/seed000/events.jsonl")
 	v, n, population, _ := r.Percentile(record.MetricITL, 99)
 	fmt.Printf("p99 ITL %v ms over %d: %s\n", v, n, population)
 	// Output: p99 ITL 120 ms over 16: gaps between tokens, pooled over successful requests whose every event is proven to hold one token (16 gaps from 4 requests)

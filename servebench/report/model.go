@@ -383,7 +383,7 @@ type GeneratorReport struct {
 	// (the engine's own earlier answers, so the prompts sent differ from
 	// run to run) or "workload" (the file's messages as written). Empty in
 	// a report written before the field existed.
-	History schedule.History `json:"history,omitempty"`
+	History schedule.TurnHistory `json:"history,omitempty"`
 	// PromptTokensSent totals the prompt tokens of the requests sent, as
 	// the engine reported them in usage; nil when nothing was sent.
 	PromptTokensSent *PromptTokensSent `json:"prompt_tokens_sent,omitempty"`

@@ -11,7 +11,7 @@
 //	Write, Read, NewEncoder       schedule.json and its SHA-256
 //	ReadCompact                   the allocation-light view the scorer streams against
 //	ParseShard, Schedule.ForShard one shard's share of a schedule, by conversation
-//	ParseHistory (History)        what a conversation's later turns carry: engine or workload history
+//	ParseTurnHistory (TurnHistory) what a conversation's later turns carry: engine or workload history
 //
 // A workload row that is malformed is an error naming the file, the line and
 // the field. The package depends only on record: dispatching, sending and

@@ -7,7 +7,7 @@
 //
 //	Outcomes (Options)      score a schedule and its records in memory
 //	RunDir, RunDirTo        score a saved run directory again (RunDirTo streams the per-request rows)
-//	Files, Trace            score a trace and its events (the seed format)
+//	TraceFiles, Trace       score a trace and its events (the seed format)
 //	Measure                 one record's latencies by the scorer's rules, for live observers
 //	CheckObjectives         refuse an objective the endpoint does not define
 //

@@ -11,8 +11,8 @@ import (
 )
 
 // Scoring the normalized format: six requests, three qualified.
-func ExampleFiles() {
-	r, err := score.Files("testdata/seed000/trace.json", "testdata/seed000/events.jsonl")
+func ExampleTraceFiles() {
+	r, err := score.TraceFiles("testdata/seed000/trace.json", "testdata/seed000/events.jsonl")
 	if err != nil {
 		fmt.Println(err)
 		return

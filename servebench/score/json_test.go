@@ -10,7 +10,7 @@ import (
 )
 
 func TestReportJSONIsSafeAndUndefinedIsNull(t *testing.T) {
-	r, err := Files(seedTracePath, seedEventsPath)
+	r, err := TraceFiles(seedTracePath, seedEventsPath)
 	if err != nil {
 		t.Fatal(err)
 	}

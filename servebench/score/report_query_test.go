@@ -11,7 +11,7 @@ import (
 )
 
 func TestReportPercentileFromSamplesAndFromJSON(t *testing.T) {
-	r, err := Files(seedTracePath, seedEventsPath)
+	r, err := TraceFiles(seedTracePath, seedEventsPath)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,7 +24,7 @@ func TestTextSaysWhyALoadWasNotDelivered(t *testing.T) {
 }
 
 func TestGomegaString(t *testing.T) {
-	r, err := Files(seedTracePath, seedEventsPath)
+	r, err := TraceFiles(seedTracePath, seedEventsPath)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -54,7 +54,7 @@ func wantFloat(t *testing.T, name string, got *float64, want float64) {
 }
 
 func TestSeedCohortAccounting(t *testing.T) {
-	r, err := Files(seedTracePath, seedEventsPath)
+	r, err := TraceFiles(seedTracePath, seedEventsPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestSeedCohortAccounting(t *testing.T) {
 }
 
 func TestSeedPerRequestMetrics(t *testing.T) {
-	r, err := Files(seedTracePath, seedEventsPath)
+	r, err := TraceFiles(seedTracePath, seedEventsPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func TestSeedPerRequestMetrics(t *testing.T) {
 }
 
 func TestSeedPercentilesNameTheirPopulations(t *testing.T) {
-	r, err := Files(seedTracePath, seedEventsPath)
+	r, err := TraceFiles(seedTracePath, seedEventsPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,7 +274,7 @@ func TestSeedTTFTFromScheduledCountsTheLag(t *testing.T) {
 }
 
 func TestScoreFilesMissingFile(t *testing.T) {
-	_, err := Files(filepath.Join(t.TempDir(), "nope.json"), seedEventsPath)
+	_, err := TraceFiles(filepath.Join(t.TempDir(), "nope.json"), seedEventsPath)
 	var ie *record.InputError
 	if !errors.As(err, &ie) || !strings.HasSuffix(ie.File, "nope.json") {
 		t.Fatalf("got %v", err)

@@ -63,12 +63,12 @@ type eventLine struct {
 	QualityPass *bool         `json:"quality_pass"`
 }
 
-// Files scores the normalized format: a TRACE JSON file and an EVENTS
+// TraceFiles scores the normalized format: a TRACE JSON file and an EVENTS
 // JSONL file with exactly one line per scheduled request, under the trace's
 // own window, tolerance and SLO. Malformed or incomplete input is a
 // *record.InputError naming the file, line and field; a report whose load was
 // not delivered is returned without error (see Report.LoadDelivered).
-func Files(trace, events string) (*report.Report, error) {
+func TraceFiles(trace, events string) (*report.Report, error) {
 	tb, err := os.ReadFile(trace)
 	if err != nil {
 		return nil, &record.InputError{File: trace, Msg: err.Error()}

@@ -14,7 +14,7 @@ import (
 )
 
 func ExampleText() {
-	r, _ := score.Files("../../score/testdata/seed000/trace.json", "../../score/testdata/seed000/events.jsonl")
+	r, _ := score.TraceFiles("../../score/testdata/seed000/trace.json", "../../score/testdata/seed000/events.jsonl")
 	var buf strings.Builder
 	_ = render.Text(&buf, r)
 	lines := strings.Split(buf.String(), "\n")

@@ -13,9 +13,9 @@ import (
 func historyLines(g *report.GeneratorReport) [][2]string {
 	var lines [][2]string
 	switch g.History {
-	case schedule.HistoryEngine:
+	case schedule.TurnHistoryEngine:
 		lines = append(lines, [2]string{"History", "engine: later turns carry the engine's own answers, so the prompts sent differ from run to run"})
-	case schedule.HistoryWorkload:
+	case schedule.TurnHistoryWorkload:
 		lines = append(lines, [2]string{"History", "workload: later turns carry the workload's messages as written"})
 	}
 	if p := g.PromptTokensSent; p != nil {

@@ -15,7 +15,7 @@ import (
 // lists turns 1, 2, 10 in numeric order.
 func TestTextReportGivesHistoryAndTurnsInOrder(t *testing.T) {
 	r := &report.Report{
-		Generator: &report.GeneratorReport{Mode: schedule.ModeOpen, Sent: 5, Scheduled: 6, History: schedule.HistoryEngine,
+		Generator: &report.GeneratorReport{Mode: schedule.ModeOpen, Sent: 5, Scheduled: 6, History: schedule.TurnHistoryEngine,
 			PromptTokensSent: &report.PromptTokensSent{Total: 1234, Reported: 4, Sent: 5}},
 		Breakdown: map[string]*report.BreakdownDimension{"turn": {Values: map[string]report.BreakdownValue{
 			"10": {Offered: 1}, "2": {Offered: 2}, "1": {Offered: 3},
@@ -49,7 +49,7 @@ func TestTextReportGivesHistoryAndTurnsInOrder(t *testing.T) {
 // it left out.
 func TestHTMLReportGivesHistory(t *testing.T) {
 	r := &report.Report{
-		Generator: &report.GeneratorReport{Mode: schedule.ModeOpen, History: schedule.HistoryWorkload,
+		Generator: &report.GeneratorReport{Mode: schedule.ModeOpen, History: schedule.TurnHistoryWorkload,
 			PromptTokensSent: &report.PromptTokensSent{Total: 77, Reported: 2, Sent: 2}},
 		PromptTokens: &report.PromptTokenAudit{Compared: 2, CarriedHistory: 3},
 	}

@@ -19,7 +19,7 @@ const (
 )
 
 func TestTextShowsDenominators(t *testing.T) {
-	r, err := score.Files(seedTrace, seedEvents)
+	r, err := score.TraceFiles(seedTrace, seedEvents)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestTextShowsDenominators(t *testing.T) {
 }
 
 func TestTextShowsTheMostCommonErrorMessages(t *testing.T) {
-	r, err := score.Files(seedTrace, seedEvents)
+	r, err := score.TraceFiles(seedTrace, seedEvents)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,46 +2,46 @@ package schedule
 
 import "fmt"
 
-// History says what the assistant messages of a conversation's later turns
+// TurnHistory says what the assistant messages of a conversation's later turns
 // carry when they are sent. In a workload row with a conversation and a
 // turn, the assistant messages stand for the answers of the conversation's
 // earlier turns.
-type History string
+type TurnHistory string
 
-// The history modes.
+// The turn history modes.
 const (
-	// HistoryEngine replaces them, in order, by the engine's actual
+	// TurnHistoryEngine replaces them, in order, by the engine's actual
 	// answers in the same run: the k-th assistant message by the answer of
 	// the conversation's k-th turn. The prompts sent then differ from run
 	// to run; the schedule (times and user turns) does not. The default.
-	HistoryEngine History = "engine"
-	// HistoryWorkload sends them as the workload file writes them.
-	HistoryWorkload History = "workload"
+	TurnHistoryEngine TurnHistory = "engine"
+	// TurnHistoryWorkload sends them as the workload file writes them.
+	TurnHistoryWorkload TurnHistory = "workload"
 )
 
-// ParseHistory reads a history mode: "engine" or "workload"; "" is the
+// ParseTurnHistory reads a history mode: "engine" or "workload"; "" is the
 // default, engine.
-func ParseHistory(s string) (History, error) {
-	switch History(s) {
-	case "", HistoryEngine:
-		return HistoryEngine, nil
-	case HistoryWorkload:
-		return HistoryWorkload, nil
+func ParseTurnHistory(s string) (TurnHistory, error) {
+	switch TurnHistory(s) {
+	case "", TurnHistoryEngine:
+		return TurnHistoryEngine, nil
+	case TurnHistoryWorkload:
+		return TurnHistoryWorkload, nil
 	}
 	return "", fmt.Errorf("want engine or workload, got %q", s)
 }
 
-// OrDefault is h, or HistoryEngine when h is empty.
-func (h History) OrDefault() History {
+// OrDefault is h, or TurnHistoryEngine when h is empty.
+func (h TurnHistory) OrDefault() TurnHistory {
 	if h == "" {
-		return HistoryEngine
+		return TurnHistoryEngine
 	}
 	return h
 }
 
 // Valid says whether h is empty or one of the modes.
-func (h History) Valid() bool {
-	_, err := ParseHistory(string(h))
+func (h TurnHistory) Valid() bool {
+	_, err := ParseTurnHistory(string(h))
 	return err == nil
 }
 

@@ -7,9 +7,9 @@ import (
 )
 
 // The history mode comes from a flag or a contract; empty is engine.
-func ExampleParseHistory() {
+func ExampleParseTurnHistory() {
 	for _, s := range []string{"", "workload", "answers"} {
-		h, err := schedule.ParseHistory(s)
+		h, err := schedule.ParseTurnHistory(s)
 		fmt.Printf("%q -> %q %v\n", s, h, err)
 	}
 	// Output:

@@ -5,16 +5,16 @@ import (
 	"testing"
 )
 
-func TestParseHistory(t *testing.T) {
-	for in, want := range map[string]History{"": HistoryEngine, "engine": HistoryEngine, "workload": HistoryWorkload} {
-		if got, err := ParseHistory(in); err != nil || got != want {
-			t.Errorf("ParseHistory(%q) = %q, %v; want %q", in, got, err, want)
+func TestParseTurnHistory(t *testing.T) {
+	for in, want := range map[string]TurnHistory{"": TurnHistoryEngine, "engine": TurnHistoryEngine, "workload": TurnHistoryWorkload} {
+		if got, err := ParseTurnHistory(in); err != nil || got != want {
+			t.Errorf("ParseTurnHistory(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
-	if _, err := ParseHistory("Engine"); err == nil || err.Error() != `want engine or workload, got "Engine"` {
-		t.Errorf("ParseHistory(Engine): %v", err)
+	if _, err := ParseTurnHistory("Engine"); err == nil || err.Error() != `want engine or workload, got "Engine"` {
+		t.Errorf("ParseTurnHistory(Engine): %v", err)
 	}
-	if History("").OrDefault() != HistoryEngine || HistoryWorkload.OrDefault() != HistoryWorkload {
+	if TurnHistory("").OrDefault() != TurnHistoryEngine || TurnHistoryWorkload.OrDefault() != TurnHistoryWorkload {
 		t.Error("OrDefault")
 	}
 }
