@@ -44,6 +44,7 @@
 //	engine metrics  servebench/enginemetrics   ScrapeOnce, Between, StartSampler
 //	run             servebench                 Run, Start, RunConfig, LiveRun, MergeShards, Observer
 //	capacity        servebench/capacity        RunSweep, AutoRates, AutoUsers, Select
+//	A/B rounds      servebench/ab              Run, Config, Result
 //
 // SSE framing is in package sse, the statistics (Wilson bound, normal
 // quantile, percentiles) in package stats, A/B comparison in compare, GPU

@@ -6,6 +6,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/servebench/servebench/servebench/ab"
 	"github.com/servebench/servebench/servebench/compare"
 )
 
@@ -20,7 +21,7 @@ type BaselineSpec struct {
 	// BaseURL and Model name a running baseline server instead.
 	BaseURL, Model string
 	// Rounds is the number of rounds per load point (default
-	// compare.DefaultRounds, 4). One round gives an advisory result, which
+	// ab.DefaultRounds, 4). One round gives an advisory result, which
 	// fails its specs.
 	Rounds int
 	// Inconclusive is what an inconclusive comparison does to its spec:
@@ -48,7 +49,7 @@ func (d *decoder) baseline(m *mapping, c *Contract) {
 	if b == nil {
 		return
 	}
-	spec := &BaselineSpec{Rounds: compare.DefaultRounds, Confidence: 0.95, Inconclusive: InconclusiveFail}
+	spec := &BaselineSpec{Rounds: ab.DefaultRounds, Confidence: 0.95, Inconclusive: InconclusiveFail}
 	switch {
 	case b.has("engine") && b.has("base_url"):
 		d.errorf(b.get("base_url"), "baseline.base_url", "give either engine or base_url, not both")

@@ -14,6 +14,7 @@ import (
 
 	"github.com/servebench/servebench/matchers"
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/ab"
 	"github.com/servebench/servebench/servebench/compare"
 )
 
@@ -52,7 +53,7 @@ func (c *Contract) freshEngines() bool {
 // engines (see BaselineSpec.ReuseEngines) candidate and baseline are
 // ignored: every run starts its own engine. An inconclusive verdict is
 // allowed when the contract says inconclusive: pass.
-func (c *Contract) RunABPoint(ctx context.Context, p LoadPoint, candidate, baseline Target) (*compare.ABResult, string, error) {
+func (c *Contract) RunABPoint(ctx context.Context, p LoadPoint, candidate, baseline Target) (*ab.Result, string, error) {
 	cand, err := c.runConfig(p, candidate)
 	if err != nil {
 		return nil, "", err
@@ -62,7 +63,7 @@ func (c *Contract) RunABPoint(ctx context.Context, p LoadPoint, candidate, basel
 		return nil, "", err
 	}
 	dir := filepath.Join(c.ArtifactsRoot(), dirName(c.Name), time.Now().UTC().Format("20060102T150405.000Z")+"-"+p.Dir+"-ab")
-	cfg := compare.ABConfig{
+	cfg := ab.Config{
 		Baseline: base, Candidate: cand, Rounds: c.Baseline.Rounds, OutputDir: dir,
 		Options: compare.Options{Confidence: c.Baseline.Confidence, Tolerances: c.Baseline.baselineTolerances(),
 			AllowInconclusive: c.Baseline.Inconclusive == InconclusivePass},
@@ -70,7 +71,7 @@ func (c *Contract) RunABPoint(ctx context.Context, p LoadPoint, candidate, basel
 	if c.freshEngines() {
 		cfg.StartEngine = (&abEngineStarter{c: c, dir: dir}).start
 	}
-	res, err := compare.RunAB(ctx, cfg)
+	res, err := ab.Run(ctx, cfg)
 	if err != nil {
 		return res, dir, fmt.Errorf("contract %s, %s against baseline: %w", c.Name, p.Name, err)
 	}
@@ -151,7 +152,7 @@ func registerBaseline(c *Contract) {
 	for _, p := range c.Points() {
 		at := c.Location("baseline")
 		ginkgo.Describe(p.Name+" against baseline", at, func() {
-			var res *compare.ABResult
+			var res *ab.Result
 			ginkgo.BeforeAll(func(ctx ginkgo.SpecContext) {
 				engines := fmt.Sprintf("%s (candidate) and %s (baseline)", target.BaseURL, baseline.BaseURL)
 				if fresh {

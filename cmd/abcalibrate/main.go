@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/servebench/servebench/fixtures"
+	"github.com/servebench/servebench/servebench/ab"
 	"github.com/servebench/servebench/servebench/compare"
 	"github.com/servebench/servebench/servebench/schedule"
 )
@@ -49,7 +50,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var s settings
 	fs.IntVar(&s.reps, "reps", 30, "repetitions of each experiment")
 	fs.IntVar(&s.first, "first", 1, "number of the first repetition; repetition n seeds its arrivals and engines from n, so batches with different -first are independent")
-	fs.IntVar(&s.rounds, "rounds", compare.DefaultRounds, "rounds per A/B qualification")
+	fs.IntVar(&s.rounds, "rounds", ab.DefaultRounds, "rounds per A/B qualification")
 	fs.IntVar(&s.count, "count", 150, "requests per run")
 	fs.IntVar(&s.promptTokens, "prompt-tokens", 256, "prompt length of every row")
 	fs.IntVar(&s.outputTokens, "output-tokens", 64, "forced output length of every row")

@@ -12,6 +12,7 @@ import (
 
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/ab"
 	"github.com/servebench/servebench/servebench/compare"
 	"github.com/servebench/servebench/servebench/openai"
 	"github.com/servebench/servebench/servebench/schedule"
@@ -113,7 +114,7 @@ func repetition(ctx context.Context, s settings, w *schedule.Workload, e experim
 		Client: &openai.Client{Endpoint: openai.EndpointCompletions, Model: "simengine-tiny", TotalTimeout: time.Minute},
 	}
 	starts := 0
-	cfg := compare.ABConfig{
+	cfg := ab.Config{
 		Baseline: side, Candidate: side, Rounds: rounds, OutputDir: dir,
 		Options: compare.Options{Confidence: s.confidence, Tolerances: s.tolerances},
 		StartEngine: func(ctx context.Context, sd compare.Side, rc *servebench.RunConfig) (func(), error) {
@@ -135,7 +136,7 @@ func repetition(ctx context.Context, s settings, w *schedule.Workload, e experim
 			return func() { srv.Close() }, nil
 		},
 	}
-	res, err := compare.RunAB(ctx, cfg)
+	res, err := ab.Run(ctx, cfg)
 	if err != nil && res != nil && len(res.Order) == 2*rounds {
 		return nil, err.Error(), nil // every run finished: the comparison itself was refused
 	}

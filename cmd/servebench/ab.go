@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/ab"
 	"github.com/servebench/servebench/servebench/compare"
 )
 
@@ -37,7 +38,7 @@ func runAB(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&af.candidateMetrics, "candidate-metrics-url", "", "the candidate engine's Prometheus endpoint")
 	fs.StringVar(&af.baselineKey, "baseline-api-key-env", "", "environment variable holding the baseline's API key (default --api-key-env)")
 	fs.StringVar(&af.candidateKey, "candidate-api-key-env", "", "environment variable holding the candidate's API key (default --api-key-env)")
-	fs.IntVar(&af.rounds, "rounds", compare.DefaultRounds, "rounds; each is one baseline and one candidate run, in the balanced ABBA order (one round gives an advisory result, exit 6)")
+	fs.IntVar(&af.rounds, "rounds", ab.DefaultRounds, "rounds; each is one baseline and one candidate run, in the balanced ABBA order (one round gives an advisory result, exit 6)")
 	var cf compareFlags
 	cf.register(fs, false)
 	if code, done := parseCommandLine(fs, args, stderr, abRefusedFlags...); done {
@@ -61,14 +62,14 @@ func runAB(args []string, stdout, stderr io.Writer) int {
 	defer finishOutput(out, "ab", stderr)
 	ctx, stop := interruptContext(stderr)
 	defer stop()
-	res, err := compare.RunAB(ctx, compare.ABConfig{
+	res, err := ab.Run(ctx, ab.Config{
 		Baseline: base, Candidate: cand, Rounds: af.rounds, OutputDir: rf.output, Options: opts,
 		BeforeRun: func(side compare.Side, round int, cfg *servebench.RunConfig) (func(), error) {
 			fmt.Fprintf(stderr, "round %d of %d: %s (%s)\n", round, af.rounds, side, cfg.Client.BaseURL)
 			return nil, nil
 		},
 	})
-	if errors.Is(err, compare.ErrInterrupted) {
+	if errors.Is(err, ab.ErrInterrupted) {
 		fmt.Fprintf(stderr, "servebench ab: %v\n", err) // which runs are kept, and why no verdict
 	}
 	if code, interrupted := interruptExit(ctx, "servebench ab", stderr); interrupted {

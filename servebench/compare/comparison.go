@@ -89,11 +89,12 @@ type Comparison struct {
 	BaselineRuns  []RunRef `json:"baseline_runs"`
 	CandidateRuns []RunRef `json:"candidate_runs"`
 	// RunOrder lists the runs in the order they ran, with their positions,
-	// when the comparison came from RunAB; nil for runs loaded from disk.
+	// when the comparison came from an A/B qualification (ab.Run); nil for
+	// runs loaded from disk.
 	RunOrder *RunOrder `json:"run_order,omitempty"`
 	// Engines says whether each run measured a freshly started engine or
 	// the engines were reused across rounds; empty when unknown (runs
-	// loaded from disk).
+	// loaded from disk). ab.Run sets one of ab's Engines values.
 	Engines string `json:"engines,omitempty"`
 	// AllowedDifferences lists every difference between the runs that
 	// AllowDifferentWorkloads let through; the verdict rests on them.

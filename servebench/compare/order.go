@@ -5,6 +5,15 @@ import (
 	"strconv"
 )
 
+// Side names one side of an A/B comparison.
+type Side string
+
+// The two sides.
+const (
+	Baseline  Side = "baseline"
+	Candidate Side = "candidate"
+)
+
 // RunOrder is the order an A/B qualification ran its runs in, and where
 // each side's runs fell in it.
 type RunOrder struct {

@@ -1,4 +1,4 @@
-package compare_test
+package ab_test
 
 import (
 	"bytes"
@@ -13,29 +13,12 @@ import (
 	"github.com/servebench/servebench/fixtures"
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/ab"
 	"github.com/servebench/servebench/servebench/compare"
 	"github.com/servebench/servebench/servebench/openai"
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/schedule"
 )
-
-// ABBA over four rounds runs A B B A B A A B: the baseline at positions
-// 1, 4, 6, 7 (mean 4.5) and the candidate at 2, 3, 5, 8 (mean 4.5). Over
-// three rounds (A B B A B A) the baseline holds 1, 4, 6 (mean 11/3) and
-// the candidate 2, 3, 5 (mean 10/3).
-func TestABBAOrder(t *testing.T) {
-	o := compare.ABBAOrder(4)
-	if got := o.Describe(); got != "ABBABAAB (ABBA; A baseline, B candidate): mean position baseline 4.5, candidate 4.5" {
-		t.Errorf("four rounds: %s", got)
-	}
-	if o.Runs[5] != (compare.RunPosition{Position: 6, Side: compare.Baseline, Round: 3}) {
-		t.Errorf("sixth run: %+v", o.Runs[5])
-	}
-	o = compare.ABBAOrder(3)
-	if o.MeanPosition.Baseline != 11.0/3 || o.MeanPosition.Candidate != 10.0/3 {
-		t.Errorf("three rounds: mean positions %+v", o.MeanPosition)
-	}
-}
 
 // engineCounter starts in-process simulated engines for StartEngine and
 // counts the engines alive at once.
@@ -68,7 +51,7 @@ func (e *engineCounter) start(ctx context.Context, side compare.Side, cfg *serve
 }
 
 // abConfig is a small A/B qualification: three requests per run.
-func abConfig(t *testing.T, rounds int) compare.ABConfig {
+func abConfig(t *testing.T, rounds int) ab.Config {
 	t.Helper()
 	var buf bytes.Buffer
 	if _, err := (fixtures.FixedShape{Seed: 1, Requests: 3, PromptTokens: 16, MaxTokens: 4}).Generate(&buf); err != nil {
@@ -84,25 +67,25 @@ func abConfig(t *testing.T, rounds int) compare.ABConfig {
 	}
 	side := servebench.RunConfig{Workload: w, Arrival: arrival, Count: 3, LagTolerance: 5 * time.Second,
 		Client: &openai.Client{Endpoint: openai.EndpointCompletions, Model: "simengine-tiny", TotalTimeout: time.Minute}}
-	return compare.ABConfig{Baseline: side, Candidate: side, Rounds: rounds, OutputDir: t.TempDir(),
+	return ab.Config{Baseline: side, Candidate: side, Rounds: rounds, OutputDir: t.TempDir(),
 		Options: compare.Options{Tolerances: []compare.Tolerance{{Name: "attainment", Value: 0.5}}}}
 }
 
 // By default every run starts its own engine and stops it when the run
 // ends, so at most one engine is alive; with ReuseEngines each side's
 // engine starts once and both stop at the end. compare.json says which.
-func TestRunABStartsFreshEnginesUnlessReused(t *testing.T) {
+func TestRunStartsFreshEnginesUnlessReused(t *testing.T) {
 	for _, reuse := range []bool{false, true} {
 		var n engineCounter
 		cfg := abConfig(t, 2)
 		cfg.StartEngine, cfg.ReuseEngines = n.start, reuse
-		res, err := compare.RunAB(context.Background(), cfg)
+		res, err := ab.Run(context.Background(), cfg)
 		if err != nil {
 			t.Fatalf("reuse %v: %v", reuse, err)
 		}
-		wantStarts, wantPeak, wantEngines := 4, 1, compare.EnginesFresh
+		wantStarts, wantPeak, wantEngines := 4, 1, ab.EnginesFresh
 		if reuse {
-			wantStarts, wantPeak, wantEngines = 2, 2, compare.EnginesReusedStarted
+			wantStarts, wantPeak, wantEngines = 2, 2, ab.EnginesReusedStarted
 		}
 		if n.starts != wantStarts || n.peak != wantPeak || n.live != 0 || res.Comparison.Engines != wantEngines {
 			t.Errorf("reuse %v: %d starts, peak %d alive, %d left alive, engines %q; want %d starts, peak %d, none left, %q",
@@ -113,7 +96,7 @@ func TestRunABStartsFreshEnginesUnlessReused(t *testing.T) {
 
 // An interruption before the last run keeps the finished runs on disk and
 // writes no comparison from the unbalanced set.
-func TestRunABInterruptedWritesNoVerdict(t *testing.T) {
+func TestRunInterruptedWritesNoVerdict(t *testing.T) {
 	var n engineCounter
 	cfg := abConfig(t, 2)
 	cfg.StartEngine = n.start
@@ -125,8 +108,8 @@ func TestRunABInterruptedWritesNoVerdict(t *testing.T) {
 		}
 		return nil, nil
 	}
-	res, err := compare.RunAB(ctx, cfg)
-	if !errors.Is(err, compare.ErrInterrupted) {
+	res, err := ab.Run(ctx, cfg)
+	if !errors.Is(err, ab.ErrInterrupted) {
 		t.Fatalf("err = %v, want ErrInterrupted", err)
 	}
 	if res.Comparison != nil || len(res.Order) != 2 {
@@ -145,10 +128,10 @@ func TestRunABInterruptedWritesNoVerdict(t *testing.T) {
 	}
 }
 
-// TestRunABLoadsAdaptersOncePerEngine: both sides and both rounds run
+// TestRunLoadsAdaptersOncePerEngine: both sides and both rounds run
 // against one engine, which loads sql once; with a fresh engine per run,
 // each run loads it into its own.
-func TestRunABLoadsAdaptersOncePerEngine(t *testing.T) {
+func TestRunLoadsAdaptersOncePerEngine(t *testing.T) {
 	srv := simengine.StartTest(t, func(c *simengine.Config) { c.TimeScale = 0.05 })
 	cfg := abConfig(t, 2)
 	for _, side := range []*servebench.RunConfig{&cfg.Baseline, &cfg.Candidate} {
@@ -157,7 +140,7 @@ func TestRunABLoadsAdaptersOncePerEngine(t *testing.T) {
 		side.Client = &c
 		side.LoRA.Load = []openai.AdapterLoad{{Name: "sql", Path: "/models/sql"}}
 	}
-	if _, err := compare.RunAB(context.Background(), cfg); err != nil {
+	if _, err := ab.Run(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}
 	if n := srv.Stats().RuntimeAdapterLoads; n != 1 {
@@ -165,7 +148,7 @@ func TestRunABLoadsAdaptersOncePerEngine(t *testing.T) {
 	}
 	// The qualification unloaded sql at its end: the same one again loads it again.
 	cfg.OutputDir = t.TempDir()
-	if _, err := compare.RunAB(context.Background(), cfg); err != nil || srv.Stats().RuntimeAdapterLoads != 2 {
+	if _, err := ab.Run(context.Background(), cfg); err != nil || srv.Stats().RuntimeAdapterLoads != 2 {
 		t.Errorf("the same qualification again: %v, %d loads in all; want sql loaded a second time", err, srv.Stats().RuntimeAdapterLoads)
 	}
 
@@ -174,7 +157,7 @@ func TestRunABLoadsAdaptersOncePerEngine(t *testing.T) {
 	cfg.StartEngine = n.start
 	cfg.Baseline.LoRA.Load = []openai.AdapterLoad{{Name: "sql", Path: "/models/sql"}}
 	cfg.Candidate.LoRA.Load = cfg.Baseline.LoRA.Load
-	if _, err := compare.RunAB(context.Background(), cfg); err != nil || n.starts != 4 {
+	if _, err := ab.Run(context.Background(), cfg); err != nil || n.starts != 4 {
 		t.Errorf("fresh engines: %v after %d starts", err, n.starts)
 	}
 }

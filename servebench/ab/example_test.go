@@ -1,4 +1,4 @@
-package compare_test
+package ab_test
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/servebench/servebench/servebench"
-	"github.com/servebench/servebench/servebench/compare"
+	"github.com/servebench/servebench/servebench/ab"
 )
 
 // An A/B qualification: rounds of one baseline run and one candidate run
@@ -14,7 +14,7 @@ import (
 // verdict (compare.json and compare.html in the output directory). The two
 // sides differ only in the engine. This example only compiles: it needs
 // the two engines serving at the URLs.
-func ExampleRunAB() {
+func ExampleRun() {
 	workload, err := servebench.LoadWorkload("workloads/chat.jsonl")
 	if err != nil {
 		fmt.Println(err)
@@ -30,7 +30,7 @@ func ExampleRunAB() {
 	baseline, candidate := side, side
 	baseline.Client = servebench.NewClient("http://baseline:8000", "qwen2.5-0.5b")
 	candidate.Client = servebench.NewClient("http://candidate:8000", "qwen2.5-0.5b")
-	result, err := compare.RunAB(context.Background(), compare.ABConfig{
+	result, err := ab.Run(context.Background(), ab.Config{
 		Baseline: baseline, Candidate: candidate, Rounds: 4, OutputDir: "runs/ab",
 	})
 	if err != nil {
