@@ -40,7 +40,7 @@
 //	protocol        servebench/openai          NewClient, Client.Do, Preflight, Redactor
 //	report model    servebench/report          Report, Report.Percentile, Report.LoadDelivered, ReadFile
 //	rendering       servebench/report/render   Text, HTML, HTMLFile
-//	score           servebench/score           Outcomes, RunDir, RunDirTo, TraceFiles, Measure
+//	score           servebench/score           Outcomes, RunDir, RunDirTo, TraceFiles
 //	engine metrics  servebench/enginemetrics   ScrapeOnce, Between, StartSampler
 //	run             servebench                 Run, Start, RunConfig, LiveRun, MergeShards, Observer
 //	capacity        servebench/capacity        RunSweep, AutoRates, AutoUsers, Select

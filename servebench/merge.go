@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/servebench/servebench/internal/safefile"
+	"github.com/servebench/servebench/servebench/internal/scorer"
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/report/render"
@@ -70,7 +72,7 @@ func MergeShards(dirs []string, out string, opts score.Options) (*report.Report,
 	rep.Experiment = mergedExperiment(shards, missing)
 	for _, sd := range shards {
 		if sd.torn != nil {
-			score.MarkTornLine(rep, filepath.Join(sd.dir, record.OutcomesFile), sd.torn)
+			scorer.MarkTornLine(rep, filepath.Join(sd.dir, record.OutcomesFile), sd.torn)
 		}
 	}
 	if err := writeJSONFile(filepath.Join(out, record.ReportFile), rep); err != nil {
@@ -89,7 +91,7 @@ type shardDir struct {
 	report   *report.Report // nil when the shard left no report.json
 	lines    [][]byte
 	outcomes []recordKey
-	torn     *score.TornLine // a last line cut off mid-write, left out
+	torn     *scorer.TornLine // a last line cut off mid-write, left out
 }
 
 // recordKey is the part of an outcome record a merge reads: which request
@@ -113,7 +115,12 @@ func readShardDir(dir string) (*shardDir, error) {
 	if sd.lines, sd.outcomes, sd.torn, err = readOutcomeLines(filepath.Join(dir, record.OutcomesFile)); err != nil {
 		return nil, err
 	}
-	if sd.report, err = score.ReadPreviousReport(filepath.Join(dir, record.ReportFile)); err != nil {
+	sd.report, err = report.ReadFile(filepath.Join(dir, record.ReportFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		// A shard that ended before its report was written has none.
+		sd.report, err = nil, nil
+	}
+	if err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
 	}
 	return sd, nil
@@ -123,7 +130,7 @@ func readShardDir(dir string) (*shardDir, error) {
 // shard that was never started (no file) has no records. A last line cut off
 // mid-write (no newline) is left out and returned as torn: its request
 // counts as unrecorded, as score --run counts it.
-func readOutcomeLines(path string) ([][]byte, []recordKey, *score.TornLine, error) {
+func readOutcomeLines(path string) ([][]byte, []recordKey, *scorer.TornLine, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil, nil, nil
@@ -144,7 +151,7 @@ func readOutcomeLines(path string) ([][]byte, []recordKey, *score.TornLine, erro
 				if decodeErr == nil {
 					decodeErr = errors.New("no newline at its end")
 				}
-				return lines, outcomes, &score.TornLine{Number: n, Err: decodeErr}, nil
+				return lines, outcomes, &scorer.TornLine{Number: n, Err: decodeErr}, nil
 			}
 			if decodeErr != nil {
 				return nil, nil, nil, fmt.Errorf("merge: %s:%d: %v", path, n, decodeErr)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/internal/safefile"
+	"github.com/servebench/servebench/servebench/internal/scorer"
 	"github.com/servebench/servebench/servebench/openai"
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
@@ -61,7 +62,7 @@ func scoreRunDir(dir string, opts score.Options) (*report.Report, int, error) {
 		return nil, 0, err
 	}
 	defer f.Close()
-	rep, sent, err := score.RunDirCounting(dir, opts, f)
+	rep, sent, err := scorer.RunDirCounting(dir, opts, f)
 	if errors.Is(err, schedule.ErrStreamDeclined) {
 		rep, sent, err = scoreRunDirInMemory(dir, opts, f)
 	}

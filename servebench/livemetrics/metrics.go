@@ -8,9 +8,11 @@ import (
 	dto "github.com/prometheus/client_model/go"
 
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/internal/scorer"
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/schedule"
-	"github.com/servebench/servebench/servebench/score"
+	// score installs scorer.Measure.
+	_ "github.com/servebench/servebench/servebench/score"
 )
 
 // MaxClasses bounds the class label: the first MaxClasses distinct classes
@@ -154,7 +156,7 @@ func (m *Metrics) DueAdapter(class, adapter string) {
 func (m *Metrics) Ended(o *record.Outcome) {
 	class := m.labels(o.Class, o.Adapter)
 	m.outstanding.Dec()
-	om, err := score.Measure(o)
+	om, err := scorer.Measure(o)
 	if err != nil {
 		// A record the scorer will refuse: count it, observe nothing.
 		m.failed.WithLabelValues(append(class, string(o.Status))...).Inc()

@@ -3,7 +3,6 @@ package report
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -88,19 +87,4 @@ func (r *Report) LoadRequests() error {
 	}
 	r.Requests = all
 	return nil
-}
-
-// ReadFile reads a report.json, naming the file in any error, and
-// remembers its directory for EachRequest.
-func ReadFile(path string) (*Report, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var r Report
-	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	r.runDir = filepath.Dir(path)
-	return &r, nil
 }

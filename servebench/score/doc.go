@@ -8,7 +8,6 @@
 //	Outcomes (Options)      score a schedule and its records in memory
 //	RunDir, RunDirTo        score a saved run directory again (RunDirTo streams the per-request rows)
 //	TraceFiles, Trace       score a trace and its events (the seed format)
-//	Measure                 one record's latencies by the scorer's rules, for live observers
 //	CheckObjectives         refuse an objective the endpoint does not define
 //
 // A request qualifies when each of its measured values is at most its

@@ -4,13 +4,13 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 
 	"github.com/servebench/servebench/internal/strictjson"
+	"github.com/servebench/servebench/servebench/internal/scorer"
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/schedule"
@@ -68,7 +68,11 @@ func RunDir(dir string, opts Options) (*report.Report, error) {
 		src.lines[i], src.data[i] = l.number, l.raw
 	}
 
-	prev, err := ReadPreviousReport(filepath.Join(dir, record.ReportFile))
+	prev, err := report.ReadFile(filepath.Join(dir, record.ReportFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		// A run directory scored before its report was written has none.
+		prev, err = nil, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +83,7 @@ func RunDir(dir string, opts Options) (*report.Report, error) {
 		return nil, err
 	}
 	if torn != nil {
-		MarkTornLine(rep, outPath, torn)
+		scorer.MarkTornLine(rep, outPath, torn)
 	}
 	rep.Inputs.ScheduleSHA256 = scoreSHA256Hex(schedBytes)
 	rep.Inputs.OutcomesSHA256 = scoreSHA256Hex(outBytes)
@@ -178,22 +182,6 @@ func (opts *Options) FillFrom(prev *report.Report) {
 	if opts.Endpoint == "" {
 		opts.Endpoint = prev.Endpoint
 	}
-}
-
-// ReadPreviousReport reads a run's report.json; nil when there is none.
-func ReadPreviousReport(path string) (*report.Report, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, &record.InputError{File: path, Msg: err.Error()}
-	}
-	var r report.Report
-	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, &record.InputError{File: path, Msg: fmt.Sprintf("malformed report: %v", err)}
-	}
-	return &r, nil
 }
 
 // scheduleFileBeside names the schedule that sits beside an outcomes file.

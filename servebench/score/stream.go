@@ -30,14 +30,14 @@ import (
 // the runner's plain shape it leaves to the strict reader: the caller then
 // scores in memory, which names the file, line and field of the error.
 func scoreRunDirStreaming(dir string, opts Options, out io.Writer) (*report.Report, error) {
-	rep, _, err := RunDirCounting(dir, opts, out)
+	rep, _, err := runDirCounting(dir, opts, out)
 	return rep, err
 }
 
-// RunDirCounting is scoreRunDirStreaming that also counts the
+// runDirCounting is scoreRunDirStreaming that also counts the
 // attempts (every line, retries included) sent before the window's end,
-// for the generator's delivered rate.
-func RunDirCounting(dir string, opts Options, out io.Writer) (*report.Report, int, error) {
+// for the generator's delivered rate (scorer.RunDirCounting).
+func runDirCounting(dir string, opts Options, out io.Writer) (*report.Report, int, error) {
 	rep, idx, err := scoreRunDirStreamed(dir, opts, out)
 	if err != nil {
 		return nil, 0, err
