@@ -64,33 +64,3 @@ func TestProbesAgreeWithTheDockerCLI(t *testing.T) {
 		t.Errorf("GPUAvailable error %q does not list the runtimes", gpu)
 	}
 }
-
-func TestStartRefusesGPUsWithoutTheRuntime(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	present := dockerCLIAnswers(t)
-	if present && strings.Contains(" "+dockerRuntimes(t), " nvidia ") {
-		t.Skip("the daemon has the NVIDIA runtime: the refusal cannot happen here")
-	}
-	var s Settings
-	if err := WithGPUs()(&s); err != nil {
-		t.Fatal(err)
-	}
-	spec := testSpec()
-	spec.Image = "servebench.invalid/never-pulled:0" // a pull attempt would fail differently
-	plan, err := Assemble(spec, s, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	base, err := Start(ctx, plan)
-	if base != nil {
-		t.Errorf("a container was created: %v", base.GetContainerID())
-	}
-	want := ErrNoGPURuntime
-	if !present {
-		want = ErrNoDocker
-	}
-	if !errors.Is(err, want) || !strings.HasPrefix(err.Error(), "GPUs requested: ") {
-		t.Errorf("error %v, want one wrapping %v", err, want)
-	}
-}

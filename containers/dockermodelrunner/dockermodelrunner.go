@@ -21,6 +21,7 @@ import (
 	tcdmr "github.com/testcontainers/testcontainers-go/modules/dockermodelrunner"
 
 	"github.com/servebench/servebench/containers"
+	"github.com/servebench/servebench/containers/internal/module"
 )
 
 // Kind is the engine kind in reports.
@@ -64,7 +65,7 @@ func Run(ctx context.Context, model string, opts ...testcontainers.ContainerCust
 	if err != nil {
 		return c, fmt.Errorf("docker model runner: %w", err)
 	}
-	if _, err := containers.ServedModel(ctx, c.baseURL, ""); err != nil {
+	if _, err := module.ServedModel(ctx, c.baseURL, ""); err != nil {
 		return c, fmt.Errorf("docker model runner: the OpenAI API at %s: %w", c.baseURL, err)
 	}
 	c.coldStart = time.Since(start)

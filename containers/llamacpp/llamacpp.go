@@ -29,6 +29,7 @@ import (
 	"github.com/testcontainers/testcontainers-go"
 
 	"github.com/servebench/servebench/containers"
+	"github.com/servebench/servebench/containers/internal/module"
 	"github.com/servebench/servebench/servebench/openai"
 )
 
@@ -43,11 +44,11 @@ const Port = 8080
 // containers.WithModelCache mounts.
 const CachePath = "/root/.cache/llama.cpp"
 
-// Container is a running llama.cpp server. It embeds *containers.Base,
+// Container is a running llama.cpp server. It embeds *module.Base,
 // which embeds the testcontainers.Container and implements
 // containers.Engine.
 type Container struct {
-	*containers.Base
+	*module.Base
 }
 
 // A Container is a testcontainers.Container and a containers.Engine.
@@ -71,7 +72,7 @@ func LengthControl() openai.LengthControl {
 // error; terminate it in either case.
 func Run(ctx context.Context, img string, opts ...testcontainers.ContainerCustomizer) (*Container, error) {
 	plan, err := request(img, opts...)
-	return containers.RunModule(ctx, "llamacpp", plan, err, func(b *containers.Base) *Container { return &Container{Base: b} })
+	return module.RunModule(ctx, "llamacpp", plan, err, func(b *module.Base) *Container { return &Container{Base: b} })
 }
 
 // RunProcess starts llamacpp as a local process (llama-server, or the executable
@@ -79,38 +80,38 @@ func Run(ctx context.Context, img string, opts ...testcontainers.ContainerCustom
 // the container, listening on a free 127.0.0.1 port, and waits until it
 // serves. Container-only settings (shared memory, IPC, host network) are
 // refused. Shutdown the process in either case, as with Run.
-func RunProcess(ctx context.Context, opts ...testcontainers.ContainerCustomizer) (*containers.Process, error) {
+func RunProcess(ctx context.Context, opts ...testcontainers.ContainerCustomizer) (*module.Process, error) {
 	spec, s, err := engineSpec("", opts)
-	return containers.RunModuleProcess(ctx, "llamacpp", spec, s, err)
+	return module.RunModuleProcess(ctx, "llamacpp", spec, s, err)
 }
 
 // request assembles the container request Run would start.
-func request(img string, opts ...testcontainers.ContainerCustomizer) (containers.Plan, error) {
+func request(img string, opts ...testcontainers.ContainerCustomizer) (module.Plan, error) {
 	spec, s, err := engineSpec(img, opts)
 	if err != nil {
-		return containers.Plan{}, err
+		return module.Plan{}, err
 	}
-	return containers.Assemble(spec, s, opts)
+	return module.Assemble(spec, s, opts)
 }
 
 // engineSpec reads the options into the engine's launch description, shared
 // by the container (request) and the local process (RunProcess).
-func engineSpec(img string, opts []testcontainers.ContainerCustomizer) (containers.Spec, containers.Settings, error) {
+func engineSpec(img string, opts []testcontainers.ContainerCustomizer) (module.Spec, containers.Settings, error) {
 	f, err := flags.Collect(opts)
 	if err != nil {
-		return containers.Spec{}, containers.Settings{}, err
+		return module.Spec{}, containers.Settings{}, err
 	}
 	file, hasFile := f.Get("--model")
 	repo, hasRepo := f.Get("--hf-repo")
 	switch {
 	case !hasFile && !hasRepo:
-		return containers.Spec{}, containers.Settings{}, fmt.Errorf("no model: pass llamacpp.WithModelFile or llamacpp.WithHFRepo")
+		return module.Spec{}, containers.Settings{}, fmt.Errorf("no model: pass llamacpp.WithModelFile or llamacpp.WithHFRepo")
 	case hasFile && hasRepo:
-		return containers.Spec{}, containers.Settings{}, fmt.Errorf("llamacpp.WithModelFile and llamacpp.WithHFRepo both given; pass one")
+		return module.Spec{}, containers.Settings{}, fmt.Errorf("llamacpp.WithModelFile and llamacpp.WithHFRepo both given; pass one")
 	}
 	var s containers.Settings
-	if err := containers.ApplySettings(&s, opts); err != nil {
-		return containers.Spec{}, containers.Settings{}, err
+	if err := module.ApplySettings(&s, opts); err != nil {
+		return module.Spec{}, containers.Settings{}, err
 	}
 	alias, ok := f.Get("--alias")
 	if !ok {
@@ -121,9 +122,9 @@ func engineSpec(img string, opts []testcontainers.ContainerCustomizer) (containe
 		opts = append(opts, WithGPULayers("99"))
 	}
 	if f, err = flags.Collect(opts); err != nil {
-		return containers.Spec{}, containers.Settings{}, err
+		return module.Spec{}, containers.Settings{}, err
 	}
-	spec := containers.Spec{
+	spec := module.Spec{
 		Process:  []string{"llama-server"},
 		CacheEnv: "LLAMA_CACHE",
 		Kind:     "llamacpp",

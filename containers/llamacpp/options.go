@@ -4,18 +4,18 @@ import (
 	"errors"
 	"strconv"
 
-	"github.com/servebench/servebench/containers"
+	"github.com/servebench/servebench/containers/internal/module"
 )
 
 // Option is a llama.cpp server setting. It satisfies
 // testcontainers.ContainerCustomizer so that it can be passed to Run beside
 // the shared containers options.
-type Option = containers.FlagOption
+type Option = module.FlagOption
 
 // flags are llama-server's own flags, in the order they are written. The
 // Prometheus endpoint is always enabled (--metrics, added by the module): a
 // benchmark wants the engine's own counters.
-var flags = containers.FlagSet{Kind: "llamacpp", Order: []string{
+var flags = module.FlagSet{Kind: "llamacpp", Order: []string{
 	"--model", "--hf-repo", "--alias", "--ctx-size", "--parallel", "--batch-size", "--n-gpu-layers",
 }}
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/servebench/servebench/containers"
+	"github.com/servebench/servebench/containers/internal/module"
 	"github.com/testcontainers/testcontainers-go"
 	tcexec "github.com/testcontainers/testcontainers-go/exec"
 )
@@ -29,11 +30,11 @@ const (
 	ContainerModelfile = "/servebench/Modelfile"
 )
 
-// Container is a running Ollama container. It embeds *containers.Base,
+// Container is a running Ollama container. It embeds *module.Base,
 // which embeds the testcontainers.Container and implements
 // containers.Engine.
 type Container struct {
-	*containers.Base
+	*module.Base
 
 	modelfile string
 	version   string
@@ -58,13 +59,13 @@ func Run(ctx context.Context, img string, opts ...testcontainers.ContainerCustom
 	}
 	timeout := containers.DefaultStartupTimeout
 	var s containers.Settings
-	if err := containers.ApplySettings(&s, opts); err == nil && s.StartupTimeout > 0 {
+	if err := module.ApplySettings(&s, opts); err == nil && s.StartupTimeout > 0 {
 		timeout = s.StartupTimeout
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	base, err := containers.StartWith(ctx, plan, officialRun)
+	base, err := module.StartWith(ctx, plan, officialRun)
 	var c *Container
 	if base != nil {
 		c = &Container{Base: base, modelfile: modelfile(ContainerModelFile, o)}
@@ -94,21 +95,21 @@ func Run(ctx context.Context, img string, opts ...testcontainers.ContainerCustom
 }
 
 // request assembles the container request Run would start.
-func request(img string, opts ...testcontainers.ContainerCustomizer) (containers.Plan, options, error) {
+func request(img string, opts ...testcontainers.ContainerCustomizer) (module.Plan, options, error) {
 	o := defaults()
-	if err := containers.Collect[Option](&o, opts); err != nil {
-		return containers.Plan{}, o, err
+	if err := module.Collect[Option](&o, opts); err != nil {
+		return module.Plan{}, o, err
 	}
 	if o.modelFile == "" {
-		return containers.Plan{}, o, errors.New("no model: pass ollama.WithModelFile")
+		return module.Plan{}, o, errors.New("no model: pass ollama.WithModelFile")
 	}
 	var s containers.Settings
-	if err := containers.ApplySettings(&s, opts); err != nil {
-		return containers.Plan{}, o, err
+	if err := module.ApplySettings(&s, opts); err != nil {
+		return module.Plan{}, o, err
 	}
 	env := serverEnv(o)
 	env["OLLAMA_MODELS"] = ModelsPath
-	spec := containers.Spec{
+	spec := module.Spec{
 		Kind:  "ollama",
 		Image: img,
 		Args:  []string{"serve"},
@@ -122,7 +123,7 @@ func request(img string, opts ...testcontainers.ContainerCustomizer) (containers
 		Model:          o.modelName,
 		StartupTimeout: containers.DefaultStartupTimeout,
 	}
-	plan, err := containers.Assemble(spec, s, opts)
+	plan, err := module.Assemble(spec, s, opts)
 	if err != nil {
 		return plan, o, err
 	}
@@ -134,7 +135,7 @@ func request(img string, opts ...testcontainers.ContainerCustomizer) (containers
 }
 
 // ColdStart is the time from the container start to the model loaded:
-// server readiness (as containers.Base measures it), then model creation
+// server readiness (as module.Base measures it), then model creation
 // and load. An image build before the start is not included.
 func (c *Container) ColdStart() time.Duration { return c.coldStart }
 

@@ -6,7 +6,7 @@
 //     copied into the container before it starts; once GET / answers, the
 //     model is created with `ollama create` inside the container.
 //   - RunLocal starts a local `ollama` binary (given, or found on PATH; see
-//     FindBinary) as a process on 127.0.0.1 through containers.StartProcess,
+//     FindBinary) as a process on 127.0.0.1 through module.StartProcess,
 //     for machines without Docker and for CI. The model is created with the
 //     same binary's `ollama create`.
 //

@@ -14,13 +14,14 @@ import (
 	"github.com/testcontainers/testcontainers-go"
 
 	"github.com/servebench/servebench/containers"
+	"github.com/servebench/servebench/containers/internal/module"
 	"github.com/servebench/servebench/servebench/openai"
 )
 
 // Local is Ollama running as a local process on 127.0.0.1. It embeds
-// *containers.Process and implements containers.Engine.
+// *module.Process and implements containers.Engine.
 type Local struct {
-	*containers.Process
+	*module.Process
 
 	dir       string
 	modelfile string
@@ -61,7 +62,7 @@ func RunLocal(ctx context.Context, binary string, opts ...testcontainers.Contain
 
 func runLocal(ctx context.Context, binary string, opts []testcontainers.ContainerCustomizer) (*Local, error) {
 	o := defaults()
-	if err := containers.Collect[Option](&o, opts); err != nil {
+	if err := module.Collect[Option](&o, opts); err != nil {
 		return nil, err
 	}
 	if o.modelFile == "" {
@@ -71,7 +72,7 @@ func runLocal(ctx context.Context, binary string, opts []testcontainers.Containe
 		return nil, fmt.Errorf("model file: %w", err)
 	}
 	var s containers.Settings
-	if err := containers.ApplySettings(&s, opts); err != nil {
+	if err := module.ApplySettings(&s, opts); err != nil {
 		return nil, err
 	}
 	if err := localSettingsSupported(s); err != nil {
@@ -122,7 +123,7 @@ func runLocal(ctx context.Context, binary string, opts []testcontainers.Containe
 	maps.Copy(env, s.Env)
 	var host string
 	started := time.Now()
-	p, err := containers.StartProcess(ctx, containers.ProcessSpec{
+	p, err := module.StartProcess(ctx, module.ProcessSpec{
 		Kind:   "ollama",
 		Binary: resolved,
 		Args:   append([]string{"serve"}, s.ExtraArgs...),

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/servebench/servebench/containers"
+	"github.com/servebench/servebench/containers/internal/module"
 	"github.com/testcontainers/testcontainers-go"
 )
 
@@ -101,7 +101,7 @@ func WithTemplate(tmpl string) Option {
 // model serves at once (default 4).
 func WithNumParallel(n int) Option {
 	return func(o *options) error {
-		if err := containers.Positive("ollama.WithNumParallel", n); err != nil {
+		if err := module.Positive("ollama.WithNumParallel", n); err != nil {
 			return err
 		}
 		o.numParallel = n
@@ -113,7 +113,7 @@ func WithNumParallel(n int) Option {
 // (default 1).
 func WithNumThread(n int) Option {
 	return func(o *options) error {
-		if err := containers.Positive("ollama.WithNumThread", n); err != nil {
+		if err := module.Positive("ollama.WithNumThread", n); err != nil {
 			return err
 		}
 		o.numThread = n
@@ -125,7 +125,7 @@ func WithNumThread(n int) Option {
 // that send no max_tokens (default 256).
 func WithNumPredict(n int) Option {
 	return func(o *options) error {
-		if err := containers.Positive("ollama.WithNumPredict", n); err != nil {
+		if err := module.Positive("ollama.WithNumPredict", n); err != nil {
 			return err
 		}
 		o.numPredict = n
@@ -137,7 +137,7 @@ func WithNumPredict(n int) Option {
 // unset, Ollama chooses.
 func WithNumCtx(n int) Option {
 	return func(o *options) error {
-		if err := containers.Positive("ollama.WithNumCtx", n); err != nil {
+		if err := module.Positive("ollama.WithNumCtx", n); err != nil {
 			return err
 		}
 		o.numCtx = n

@@ -4,18 +4,18 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/servebench/servebench/containers"
+	"github.com/servebench/servebench/containers/internal/module"
 )
 
 // Option is an SGLang setting. It satisfies
 // testcontainers.ContainerCustomizer so that it can be passed to Run beside
 // the shared containers options.
-type Option = containers.FlagOption
+type Option = module.FlagOption
 
 // flags are SGLang's own flags, in the order they are written. Metrics are
 // always enabled (--enable-metrics, added by the module): a benchmark wants
 // the engine's own counters.
-var flags = containers.FlagSet{Kind: "sglang", Order: []string{
+var flags = module.FlagSet{Kind: "sglang", Order: []string{
 	"--model-path", "--served-model-name", "--context-length", "--max-running-requests",
 	"--max-prefill-tokens", "--chunked-prefill-size", "--dtype", "--tp-size", "--mem-fraction-static",
 }}

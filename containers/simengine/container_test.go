@@ -22,6 +22,7 @@ import (
 	"github.com/testcontainers/testcontainers-go"
 
 	"github.com/servebench/servebench/containers"
+	"github.com/servebench/servebench/containers/internal/module"
 	"github.com/servebench/servebench/containers/simengine"
 	"github.com/servebench/servebench/matchers"
 	"github.com/servebench/servebench/servebench"
@@ -192,7 +193,7 @@ var _ = Describe("the simulated engine as a container", Ordered, Label("docker")
 		Expect(err).NotTo(HaveOccurred())
 		Expect(inspect.Image).To(Equal(id.ImageID))
 		Expect(string(inspect.HostConfig.NetworkMode)).To(Equal("host"))
-		Expect(inspect.Config.Labels).To(HaveKeyWithValue(containers.LabelEngine, "simengine"))
+		Expect(inspect.Config.Labels).To(HaveKeyWithValue(module.LabelEngine, "simengine"))
 		Expect(inspect.Config.Labels).To(HaveKeyWithValue("org.testcontainers", "true"))
 	}, SpecTimeout(time.Minute))
 

@@ -4,17 +4,17 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/servebench/servebench/containers"
+	"github.com/servebench/servebench/containers/internal/module"
 )
 
 // Option is a simulated-engine setting. It satisfies
 // testcontainers.ContainerCustomizer so that it can be passed to Run beside
 // the shared containers options.
-type Option = containers.FlagOption
+type Option = module.FlagOption
 
 // flags are cmd/simengine's flags, in the order they are written, and the
 // module's own settings (names without a dash: binary, bridge, keep-image).
-var flags = containers.FlagSet{Kind: "simengine", Order: []string{
+var flags = module.FlagSet{Kind: "simengine", Order: []string{
 	"-model", "-max-model-len", "-max-num-seqs", "-max-num-batched-tokens", "-time-scale", "-seed", "-log-requests",
 }}
 

@@ -27,6 +27,7 @@ import (
 	"github.com/testcontainers/testcontainers-go"
 
 	"github.com/servebench/servebench/containers"
+	"github.com/servebench/servebench/containers/internal/module"
 	"github.com/servebench/servebench/servebench/openai"
 )
 
@@ -42,10 +43,10 @@ const EnvAddr = "SIMENGINE_ADDR"
 // the binary.
 const ImageRepo = "servebench-simengine"
 
-// Container is a running simulated engine. It embeds *containers.Base, which
+// Container is a running simulated engine. It embeds *module.Base, which
 // embeds the testcontainers.Container and implements containers.Engine.
 type Container struct {
-	*containers.Base
+	*module.Base
 }
 
 // A Container is a testcontainers.Container and a containers.Engine.
@@ -86,37 +87,37 @@ func Run(ctx context.Context, opts ...testcontainers.ContainerCustomizer) (*Cont
 		opts = append(opts, WithBinary(bin))
 	}
 	plan, err := request(opts...)
-	return containers.RunModule(ctx, "simengine", plan, err, func(b *containers.Base) *Container { return &Container{Base: b} })
+	return module.RunModule(ctx, "simengine", plan, err, func(b *module.Base) *Container { return &Container{Base: b} })
 }
 
 // request assembles the container request Run would start from an already
 // built binary (WithBinary is required here).
-func request(opts ...testcontainers.ContainerCustomizer) (containers.Plan, error) {
+func request(opts ...testcontainers.ContainerCustomizer) (module.Plan, error) {
 	f, err := flags.Collect(opts)
 	if err != nil {
-		return containers.Plan{}, err
+		return module.Plan{}, err
 	}
 	binary, ok := f.Get(settingBinary)
 	if !ok {
-		return containers.Plan{}, fmt.Errorf("no binary: pass simengine.WithBinary")
+		return module.Plan{}, fmt.Errorf("no binary: pass simengine.WithBinary")
 	}
 	bridge := f.Has(settingBridge)
 	s := containers.Settings{HostNetwork: !bridge}
-	if err := containers.ApplySettings(&s, opts); err != nil {
-		return containers.Plan{}, err
+	if err := module.ApplySettings(&s, opts); err != nil {
+		return module.Plan{}, err
 	}
 	if bridge && s.HostNetwork {
-		return containers.Plan{}, fmt.Errorf("simengine.WithBridgeNetwork and containers.WithHostNetwork contradict each other")
+		return module.Plan{}, fmt.Errorf("simengine.WithBridgeNetwork and containers.WithHostNetwork contradict each other")
 	}
 	bin, err := os.ReadFile(binary)
 	if err != nil {
-		return containers.Plan{}, fmt.Errorf("read binary: %w", err)
+		return module.Plan{}, fmt.Errorf("read binary: %w", err)
 	}
 	archive, tag, err := BuildContext(bin)
 	if err != nil {
-		return containers.Plan{}, err
+		return module.Plan{}, err
 	}
-	spec := containers.Spec{
+	spec := module.Spec{
 		Kind: "simengine",
 		Build: &testcontainers.FromDockerfile{
 			ContextArchive: bytesReader(archive),
@@ -136,12 +137,12 @@ func request(opts ...testcontainers.ContainerCustomizer) (containers.Plan, error
 		Model:          model(f),
 		StartupTimeout: containers.DefaultStartupTimeout,
 	}
-	return containers.Assemble(spec, s, opts)
+	return module.Assemble(spec, s, opts)
 }
 
 // model returns the served model name the options set; empty asks Start to
 // read it from GET /v1/models.
-func model(f containers.Flags) string {
+func model(f module.Flags) string {
 	m, _ := f.Get("-model")
 	return m
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/testcontainers/testcontainers-go"
 
 	"github.com/servebench/servebench/containers"
+	"github.com/servebench/servebench/containers/internal/module"
 	"github.com/servebench/servebench/containers/llamacpp"
 	"github.com/servebench/servebench/containers/sglang"
 	"github.com/servebench/servebench/containers/tgi"
@@ -29,7 +30,7 @@ type engineCase struct {
 	executable string
 	opts       []testcontainers.ContainerCustomizer
 	container  func(ctx context.Context, img string, opts ...testcontainers.ContainerCustomizer) (containers.Engine, testcontainers.Container, error)
-	process    func(ctx context.Context, opts ...testcontainers.ContainerCustomizer) (*containers.Process, error)
+	process    func(ctx context.Context, opts ...testcontainers.ContainerCustomizer) (*module.Process, error)
 	model      string
 	version    string
 	metric     string

@@ -1,13 +1,13 @@
 package tgi
 
-import "github.com/servebench/servebench/containers"
+import "github.com/servebench/servebench/containers/internal/module"
 
 // Option is a TGI setting. It satisfies testcontainers.ContainerCustomizer
 // so that it can be passed to Run beside the shared containers options.
-type Option = containers.FlagOption
+type Option = module.FlagOption
 
 // flags are TGI's own flags, in the order they are written.
-var flags = containers.FlagSet{Kind: "tgi", Order: []string{
+var flags = module.FlagSet{Kind: "tgi", Order: []string{
 	"--model-id", "--max-input-tokens", "--max-total-tokens", "--max-concurrent-requests",
 	"--max-batch-prefill-tokens", "--max-batch-total-tokens", "--dtype", "--num-shard",
 }}

@@ -1,13 +1,13 @@
 package vllm
 
-import "github.com/servebench/servebench/containers"
+import "github.com/servebench/servebench/containers/internal/module"
 
 // Option is a vLLM setting. It satisfies testcontainers.ContainerCustomizer
 // so that it can be passed to Run beside the shared containers options.
-type Option = containers.FlagOption
+type Option = module.FlagOption
 
 // flags are vLLM's own flags, in the order they are written.
-var flags = containers.FlagSet{Kind: "vllm", Order: []string{
+var flags = module.FlagSet{Kind: "vllm", Order: []string{
 	"--model", "--served-model-name", "--max-model-len", "--max-num-seqs",
 	"--max-num-batched-tokens", "--dtype", "--tensor-parallel-size", "--gpu-memory-utilization",
 }}

@@ -1,10 +1,11 @@
-package containers
+package module
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/servebench/servebench/containers"
 	"net"
 	"net/http"
 	"time"
@@ -44,13 +45,13 @@ func genericRun(ctx context.Context, req testcontainers.GenericContainerRequest)
 // engine's identity).
 func StartWith(ctx context.Context, plan Plan, run Runner) (*Base, error) {
 	if plan.GPU {
-		if err := GPUAvailable(ctx); err != nil {
+		if err := containers.GPUAvailable(ctx); err != nil {
 			return nil, fmt.Errorf("GPUs requested: %w", err)
 		}
 	}
 
 	req := plan.Request
-	ring := NewLogRing(plan.LogBufferBytes)
+	ring := containers.NewLogRing(plan.LogBufferBytes)
 	logCfg := testcontainers.LogConsumerConfig{}
 	if req.LogConsumerCfg != nil {
 		logCfg = *req.LogConsumerCfg
@@ -120,7 +121,7 @@ func (b *Base) resolve(ctx context.Context, plan Plan) error {
 		return fmt.Errorf("inspect container: %w", err)
 	}
 	b.imageID = inspect.Image
-	b.command = Redact(append([]string{inspect.Path}, inspect.Args...), b.apiKey)
+	b.command = containers.Redact(append([]string{inspect.Path}, inspect.Args...), b.apiKey)
 	if b.image == "" && inspect.Config != nil {
 		b.image = inspect.Config.Image
 	}
@@ -212,7 +213,7 @@ func ServedModel(ctx context.Context, baseURL, apiKey string) (string, error) {
 }
 
 // withLogTail appends the end of the engine's output to a start error.
-func withLogTail(err error, ring *LogRing, apiKey string) error {
+func withLogTail(err error, ring *containers.LogRing, apiKey string) error {
 	tail := ring.Bytes()
 	if len(tail) == 0 {
 		return err
@@ -220,7 +221,7 @@ func withLogTail(err error, ring *LogRing, apiKey string) error {
 	if len(tail) > startErrorTailBytes {
 		tail = tail[len(tail)-startErrorTailBytes:]
 	}
-	return fmt.Errorf("%w\nlast engine output:\n%s", err, Redact([]string{string(tail)}, apiKey)[0])
+	return fmt.Errorf("%w\nlast engine output:\n%s", err, containers.Redact([]string{string(tail)}, apiKey)[0])
 }
 
 // RunModule is the body of an engine module's Run: it stops at planErr (the

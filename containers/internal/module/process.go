@@ -1,10 +1,11 @@
-package containers
+package module
 
 import (
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"github.com/servebench/servebench/containers"
 	"io"
 	"maps"
 	"net"
@@ -82,7 +83,7 @@ type Process struct {
 	stopAfter  time.Duration
 
 	cmd     *exec.Cmd
-	logs    *LogRing
+	logs    *containers.LogRing
 	logFile *os.File
 	exited  chan struct{}
 	waitErr error
@@ -91,7 +92,7 @@ type Process struct {
 	stopErr  error
 }
 
-var _ Engine = (*Process)(nil)
+var _ containers.Engine = (*Process)(nil)
 
 // StartProcess starts the engine of spec on a free 127.0.0.1 port and waits
 // until its health endpoint answers 200 (polled every 100 ms, each poll
@@ -134,12 +135,12 @@ func StartProcess(ctx context.Context, spec ProcessSpec) (*Process, error) {
 		kind:      spec.Kind,
 		model:     spec.Model,
 		version:   spec.Version,
-		args:      Redact(args, spec.APIKey),
-		command:   Redact(append([]string{binary}, args...), spec.APIKey),
+		args:      containers.Redact(args, spec.APIKey),
+		command:   containers.Redact(append([]string{binary}, args...), spec.APIKey),
 		apiKey:    spec.APIKey,
 		baseURL:   "http://" + net.JoinHostPort(host, strconv.Itoa(port)),
 		stopAfter: spec.StopTimeout,
-		logs:      NewLogRing(spec.LogBufferBytes),
+		logs:      containers.NewLogRing(spec.LogBufferBytes),
 		exited:    make(chan struct{}),
 	}
 	if p.stopAfter <= 0 {
@@ -184,7 +185,7 @@ func StartProcess(ctx context.Context, spec ProcessSpec) (*Process, error) {
 
 	timeout := spec.StartupTimeout
 	if timeout <= 0 {
-		timeout = DefaultStartupTimeout
+		timeout = containers.DefaultStartupTimeout
 	}
 	if err := p.waitReady(ctx, spec.HealthPath, timeout); err != nil {
 		stopErr := p.Shutdown(context.Background())
@@ -294,8 +295,8 @@ func (p *Process) PID() int { return p.cmd.Process.Pid }
 func (p *Process) Exited() <-chan struct{} { return p.exited }
 
 // Identity describes the engine for a report's experiment record.
-func (p *Process) Identity() Identity {
-	return Identity{
+func (p *Process) Identity() containers.Identity {
+	return containers.Identity{
 		Kind:    p.kind,
 		Model:   p.model,
 		Args:    slices.Clone(p.args),

@@ -1,8 +1,9 @@
-package containers
+package module
 
 import (
 	"errors"
 	"fmt"
+	"github.com/servebench/servebench/containers"
 	"maps"
 	"net"
 	"net/netip"
@@ -30,7 +31,7 @@ const readinessPollInterval = 100 * time.Millisecond
 // then applies the caller's customizers (testcontainers options) on top, so
 // that the caller wins. Options of type Option and a module's own options are
 // no-ops at that stage.
-func Assemble(spec Spec, s Settings, user []testcontainers.ContainerCustomizer) (Plan, error) {
+func Assemble(spec Spec, s containers.Settings, user []testcontainers.ContainerCustomizer) (Plan, error) {
 	if spec.Kind == "" {
 		return Plan{}, errors.New("engine spec has no kind")
 	}
@@ -78,7 +79,7 @@ func Assemble(spec Spec, s Settings, user []testcontainers.ContainerCustomizer) 
 
 	timeout := spec.StartupTimeout
 	if timeout <= 0 {
-		timeout = DefaultStartupTimeout
+		timeout = containers.DefaultStartupTimeout
 	}
 	if s.StartupTimeout > 0 {
 		timeout = s.StartupTimeout
@@ -121,7 +122,7 @@ func Assemble(spec Spec, s Settings, user []testcontainers.ContainerCustomizer) 
 
 	logBytes := s.LogBufferBytes
 	if logBytes <= 0 {
-		logBytes = DefaultLogBufferBytes
+		logBytes = containers.DefaultLogBufferBytes
 	}
 	image := spec.Image
 	if spec.Build != nil {
@@ -136,7 +137,7 @@ func Assemble(spec Spec, s Settings, user []testcontainers.ContainerCustomizer) 
 		HealthPath:     spec.HealthPath,
 		MetricsPath:    spec.MetricsPath,
 		VersionPath:    spec.VersionPath,
-		Args:           Redact(args, s.APIKey),
+		Args:           containers.Redact(args, s.APIKey),
 		GPU:            s.GPUs != nil,
 		HostNetwork:    s.HostNetwork,
 		APIKey:         s.APIKey,
@@ -147,7 +148,7 @@ func Assemble(spec Spec, s Settings, user []testcontainers.ContainerCustomizer) 
 // hostConfig returns the host-config modifier for the shared settings:
 // network mode and published port, IPC and shared memory, GPUs, and the
 // model-cache mount.
-func hostConfig(spec Spec, s Settings, portSpec string) func(*container.HostConfig) {
+func hostConfig(spec Spec, s containers.Settings, portSpec string) func(*container.HostConfig) {
 	return func(hc *container.HostConfig) {
 		if s.HostNetwork {
 			hc.NetworkMode = container.NetworkMode(network.NetworkHost)

@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package containers
+package module
 
 import "syscall"
 

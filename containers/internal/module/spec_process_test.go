@@ -1,6 +1,7 @@
-package containers
+package module
 
 import (
+	"github.com/servebench/servebench/containers"
 	"reflect"
 	"strconv"
 	"strings"
@@ -23,10 +24,10 @@ func processSpec() Spec {
 }
 
 func TestProcessPlanGivesTheContainersArgumentsToTheProcess(t *testing.T) {
-	var s Settings
-	for _, o := range []Option{WithAPIKey("k"), WithExtraArgs("--x"), WithGPUDeviceIDs("1", "3"),
-		WithModelCache("/cache"), WithEnv(map[string]string{"A": "b"}), WithExecutable("/venv/bin/eng"),
-		WithStartupTimeout(time.Minute)} {
+	var s containers.Settings
+	for _, o := range []containers.Option{containers.WithAPIKey("k"), containers.WithExtraArgs("--x"), containers.WithGPUDeviceIDs("1", "3"),
+		containers.WithModelCache("/cache"), containers.WithEnv(map[string]string{"A": "b"}), containers.WithExecutable("/venv/bin/eng"),
+		containers.WithStartupTimeout(time.Minute)} {
 		if err := o(&s); err != nil {
 			t.Fatal(err)
 		}
@@ -55,7 +56,7 @@ func TestProcessPlanGivesTheContainersArgumentsToTheProcess(t *testing.T) {
 }
 
 func TestProcessPlanDefaultsAndRefusals(t *testing.T) {
-	ps, err := ProcessPlan(processSpec(), Settings{GPUs: &GPURequest{All: true}})
+	ps, err := ProcessPlan(processSpec(), containers.Settings{GPUs: &containers.GPURequest{All: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,14 +69,14 @@ func TestProcessPlanDefaultsAndRefusals(t *testing.T) {
 	noCache.CacheEnv = ""
 	for _, c := range []struct {
 		spec Spec
-		s    Settings
+		s    containers.Settings
 		want string
 	}{
-		{noProcess, Settings{}, "eng cannot run as a local process"},
-		{processSpec(), Settings{ShmSize: 1 << 30}, "WithShmSize/WithIPCHost apply to containers"},
-		{processSpec(), Settings{IPCHost: true}, "WithShmSize/WithIPCHost apply to containers"},
-		{processSpec(), Settings{HostNetwork: true}, "WithHostNetwork applies to containers"},
-		{noCache, Settings{ModelCacheDir: "/c"}, "WithModelCache: eng has no model cache variable"},
+		{noProcess, containers.Settings{}, "eng cannot run as a local process"},
+		{processSpec(), containers.Settings{ShmSize: 1 << 30}, "WithShmSize/WithIPCHost apply to containers"},
+		{processSpec(), containers.Settings{IPCHost: true}, "WithShmSize/WithIPCHost apply to containers"},
+		{processSpec(), containers.Settings{HostNetwork: true}, "WithHostNetwork applies to containers"},
+		{noCache, containers.Settings{ModelCacheDir: "/c"}, "WithModelCache: eng has no model cache variable"},
 	} {
 		if _, err := ProcessPlan(c.spec, c.s); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("error %v, want %q", err, c.want)

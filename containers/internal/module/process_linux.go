@@ -1,6 +1,6 @@
 //go:build linux
 
-package containers
+package module
 
 import "syscall"
 

@@ -1,4 +1,4 @@
-package containers_test
+package module_test
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/servebench/servebench/containers"
+	"github.com/servebench/servebench/containers/internal/module"
 )
 
 // Start an engine binary as a local process on 127.0.0.1 and wait until it
@@ -14,7 +14,7 @@ import (
 // it needs the engine's binary.)
 func ExampleStartProcess() {
 	ctx := context.Background()
-	engine, err := containers.StartProcess(ctx, containers.ProcessSpec{
+	engine, err := module.StartProcess(ctx, module.ProcessSpec{
 		Kind:   "llamacpp",
 		Binary: "llama-server",
 		Args:   []string{"--model", "tiny.gguf", "--alias", "tiny"},

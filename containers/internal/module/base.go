@@ -1,8 +1,9 @@
-package containers
+package module
 
 import (
 	"context"
 	"fmt"
+	"github.com/servebench/servebench/containers"
 	"io"
 	"os"
 	"sync/atomic"
@@ -34,12 +35,12 @@ type Base struct {
 	metricsURL  string
 	apiKey      string
 	coldStart   time.Duration
-	logs        *LogRing
+	logs        *containers.LogRing
 	terminated  atomic.Bool
 }
 
 var (
-	_ Engine                   = (*Base)(nil)
+	_ containers.Engine        = (*Base)(nil)
 	_ testcontainers.Container = (*Base)(nil)
 )
 
@@ -72,8 +73,8 @@ func (b *Base) APIKey() string { return b.apiKey }
 func (b *Base) ImageDigest() string { return b.imageDigest }
 
 // Identity describes the engine for a report's experiment record.
-func (b *Base) Identity() Identity {
-	return Identity{
+func (b *Base) Identity() containers.Identity {
+	return containers.Identity{
 		Kind:    b.kind,
 		Image:   b.image,
 		ImageID: b.imageID,
@@ -105,7 +106,7 @@ func (b *Base) SaveLogs(ctx context.Context, path string) error {
 		return fmt.Errorf("read %s logs: %w", b.kind, err)
 	}
 	if b.apiKey != "" {
-		data = []byte(Redact([]string{string(data)}, b.apiKey)[0])
+		data = []byte(containers.Redact([]string{string(data)}, b.apiKey)[0])
 	}
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		return fmt.Errorf("save %s logs: %w", b.kind, err)

@@ -1,6 +1,7 @@
-package containers
+package module
 
 import (
+	"github.com/servebench/servebench/containers"
 	"net/netip"
 	"reflect"
 	"strconv"
@@ -47,7 +48,7 @@ func httpWait(t *testing.T, p Plan) *wait.HTTPStrategy {
 }
 
 func TestAssembleDefaultsPublishOnLoopback(t *testing.T) {
-	p, err := Assemble(testSpec(), Settings{}, nil)
+	p, err := Assemble(testSpec(), containers.Settings{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,23 +81,23 @@ func TestAssembleDefaultsPublishOnLoopback(t *testing.T) {
 	if p.Port != "9000/tcp" || p.Model != "m" || p.MetricsPath != "/metrics" || p.GPU || p.HostNetwork {
 		t.Errorf("plan = %+v", p)
 	}
-	if p.LogBufferBytes != DefaultLogBufferBytes {
+	if p.LogBufferBytes != containers.DefaultLogBufferBytes {
 		t.Errorf("log buffer = %d", p.LogBufferBytes)
 	}
 }
 
 func TestAssembleSharedSettings(t *testing.T) {
 	dir := t.TempDir()
-	s := Settings{}
+	s := containers.Settings{}
 	opts := []testcontainers.ContainerCustomizer{
-		WithGPUDeviceIDs("0", "3"),
-		WithShmSize(8 << 30),
-		WithModelCache(dir),
-		WithAPIKey("sk-secret"),
-		WithExtraArgs("--x", "1"),
-		WithEnv(map[string]string{"B": "user", "C": "user"}),
-		WithStartupTimeout(42 * time.Minute),
-		WithLogBuffer(1000),
+		containers.WithGPUDeviceIDs("0", "3"),
+		containers.WithShmSize(8 << 30),
+		containers.WithModelCache(dir),
+		containers.WithAPIKey("sk-secret"),
+		containers.WithExtraArgs("--x", "1"),
+		containers.WithEnv(map[string]string{"B": "user", "C": "user"}),
+		containers.WithStartupTimeout(42 * time.Minute),
+		containers.WithLogBuffer(1000),
 	}
 	if err := ApplySettings(&s, opts); err != nil {
 		t.Fatal(err)
@@ -109,7 +110,7 @@ func TestAssembleSharedSettings(t *testing.T) {
 	if !reflect.DeepEqual(p.Request.Cmd, wantCmd) {
 		t.Errorf("cmd = %q, want %q", p.Request.Cmd, wantCmd)
 	}
-	wantArgs := []string{"--model", "m", "--host", "0.0.0.0", "--port", "9000", "--api-key", Redacted, "--x", "1"}
+	wantArgs := []string{"--model", "m", "--host", "0.0.0.0", "--port", "9000", "--api-key", containers.Redacted, "--x", "1"}
 	if !reflect.DeepEqual(p.Args, wantArgs) {
 		t.Errorf("plan args = %q, want %q (key redacted)", p.Args, wantArgs)
 	}
@@ -141,8 +142,8 @@ func TestAssembleSharedSettings(t *testing.T) {
 func TestAssembleAllGPUsAndIPC(t *testing.T) {
 	spec := testSpec()
 	spec.IPCHost = true
-	var s Settings
-	if err := ApplySettings(&s, []testcontainers.ContainerCustomizer{WithGPUs()}); err != nil {
+	var s containers.Settings
+	if err := ApplySettings(&s, []testcontainers.ContainerCustomizer{containers.WithGPUs()}); err != nil {
 		t.Fatal(err)
 	}
 	p, err := Assemble(spec, s, nil)
@@ -159,7 +160,7 @@ func TestAssembleAllGPUsAndIPC(t *testing.T) {
 	}
 
 	// A sized /dev/shm replaces the engine's default of host IPC.
-	p, err = Assemble(spec, Settings{ShmSize: 1 << 30}, nil)
+	p, err = Assemble(spec, containers.Settings{ShmSize: 1 << 30}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +171,7 @@ func TestAssembleAllGPUsAndIPC(t *testing.T) {
 	// An engine default shm size applies when the caller says nothing.
 	spec = testSpec()
 	spec.ShmSize = 1 << 30
-	p, err = Assemble(spec, Settings{}, nil)
+	p, err = Assemble(spec, containers.Settings{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +181,7 @@ func TestAssembleAllGPUsAndIPC(t *testing.T) {
 }
 
 func TestAssembleHostNetwork(t *testing.T) {
-	p, err := Assemble(testSpec(), Settings{HostNetwork: true}, nil)
+	p, err := Assemble(testSpec(), containers.Settings{HostNetwork: true}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +219,7 @@ func TestAssembleCallerOptionsWin(t *testing.T) {
 		testcontainers.WithHostConfigModifier(func(hc *container.HostConfig) { hc.ShmSize = 7 }),
 		testcontainers.WithWaitStrategy(wait.ForLog("ready")),
 	}
-	p, err := Assemble(testSpec(), Settings{ShmSize: 5}, user)
+	p, err := Assemble(testSpec(), containers.Settings{ShmSize: 5}, user)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,14 +255,14 @@ func TestAssembleErrors(t *testing.T) {
 	cases := []struct {
 		name string
 		spec Spec
-		s    Settings
+		s    containers.Settings
 		want string
 	}{
-		{"cache", noCache, Settings{ModelCacheDir: "/x"}, "WithModelCache: fake has no model cache path"},
-		{"key", noKey, Settings{APIKey: "k"}, "WithAPIKey: fake has no API key setting"},
-		{"image", noImage, Settings{}, "no image given"},
-		{"listen", noListen, Settings{}, "says nothing about how the engine listens"},
-		{"health", noHealth, Settings{}, "no health path"},
+		{"cache", noCache, containers.Settings{ModelCacheDir: "/x"}, "WithModelCache: fake has no model cache path"},
+		{"key", noKey, containers.Settings{APIKey: "k"}, "WithAPIKey: fake has no API key setting"},
+		{"image", noImage, containers.Settings{}, "no image given"},
+		{"listen", noListen, containers.Settings{}, "says nothing about how the engine listens"},
+		{"health", noHealth, containers.Settings{}, "no health path"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -275,19 +276,19 @@ func TestAssembleErrors(t *testing.T) {
 
 func TestOptionValidation(t *testing.T) {
 	cases := []struct {
-		opt  Option
+		opt  containers.Option
 		want string
 	}{
-		{WithGPUDeviceIDs(), "WithGPUDeviceIDs: no device ID given"},
-		{WithGPUDeviceIDs("0", ""), "WithGPUDeviceIDs: device ID 1 is empty"},
-		{WithShmSize(0), "WithShmSize: size must be positive, got 0"},
-		{WithModelCache(""), "WithModelCache: empty directory"},
-		{WithAPIKey(""), "WithAPIKey: empty key"},
-		{WithStartupTimeout(-time.Second), "WithStartupTimeout: timeout must be positive, got -1s"},
-		{WithLogBuffer(0), "WithLogBuffer: size must be positive, got 0"},
+		{containers.WithGPUDeviceIDs(), "WithGPUDeviceIDs: no device ID given"},
+		{containers.WithGPUDeviceIDs("0", ""), "WithGPUDeviceIDs: device ID 1 is empty"},
+		{containers.WithShmSize(0), "WithShmSize: size must be positive, got 0"},
+		{containers.WithModelCache(""), "WithModelCache: empty directory"},
+		{containers.WithAPIKey(""), "WithAPIKey: empty key"},
+		{containers.WithStartupTimeout(-time.Second), "WithStartupTimeout: timeout must be positive, got -1s"},
+		{containers.WithLogBuffer(0), "WithLogBuffer: size must be positive, got 0"},
 	}
 	for _, c := range cases {
-		var s Settings
+		var s containers.Settings
 		err := ApplySettings(&s, []testcontainers.ContainerCustomizer{c.opt})
 		if err == nil || err.Error() != c.want {
 			t.Errorf("error %v, want %q", err, c.want)
@@ -297,8 +298,8 @@ func TestOptionValidation(t *testing.T) {
 
 func TestWithModelCacheMakesPathAbsolute(t *testing.T) {
 	t.Chdir(t.TempDir())
-	var s Settings
-	if err := WithModelCache("hf")(&s); err != nil {
+	var s containers.Settings
+	if err := containers.WithModelCache("hf")(&s); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(s.ModelCacheDir, "/") || !strings.HasSuffix(s.ModelCacheDir, "/hf") {
@@ -310,7 +311,7 @@ func TestCollectIgnoresOtherCustomizers(t *testing.T) {
 	add := func(k int) moduleOption { return func(o *moduleOptions) error { o.n = o.n*10 + k; return nil } }
 	var got moduleOptions
 	opts := []testcontainers.ContainerCustomizer{
-		add(1), WithIPCHost(), testcontainers.WithEnv(nil), add(2),
+		add(1), containers.WithIPCHost(), testcontainers.WithEnv(nil), add(2),
 	}
 	if err := Collect[moduleOption](&got, opts); err != nil {
 		t.Fatal(err)
@@ -318,7 +319,7 @@ func TestCollectIgnoresOtherCustomizers(t *testing.T) {
 	if got.n != 12 {
 		t.Errorf("applied %d, want the two module options in order (12)", got.n)
 	}
-	var s Settings
+	var s containers.Settings
 	if err := ApplySettings(&s, opts); err != nil || !s.IPCHost {
 		t.Errorf("settings %+v err %v", s, err)
 	}

@@ -1,9 +1,10 @@
-package containers
+package module
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/servebench/servebench/containers"
 	"maps"
 	"strings"
 )
@@ -18,7 +19,7 @@ import (
 // memory, IPC and host network. WithGPUDeviceIDs becomes
 // CUDA_VISIBLE_DEVICES; WithGPUs leaves the process every GPU it sees.
 // WithModelCache sets the engine's cache variable (Spec.CacheEnv).
-func ProcessPlan(spec Spec, s Settings) (ProcessSpec, error) {
+func ProcessPlan(spec Spec, s containers.Settings) (ProcessSpec, error) {
 	if spec.Kind == "" {
 		return ProcessSpec{}, errors.New("engine spec has no kind")
 	}
@@ -87,7 +88,7 @@ func ProcessPlan(spec Spec, s Settings) (ProcessSpec, error) {
 // otherwise plans and starts the local process. Errors read "run <kind>
 // process: …". Like RunModule it may return a process together with an
 // error; Shutdown it in either case.
-func RunModuleProcess(ctx context.Context, kind string, spec Spec, s Settings, specErr error) (*Process, error) {
+func RunModuleProcess(ctx context.Context, kind string, spec Spec, s containers.Settings, specErr error) (*Process, error) {
 	if specErr != nil {
 		return nil, fmt.Errorf("run %s process: %w", kind, specErr)
 	}

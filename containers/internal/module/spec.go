@@ -1,4 +1,4 @@
-package containers
+package module
 
 import (
 	"time"
@@ -6,14 +6,6 @@ import (
 	"github.com/moby/moby/api/types/container"
 	"github.com/testcontainers/testcontainers-go"
 )
-
-// DefaultModelStartupTimeout is the readiness timeout of engines that load
-// model weights (download, load, compile, capture graphs) before they serve.
-const DefaultModelStartupTimeout = 20 * time.Minute
-
-// DefaultStartupTimeout is the readiness timeout of engines that start at
-// once, such as the simulated engine.
-const DefaultStartupTimeout = time.Minute
 
 // Spec describes how one engine is launched in a container. Each engine
 // module fills a Spec from its own options; Assemble turns it and the shared

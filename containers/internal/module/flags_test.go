@@ -1,6 +1,7 @@
-package containers
+package module
 
 import (
+	"github.com/servebench/servebench/containers"
 	"reflect"
 	"strings"
 	"testing"
@@ -19,7 +20,7 @@ func TestFlagsArgsFollowTheDeclaredOrder(t *testing.T) {
 		testFlags.Text("WithModel", "--model", "m"),
 		testFlags.Text("WithBinary", "binary", "/bin/e"), // a setting, never written
 		testFlags.Positive("WithSize", "--size", 5),      // a later value replaces an earlier one
-		WithExtraArgs("--shared"),                        // a shared option: ignored here
+		containers.WithExtraArgs("--shared"),             // a shared option: ignored here
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,6 @@
 //go:build windows
 
-package containers
+package module
 
 import (
 	"os"
