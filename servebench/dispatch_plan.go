@@ -3,7 +3,7 @@ package servebench
 import (
 	"fmt"
 
-	"github.com/servebench/servebench/servebench/quality"
+	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/schedule"
 )
 
@@ -16,9 +16,9 @@ import (
 type dispatchPlan struct {
 	schedule.PackedEntries
 	row    []int32
-	units  []int32                // first entry of each arrival unit
-	think  []float64              // nil when no entry has a think time
-	expect []*quality.Expectation // nil when no entry has an expectation
+	units  []int32               // first entry of each arrival unit
+	think  []float64             // nil when no entry has a think time
+	expect []*record.Expectation // nil when no entry has an expectation
 }
 
 // planOf packs a schedule's entries.
@@ -81,7 +81,7 @@ func (p *dispatchPlan) thinkMS(i int) float64 {
 }
 
 // expectation is entry i's quality expectation, nil for none.
-func (p *dispatchPlan) expectation(i int) *quality.Expectation {
+func (p *dispatchPlan) expectation(i int) *record.Expectation {
 	if p.expect == nil {
 		return nil
 	}

@@ -3,7 +3,7 @@ package servebench
 import (
 	"testing"
 
-	"github.com/servebench/servebench/servebench/quality"
+	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/schedule"
 )
 
@@ -12,7 +12,7 @@ import (
 // expectations only once some entry has one.
 func TestDispatchPlanPacksEntriesAndUnits(t *testing.T) {
 	exact := "4"
-	exp := &quality.Expectation{Exact: &exact}
+	exp := &record.Expectation{Exact: &exact}
 	s := &schedule.Schedule{Entries: []schedule.Entry{
 		{ID: "a", Row: 0, ScheduledMS: 0},
 		{ID: "c1", Row: 1, Class: "chat", ScheduledMS: 10},

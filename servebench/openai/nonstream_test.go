@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/servebench/servebench/internal/ssetest"
-	"github.com/servebench/servebench/servebench/quality"
 	"github.com/servebench/servebench/servebench/record"
 )
 
@@ -52,14 +51,14 @@ func TestClientNonStreamingChat(t *testing.T) {
 	c := chatClient()
 	c.NoStream = true
 	row := chatRow()
-	row.Expect = &quality.Expectation{FinishReason: ptrTo("tool_calls")}
+	row.Expect = &record.Expectation{FinishReason: ptrTo("tool_calls")}
 	out := sendRow(t, srv, c, row)
 	wantStatus(t, out, record.StatusSuccess)
 	within(t, "TTFT = E2E", out.TerminalMS-*out.SentMS, 80)
 	if *out.Text != "Checking." {
 		t.Errorf("text %q", *out.Text)
 	}
-	want := []quality.ToolCall{{Name: "get_weather", Arguments: `{"city":"Oslo"}`}, {Name: "get_time", Arguments: `{}`}}
+	want := []record.ToolCall{{Name: "get_weather", Arguments: `{"city":"Oslo"}`}, {Name: "get_time", Arguments: `{}`}}
 	if len(out.ToolCalls) != 2 || out.ToolCalls[0] != want[0] || out.ToolCalls[1] != want[1] {
 		t.Errorf("tool calls %+v, want %+v (listed calls are not merged)", out.ToolCalls, want)
 	}

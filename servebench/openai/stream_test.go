@@ -7,7 +7,6 @@ import (
 
 	"github.com/servebench/servebench/internal/ssetest"
 	"github.com/servebench/servebench/servebench/openai"
-	"github.com/servebench/servebench/servebench/quality"
 	"github.com/servebench/servebench/servebench/record"
 )
 
@@ -348,10 +347,10 @@ func TestClientStreamToolCallsInPieces(t *testing.T) {
 		w.Done()
 	})
 	row := chatRow()
-	row.Expect = &quality.Expectation{FinishReason: ptrTo("tool_calls")} // an expectation keeps the output
+	row.Expect = &record.Expectation{FinishReason: ptrTo("tool_calls")} // an expectation keeps the output
 	out := sendRow(t, srv, chatClient(), row)
 	wantStatus(t, out, record.StatusSuccess)
-	want := []quality.ToolCall{{Name: "get_weather", Arguments: `{"city": "Paris"}`}, {Name: "get_time", Arguments: `{"tz": "CET"}`}}
+	want := []record.ToolCall{{Name: "get_weather", Arguments: `{"city": "Paris"}`}, {Name: "get_time", Arguments: `{"tz": "CET"}`}}
 	if len(out.ToolCalls) != 2 || out.ToolCalls[0] != want[0] || out.ToolCalls[1] != want[1] {
 		t.Errorf("tool calls %+v, want %+v", out.ToolCalls, want)
 	}

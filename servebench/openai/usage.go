@@ -5,7 +5,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/servebench/servebench/servebench/quality"
 	"github.com/servebench/servebench/servebench/record"
 )
 
@@ -30,9 +29,9 @@ func (x *exchange) finish() {
 		out.Text = new(x.text.String())
 		if len(x.tools) > 0 {
 			slices.SortStableFunc(x.tools, func(a, b *toolAccum) int { return a.index - b.index })
-			out.ToolCalls = make([]quality.ToolCall, len(x.tools))
+			out.ToolCalls = make([]record.ToolCall, len(x.tools))
 			for i, a := range x.tools {
-				out.ToolCalls[i] = quality.ToolCall{Name: a.name.String(), Arguments: a.arg.String()}
+				out.ToolCalls[i] = record.ToolCall{Name: a.name.String(), Arguments: a.arg.String()}
 			}
 		}
 	}

@@ -5,12 +5,13 @@ import (
 	"fmt"
 
 	"github.com/servebench/servebench/servebench/quality"
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // A workload row declares its expectation in JSON; Judge checks a response
 // against it and says which check failed and on what.
 func ExampleJudge() {
-	var exp quality.Expectation
+	var exp record.Expectation
 	_ = json.Unmarshal([]byte(`{"number": 42, "finish_reason": "stop"}`), &exp)
 
 	v := quality.Judge(&exp, quality.Response{Text: "6 × 7 = 42\n#### 42", FinishReason: "stop"})
@@ -30,15 +31,15 @@ func ExampleJudge() {
 // Tool-call arguments are validated with a JSON Schema; malformed arguments
 // are a quality failure with the parse error as evidence.
 func ExampleJudge_toolArguments() {
-	var exp quality.Expectation
+	var exp record.Expectation
 	_ = json.Unmarshal([]byte(`{"tool_arguments_schema": {"type": "object",
 		"properties": {"severity": {"enum": ["critical", "high", "medium", "low"]}},
 		"required": ["severity"]}}`), &exp)
 
-	good := quality.ToolCall{Name: "page_oncall", Arguments: `{"severity": "high"}`}
-	bad := quality.ToolCall{Name: "page_oncall", Arguments: `{"severity": "high"`}
-	fmt.Println(quality.Judge(&exp, quality.Response{ToolCalls: []quality.ToolCall{good}}).Pass)
-	fmt.Println(quality.Judge(&exp, quality.Response{ToolCalls: []quality.ToolCall{bad}}).Evidence)
+	good := record.ToolCall{Name: "page_oncall", Arguments: `{"severity": "high"}`}
+	bad := record.ToolCall{Name: "page_oncall", Arguments: `{"severity": "high"`}
+	fmt.Println(quality.Judge(&exp, quality.Response{ToolCalls: []record.ToolCall{good}}).Pass)
+	fmt.Println(quality.Judge(&exp, quality.Response{ToolCalls: []record.ToolCall{bad}}).Evidence)
 	// Output:
 	// true
 	// tool call 1 (page_oncall): arguments are not JSON (unexpected EOF): "{\"severity\": \"high\""
@@ -52,9 +53,9 @@ func ExampleNumericAnswer() {
 }
 
 // Validate rejects a broken expectation before a run.
-func ExampleExpectation_Validate() {
+func ExampleValidate() {
 	min, max := 50, 10
-	exp := quality.Expectation{MinOutputTokens: &min, MaxOutputTokens: &max}
-	fmt.Println(exp.Validate())
+	exp := record.Expectation{MinOutputTokens: &min, MaxOutputTokens: &max}
+	fmt.Println(quality.Validate(&exp))
 	// Output: min_output_tokens: 50 is above max_output_tokens 10
 }

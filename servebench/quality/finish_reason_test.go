@@ -1,6 +1,10 @@
 package quality
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/servebench/servebench/servebench/record"
+)
 
 func TestFinishReasonAcceptsTGIsNamesForStop(t *testing.T) {
 	stop := "stop"
@@ -15,7 +19,7 @@ func TestFinishReasonAcceptsTGIsNamesForStop(t *testing.T) {
 		{"length", "eos_token", false},
 		{"eos_token", "stop", true},
 	} {
-		exp := &Expectation{FinishReason: &tc.want}
+		exp := &record.Expectation{FinishReason: &tc.want}
 		v := Judge(exp, Response{Text: "ok", FinishReason: tc.got})
 		if v == nil || v.Pass != tc.pass {
 			t.Errorf("want %q, got %q: verdict %+v, pass should be %v", tc.want, tc.got, v, tc.pass)

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // Judge checks response r against expectation exp and returns the verdict.
@@ -17,15 +19,15 @@ import (
 // An expectation that is itself broken (a regular expression or a schema
 // that does not compile) fails the check it declares, with evidence that
 // says the expectation is at fault; Validate finds such rows before a run.
-func Judge(exp *Expectation, r Response) *Verdict {
+func Judge(exp *record.Expectation, r Response) *record.Verdict {
 	checks := exp.Checks()
 	if len(checks) == 0 {
 		return nil
 	}
-	v := &Verdict{Pass: true, Checks: checks}
+	v := &record.Verdict{Pass: true, Checks: checks}
 	for _, name := range checks {
 		if evidence, ok := runCheck(exp, name, r); !ok {
-			v.Failures = append(v.Failures, Failure{Check: name, Evidence: evidence})
+			v.Failures = append(v.Failures, record.Failure{Check: name, Evidence: evidence})
 		}
 	}
 	if len(v.Failures) > 0 {
@@ -37,32 +39,32 @@ func Judge(exp *Expectation, r Response) *Verdict {
 
 // runCheck runs one declared check; it returns the evidence of a failure
 // and false, or "" and true.
-func runCheck(e *Expectation, name string, r Response) (string, bool) {
+func runCheck(e *record.Expectation, name string, r Response) (string, bool) {
 	switch name {
-	case CheckFinishReason:
+	case record.CheckFinishReason:
 		if canonicalFinishReason(r.FinishReason) != canonicalFinishReason(*e.FinishReason) {
 			return fmt.Sprintf("finish_reason is %q, want %q", r.FinishReason, *e.FinishReason), false
 		}
-	case CheckMinOutputTokens:
+	case record.CheckMinOutputTokens:
 		switch {
 		case r.OutputTokens == nil:
 			return fmt.Sprintf("output token count unknown, want at least %d", *e.MinOutputTokens), false
 		case *r.OutputTokens < *e.MinOutputTokens:
 			return fmt.Sprintf("%d output tokens, want at least %d", *r.OutputTokens, *e.MinOutputTokens), false
 		}
-	case CheckMaxOutputTokens:
+	case record.CheckMaxOutputTokens:
 		switch {
 		case r.OutputTokens == nil:
 			return fmt.Sprintf("output token count unknown, want at most %d", *e.MaxOutputTokens), false
 		case *r.OutputTokens > *e.MaxOutputTokens:
 			return fmt.Sprintf("%d output tokens, want at most %d", *r.OutputTokens, *e.MaxOutputTokens), false
 		}
-	case CheckExact:
+	case record.CheckExact:
 		got, want := strings.TrimSpace(r.Text), strings.TrimSpace(*e.Exact)
 		if got != want {
 			return fmt.Sprintf("text %s, want %s", quote(got), quote(want)), false
 		}
-	case CheckRegex:
+	case record.CheckRegex:
 		re, err := compileRegex(*e.Regex)
 		if err != nil {
 			return fmt.Sprintf("the expectation's regex does not compile: %v", err), false
@@ -70,11 +72,11 @@ func runCheck(e *Expectation, name string, r Response) (string, bool) {
 		if !re.MatchString(r.Text) {
 			return fmt.Sprintf("no match for /%s/ in text %s", *e.Regex, quote(r.Text)), false
 		}
-	case CheckNumber:
+	case record.CheckNumber:
 		return checkNumber(*e.Number, r.Text)
-	case CheckJSONSchema:
+	case record.CheckJSONSchema:
 		return checkJSONAnswer(e.JSONSchema, r.Text)
-	case CheckToolArgumentsSchema:
+	case record.CheckToolArgumentsSchema:
 		return checkToolArguments(e.ToolArgumentsSchema, r.ToolCalls)
 	}
 	return "", true

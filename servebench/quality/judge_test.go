@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 func sp(s string) *string   { return &s }
@@ -24,7 +26,7 @@ func schemaOf(t *testing.T, text string) map[string]any {
 // judgeCase is one response judged against one expectation.
 type judgeCase struct {
 	name     string
-	exp      *Expectation
+	exp      *record.Expectation
 	resp     Response
 	pass     bool
 	check    string // first failed check
@@ -46,7 +48,7 @@ func runJudgeCases(t *testing.T, cases []judgeCase) {
 			if c.pass && len(v.Failures) != 0 {
 				t.Fatalf("a passing verdict lists failures: %+v", v.Failures)
 			}
-			if !c.pass && (len(v.Failures) == 0 || v.Failures[0] != (Failure{Check: c.check, Evidence: c.evidence})) {
+			if !c.pass && (len(v.Failures) == 0 || v.Failures[0] != (record.Failure{Check: c.check, Evidence: c.evidence})) {
 				t.Fatalf("Failures[0] = %+v, want the first failure", v.Failures)
 			}
 		})
@@ -57,17 +59,17 @@ func TestJudgeWithoutExpectationIsUnscored(t *testing.T) {
 	if v := Judge(nil, Response{Text: "anything"}); v != nil {
 		t.Fatalf("nil expectation: got %+v, want nil (unscored)", v)
 	}
-	if v := Judge(&Expectation{}, Response{Text: "anything"}); v != nil {
+	if v := Judge(&record.Expectation{}, Response{Text: "anything"}); v != nil {
 		t.Fatalf("expectation declaring no check: got %+v, want nil (unscored)", v)
 	}
 }
 
 func TestJudgeExact(t *testing.T) {
 	runJudgeCases(t, []judgeCase{
-		{name: "equal after trimming", exp: &Expectation{Exact: sp("Paris")}, resp: Response{Text: "  Paris\n"}, pass: true},
-		{name: "different", exp: &Expectation{Exact: sp("Paris")}, resp: Response{Text: "Lyon"},
+		{name: "equal after trimming", exp: &record.Expectation{Exact: sp("Paris")}, resp: Response{Text: "  Paris\n"}, pass: true},
+		{name: "different", exp: &record.Expectation{Exact: sp("Paris")}, resp: Response{Text: "Lyon"},
 			check: "exact", evidence: `text "Lyon", want "Paris"`},
-		{name: "case matters", exp: &Expectation{Exact: sp("Paris")}, resp: Response{Text: "paris"},
+		{name: "case matters", exp: &record.Expectation{Exact: sp("Paris")}, resp: Response{Text: "paris"},
 			check: "exact", evidence: `text "paris", want "Paris"`},
 	})
 }
@@ -75,17 +77,17 @@ func TestJudgeExact(t *testing.T) {
 func TestJudgeRegex(t *testing.T) {
 	re := `(?i)\b(critical|high|medium|low)\b`
 	runJudgeCases(t, []judgeCase{
-		{name: "match", exp: &Expectation{Regex: sp(re)}, resp: Response{Text: "Severity: HIGH."}, pass: true},
-		{name: "no match", exp: &Expectation{Regex: sp(re)}, resp: Response{Text: "looks fine"},
+		{name: "match", exp: &record.Expectation{Regex: sp(re)}, resp: Response{Text: "Severity: HIGH."}, pass: true},
+		{name: "no match", exp: &record.Expectation{Regex: sp(re)}, resp: Response{Text: "looks fine"},
 			check: "regex", evidence: `no match for /(?i)\b(critical|high|medium|low)\b/ in text "looks fine"`},
-		{name: "broken expectation", exp: &Expectation{Regex: sp(`(`)}, resp: Response{Text: "x"},
+		{name: "broken expectation", exp: &record.Expectation{Regex: sp(`(`)}, resp: Response{Text: "x"},
 			check: "regex", evidence: "the expectation's regex does not compile: error parsing regexp: missing closing ): `(`"},
 	})
 }
 
 func TestJudgeLongTextIsCutInEvidence(t *testing.T) {
 	text := strings.Repeat("a", 500)
-	v := Judge(&Expectation{Exact: sp("b")}, Response{Text: text})
+	v := Judge(&record.Expectation{Exact: sp("b")}, Response{Text: text})
 	want := `text "` + strings.Repeat("a", 160) + `"… (500 bytes), want "b"`
 	if v.Evidence != want {
 		t.Fatalf("evidence = %q\nwant       %q", v.Evidence, want)
@@ -94,20 +96,20 @@ func TestJudgeLongTextIsCutInEvidence(t *testing.T) {
 
 func TestJudgeNumber(t *testing.T) {
 	runJudgeCases(t, []judgeCase{
-		{name: "marker", exp: &Expectation{Number: fp(42)}, resp: Response{Text: "6 times 7 is 42.\n#### 42"}, pass: true},
-		{name: "first number after the last marker", exp: &Expectation{Number: fp(18)},
+		{name: "marker", exp: &record.Expectation{Number: fp(42)}, resp: Response{Text: "6 times 7 is 42.\n#### 42"}, pass: true},
+		{name: "first number after the last marker", exp: &record.Expectation{Number: fp(18)},
 			resp: Response{Text: "#### 3 was a draft\n#### 18 dollars, not 20"}, pass: true},
-		{name: "thousands separator", exp: &Expectation{Number: fp(1234)}, resp: Response{Text: "#### 1,234"}, pass: true},
-		{name: "negative", exp: &Expectation{Number: fp(-3)}, resp: Response{Text: "#### -3"}, pass: true},
-		{name: "decimal", exp: &Expectation{Number: fp(2.5)}, resp: Response{Text: "#### 2.50"}, pass: true},
-		{name: "no marker, last number", exp: &Expectation{Number: fp(42)}, resp: Response{Text: "first 40, then 42"}, pass: true},
-		{name: "wrong after marker", exp: &Expectation{Number: fp(42)}, resp: Response{Text: "it is 42 #### 41"},
+		{name: "thousands separator", exp: &record.Expectation{Number: fp(1234)}, resp: Response{Text: "#### 1,234"}, pass: true},
+		{name: "negative", exp: &record.Expectation{Number: fp(-3)}, resp: Response{Text: "#### -3"}, pass: true},
+		{name: "decimal", exp: &record.Expectation{Number: fp(2.5)}, resp: Response{Text: "#### 2.50"}, pass: true},
+		{name: "no marker, last number", exp: &record.Expectation{Number: fp(42)}, resp: Response{Text: "first 40, then 42"}, pass: true},
+		{name: "wrong after marker", exp: &record.Expectation{Number: fp(42)}, resp: Response{Text: "it is 42 #### 41"},
 			check: "number", evidence: `answer 41 after the last "####", want 42`},
-		{name: "wrong last number", exp: &Expectation{Number: fp(42)}, resp: Response{Text: "42 or maybe 7"},
+		{name: "wrong last number", exp: &record.Expectation{Number: fp(42)}, resp: Response{Text: "42 or maybe 7"},
 			check: "number", evidence: `answer 7 (the last number; no "####" marker), want 42`},
-		{name: "marker without number", exp: &Expectation{Number: fp(42)}, resp: Response{Text: "42 #### forty-two"},
+		{name: "marker without number", exp: &record.Expectation{Number: fp(42)}, resp: Response{Text: "42 #### forty-two"},
 			check: "number", evidence: `no number after the last "####" in text "42 #### forty-two", want 42`},
-		{name: "no number at all", exp: &Expectation{Number: fp(42)}, resp: Response{Text: "I do not know"},
+		{name: "no number at all", exp: &record.Expectation{Number: fp(42)}, resp: Response{Text: "I do not know"},
 			check: "number", evidence: `no number in text "I do not know" (no "####" marker), want 42`},
 	})
 }
@@ -118,16 +120,16 @@ const statusSchema = `{"type":"object","properties":{"status":{"enum":["investig
 func TestJudgeJSONSchema(t *testing.T) {
 	s := schemaOf(t, statusSchema)
 	runJudgeCases(t, []judgeCase{
-		{name: "valid", exp: &Expectation{JSONSchema: s}, resp: Response{Text: ` {"status":"resolved","minutes":5} `}, pass: true},
-		{name: "two violations, sorted", exp: &Expectation{JSONSchema: s}, resp: Response{Text: `{"status":"done","minutes":-1}`},
+		{name: "valid", exp: &record.Expectation{JSONSchema: s}, resp: Response{Text: ` {"status":"resolved","minutes":5} `}, pass: true},
+		{name: "two violations, sorted", exp: &record.Expectation{JSONSchema: s}, resp: Response{Text: `{"status":"done","minutes":-1}`},
 			check: "json_schema", evidence: "JSON answer fails the schema: at '/minutes': minimum: got -1, want 0; at '/status': value must be one of 'investigating', 'resolved'"},
-		{name: "missing property", exp: &Expectation{JSONSchema: s}, resp: Response{Text: `{"status":"resolved"}`},
+		{name: "missing property", exp: &record.Expectation{JSONSchema: s}, resp: Response{Text: `{"status":"resolved"}`},
 			check: "json_schema", evidence: "JSON answer fails the schema: at '': missing property 'minutes'"},
-		{name: "integer required", exp: &Expectation{JSONSchema: s}, resp: Response{Text: `{"status":"resolved","minutes":1.5}`},
+		{name: "integer required", exp: &record.Expectation{JSONSchema: s}, resp: Response{Text: `{"status":"resolved","minutes":1.5}`},
 			check: "json_schema", evidence: "JSON answer fails the schema: at '/minutes': got number, want integer"},
-		{name: "code fence is not JSON", exp: &Expectation{JSONSchema: s}, resp: Response{Text: "```json\n{}\n```"},
+		{name: "code fence is not JSON", exp: &record.Expectation{JSONSchema: s}, resp: Response{Text: "```json\n{}\n```"},
 			check: "json_schema", evidence: "text is not JSON (invalid character '`' looking for beginning of value): \"```json\\n{}\\n```\""},
-		{name: "trailing text is not JSON", exp: &Expectation{JSONSchema: s}, resp: Response{Text: `{"status":"resolved","minutes":1} done`},
+		{name: "trailing text is not JSON", exp: &record.Expectation{JSONSchema: s}, resp: Response{Text: `{"status":"resolved","minutes":1} done`},
 			check: "json_schema", evidence: `text is not JSON (invalid character after top-level value): "{\"status\":\"resolved\",\"minutes\":1} done"`},
 	})
 }
@@ -138,25 +140,25 @@ const pageSchema = `{"type":"object","properties":{"service":{"const":"checkout"
 
 func TestJudgeToolArgumentsSchema(t *testing.T) {
 	s := schemaOf(t, pageSchema)
-	good := ToolCall{Name: "page_oncall", Arguments: `{"service":"checkout","severity":"high","summary":"5xx on pay"}`}
+	good := record.ToolCall{Name: "page_oncall", Arguments: `{"service":"checkout","severity":"high","summary":"5xx on pay"}`}
 	runJudgeCases(t, []judgeCase{
-		{name: "valid", exp: &Expectation{ToolArgumentsSchema: s}, resp: Response{ToolCalls: []ToolCall{good}}, pass: true},
-		{name: "no tool call", exp: &Expectation{ToolArgumentsSchema: s}, resp: Response{Text: "I would page someone."},
+		{name: "valid", exp: &record.Expectation{ToolArgumentsSchema: s}, resp: Response{ToolCalls: []record.ToolCall{good}}, pass: true},
+		{name: "no tool call", exp: &record.Expectation{ToolArgumentsSchema: s}, resp: Response{Text: "I would page someone."},
 			check: "tool_arguments_schema", evidence: "no tool call in the response"},
-		{name: "malformed arguments", exp: &Expectation{ToolArgumentsSchema: s},
-			resp:  Response{ToolCalls: []ToolCall{{Name: "page_oncall", Arguments: `{"service":"checkout"`}}},
+		{name: "malformed arguments", exp: &record.Expectation{ToolArgumentsSchema: s},
+			resp:  Response{ToolCalls: []record.ToolCall{{Name: "page_oncall", Arguments: `{"service":"checkout"`}}},
 			check: "tool_arguments_schema", evidence: `tool call 1 (page_oncall): arguments are not JSON (unexpected EOF): "{\"service\":\"checkout\""`},
-		{name: "second call wrong", exp: &Expectation{ToolArgumentsSchema: s},
-			resp:  Response{ToolCalls: []ToolCall{good, {Name: "page_oncall", Arguments: `{"service":"search","severity":"high","summary":"x"}`}}},
+		{name: "second call wrong", exp: &record.Expectation{ToolArgumentsSchema: s},
+			resp:  Response{ToolCalls: []record.ToolCall{good, {Name: "page_oncall", Arguments: `{"service":"search","severity":"high","summary":"x"}`}}},
 			check: "tool_arguments_schema", evidence: "tool call 2 (page_oncall): arguments fail the schema: at '/service': value must be 'checkout'"},
 	})
 }
 
 func TestJudgeFinishReasonAndOutputTokens(t *testing.T) {
-	bounds := &Expectation{MinOutputTokens: ip(10), MaxOutputTokens: ip(20)}
+	bounds := &record.Expectation{MinOutputTokens: ip(10), MaxOutputTokens: ip(20)}
 	runJudgeCases(t, []judgeCase{
-		{name: "finish reason", exp: &Expectation{FinishReason: sp("stop")}, resp: Response{FinishReason: "stop"}, pass: true},
-		{name: "truncated", exp: &Expectation{FinishReason: sp("stop")}, resp: Response{FinishReason: "length"},
+		{name: "finish reason", exp: &record.Expectation{FinishReason: sp("stop")}, resp: Response{FinishReason: "stop"}, pass: true},
+		{name: "truncated", exp: &record.Expectation{FinishReason: sp("stop")}, resp: Response{FinishReason: "length"},
 			check: "finish_reason", evidence: `finish_reason is "length", want "stop"`},
 		{name: "within bounds", exp: bounds, resp: Response{OutputTokens: ip(10)}, pass: true},
 		{name: "upper bound inclusive", exp: bounds, resp: Response{OutputTokens: ip(20)}, pass: true},
@@ -164,13 +166,13 @@ func TestJudgeFinishReasonAndOutputTokens(t *testing.T) {
 			check: "min_output_tokens", evidence: "9 output tokens, want at least 10"},
 		{name: "too long", exp: bounds, resp: Response{OutputTokens: ip(21)},
 			check: "max_output_tokens", evidence: "21 output tokens, want at most 20"},
-		{name: "count unknown", exp: &Expectation{MaxOutputTokens: ip(20)}, resp: Response{},
+		{name: "count unknown", exp: &record.Expectation{MaxOutputTokens: ip(20)}, resp: Response{},
 			check: "max_output_tokens", evidence: "output token count unknown, want at most 20"},
 	})
 }
 
 func TestJudgeRunsEveryCheckAndListsEveryFailure(t *testing.T) {
-	exp := &Expectation{
+	exp := &record.Expectation{
 		Regex:           sp(`#### \d+`),
 		Number:          fp(42),
 		FinishReason:    sp("stop"),
@@ -181,7 +183,7 @@ func TestJudgeRunsEveryCheckAndListsEveryFailure(t *testing.T) {
 	if !reflect.DeepEqual(v.Checks, wantChecks) {
 		t.Fatalf("Checks = %v, want %v", v.Checks, wantChecks)
 	}
-	wantFailures := []Failure{
+	wantFailures := []record.Failure{
 		{Check: "finish_reason", Evidence: `finish_reason is "length", want "stop"`},
 		{Check: "number", Evidence: `answer 41 after the last "####", want 42`},
 	}
@@ -221,8 +223,8 @@ func TestSchemasAreCompiledOncePerDistinctSchema(t *testing.T) {
 
 func TestSchemasCannotLoadOtherDocuments(t *testing.T) {
 	for _, ref := range []string{"http://127.0.0.1:1/schema.json", "file:///etc/passwd", "other.json"} {
-		exp := &Expectation{JSONSchema: map[string]any{"$ref": ref}}
-		err := exp.Validate()
+		exp := &record.Expectation{JSONSchema: map[string]any{"$ref": ref}}
+		err := Validate(exp)
 		if err == nil || !strings.Contains(err.Error(), "expectations must be self-contained") {
 			t.Fatalf("$ref %s: Validate() = %v, want a refusal", ref, err)
 		}
@@ -235,41 +237,41 @@ func TestSchemasCannotLoadOtherDocuments(t *testing.T) {
 
 func TestValidate(t *testing.T) {
 	cases := []struct {
-		exp  *Expectation
+		exp  *record.Expectation
 		want string
 	}{
-		{&Expectation{Regex: sp(`[`)}, "regex: error parsing regexp: missing closing ]: `[`"},
-		{&Expectation{JSONSchema: map[string]any{"type": "nope"}}, "json_schema: "},
-		{&Expectation{ToolArgumentsSchema: map[string]any{"minimum": "zero"}}, "tool_arguments_schema: "},
-		{&Expectation{FinishReason: sp("")}, "finish_reason: must not be empty"},
-		{&Expectation{MinOutputTokens: ip(-1)}, "min_output_tokens: must not be negative, got -1"},
-		{&Expectation{MaxOutputTokens: ip(-2)}, "max_output_tokens: must not be negative, got -2"},
-		{&Expectation{MinOutputTokens: ip(9), MaxOutputTokens: ip(3)}, "min_output_tokens: 9 is above max_output_tokens 3"},
+		{&record.Expectation{Regex: sp(`[`)}, "regex: error parsing regexp: missing closing ]: `[`"},
+		{&record.Expectation{JSONSchema: map[string]any{"type": "nope"}}, "json_schema: "},
+		{&record.Expectation{ToolArgumentsSchema: map[string]any{"minimum": "zero"}}, "tool_arguments_schema: "},
+		{&record.Expectation{FinishReason: sp("")}, "finish_reason: must not be empty"},
+		{&record.Expectation{MinOutputTokens: ip(-1)}, "min_output_tokens: must not be negative, got -1"},
+		{&record.Expectation{MaxOutputTokens: ip(-2)}, "max_output_tokens: must not be negative, got -2"},
+		{&record.Expectation{MinOutputTokens: ip(9), MaxOutputTokens: ip(3)}, "min_output_tokens: 9 is above max_output_tokens 3"},
 	}
 	for _, c := range cases {
-		err := c.exp.Validate()
+		err := Validate(c.exp)
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("Validate(%+v) = %v, want prefix %q", c.exp, err, c.want)
 		}
 	}
-	ok := &Expectation{Regex: sp(`x`), Number: fp(1), JSONSchema: schemaOf(t, statusSchema), FinishReason: sp("stop"),
+	ok := &record.Expectation{Regex: sp(`x`), Number: fp(1), JSONSchema: schemaOf(t, statusSchema), FinishReason: sp("stop"),
 		MinOutputTokens: ip(1), MaxOutputTokens: ip(1)}
-	if err := ok.Validate(); err != nil {
+	if err := Validate(ok); err != nil {
 		t.Fatalf("valid expectation: %v", err)
 	}
-	var none *Expectation
-	if err := none.Validate(); err != nil {
+	var none *record.Expectation
+	if err := Validate(none); err != nil {
 		t.Fatalf("nil expectation: %v", err)
 	}
 }
 
 func TestExpectationFromWorkloadJSON(t *testing.T) {
-	var exp Expectation
+	var exp record.Expectation
 	row := `{"tool_arguments_schema":` + pageSchema + `,"finish_reason":"tool_calls"}`
 	if err := json.Unmarshal([]byte(row), &exp); err != nil {
 		t.Fatal(err)
 	}
-	v := Judge(&exp, Response{FinishReason: "tool_calls", ToolCalls: []ToolCall{
+	v := Judge(&exp, Response{FinishReason: "tool_calls", ToolCalls: []record.ToolCall{
 		{Name: "page_oncall", Arguments: `{"service":"checkout","severity":"urgent","summary":"x"}`}}})
 	want := "tool call 1 (page_oncall): arguments fail the schema: at '/severity': value must be one of 'critical', 'high', 'medium', 'low'"
 	if v.Pass || v.Check != "tool_arguments_schema" || v.Evidence != want {
@@ -278,11 +280,11 @@ func TestExpectationFromWorkloadJSON(t *testing.T) {
 }
 
 func TestJudgeIsSafeForConcurrentUse(t *testing.T) {
-	exp := &Expectation{ToolArgumentsSchema: schemaOf(t, pageSchema), Regex: sp(`x`)}
-	done := make(chan *Verdict)
+	exp := &record.Expectation{ToolArgumentsSchema: schemaOf(t, pageSchema), Regex: sp(`x`)}
+	done := make(chan *record.Verdict)
 	for i := 0; i < 8; i++ {
 		go func() {
-			done <- Judge(exp, Response{Text: "x", ToolCalls: []ToolCall{{Name: "page_oncall", Arguments: `{"service":"checkout","severity":"low","summary":"s"}`}}})
+			done <- Judge(exp, Response{Text: "x", ToolCalls: []record.ToolCall{{Name: "page_oncall", Arguments: `{"service":"checkout","severity":"low","summary":"s"}`}}})
 		}()
 	}
 	for i := 0; i < 8; i++ {

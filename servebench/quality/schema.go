@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // schemaURL is the name an expectation's schema is compiled under (the
@@ -109,7 +110,7 @@ func checkJSONAnswer(schema map[string]any, text string) (string, bool) {
 
 // checkToolArguments validates the arguments of every tool call against
 // schema; at least one call must be present.
-func checkToolArguments(schema map[string]any, calls []ToolCall) (string, bool) {
+func checkToolArguments(schema map[string]any, calls []record.ToolCall) (string, bool) {
 	sch, err := compileSchema(schema)
 	if err != nil {
 		return "the expectation's tool_arguments_schema does not compile: " + oneLine(err.Error()), false

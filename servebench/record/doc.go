@@ -8,6 +8,7 @@
 //
 //	Request, Message, TextInput    one workload row, as the workload file gives it
 //	ContentPart, ImageURL, MediaOf a chat message's image and audio parts, and what a request sends
+//	Expectation, Verdict, ToolCall what a row says a good response is, and the judge's finding
 //	Outcome, Status, TimeoutKind   one attempt's terminal record and its clocks
 //	Sender                         what a protocol client implements
 //	CreateWriter                   write outcomes as requests end (Writer)
@@ -17,7 +18,7 @@
 // Every time in an Outcome is milliseconds (Millis) on the client's
 // monotonic clock since the run's start instant; a metric that is not
 // defined is nil, never zero. The package imports no other servebench
-// package but the quality checks a row may carry, so the stages above it
-// (schedule, protocol client, scoring, reports) can all depend on it
-// without depending on each other.
+// package (quality judges an Expectation; record only holds it), so the
+// stages above it (schedule, protocol client, scoring, reports) can all
+// depend on it without depending on each other.
 package record

@@ -3,8 +3,6 @@ package record
 import (
 	"math"
 	"time"
-
-	"github.com/servebench/servebench/servebench/quality"
 )
 
 // TokenCountSource says where an output token count came from.
@@ -137,10 +135,10 @@ type Outcome struct {
 	Text *string `json:"text,omitempty"`
 	// ToolCalls holds the arguments of tool calls in the response, kept
 	// under the same rule as Text.
-	ToolCalls []quality.ToolCall `json:"tool_calls,omitempty"`
+	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
 	// Quality is the judge's verdict with its evidence; nil when the row
 	// carried no expectation (unscored, never passed).
-	Quality *quality.Verdict `json:"quality,omitempty"`
+	Quality *Verdict `json:"quality,omitempty"`
 }
 
 // Millis converts a duration since the run's start instant into the

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/servebench/servebench/internal/strictjson"
-	"github.com/servebench/servebench/servebench/quality"
 )
 
 // outcomeLines are records as the runner writes them, and variations.
@@ -61,7 +60,7 @@ func outcomeLines(t testing.TB) [][]byte {
 			o.ReusablePromptTokens = new(40 * (i % 2)) // a declared 0 is written
 		}
 		if i%11 == 0 {
-			o.Quality = &quality.Verdict{Pass: true, Check: "contains"}
+			o.Quality = &Verdict{Pass: true, Check: "contains"}
 			o.Text = new("hello")
 		}
 		b, err := json.Marshal(&o)

@@ -2,8 +2,6 @@ package record
 
 import (
 	"encoding/json"
-
-	"github.com/servebench/servebench/servebench/quality"
 )
 
 // Request is one row of a workload: what to send, with which output policy,
@@ -31,7 +29,7 @@ type Request struct {
 	Extra map[string]json.RawMessage `json:"extra,omitempty"`
 	// Expect declares what a good response looks like; nil leaves the
 	// request unscored for quality.
-	Expect *quality.Expectation `json:"expect,omitempty"`
+	Expect *Expectation `json:"expect,omitempty"`
 	// Input is an embeddings row's text: one string or a batch of them.
 	Input *TextInput `json:"input,omitempty"`
 	// Query is a rerank or pair-score row's query.

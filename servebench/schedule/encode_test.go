@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/servebench/servebench/servebench/quality"
 	"github.com/servebench/servebench/servebench/record"
 )
 
@@ -27,7 +26,7 @@ func TestScheduleEncoderWritesMarshalIndentBytes(t *testing.T) {
 			{ID: "a", Row: 0, ScheduledMS: 0, MaxTokens: 16},
 			{ID: "a/turn<2>", Row: 1, Class: "chat", ScheduledMS: 0.001, DependsOn: "a", ThinkMS: 1500, MaxTokens: 8, IgnoreEOS: true},
 			{ID: "b#2", Row: 2, ScheduledMS: 1e-7, MaxTokens: 1,
-				Expect: &quality.Expectation{Exact: &text, Number: &n, MinOutputTokens: &minOut,
+				Expect: &record.Expectation{Exact: &text, Number: &n, MinOutputTokens: &minOut,
 					JSONSchema: map[string]any{"type": "object", "required": []any{}, "properties": map[string]any{}}}},
 		}}
 	shard := *full

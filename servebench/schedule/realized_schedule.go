@@ -1,6 +1,6 @@
 package schedule
 
-import "github.com/servebench/servebench/servebench/quality"
+import "github.com/servebench/servebench/servebench/record"
 
 // Schema names the version of the Schedule's JSON form.
 const Schema = "servebench.schedule/v1"
@@ -69,7 +69,7 @@ type Entry struct {
 	ThinkMS float64 `json:"think_ms,omitempty"`
 	// Expect is the row's quality expectation, copied so that re-scoring
 	// needs only the schedule and the outcomes.
-	Expect *quality.Expectation `json:"expect,omitempty"`
+	Expect *record.Expectation `json:"expect,omitempty"`
 	// MaxTokens and IgnoreEOS copy the row's output policy.
 	MaxTokens int  `json:"max_tokens"`
 	IgnoreEOS bool `json:"ignore_eos,omitempty"`

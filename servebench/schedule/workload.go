@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/servebench/servebench/servebench/quality"
 	"github.com/servebench/servebench/servebench/record"
 )
 
@@ -158,7 +159,7 @@ func validateRow(r *record.Request) error {
 		return err
 	}
 	if r.Expect != nil {
-		if err := r.Expect.Validate(); err != nil {
+		if err := quality.Validate(r.Expect); err != nil {
 			return fmt.Errorf("expect: %w", err)
 		}
 	}

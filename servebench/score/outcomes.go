@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/servebench/servebench/internal/numfmt"
-	"github.com/servebench/servebench/servebench/quality"
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/schedule"
@@ -424,7 +423,7 @@ func checkOutcomeTokens(o *record.Outcome, fail func(field, format string, args 
 
 // qualityOf is a record's quality judgment and, for a failure, its
 // evidence: the check's name, then what it found.
-func qualityOf(v *quality.Verdict) (qualityJudgment, string) {
+func qualityOf(v *record.Verdict) (qualityJudgment, string) {
 	switch {
 	case v == nil:
 		return qualityUnscored, ""

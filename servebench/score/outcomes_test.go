@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/servebench/servebench/servebench/quality"
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/schedule"
@@ -178,9 +177,9 @@ func TestScoreTPOTEligibility(t *testing.T) {
 func TestScoreQualityFromVerdicts(t *testing.T) {
 	s := testSchedule(map[string]float64{}, "pass", "fail", "unscored", "failed-request")
 	pass := success("pass", 0, 0, []float64{10}, 20, new(1))
-	pass.Quality = &quality.Verdict{Pass: true}
+	pass.Quality = &record.Verdict{Pass: true}
 	fail := success("fail", 0, 0, []float64{10}, 20, new(1))
-	fail.Quality = &quality.Verdict{Pass: false, Check: "regex", Evidence: "no match for ^42$"}
+	fail.Quality = &record.Verdict{Pass: false, Check: "regex", Evidence: "no match for ^42$"}
 	unscored := success("unscored", 0, 0, []float64{10}, 20, new(1))
 	failed := record.Outcome{ID: "failed-request", Attempt: 1, Status: record.StatusHTTPError, SentMS: new(0.0), TerminalMS: 5, Error: "HTTP 500"}
 	r, err := Outcomes(s, []record.Outcome{pass, fail, unscored, failed}, Options{})

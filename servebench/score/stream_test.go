@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/servebench/servebench/servebench/quality"
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/schedule"
@@ -73,7 +72,7 @@ func streamedRun(n int) (*schedule.Schedule, []record.Outcome) {
 			o.Status, o.ContentMS, o.EventTokens, o.OutputTokens = record.StatusHTTPError, nil, nil, nil
 			o.HTTPStatus, o.Error = new(500), "HTTP 500 <overloaded> & \"busy\""
 		case i%13 == 6:
-			o.Quality = &quality.Verdict{Pass: false, Check: "contains", Evidence: "no match"}
+			o.Quality = &record.Verdict{Pass: false, Check: "contains", Evidence: "no match"}
 			o.Text = new("wrong")
 		case i == 8:
 			first := o
