@@ -9,19 +9,19 @@ import (
 	"github.com/servebench/servebench/containers/tgi"
 	"github.com/servebench/servebench/containers/vllm"
 	"github.com/servebench/servebench/fixtures/simengine/standin"
-	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // Each engine's stand-in serves exactly the routes of the APIs its module
 // declares, so a run against a stand-in fails where the engine would.
 func TestStandInsServeTheDeclaredAPIs(t *testing.T) {
 	personalities := standin.Personalities()
-	for engine, apis := range map[string]func() []openai.Endpoint{
+	for engine, apis := range map[string]func() []record.Endpoint{
 		"vllm": vllm.APIs, "sglang": sglang.APIs, "tgi": tgi.APIs, "llamacpp": llamacpp.APIs,
 	} {
 		var want []string
 		for _, e := range apis() {
-			api, ok := openai.APIOf(e)
+			api, ok := record.APIOf(e)
 			if !ok {
 				t.Fatalf("%s declares unknown endpoint %q", engine, e)
 			}

@@ -86,7 +86,7 @@ terminal statuses: success 20`))
 		Expect(err).NotTo(HaveOccurred())
 		run, err := servebench.Run(context.Background(), servebench.RunConfig{
 			Workload: w, Arrival: a, Count: 6, OutputDir: GinkgoT().TempDir(), LagTolerance: time.Second,
-			Client: &openai.Client{BaseURL: srv.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointCompletions,
+			Client: &openai.Client{BaseURL: srv.BaseURL(), Model: cfg.Model, Endpoint: record.EndpointCompletions,
 				TotalTimeout: 10 * time.Second},
 		})
 		Expect(err).NotTo(HaveOccurred())

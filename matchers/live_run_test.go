@@ -29,7 +29,7 @@ func startLive(errorRate float64) *servebench.LiveRun {
 	Expect(err).NotTo(HaveOccurred())
 	live, err := servebench.Start(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: a, Count: 40, OutputDir: GinkgoT().TempDir(),
-		Client: &openai.Client{BaseURL: srv.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointCompletions,
+		Client: &openai.Client{BaseURL: srv.BaseURL(), Model: cfg.Model, Endpoint: record.EndpointCompletions,
 			TotalTimeout: 10 * time.Second},
 	})
 	Expect(err).NotTo(HaveOccurred())

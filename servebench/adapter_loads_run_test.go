@@ -190,7 +190,7 @@ func TestAFailingEngineLoadStopsTheRunBeforeAnyRequest(t *testing.T) {
 		_, _ = w.Write([]byte(`{"error":{"message":"CUDA out of memory loading sql-key-9","type":"InternalServerError","code":500}}`))
 	}))
 	defer engine.Close()
-	c := &openai.Client{BaseURL: engine.URL + "/v1", Model: "m", Endpoint: openai.EndpointCompletions,
+	c := &openai.Client{BaseURL: engine.URL + "/v1", Model: "m", Endpoint: record.EndpointCompletions,
 		TotalTimeout: 5 * time.Second, APIKey: "sql-key-9"}
 	_, err := servebench.Run(context.Background(), servebench.RunConfig{Workload: workloadOf(t, `{"prompt":"hi","max_tokens":2}`),
 		Arrival: constant(t, 20), Count: 3, Client: c, OutputDir: t.TempDir(),

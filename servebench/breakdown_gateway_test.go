@@ -57,7 +57,7 @@ func TestBreakdownByBackendShowsTheGatewaysSkew(t *testing.T) {
 	tune := func(c *simengine.Config) { c.TimeScale = 0.1 }
 	a, b := simengine.StartTest(t, tune), simengine.StartTest(t, tune)
 	gw := skewedGateway(t, a, b)
-	c := &openai.Client{BaseURL: gw.URL, Model: "simengine-tiny", Endpoint: openai.EndpointCompletions,
+	c := &openai.Client{BaseURL: gw.URL, Model: "simengine-tiny", Endpoint: record.EndpointCompletions,
 		TotalTimeout: 20e9, BackendHeader: "X-Served-By"}
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: workloadOf(t, `{"id":"q","class":"chat","prompt":"route me","max_tokens":4,"ignore_eos":true}

@@ -184,7 +184,7 @@ func (l *wireLog) sentMessages(t *testing.T, id string) []record.Message {
 	return out
 }
 
-func runConversations(t *testing.T, endpoint openai.Endpoint, history schedule.TurnHistory, fail ...string) (*wireLog, *servebench.RunResult) {
+func runConversations(t *testing.T, endpoint record.Endpoint, history schedule.TurnHistory, fail ...string) (*wireLog, *servebench.RunResult) {
 	t.Helper()
 	engine := simengine.StartTest(t, func(c *simengine.Config) { c.TimeScale = 0.05 })
 	wire := startWireLog(t, engine, fail...)
@@ -226,7 +226,7 @@ func wantMessages(t *testing.T, id string, got []record.Message, user []string, 
 // 1 and 2, in order. The records hold no answer text, and the report's
 // prompt tokens sent are the sum of the six usages the engine streamed.
 func TestEngineHistoryCarriesTheEnginesAnswers(t *testing.T) {
-	wire, res := runConversations(t, openai.EndpointChat, "")
+	wire, res := runConversations(t, record.EndpointChat, "")
 	a1, a2, b1, b2 := wire.answers["a-1"], wire.answers["a-2"], wire.answers["b-1"], wire.answers["b-2"]
 	if a1 == "" || b1 == "" || a1 == b1 || a1 == a2 {
 		t.Fatalf("the engine's answers do not tell the turns apart: a-1 %q, a-2 %q, b-1 %q", a1, a2, b1)
@@ -270,7 +270,7 @@ func TestEngineHistoryCarriesTheEnginesAnswers(t *testing.T) {
 // TestEngineHistoryOverResponses sends the same conversations to the
 // Responses API: turn 2's input items carry turn 1's streamed answer.
 func TestEngineHistoryOverResponses(t *testing.T) {
-	wire, _ := runConversations(t, openai.EndpointResponses, schedule.TurnHistoryEngine)
+	wire, _ := runConversations(t, record.EndpointResponses, schedule.TurnHistoryEngine)
 	a1, a2 := wire.answers["a-1"], wire.answers["a-2"]
 	if a1 == "" || a2 == "" {
 		t.Fatalf("no answer read from the Responses stream: a-1 %q, a-2 %q", a1, a2)
@@ -281,7 +281,7 @@ func TestEngineHistoryOverResponses(t *testing.T) {
 // TestWorkloadHistorySendsTheFilesMessages: with workload history the
 // later turns carry the file's assistant messages as written.
 func TestWorkloadHistorySendsTheFilesMessages(t *testing.T) {
-	wire, res := runConversations(t, openai.EndpointChat, schedule.TurnHistoryWorkload)
+	wire, res := runConversations(t, record.EndpointChat, schedule.TurnHistoryWorkload)
 	wantMessages(t, "a-3", wire.sentMessages(t, "a-3"), []string{"tell me about rivers", "and lakes?", "and seas?"}, []string{"WRITTEN a-1", "WRITTEN a-2"})
 	if g := res.Report.Generator; g.History != schedule.TurnHistoryWorkload {
 		t.Fatalf("generator history %q, want workload", g.History)
@@ -293,7 +293,7 @@ func TestWorkloadHistorySendsTheFilesMessages(t *testing.T) {
 // a-1 and its status; they stay offered, so attainment is the 3 turns of
 // b over 6.
 func TestAFailedTurnStopsItsConversation(t *testing.T) {
-	wire, res := runConversations(t, openai.EndpointChat, "", "a-1")
+	wire, res := runConversations(t, record.EndpointChat, "", "a-1")
 	wire.mu.Lock()
 	_, a2 := wire.bodies["a-2"]
 	_, a3 := wire.bodies["a-3"]
@@ -354,7 +354,7 @@ func TestHistoryIsCheckedBeforeAnything(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "run")
 		_, err := servebench.Run(context.Background(), servebench.RunConfig{
 			Workload: workloadOf(t, tc.rows), Arrival: constant(t, 20), Count: 1, TurnHistory: tc.history,
-			Client:    &openai.Client{BaseURL: "http://127.0.0.1:1", Model: "m", Endpoint: openai.EndpointChat},
+			Client:    &openai.Client{BaseURL: "http://127.0.0.1:1", Model: "m", Endpoint: record.EndpointChat},
 			OutputDir: dir,
 		})
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
@@ -366,7 +366,7 @@ func TestHistoryIsCheckedBeforeAnything(t *testing.T) {
 	}
 	// The same rows are sent as written under workload history.
 	client := clientFor(simengine.StartTest(t, func(c *simengine.Config) { c.TimeScale = 0.05 }))
-	client.Endpoint = openai.EndpointChat
+	client.Endpoint = record.EndpointChat
 	if _, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: workloadOf(t, over), Arrival: constant(t, 20), Count: 1, TurnHistory: schedule.TurnHistoryWorkload,
 		Client: client, OutputDir: t.TempDir(),

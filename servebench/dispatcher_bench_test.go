@@ -39,7 +39,7 @@ func BenchmarkDispatcher(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	client := &openai.Client{BaseURL: srv.URL, Model: "m", Endpoint: openai.EndpointCompletions,
+	client := &openai.Client{BaseURL: srv.URL, Model: "m", Endpoint: record.EndpointCompletions,
 		TotalTimeout: 10 * time.Second}
 	var p99, worst, delivered float64
 	b.ResetTimer()

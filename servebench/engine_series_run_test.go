@@ -8,6 +8,7 @@ import (
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/schedule"
 	"github.com/servebench/servebench/servebench/score"
 )
@@ -30,7 +31,7 @@ func TestRunScrapesEngineMetricsOverTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	client := &openai.Client{BaseURL: srv.BaseURL(), Model: "simengine-tiny", Endpoint: openai.EndpointCompletions,
+	client := &openai.Client{BaseURL: srv.BaseURL(), Model: "simengine-tiny", Endpoint: record.EndpointCompletions,
 		TotalTimeout: 20 * time.Second}
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: arrival, Count: 30, Client: client, OutputDir: t.TempDir(),

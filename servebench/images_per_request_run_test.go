@@ -79,7 +79,7 @@ func TestRunDrawsImagesPerRequest(t *testing.T) {
 			t.Fatal(err)
 		}
 		c := clientFor(srv)
-		c.Endpoint = openai.EndpointChat
+		c.Endpoint = record.EndpointChat
 		capture := &imageCapture{client: c, sent: map[string][]string{}}
 		res, err := servebench.Run(context.Background(), servebench.RunConfig{
 			Workload: w, Arrival: constant(t, 50), Count: 6, Client: c, Sender: capture, OutputDir: t.TempDir(),

@@ -176,7 +176,7 @@ func (cfg *RunConfig) validate() error {
 	}
 	if cfg.Sender == nil {
 		e := cfg.Client.ResolvedEndpoint()
-		if err := e.CheckWorkload(cfg.Workload); err != nil {
+		if err := openai.CheckWorkload(e, cfg.Workload); err != nil {
 			return fmt.Errorf("run: %w", err)
 		}
 		if err := score.CheckObjectives(e, cfg.Score.SLO); err != nil {

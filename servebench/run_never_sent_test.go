@@ -11,6 +11,7 @@ import (
 	"github.com/servebench/servebench/internal/ssetest"
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/score"
 )
 
@@ -29,7 +30,7 @@ func TestRunWhoseRequestsNeverReachTheEngineIsNotValid(t *testing.T) {
 		"a port that cannot be dialled": "http://127.0.0.1:99999",
 	} {
 		t.Run(name, func(t *testing.T) {
-			c := &openai.Client{BaseURL: baseURL, Model: "m", Endpoint: openai.EndpointCompletions}
+			c := &openai.Client{BaseURL: baseURL, Model: "m", Endpoint: record.EndpointCompletions}
 			c.HTTPClient = &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{}}}
 			res, err := servebench.Run(context.Background(), servebench.RunConfig{
 				Workload: workloadOf(t, `{"id":"a","prompt":"p","max_tokens":4}

@@ -28,7 +28,7 @@ func workloadOf(t *testing.T, rows string) *schedule.Workload {
 }
 
 func clientFor(srv *simengine.Server) *openai.Client {
-	return &openai.Client{BaseURL: srv.BaseURL(), Model: "simengine-tiny", Endpoint: openai.EndpointCompletions,
+	return &openai.Client{BaseURL: srv.BaseURL(), Model: "simengine-tiny", Endpoint: record.EndpointCompletions,
 		TotalTimeout: 20 * time.Second}
 }
 
@@ -185,7 +185,7 @@ func TestConversationTurnsFollowThePreviousAnswer(t *testing.T) {
 		// loaded machine answers (at 10 req/s the 100 ms window left the
 		// second turn out whenever the first took over 60 ms).
 		Arrival: constant(t, 0.5), Count: 1,
-		Client: &openai.Client{BaseURL: srv.BaseURL(), Model: "simengine-tiny", Endpoint: openai.EndpointChat,
+		Client: &openai.Client{BaseURL: srv.BaseURL(), Model: "simengine-tiny", Endpoint: record.EndpointChat,
 			TotalTimeout: 10 * time.Second},
 	})
 	if err != nil {

@@ -37,7 +37,7 @@ func TestRunCancelledDuringWarmupLeavesAScorableDirectory(t *testing.T) {
 		Workload: workloadOf(t, `{"id":"a","prompt":"p","max_tokens":4}
 `),
 		Arrival: constant(t, 10), Count: 5, Warmup: 2, OutputDir: t.TempDir(),
-		Client: &openai.Client{BaseURL: srv.URL, Model: "m", Endpoint: openai.EndpointCompletions},
+		Client: &openai.Client{BaseURL: srv.URL, Model: "m", Endpoint: record.EndpointCompletions},
 	})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("run error %v, want the cancellation", err)

@@ -61,7 +61,7 @@ func writeErrorRun(t *testing.T, srv *ssetest.Server, wrap func(*os.File) io.Wri
 		Workload: workloadOf(t, `{"id":"a","prompt":"p","max_tokens":4}
 `),
 		Arrival: constant(t, 20), Count: 40, OutputDir: t.TempDir(),
-		Client: &openai.Client{BaseURL: srv.URL, Model: "m", Endpoint: openai.EndpointCompletions},
+		Client: &openai.Client{BaseURL: srv.URL, Model: "m", Endpoint: record.EndpointCompletions},
 	}
 	servebench.SetOutcomeSink(&cfg, wrap)
 	return servebench.Run(context.Background(), cfg)
@@ -167,7 +167,7 @@ func TestAFailedReportWriteLeavesNoPartialReport(t *testing.T) {
 		Workload: workloadOf(t, `{"id":"a","prompt":"p","max_tokens":4}
 `),
 		Arrival: constant(t, 50), Count: 2, OutputDir: dir,
-		Client: &openai.Client{BaseURL: srv.URL, Model: "m", Endpoint: openai.EndpointCompletions},
+		Client: &openai.Client{BaseURL: srv.URL, Model: "m", Endpoint: record.EndpointCompletions},
 	})
 	if err == nil {
 		t.Fatal("the report could not be written, yet the run returned no error")

@@ -26,9 +26,9 @@ func TestDeclaredListsCannotBeChangedFromOutside(t *testing.T) {
 	if got := openai.LengthControls(); got[0] != openai.LengthIgnoreEOS || len(got) != 3 {
 		t.Fatalf("LengthControls() after a caller's change: %v", got)
 	}
-	e := openai.Endpoints()
+	e := record.Endpoints()
 	e[0] = "changed"
-	if got := openai.Endpoints(); got[0] != openai.EndpointCompletions || len(got) != 7 {
+	if got := record.Endpoints(); got[0] != record.EndpointCompletions || len(got) != 7 {
 		t.Fatalf("Endpoints() after a caller's change: %v", got)
 	}
 	if _, err := openai.ParseLengthControl("changed"); err == nil {

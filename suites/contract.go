@@ -38,7 +38,7 @@ type Contract struct {
 	// the server needs one. The key itself never appears in a contract.
 	APIKeyEnv string
 	// Endpoint is completions or chat (default chat).
-	Endpoint openai.Endpoint
+	Endpoint record.Endpoint
 	// LengthControl says how a workload row's ignore_eos reaches the engine
 	// (default by engine kind: unsupported for tgi and ollama,
 	// ignore_eos+min_tokens for vllm, ignore_eos otherwise).

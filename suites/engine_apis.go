@@ -10,19 +10,19 @@ import (
 	"github.com/servebench/servebench/containers/simengine"
 	"github.com/servebench/servebench/containers/tgi"
 	"github.com/servebench/servebench/containers/vllm"
-	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // engineAPIs gives the endpoints each engine kind serves, from its module.
 // A kind without an entry (one a caller registered) is not checked.
-var engineAPIs = map[string]func() []openai.Endpoint{
+var engineAPIs = map[string]func() []record.Endpoint{
 	"simengine": simengine.APIs, "vllm": vllm.APIs, "sglang": sglang.APIs, "tgi": tgi.APIs,
 	"llamacpp": llamacpp.APIs, "ollama": ollama.APIs,
 }
 
 // EngineAPIs lists the endpoints the engine kind serves, and false for a
 // kind whose APIs are not declared.
-func EngineAPIs(kind string) ([]openai.Endpoint, bool) {
+func EngineAPIs(kind string) ([]record.Endpoint, bool) {
 	apis, ok := engineAPIs[kind]
 	if !ok {
 		return nil, false
@@ -32,7 +32,7 @@ func EngineAPIs(kind string) ([]openai.Endpoint, bool) {
 
 // servesAPI says whether engine kind serves endpoint e, and lists what it
 // serves when it does not.
-func servesAPI(kind string, e openai.Endpoint) (bool, string) {
+func servesAPI(kind string, e record.Endpoint) (bool, string) {
 	apis, ok := EngineAPIs(kind)
 	if !ok || slices.Contains(apis, e) {
 		return true, ""

@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/schedule"
 )
@@ -157,9 +158,9 @@ func (d *decoder) target(m *mapping, c *Contract) {
 		d.errorf(m.node, "engine", "required: give an engine to start or the base_url of a running server")
 	}
 	c.APIKeyEnv = d.str(m, "api_key_env")
-	c.Endpoint = openai.EndpointChat
+	c.Endpoint = record.EndpointChat
 	if e := d.str(m, "endpoint"); e != "" {
-		if ep, err := openai.ParseEndpoint(e); err != nil {
+		if ep, err := record.ParseEndpoint(e); err != nil {
 			d.errorf(m.get("endpoint"), "endpoint", "%v", err)
 		} else {
 			c.Endpoint = ep

@@ -7,6 +7,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/score"
 )
 
@@ -17,7 +18,7 @@ import (
 // endpoint does not define (a TTFT bound on embeddings, named by its
 // line), or a percentile objective on such a metric.
 func (d *decoder) endpointFit(m *mapping, c *Contract) {
-	api, ok := openai.APIOf(c.Endpoint)
+	api, ok := record.APIOf(c.Endpoint)
 	if !ok {
 		return // the endpoint itself was refused
 	}
@@ -31,7 +32,7 @@ func (d *decoder) endpointFit(m *mapping, c *Contract) {
 		}
 	}
 	if c.Workload != nil {
-		if err := c.Endpoint.CheckWorkload(c.Workload); err != nil {
+		if err := openai.CheckWorkload(c.Endpoint, c.Workload); err != nil {
 			d.errorf(m.get("workload"), "workload", "%v", err)
 		}
 	}

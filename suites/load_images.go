@@ -6,7 +6,7 @@ import (
 
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/media"
-	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/record"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -50,7 +50,7 @@ func (d *decoder) images(m *mapping, c *Contract) {
 		d.errorf(im.get("server"), im.field("server"), "only with transport: http")
 		ok = false
 	}
-	if c.Endpoint != "" && c.Endpoint != openai.EndpointChat && c.Endpoint != openai.EndpointResponses {
+	if c.Endpoint != "" && c.Endpoint != record.EndpointChat && c.Endpoint != record.EndpointResponses {
 		d.errorf(n, "images", "the %s endpoint takes no images (use endpoint: chat or responses)", c.Endpoint)
 		ok = false
 	}

@@ -58,7 +58,7 @@ var _ = Describe("Load", func() {
 			Kind: "vllm", Image: "vllm/vllm-openai:v0.9.1", Model: "Qwen/Qwen2.5-0.5B-Instruct",
 			Args: []string{"--max-num-seqs", "64"}, GPUs: 1, Env: map[string]string{"HF_HUB_OFFLINE": "1"},
 		}))
-		Expect(c.Endpoint).To(Equal(openai.EndpointChat))
+		Expect(c.Endpoint).To(Equal(record.EndpointChat))
 		Expect(c.LengthControl).To(Equal(openai.LengthIgnoreEOSMinTokens))
 		Expect(c.Workload.Requests).To(HaveLen(8))
 		Expect(c.WorkloadSource).To(Equal(filepath.Join("testdata", "workload.jsonl")))
@@ -90,7 +90,7 @@ var _ = Describe("Load", func() {
 	It("fills the defaults of a minimal contract", func() {
 		c, err := suites.Parse(inline, []byte(minimal))
 		Expect(err).NotTo(HaveOccurred())
-		Expect(c.Endpoint).To(Equal(openai.EndpointChat))
+		Expect(c.Endpoint).To(Equal(record.EndpointChat))
 		Expect(c.LengthControl).To(Equal(openai.LengthIgnoreEOS))
 		Expect(c.Arrival).To(Equal(suites.ArrivalSpec{ArrivalSpec: schedule.ArrivalSpec{Process: "constant", RateRPS: 5, Seed: 1}, Rates: []float64{5}}))
 		Expect(c.Objectives).To(Equal(suites.Objectives{ValidLoad: true, Confidence: 0.95}))

@@ -15,6 +15,7 @@ import (
 	"github.com/servebench/servebench/servebench/ab"
 	"github.com/servebench/servebench/servebench/compare"
 	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/schedule"
 )
 
@@ -111,7 +112,7 @@ func repetition(ctx context.Context, s settings, w *schedule.Workload, e experim
 	}
 	side := servebench.RunConfig{
 		Workload: w, Arrival: arrival, Count: s.count, Warmup: s.warmup, LagTolerance: s.lagTolerance,
-		Client: &openai.Client{Endpoint: openai.EndpointCompletions, Model: "simengine-tiny", TotalTimeout: time.Minute},
+		Client: &openai.Client{Endpoint: record.EndpointCompletions, Model: "simengine-tiny", TotalTimeout: time.Minute},
 	}
 	starts := 0
 	cfg := ab.Config{

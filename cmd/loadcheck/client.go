@@ -70,7 +70,7 @@ func client(args []string) error {
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &before)
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: arrival, Duration: *duration, OutputDir: dir,
-		Client: &openai.Client{BaseURL: *url, Model: "loadcheck", Endpoint: openai.EndpointCompletions,
+		Client: &openai.Client{BaseURL: *url, Model: "loadcheck", Endpoint: record.EndpointCompletions,
 			TotalTimeout: 30 * time.Second, IdleTimeout: 10 * time.Second},
 	})
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &after)

@@ -86,7 +86,7 @@ func runOnce(args []string) error {
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Observer: phase,
 		Workload: w, Arrival: arrival, Count: *n, OutputDir: out, LagTolerance: time.Second,
-		Client: &openai.Client{BaseURL: *url, Model: "simengine-tiny", Endpoint: openai.EndpointCompletions,
+		Client: &openai.Client{BaseURL: *url, Model: "simengine-tiny", Endpoint: record.EndpointCompletions,
 			TotalTimeout: time.Minute},
 	})
 	if err != nil {

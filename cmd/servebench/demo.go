@@ -84,7 +84,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	arrival, _ := schedule.NewArrival(schedule.ArrivalSpec{Process: schedule.ProcessPoisson, RateRPS: points[0], Seed: 1})
 	cfg := servebench.RunConfig{
 		Workload: w, Arrival: arrival, Duration: *window, Warmup: 4, OutputDir: *output,
-		Client:        &openai.Client{BaseURL: engine.BaseURL(), Model: engineCfg.Model, Endpoint: openai.EndpointCompletions, TotalTimeout: 30 * time.Second, IdleTimeout: 10 * time.Second},
+		Client:        &openai.Client{BaseURL: engine.BaseURL(), Model: engineCfg.Model, Endpoint: record.EndpointCompletions, TotalTimeout: 30 * time.Second, IdleTimeout: 10 * time.Second},
 		Score:         score.Options{SLO: report.SLO{TTFT: *ttft, TPOT: *tpot}},
 		Engine:        &report.EngineInfo{Kind: "simengine", Model: engineCfg.Model, Version: "in-process"},
 		EngineMetrics: servebench.EngineMetricsConfig{URL: engine.BaseURL() + "/metrics"},

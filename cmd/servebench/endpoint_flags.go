@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/score"
 )
@@ -16,8 +16,8 @@ import (
 func endpointHelp() string {
 	var b strings.Builder
 	b.WriteString("API, one of:")
-	for _, e := range openai.Endpoints() {
-		api, _ := openai.APIOf(e)
+	for _, e := range record.Endpoints() {
+		api, _ := record.APIOf(e)
 		fmt.Fprintf(&b, "\n  %s: %s %s", e, api.Path, api.Description)
 	}
 	return b.String()
@@ -26,7 +26,7 @@ func endpointHelp() string {
 // checkObjectiveFlags refuses an objective flag on a metric the endpoint
 // does not define, naming the flag (--ttft-slo with --endpoint
 // embeddings).
-func checkObjectiveFlags(e openai.Endpoint, ttft, tpot, e2e time.Duration) error {
+func checkObjectiveFlags(e record.Endpoint, ttft, tpot, e2e time.Duration) error {
 	err := score.CheckObjectives(e, report.SLO{TTFT: ttft, TPOT: tpot, E2E: e2e})
 	var u *score.UndefinedObjectiveError
 	if errors.As(err, &u) {

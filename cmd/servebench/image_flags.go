@@ -9,7 +9,7 @@ import (
 
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/media"
-	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // imageFlags declare a synthetic image pool whose images the workload's
@@ -63,7 +63,7 @@ func (f *imageFlags) apply(s *servebench.Settings) error {
 	case f.server != "" && spec.Transport != media.TransportHTTP:
 		return fmt.Errorf("--image-server: only with --image-transport http")
 	}
-	if e := s.Client.Endpoint; e != openai.EndpointChat && e != openai.EndpointResponses {
+	if e := s.Client.Endpoint; e != record.EndpointChat && e != record.EndpointResponses {
 		return fmt.Errorf("--images: the %s endpoint takes no images (use --endpoint chat or responses)", e)
 	}
 	f.spec = &spec

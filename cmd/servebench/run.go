@@ -13,6 +13,7 @@ import (
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/enginemetrics"
 	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/schedule"
 	"github.com/servebench/servebench/servebench/score"
@@ -257,7 +258,7 @@ func (f *runFlags) settings() (servebench.Settings, error) {
 // client is the client the flags declare: NewClient's defaults with the
 // flags' endpoint, key, stream, length control, deadlines and headers.
 func (f *runFlags) client() (*openai.Client, error) {
-	endpoint, err := openai.ParseEndpoint(f.endpoint)
+	endpoint, err := record.ParseEndpoint(f.endpoint)
 	if err != nil {
 		return nil, fmt.Errorf("--endpoint: %w", err)
 	}

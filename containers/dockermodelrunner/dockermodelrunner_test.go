@@ -12,6 +12,7 @@ import (
 	"github.com/servebench/servebench/containers"
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/schedule"
 )
 
@@ -61,7 +62,7 @@ func TestRunServesAModelThroughDockerModelRunner(t *testing.T) {
 	w, _ := schedule.ParseWorkload("w.jsonl", []byte(`{"id":"a","messages":[{"role":"user","content":"Say hi"}],"max_tokens":8}`))
 	arrival, _ := schedule.NewArrival(schedule.ArrivalSpec{Process: "constant", RateRPS: 1, Seed: 1})
 	res, err := servebench.Run(ctx, servebench.RunConfig{Workload: w, Arrival: arrival, Count: 2, OutputDir: t.TempDir(),
-		Client: &openai.Client{BaseURL: c.BaseURL(), Model: c.Model(), Endpoint: openai.EndpointChat,
+		Client: &openai.Client{BaseURL: c.BaseURL(), Model: c.Model(), Endpoint: record.EndpointChat,
 			TotalTimeout: time.Minute}})
 	if err != nil {
 		t.Fatal(err)

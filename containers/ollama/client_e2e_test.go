@@ -18,7 +18,7 @@ import (
 
 // clientFor is a streaming servebench client for an Ollama engine, with
 // the engine's declared length control.
-func clientFor(e *ollama.Local, endpoint openai.Endpoint) *openai.Client {
+func clientFor(e *ollama.Local, endpoint record.Endpoint) *openai.Client {
 	return &openai.Client{
 		BaseURL:           e.BaseURL(),
 		Model:             e.Model(),
@@ -64,7 +64,7 @@ func expectOrderedClocks(o record.Outcome) {
 
 var _ = Describe("openai.Client against Ollama", func() {
 	It("reads /v1/completions usage from the usage chunk, not the zero usage on every chunk", func() {
-		o := do(clientFor(never, openai.EndpointCompletions), record.Request{ID: "c1", Prompt: "the sun and the sea", MaxTokens: 10})
+		o := do(clientFor(never, record.EndpointCompletions), record.Request{ID: "c1", Prompt: "the sun and the sea", MaxTokens: 10})
 		Expect(o.Status).To(Equal(record.StatusSuccess), o.Error)
 		Expect(o.OutputTokens).To(HaveValue(Equal(10)))
 		Expect(o.TokenCountSource).To(HaveValue(Equal(record.TokensFromUsage)))
@@ -75,7 +75,7 @@ var _ = Describe("openai.Client against Ollama", func() {
 	})
 
 	It("takes chat TTFT at the first content event (Ollama sends no role-only chunk) and sees one event per token", func() {
-		o := do(clientFor(never, openai.EndpointChat), chatRow("t1", "write about the world", 24))
+		o := do(clientFor(never, record.EndpointChat), chatRow("t1", "write about the world", 24))
 		Expect(o.Status).To(Equal(record.StatusSuccess), o.Error)
 		Expect(o.OutputTokens).To(HaveValue(Equal(24)))
 		Expect(o.ContentMS).To(HaveLen(24))
@@ -87,7 +87,7 @@ var _ = Describe("openai.Client against Ollama", func() {
 
 	It("agrees with Ollama's native API on the number of generated tokens", func() {
 		const n = 17
-		o := do(clientFor(never, openai.EndpointChat), chatRow("n1", "count with me", n))
+		o := do(clientFor(never, record.EndpointChat), chatRow("n1", "count with me", n))
 		Expect(o.OutputTokens).To(HaveValue(Equal(n)))
 
 		var native struct {
@@ -110,7 +110,7 @@ var _ = Describe("openai.Client against Ollama", func() {
 	It("measures end-to-end latency consistent with Ollama's own request log", func() {
 		const k = 5
 		before := len(ginEntries(never.LogTail(), "/v1/chat/completions"))
-		c := clientFor(never, openai.EndpointChat)
+		c := clientFor(never, record.EndpointChat)
 		var outs []record.Outcome
 		for i := 0; i < k; i++ {
 			o := do(c, chatRow(fmt.Sprintf("g%d", i), fmt.Sprintf("the %d men and the city", i), 32))
@@ -139,7 +139,7 @@ var _ = Describe("openai.Client against Ollama", func() {
 	})
 
 	It("handles EOS-ended responses: usage counts the EOS token, so OutputTokens is one more than the content events", func() {
-		c := clientFor(early, openai.EndpointChat)
+		c := clientFor(early, record.EndpointChat)
 		stops := 0
 		for seed := 1; seed <= 10; seed++ {
 			o := do(c, seeded(chatRow(fmt.Sprintf("e%d", seed), fmt.Sprintf("the %d boys", seed), 16), seed))
@@ -170,7 +170,7 @@ var _ = Describe("openai.Client against Ollama", func() {
 		row := chatRow("f1", "the long answer", 32)
 		row.IgnoreEOS = true
 		Expect(ollama.LengthControl().Enforces(&row)).To(HaveValue(BeFalse()))
-		c := clientFor(early, openai.EndpointChat)
+		c := clientFor(early, record.EndpointChat)
 		shorter := 0
 		for seed := 1; seed <= 6; seed++ {
 			o := do(c, seeded(row, seed))

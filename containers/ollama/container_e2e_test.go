@@ -112,7 +112,7 @@ var _ = Describe("Ollama as a container (stand-in image)", Ordered, func() {
 	It("serves the model created inside the container, on a port published on 127.0.0.1 only", func() {
 		Expect(c.BaseURL()).To(HavePrefix("http://127.0.0.1:"))
 		Expect(c.Model()).To(Equal("tiny"))
-		o := do(&openai.Client{BaseURL: c.BaseURL(), Model: c.Model(), Endpoint: openai.EndpointChat,
+		o := do(&openai.Client{BaseURL: c.BaseURL(), Model: c.Model(), Endpoint: record.EndpointChat,
 			LengthControl: ollama.LengthControl(), TotalTimeout: time.Minute}, chatRow("k1", "the old house", 12))
 		Expect(o.Status).To(Equal(record.StatusSuccess), o.Error)
 		Expect(o.OutputTokens).To(HaveValue(Equal(12)))

@@ -8,7 +8,6 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/servebench/servebench/servebench/openai"
 	"github.com/servebench/servebench/servebench/record"
 )
 
@@ -58,7 +57,7 @@ var _ = Describe("Ollama's Responses API and embeddings", func() {
 		Expect(last.Response.Usage).NotTo(BeNil())
 		Expect(last.Response.Usage.OutputTokens).To(Equal(n))
 
-		c := clientFor(never, openai.EndpointResponses)
+		c := clientFor(never, record.EndpointResponses)
 		o := do(c, record.Request{ID: "r1", Prompt: "the long road home", MaxTokens: n})
 		Expect(o.Status).To(Equal(record.StatusSuccess), o.Error)
 		// The never-EOS model runs to the cap: usage says n tokens, one
@@ -72,7 +71,7 @@ var _ = Describe("Ollama's Responses API and embeddings", func() {
 	})
 
 	It("sends a multi-turn conversation as input items, statelessly", func() {
-		c := clientFor(never, openai.EndpointResponses)
+		c := clientFor(never, record.EndpointResponses)
 		row := record.Request{ID: "m1", MaxTokens: 6, Messages: []record.Message{
 			{Role: "system", Content: "be brief"}, {Role: "user", Content: "the sea"}, {Role: "assistant", Content: "is wide"}, {Role: "user", Content: "and the sky"}}}
 		o := do(c, row)
@@ -96,7 +95,7 @@ var _ = Describe("Ollama's Responses API and embeddings", func() {
 		dim := len(native.Data[0].Embedding)
 		GinkgoWriter.Printf("Ollama's embeddings: dimension %d, %d prompt tokens\n", dim, native.Usage.PromptTokens)
 
-		c := clientFor(never, openai.EndpointEmbeddings)
+		c := clientFor(never, record.EndpointEmbeddings)
 		o := do(c, record.Request{ID: "e1", Input: &record.TextInput{Texts: []string{"the first", "a second text", "and a third one"}, Batch: true}})
 		Expect(o.Status).To(Equal(record.StatusSuccess), o.Error)
 		Expect(o.Items).To(HaveValue(Equal(3)))

@@ -13,7 +13,6 @@ import (
 	"github.com/servebench/servebench/containers"
 	"github.com/servebench/servebench/matchers"
 	"github.com/servebench/servebench/servebench"
-	"github.com/servebench/servebench/servebench/openai"
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/schedule"
@@ -51,7 +50,7 @@ var _ = Describe("A benchmark run against Ollama, judged by the matchers", Order
 	BeforeAll(func(ctx SpecContext) {
 		arrival, err := schedule.NewArrival(schedule.ArrivalSpec{Process: "poisson", RateRPS: 8, Seed: 7})
 		Expect(err).NotTo(HaveOccurred())
-		client := clientFor(never, openai.EndpointChat)
+		client := clientFor(never, record.EndpointChat)
 		client.KeepText = false
 		start := time.Now()
 		result, err = servebench.Run(ctx, servebench.RunConfig{

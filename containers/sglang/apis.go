@@ -1,9 +1,9 @@
 package sglang
 
-import "github.com/servebench/servebench/servebench/openai"
+import "github.com/servebench/servebench/servebench/record"
 
 // APIs lists the endpoints SGLang serves, as servebench names them. Embeddings, rerank and score need a model that serves them.
-func APIs() []openai.Endpoint {
-	return []openai.Endpoint{openai.EndpointCompletions, openai.EndpointChat, openai.EndpointResponses, openai.EndpointEmbeddings,
-		openai.EndpointRerank, openai.EndpointPairScore}
+func APIs() []record.Endpoint {
+	return []record.Endpoint{record.EndpointCompletions, record.EndpointChat, record.EndpointResponses, record.EndpointEmbeddings,
+		record.EndpointRerank, record.EndpointPairScore}
 }

@@ -1,8 +1,8 @@
 package simengine
 
-import "github.com/servebench/servebench/servebench/openai"
+import "github.com/servebench/servebench/servebench/record"
 
 // APIs lists the endpoints the simulated engine serves, as servebench names them. It serves every endpoint servebench speaks.
-func APIs() []openai.Endpoint {
-	return openai.Endpoints()
+func APIs() []record.Endpoint {
+	return record.Endpoints()
 }

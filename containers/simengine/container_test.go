@@ -207,7 +207,7 @@ var _ = Describe("the simulated engine as a container", Ordered, Label("docker")
 			Count:    24,
 			Warmup:   2,
 			Client: &openai.Client{
-				BaseURL: engine.BaseURL(), Model: engine.Model(), Endpoint: openai.EndpointCompletions, LengthControl: simengine.LengthControl(),
+				BaseURL: engine.BaseURL(), Model: engine.Model(), Endpoint: record.EndpointCompletions, LengthControl: simengine.LengthControl(),
 				FirstTokenTimeout: 10 * time.Second, TotalTimeout: 30 * time.Second,
 			},
 			// The machine running the suite may be loaded; the tolerance

@@ -66,7 +66,7 @@ func abConfig(t *testing.T, rounds int) ab.Config {
 		t.Fatal(err)
 	}
 	side := servebench.RunConfig{Workload: w, Arrival: arrival, Count: 3, LagTolerance: 5 * time.Second,
-		Client: &openai.Client{Endpoint: openai.EndpointCompletions, Model: "simengine-tiny", TotalTimeout: time.Minute}}
+		Client: &openai.Client{Endpoint: record.EndpointCompletions, Model: "simengine-tiny", TotalTimeout: time.Minute}}
 	return ab.Config{Baseline: side, Candidate: side, Rounds: rounds, OutputDir: t.TempDir(),
 		Options: compare.Options{Tolerances: []compare.Tolerance{{Name: "attainment", Value: 0.5}}}}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/capacity"
 	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/schedule"
 )
 
@@ -24,7 +25,7 @@ func TestSweepLoadsTheAdaptersOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	mix, _ := schedule.ParseAdapterMix("sql=1")
-	client := &openai.Client{BaseURL: srv.BaseURL(), Model: "simengine-tiny", Endpoint: openai.EndpointCompletions,
+	client := &openai.Client{BaseURL: srv.BaseURL(), Model: "simengine-tiny", Endpoint: record.EndpointCompletions,
 		TotalTimeout: 20 * time.Second}
 	cfg := servebench.RunConfig{
 		Workload: w, Arrival: a, Count: 2, Client: client, OutputDir: t.TempDir(), LagTolerance: time.Second,

@@ -22,7 +22,7 @@ func TestSweepRepeatsEachRateWithTheNextSeedAndCanRunDownward(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	client := &openai.Client{BaseURL: srv.BaseURL(), Model: "simengine-tiny", Endpoint: openai.EndpointCompletions,
+	client := &openai.Client{BaseURL: srv.BaseURL(), Model: "simengine-tiny", Endpoint: record.EndpointCompletions,
 		TotalTimeout: 20 * time.Second}
 	dir := t.TempDir()
 	sw, err := capacity.RunSweep(context.Background(), servebench.RunConfig{

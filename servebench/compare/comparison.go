@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
 )
 
@@ -185,7 +185,7 @@ type SuccessOnly struct {
 // per-round schedule differ unless allowed. Invalid runs do not error: the
 // Comparison says so. With one round per side the verdict is Advisory.
 func Reports(baseline, candidate []*report.Report, opts Options) (*Comparison, error) {
-	var endpoint openai.Endpoint
+	var endpoint record.Endpoint
 	if len(baseline) > 0 && baseline[0] != nil {
 		endpoint = baseline[0].Endpoint
 	}
@@ -240,7 +240,7 @@ func Reports(baseline, candidate []*report.Report, opts Options) (*Comparison, e
 
 // checkOptions fills the defaults in and returns the tolerances to compare:
 // by default those of the statistics the baseline's endpoint defines.
-func checkOptions(opts *Options, endpoint openai.Endpoint) ([]Tolerance, error) {
+func checkOptions(opts *Options, endpoint record.Endpoint) ([]Tolerance, error) {
 	if opts.Confidence == 0 {
 		opts.Confidence = 0.95
 	}

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/servebench/servebench/servebench/openai"
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
 )
@@ -347,7 +346,7 @@ func TestToleranceBelowNoiseIsRefused(t *testing.T) {
 // attainment and E2E only.
 func TestDefaultsFollowTheEndpoint(t *testing.T) {
 	r := attainmentReport(50, 50)
-	r.Endpoint = openai.EndpointEmbeddings
+	r.Endpoint = record.EndpointEmbeddings
 	for i := 1; i <= 50; i++ {
 		r.Requests = append(r.Requests, report.RequestScore{Status: record.StatusSuccess, E2EMS: fptr(float64(i))})
 	}
@@ -374,7 +373,7 @@ func TestDefaultToleranceBelowNoiseIsNotedNotRefused(t *testing.T) {
 	// whose 100 equal values per round have no noise.
 	rep := func(qualified int) *report.Report {
 		r := attainmentReport(qualified, 100)
-		r.Endpoint = openai.EndpointEmbeddings
+		r.Endpoint = record.EndpointEmbeddings
 		for i := 1; i <= 100; i++ {
 			r.Requests = append(r.Requests, report.RequestScore{Status: record.StatusSuccess, E2EMS: fptr(float64(i))})
 		}

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/servebench/servebench/servebench/openai"
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
 )
@@ -51,8 +50,8 @@ func DefaultTolerances() []Tolerance {
 // definedTolerances keeps the tolerances on statistics that endpoint e
 // defines: the default TTFT and TPOT comparisons are left out for an
 // embeddings or rerank run, which has neither.
-func definedTolerances(tols []Tolerance, e openai.Endpoint) []Tolerance {
-	api, ok := openai.APIOf(e)
+func definedTolerances(tols []Tolerance, e record.Endpoint) []Tolerance {
+	api, ok := record.APIOf(e)
 	if e == "" || !ok {
 		return tols
 	}

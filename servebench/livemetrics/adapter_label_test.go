@@ -11,6 +11,7 @@ import (
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/livemetrics"
 	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/schedule"
 )
 
@@ -67,7 +68,7 @@ func TestAdapterLabelFollowsTheMix(t *testing.T) {
 	m := livemetrics.NewWithAdapters()
 	_, err = servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: arrival, Count: 8, OutputDir: t.TempDir(), Observer: servebench.Observers(m), LoRA: servebench.LoRAConfig{Mix: mix},
-		Client: &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointCompletions, TotalTimeout: 10 * time.Second},
+		Client: &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: record.EndpointCompletions, TotalTimeout: 10 * time.Second},
 	})
 	if err != nil {
 		t.Fatal(err)

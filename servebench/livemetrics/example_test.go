@@ -10,6 +10,7 @@ import (
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/livemetrics"
 	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/schedule"
 )
 
@@ -32,7 +33,7 @@ func ExampleMetrics() {
 	m := livemetrics.New()
 	_, err = servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: arrival, Count: 5, OutputDir: dir, Observer: m,
-		Client: &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointCompletions,
+		Client: &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: record.EndpointCompletions,
 			TotalTimeout: 10 * time.Second},
 	})
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/livemetrics"
 	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/schedule"
 )
@@ -93,7 +94,7 @@ func TestServedSeriesFollowARealRun(t *testing.T) {
 	}
 	live, err := servebench.Start(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: arrival, Count: 40, OutputDir: t.TempDir(), Observer: m,
-		Client: &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointCompletions,
+		Client: &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: record.EndpointCompletions,
 			TotalTimeout: 10 * time.Second},
 	})
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/llmdreport"
 	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/schedule"
 )
 
@@ -32,7 +33,7 @@ func ExampleWriter() {
 
 	_, err = servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: arrival, Count: 4, OutputDir: dir,
-		Client: &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointCompletions,
+		Client: &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: record.EndpointCompletions,
 			TotalTimeout: 10 * time.Second},
 		Artifacts: []servebench.ArtifactWriter{llmdreport.Writer{Format: llmdreport.JSON}},
 	})

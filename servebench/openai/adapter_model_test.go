@@ -25,7 +25,7 @@ func TestAdapterIsSentAsTheModel(t *testing.T) {
 		{openai.AdapterBaseColon, "sql", `{"model":"llama:sql","prompt":"p","stream":true,"stream_options":{"include_usage":true}}`},
 		{openai.AdapterBaseColon, "base", `{"model":"llama","prompt":"p","stream":true,"stream_options":{"include_usage":true}}`},
 	} {
-		c := openai.Client{Model: "llama", Endpoint: openai.EndpointCompletions, AdapterForm: tc.form}
+		c := openai.Client{Model: "llama", Endpoint: record.EndpointCompletions, AdapterForm: tc.form}
 		row := record.Request{ID: "r", Prompt: "p", Adapter: tc.adapter}
 		want := tc.want
 		out := sendRow(t, srv, &c, &row)

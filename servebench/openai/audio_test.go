@@ -41,7 +41,7 @@ func monoWAV16(rate, frames int) []byte {
 // the clip; the row without it records no audio_tokens (nil, not 0).
 func TestClientRecordsAudioTokens(t *testing.T) {
 	engine := simengine.StartTest(t, nil)
-	c := &openai.Client{BaseURL: engine.BaseURL(), Model: "simengine-tiny", Endpoint: openai.EndpointChat,
+	c := &openai.Client{BaseURL: engine.BaseURL(), Model: "simengine-tiny", Endpoint: record.EndpointChat,
 		TotalTimeout: 10 * time.Second}
 	clip := &record.InputAudio{Data: base64.StdEncoding.EncodeToString(monoWAV16(16000, 24000)), Format: "wav"}
 	send := func(parts ...record.ContentPart) *record.Outcome {

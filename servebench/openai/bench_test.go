@@ -171,8 +171,8 @@ func BenchmarkClientStream(b *testing.B) {
 	row := &record.Request{ID: "b", Messages: []record.Message{{Role: "user", Content: "Write a story about a benchmark."}}, MaxTokens: 64}
 	for _, api := range []struct {
 		prefix   string
-		endpoint openai.Endpoint
-	}{{"", openai.EndpointChat}, {"responses-", openai.EndpointResponses}} {
+		endpoint record.Endpoint
+	}{{"", record.EndpointChat}, {"responses-", record.EndpointResponses}} {
 		for _, mode := range []string{"flushed", "burst"} {
 			b.Run(api.prefix+mode, func(b *testing.B) {
 				c := &openai.Client{BaseURL: "http://" + addr + "/" + mode, Model: "bench", Endpoint: api.endpoint,

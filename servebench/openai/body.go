@@ -87,8 +87,8 @@ func messagesSize(ms []record.Message) int {
 func (c *Client) endpointURL() string {
 	base := strings.TrimRight(c.BaseURL, "/")
 	path := "/v1/completions"
-	if p, ok := protocolFor(c.ResolvedEndpoint()); ok {
-		path = p.api().Path
+	if api, ok := record.APIOf(c.ResolvedEndpoint()); ok {
+		path = api.Path
 	}
 	return strings.TrimSuffix(base, "/v1") + path
 }

@@ -40,7 +40,7 @@ func TestClientCachedTokensFromPromptTokensDetails(t *testing.T) {
 			t.Run(c.name+"/"+string(client.Endpoint), func(t *testing.T) {
 				srv := ssetest.New(t, func(w *ssetest.Writer) {
 					w.StreamHeader()
-					if client.Endpoint == openai.EndpointChat {
+					if client.Endpoint == record.EndpointChat {
 						w.Content(ssetest.ChatContent("Hello"))
 					} else {
 						w.Content(ssetest.TextChunk("Hello", nil, nil))
@@ -49,7 +49,7 @@ func TestClientCachedTokensFromPromptTokensDetails(t *testing.T) {
 					w.Done()
 				})
 				row := chatRow()
-				if client.Endpoint == openai.EndpointCompletions {
+				if client.Endpoint == record.EndpointCompletions {
 					row = promptRow()
 				}
 				out := sendRow(t, srv, client, row)

@@ -118,8 +118,8 @@ type Client struct {
 	BaseURL string
 	// Model is sent as "model".
 	Model string
-	// Endpoint selects the API (see Endpoints); empty is chat.
-	Endpoint Endpoint
+	// Endpoint selects the API (see record.Endpoints); empty is chat.
+	Endpoint record.Endpoint
 	// APIKey, when set, is sent as "Authorization: Bearer <key>". It is
 	// never written to a record, log, error or report: a server message
 	// that echoes it is redacted, and the Client's String, GoString and

@@ -1,6 +1,10 @@
 package openai
 
-import "time"
+import (
+	"time"
+
+	"github.com/servebench/servebench/servebench/record"
+)
 
 // The deadlines that a Client's zero TotalTimeout and IdleTimeout stand
 // for, NewClient's and the command's defaults. The first-token deadline has
@@ -35,7 +39,7 @@ func NewClient(baseURL, model string) *Client {
 	return &Client{
 		BaseURL:       baseURL,
 		Model:         model,
-		Endpoint:      EndpointChat,
+		Endpoint:      record.EndpointChat,
 		Redirects:     RedirectNone,
 		TotalTimeout:  DefaultTotalTimeout,
 		IdleTimeout:   DefaultIdleTimeout,
@@ -44,10 +48,10 @@ func NewClient(baseURL, model string) *Client {
 }
 
 // ResolvedEndpoint is the endpoint the Client sends to: Endpoint, or
-// EndpointChat when it is empty.
-func (c *Client) ResolvedEndpoint() Endpoint {
+// record.EndpointChat when it is empty.
+func (c *Client) ResolvedEndpoint() record.Endpoint {
 	if c.Endpoint == "" {
-		return EndpointChat
+		return record.EndpointChat
 	}
 	return c.Endpoint
 }

@@ -7,7 +7,7 @@
 // Entry points:
 //
 //	NewClient, Client.Do              send one record.Request and fill its record.Outcome (a record.Sender)
-//	Endpoint, ParseEndpoint, APIOf    the APIs and what each defines (metrics, throughput units)
+//	CheckRow, CheckWorkload           refuse rows an endpoint cannot send (the APIs themselves: record.APIOf)
 //	Preflight, CheckServedModel       check the base URL and the served model before a run
 //	LengthControl, LengthControlFor   how an engine is made to produce exactly max_tokens
 //	Redactor, RedactURL               remove credentials from errors, records and reports

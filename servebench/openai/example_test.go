@@ -38,7 +38,7 @@ func ExampleClient_Do() {
 	client := &openai.Client{
 		BaseURL:           engine.URL,
 		Model:             "my-model",
-		Endpoint:          openai.EndpointChat,
+		Endpoint:          record.EndpointChat,
 		FirstTokenTimeout: 10 * time.Second,
 		IdleTimeout:       5 * time.Second,
 		TotalTimeout:      time.Minute,

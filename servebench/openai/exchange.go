@@ -128,7 +128,7 @@ func (x *exchange) gotConn(httptrace.GotConnInfo) { x.wd.markSent(time.Now()) }
 func (x *exchange) run(ctx context.Context, requestID string) {
 	x.out.LengthEnforced = x.c.LengthControl.Enforces(x.req)
 	if x.proto == nil {
-		x.end(record.StatusNotSent, time.Now(), fmt.Sprintf("request not sent: unknown endpoint %q: want one of %s", x.c.Endpoint, EndpointList()))
+		x.end(record.StatusNotSent, time.Now(), fmt.Sprintf("request not sent: unknown endpoint %q: want one of %s", x.c.Endpoint, record.EndpointList()))
 		return
 	}
 	body, stream, err := x.proto.body(x.c, x.req)

@@ -49,7 +49,7 @@ func FuzzClientStream(f *testing.F) {
 	for i, s := range seeds {
 		f.Add([]byte(s), i*7)
 	}
-	c := &openai.Client{BaseURL: srv.URL, Model: "m", Endpoint: openai.EndpointChat,
+	c := &openai.Client{BaseURL: srv.URL, Model: "m", Endpoint: record.EndpointChat,
 		TotalTimeout: 5 * time.Second, KeepText: true, Logprobs: true, EstimateTokens: true}
 	start := time.Now()
 	f.Fuzz(func(t *testing.T, script []byte, split int) {

@@ -111,7 +111,7 @@ func TestClientSpooledImageAndResponses(t *testing.T) {
 	}
 
 	rsrv := ssetest.New(t, func(w *ssetest.Writer) {})
-	c := &openai.Client{Model: "test-model", Endpoint: openai.EndpointResponses}
+	c := &openai.Client{Model: "test-model", Endpoint: record.EndpointResponses}
 	sendRow(t, rsrv, c, row)
 	wantContains(t, "responses body", string(rsrv.LastBody()),
 		`"input":[{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"},{"type":"input_image","image_url":"`+url+`"}]}]`)
@@ -122,15 +122,15 @@ func TestClientSpooledImageAndResponses(t *testing.T) {
 // file, the line and the field; chat takes it.
 func TestCheckWorkloadRefusesMediaWhereNoImagesGo(t *testing.T) {
 	w, _, _ := mediaWorkload(t)
-	if err := openai.EndpointChat.CheckWorkload(w); err != nil {
+	if err := openai.CheckWorkload(record.EndpointChat, w); err != nil {
 		t.Fatalf("chat: %v", err)
 	}
-	for e, want := range map[openai.Endpoint]string{
-		openai.EndpointCompletions: "media.jsonl:1: messages: row \"m1\" sends images or audio, and the completions endpoint takes none",
-		openai.EndpointEmbeddings:  "media.jsonl:1: messages: row \"m1\" sends images or audio, and the embeddings endpoint takes none",
-		openai.EndpointResponses:   "media.jsonl:1: messages: row \"m1\" sends input_audio, and the responses endpoint takes no audio",
+	for e, want := range map[record.Endpoint]string{
+		record.EndpointCompletions: "media.jsonl:1: messages: row \"m1\" sends images or audio, and the completions endpoint takes none",
+		record.EndpointEmbeddings:  "media.jsonl:1: messages: row \"m1\" sends images or audio, and the embeddings endpoint takes none",
+		record.EndpointResponses:   "media.jsonl:1: messages: row \"m1\" sends input_audio, and the responses endpoint takes no audio",
 	} {
-		err := e.CheckWorkload(w)
+		err := openai.CheckWorkload(e, w)
 		if err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Fatalf("%s: %v, want %q", e, err, want)
 		}

@@ -25,7 +25,7 @@ func ExamplePreflight() {
 	defer engine.Close()
 
 	probe := record.Request{ID: "p", Prompt: "Is the pager storm over?", MaxTokens: 4}
-	client := &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointCompletions,
+	client := &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: record.EndpointCompletions,
 		TotalTimeout: 10 * time.Second}
 	rep, err := openai.Preflight(context.Background(), client, probe)
 	fmt.Println(rep.ServedModels, rep.Probe.Status, err)
@@ -66,7 +66,7 @@ func ExamplePreflightRun() {
 	w, _ := schedule.ParseWorkload("chat.jsonl", []byte(`{"id":"c1","messages":[{"role":"user","content":"hi"}],"max_tokens":4}`))
 	_, err := servebench.PreflightRun(context.Background(), servebench.RunConfig{
 		Workload: w,
-		Client:   &openai.Client{BaseURL: "http://127.0.0.1:1", Model: "m", Endpoint: openai.EndpointCompletions},
+		Client:   &openai.Client{BaseURL: "http://127.0.0.1:1", Model: "m", Endpoint: record.EndpointCompletions},
 	})
 	fmt.Println(err)
 	// Output:

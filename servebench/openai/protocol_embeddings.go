@@ -16,23 +16,7 @@ import (
 // vector per input.
 type embeddingsProtocol struct{ pooling }
 
-// poolingFailures are the failures of the APIs without a first token.
-var poolingFailures = []string{
-	"http_error: a non-2xx answer other than 429/503",
-	"rejected: HTTP 429/503",
-	"stream_error: a broken connection, an unreadable body or an error in a 2xx body",
-	"timeout: the total deadline passed",
-	"invalid_response: the answer contradicts the request (the wrong number or dimension of vectors, indices that do not cover the documents)",
-}
-
-var embeddingsAPI = API{
-	Endpoint: EndpointEmbeddings, Path: "/v1/embeddings", Description: "OpenAI embeddings (input: a string or a batch)",
-	Metrics:        poolingMetrics,
-	Throughput:     []ThroughputUnit{ThroughputRequests, ThroughputItems, ThroughputInputTokens},
-	FailureReasons: poolingFailures, RowFields: []string{"input"},
-}
-
-func (embeddingsProtocol) api() *API { return &embeddingsAPI }
+func (embeddingsProtocol) endpoint() record.Endpoint { return record.EndpointEmbeddings }
 
 // checkRow: an embeddings row carries input.
 func (embeddingsProtocol) checkRow(r *record.Request) error {
@@ -153,6 +137,10 @@ func (pooling) event(x *exchange, resp *http.Response, t time.Time, _, _ []byte)
 	return true
 }
 
+// terminal: a pooling API never streams; a stream it sends anyway ends
+// at its terminal event, whatever that is.
+func (pooling) terminal() string { return "its terminal event" }
+
 // settle: a well-formed answer is a success.
 func (pooling) settle(x *exchange) { x.out.Status = record.StatusSuccess }
 
@@ -162,11 +150,11 @@ func (pooling) settle(x *exchange) { x.out.Status = record.StatusSuccess }
 func decodePooling(x *exchange, t time.Time, data []byte, v any, errField *json.RawMessage) bool {
 	if len(data) > 0 && data[0] == '{' || len(data) > 0 && data[0] == '[' {
 		if err := json.Unmarshal(data, v); err != nil {
-			x.end(record.StatusStreamError, t, fmt.Sprintf("response body is not a readable %s answer: %v: %s", x.proto.api().Endpoint, err, quoteData(string(data))))
+			x.end(record.StatusStreamError, t, fmt.Sprintf("response body is not a readable %s answer: %v: %s", x.proto.endpoint(), err, quoteData(string(data))))
 			return false
 		}
 	} else {
-		x.end(record.StatusStreamError, t, fmt.Sprintf("response body is not a JSON %s answer: %s", x.proto.api().Endpoint, quoteData(string(data))))
+		x.end(record.StatusStreamError, t, fmt.Sprintf("response body is not a JSON %s answer: %s", x.proto.endpoint(), quoteData(string(data))))
 		return false
 	}
 	if errField != nil && isJSONValue(*errField) {

@@ -25,7 +25,7 @@ func parseRow(t *testing.T, line string) *record.Request {
 
 func TestEmbeddingsBatchIsOneRequestWithoutFirstToken(t *testing.T) {
 	srv := ssetest.New(t, ssetest.JSONAnswer(80*time.Millisecond, ssetest.EmbeddingsAnswer(9, 4, 4, 4)))
-	c := &openai.Client{Model: "m", Endpoint: openai.EndpointEmbeddings}
+	c := &openai.Client{Model: "m", Endpoint: record.EndpointEmbeddings}
 	row := parseRow(t, `{"id":"e1","input":["alpha","beta","gamma"]}`)
 	out := sendRow(t, srv, c, row)
 	wantStatus(t, out, record.StatusSuccess)
@@ -46,7 +46,7 @@ func TestEmbeddingsBatchIsOneRequestWithoutFirstToken(t *testing.T) {
 
 func TestEmbeddingsSingleInputIsSentAsAString(t *testing.T) {
 	srv := ssetest.New(t, ssetest.JSONAnswer(0, ssetest.EmbeddingsAnswer(2, 3)))
-	c := &openai.Client{Model: "m", Endpoint: openai.EndpointEmbeddings}
+	c := &openai.Client{Model: "m", Endpoint: record.EndpointEmbeddings}
 	out := sendRow(t, srv, c, parseRow(t, `{"input":"one text","extra":{"dimensions":3}}`))
 	wantStatus(t, out, record.StatusSuccess)
 	wantInt(t, "items", out.Items, 1)
@@ -68,7 +68,7 @@ func TestEmbeddingsShapeChecks(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := ssetest.New(t, ssetest.JSONAnswer(0, tc.answer))
-			c := &openai.Client{Model: "m", Endpoint: openai.EndpointEmbeddings}
+			c := &openai.Client{Model: "m", Endpoint: record.EndpointEmbeddings}
 			out := sendRow(t, srv, c, parseRow(t, `{"input":["a","b","c"]}`))
 			wantStatus(t, out, record.StatusInvalidResponse)
 			wantContains(t, "error", out.Error, tc.want)
@@ -82,7 +82,7 @@ func TestEmbeddingsShapeChecks(t *testing.T) {
 func TestEmbeddingsDimensionIsTheSameEveryTime(t *testing.T) {
 	dims := 4
 	srv := ssetest.New(t, func(w *ssetest.Writer) { ssetest.JSONAnswer(0, ssetest.EmbeddingsAnswer(1, dims))(w) })
-	c := &openai.Client{Model: "m", Endpoint: openai.EndpointEmbeddings}
+	c := &openai.Client{Model: "m", Endpoint: record.EndpointEmbeddings}
 	wantStatus(t, sendRow(t, srv, c, parseRow(t, `{"input":"a"}`)), record.StatusSuccess)
 	dims = 8
 	out := sendRow(t, srv, c, parseRow(t, `{"input":"a"}`))
@@ -97,7 +97,7 @@ func TestEmbeddingsErrorsInA2xxBody(t *testing.T) {
 		{`{"data":[{"embedding":"abc"}]}`, "not a readable embeddings answer"},
 	} {
 		srv := ssetest.New(t, ssetest.JSONAnswer(0, tc.answer))
-		c := &openai.Client{Model: "m", Endpoint: openai.EndpointEmbeddings}
+		c := &openai.Client{Model: "m", Endpoint: record.EndpointEmbeddings}
 		out := sendRow(t, srv, c, parseRow(t, `{"input":"a"}`))
 		wantStatus(t, out, record.StatusStreamError)
 		wantContains(t, "error", out.Error, tc.want)
@@ -107,17 +107,17 @@ func TestEmbeddingsErrorsInA2xxBody(t *testing.T) {
 func TestRerankShapes(t *testing.T) {
 	row := `{"id":"r1","query":"what is a cat","documents":["a cat is an animal","a car","paris"]}`
 	for _, tc := range []struct {
-		endpoint     openai.Endpoint
+		endpoint     record.Endpoint
 		path, answer string
 		body         string
 		tokens       int
 	}{
-		{openai.EndpointRerank, "/v1/rerank",
+		{record.EndpointRerank, "/v1/rerank",
 			`{"id":"x","model":"m","usage":{"total_tokens":21},"results":[{"index":0,"relevance_score":0.9,"document":{"text":"a cat is an animal"}},{"index":2,"relevance_score":0.1},{"index":1,"relevance_score":0.05}]}`,
 			`{"model":"m","query":"what is a cat","documents":["a cat is an animal","a car","paris"]}`, 21},
-		{openai.EndpointRerankTEI, "/rerank", `[{"index":0,"score":0.9},{"index":1,"score":0.2},{"index":2,"score":0.1}]`,
+		{record.EndpointRerankTEI, "/rerank", `[{"index":0,"score":0.9},{"index":1,"score":0.2},{"index":2,"score":0.1}]`,
 			`{"query":"what is a cat","texts":["a cat is an animal","a car","paris"]}`, -1},
-		{openai.EndpointPairScore, "/v1/score",
+		{record.EndpointPairScore, "/v1/score",
 			`{"id":"s","object":"list","data":[{"index":0,"object":"score","score":0.9},{"index":1,"object":"score","score":0.3},{"index":2,"object":"score","score":0.2}],"usage":{"prompt_tokens":30,"total_tokens":30}}`,
 			`{"model":"m","text_1":"what is a cat","text_2":["a cat is an animal","a car","paris"]}`, 30},
 	} {
@@ -163,7 +163,7 @@ func TestRerankIndicesMustCoverTheDocuments(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := ssetest.New(t, ssetest.JSONAnswer(0, tc.answer))
-			c := &openai.Client{Model: "m", Endpoint: openai.EndpointRerank}
+			c := &openai.Client{Model: "m", Endpoint: record.EndpointRerank}
 			out := sendRow(t, srv, c, parseRow(t, tc.row))
 			wantStatus(t, out, record.StatusInvalidResponse)
 			wantContains(t, "error", out.Error, tc.want)
@@ -171,7 +171,7 @@ func TestRerankIndicesMustCoverTheDocuments(t *testing.T) {
 	}
 	// The best top_n of them is a complete answer, and top_n is sent.
 	srv := ssetest.New(t, ssetest.JSONAnswer(0, `{"results":[{"index":2,"relevance_score":0.9},{"index":0,"relevance_score":0.5}]}`))
-	c := &openai.Client{Model: "m", Endpoint: openai.EndpointRerank}
+	c := &openai.Client{Model: "m", Endpoint: record.EndpointRerank}
 	out := sendRow(t, srv, c, parseRow(t, `{"query":"q","documents":["a","b","c"],"top_n":2}`))
 	wantStatus(t, out, record.StatusSuccess)
 	if got := string(srv.LastBody()); !strings.HasSuffix(got, `"top_n":2}`) {
@@ -181,22 +181,22 @@ func TestRerankIndicesMustCoverTheDocuments(t *testing.T) {
 
 func TestRowsMustFitTheEndpoint(t *testing.T) {
 	for _, tc := range []struct {
-		endpoint  openai.Endpoint
+		endpoint  record.Endpoint
 		workload  string
 		wantError string
 	}{
-		{openai.EndpointRerank, `{"query":"q","documents":["a"]}` + "\n" + `{"input":"x"}`, "w.jsonl:2: input: an embeddings field"},
-		{openai.EndpointEmbeddings, `{"prompt":"p","max_tokens":3}`, "w.jsonl:1: input: required"},
-		{openai.EndpointChat, `{"input":"x"}`, "w.jsonl:1: input: a field of the embeddings and rerank endpoints"},
-		{openai.EndpointRerankTEI, `{"query":"q","documents":["a"],"top_n":1}`, "w.jsonl:1: top_n: the rerank-tei endpoint has no top_n"},
-		{openai.EndpointPairScore, `{"query":"q","documents":["a"],"top_n":1}`, "w.jsonl:1: top_n: the pair-score endpoint has no top_n"},
+		{record.EndpointRerank, `{"query":"q","documents":["a"]}` + "\n" + `{"input":"x"}`, "w.jsonl:2: input: an embeddings field"},
+		{record.EndpointEmbeddings, `{"prompt":"p","max_tokens":3}`, "w.jsonl:1: input: required"},
+		{record.EndpointChat, `{"input":"x"}`, "w.jsonl:1: input: a field of the embeddings and rerank endpoints"},
+		{record.EndpointRerankTEI, `{"query":"q","documents":["a"],"top_n":1}`, "w.jsonl:1: top_n: the rerank-tei endpoint has no top_n"},
+		{record.EndpointPairScore, `{"query":"q","documents":["a"],"top_n":1}`, "w.jsonl:1: top_n: the pair-score endpoint has no top_n"},
 		{"score", `{"input":"x"}`, `unknown endpoint "score": want one of completions, chat, responses, embeddings, rerank, rerank-tei, pair-score`},
 	} {
 		w, err := schedule.ParseWorkload("w.jsonl", []byte(tc.workload))
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = tc.endpoint.CheckWorkload(w)
+		err = openai.CheckWorkload(tc.endpoint, w)
 		if err == nil || !strings.Contains(err.Error(), tc.wantError) {
 			t.Errorf("%s: %v, want %q", tc.endpoint, err, tc.wantError)
 		}
@@ -254,11 +254,11 @@ func TestBaseURLWithV1(t *testing.T) {
 		paths = append(paths, w.R.URL.Path)
 		ssetest.JSONAnswer(0, `[{"index":0,"score":0.5}]`)(w)
 	})
-	for _, e := range []openai.Endpoint{openai.EndpointRerankTEI, openai.EndpointEmbeddings} {
+	for _, e := range []record.Endpoint{record.EndpointRerankTEI, record.EndpointEmbeddings} {
 		c := &openai.Client{BaseURL: srv.URL + "/v1/", Model: "m", Endpoint: e}
 		out := &record.Outcome{}
 		row := parseRow(t, `{"query":"q","documents":["a"]}`)
-		if e == openai.EndpointEmbeddings {
+		if e == record.EndpointEmbeddings {
 			row = parseRow(t, `{"input":"a"}`)
 		}
 		c.Do(context.Background(), srv.Epoch, row, "", out)

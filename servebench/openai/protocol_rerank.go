@@ -33,33 +33,14 @@ type rerankProtocol struct {
 	shape rerankShape
 }
 
-var (
-	rerankThroughput = []ThroughputUnit{ThroughputRequests, ThroughputItems, ThroughputDocuments, ThroughputInputTokens}
-	rerankAPI        = API{
-		Endpoint: EndpointRerank, Path: "/v1/rerank", Description: "rerank in the Jina/Cohere shape (query, documents, top_n)",
-		Metrics: poolingMetrics, Throughput: rerankThroughput, FailureReasons: poolingFailures,
-		RowFields: []string{"query", "documents", "top_n"},
-	}
-	rerankTEIAPI = API{
-		Endpoint: EndpointRerankTEI, Path: "/rerank", Description: "rerank in TEI's shape (query, texts; a bare list answer)",
-		Metrics: poolingMetrics, Throughput: rerankThroughput, FailureReasons: poolingFailures,
-		RowFields: []string{"query", "documents"},
-	}
-	pairScoreAPI = API{
-		Endpoint: EndpointPairScore, Path: "/v1/score", Description: "vLLM's Score API (text_1 the query, text_2 the documents)",
-		Metrics: poolingMetrics, Throughput: rerankThroughput, FailureReasons: poolingFailures,
-		RowFields: []string{"query", "documents"},
-	}
-)
-
-func (p rerankProtocol) api() *API {
+func (p rerankProtocol) endpoint() record.Endpoint {
 	switch p.shape {
 	case rerankTEI:
-		return &rerankTEIAPI
+		return record.EndpointRerankTEI
 	case rerankPairScore:
-		return &pairScoreAPI
+		return record.EndpointPairScore
 	}
-	return &rerankAPI
+	return record.EndpointRerank
 }
 
 // checkRow: a rerank row carries query and documents; only the Jina shape
@@ -73,7 +54,7 @@ func (p rerankProtocol) checkRow(r *record.Request) error {
 	case len(r.Documents) == 0:
 		return errors.New("documents: required (a non-empty array of strings)")
 	case r.TopN != nil && p.shape != rerankJina:
-		return fmt.Errorf("top_n: the %s endpoint has no top_n (only rerank does)", p.api().Endpoint)
+		return fmt.Errorf("top_n: the %s endpoint has no top_n (only rerank does)", p.endpoint())
 	}
 	return nil
 }

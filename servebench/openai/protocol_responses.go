@@ -35,19 +35,12 @@ import (
 // sequence_number does not follow the previous one is invalid_response.
 type responsesProtocol struct{}
 
-var responsesAPI = API{
-	Endpoint: EndpointResponses, Path: "/v1/responses",
-	Description: "OpenAI Responses API (typed events; prompt or messages, max_tokens sent as max_output_tokens)",
-	Streams:     true, FirstToken: true, Metrics: textMetrics,
-	Throughput: []ThroughputUnit{ThroughputRequests, ThroughputOutputTokens, ThroughputInputTokens},
-	FailureReasons: append(textFailures[:len(textFailures):len(textFailures)],
-		"stream_error: response.failed, an error event, response.incomplete for a reason other than max_output_tokens, or no terminal event",
-		"invalid_response: events out of sequence (a sequence_number that does not follow the previous one)"),
-	RowFields:    []string{"prompt", "messages", "max_tokens", "expect", "prompt_tokens", "conversation", "turn", "think_ms"},
-	terminalName: "a terminal event (response.completed, response.incomplete or response.failed)",
-}
+func (responsesProtocol) endpoint() record.Endpoint { return record.EndpointResponses }
 
-func (responsesProtocol) api() *API { return &responsesAPI }
+// terminal: the stream ends with a terminal event.
+func (responsesProtocol) terminal() string {
+	return "a terminal event (response.completed, response.incomplete or response.failed)"
+}
 
 // chatOnlyExtra are request members of the chat API that the Responses API
 // names otherwise or does not have.

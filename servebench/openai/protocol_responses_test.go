@@ -52,7 +52,7 @@ func (r *respWriter) terminal(typ, status string, extra map[string]any) {
 }
 
 func responsesClient() *openai.Client {
-	return &openai.Client{Model: "test-model", Endpoint: openai.EndpointResponses, KeepText: true}
+	return &openai.Client{Model: "test-model", Endpoint: record.EndpointResponses, KeepText: true}
 }
 
 func TestResponsesStreamClocksAndUsage(t *testing.T) {
@@ -198,7 +198,7 @@ func TestResponsesRowsRefuseChatOnlyFields(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := openai.EndpointResponses.CheckWorkload(w); err == nil || err.Error() != tc.want {
+		if err := openai.CheckWorkload(record.EndpointResponses, w); err == nil || err.Error() != tc.want {
 			t.Errorf("%s: %v, want %q", tc.row, err, tc.want)
 		}
 	}

@@ -25,15 +25,15 @@ func TestSimengineServesThePoolingAPIs(t *testing.T) {
 	defer engine.Close()
 	words := func(n int) string { return strings.TrimSpace(strings.Repeat("word ", n)) }
 	for _, tc := range []struct {
-		endpoint openai.Endpoint
+		endpoint record.Endpoint
 		row      string
 		items    int
 		tokens   int // the query read with each document, for ranking
 	}{
-		{openai.EndpointEmbeddings, `{"input":["` + words(10) + `","` + words(10) + `","` + words(10) + `","` + words(10) + `"]}`, 4, 40},
-		{openai.EndpointRerank, `{"query":"` + words(5) + `","documents":["` + words(10) + `","` + words(20) + `"],"top_n":1}`, 2, 5 + 10 + 5 + 20},
-		{openai.EndpointRerankTEI, `{"query":"` + words(5) + `","documents":["` + words(10) + `","` + words(20) + `"]}`, 2, 40},
-		{openai.EndpointPairScore, `{"query":"` + words(5) + `","documents":["` + words(10) + `","` + words(20) + `"]}`, 2, 40},
+		{record.EndpointEmbeddings, `{"input":["` + words(10) + `","` + words(10) + `","` + words(10) + `","` + words(10) + `"]}`, 4, 40},
+		{record.EndpointRerank, `{"query":"` + words(5) + `","documents":["` + words(10) + `","` + words(20) + `"],"top_n":1}`, 2, 5 + 10 + 5 + 20},
+		{record.EndpointRerankTEI, `{"query":"` + words(5) + `","documents":["` + words(10) + `","` + words(20) + `"]}`, 2, 40},
+		{record.EndpointPairScore, `{"query":"` + words(5) + `","documents":["` + words(10) + `","` + words(20) + `"]}`, 2, 40},
 	} {
 		t.Run(string(tc.endpoint), func(t *testing.T) {
 			c := &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: tc.endpoint,
@@ -43,7 +43,7 @@ func TestSimengineServesThePoolingAPIs(t *testing.T) {
 			c.Do(context.Background(), start, parseRow(t, tc.row), "run/r/1", out)
 			wantStatus(t, out, record.StatusSuccess)
 			wantInt(t, "items", out.Items, tc.items)
-			if tc.endpoint == openai.EndpointRerankTEI {
+			if tc.endpoint == record.EndpointRerankTEI {
 				wantNil(t, "prompt tokens (TEI's bare list has no usage)", out.PromptTokens)
 			} else {
 				wantInt(t, "prompt tokens", out.PromptTokens, tc.tokens)
@@ -65,7 +65,7 @@ func TestSimengineServesTheResponsesAPI(t *testing.T) {
 	}
 	defer engine.Close()
 	for _, stream := range []bool{true, false} {
-		c := &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: openai.EndpointResponses,
+		c := &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: record.EndpointResponses,
 			NoStream:     !stream,
 			TotalTimeout: 10 * time.Second, KeepText: true}
 		row := &record.Request{ID: "r", Messages: []record.Message{{Role: "user", Content: "hello there"}, {Role: "assistant", Content: "yes"}, {Role: "user", Content: "go on"}},

@@ -20,36 +20,11 @@ type (
 // openAIText is the parser the completions and chat protocols share.
 type openAIText struct{}
 
-// The failures every text-generating API can record.
-var textFailures = []string{
-	"http_error: a non-2xx answer other than 429/503",
-	"rejected: HTTP 429/503, or an admission refusal sent as an error event before any text",
-	"stream_error: a broken connection, an error event, an unreadable event, a stream that ends early or breaks its bound",
-	"timeout: the first-token, idle or total deadline passed",
-	"empty_output: the protocol succeeded without visible text or a tool call",
-}
+func (completionsProtocol) endpoint() record.Endpoint { return record.EndpointCompletions }
+func (chatProtocol) endpoint() record.Endpoint        { return record.EndpointChat }
 
-var (
-	completionsAPI = API{
-		Endpoint: EndpointCompletions, Path: "/v1/completions", Description: "OpenAI completions (a prompt string)",
-		Streams: true, FirstToken: true, Metrics: textMetrics,
-		Throughput:     []ThroughputUnit{ThroughputRequests, ThroughputOutputTokens, ThroughputInputTokens},
-		FailureReasons: textFailures, RowFields: []string{"prompt", "max_tokens", "ignore_eos", "expect", "prompt_tokens"},
-		terminalName: "data: [DONE]",
-	}
-	chatAPI = API{
-		Endpoint: EndpointChat, Path: "/v1/chat/completions", Description: "OpenAI chat completions (messages, or a prompt sent as one user message)",
-		Streams: true, FirstToken: true, Metrics: textMetrics,
-		Throughput:     []ThroughputUnit{ThroughputRequests, ThroughputOutputTokens, ThroughputInputTokens},
-		FailureReasons: textFailures,
-		RowFields: []string{"prompt", "messages", "max_tokens", "ignore_eos", "expect", "prompt_tokens",
-			"conversation", "turn", "think_ms"},
-		terminalName: "data: [DONE]",
-	}
-)
-
-func (completionsProtocol) api() *API { return &completionsAPI }
-func (chatProtocol) api() *API        { return &chatAPI }
+// terminal: both streams end with data: [DONE].
+func (openAIText) terminal() string { return "data: [DONE]" }
 
 // checkRow: a completions row needs a prompt.
 func (completionsProtocol) checkRow(r *record.Request) error {
@@ -94,12 +69,4 @@ func checkTextRow(r *record.Request) error {
 		return fmt.Errorf("max_tokens: must be a positive integer, got %d", r.MaxTokens)
 	}
 	return nil
-}
-
-// terminal names how the API's stream ends normally, for errors.
-func (a *API) terminal() string {
-	if a.terminalName == "" {
-		return "its terminal event"
-	}
-	return a.terminalName
 }

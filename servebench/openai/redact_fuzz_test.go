@@ -52,7 +52,7 @@ func FuzzRedactorAcrossChunks(f *testing.F) {
 		} else {
 			script = "data: " + ssetest.ChatContent(prefix+secret[:split]) + "\n\ndata: " + ssetest.ChatContent(secret[split:]+suffix) + "\n\ndata: [DONE]\n\n"
 		}
-		c := &openai.Client{BaseURL: srv.URL, Model: "m", Endpoint: openai.EndpointChat,
+		c := &openai.Client{BaseURL: srv.URL, Model: "m", Endpoint: record.EndpointChat,
 			TotalTimeout: 5 * time.Second, KeepText: true, Header: http.Header{"X-Key": {secret}}}
 		row := &record.Request{ID: "f", Prompt: "p", MaxTokens: 4, Extra: map[string]json.RawMessage{
 			"fuzz_script": json.RawMessage(`"` + base64.StdEncoding.EncodeToString([]byte(script)) + `"`),

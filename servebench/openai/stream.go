@@ -118,7 +118,7 @@ func (x *exchange) streamEnded(ctx context.Context, err error) {
 		x.end(record.StatusStreamError, f.at, "error line: "+f.message())
 		return
 	}
-	terminal := x.proto.api().terminal()
+	terminal := x.proto.terminal()
 	switch {
 	case errors.Is(err, io.EOF):
 		x.end(record.StatusStreamError, now, "stream ended without "+terminal)

@@ -11,11 +11,11 @@ import (
 )
 
 func chatClient() *openai.Client {
-	return &openai.Client{Model: "test-model", Endpoint: openai.EndpointChat}
+	return &openai.Client{Model: "test-model", Endpoint: record.EndpointChat}
 }
 
 func completionsClient() *openai.Client {
-	return &openai.Client{Model: "test-model", Endpoint: openai.EndpointCompletions}
+	return &openai.Client{Model: "test-model", Endpoint: record.EndpointCompletions}
 }
 
 func chatRow() *record.Request {

@@ -3,7 +3,6 @@ package report
 import (
 	"slices"
 
-	"github.com/servebench/servebench/servebench/openai"
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/schedule"
 	"github.com/servebench/servebench/servebench/stats"
@@ -91,7 +90,7 @@ type Report struct {
 	QualifiedRPS *float64 `json:"qualified_rps"`
 	// Endpoint is the API the requests were sent to, when the scorer was
 	// told; Percentiles and Throughput follow its declarations.
-	Endpoint openai.Endpoint `json:"endpoint,omitempty"`
+	Endpoint record.Endpoint `json:"endpoint,omitempty"`
 	// Throughput gives the rates the API declares (requests/s, items/s,
 	// documents/s, input and output tokens/s) over the horizon, counted on
 	// successful requests; absent when the endpoint is not known.
@@ -412,7 +411,7 @@ type Experiment struct {
 	// nothing was dispatched.
 	ClockOrigin   string               `json:"clock_origin,omitempty"`
 	Arrival       schedule.ArrivalSpec `json:"arrival"`
-	Endpoint      openai.Endpoint      `json:"endpoint"`
+	Endpoint      record.Endpoint      `json:"endpoint"`
 	BaseURL       string               `json:"base_url"`
 	Model         string               `json:"model"`
 	Engine        *EngineInfo          `json:"engine,omitempty"`

@@ -1,7 +1,7 @@
 package report
 
 import (
-	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/schedule"
 )
 
@@ -33,7 +33,7 @@ type ShardTiming struct {
 // over successful requests divided by the cohort's horizon.
 type ThroughputRate struct {
 	// Unit names the rate, such as "items/s".
-	Unit openai.ThroughputUnit `json:"unit"`
+	Unit record.ThroughputUnit `json:"unit"`
 	// Count is what was counted (requests, items, documents or tokens);
 	// Reported is how many successful requests reported it (a token count
 	// is only known from a server's usage).

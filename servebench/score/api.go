@@ -4,20 +4,19 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/servebench/servebench/servebench/openai"
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
 )
 
 // resolveAPI finds the declarations of endpoint e and refuses an SLO
 // objective on a metric the API does not define.
-func (set *scoreSetup) resolveAPI(e openai.Endpoint) error {
+func (set *scoreSetup) resolveAPI(e record.Endpoint) error {
 	if e == "" {
 		return nil
 	}
-	api, ok := openai.APIOf(e)
+	api, ok := record.APIOf(e)
 	if !ok {
-		return fmt.Errorf("score options: unknown endpoint %q: want one of %s", e, openai.EndpointList())
+		return fmt.Errorf("score options: unknown endpoint %q: want one of %s", e, record.EndpointList())
 	}
 	set.api = &api
 	return CheckObjectives(e, set.slo)
@@ -25,10 +24,10 @@ func (set *scoreSetup) resolveAPI(e openai.Endpoint) error {
 
 // CheckObjectives refuses an objective on a metric that endpoint e does
 // not define, such as a TTFT bound on embeddings, naming the objective.
-func CheckObjectives(e openai.Endpoint, slo report.SLO) error {
-	api, ok := openai.APIOf(e)
+func CheckObjectives(e record.Endpoint, slo report.SLO) error {
+	api, ok := record.APIOf(e)
 	if !ok {
-		return fmt.Errorf("unknown endpoint %q: want one of %s", e, openai.EndpointList())
+		return fmt.Errorf("unknown endpoint %q: want one of %s", e, record.EndpointList())
 	}
 	for _, o := range []struct {
 		name   string
@@ -48,7 +47,7 @@ type UndefinedObjectiveError struct {
 	// Objective is "ttft", "tpot" or "e2e".
 	Objective string
 	// Endpoint is the API that does not define it.
-	Endpoint openai.Endpoint
+	Endpoint record.Endpoint
 }
 
 func (e *UndefinedObjectiveError) Error() string {
@@ -57,8 +56,8 @@ func (e *UndefinedObjectiveError) Error() string {
 }
 
 // definedNames lists the latency metrics of e that an objective can bound.
-func definedNames(e openai.Endpoint) string {
-	api, _ := openai.APIOf(e)
+func definedNames(e record.Endpoint) string {
+	api, _ := record.APIOf(e)
 	out := ""
 	for _, m := range []record.Metric{record.MetricTTFT, record.MetricTPOT, record.MetricE2E} {
 		if api.Defines(m) {
@@ -100,7 +99,7 @@ func (t *throughputTally) add(rec *scoreRecord) {
 
 // rates gives the API's declared rates over horizonMS; nil without an
 // API.
-func (t *throughputTally) rates(api *openai.API, successes int, horizonMS float64) []report.ThroughputRate {
+func (t *throughputTally) rates(api *record.API, successes int, horizonMS float64) []report.ThroughputRate {
 	if api == nil || !(horizonMS > 0) {
 		return nil
 	}
@@ -108,13 +107,13 @@ func (t *throughputTally) rates(api *openai.API, successes int, horizonMS float6
 	for _, u := range api.Throughput {
 		r := report.ThroughputRate{Unit: u}
 		switch u {
-		case openai.ThroughputRequests:
+		case record.ThroughputRequests:
 			r.Count, r.Reported = successes, successes
-		case openai.ThroughputItems, openai.ThroughputDocuments:
+		case record.ThroughputItems, record.ThroughputDocuments:
 			r.Count, r.Reported = t.items, t.itemsReported
-		case openai.ThroughputInputTokens:
+		case record.ThroughputInputTokens:
 			r.Count, r.Reported = t.input, t.inputReported
-		case openai.ThroughputOutputTokens:
+		case record.ThroughputOutputTokens:
 			r.Count, r.Reported = t.output, t.outputReported
 		}
 		r.PerSecond = float64(r.Count) / (horizonMS / 1000)

@@ -22,7 +22,7 @@ import (
 
 // runEndpoint runs count requests of workload at 20 req/s against srv and
 // returns the result.
-func runEndpoint(t *testing.T, srv *ssetest.Server, e openai.Endpoint, workload string, count int, slo report.SLO) (*servebench.RunResult, error) {
+func runEndpoint(t *testing.T, srv *ssetest.Server, e record.Endpoint, workload string, count int, slo report.SLO) (*servebench.RunResult, error) {
 	t.Helper()
 	w, err := schedule.ParseWorkload("w.jsonl", []byte(workload))
 	if err != nil {
@@ -41,12 +41,12 @@ func runEndpoint(t *testing.T, srv *ssetest.Server, e openai.Endpoint, workload 
 
 func TestEmbeddingsReportDefinesE2EOnly(t *testing.T) {
 	srv := ssetest.New(t, ssetest.JSONAnswer(0, ssetest.EmbeddingsAnswer(12, 4, 4, 4)))
-	res, err := runEndpoint(t, srv, openai.EndpointEmbeddings, `{"input":["a","b","c"]}`, 4, report.SLO{E2E: 5 * time.Second})
+	res, err := runEndpoint(t, srv, record.EndpointEmbeddings, `{"input":["a","b","c"]}`, 4, report.SLO{E2E: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := res.Report
-	if r.Offered != 4 || r.ProtocolSuccesses != 4 || r.Qualified != 4 || r.Endpoint != openai.EndpointEmbeddings {
+	if r.Offered != 4 || r.ProtocolSuccesses != 4 || r.Qualified != 4 || r.Endpoint != record.EndpointEmbeddings {
 		t.Fatalf("offered %d successes %d qualified %d endpoint %q", r.Offered, r.ProtocolSuccesses, r.Qualified, r.Endpoint)
 	}
 	var metrics []string
@@ -59,7 +59,7 @@ func TestEmbeddingsReportDefinesE2EOnly(t *testing.T) {
 	// 4 requests of 3 inputs and 12 prompt tokens each: 12 items and 48
 	// tokens over the horizon.
 	secs := r.HorizonMS / 1000
-	want := map[openai.ThroughputUnit]int{"requests/s": 4, "items/s": 12, "input_tokens/s": 48}
+	want := map[record.ThroughputUnit]int{"requests/s": 4, "items/s": 12, "input_tokens/s": 48}
 	if len(r.Throughput) != 3 {
 		t.Fatalf("throughput %+v", r.Throughput)
 	}
@@ -97,7 +97,7 @@ func TestEmbeddingsReportDefinesE2EOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again.Endpoint != openai.EndpointEmbeddings || len(again.Percentiles) != 3 {
+	if again.Endpoint != record.EndpointEmbeddings || len(again.Percentiles) != 3 {
 		t.Errorf("re-scored endpoint %q with %d metrics", again.Endpoint, len(again.Percentiles))
 	}
 	// The text report shows only the defined metrics.
@@ -112,11 +112,11 @@ func TestEmbeddingsReportDefinesE2EOnly(t *testing.T) {
 
 func TestRerankReportCountsDocuments(t *testing.T) {
 	srv := ssetest.New(t, ssetest.JSONAnswer(0, `{"results":[{"index":1,"relevance_score":0.9},{"index":0,"relevance_score":0.1}],"usage":{"total_tokens":10}}`))
-	res, err := runEndpoint(t, srv, openai.EndpointRerank, `{"query":"q","documents":["a","b"]}`, 3, report.SLO{})
+	res, err := runEndpoint(t, srv, record.EndpointRerank, `{"query":"q","documents":["a","b"]}`, 3, report.SLO{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := map[openai.ThroughputUnit]int{}
+	got := map[record.ThroughputUnit]int{}
 	for _, tr := range res.Report.Throughput {
 		got[tr.Unit] = tr.Count
 	}
@@ -128,7 +128,7 @@ func TestRerankReportCountsDocuments(t *testing.T) {
 // A wrong answer is invalid_response and stays in the denominator.
 func TestInvalidResponsesCountAgainstAttainment(t *testing.T) {
 	srv := ssetest.New(t, ssetest.JSONAnswer(0, ssetest.EmbeddingsAnswer(2, 4)))
-	res, err := runEndpoint(t, srv, openai.EndpointEmbeddings, `{"input":["a","b"]}`, 2, report.SLO{})
+	res, err := runEndpoint(t, srv, record.EndpointEmbeddings, `{"input":["a","b"]}`, 2, report.SLO{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func TestInvalidResponsesCountAgainstAttainment(t *testing.T) {
 
 func TestUndefinedObjectiveIsRefusedBeforeLoad(t *testing.T) {
 	srv := ssetest.New(t, ssetest.JSONAnswer(0, ssetest.EmbeddingsAnswer(1, 4)))
-	_, err := runEndpoint(t, srv, openai.EndpointEmbeddings, `{"input":"a"}`, 1, report.SLO{TTFT: time.Second})
+	_, err := runEndpoint(t, srv, record.EndpointEmbeddings, `{"input":"a"}`, 1, report.SLO{TTFT: time.Second})
 	var u *score.UndefinedObjectiveError
 	if !errors.As(err, &u) || u.Objective != "ttft" {
 		t.Fatalf("err %v, want an undefined ttft objective", err)

@@ -9,6 +9,7 @@ import (
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/schedule"
 	"github.com/servebench/servebench/servebench/score"
@@ -34,7 +35,7 @@ func driftRun(t *testing.T, slowdown float64) *report.Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	client := &openai.Client{BaseURL: srv.BaseURL(), Model: "simengine-tiny", Endpoint: openai.EndpointCompletions,
+	client := &openai.Client{BaseURL: srv.BaseURL(), Model: "simengine-tiny", Endpoint: record.EndpointCompletions,
 		TotalTimeout: 30 * time.Second}
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload: w, Arrival: arrival, Count: 180, Client: client, OutputDir: t.TempDir(),

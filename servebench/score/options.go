@@ -6,7 +6,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/servebench/servebench/servebench/openai"
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/schedule"
@@ -44,7 +43,7 @@ type Options struct {
 	// the metrics and rates it declares (see API), and an objective on a
 	// metric it does not define is refused. Empty scores every metric (a
 	// text-generating API).
-	Endpoint openai.Endpoint
+	Endpoint record.Endpoint
 	// Percentiles are further percentile levels, in (0, 100), to compute
 	// for every distribution beside p50, p90, p95, p99 and the maximum, so
 	// that a report scored in a streamed pass or read back from JSON
@@ -64,7 +63,7 @@ type scoreSetup struct {
 	// driftMS is the drift interval in ms; 0 leaves drift out.
 	driftMS float64
 	// api declares what the records' API defines; nil for every metric.
-	api *openai.API
+	api *record.API
 	// levels are Options.Percentiles, sorted, without the fixed ones.
 	levels []float64
 }

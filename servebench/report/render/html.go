@@ -14,7 +14,6 @@ import (
 
 	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/internal/safefile"
-	"github.com/servebench/servebench/servebench/openai"
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/schedule"
@@ -529,7 +528,7 @@ func defines(r *report.Report, m record.Metric) bool {
 	if r.Endpoint == "" {
 		return true
 	}
-	api, ok := openai.APIOf(r.Endpoint)
+	api, ok := record.APIOf(r.Endpoint)
 	return !ok || api.Defines(m)
 }
 

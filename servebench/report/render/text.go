@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/servebench/servebench/internal/numfmt"
-	"github.com/servebench/servebench/servebench/openai"
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
 )
@@ -134,7 +133,7 @@ func writeThroughputText(line func(label, format string, args ...any), r *report
 		line("Throughput "+string(tr.Unit), "%s (%d / %s s horizon; reported by %d successes)",
 			numfmt.Fixed(tr.PerSecond, 3), tr.Count, horizonS, tr.Reported)
 	}
-	if api, ok := openai.APIOf(r.Endpoint); ok && !api.FirstToken {
+	if api, ok := record.APIOf(r.Endpoint); ok && !api.FirstToken {
 		line("Undefined metrics", "TTFT, TPOT, ITL and last-token latency: the %s API has no first token", r.Endpoint)
 	}
 }
