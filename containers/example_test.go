@@ -19,10 +19,3 @@ func ExampleLogRing() {
 	// [21 earlier bytes dropped]
 	// ERROR CUDA out of memory
 }
-
-// Redact hides an API key wherever a command line would show it.
-func ExampleRedact() {
-	fmt.Println(containers.Redact([]string{"--model", "m", "--api-key", "sk-123"}, "sk-123"))
-	// Output:
-	// [--model m --api-key <redacted>]
-}

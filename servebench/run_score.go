@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/servebench/servebench/internal/numfmt"
+	"github.com/servebench/servebench/internal/redact"
 	"github.com/servebench/servebench/internal/safefile"
 	"github.com/servebench/servebench/servebench/internal/scorer"
 	"github.com/servebench/servebench/servebench/openai"
@@ -227,7 +228,7 @@ func experimentRecord(cfg RunConfig, s *schedule.Schedule, wallStart time.Time) 
 		Labels:        cfg.Labels,
 	}
 	if c := cfg.Client; c != nil {
-		x.Endpoint, x.BaseURL, x.Model, x.Timeouts = c.ResolvedEndpoint(), openai.RedactURL(c.BaseURL), c.Model, clientTimeouts(c)
+		x.Endpoint, x.BaseURL, x.Model, x.Timeouts = c.ResolvedEndpoint(), redact.URL(c.BaseURL), c.Model, clientTimeouts(c)
 	}
 	if cfg.Warmup > 0 {
 		x.Notes = append(x.Notes, fmt.Sprintf("warmup: %s from the workload's first rows, excluded from the cohort; their prefixes start warm", numfmt.Count(cfg.Warmup, "request", "requests")))

@@ -13,7 +13,7 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
-	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/internal/redact"
 	"github.com/servebench/servebench/servebench/report"
 )
 
@@ -38,12 +38,12 @@ func scrapeMetrics(ctx context.Context, url string) (*metricsSnapshot, error) {
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("GET %s: HTTP %d", openai.RedactURL(url), resp.StatusCode)
+		return nil, fmt.Errorf("GET %s: HTTP %d", redact.URL(url), resp.StatusCode)
 	}
 	parser := expfmt.NewTextParser(model.UTF8Validation)
 	families, err := parser.TextToMetricFamilies(resp.Body)
 	if err != nil {
-		return nil, fmt.Errorf("parse %s: %w", openai.RedactURL(url), err)
+		return nil, fmt.Errorf("parse %s: %w", redact.URL(url), err)
 	}
 	s := &metricsSnapshot{counters: map[string]float64{}, gauges: map[string]float64{}, histograms: map[string]report.HistogramDelta{}}
 	for name, fam := range families {
@@ -121,15 +121,15 @@ type Scrape struct {
 // Between compares two scrapes of url, or says why one failed.
 func Between(url string, before, after Scrape) *report.EngineMetrics {
 	if before.err != nil || after.err != nil {
-		em := &report.EngineMetrics{URL: openai.RedactURL(url)}
+		em := &report.EngineMetrics{URL: redact.URL(url)}
 		for _, err := range []error{before.err, after.err} {
 			if err != nil {
-				em.Errors = append(em.Errors, openai.RedactURLSecrets(err.Error(), url))
+				em.Errors = append(em.Errors, redact.URLSecretsIn(err.Error(), url))
 			}
 		}
 		return em
 	}
-	return engineMetricsBetween(openai.RedactURL(url), before.snap, after.snap)
+	return engineMetricsBetween(redact.URL(url), before.snap, after.snap)
 }
 
 // ScrapeOnce reads url's metrics once, keeping the error beside the result.

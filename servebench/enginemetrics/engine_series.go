@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/servebench/servebench/servebench/openai"
+	"github.com/servebench/servebench/internal/redact"
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
 )
@@ -104,7 +104,7 @@ type Sampler struct {
 func StartSampler(ctx context.Context, url string, interval time.Duration, t0 time.Time) *Sampler {
 	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s := &Sampler{url: url, cancel: cancel, done: make(chan struct{}),
-		series: report.EngineSeries{URL: openai.RedactURL(url), IntervalMS: record.Millis(interval)}}
+		series: report.EngineSeries{URL: redact.URL(url), IntervalMS: record.Millis(interval)}}
 	go func() {
 		defer close(s.done)
 		for every := interval; ; {
@@ -135,7 +135,7 @@ func (s *Sampler) sample(ctx context.Context, t0 time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err != nil {
-		s.series.Samples = append(s.series.Samples, report.EngineSample{AtMS: at, Error: openai.RedactURLSecrets(err.Error(), s.url)})
+		s.series.Samples = append(s.series.Samples, report.EngineSample{AtMS: at, Error: redact.URLSecretsIn(err.Error(), s.url)})
 		s.series.FailedScrapes++
 		return
 	}

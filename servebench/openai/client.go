@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/servebench/servebench/internal/redact"
 	"github.com/servebench/servebench/servebench/record"
 )
 
@@ -197,12 +198,12 @@ func (c *Client) Do(ctx context.Context, start time.Time, req *record.Request, r
 func (c Client) String() string {
 	key := "none"
 	if c.APIKey != "" {
-		key = Redacted
+		key = redact.Marker
 	}
 	return fmt.Sprintf("openai.Client{BaseURL: %q, Model: %q, Endpoint: %q, APIKey: %s, NoStream: %t, "+
 		"FirstTokenTimeout: %v, IdleTimeout: %v, TotalTimeout: %v, LengthControl: %q, KeepText: %t, "+
 		"EstimateTokens: %t, Logprobs: %t}",
-		RedactURL(c.BaseURL), c.Model, c.Endpoint, key, c.NoStream, c.FirstTokenTimeout, c.IdleTimeout, c.TotalTimeout,
+		redact.URL(c.BaseURL), c.Model, c.Endpoint, key, c.NoStream, c.FirstTokenTimeout, c.IdleTimeout, c.TotalTimeout,
 		c.LengthControl, c.KeepText, c.EstimateTokens, c.Logprobs)
 }
 

@@ -2,7 +2,9 @@
 // the OpenAI-compatible APIs the engines serve (completions, chat, the
 // Responses API, embeddings, rerank and pair scoring), with its transport,
 // the preflight that checks an engine before any load, and the redaction
-// of every secret from what the engine sends back.
+// of its API key, base URL credentials and header values from what the
+// engine sends back. The API catalog it implements (Endpoint, APIOf) is in
+// package record.
 //
 // Entry points:
 //
@@ -10,7 +12,6 @@
 //	CheckRow, CheckWorkload           refuse rows an endpoint cannot send (the APIs themselves: record.APIOf)
 //	Preflight, CheckServedModel       check the base URL and the served model before a run
 //	LengthControl, LengthControlFor   how an engine is made to produce exactly max_tokens
-//	Redactor, RedactURL               remove credentials from errors, records and reports
 //	ValidateBaseURL, ValidateHeader   refuse bad input before sending (ValidateExtraHeader: --header)
 //
 // Client.Do stamps the request clocks (sent, first and last content,

@@ -95,7 +95,7 @@ func truncateText(s string) string {
 // the tool calls. It is the step every parser's record goes through before
 // it is written.
 func redactOutcome(out *record.Outcome, c *Client) {
-	r := c.Redactor()
+	r := c.redactor()
 	out.Error = truncateText(r.Redact(out.Error))
 	if r.Empty() {
 		return

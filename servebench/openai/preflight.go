@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/servebench/servebench/internal/oneline"
+	"github.com/servebench/servebench/internal/redact"
 	"github.com/servebench/servebench/servebench/record"
 )
 
@@ -31,7 +32,7 @@ const (
 // password in a URL would be written into records and reports), query or
 // fragment.
 func ValidateBaseURL(raw string) error {
-	shown := RedactURL(raw)
+	shown := redact.URL(raw)
 	u, err := url.Parse(raw)
 	if err != nil {
 		return fmt.Errorf("base URL %q: not a URL", shown)
@@ -154,7 +155,7 @@ func (c *Client) servedModels(ctx context.Context) (models []string, note string
 	c.setHeaders(req.Header)
 	resp, err := c.send(req, payload{})
 	if errors.Is(err, syscall.ECONNREFUSED) {
-		return nil, "", fmt.Errorf("GET /v1/models: %s refused the connection: the port is closed, nothing listens there (%w)", RedactURL(base), syscall.ECONNREFUSED)
+		return nil, "", fmt.Errorf("GET /v1/models: %s refused the connection: the port is closed, nothing listens there (%w)", redact.URL(base), syscall.ECONNREFUSED)
 	}
 	if err != nil {
 		return nil, "", fmt.Errorf("GET /v1/models: %s", c.redactMessage(err.Error()))

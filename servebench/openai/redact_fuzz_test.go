@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/internal/redact"
 	"github.com/servebench/servebench/internal/ssetest"
 	"github.com/servebench/servebench/servebench/openai"
 	"github.com/servebench/servebench/servebench/record"
@@ -41,7 +42,7 @@ func FuzzRedactorAcrossChunks(f *testing.F) {
 	f.Add("TOKEN9876543210xyz", "xx", "TOKEN98", 17, 64, false)
 	start := time.Now()
 	f.Fuzz(func(t *testing.T, secret, prefix, suffix string, split, step int, asError bool) {
-		if len(secret) < openai.MinSecretPiece || len(secret) > 256 || !alnum(secret) || !alnum(prefix+suffix) {
+		if len(secret) < redact.MinPiece || len(secret) > 256 || !alnum(secret) || !alnum(prefix+suffix) {
 			t.Skip("secrets and text of letters and digits, 8 to 256 bytes")
 		}
 		split = abs(split) % (len(secret) + 1)
@@ -64,8 +65,8 @@ func FuzzRedactorAcrossChunks(f *testing.F) {
 		if out.Text != nil {
 			text += "\x00" + *out.Text
 		}
-		for i := 0; i+openai.MinSecretPiece <= len(secret); i++ {
-			if piece := secret[i : i+openai.MinSecretPiece]; strings.Contains(text, piece) {
+		for i := 0; i+redact.MinPiece <= len(secret); i++ {
+			if piece := secret[i : i+redact.MinPiece]; strings.Contains(text, piece) {
 				t.Fatalf("status %s: the record holds %q of the secret: %q", out.Status, piece, text)
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/servebench/servebench/internal/redact"
 	"github.com/servebench/servebench/internal/ssetest"
 	"github.com/servebench/servebench/servebench/openai"
 	"github.com/servebench/servebench/servebench/record"
@@ -36,8 +37,8 @@ func wantNoSecretPiece(t *testing.T, out *record.Outcome) {
 		fields = append(fields, tc.Name, tc.Arguments)
 	}
 	for _, f := range fields {
-		for i := 0; i+openai.MinSecretPiece <= len(gatewaySecret); i++ {
-			if piece := gatewaySecret[i : i+openai.MinSecretPiece]; strings.Contains(f, piece) {
+		for i := 0; i+redact.MinPiece <= len(gatewaySecret); i++ {
+			if piece := gatewaySecret[i : i+redact.MinPiece]; strings.Contains(f, piece) {
 				t.Errorf("record field %q holds %q of the header's value", f, piece)
 			}
 		}

@@ -8,11 +8,10 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/servebench/servebench/servebench/openai"
-
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
+	"github.com/servebench/servebench/internal/redact"
 )
 
 // The DCGM exporter's series that a reading is made of (names as in
@@ -38,16 +37,16 @@ type DCGM struct {
 	client *http.Client
 	gpus   int
 	// shown is url as messages quote it, and redactor removes its
-	// userinfo and query values from an error (see openai.URLSecrets).
+	// userinfo and query values from an error (see redact.URLSecrets).
 	shown    string
-	redactor *openai.Redactor
+	redactor *redact.Redactor
 }
 
 // OpenDCGM checks that url answers with DCGM GPU series and returns the
 // source.
 func OpenDCGM(ctx context.Context, url string) (*DCGM, error) {
-	d := &DCGM{url: url, client: &http.Client{}, shown: openai.RedactURL(url),
-		redactor: openai.NewRedactor(openai.URLSecrets(url)...)}
+	d := &DCGM{url: url, client: &http.Client{}, shown: redact.URL(url),
+		redactor: redact.New(redact.URLSecrets(url)...)}
 	rs, err := d.read(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("dcgm: %w", err)

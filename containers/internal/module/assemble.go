@@ -3,12 +3,14 @@ package module
 import (
 	"errors"
 	"fmt"
-	"github.com/servebench/servebench/containers"
 	"maps"
 	"net"
 	"net/netip"
 	"strconv"
 	"time"
+
+	"github.com/servebench/servebench/containers"
+	"github.com/servebench/servebench/internal/redact"
 
 	"github.com/moby/moby/api/types/container"
 	"github.com/moby/moby/api/types/mount"
@@ -137,7 +139,7 @@ func Assemble(spec Spec, s containers.Settings, user []testcontainers.ContainerC
 		HealthPath:     spec.HealthPath,
 		MetricsPath:    spec.MetricsPath,
 		VersionPath:    spec.VersionPath,
-		Args:           containers.Redact(args, s.APIKey),
+		Args:           redact.New(s.APIKey).Strings(args),
 		GPU:            s.GPUs != nil,
 		HostNetwork:    s.HostNetwork,
 		APIKey:         s.APIKey,

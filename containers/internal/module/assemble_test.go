@@ -1,13 +1,15 @@
 package module
 
 import (
-	"github.com/servebench/servebench/containers"
 	"net/netip"
 	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/servebench/servebench/containers"
+	"github.com/servebench/servebench/internal/redact"
 
 	"github.com/moby/moby/api/types/container"
 	"github.com/moby/moby/api/types/mount"
@@ -110,7 +112,7 @@ func TestAssembleSharedSettings(t *testing.T) {
 	if !reflect.DeepEqual(p.Request.Cmd, wantCmd) {
 		t.Errorf("cmd = %q, want %q", p.Request.Cmd, wantCmd)
 	}
-	wantArgs := []string{"--model", "m", "--host", "0.0.0.0", "--port", "9000", "--api-key", containers.Redacted, "--x", "1"}
+	wantArgs := []string{"--model", "m", "--host", "0.0.0.0", "--port", "9000", "--api-key", redact.Marker, "--x", "1"}
 	if !reflect.DeepEqual(p.Args, wantArgs) {
 		t.Errorf("plan args = %q, want %q (key redacted)", p.Args, wantArgs)
 	}

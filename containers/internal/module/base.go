@@ -3,11 +3,13 @@ package module
 import (
 	"context"
 	"fmt"
-	"github.com/servebench/servebench/containers"
 	"io"
 	"os"
 	"sync/atomic"
 	"time"
+
+	"github.com/servebench/servebench/containers"
+	"github.com/servebench/servebench/internal/redact"
 
 	cerrdefs "github.com/containerd/errdefs"
 	"github.com/testcontainers/testcontainers-go"
@@ -106,7 +108,7 @@ func (b *Base) SaveLogs(ctx context.Context, path string) error {
 		return fmt.Errorf("read %s logs: %w", b.kind, err)
 	}
 	if b.apiKey != "" {
-		data = []byte(containers.Redact([]string{string(data)}, b.apiKey)[0])
+		data = []byte(redact.New(b.apiKey).Redact(string(data)))
 	}
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		return fmt.Errorf("save %s logs: %w", b.kind, err)

@@ -1,10 +1,11 @@
 package module
 
 import (
-	"github.com/servebench/servebench/containers"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/servebench/servebench/containers"
 
 	"github.com/testcontainers/testcontainers-go"
 )

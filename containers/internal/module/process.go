@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/servebench/servebench/containers"
 	"io"
 	"maps"
 	"net"
@@ -16,6 +15,9 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/servebench/servebench/containers"
+	"github.com/servebench/servebench/internal/redact"
 )
 
 // DefaultStopTimeout is how long Shutdown waits after the polite stop
@@ -135,8 +137,8 @@ func StartProcess(ctx context.Context, spec ProcessSpec) (*Process, error) {
 		kind:      spec.Kind,
 		model:     spec.Model,
 		version:   spec.Version,
-		args:      containers.Redact(args, spec.APIKey),
-		command:   containers.Redact(append([]string{binary}, args...), spec.APIKey),
+		args:      redact.New(spec.APIKey).Strings(args),
+		command:   redact.New(spec.APIKey).Strings(append([]string{binary}, args...)),
 		apiKey:    spec.APIKey,
 		baseURL:   "http://" + net.JoinHostPort(host, strconv.Itoa(port)),
 		stopAfter: spec.StopTimeout,

@@ -4,9 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/servebench/servebench/containers"
 	"maps"
 	"strings"
+
+	"github.com/servebench/servebench/containers"
 )
 
 // ProcessPlan turns an engine module's Spec and the shared Settings into the

@@ -1,12 +1,13 @@
 package module
 
 import (
-	"github.com/servebench/servebench/containers"
 	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/servebench/servebench/containers"
 )
 
 // processSpec is a vLLM-like engine spec.

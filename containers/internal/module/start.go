@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/servebench/servebench/containers"
 	"net"
 	"net/http"
 	"time"
+
+	"github.com/servebench/servebench/containers"
+	"github.com/servebench/servebench/internal/redact"
 
 	"github.com/testcontainers/testcontainers-go"
 )
@@ -121,7 +123,7 @@ func (b *Base) resolve(ctx context.Context, plan Plan) error {
 		return fmt.Errorf("inspect container: %w", err)
 	}
 	b.imageID = inspect.Image
-	b.command = containers.Redact(append([]string{inspect.Path}, inspect.Args...), b.apiKey)
+	b.command = redact.New(b.apiKey).Strings(append([]string{inspect.Path}, inspect.Args...))
 	if b.image == "" && inspect.Config != nil {
 		b.image = inspect.Config.Image
 	}
@@ -221,7 +223,7 @@ func withLogTail(err error, ring *containers.LogRing, apiKey string) error {
 	if len(tail) > startErrorTailBytes {
 		tail = tail[len(tail)-startErrorTailBytes:]
 	}
-	return fmt.Errorf("%w\nlast engine output:\n%s", err, containers.Redact([]string{string(tail)}, apiKey)[0])
+	return fmt.Errorf("%w\nlast engine output:\n%s", err, redact.New(apiKey).Redact(string(tail)))
 }
 
 // RunModule is the body of an engine module's Run: it stops at planErr (the

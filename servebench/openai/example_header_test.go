@@ -6,17 +6,6 @@ import (
 	"github.com/servebench/servebench/servebench/openai"
 )
 
-// A gateway that echoes a key, whole or cut short, gives none of it away:
-// any 8-byte piece of a secret is redacted.
-func ExampleRedactor() {
-	r := openai.NewRedactor("gw-SECRET-0123456789")
-	fmt.Println(r.Redact("invalid key gw-SECRET-0123456789"))
-	fmt.Println(r.Redact("key gw-SECRET-01… was refused"))
-	// Output:
-	// invalid key [redacted]
-	// key [redacted]… was refused
-}
-
 // An extra header may not replace one the client sets itself; the error
 // names the header, never its value.
 func ExampleValidateExtraHeader() {

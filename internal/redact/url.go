@@ -1,87 +1,20 @@
-package openai
+package redact
 
 import (
 	"cmp"
-	"net/http"
 	"net/url"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 )
 
-// Redactor returns the Redactor of c's secrets: the API key, the base
-// URL's userinfo (see URLSecrets) and every value of Header. It is the one
-// entry point through which every string the server sends passes before
-// it is stored or printed (redactOutcome applies it to every text field of
-// a record; a parser of another API calls redactOutcome, or this, on what
-// it keeps).
-func (c *Client) Redactor() *Redactor {
-	secrets := c.secrets()
-	if len(secrets) == 0 {
-		return nil
-	}
-	key := strings.Join(secrets, "\x00")
-	if r, ok := redactorCache.Load(key); ok {
-		return r.(*Redactor)
-	}
-	r := NewRedactor(secrets...)
-	if redactorsCached.Add(1) <= maxCachedRedactors {
-		redactorCache.Store(key, r)
-	}
-	return r
-}
-
-// redactorCache holds the Redactor of each set of secrets a Client has
-// had, so that a record's redaction does not rebuild it; at most
-// maxCachedRedactors of them (a process that makes more Clients rebuilds
-// the others' on each record).
-var (
-	redactorCache   sync.Map
-	redactorsCached atomic.Int64
-)
-
-const maxCachedRedactors = 256
-
-// secrets lists the strings c must never write.
-func (c *Client) secrets() []string {
-	var out []string
-	if c.APIKey != "" {
-		out = append(out, c.APIKey)
-	}
-	out = append(out, URLSecrets(c.BaseURL)...)
-	return append(out, headerSecrets(c.Header)...)
-}
-
-// headerSecrets lists the values of h, each a secret (a gateway's key, a
-// tenant's token).
-func headerSecrets(h http.Header) []string {
-	var out []string
-	for _, values := range h {
-		for _, v := range values {
-			if v = strings.TrimSpace(v); v != "" {
-				out = append(out, v)
-			}
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
-// redactMessage removes the client's secrets from an error message (see
-// Redactor).
-func (c *Client) redactMessage(s string) string {
-	return c.Redactor().Redact(s)
-}
-
-// RedactURLSecrets removes rawURL's userinfo and query values from s in every
+// URLSecretsIn removes rawURL's userinfo and query values from s in every
 // form an error can carry them (see URLSecrets).
-func RedactURLSecrets(s, rawURL string) string {
+func URLSecretsIn(s, rawURL string) string {
 	secrets := URLSecrets(rawURL)
 	if len(secrets) == 0 {
 		return s
 	}
-	return NewRedactor(secrets...).Redact(s)
+	return New(secrets...).Redact(s)
 }
 
 // minRedactedPart is the shortest user name, password or query value
@@ -153,11 +86,11 @@ func dedupeLongestFirst(secrets []string) []string {
 	return out
 }
 
-// RedactURL returns rawURL with its userinfo (user name and password) and
-// the value of each query parameter replaced by "[redacted]", so that the
-// URL can be written to a record, a report or a log. A URL without either
-// comes back unchanged.
-func RedactURL(rawURL string) string {
+// URL returns rawURL with its userinfo (user name and password) and the
+// value of each query parameter replaced by Marker, so that the URL can be
+// written to a record, a report or a log. A URL without either comes back
+// unchanged.
+func URL(rawURL string) string {
 	scheme := strings.Index(rawURL, "://")
 	if scheme < 0 {
 		return rawURL
@@ -170,7 +103,7 @@ func RedactURL(rawURL string) string {
 		hostEnd = end
 	}
 	if at := strings.LastIndex(rest[:hostEnd], "@"); at >= 0 {
-		rest = Redacted + rest[at:]
+		rest = Marker + rest[at:]
 	}
 	out := rawURL[:scheme] + rest
 	if hasQuery {
@@ -190,7 +123,7 @@ func redactQuery(query string) string {
 	pairs := strings.Split(query, "&")
 	for i, p := range pairs {
 		if name, _, ok := strings.Cut(p, "="); ok {
-			pairs[i] = name + "=" + Redacted
+			pairs[i] = name + "=" + Marker
 		}
 	}
 	return strings.Join(pairs, "&")
