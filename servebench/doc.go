@@ -34,10 +34,10 @@
 // One package per stage, each importing only the stages before it:
 //
 //	stage           package                    entry points
-//	vocabulary      servebench/record          Request, Outcome, Status, Sender, CreateWriter, ReadOutcomes
+//	vocabulary      servebench/record          Request, Outcome, Status, Sender, Expectation, Endpoint, APIOf, CreateWriter
 //	schedule        servebench/schedule        LoadWorkload, NewArrival, Build, Write, Read
 //	media           servebench/media           ParseImageSizes, BuildPool, Pool.Attach, Pool.Serve
-//	protocol        servebench/openai          NewClient, Client.Do, Preflight, Redactor
+//	protocol        servebench/openai          NewClient, Client.Do, CheckWorkload, Preflight
 //	report model    servebench/report          Report, Report.Percentile, Report.LoadDelivered, ReadFile
 //	rendering       servebench/report/render   Text, HTML, HTMLFile
 //	score           servebench/score           Outcomes, RunDir, RunDirTo, TraceFiles
