@@ -89,7 +89,7 @@ func truncateText(s string) string {
 	return s[:cut] + "…(truncated)"
 }
 
-// redactOutcome removes the client's secrets (see Client.Redactor) from
+// redactOutcome removes the client's secrets (see Client.redactor) from
 // every text field of out that the server can fill: the error (cut to
 // maxMessageBytes only after), the finish reason, the response text and
 // the tool calls. It is the step every parser's record goes through before
