@@ -1,8 +1,9 @@
 // Package record is the vocabulary every stage of servebench shares: the
-// workload row a run sends (Request), the one terminal record each
-// scheduled request ends in (Outcome, with its Status), the Sender seam
-// between the dispatcher and a wire protocol, and the names of the files a
-// run directory holds.
+// workload row a run sends (Request, with its Expectation), the one
+// terminal record each scheduled request ends in (Outcome, with its
+// Status), the Sender seam between the dispatcher and a wire protocol, the
+// catalog of the APIs a run can talk to (Endpoint, API), and the names of
+// the files a run directory holds.
 //
 // Entry points:
 //
@@ -11,6 +12,7 @@
 //	Expectation, Verdict, ToolCall what a row says a good response is, and the judge's finding
 //	Outcome, Status, TimeoutKind   one attempt's terminal record and its clocks
 //	Sender                         what a protocol client implements
+//	Endpoint, APIOf, ParseEndpoint the API catalog: each endpoint's path, metrics, rates and failures
 //	CreateWriter                   write outcomes as requests end (Writer)
 //	ReadOutcomes, DecodeFast       read them back (DecodeFast: the allocation-free path)
 //	ScheduleFile, OutcomesFile...  the run directory's file names
