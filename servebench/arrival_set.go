@@ -7,8 +7,9 @@ import (
 	"github.com/servebench/servebench/servebench/schedule"
 )
 
-// SetArrival sets cfg's arrivals from a spec of any process, the one
-// constructor the command line and contracts share:
+// setArrival sets cfg's arrivals from a spec of any process, for
+// Settings.RunConfig, the one mapping the command line and contracts share
+// (Go code sets Arrival with Constant, Poisson or Gamma):
 //
 //   - constant, poisson, gamma and burst set Arrival (NewArrival);
 //   - replay sets Arrival to a replay of cfg.Workload's stored times at
@@ -17,7 +18,7 @@ import (
 //     when the schedule is built).
 //
 // It clears whichever of Arrival and ClosedLoop the spec does not set.
-func (cfg *RunConfig) SetArrival(spec schedule.ArrivalSpec) error {
+func (cfg *RunConfig) setArrival(spec schedule.ArrivalSpec) error {
 	cfg.Arrival, cfg.ClosedLoop = nil, nil
 	switch {
 	case spec.Process == schedule.ProcessClosed:

@@ -9,7 +9,7 @@ import (
 	"github.com/servebench/servebench/servebench/schedule"
 )
 
-func TestSetArrivalBuildsEveryProcess(t *testing.T) {
+func TestSettingsArrivalBuildsEveryProcess(t *testing.T) {
 	w := workloadOf(t, `{"id":"a","prompt":"x","max_tokens":2,"scheduled_ms":0}
 {"id":"b","prompt":"y","max_tokens":2,"scheduled_ms":400}
 `)
@@ -23,8 +23,8 @@ func TestSetArrivalBuildsEveryProcess(t *testing.T) {
 		// replay at time scale 0.5: the stored 0 and 400 ms become 0 and 200.
 		{schedule.ArrivalSpec{Process: schedule.ProcessReplay, TimeScale: 0.5}, []time.Duration{0, 200 * time.Millisecond}},
 	} {
-		cfg := servebench.RunConfig{Workload: w, ClosedLoop: &schedule.ClosedLoop{Users: 1}}
-		if err := cfg.SetArrival(tc.spec); err != nil {
+		cfg, err := servebench.Settings{Workload: w, Arrival: tc.spec}.RunConfig()
+		if err != nil {
 			t.Fatalf("%s: %v", tc.spec.Process, err)
 		}
 		if cfg.ClosedLoop != nil || cfg.Arrival == nil || cfg.Arrival.Spec().Process != tc.spec.Process {
@@ -41,8 +41,8 @@ func TestSetArrivalBuildsEveryProcess(t *testing.T) {
 		}
 	}
 
-	cfg := servebench.RunConfig{Workload: w, Arrival: constant(t, 1)}
-	if err := cfg.SetArrival(schedule.ArrivalSpec{Process: schedule.ProcessClosed, Users: 3, ThinkTimeMS: 250}); err != nil {
+	cfg, err := servebench.Settings{Workload: w, Arrival: schedule.ArrivalSpec{Process: schedule.ProcessClosed, Users: 3, ThinkTimeMS: 250}}.RunConfig()
+	if err != nil {
 		t.Fatal(err)
 	}
 	if cfg.Arrival != nil || cfg.ClosedLoop == nil || *cfg.ClosedLoop != (schedule.ClosedLoop{Users: 3, ThinkTime: 250 * time.Millisecond}) {
@@ -50,22 +50,24 @@ func TestSetArrivalBuildsEveryProcess(t *testing.T) {
 	}
 }
 
-func TestSetArrivalErrors(t *testing.T) {
+func TestSettingsArrivalErrors(t *testing.T) {
 	for _, tc := range []struct {
-		cfg  servebench.RunConfig
-		spec schedule.ArrivalSpec
-		want string
+		settings servebench.Settings
+		spec     schedule.ArrivalSpec
+		want     string
 	}{
-		{servebench.RunConfig{}, schedule.ArrivalSpec{Process: "uniform", RateRPS: 1},
+		{servebench.Settings{}, schedule.ArrivalSpec{Process: "uniform", RateRPS: 1},
 			`arrival: unknown process "uniform" (want constant, poisson, gamma, burst, replay or closed)`},
-		{servebench.RunConfig{}, schedule.ArrivalSpec{Process: schedule.ProcessPoisson},
+		{servebench.Settings{}, schedule.ArrivalSpec{Process: schedule.ProcessPoisson},
 			"arrival: poisson rate must be a positive finite number of requests per second, got 0"},
-		{servebench.RunConfig{}, schedule.ArrivalSpec{Process: schedule.ProcessReplay},
+		{servebench.Settings{}, schedule.ArrivalSpec{Process: schedule.ProcessReplay},
 			"arrival: replay needs the run's workload first"},
-		{servebench.RunConfig{Workload: workloadOf(t, `{"id":"a","prompt":"x","max_tokens":2}`)},
+		{servebench.Settings{Workload: workloadOf(t, `{"id":"a","prompt":"x","max_tokens":2}`)},
 			schedule.ArrivalSpec{Process: schedule.ProcessReplay}, "w.jsonl:1: scheduled_ms: required for replay"},
 	} {
-		err := tc.cfg.SetArrival(tc.spec)
+		s := tc.settings
+		s.Arrival = tc.spec
+		_, err := s.RunConfig()
 		if err == nil || err.Error() != tc.want {
 			t.Errorf("%s: error %v, want %s", tc.spec.Process, err, tc.want)
 		}

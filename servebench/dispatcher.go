@@ -34,7 +34,11 @@ type dispatcher struct {
 	outstanding atomic.Int64
 	peak        atomic.Int64
 	sent        atomic.Int64
-	capWaitMax  atomic.Int64 // nanoseconds
+	// sentInWindow counts the requests sent before windowEndMS, the end of
+	// the window the run is scored over, for the delivered rate.
+	sentInWindow atomic.Int64
+	windowEndMS  float64
+	capWaitMax   atomic.Int64 // nanoseconds
 	// promptTokens totals the prompt tokens the engine reported for the
 	// requests sent.
 	promptTokens promptTokenTotal
@@ -45,7 +49,10 @@ type dispatcher struct {
 
 // newDispatcher sends plan, the entries of the schedule whose header is s.
 func newDispatcher(cfg RunConfig, s *schedule.Schedule, plan *dispatchPlan, w *record.Writer) *dispatcher {
-	d := &dispatcher{cfg: cfg, sched: s, plan: plan, w: w}
+	d := &dispatcher{cfg: cfg, sched: s, plan: plan, w: w, windowEndMS: s.WindowMS[1]}
+	if cfg.Score.WindowMS != nil {
+		d.windowEndMS = cfg.Score.WindowMS[1]
+	}
 	d.load, _ = cfg.Observer.(LoadObserver)
 	d.recorded = make([]atomic.Bool, plan.Len())
 	if cfg.MaxConcurrency > 0 {
@@ -219,6 +226,9 @@ func (d *dispatcher) send(ctx context.Context, idx int, at time.Time, conv *conv
 	d.outstanding.Add(-1)
 	if out.SentMS != nil {
 		d.sent.Add(1)
+		if *out.SentMS < d.windowEndMS {
+			d.sentInWindow.Add(1)
+		}
 		d.promptTokens.add(out.PromptTokens)
 	}
 	conv.ended(out.ID, req.KeepText, d.cfg.keepsText() || row.Expect != nil, out)

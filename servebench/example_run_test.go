@@ -60,18 +60,19 @@ func ExampleRun() {
 	// offered 10, successes 10, qualified 10, output tokens: 80
 }
 
-// SetArrival maps an arrival declared as data (a contract's arrival: block,
-// the command's flags), of any process, to a run configuration: an
-// open-loop process or a replay sets Arrival, a closed loop sets
-// ClosedLoop. Go code sets Arrival with Constant, Poisson or Gamma.
-func ExampleRunConfig_SetArrival() {
+// Settings declares a run as data, as a contract's arrival: block or the
+// command's flags do, with an arrival of any process; RunConfig maps it to
+// a run configuration: an open-loop process or a replay sets Arrival, a
+// closed loop sets ClosedLoop. Go code sets Arrival with Constant, Poisson
+// or Gamma instead.
+func ExampleSettings_RunConfig() {
 	w, _ := schedule.ParseWorkload("w.jsonl", []byte(`{"id":"a","prompt":"x","max_tokens":4}`))
-	cfg := servebench.RunConfig{Workload: w}
 	for _, spec := range []schedule.ArrivalSpec{
 		{Process: schedule.ProcessGamma, RateRPS: 8, Burstiness: 0.5, Seed: 3},
 		{Process: schedule.ProcessClosed, Users: 4, ThinkTimeMS: 500},
 	} {
-		if err := cfg.SetArrival(spec); err != nil {
+		cfg, err := servebench.Settings{Workload: w, Arrival: spec}.RunConfig()
+		if err != nil {
 			fmt.Println(err)
 			continue
 		}

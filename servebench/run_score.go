@@ -16,7 +16,6 @@ import (
 	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/internal/redact"
 	"github.com/servebench/servebench/internal/safefile"
-	"github.com/servebench/servebench/servebench/internal/scorer"
 	"github.com/servebench/servebench/servebench/openai"
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
@@ -29,20 +28,21 @@ import (
 // requests.jsonl, and the report points to them. It completes the report
 // with what only the runner knows: the generator's self-observation, the
 // workload's hash and the experiment record. lastTerminalMS is the latest
-// terminal time written, where a closed loop's window closes.
-func scoreRun(cfg RunConfig, s *schedule.Schedule, res *RunResult, gen *report.GeneratorReport, lastTerminalMS float64, wallStart time.Time) (*report.Report, error) {
+// terminal time written, where a closed loop's window closes; sentInWindow
+// counts the requests sent before the window's end, for the delivered rate.
+func scoreRun(cfg RunConfig, s *schedule.Schedule, res *RunResult, gen *report.GeneratorReport, lastTerminalMS float64, sentInWindow int, wallStart time.Time) (*report.Report, error) {
 	opts := scoreOptionsFor(cfg, s, lastTerminalMS)
 	// The scorer of a run directory takes defaults from its report.json:
 	// one left from an earlier run in the same directory must not count.
 	if err := os.Remove(filepath.Join(res.Dir, record.ReportFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
-	rep, sent, err := scoreRunDir(res.Dir, opts)
+	rep, err := scoreRunDir(res.Dir, opts)
 	if err != nil {
 		return nil, err
 	}
 	rep.Inputs.WorkloadSHA256 = cfg.Workload.SHA256
-	completeGenerator(gen, rep, s, sent)
+	completeGenerator(gen, rep, s, sentInWindow)
 	rep.Generator = gen
 	rep.Experiment = experimentRecord(cfg, s, wallStart)
 	if rep.OutputLengths != nil && rep.OutputLengths.NotEnforceable > 0 {
@@ -53,56 +53,24 @@ func scoreRun(cfg RunConfig, s *schedule.Schedule, res *RunResult, gen *report.G
 	return rep, nil
 }
 
-// scoreRunDir scores a run directory, writing the request entries to its
-// requests.jsonl, and counts the attempts sent before the window's end.
-// A shape the streamed scorer leaves to the strict reader (a shard's
-// share) is scored in memory, to the same files.
-func scoreRunDir(dir string, opts score.Options) (*report.Report, int, error) {
+// scoreRunDir scores a run directory in a streamed pass (score.RunDirTo),
+// writing the request entries to its requests.jsonl.
+func scoreRunDir(dir string, opts score.Options) (*report.Report, error) {
 	f, err := safefile.Create(filepath.Join(dir, record.RequestsFile))
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	defer f.Close()
-	rep, sent, err := scorer.RunDirCounting(dir, opts, f)
-	if errors.Is(err, schedule.ErrStreamDeclined) {
-		rep, sent, err = scoreRunDirInMemory(dir, opts, f)
-	}
+	rep, err := score.RunDirTo(dir, opts, f)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	if err := f.Close(); err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	rep.RequestsFile = record.RequestsFile
 	rep.SetRunDir(dir)
-	return rep, sent, nil
-}
-
-// scoreRunDirInMemory is scoreRunDir's strict path, writing the entries
-// to f from its start.
-func scoreRunDirInMemory(dir string, opts score.Options, f *os.File) (*report.Report, int, error) {
-	if _, err := f.Seek(0, 0); err != nil {
-		return nil, 0, err
-	}
-	if err := f.Truncate(0); err != nil {
-		return nil, 0, err
-	}
-	rep, err := score.RunDirTo(dir, opts, f)
-	if err != nil {
-		return nil, 0, err
-	}
-	// The attempts sent inside the window, up to a torn last line (which
-	// the scorer reports).
-	sent := 0
-	for o, err := range record.EachOutcome(filepath.Join(dir, record.OutcomesFile)) {
-		if err != nil {
-			break
-		}
-		if o.SentMS != nil && *o.SentMS < rep.WindowMS[1] {
-			sent++
-		}
-	}
-	return rep, sent, nil
+	return rep, nil
 }
 
 // snapshotRunDir scores a run in progress: the first written bytes of its
@@ -125,7 +93,7 @@ func snapshotRunDir(dir string, written int64, opts score.Options) (*report.Repo
 	if err := copyPrefix(filepath.Join(dir, record.OutcomesFile), filepath.Join(scratch, record.OutcomesFile), written); err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
-	rep, _, err := scoreRunDir(scratch, opts)
+	rep, err := scoreRunDir(scratch, opts)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}

@@ -92,7 +92,7 @@ func (l *LiveRun) measure(ctx context.Context, plan *dispatchPlan, w *record.Wri
 func (l *LiveRun) score(res *RunResult, d *dispatcher, lastTerminalMS float64, wallStart time.Time) (*report.Report, error) {
 	gen := d.report()
 	gen.Shard = shardTiming(l.sched, l.cfg.StartAt, d.start)
-	rep, err := scoreRun(l.cfg, l.sched, res, gen, lastTerminalMS, wallStart)
+	rep, err := scoreRun(l.cfg, l.sched, res, gen, lastTerminalMS, int(d.sentInWindow.Load()), wallStart)
 	if err != nil {
 		return nil, err
 	}

@@ -20,8 +20,10 @@ import (
 type Settings struct {
 	// Workload supplies the requests.
 	Workload *schedule.Workload
-	// Arrival declares the arrival process of any kind (see
-	// RunConfig.SetArrival).
+	// Arrival declares the arrival process of any kind: constant, poisson,
+	// gamma and burst set RunConfig.Arrival; replay sets it to a replay of
+	// Workload's stored times at TimeScale (0 means 1); closed sets
+	// RunConfig.ClosedLoop from Users and ThinkTimeMS.
 	Arrival schedule.ArrivalSpec
 	// Count and Duration bound the schedule.
 	Count    int
@@ -60,8 +62,9 @@ type Settings struct {
 }
 
 // RunConfig builds the run that s declares: every setting copied to its
-// RunConfig field, and the arrival set from its spec (RunConfig.SetArrival,
-// whose error it returns).
+// RunConfig field, and the arrival realized from its spec (see Arrival); a
+// spec that names no valid process, rate or workload for a replay is its
+// error.
 func (s Settings) RunConfig() (RunConfig, error) {
 	cfg := RunConfig{
 		Workload:       s.Workload,
@@ -84,7 +87,7 @@ func (s Settings) RunConfig() (RunConfig, error) {
 		Shard:          s.Shard,
 		StartAt:        s.StartAt,
 	}
-	if err := cfg.SetArrival(s.Arrival); err != nil {
+	if err := cfg.setArrival(s.Arrival); err != nil {
 		return RunConfig{}, err
 	}
 	return cfg, nil

@@ -30,40 +30,23 @@ import (
 // the runner's plain shape it leaves to the strict reader: the caller then
 // scores in memory, which names the file, line and field of the error.
 func scoreRunDirStreaming(dir string, opts Options, out io.Writer) (*report.Report, error) {
-	rep, _, err := runDirCounting(dir, opts, out)
-	return rep, err
-}
-
-// runDirCounting is scoreRunDirStreaming that also counts the
-// attempts (every line, retries included) sent before the window's end,
-// for the generator's delivered rate (scorer.RunDirCounting).
-func runDirCounting(dir string, opts Options, out io.Writer) (*report.Report, int, error) {
-	rep, idx, err := scoreRunDirStreamed(dir, opts, out)
-	if err != nil {
-		return nil, 0, err
-	}
-	return rep, idx.sentBeforeEnd, nil
-}
-
-// scoreRunDirStreamed does the work of scoreRunDirStreaming.
-func scoreRunDirStreamed(dir string, opts Options, out io.Writer) (*report.Report, *outcomeIndex, error) {
 	cs, err := schedule.ReadCompact(filepath.Join(dir, record.ScheduleFile))
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	prev, err := readPreviousReportHead(filepath.Join(dir, record.ReportFile))
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	opts = optionsFromPrevious(opts, prev, &cs.Head)
 	set, err := resolveScoreSetup(opts, cs.Head.WindowMS, cs.Head.ScheduleLagToleranceMS)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	outPath := filepath.Join(dir, record.OutcomesFile)
 	idx, outSHA, err := indexOutcomes(outPath, cs)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	t := newScoreTally(set, false)
 	defer t.pop.close()
@@ -83,7 +66,7 @@ func scoreRunDirStreamed(dir string, opts Options, out io.Writer) (*report.Repor
 	}
 	audits := newAuditTally()
 	if err := scoreOutcomeLines(outPath, cs, idx, set, audits, emit); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	for i := range cs.Len() {
 		if idx.final[i] != 0 || !set.inWindow(cs.Scheduled[i]) {
@@ -92,27 +75,27 @@ func scoreRunDirStreamed(dir string, opts Options, out io.Writer) (*report.Repor
 		rec := scoreRecord{id: string(cs.ID(i)), class: cs.Class(i), adapter: cs.Adapter(i), turn: cs.Turn(i), status: record.StatusNotSent,
 			scheduled: cs.Scheduled[i], errMsg: report.NoOutcomeRecordError}
 		if err := emit(&rec); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
 	if t.r.Offered == 0 {
-		return nil, nil, schedule.ErrStreamDeclined // the in-memory path says why
+		return nil, schedule.ErrStreamDeclined // the in-memory path says why
 	}
 	if bw != nil {
 		if err := bw.Flush(); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
 	rep, err := t.finish()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	audits.finish(rep)
 	rep.Inputs.WorkloadSHA256 = cs.Head.WorkloadSHA256
 	rep.Inputs.ScheduleSHA256 = cs.SHA256
 	rep.Inputs.OutcomesSHA256 = outSHA
 	carryPrevious(rep, prev)
-	return rep, idx, nil
+	return rep, nil
 }
 
 // outcomeIndex says, per schedule entry, which line of outcomes.jsonl holds
@@ -123,9 +106,6 @@ type outcomeIndex struct {
 	attempt []int32
 	// entry[k] is the entry of line k+1 (-1 for a blank line).
 	entry []int32
-	// sentBeforeEnd counts the attempts sent before the window's end,
-	// filled by the second pass.
-	sentBeforeEnd int
 	// firstTry maps a retried entry to its first attempt's line.
 	firstTry map[int32]int32
 	attempts map[int32][]int32
@@ -308,9 +288,6 @@ func scoreOutcomeLine(o *record.Outcome, number int, cs *schedule.Compact, idx *
 		rec.adapter = cs.Adapter(int(i))
 	}
 	rec.turn = cs.Turn(int(i))
-	if o.SentMS != nil && *o.SentMS < set.window[1] {
-		idx.sentBeforeEnd++
-	}
 	line32 := int32(number)
 	if idx.final[i] != line32 {
 		if idx.firstTry[i] == line32 {

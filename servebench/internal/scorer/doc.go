@@ -1,10 +1,9 @@
-// Package scorer holds what the run and its live metrics use of package
-// score beyond score's public API: the torn-line marker an outcome file's
-// reader shares with the merge of shards, one record's latencies by the
-// scorer's rules, and the streamed run-directory scorer that also counts
-// the attempts sent inside the window.
+// Package scorer holds what the run, its live metrics and the merge of
+// shards use of the scorer beyond package score's public API: the
+// torn-line marker an outcome file's reader shares with the merge, and one
+// record's latencies by the scorer's rules.
 //
-// Package score installs Measure and the counting scorer when it is
-// initialised, so a caller imports score as well (the run and live metrics
-// do).
+// Package score installs Measure when it is initialised (the rules live
+// with the scorer's record type), so a caller of Measure imports score as
+// well; the run and the live metrics do.
 package scorer
