@@ -122,6 +122,31 @@ func TestPrefixCacheEngineRateOnRescore(t *testing.T) {
 	}
 }
 
+// TestRescoreKeepsWhatOnlyTheRunMeasured: scoring a run directory again
+// keeps what the run sampled beside its requests, each replica's metrics
+// behind a gateway among them, in memory and streamed.
+func TestRescoreKeepsWhatOnlyTheRunMeasured(t *testing.T) {
+	s, outs := runDirFixture()
+	prev := &report.Report{BackendMetrics: []report.BackendMetrics{
+		{EngineMetrics: report.EngineMetrics{URL: "http://replica-1/metrics"}}, {EngineMetrics: report.EngineMetrics{URL: "http://replica-2/metrics"}}}}
+	for _, streamedToo := range []bool{false, true} {
+		dir := writeRunDir(t, s, outs, prev)
+		var r *report.Report
+		var err error
+		if streamedToo {
+			r, err = scoreRunDirStreaming(dir, Options{}, &bytes.Buffer{})
+		} else {
+			r, err = RunDir(dir, Options{})
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.BackendMetrics) != 2 || r.BackendMetrics[0].URL != "http://replica-1/metrics" || r.BackendMetrics[1].URL != "http://replica-2/metrics" {
+			t.Fatalf("streamed %v: backend metrics %+v, want both replicas kept", streamedToo, r.BackendMetrics)
+		}
+	}
+}
+
 // TestPrefixCacheNegativeCountIsRefused: a negative cached_tokens is a
 // malformed record, reported with its field.
 func TestPrefixCacheNegativeCountIsRefused(t *testing.T) {

@@ -154,6 +154,7 @@ func carryPrevious(rep *report.Report, prev *report.Report) {
 	rep.Experiment = prev.Experiment
 	rep.Generator = prev.Generator
 	rep.EngineMetrics = prev.EngineMetrics
+	rep.BackendMetrics = prev.BackendMetrics
 	rep.SetEnginePrefixCacheHitRate(prev.EngineMetrics.PrefixCacheHitRate())
 	// The audits are the scorer's own; a run directory written before
 	// schedule entries carried the rows' prompt lengths keeps its audit.
