@@ -5,19 +5,12 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-
-	"github.com/servebench/servebench/suites"
 )
 
-// TestExamples runs the Go specs of this package and one spec per objective
-// of every contract in contracts/.
+// TestExamples runs the Go specs of this package. The YAML contracts run in
+// package contracts beside it, so that this spec links only what its own
+// imports need.
 func TestExamples(t *testing.T) {
 	RegisterFailHandler(Fail)
-	contracts, err := suites.LoadDir("contracts")
-	if err != nil {
-		t.Fatal(err)
-	}
-	suites.SharedEngine(contracts...)
-	Describe("SLO contracts", func() { suites.Register(contracts...) })
 	RunSpecs(t, "Examples Suite")
 }
