@@ -8,6 +8,7 @@ import (
 
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
+	"github.com/servebench/servebench/servebench/schedule"
 )
 
 // prefixCacheRun is four successful requests of 256 prompt tokens, three
@@ -103,11 +104,24 @@ func TestPrefixCacheEngineRateOnRescore(t *testing.T) {
 	s, outs := runDirFixture()
 	prev := &report.Report{EngineMetrics: &report.EngineMetrics{URL: "http://engine/metrics", Counters: map[string]float64{
 		`vllm:prefix_cache_hits_total{model_name="m"}`: 30, `vllm:prefix_cache_queries_total{model_name="m"}`: 120}}}
-	for _, streamedToo := range []bool{false, true} {
+	for streamedToo, r := range rescoredBothWays(t, s, outs, prev) {
+		if r.PrefixCache == nil || r.PrefixCache.RequestsReporting != 0 || r.PrefixCache.HitRate != nil {
+			t.Fatalf("streamed %v: prefix_cache %+v, want the engine's rate alone", streamedToo, r.PrefixCache)
+		}
+		wantFloat(t, "engine hit rate", r.PrefixCache.EngineHitRate, 0.25)
+	}
+}
+
+// rescoredBothWays scores a run directory of s, outs and the report prev
+// again, in memory ([false]) and streamed ([true]).
+func rescoredBothWays(t *testing.T, s *schedule.Schedule, outs []record.Outcome, prev *report.Report) map[bool]*report.Report {
+	t.Helper()
+	out := map[bool]*report.Report{}
+	for _, streamed := range []bool{false, true} {
 		dir := writeRunDir(t, s, outs, prev)
 		var r *report.Report
 		var err error
-		if streamedToo {
+		if streamed {
 			r, err = scoreRunDirStreaming(dir, Options{}, &bytes.Buffer{})
 		} else {
 			r, err = RunDir(dir, Options{})
@@ -115,11 +129,9 @@ func TestPrefixCacheEngineRateOnRescore(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.PrefixCache == nil || r.PrefixCache.RequestsReporting != 0 || r.PrefixCache.HitRate != nil {
-			t.Fatalf("streamed %v: prefix_cache %+v, want the engine's rate alone", streamedToo, r.PrefixCache)
-		}
-		wantFloat(t, "engine hit rate", r.PrefixCache.EngineHitRate, 0.25)
+		out[streamed] = r
 	}
+	return out
 }
 
 // TestRescoreKeepsWhatOnlyTheRunMeasured: scoring a run directory again
@@ -129,18 +141,7 @@ func TestRescoreKeepsWhatOnlyTheRunMeasured(t *testing.T) {
 	s, outs := runDirFixture()
 	prev := &report.Report{BackendMetrics: []report.BackendMetrics{
 		{EngineMetrics: report.EngineMetrics{URL: "http://replica-1/metrics"}}, {EngineMetrics: report.EngineMetrics{URL: "http://replica-2/metrics"}}}}
-	for _, streamedToo := range []bool{false, true} {
-		dir := writeRunDir(t, s, outs, prev)
-		var r *report.Report
-		var err error
-		if streamedToo {
-			r, err = scoreRunDirStreaming(dir, Options{}, &bytes.Buffer{})
-		} else {
-			r, err = RunDir(dir, Options{})
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	for streamedToo, r := range rescoredBothWays(t, s, outs, prev) {
 		if len(r.BackendMetrics) != 2 || r.BackendMetrics[0].URL != "http://replica-1/metrics" || r.BackendMetrics[1].URL != "http://replica-2/metrics" {
 			t.Fatalf("streamed %v: backend metrics %+v, want both replicas kept", streamedToo, r.BackendMetrics)
 		}
