@@ -8,12 +8,12 @@ import (
 	"github.com/onsi/gomega/types"
 )
 
-// HaveErrorRateBelow succeeds when the report's error rate is at most
-// fraction. Errors are the offered requests that did not end in protocol
-// success (offered - protocol successes: HTTP and stream errors, timeouts,
-// rejections, cancellations, unsent requests and empty outputs), divided by
-// offered. Latency and quality do not enter it; use HaveAttainmentAtLeast
-// for those.
+// HaveErrorRateBelow succeeds when the report's error rate
+// (report.Report.ErrorRate) is at most fraction. Errors are the offered
+// requests that did not end in protocol success (offered - protocol
+// successes: HTTP and stream errors, timeouts, rejections, cancellations,
+// unsent requests and empty outputs), divided by offered. Latency and
+// quality do not enter it; use HaveAttainmentAtLeast for those.
 //
 //	Expect(report).To(matchers.HaveErrorRateBelow(0.01))
 //	Expect(report).To(matchers.HaveErrorRateBelow(0)) // no request may fail
@@ -45,8 +45,7 @@ func (m errorRateMatcher) evaluate(actual any) (errorRateVerdict, error) {
 	if err != nil {
 		return errorRateVerdict{}, err
 	}
-	errs := r.Offered - r.ProtocolSuccesses
-	rate := float64(errs) / float64(r.Offered)
+	rate, errs, _ := r.ErrorRate()
 	return errorRateVerdict{report: r, errors: errs, rate: rate, pass: rate <= m.limit}, nil
 }
 

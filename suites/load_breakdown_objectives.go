@@ -87,7 +87,7 @@ func (d *decoder) breakdownPercentiles(list *yaml.Node, at string) {
 		path := fmt.Sprintf("%s[%d]", at, i)
 		if mn := childValue(e, "metric"); mn != nil && mn.Kind == yaml.ScalarNode {
 			name := strings.TrimSuffix(mn.Value, "_ms")
-			if _, known := Metrics[name]; known && !slices.Contains(breakdownMetrics, name) {
+			if _, known := report.MetricNamed(name); known && !slices.Contains(breakdownMetrics, name) {
 				d.errorf(mn, path+".metric", "a breakdown value keeps only %s: %s is judged on the whole cohort (objectives.percentiles)",
 					strings.Join(breakdownMetrics, ", "), mn.Value)
 			}

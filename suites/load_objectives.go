@@ -7,24 +7,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/servebench/servebench/servebench/capacity"
-	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
 )
-
-// Metrics maps the metric names a contract may use in a percentile
-// objective to the report's metrics.
-var Metrics = map[string]record.Metric{
-	"ttft":                record.MetricTTFT,
-	"ttft_from_scheduled": record.MetricTTFTFromScheduled,
-	"tpot":                record.MetricTPOT,
-	"itl":                 record.MetricITL,
-	"chunk_gap":           record.MetricChunkGap,
-	"max_gap":             report.MetricMaxGap,
-	"e2e":                 record.MetricE2E,
-	"last_token":          record.MetricLastToken,
-	"schedule_lag":        record.MetricScheduleLag,
-	"client_queue":        record.MetricClientQueue,
-}
 
 // objectives reads the objectives section.
 func (d *decoder) objectives(m *mapping, c *Contract) {
@@ -100,7 +84,7 @@ func (d *decoder) percentileList(n *yaml.Node, at string) []PercentileObjective 
 		ok := true
 		if d.required(pm, "metric") {
 			name := d.str(pm, "metric")
-			if po.Metric, ok = Metrics[strings.TrimSuffix(name, "_ms")]; !ok && name != "" {
+			if po.Metric, ok = report.MetricNamed(name); !ok && name != "" {
 				d.errorf(pm.get("metric"), pm.field("metric"), "unknown metric %q (want one of %s)", name, strings.Join(metricNames(), ", "))
 			}
 		}
@@ -171,14 +155,8 @@ func (d *decoder) capacity(o *mapping, obj Objectives, sweep bool) *CapacityObje
 	return co
 }
 
-// metricNames lists the metric names in a stable order.
-func metricNames() []string {
-	names := make([]string, 0, len(Metrics))
-	for k := range Metrics {
-		names = append(names, k)
-	}
-	return sorted(names)
-}
+// metricNames lists the metric names a contract may use, sorted.
+func metricNames() []string { return sorted(report.MetricNames()) }
 
 // drift reads `drift: {max_growth: G}`: no p99 may grow by more than the
 // fraction G of its start value over the run.

@@ -113,3 +113,16 @@ func (r *Report) LoadDelivered() error {
 	}
 	return fmt.Errorf("%w: %s", ErrLoadNotDelivered, strings.Join(r.InvalidReasons, "; "))
 }
+
+// ErrorRate is the share of offered requests that did not end in protocol
+// success: errors = offered - protocol successes (HTTP and stream errors,
+// timeouts, rejections, cancellations, unsent requests and empty outputs),
+// over offered. Latency and quality do not enter it. ok is false when
+// nothing was offered.
+func (r *Report) ErrorRate() (rate float64, errors int, ok bool) {
+	if r == nil || r.Offered == 0 {
+		return 0, 0, false
+	}
+	errors = r.Offered - r.ProtocolSuccesses
+	return float64(errors) / float64(r.Offered), errors, true
+}

@@ -1,0 +1,139 @@
+package threshold
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/servebench/servebench/internal/numfmt"
+	"github.com/servebench/servebench/servebench/report"
+)
+
+// Outcome is a threshold's verdict on one report.
+type Outcome string
+
+// The outcomes. Only Pass passes the gate: a threshold whose statistic the
+// report does not hold (an empty population, such as ITL when no event was
+// proven to carry one token; nothing offered) is Unjudged, never a pass.
+const (
+	Pass     Outcome = "pass"
+	Fail     Outcome = "fail"
+	Unjudged Outcome = "unjudged"
+)
+
+// Verdict is one threshold's judgment of one report, as thresholds.json
+// holds it.
+type Verdict struct {
+	// Expression is the threshold as given.
+	Expression string `json:"expression"`
+	// Outcome is pass, fail or unjudged.
+	Outcome Outcome `json:"verdict"`
+	// Measured is the statistic's value, in milliseconds for a latency
+	// threshold and in the ratio's unit otherwise; nil when unjudged.
+	Measured *float64 `json:"measured"`
+	// Unit is the unit of Measured and of the bound: "ms", "fraction" or
+	// "req/s".
+	Unit string `json:"unit"`
+	// Bound is the threshold's bound in Unit.
+	Bound float64 `json:"bound"`
+	// Detail says what was measured: the population and its size, or the
+	// counts behind a ratio; when unjudged, why no value was measured.
+	Detail string `json:"detail"`
+}
+
+// Passed reports whether the verdict passes the gate.
+func (v Verdict) Passed() bool { return v.Outcome == Pass }
+
+// Line is the verdict's one line for people, the same wherever it is
+// shown: "PASS ttft_p99<=500ms: measured 85.2 ms (p99 over 120 successful
+// requests)", "UNJUDGED itl_p99<=20ms: no value (…)".
+func (v Verdict) Line() string {
+	outcome := strings.ToUpper(string(v.Outcome))
+	if v.Measured == nil {
+		return fmt.Sprintf("%s %s: no value (%s)", outcome, v.Expression, v.Detail)
+	}
+	value := numfmt.Compact(*v.Measured)
+	if v.Unit == "ms" {
+		value = numfmt.MS(*v.Measured)
+	} else if v.Unit == "req/s" {
+		value += " req/s"
+	}
+	return fmt.Sprintf("%s %s: measured %s (%s)", outcome, v.Expression, value, v.Detail)
+}
+
+// Judge judges the threshold on r. A latency percentile is read with
+// report.Report.Percentile, over the metric's own population.
+func (t Threshold) Judge(r *report.Report) Verdict {
+	v := Verdict{Expression: t.Expr, Outcome: Unjudged, Bound: t.Bound, Unit: t.unit()}
+	if r == nil {
+		v.Detail = "no report"
+		return v
+	}
+	var value float64
+	if t.Latency() {
+		measured, n, population, err := r.Percentile(t.Metric, t.P)
+		if err != nil {
+			v.Detail = err.Error()
+			return v
+		}
+		value = measured
+		v.Detail = fmt.Sprintf("p%s over %s, n = %d", strings.TrimPrefix(report.PercentileKey(t.P), "p"), population, n)
+	} else {
+		measured, detail, ok := ratios[t.Statistic].measure(r)
+		v.Detail = detail
+		if !ok {
+			return v
+		}
+		value = measured
+	}
+	v.Measured = &value
+	v.Outcome = Fail
+	if t.Op.holds(value, t.Bound) {
+		v.Outcome = Pass
+	}
+	return v
+}
+
+// unit is the unit of the threshold's statistic.
+func (t Threshold) unit() string {
+	switch {
+	case t.Latency():
+		return "ms"
+	case ratios[t.Statistic].fraction:
+		return "fraction"
+	default:
+		return "req/s"
+	}
+}
+
+// JudgeAll judges every threshold on r, in order.
+func JudgeAll(ts []Threshold, r *report.Report) []Verdict {
+	out := make([]Verdict, len(ts))
+	for i, t := range ts {
+		out[i] = t.Judge(r)
+	}
+	return out
+}
+
+// AllPassed reports whether every verdict passes: a fail or an unjudged
+// threshold fails the gate.
+func AllPassed(vs []Verdict) bool {
+	for _, v := range vs {
+		if !v.Passed() {
+			return false
+		}
+	}
+	return true
+}
+
+// Levels lists the percentiles below 100 the latency thresholds name, for
+// the scorer to keep (score.Options.Percentiles): a run's report answers
+// them without its raw samples.
+func Levels(ts []Threshold) []float64 {
+	var ps []float64
+	for _, t := range ts {
+		if t.Latency() && t.P < 100 {
+			ps = append(ps, t.P)
+		}
+	}
+	return ps
+}
