@@ -136,6 +136,7 @@ var abRefusedFlags = []refusedFlag{
 	{"base-url", "--base-url and --metrics-url are replaced by their --baseline- and --candidate- forms", false},
 	{"metrics-url", "--base-url and --metrics-url are replaced by their --baseline- and --candidate- forms", false},
 	{"require-attainment", "the comparison is the verdict", false},
+	{"threshold", "the comparison is the verdict", false},
 	{"shard", "each round's runs get their own IDs and run whole, in turn", false},
 	{"start-at", "each round's runs get their own IDs and run whole, in turn", false},
 	{"run-id", "each round's runs get their own IDs and run whole, in turn", false},

@@ -63,6 +63,6 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		fmt.Fprintf(stderr, "merged run directory: %s\n", *output)
-		return verdictExitCode(rep, -1, stderr)
+		return verdictExitCode(rep, -1, true, stderr)
 	})
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/schedule"
 	"github.com/servebench/servebench/servebench/score"
+	"github.com/servebench/servebench/servebench/threshold"
 )
 
 func init() {
@@ -45,6 +46,7 @@ type runFlags struct {
 	adapters         adapterFlags
 	history          conversationHistoryFlag
 	images           imageFlags
+	thresholds       thresholdFlag
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
@@ -80,7 +82,8 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.requestsInReport, "requests-in-report", false, "also keep every request's entry in report.json (memory then grows with the run's length)")
 	fs.DurationVar(&f.metricsInterval, "metrics-interval", enginemetrics.DefaultInterval, "with --metrics-url: scrape this often through the measurement and put the series in the report (0: only before and after)")
 	fs.StringVar(&f.output, "output", "", "run directory for schedule.json, outcomes.jsonl and report.json (required)")
-	fs.Float64Var(&f.requireAttainment, "require-attainment", -1, "exit 3 when a valid run's attainment is below this fraction")
+	fs.Float64Var(&f.requireAttainment, "require-attainment", -1, "exit 3 when a valid run's attainment is below this fraction (the shorthand of --threshold attainment>=X)")
+	fs.Var(&f.thresholds, "threshold", thresholdHelp)
 	fs.StringVar(&f.format, "format", "text", "report on stdout: text, json or html")
 	fs.StringVar(&f.lengthControl, "length-control", string(defaults.LengthControl), "how ignore_eos rows are sent: ignore_eos, ignore_eos+min_tokens or unsupported")
 	fs.BoolVar(&f.keepText, "keep-text", false, "keep every response's text in the outcome records")
@@ -142,7 +145,8 @@ func (f *runFlags) execute(ctx context.Context, cfg servebench.RunConfig, stdout
 		return 1
 	}
 	fmt.Fprintf(stderr, "run directory: %s\n", res.Dir)
-	return verdictExitCode(res.Report, f.requireAttainment, stderr)
+	thresholdsPassed := f.thresholds.judgeRun(res.Report, res.Dir, stderr)
+	return verdictExitCode(res.Report, f.requireAttainment, thresholdsPassed, stderr)
 }
 
 // processNames lists the arrival processes for the flag's help.
@@ -222,6 +226,9 @@ func (f *runFlags) settings() (servebench.Settings, error) {
 	if err := f.checkFlags(); err != nil {
 		return s, err
 	}
+	if err := f.checkThresholds(); err != nil {
+		return s, err
+	}
 	if err := schedule.CheckPrintableName("--model", f.model); err != nil {
 		return s, err
 	}
@@ -242,7 +249,7 @@ func (f *runFlags) settings() (servebench.Settings, error) {
 		EngineMetrics: servebench.EngineMetricsConfig{URL: f.metricsURL, Interval: metricsIntervalFlag(f.metricsInterval)},
 		Score: score.Options{SLO: report.SLO{
 			TTFT: f.ttftSLO, TPOT: f.tpotSLO, E2E: f.e2eSLO, TTFTFromScheduled: f.ttftFromScheduled,
-		}},
+		}, Percentiles: threshold.Levels(f.thresholds.parsed)},
 		Client: c,
 	}
 	for _, apply := range []func(*servebench.Settings) error{

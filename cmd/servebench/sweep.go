@@ -19,7 +19,8 @@ func init() {
 // runSweep is the sweep command: the run command's flags, a list of rates
 // (or "auto") instead of one, and a capacity rule. It writes sweep.json
 // and sweep.html in the output directory and exits 0 when a tested rate
-// passed, 4 when none did, 1 on bad input.
+// passed, 3 when a --threshold failed at the selected point, 4 when no
+// rate passed, 1 on bad input.
 func runSweep(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("servebench sweep", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -137,7 +138,15 @@ func (f *runFlags) executeSweep(ctx context.Context, cfg servebench.RunConfig, p
 		fmt.Fprintf(stderr, "servebench sweep: %v\n", err)
 		return 1
 	}
-	return sweepExitCode(sweep, plan.Users != nil, stderr)
+	code := sweepExitCode(sweep, plan.Users != nil, stderr)
+	switch {
+	case code == 0 && !f.thresholds.judgeSweep(sweep, cfg.OutputDir, stderr):
+		fmt.Fprintln(stderr, "servebench sweep: a threshold did not pass at the selected point (an unjudged one, with no value, does not pass either)")
+		return 3
+	case code != 0 && f.thresholds.given():
+		fmt.Fprintln(stderr, "servebench sweep: thresholds not judged: no point was selected")
+	}
+	return code
 }
 
 // sweepExitCode is 0 when a tested rate (or number of users, in a user

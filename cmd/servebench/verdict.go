@@ -23,8 +23,9 @@ func printReport(w io.Writer, r *report.Report, format string) error {
 }
 
 // verdictExitCode maps a run's report to the exit code: 2 when the load was
-// not delivered, 3 when a valid run missed the required attainment, else 0.
-func verdictExitCode(r *report.Report, requireAttainment float64, stderr io.Writer) int {
+// not delivered, 3 when a valid run missed the required attainment or a
+// threshold did not pass (thresholdsPassed false), else 0.
+func verdictExitCode(r *report.Report, requireAttainment float64, thresholdsPassed bool, stderr io.Writer) int {
 	if !r.Valid {
 		fmt.Fprintln(stderr, "load not delivered: the run is not evidence for its offered rate")
 		for _, why := range r.InvalidReasons {
@@ -38,6 +39,10 @@ func verdictExitCode(r *report.Report, requireAttainment float64, stderr io.Writ
 			got = fmt.Sprintf("%.3f", *r.Attainment)
 		}
 		fmt.Fprintf(stderr, "attainment %s (%d of %d offered) is below the required %.3f\n", got, r.Qualified, r.Offered, requireAttainment)
+		return 3
+	}
+	if !thresholdsPassed {
+		fmt.Fprintln(stderr, "a threshold did not pass (an unjudged one, with no value, does not pass either)")
 		return 3
 	}
 	return 0
