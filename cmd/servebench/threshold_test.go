@@ -1,0 +1,224 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/servebench/servebench/fixtures/simengine"
+	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
+	"github.com/servebench/servebench/servebench/threshold"
+)
+
+// thresholdRunArgs are a run of 8 four-token requests against url.
+func thresholdRunArgs(t *testing.T, url, out string) []string {
+	return []string{"run", "--base-url", url, "--model", "simengine-tiny", "--endpoint", "chat",
+		"--workload", writeWorkload(t, twoRows), "--arrival", "constant", "--rate", "40", "--count", "8",
+		"--schedule-lag-tolerance", "2s", "--output", out, "--no-progress"}
+}
+
+// readThresholdsFile reads dir/thresholds.json.
+func readThresholdsFile(t *testing.T, dir string) threshold.File {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, threshold.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f threshold.File
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func TestRunThresholdsPassExitZero(t *testing.T) {
+	url := startSim(t, nil)
+	out := filepath.Join(t.TempDir(), "run")
+	// ttft_p97.5 is no stored percentile: report.json keeps it because a
+	// threshold names it.
+	code, _, stderr := runCLI(append(thresholdRunArgs(t, url, out),
+		"--threshold", "ttft_p99<=30s", "--threshold", "ttft_p97.5<=30s", "--threshold", "attainment>=1", "--threshold", "error_rate<=0")...)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
+	}
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`(?m)^PASS ttft_p99<=30s: measured [0-9.]+ ms \(p99 over [^,]+, n = 8\)$`),
+		regexp.MustCompile(`(?m)^PASS ttft_p97.5<=30s: measured [0-9.]+ ms \(p97.5 over [^,]+, n = 8\)$`),
+		regexp.MustCompile(`(?m)^PASS attainment>=1: measured 1 \(8 of 8 offered qualified\)$`),
+		regexp.MustCompile(`(?m)^PASS error_rate<=0: measured 0 \(0 of 8 offered did not succeed\)$`),
+	} {
+		if !want.MatchString(stderr) {
+			t.Errorf("stderr lacks %s:\n%s", want, stderr)
+		}
+	}
+	f := readThresholdsFile(t, out)
+	if !f.Pass || len(f.Judged) != 1 || len(f.Judged[0].Verdicts) != 4 || f.Judged[0].Verdicts[2].Expression != "attainment>=1" {
+		t.Fatalf("thresholds.json: %+v", f)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "manifest.json"))
+	if err != nil || !strings.Contains(string(b), `"path": "thresholds.json"`) {
+		t.Fatalf("manifest.json does not list thresholds.json: %v\n%s", err, b)
+	}
+	rep, err := report.ReadFile(filepath.Join(out, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, kept := rep.Percentiles[record.MetricTTFT].Extra["p97.5"]; !kept {
+		t.Fatalf("report.json does not keep the p97.5 TTFT a threshold names: %+v", rep.Percentiles[record.MetricTTFT])
+	}
+}
+
+func TestRunThresholdFailsExitThree(t *testing.T) {
+	url := startSim(t, nil)
+	out := filepath.Join(t.TempDir(), "run")
+	code, _, stderr := runCLI(append(thresholdRunArgs(t, url, out),
+		"--threshold", "attainment>=1", "--threshold", "ttft_p99<=1us")...)
+	if code != 3 {
+		t.Fatalf("exit %d (want 3), stderr:\n%s", code, stderr)
+	}
+	fail := regexp.MustCompile(`(?m)^FAIL ttft_p99<=1us: measured [0-9.]+ ms \(p99 over [^,]+, n = 8\)$`)
+	if !fail.MatchString(stderr) || !strings.Contains(stderr, "PASS attainment>=1: measured 1 (8 of 8 offered qualified)\n") ||
+		!strings.Contains(stderr, "a threshold did not pass (an unjudged one, with no value, does not pass either)\n") {
+		t.Fatalf("stderr:\n%s", stderr)
+	}
+	f := readThresholdsFile(t, out)
+	if f.Pass || f.Judged[0].Verdicts[1].Outcome != threshold.Fail || f.Judged[0].Verdicts[1].Bound != 0.001 {
+		t.Fatalf("thresholds.json: %+v", f)
+	}
+}
+
+func TestRunUnjudgedThresholdExitThree(t *testing.T) {
+	// Without --logprobs no event is proven to carry one token: the ITL
+	// population is empty, and a threshold on it is not a pass.
+	url := startSim(t, nil)
+	out := filepath.Join(t.TempDir(), "run")
+	code, _, stderr := runCLI(append(thresholdRunArgs(t, url, out), "--threshold", "itl_p99<=1h")...)
+	if code != 3 || !regexp.MustCompile(`(?m)^UNJUDGED itl_p99<=1h: no value \(percentile of itl_ms: the population is empty \(.+\)\)$`).MatchString(stderr) {
+		t.Fatalf("exit %d (want 3), stderr:\n%s", code, stderr)
+	}
+	if v := readThresholdsFile(t, out).Judged[0].Verdicts[0]; v.Outcome != threshold.Unjudged || v.Measured != nil {
+		t.Fatalf("thresholds.json verdict: %+v", v)
+	}
+}
+
+// countingServer counts the requests it is sent.
+func countingServer(t *testing.T) (string, *atomic.Int64) {
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		_, _ = io.Copy(io.Discard, r.Body)
+		http.Error(w, "no", http.StatusTeapot)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL, &n
+}
+
+func TestMalformedThresholdExitsOneBeforeAnyLoad(t *testing.T) {
+	url, sent := countingServer(t)
+	for _, tc := range []struct{ command, expr, want string }{
+		{"run", "ttft_p99<=fast", `servebench run: --threshold "ttft_p99<=fast": the bound "fast" is not a duration (e.g. 500ms)`},
+		{"run", "p(99)<500", `servebench run: --threshold "p(99)<500": unknown statistic "p(99)" (want attainment, wilson_lower, error_rate, qualified_rate, or METRIC_pP with METRIC one of ttft, ttft_from_scheduled, tpot, itl, chunk_gap, max_gap, e2e, last_token, schedule_lag, client_queue and P a percentile, e.g. ttft_p99)`},
+		{"run", "attainment=>0.9", `servebench run: --threshold "attainment=>0.9": unknown comparison "=>" (want <, <=, > or >=)`},
+		{"sweep", "attainment>=95%", `servebench sweep: --threshold "attainment>=95%": the bound "95%" is not a number (e.g. 0.95)`},
+	} {
+		out := filepath.Join(t.TempDir(), "out")
+		args := []string{tc.command, "--base-url", url, "--model", "m", "--endpoint", "chat", "--workload", writeWorkload(t, twoRows),
+			"--arrival", "constant", "--count", "4", "--output", out, "--no-progress", "--threshold", "attainment>=0.5", "--threshold", tc.expr}
+		if tc.command == "run" {
+			args = append(args, "--rate", "10")
+		} else {
+			args = append(args, "--rates", "10")
+		}
+		code, _, stderr := runCLI(args...)
+		if code != 1 || strings.TrimSpace(stderr) != tc.want {
+			t.Errorf("%s --threshold %q: exit %d, stderr %q; want 1 and %q", tc.command, tc.expr, code, stderr, tc.want)
+		}
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("%s --threshold %q: the output directory was created (%v)", tc.command, tc.expr, err)
+		}
+	}
+	if n := sent.Load(); n != 0 {
+		t.Fatalf("%d requests were sent before the malformed threshold was refused", n)
+	}
+}
+
+func TestThresholdRefusedWhereNoRunIsJudged(t *testing.T) {
+	wl := writeWorkload(t, twoRows)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--base-url", "http://127.0.0.1:1", "--model", "m", "--workload", wl, "--count", "1", "--rate", "1", "--output", "o",
+			"--shard", "0/2", "--run-id", "0190a5c4-0000-7000-8000-000000000000", "--start-at", "2030-01-01T00:00:00Z", "--threshold", "attainment>=0.9"},
+			"servebench run: --threshold with --shard: a shard's report is one part of the run, not the run; give the thresholds to a run without --shard"},
+		{[]string{"ab", "--threshold", "attainment>=0.9"}, "--threshold is refused: the comparison is the verdict"},
+		{[]string{"k8s", "job", "--base-url", "http://127.0.0.1:1", "--model", "m", "--workload", wl, "--count", "1", "--rate", "1", "--output", "/out",
+			"--image", "i", "--volume-claim", "v", "--threshold", "attainment>=0.9"},
+			"servebench k8s job: --threshold: each of the Job's pods runs one shard, and a shard's report is one part of the run, not the run"},
+	} {
+		code, _, stderr := runCLI(tc.args...)
+		if code != 1 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 1 and %q", tc.args, code, stderr, tc.want)
+		}
+	}
+}
+
+func TestNotDeliveredWinsOverAFailedThreshold(t *testing.T) {
+	att := 0.5
+	r := &report.Report{Offered: 2, Qualified: 1, Attainment: &att, InvalidReasons: []string{"1 of 2 offered requests were never sent"}}
+	var stderr strings.Builder
+	if code := verdictExitCode(r, 0.9, false, &stderr); code != 2 {
+		t.Fatalf("invalid run with a failed threshold: exit %d, want 2\n%s", code, stderr.String())
+	}
+	r.Valid = true
+	if code := verdictExitCode(r, -1, false, io.Discard); code != 3 {
+		t.Fatalf("valid run with a failed threshold: exit %d, want 3", code)
+	}
+	if code := verdictExitCode(r, -1, true, io.Discard); code != 0 {
+		t.Fatalf("valid run with every threshold passed: exit %d, want 0", code)
+	}
+}
+
+func TestSweepThresholdsJudgeTheSelectedPoint(t *testing.T) {
+	url := startSim(t, nil)
+	args := []string{"sweep", "--rates", "5,10", "--base-url", url, "--model", "simengine-tiny", "--endpoint", "chat",
+		"--workload", writeWorkload(t, twoRows), "--arrival", "constant", "--duration", "500ms",
+		"--schedule-lag-tolerance", "2s", "--no-backlog-growth=false", "--no-progress", "--threshold", "attainment>=1"}
+	out := t.TempDir()
+	code, _, stderr := runCLI(append(args, "--output", out)...)
+	if code != 0 || !strings.Contains(stderr, "thresholds at the selected point (10 req/s, rate-10):\n  PASS attainment>=1: measured 1 (5 of 5 offered qualified)\n") {
+		t.Fatalf("exit %d (want 0), stderr:\n%s", code, stderr)
+	}
+	f := readThresholdsFile(t, out)
+	if !f.Pass || len(f.Judged) != 1 || f.Judged[0].OfferedRPS == nil || *f.Judged[0].OfferedRPS != 10 || f.Judged[0].RunDir != "rate-10" {
+		t.Fatalf("thresholds.json: %+v", f)
+	}
+	out = t.TempDir()
+	code, _, stderr = runCLI(append(args, "--output", out, "--threshold", "e2e_p50<1us")...)
+	if code != 3 || !regexp.MustCompile(`(?m)^  FAIL e2e_p50<1us: measured [0-9.]+ ms \(p50 over [^,]+, n = 5\)$`).MatchString(stderr) ||
+		!strings.Contains(stderr, "servebench sweep: a threshold did not pass at the selected point (an unjudged one, with no value, does not pass either)\n") {
+		t.Fatalf("exit %d (want 3), stderr:\n%s", code, stderr)
+	}
+}
+
+func TestSweepWithNoPassingRateStaysExitFour(t *testing.T) {
+	url := startSim(t, func(c *simengine.Config) { c.ErrorRate = 1 })
+	out := t.TempDir()
+	code, _, stderr := runCLI("sweep", "--rates", "5", "--base-url", url, "--model", "simengine-tiny", "--endpoint", "chat",
+		"--workload", writeWorkload(t, twoRows), "--arrival", "constant", "--duration", "400ms", "--skip-preflight",
+		"--schedule-lag-tolerance", "2s", "--no-backlog-growth=false", "--no-progress", "--output", out, "--threshold", "error_rate<=1")
+	if code != 4 || !strings.Contains(stderr, "servebench sweep: thresholds not judged: no point was selected\n") {
+		t.Fatalf("exit %d (want 4), stderr:\n%s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out, threshold.FileName)); !os.IsNotExist(err) {
+		t.Fatalf("thresholds.json written for a sweep that selected no point: %v", err)
+	}
+}
