@@ -142,3 +142,9 @@ var abRefusedFlags = []refusedFlag{
 	{"run-id", "each round's runs get their own IDs and run whole, in turn", false},
 	{"format", "ab prints the comparison's text summary and writes compare.json and compare.html", false},
 }
+
+// k8sJobRefusedFlags are the run flags k8s job does not take: each of the
+// Job's pods runs one shard, whose report is one part of the run.
+var k8sJobRefusedFlags = []refusedFlag{
+	{"threshold", "each of the Job's pods runs one shard, and a shard's report is one part of the run, not the run", false},
+}

@@ -67,9 +67,9 @@ func runK8sJob(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	var run runFlags
 	var k k8sFlags
-	run.register(fs)
+	run.registerWithout(fs, k8sJobRefusedFlags)
 	k.register(fs)
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseFlags(fs, args, k8sJobRefusedFlags...); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
@@ -101,9 +101,6 @@ func k8sJobSpec(fs *flag.FlagSet, run *runFlags, k *k8sFlags) (kube.JobSpec, err
 	}
 	if run.sharding.shard != "" {
 		return kube.JobSpec{}, errors.New("--shard: the Job gives every pod its shard; use --shards N")
-	}
-	if run.thresholds.given() {
-		return kube.JobSpec{}, errors.New("--threshold: each of the Job's pods runs one shard, and a shard's report is one part of the run, not the run")
 	}
 	if len(run.headers.header) > 0 || run.headers.err != nil {
 		return kube.JobSpec{}, errors.New("--header: its value would be written into the manifest; give the pods the header another way (a gateway's own configuration)")

@@ -20,11 +20,12 @@
 // or input is valid; 1 bad input or usage (a failed preflight, every warmup
 // request failed, an --output that is not empty); 2 the
 // accounting is available but the load was not delivered (a request unsent
-// or sent later than the lag tolerance); 3 attainment below
-// --require-attainment on an otherwise valid run; 4 (sweep) no tested rate
-// passed the capacity rule; 5 (ab, compare) a regression; 6 (ab, compare)
-// inconclusive (0 with --allow-inconclusive) or advisory (one round per
-// side); 130 and 143 (run, sweep, ab, merge) interrupted by SIGINT or
+// or sent later than the lag tolerance); 3 an objective or threshold
+// failed on delivered load (attainment below --require-attainment, a
+// --threshold that did not pass or could not be judged); 4 (sweep) no
+// tested rate passed the capacity rule; 5 (ab, compare) a regression; 6
+// (ab, compare) inconclusive (0 with --allow-inconclusive) or advisory (one
+// round per side); 130 and 143 (run, sweep, ab, merge) interrupted by SIGINT or
 // SIGTERM, the finished work kept.
 package main
 

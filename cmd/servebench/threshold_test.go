@@ -162,7 +162,7 @@ func TestThresholdRefusedWhereNoRunIsJudged(t *testing.T) {
 		{[]string{"ab", "--threshold", "attainment>=0.9"}, "--threshold is refused: the comparison is the verdict"},
 		{[]string{"k8s", "job", "--base-url", "http://127.0.0.1:1", "--model", "m", "--workload", wl, "--count", "1", "--rate", "1", "--output", "/out",
 			"--image", "i", "--volume-claim", "v", "--threshold", "attainment>=0.9"},
-			"servebench k8s job: --threshold: each of the Job's pods runs one shard, and a shard's report is one part of the run, not the run"},
+			"--threshold is refused: each of the Job's pods runs one shard, and a shard's report is one part of the run, not the run"},
 	} {
 		code, _, stderr := runCLI(tc.args...)
 		if code != 1 || !strings.Contains(stderr, tc.want) {
