@@ -85,7 +85,7 @@ func (f *thresholdFlag) judgeSweep(sw *capacity.Sweep, dir string, stderr io.Wri
 	var judged []threshold.Judgment
 	for _, p := range selectedPoints(sw) {
 		j := threshold.Judgment{Repeat: p.Repeat, Verdicts: threshold.JudgeAll(f.parsed, p.Report)}
-		where := ""
+		var where string
 		if p.Users > 0 {
 			j.Users = p.Users
 			where = fmt.Sprintf("%d users", p.Users)
