@@ -35,7 +35,7 @@ go build -o "$bin" ./cmd/servebench
 shot() { # shot PAGE NAME HEIGHT
   local profile
   profile="$(mktemp -d)"
-  "$chrome" --headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update \
+  "$chrome" --headless --no-sandbox --disable-gpu --disable-quic --disable-background-networking --disable-component-update \
     --disable-sync --no-first-run --hide-scrollbars --user-data-dir="$profile" --window-size="1366,$3" \
     --screenshot="$out/png/$2.png" "file://$1" > /dev/null 2>&1
   rm -rf "$profile"

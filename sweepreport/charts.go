@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"image/color"
+	"math"
 	"slices"
 
 	"github.com/servebench/servebench/servebench/capacity"
@@ -26,10 +27,11 @@ type chart struct {
 	Empty   string
 }
 
-// chartW and chartH are a sweep chart's size in points.
+// chartW and chartH are a sweep chart's size in points: chartW is the
+// page's full text width (1,100 px less its margins, at 4/3 px a point).
 const (
-	chartW = 8.5 * vg.Inch
-	chartH = 3.6 * vg.Inch
+	chartW = 800
+	chartH = 320
 )
 
 // series is one quantity against offered rate: every run as a point, and
@@ -154,18 +156,25 @@ func render(p *plot.Plot, caption string) chart {
 func offered(r Rate) *float64 { return r.OfferedRPS }
 
 // kneeLine draws the knee at the mean realized offered rate of its runs
-// (the charts' x), labelled with that rate and the nominal one it
-// stands for, so the line sits at the rate it names.
+// (the charts' x), labelled as the headline names it.
 func (r Result) kneeLine(p *plot.Plot) error {
 	x, ok := r.kneeX()
 	if !ok {
 		return nil
 	}
-	label := fmt.Sprintf("knee: %s req/s offered", numfmt.Shortest(*r.KneeRPS))
-	if realized := numfmt.Fixed(x, 2); realized != numfmt.Fixed(*r.KneeRPS, 2) {
-		label = fmt.Sprintf("knee: %s req/s realized (%s nominal)", realized, numfmt.Shortest(*r.KneeRPS))
+	return vLine(p, x, "knee: "+r.kneeRate())
+}
+
+// kneeRate names the knee: its nominal rate, and the realized mean
+// offered rate of its runs (where the charts draw it) when the two differ
+// at two decimals.
+func (r Result) kneeRate() string {
+	nominal := numfmt.Shortest(*r.KneeRPS) + " req/s"
+	x, ok := r.kneeX()
+	if realized := numfmt.Fixed(x, 2); ok && realized != numfmt.Fixed(*r.KneeRPS, 2) {
+		return nominal + " nominal (" + realized + " req/s realized)"
 	}
-	return vLine(p, x, label)
+	return nominal
 }
 
 // kneeX is the mean realized offered rate of the knee's runs.
@@ -193,12 +202,14 @@ const marksCaption = "One mark per run (repeats of a rate are separate marks, jo
 func (r Result) latencyChart(name string, p50, p90, p99 func(Rate) *float64, boundMS float64) chart {
 	p := plotsvg.New(name+" percentiles against offered rate", "offered rate (req/s, realized)", name+" (ms)")
 	var n int
+	var all []series
 	for i, s := range []series{
 		seriesOf("p50", plotsvg.Palette[0], r.Rates, offered, p50),
 		seriesOf("p90", plotsvg.Palette[4], r.Rates, offered, p90),
 		seriesOf("p99", plotsvg.Palette[1], r.Rates, offered, p99),
 	} {
 		n += len(s.runs)
+		all = append(all, s)
 		if err := s.add(p, []draw.GlyphDrawer{draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}}[i]); err != nil {
 			return chart{Title: p.Title.Text, Empty: err.Error()}
 		}
@@ -206,8 +217,15 @@ func (r Result) latencyChart(name string, p50, p90, p99 func(Rate) *float64, bou
 	if n == 0 {
 		return chart{Title: p.Title.Text, Empty: "no run has this metric"}
 	}
-	p.Y.Min = 0
 	caption := marksCaption
+	if lo, hi, ok := positiveRange(all, boundMS); ok && hi/lo > logAxisSpan {
+		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
+		p.Y.Min, p.Y.Max = math.Pow(10, math.Floor(math.Log10(lo))), hi*1.3
+		p.Y.Label.Text = name + " (ms, log scale)"
+		caption = "The values span more than two decades, so the axis is logarithmic. " + caption
+	} else {
+		p.Y.Min = 0
+	}
 	if boundMS > 0 {
 		p.Y.Max = max(p.Y.Max, boundMS*1.05)
 		if err := hLine(p, boundMS, fmt.Sprintf("SLO bound %g ms", boundMS), plotsvg.Palette[2]); err != nil {
@@ -218,6 +236,29 @@ func (r Result) latencyChart(name string, p50, p90, p99 func(Rate) *float64, bou
 		return chart{Title: p.Title.Text, Empty: err.Error()}
 	}
 	return render(p, caption)
+}
+
+// logAxisSpan is the ratio of the largest to the smallest value past
+// which a latency chart's axis is logarithmic: two decades.
+const logAxisSpan = 100
+
+// positiveRange returns the smallest and largest y of the series' runs
+// and the bound (when declared), and false when any y is not positive (a
+// log axis cannot draw it).
+func positiveRange(all []series, boundMS float64) (lo, hi float64, ok bool) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, s := range all {
+		for _, xy := range s.runs {
+			if !(xy.Y > 0) {
+				return 0, 0, false
+			}
+			lo, hi = math.Min(lo, xy.Y), math.Max(hi, xy.Y)
+		}
+	}
+	if boundMS > 0 {
+		lo, hi = math.Min(lo, boundMS), math.Max(hi, boundMS)
+	}
+	return lo, hi, hi >= lo
 }
 
 // attainmentChart draws attainment with its two-sided Wilson bounds and

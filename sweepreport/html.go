@@ -116,7 +116,7 @@ func (r Result) kneeText() string {
 		}
 		return s
 	}
-	s := fmt.Sprintf("Knee: %g req/s, the %s.", *r.KneeRPS, r.KneeRule)
+	s := fmt.Sprintf("Knee: %s, the %s.", r.kneeRate(), r.KneeRule)
 	if r.FailingNeighborRPS != nil {
 		s += fmt.Sprintf(" %g req/s does not pass.", *r.FailingNeighborRPS)
 	}

@@ -121,21 +121,26 @@ func TestWriteFilesPageIsSelfContained(t *testing.T) {
 	if svgs != 4 || strings.Count(string(page), "no run has this metric") != 2 {
 		t.Fatalf("%d charts, want 4", svgs)
 	}
-	for _, want := range []string{`href="rate-4/run-2/report.html"`, "Knee: 4 req/s", "SLO bound 500 ms", "knee: 4 req/s offered", "target 0.95"} {
+	for _, want := range []string{`href="rate-4/run-2/report.html"`, "Knee: 4 req/s", "SLO bound 500 ms", ">knee: 4 req/s</text>", "target 0.95"} {
 		if !strings.Contains(string(page), want) {
 			t.Errorf("page lacks %q", want)
 		}
 	}
 	// When the knee's runs realized another rate than the nominal one, the
-	// line, drawn at the realized mean, names that rate.
+	// headline and the line, drawn at the realized mean, name both.
 	for i := range res.Rates {
 		if res.Rates[i].RateRPS == 4 {
 			res.Rates[i].OfferedRPS = ptr(3.8)
 		}
 	}
 	var moved strings.Builder
-	if err := res.WriteHTML(&moved); err != nil || !strings.Contains(moved.String(), "knee: 3.80 req/s realized (4 nominal)") {
-		t.Errorf("the knee line does not name the realized rate it is drawn at (%v)", err)
+	if err := res.WriteHTML(&moved); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Knee: 4 req/s nominal (3.80 req/s realized), the highest", ">knee: 4 req/s nominal (3.80 req/s realized)</text>"} {
+		if !strings.Contains(moved.String(), want) {
+			t.Errorf("page lacks %q", want)
+		}
 	}
 	for _, banned := range []string{"<script", "src=\"http", "href=\"http", "url(http", "@import"} {
 		if strings.Contains(string(page), banned) {

@@ -109,44 +109,43 @@ func niceStep(span float64, n int) float64 {
 }
 
 // Render draws p at w × h points and returns the SVG element. The legend,
-// when p has one, is drawn in a column right of the plot rather than over
-// the data.
+// when p has one, is drawn inside the plot area, on a white box, in the
+// corner where it hides the least of what the plot draws (top right, top
+// left, bottom right, bottom left, in that order of preference between
+// equals), whatever p's Legend says about its place. The element marks
+// the plot area with an invisible rect of class plot-area and groups the
+// legend's elements in a g of class legend, so that a test can check
+// that the one lies within the other.
 func Render(p *plot.Plot, w, h vg.Length) (string, error) {
-	return render(p, w, h, true)
-}
-
-// RenderLegendInside draws p at w × h points with its legend where p's
-// Legend places it, over the plot area.
-func RenderLegendInside(p *plot.Plot, w, h vg.Length) (string, error) {
-	return render(p, w, h, false)
-}
-
-func render(p *plot.Plot, w, h vg.Length, legendColumn bool) (string, error) {
 	c := vgsvg.New(w, h)
-	dc := draw.New(c)
+	cov := newCoverage(c)
+	dc := draw.New(cov)
 	legend := p.Legend
-	if legendColumn {
-		p.Legend = plot.NewLegend()
-	}
-	const gap = vg.Length(8)
-	// A sixth more than Liberation Sans needs, for a browser that falls
-	// back to a wider face.
-	width := legend.Rectangle(dc).Size().X * 7 / 6
-	if legendColumn && width > 0 {
-		width = min(width, w/3)
-		p.Draw(draw.Crop(dc, 0, -(width + gap), 0, 0))
-		legend.Top, legend.Left = true, true
-		top := p.Title.TextStyle.Height(p.Title.Text) + p.Title.Padding
-		legend.Draw(draw.Crop(dc, w-width, 0, 0, -top-gap))
-	} else {
-		p.Draw(dc)
-	}
+	p.Legend = plot.NewLegend()
+	p.Draw(dc)
+	area := p.DataCanvas(dc).Rectangle
 	p.Legend = legend
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
 		return "", fmt.Errorf("render chart %q: %w", p.Title.Text, err)
 	}
-	return inline(buf.String(), w, h), nil
+	doc := buf.String()
+	marks := fmt.Sprintf(`<rect class="plot-area" x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="none" stroke="none" />`+"\n",
+		area.Min.X.Points(), area.Min.Y.Points(), (area.Max.X - area.Min.X).Points(), (area.Max.Y - area.Min.Y).Points())
+	if size := legend.Rectangle(dc).Size(); size.X > 0 && size.Y > 0 {
+		g, err := legendGroup(&legend, area, cov, w, h)
+		if err != nil {
+			return "", fmt.Errorf("render chart %q: %w", p.Title.Text, err)
+		}
+		marks += g
+	}
+	// Before the groups vgsvg closes at the end: its origin transform
+	// and the svg.
+	i := strings.LastIndex(doc, "</g>\n</svg>")
+	if i < 0 {
+		return "", fmt.Errorf("render chart %q: no closing group in the SVG", p.Title.Text)
+	}
+	return inline(doc[:i]+marks+doc[i:], w, h), nil
 }
 
 // inline turns vgsvg's standalone document into an element for an HTML

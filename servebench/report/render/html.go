@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -246,7 +247,7 @@ func htmlHeader(r *report.Report) []htmlField {
 	if e == nil {
 		e = &report.Experiment{}
 	}
-	engine := numfmt.Undefined
+	engine := ""
 	if en := e.Engine; en != nil {
 		parts := []string{cmp.Or(en.Kind, "unknown kind")}
 		if en.Image != "" {
@@ -277,13 +278,19 @@ func htmlHeader(r *report.Report) []htmlField {
 	fields := []htmlField{
 		{Label: "Run ID", Value: numfmt.Or(e.RunID)},
 		{Label: "Start time", Value: numfmt.Or(e.StartTime)},
-		{Label: "Engine", Value: engine},
+	}
+	// An engine servebench did not start records nothing about itself: no
+	// row then, rather than one reading n/a.
+	if engine != "" {
+		fields = append(fields, htmlField{Label: "Engine", Value: engine})
+	}
+	fields = append(fields, []htmlField{
 		{Label: "Model", Value: numfmt.Or(model)},
 		{Label: "Endpoint", Value: numfmt.Or(strings.TrimSpace(string(e.Endpoint) + " " + e.BaseURL))},
 		{Label: "Arrival", Value: describeArrival(r)},
 		{Label: "Workload", Value: workload},
 		{Label: "SLO", Value: describeSLO(r.SLO)},
-	}
+	}...)
 	if t := e.Timeouts; t != (report.Timeouts{}) {
 		fields = append(fields, htmlField{Label: "Timeouts", Value: fmt.Sprintf("first token %s, idle %s, total %s",
 			htmlTimeout(t.FirstTokenMS), htmlTimeout(t.IdleMS), htmlTimeout(t.TotalMS))})
@@ -320,13 +327,14 @@ func describeArrival(r *report.Report) string {
 	default:
 		parts = append(parts, fmt.Sprintf("%s, %s req/s", a.Process, numfmt.Compact(a.RateRPS)))
 	}
-	if a.Burstiness > 0 {
+	// Each parameter shapes one process only: the others' values, even
+	// when recorded, were not used.
+	switch {
+	case a.Process == schedule.ProcessGamma && a.Burstiness > 0:
 		parts = append(parts, "burstiness "+numfmt.Shortest(a.Burstiness))
-	}
-	if a.BurstSize > 0 {
+	case a.Process == schedule.ProcessBurst && a.BurstSize > 0:
 		parts = append(parts, "burst size "+strconv.Itoa(a.BurstSize))
-	}
-	if a.TimeScale > 0 {
+	case a.Process == schedule.ProcessReplay && a.TimeScale > 0:
 		parts = append(parts, "time scale "+numfmt.Shortest(a.TimeScale))
 	}
 	parts = append(parts, "seed "+strconv.FormatInt(a.Seed, 10))
@@ -561,5 +569,31 @@ func htmlTimeout(ms float64) string {
 	if ms == 0 {
 		return "none"
 	}
-	return numfmt.Compact(ms) + " ms"
+	return readableDuration(ms)
+}
+
+// readableDuration writes a duration given in milliseconds in the largest
+// unit that keeps it readable: "250 ms", "30 s", "1.5 s", "5 min",
+// "2 min 30 s", "1 h 30 min".
+func readableDuration(ms float64) string {
+	switch s := ms / 1000; {
+	case !(ms >= 1000) || math.IsInf(ms, 0):
+		return numfmt.Compact(ms) + " ms"
+	case s < 60 || s != math.Trunc(s):
+		return numfmt.Compact(s) + " s"
+	case s < 3600 || math.Mod(s, 60) != 0:
+		return unitsOf(int64(s), 60, "min", "s")
+	default:
+		return unitsOf(int64(s)/60, 60, "h", "min")
+	}
+}
+
+// unitsOf writes n small units as whole large ones (per of them) and the
+// remainder, leaving out a zero remainder.
+func unitsOf(n, per int64, large, small string) string {
+	out := strconv.FormatInt(n/per, 10) + " " + large
+	if rest := n % per; rest != 0 {
+		out += " " + strconv.FormatInt(rest, 10) + " " + small
+	}
+	return out
 }

@@ -15,6 +15,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/servebench/servebench/internal/plotsvg"
 )
@@ -118,26 +119,64 @@ func cdfChart(title string, xs []float64, bound *cdfBoundSpec) svgCDF {
 	line.StepStyle = plotter.PostStep
 	line.Color, line.Width = plotsvg.Palette[0], vg.Points(1.4)
 	p.Add(line)
-	p.X.Min, p.Y.Min, p.Y.Max = min(0, xs[0]), 0, 1
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = min(0, xs[0]), xs[n-1]*1.02, 0, 1
+	if !(p.X.Max > p.X.Min) {
+		p.X.Max = p.X.Min + 1
+	}
 	if bound != nil {
-		p.X.Max = max(p.X.Max, bound.ms*1.05) // the bound's line clears the frame
-		b, err := plotter.NewLine(plotter.XYs{{X: bound.ms, Y: 0}, {X: bound.ms, Y: 1}})
-		if err == nil {
-			b.Color, b.Dashes, b.Width = color.RGBA{179, 38, 30, 255}, []vg.Length{vg.Points(4), vg.Points(3)}, vg.Points(1)
-			p.Add(b)
-			p.Legend.Add(bound.label+" "+htmlMS(bound.ms)+" ms", b)
+		if err := markCDFBound(p, *bound); err != nil {
+			c.Empty = err.Error()
+			return c
 		}
 	}
 	p.Y.Tick.Marker = plotsvg.ShareTicks{}
-	p.Legend.Top, p.Legend.Left = false, false
-	p.Legend.YOffs = vg.Points(14)
-	svg, err := plotsvg.RenderLegendInside(p, cdfW, cdfH)
+	svg, err := plotsvg.Render(p, cdfW, cdfH)
 	if err != nil {
 		c.Empty = err.Error()
 		return c
 	}
 	c.SVG = template.HTML(svg)
 	return c
+}
+
+// cdfBoundReach is how far past the largest value a CDF's axis reaches
+// to draw a bound as a line, as a share of the axis fitted to the data;
+// a bound farther off is marked by a label at the axis's end.
+const cdfBoundReach = 0.25
+
+// boundColor is the colour of a declared bound on a chart.
+var boundColor = color.RGBA{179, 38, 30, 255}
+
+// markCDFBound draws the bound on a CDF whose axis is fitted to the data:
+// a dashed line, the axis stretched to clear it, when it lies within
+// cdfBoundReach past the data; otherwise a label at the axis's right end
+// pointing past it ("TTFT bound 500 ms →"), so that the data keep the
+// width of the chart.
+func markCDFBound(p *plot.Plot, b cdfBoundSpec) error {
+	text := b.label + " " + htmlMS(b.ms) + " ms"
+	if b.ms <= p.X.Max+(p.X.Max-p.X.Min)*cdfBoundReach {
+		p.X.Max = max(p.X.Max, b.ms*1.02)
+		l, err := plotter.NewLine(plotter.XYs{{X: b.ms, Y: 0}, {X: b.ms, Y: 1}})
+		if err != nil {
+			return err
+		}
+		l.Color, l.Dashes, l.Width = boundColor, []vg.Length{vg.Points(4), vg.Points(3)}, vg.Points(1)
+		p.Add(l)
+		p.Legend.Add(text, l)
+		return nil
+	}
+	lb, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: p.X.Max, Y: 0.06}}, Labels: []string{text + " →"}})
+	if err != nil {
+		return err
+	}
+	for i := range lb.TextStyle {
+		lb.TextStyle[i].Color, lb.TextStyle[i].XAlign = boundColor, draw.XRight
+		lb.TextStyle[i].Font.Typeface, lb.TextStyle[i].Font.Variant = plotsvg.Sans.Typeface, plotsvg.Sans.Variant
+		lb.TextStyle[i].Font.Size = vg.Points(11)
+	}
+	lb.Offset = vg.Point{X: -vg.Points(4)}
+	p.Add(lb)
+	return nil
 }
 
 // countAtMost counts the sorted values at or below v.
@@ -380,7 +419,7 @@ func renderScatter(series []svgSeries, f scatterFrame) (string, error) {
 	if f.ttftBound > 0 {
 		b, err := plotter.NewLine(plotter.XYs{{X: f.xMin / 1000, Y: f.ttftBound}, {X: f.xMax / 1000, Y: f.ttftBound}})
 		if err == nil {
-			b.Color, b.Dashes, b.Width = color.RGBA{179, 38, 30, 255}, []vg.Length{vg.Points(4), vg.Points(3)}, vg.Points(1)
+			b.Color, b.Dashes, b.Width = boundColor, []vg.Length{vg.Points(4), vg.Points(3)}, vg.Points(1)
 			p.Add(b)
 			p.Legend.Add("TTFT bound "+htmlMS(f.ttftBound)+" ms (from the scheduled time)", b)
 		}
