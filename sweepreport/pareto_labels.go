@@ -22,8 +22,8 @@ const (
 	paretoCharWidth  = 0.56 * paretoLabelSize
 	paretoLabelH     = 1.3 * paretoLabelSize
 	paretoLabelGap   = 4
-	paretoPlotWidth  = 8.5*72 - 190 // chartW less the y axis and the legend column
-	paretoPlotHeight = 3.6*72 - 60  // chartH less the x axis
+	paretoPlotWidth  = chartW - 60 // chartW less the y axis
+	paretoPlotHeight = chartH - 60 // chartH less the x axis
 )
 
 // missedColour draws the runs that did not meet the SLO: a grey dark

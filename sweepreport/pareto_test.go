@@ -112,19 +112,20 @@ func TestParetoLabelsDoNotOverlap(t *testing.T) {
 	for i := range 10 {
 		order = append(order, ParetoPoint{Config: "seqs-64", RateRPS: float64(i + 1), OutputTokensPerS: 500 + float64(i), PerUserTokensPerS: 100 + float64(i)/10})
 	}
-	order = append(order, ParetoPoint{Config: "seqs-128", RateRPS: 32, OutputTokensPerS: 1000, PerUserTokensPerS: 50})
+	order = append(order, ParetoPoint{Config: "seqs-128-tp2", RateRPS: 32, OutputTokensPerS: 1000, PerUserTokensPerS: 50})
 	plotters, omitted := paretoLabels(order, 1000*1.08, 110*1.08)
 	// "seqs-64 @1" is 10 characters: 10 × 4.2 + 4 = 46 points wide, 9.75
-	// high; per point 1080/422 and 118.8/199 data units, so a label spans
-	// 117.7 of x and 5.8 of y. The first run's label takes [500, 617.7]
+	// high; per point 1080/740 and 118.8/260 data units, so a label spans
+	// 67.1 of x and 4.5 of y. The first run's label takes [500, 567.1]
 	// right of its mark; every other run of the cluster would cover it on
-	// either side (left of 501 is [383.3, 501]). "seqs-128 @32" spans 139.2
-	// and would leave the plot right of 1000, so it goes left.
+	// either side (left of 501 is [433.9, 501]). "seqs-128-tp2 @32" (16
+	// characters) spans 103.9 and would leave the plot right of 1000, so
+	// it goes left.
 	if omitted != 9 || len(plotters) != 2 {
 		t.Fatalf("omitted %d, %d label sets; want 9 and both sides", omitted, len(plotters))
 	}
 	right, left := plotters[0].(*plotter.Labels), plotters[1].(*plotter.Labels)
-	if strings.Join(right.Labels, ",") != "seqs-64 @1" || strings.Join(left.Labels, ",") != "seqs-128 @32" {
+	if strings.Join(right.Labels, ",") != "seqs-64 @1" || strings.Join(left.Labels, ",") != "seqs-128-tp2 @32" {
 		t.Fatalf("right %q, left %q", right.Labels, left.Labels)
 	}
 }

@@ -33,8 +33,7 @@ var legendBorder = color.RGBA{200, 205, 210, 255}
 // The box is a sixth wider than Liberation Sans needs, for a browser that
 // falls back to a wider face.
 func legendBox(l *plot.Legend, area vg.Rectangle, cov *coverage) vg.Rectangle {
-	size := l.Rectangle(draw.Canvas{Rectangle: area}).Size()
-	bw, bh := size.X*7/6+2*legendPad, size.Y+2*legendPad
+	bw, bh := legendSize(l, area)
 	left, right := area.Min.X+legendInset, area.Max.X-legendInset-bw
 	bottom, top := area.Min.Y+legendInset, area.Max.Y-legendInset-bh
 	places := []vg.Point{{X: right, Y: top}, {X: left, Y: top}, {X: right, Y: bottom}, {X: left, Y: bottom}}
@@ -52,6 +51,25 @@ func legendBox(l *plot.Legend, area vg.Rectangle, cov *coverage) vg.Rectangle {
 		}
 	}
 	return best
+}
+
+// legendMinFont is the smallest size, in points, a legend's text shrinks
+// to when the legend does not fit its plot area.
+const legendMinFont = 6
+
+// legendSize returns the legend box's size, shrinking the legend's text
+// a point at a time (down to legendMinFont) until the box fits the plot
+// area.
+func legendSize(l *plot.Legend, area vg.Rectangle) (w, h vg.Length) {
+	fits := func() bool {
+		size := l.Rectangle(draw.Canvas{Rectangle: area}).Size()
+		w, h = size.X*7/6+2*legendPad, size.Y+2*legendPad
+		return w <= area.Size().X-2*legendInset && h <= area.Size().Y-2*legendInset
+	}
+	for !fits() && l.TextStyle.Font.Size > legendMinFont {
+		l.TextStyle.Font.Size = max(l.TextStyle.Font.Size-1, legendMinFont)
+	}
+	return w, h
 }
 
 // legendRows is how many steps the places tried between the top and

@@ -86,7 +86,15 @@ func Parse(svg string) (Chart, error) {
 		switch t := tok.(type) {
 		case xml.StartElement:
 			depth++
-			if err := c.start(t, dec, depth, &legendDepth, &legend); err != nil {
+			if t.Name.Local == "text" && legendDepth > 0 {
+				// Read whole, its end element with it.
+				if err := addText(t, dec, &legend); err != nil {
+					return c, err
+				}
+				depth--
+				continue
+			}
+			if err := c.start(t, depth, &legendDepth, &legend); err != nil {
 				return c, err
 			}
 		case xml.EndElement:
@@ -101,7 +109,7 @@ func Parse(svg string) (Chart, error) {
 }
 
 // start reads one element.
-func (c *Chart) start(t xml.StartElement, dec *xml.Decoder, depth int, legendDepth *int, legend *Box) error {
+func (c *Chart) start(t xml.StartElement, depth int, legendDepth *int, legend *Box) error {
 	switch t.Name.Local {
 	case "svg":
 		v := numbers(attr(t, "viewBox"))
@@ -124,10 +132,6 @@ func (c *Chart) start(t xml.StartElement, dec *xml.Decoder, depth int, legendDep
 	case "path":
 		if *legendDepth > 0 {
 			addPath(attr(t, "d"), legend)
-		}
-	case "text":
-		if *legendDepth > 0 {
-			return addText(t, dec, legend)
 		}
 	}
 	return nil

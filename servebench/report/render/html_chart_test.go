@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -119,5 +120,37 @@ func TestMarkCellsThinAsThinMarksDoes(t *testing.T) {
 	got, gotCell := c.thin(scatterMaxMarks)
 	if gotCell != wantCell || !slices.Equal(got, want) {
 		t.Fatalf("thinned to %d marks at cell %v, want %d at %v", len(got), gotCell, len(want), wantCell)
+	}
+}
+
+// tickLabels returns the numeric tick labels of a chart's SVG.
+func tickLabels(svg string) []string {
+	var out []string
+	for _, m := range regexp.MustCompile(`font-size:10px">([0-9.]+%?)</text>`).FindAllStringSubmatch(svg, -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
+// The CDF's axis is fitted to the data, 0–85 ms, even when the bound is
+// 500 ms: the bound is marked by a label at the axis's end pointing past
+// it, and the axis's labels stop at 80 ms.
+func TestCDFAxisFitsTheDataAndMarksAFarBound(t *testing.T) {
+	c := cdfChart("TTFT", []float64{5, 20, 42, 85}, cdfBound(500, true, "TTFT bound"))
+	svg := string(c.SVG)
+	if !strings.Contains(svg, ">TTFT bound 500 ms →</text>") || strings.Contains(svg, `class="legend"`) {
+		t.Errorf("the far bound is not marked at the edge:\n%s", svg)
+	}
+	if got := strings.Join(tickLabels(svg), " "); got != "0 20 40 60 80 0% 25% 50% 75% 100%" {
+		t.Errorf("tick labels %q", got)
+	}
+	// A bound within a quarter of the axis past the data is drawn as a
+	// line, the axis stretched to clear it, and named in the legend.
+	near := string(cdfChart("TTFT", []float64{5, 20, 42, 85}, cdfBound(100, true, "TTFT bound")).SVG)
+	if !strings.Contains(near, ">TTFT bound 100 ms</text>") || !strings.Contains(near, `class="legend"`) || strings.Contains(near, "→") {
+		t.Errorf("the near bound is not a line in the legend:\n%s", near)
+	}
+	if got := strings.Join(tickLabels(near), " "); got != "0 20 40 60 80 100 0% 25% 50% 75% 100%" {
+		t.Errorf("tick labels %q", got)
 	}
 }
