@@ -63,7 +63,6 @@ func New(title, xLabel, yLabel string) *plot.Plot {
 	}
 	p.Title.TextStyle.Font.Size = vg.Points(13)
 	p.X.Tick.Marker, p.Y.Tick.Marker = Ticks{}, Ticks{}
-	p.Legend.Top = true
 	return p
 }
 
@@ -109,10 +108,10 @@ func niceStep(span float64, n int) float64 {
 }
 
 // Render draws p at w × h points and returns the SVG element. The legend,
-// when p has one, is drawn inside the plot area, on a white box, in the
-// corner where it hides the least of what the plot draws (top right, top
-// left, bottom right, bottom left, in that order of preference between
-// equals), whatever p's Legend says about its place. The element marks
+// when p has one, is drawn inside the plot area, on a white box, where it
+// hides the least of what the plot draws (legendBox: a corner when one
+// is as free as any other place), whatever p's Legend says about its
+// place; too long for the plot area, its text shrinks. The element marks
 // the plot area with an invisible rect of class plot-area and groups the
 // legend's elements in a g of class legend, so that a test can check
 // that the one lies within the other.
