@@ -115,6 +115,9 @@ func k8sJobSpec(fs *flag.FlagSet, run *runFlags, k *k8sFlags) (kube.JobSpec, err
 	if run.images.sizes != "" {
 		return kube.JobSpec{}, errors.New("--images: k8s job does not generate images; give a workload whose rows carry them")
 	}
+	if run.synthetic.given() {
+		return kube.JobSpec{}, fmt.Errorf("--%s: k8s job ships a workload file to its pods; write the rows with servebench workload generate fixed --output w.jsonl (the same flags) and give --workload w.jsonl", run.synthetic.firstGiven())
+	}
 	if _, err := run.config(io.Discard); err != nil {
 		return kube.JobSpec{}, err
 	}

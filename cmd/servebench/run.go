@@ -47,6 +47,7 @@ type runFlags struct {
 	history          conversationHistoryFlag
 	images           imageFlags
 	thresholds       thresholdFlag
+	synthetic        syntheticFlags
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
@@ -56,7 +57,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.baseURL, "base-url", "", "engine root URL, e.g. http://127.0.0.1:8000 (required)")
 	fs.StringVar(&f.model, "model", "", "served model name (required)")
 	fs.StringVar(&f.endpoint, "endpoint", string(defaults.Endpoint), endpointHelp())
-	fs.StringVar(&f.workload, "workload", "", "workload JSONL file (required)")
+	fs.StringVar(&f.workload, "workload", "", "workload JSONL file (required unless --prompt-tokens and --max-tokens generate the rows)")
 	fs.StringVar(&f.arrival, "arrival", string(schedule.ProcessPoisson), "arrival process: "+processNames())
 	fs.Float64Var(&f.rate, "rate", 0, "mean offered rate in requests per second (open loop)")
 	fs.Float64Var(&f.burstiness, "burstiness", 1, "gamma shape k; CV = 1/sqrt(k)")
@@ -64,7 +65,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.timeScale, "time-scale", 1, "replay: multiply stored timestamps (0.5 = twice as fast)")
 	fs.Var(&f.users, "users", `closed loop: number of users (sweep: "auto" searches the SLO concurrency)`)
 	fs.DurationVar(&f.thinkTime, "think-time", 0, "closed loop: think time between a user's requests")
-	fs.Int64Var(&f.seed, "seed", 1, "seed of the sampled arrival processes")
+	fs.Int64Var(&f.seed, "seed", 1, "seed of the sampled arrival processes and of the rows --prompt-tokens generates")
 	fs.IntVar(&f.count, "count", 0, "number of arrivals")
 	fs.DurationVar(&f.duration, "duration", 0, "length of the arrival window")
 	fs.IntVar(&f.maxConcurrency, "max-concurrency", 0, "client cap on requests in flight (0: none)")
@@ -99,6 +100,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	f.adapters.register(fs)
 	f.history.register(fs)
 	f.images.register(fs)
+	f.synthetic.register(fs)
 }
 
 // runRun is the run command.
@@ -177,8 +179,8 @@ func (f *runFlags) checkRequired() error {
 		return errors.New("--base-url is required")
 	case f.model == "":
 		return errors.New("--model is required")
-	case f.workload == "":
-		return errors.New("--workload is required")
+	case f.workload == "" && !f.synthetic.given():
+		return errors.New("give --workload FILE, or --prompt-tokens N and --max-tokens N to generate the rows")
 	case f.output == "":
 		return errors.New("--output is required")
 	case f.count == 0 && f.duration == 0 && schedule.Process(f.arrival) != schedule.ProcessReplay:
@@ -229,6 +231,9 @@ func (f *runFlags) settings() (servebench.Settings, error) {
 	if err := f.checkThresholds(); err != nil {
 		return s, err
 	}
+	if err := f.synthetic.check(f.workload); err != nil {
+		return s, err
+	}
 	if err := schedule.CheckPrintableName("--model", f.model); err != nil {
 		return s, err
 	}
@@ -239,7 +244,7 @@ func (f *runFlags) settings() (servebench.Settings, error) {
 	if err := checkObjectiveFlags(c.Endpoint, f.ttftSLO, f.tpotSLO, f.e2eSLO); err != nil {
 		return s, err
 	}
-	w, err := schedule.LoadWorkload(f.workload)
+	w, err := f.loadWorkload()
 	if err != nil {
 		return s, err
 	}
