@@ -256,6 +256,20 @@ var _ = Describe("Load", func() {
 		Expect(again.Workload.SHA256).To(Equal(c.Workload.SHA256), "the same seed gives the same bytes")
 	})
 
+	It("shapes the fixed generator's rows with a spread and a shared prefix", func() {
+		c, err := suites.Parse(inline, []byte(edit(5, "  generator: {kind: fixed, count: 3, seed: 9, prompt_tokens: 16, max_tokens: 4, max_tokens_stdev: 0, prompt_tokens_stdev: 0, prefix_tokens: 6}")))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(c.Workload.Requests).To(HaveLen(3))
+		first := strings.Fields(c.Workload.Requests[0].Prompt)
+		for _, r := range c.Workload.Requests {
+			Expect(*r.PromptTokens).To(Equal(16))
+			Expect(strings.Fields(r.Prompt)[:6]).To(Equal(first[:6]), "every prompt begins with the shared prefix")
+		}
+		Expect(*c.Workload.Requests[2].ReusablePromptTokens).To(Equal(6))
+		_, err = suites.Parse(inline, []byte(edit(5, "  generator: {kind: fixed, count: 3, prompt_tokens: 16, prefix_tokens: 16}")))
+		Expect(err).To(MatchError("testdata/inline.yaml:5:14: workload.generator: fixed: fixed shape: prefix_tokens: must be below prompt_tokens (16), got 16"))
+	})
+
 	It("reports a generator's own errors at the generator", func() {
 		_, err := suites.Parse(inline, []byte(edit(5, "  generator: {kind: fixed, count: 3, colour: red}")))
 		Expect(err).To(MatchError(`testdata/inline.yaml:5:14: workload.generator: fixed: json: unknown field "colour"`))
