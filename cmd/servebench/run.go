@@ -231,9 +231,6 @@ func (f *runFlags) settings() (servebench.Settings, error) {
 	if err := f.checkThresholds(); err != nil {
 		return s, err
 	}
-	if err := f.synthetic.check(f.workload); err != nil {
-		return s, err
-	}
 	if err := schedule.CheckPrintableName("--model", f.model); err != nil {
 		return s, err
 	}
@@ -242,6 +239,9 @@ func (f *runFlags) settings() (servebench.Settings, error) {
 		return s, err
 	}
 	if err := checkObjectiveFlags(c.Endpoint, f.ttftSLO, f.tpotSLO, f.e2eSLO); err != nil {
+		return s, err
+	}
+	if err := f.synthetic.check(f.workload, c.Endpoint); err != nil {
 		return s, err
 	}
 	w, err := f.loadWorkload()

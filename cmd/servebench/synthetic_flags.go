@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/servebench/servebench/fixtures"
+	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/schedule"
 )
 
@@ -59,8 +60,9 @@ func (s *syntheticFlags) shaped() string {
 // check refuses a bad combination or value, naming the flag: a workload
 // file beside them, one length without the other, a shaping flag
 // without the lengths, a length below 1, a negative stdev, a prefix that
-// leaves no room for a prompt's own tokens.
-func (s *syntheticFlags) check(workload string) error {
+// leaves no room for a prompt's own tokens, an endpoint that takes no
+// prompt.
+func (s *syntheticFlags) check(workload string, endpoint record.Endpoint) error {
 	p, m := s.promptTokens, s.maxTokens
 	switch {
 	case workload != "" && s.given():
@@ -90,6 +92,13 @@ func (s *syntheticFlags) check(workload string) error {
 	}
 	if s.prefixTokens.v >= p.v {
 		return fmt.Errorf("--prefix-tokens: want fewer tokens than --%s (%d), got %d", p.name, p.v, s.prefixTokens.v)
+	}
+	if api, _ := record.APIOf(endpoint); !api.FirstToken {
+		kind := "rerank"
+		if endpoint == record.EndpointEmbeddings {
+			kind = "embeddings"
+		}
+		return fmt.Errorf("--%s generates prompts, which --endpoint %s does not take: write its rows with servebench workload generate %s and give --workload", p.name, endpoint, kind)
 	}
 	return nil
 }

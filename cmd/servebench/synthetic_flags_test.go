@@ -182,6 +182,10 @@ func TestSyntheticFlagErrorsNameTheFlag(t *testing.T) {
 			"servebench run: --seed: the rows --prompt-tokens generates need a seed of 0 or more, got -2\n"},
 		{[]string{"--prompt-tokens", "eight", "--max-tokens", "4"},
 			`servebench run: invalid value "eight" for flag -prompt-tokens: want a number, got "eight" (servebench run -h lists its flags)` + "\n"},
+		{[]string{"--prompt-tokens", "8", "--max-tokens", "4", "--endpoint", "embeddings"},
+			"servebench run: --prompt-tokens generates prompts, which --endpoint embeddings does not take: write its rows with servebench workload generate embeddings and give --workload\n"},
+		{[]string{"--random-input-len", "8", "--max-tokens", "4", "--endpoint", "pair-score"},
+			"servebench run: --random-input-len generates prompts, which --endpoint pair-score does not take: write its rows with servebench workload generate rerank and give --workload\n"},
 		{nil, "servebench run: give --workload FILE, or --prompt-tokens N and --max-tokens N to generate the rows\n"},
 	} {
 		code, _, stderr := runCLI(append(base, tc.args...)...)
