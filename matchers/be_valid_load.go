@@ -114,3 +114,13 @@ func wasWere(n int) string {
 	}
 	return "were"
 }
+
+// Measured states what was delivered: "40 of 40 sent, 0 late".
+func (m validLoadMatcher) Measured(actual any) (string, error) {
+	v, err := m.evaluate(actual)
+	if err != nil {
+		return "", err
+	}
+	r := v.report
+	return fmt.Sprintf("%d of %d sent, %d late", r.Offered-v.unsent, r.Offered, r.LateCount), nil
+}

@@ -94,3 +94,12 @@ func (m attainmentMatcher) NegatedFailureMessage(actual any) string {
 func (m attainmentMatcher) String() string {
 	return fmt.Sprintf("attainment >= %.3f", m.target)
 }
+
+// Measured states the attainment with its counts: "0.950 (38 of 40)".
+func (m attainmentMatcher) Measured(actual any) (string, error) {
+	v, err := m.evaluate(actual)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%.3f (%d of %d)", v.attainment, v.report.Qualified, v.report.Offered), nil
+}

@@ -155,3 +155,16 @@ func (m capacityMatcher) details(v capacityVerdict) string {
 	}
 	return b.String()
 }
+
+// Measured states the selected SLO capacity: "20.000 req/s", or "none"
+// when no tested rate passed.
+func (m capacityMatcher) Measured(actual any) (string, error) {
+	v, err := m.evaluate(actual)
+	if err != nil {
+		return "", err
+	}
+	if v.sel.RPS == nil {
+		return "none", nil
+	}
+	return fmt.Sprintf("%.3f req/s", *v.sel.RPS), nil
+}

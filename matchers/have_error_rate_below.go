@@ -86,3 +86,12 @@ func (m errorRateMatcher) headline(v errorRateVerdict, relation string) string {
 func (m errorRateMatcher) String() string {
 	return fmt.Sprintf("error rate <= %.3f", m.limit)
 }
+
+// Measured states the error rate with its counts: "0.025 (1 of 40)".
+func (m errorRateMatcher) Measured(actual any) (string, error) {
+	v, err := m.evaluate(actual)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%.3f (%d of %d)", v.rate, v.errors, v.report.Offered), nil
+}

@@ -147,3 +147,13 @@ func (m percentileMatcher) largest(r *report.Report) []string {
 	}
 	return lines
 }
+
+// Measured states the percentile with its population's size: "212.3 ms
+// (n = 40)".
+func (m percentileMatcher) Measured(actual any) (string, error) {
+	v, err := m.evaluate(actual)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%s (n = %d)", numfmt.MS(v.value), v.n), nil
+}

@@ -95,3 +95,12 @@ func (m qualifiedRateMatcher) headline(v qualifiedRateVerdict, relation string) 
 func (m qualifiedRateMatcher) String() string {
 	return fmt.Sprintf("qualified request rate >= %.3f req/s", m.target)
 }
+
+// Measured states the qualified request rate: "18.250 req/s".
+func (m qualifiedRateMatcher) Measured(actual any) (string, error) {
+	v, err := m.evaluate(actual)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%.3f req/s", v.rate), nil
+}

@@ -178,3 +178,13 @@ func requestsToClear(observed, target, confidence float64, from int) (int, bool)
 	}
 	return hi, true
 }
+
+// Measured states the lower bound and the attainment it bounds: "0.918
+// (attainment 0.950)".
+func (m wilsonMatcher) Measured(actual any) (string, error) {
+	v, err := m.evaluate(actual)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%.3f (attainment %.3f)", v.lower, v.observed), nil
+}

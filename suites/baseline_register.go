@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/servebench/servebench/servebench/capacity"
 
 	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/types"
 	"github.com/onsi/gomega"
 
 	"github.com/servebench/servebench/matchers"
@@ -17,13 +20,6 @@ import (
 	"github.com/servebench/servebench/servebench/ab"
 	"github.com/servebench/servebench/servebench/compare"
 )
-
-// baselineTarget starts (or names) the baseline engine, as acquireTarget
-// does for the contract's own.
-func baselineTarget(ctx context.Context, c *Contract) Target {
-	ginkgo.GinkgoHelper()
-	return acquireTarget(ctx, c.baselineContract())
-}
 
 // baselineContract is the contract with the baseline's engine or URL in
 // place of its own.
@@ -54,6 +50,11 @@ func (c *Contract) freshEngines() bool {
 // ignored: every run starts its own engine. An inconclusive verdict is
 // allowed when the contract says inconclusive: pass.
 func (c *Contract) RunABPoint(ctx context.Context, p LoadPoint, candidate, baseline Target) (*ab.Result, string, error) {
+	return c.runABPoint(ctx, p, candidate, baseline, io.Discard)
+}
+
+// runABPoint is RunABPoint with fresh engines' log lines written to log.
+func (c *Contract) runABPoint(ctx context.Context, p LoadPoint, candidate, baseline Target, log io.Writer) (*ab.Result, string, error) {
 	cand, err := c.runConfig(p, candidate)
 	if err != nil {
 		return nil, "", err
@@ -69,7 +70,7 @@ func (c *Contract) RunABPoint(ctx context.Context, p LoadPoint, candidate, basel
 			AllowInconclusive: c.Baseline.Inconclusive == InconclusivePass},
 	}
 	if c.freshEngines() {
-		cfg.StartEngine = (&abEngineStarter{c: c, dir: dir}).start
+		cfg.StartEngine = (&abEngineStarter{c: c, log: log, dir: dir}).start
 	}
 	res, err := ab.Run(ctx, cfg)
 	if err != nil {
@@ -82,11 +83,13 @@ func (c *Contract) RunABPoint(ctx context.Context, p LoadPoint, candidate, basel
 // in the A/B directory when it stops.
 type abEngineStarter struct {
 	c   *Contract
+	log io.Writer
 	dir string
 	n   map[compare.Side]int
 }
 
-// start starts side's engine and points cfg at it.
+// start starts side's engine and points cfg at it. An engine that cannot
+// run here is an error that wraps ErrEngineUnavailable.
 func (s *abEngineStarter) start(ctx context.Context, side compare.Side, cfg *servebench.RunConfig) (func(), error) {
 	spec := s.c.Engine
 	if side == compare.Baseline {
@@ -95,9 +98,6 @@ func (s *abEngineStarter) start(ctx context.Context, side compare.Side, cfg *ser
 	startCtx, cancel := context.WithTimeout(ctx, s.c.startupBudget())
 	defer cancel()
 	eng, err := StartEngine(startCtx, *spec)
-	if errors.Is(err, ErrEngineUnavailable) {
-		skipOrFail(s.c, err.Error())
-	}
 	if err != nil {
 		return nil, err
 	}
@@ -116,11 +116,134 @@ func (s *abEngineStarter) start(ctx context.Context, side compare.Side, cfg *ser
 	return func() {
 		stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Minute)
 		defer cancel()
-		saveEngineLogs(stopCtx, eng, logPath)
+		saveEngineLogs(stopCtx, s.log, eng, logPath)
 		if err := eng.Shutdown(stopCtx); err != nil {
-			ginkgo.GinkgoWriter.Printf("servebench: stopping the %s engine: %v\n", side, err)
+			fmt.Fprintf(s.log, "servebench: stopping the %s engine: %v\n", side, err)
 		}
 	}, nil
+}
+
+// abRun is one run of a contract with a baseline: both targets (unless
+// every run starts fresh engines) and each side's sweep points, with the
+// steps and judgments that registerBaseline's specs and Check share.
+type abRun struct {
+	c *Contract
+	// log receives progress lines: GinkgoWriter in a suite.
+	log              io.Writer
+	target, baseline Target
+	// fresh is whether every A/B run starts its own engines; decided when
+	// the run starts, after SharedEngine has been called.
+	fresh                bool
+	baseSweep, candSweep []capacity.Point
+}
+
+// baselineLocation is where a contract declares its baseline.
+func (c *Contract) baselineLocation() types.CodeLocation { return c.Location("baseline") }
+
+// abBudget bounds one load point's rounds, with room for starting and
+// stopping an engine per run, in case they are fresh.
+func (c *Contract) abBudget(p LoadPoint) time.Duration {
+	return time.Duration(2*c.Baseline.Rounds) * (c.RunBudget(p) + c.startupBudget() + 2*time.Minute)
+}
+
+// runPoint runs load point p's rounds and keeps each side's reports for
+// the capacities; dir is the A/B directory.
+func (r *abRun) runPoint(ctx context.Context, p LoadPoint) (*ab.Result, string, error) {
+	engines := fmt.Sprintf("%s (candidate) and %s (baseline)", r.target.BaseURL, r.baseline.BaseURL)
+	if r.fresh {
+		engines = "a fresh engine per run"
+	}
+	fmt.Fprintf(r.log, "servebench: running %s, %s: %d rounds against %s\n", r.c.Name, p.Name, r.c.Baseline.Rounds, engines)
+	res, dir, err := r.c.runABPoint(ctx, p, r.target, r.baseline, r.log)
+	if res != nil {
+		for _, rep := range res.Baseline {
+			r.baseSweep = append(r.baseSweep, capacity.Point{OfferedRPS: p.RateRPS, Report: rep})
+		}
+		for _, rep := range res.Candidate {
+			r.candSweep = append(r.candSweep, capacity.Point{OfferedRPS: p.RateRPS, Report: rep})
+		}
+	}
+	return res, dir, err
+}
+
+// abFailureHeading heads the failure of a load point whose rounds did not
+// complete.
+func (c *Contract) abFailureHeading(p LoadPoint, dir string) string {
+	return failureHeading(c.baselineLocation(), fmt.Sprintf("%s against baseline: the rounds did not complete (runs kept in %s)", p.Name, dir))
+}
+
+// judgeCandidate judges objective o on every candidate round of res: the
+// first round that fails it is the verdict; when all pass, the measured
+// values of the rounds are listed.
+func (c *Contract) judgeCandidate(p LoadPoint, o Objective, res *ab.Result) Verdict {
+	var measured []string
+	var last Verdict
+	for k, rep := range res.Candidate {
+		last = c.judgeObjective(p, o, rep, fmt.Sprintf("candidate round %d", k+1))
+		if last.Outcome == Failed {
+			return last
+		}
+		measured = append(measured, last.Measured)
+	}
+	last.Measured = ""
+	if len(measured) > 0 && measured[0] != "" {
+		last.Measured = strings.Join(measured, "; ")
+	}
+	return last
+}
+
+// toleranceLocation is the line of the tolerance named t.
+func (c *Contract) toleranceLocation(t compare.Tolerance) types.CodeLocation {
+	return c.Location("baseline.tolerances."+t.Name, "baseline.tolerances", "baseline")
+}
+
+// judgeComparison judges the comparison of one statistic at load point p:
+// no_regression passes, inconclusive too when the contract says
+// inconclusive: pass. A failure's exit code is the comparison's own.
+func (c *Contract) judgeComparison(p LoadPoint, t compare.Tolerance, res *ab.Result) Verdict {
+	at := c.toleranceLocation(t)
+	v := Verdict{Contract: c.Name, LoadPoint: p.Name, Name: ComparisonName(t), At: at}
+	one := oneComparison(res.Comparison, t.Name)
+	v = judge(v, c.Baseline.matcher(), one, failureHeading(at, ComparisonName(t)))
+	if len(one.Comparisons) == 1 {
+		m := one.Comparisons[0]
+		v.Measured = strings.TrimPrefix(m.Describe(), m.Name+": ")
+	}
+	if v.Outcome == Failed && one.ExitCode() != 0 {
+		v.ExitCode = one.ExitCode()
+	}
+	return v
+}
+
+// capacityAgainstBaselineName names the spec comparing the two sides' SLO
+// capacities.
+const capacityAgainstBaselineName = "SLO capacity no lower than baseline"
+
+// judgeCapacities judges the candidate's capacity objective o over its
+// rounds (a rate passes only when every round passes).
+func (r *abRun) judgeCapacity(o Objective, rule capacity.Rule) Verdict {
+	at := r.c.Location(o.Field)
+	v := Verdict{Contract: r.c.Name, Name: o.Name, At: at}
+	return judge(v, o.Matcher, capacity.NewSweep(r.candSweep, rule), failureHeading(at, o.Name))
+}
+
+// judgeCapacityAgainstBaseline judges that the candidate's SLO capacity is
+// no lower than the baseline's, each selected from its rounds.
+func (r *abRun) judgeCapacityAgainstBaseline(rule capacity.Rule) Verdict {
+	at := r.c.Location("objectives.capacity")
+	v := Verdict{Contract: r.c.Name, Name: capacityAgainstBaselineName, At: at}
+	heading := failureHeading(at, capacityAgainstBaselineName)
+	b, cand := capacity.Select(r.baseSweep, rule), capacity.Select(r.candSweep, rule)
+	switch {
+	case b.RPS == nil:
+		return failed(v, 2, heading, "no tested rate passed on the baseline: "+b.Label)
+	case cand.RPS == nil:
+		return failed(v, 5, heading, fmt.Sprintf("no tested rate passed on the candidate, and the baseline's capacity is %v req/s: %s", *b.RPS, cand.Label))
+	case *cand.RPS < *b.RPS:
+		return failed(v, 5, heading, fmt.Sprintf("the candidate's SLO capacity %v req/s (%s) is below the baseline's %v req/s (%s)", *cand.RPS, cand.Label, *b.RPS, b.Label))
+	}
+	v.Outcome, v.Measured = Passed, fmt.Sprintf("candidate %v req/s, baseline %v req/s", *cand.RPS, *b.RPS)
+	return v
 }
 
 // registerBaseline builds the specs of a contract with a baseline: per load
@@ -131,81 +254,58 @@ func (s *abEngineStarter) start(ctx context.Context, side compare.Side, cfg *ser
 // every round passes). Unless every run starts its own engines, both
 // engines start once, in the contract container's BeforeAll.
 func registerBaseline(c *Contract) {
-	var target, baseline Target
-	// Whether the engines are fresh is decided when the specs run, after
-	// SharedEngine has been called.
-	var fresh bool
+	run := &abRun{c: c, log: ginkgo.GinkgoWriter}
 	ginkgo.BeforeAll(func(ctx ginkgo.SpecContext) {
-		if fresh = c.freshEngines(); fresh {
+		if run.fresh = c.freshEngines(); run.fresh {
 			return
 		}
-		target = acquireTarget(ctx, c)
-		baseline = baselineTarget(ctx, c)
+		run.target = acquireTarget(ctx, c)
+		run.baseline = acquireTarget(ctx, c.baselineContract())
 	}, ginkgo.NodeTimeout(2*c.startupBudget()+time.Minute))
 
-	budget := func(p LoadPoint) time.Duration {
-		// Room for starting and stopping an engine per run, in case they
-		// are fresh.
-		return time.Duration(2*c.Baseline.Rounds) * (c.RunBudget(p) + c.startupBudget() + 2*time.Minute)
-	}
-	var baseSweep, candSweep []capacity.Point
 	for _, p := range c.Points() {
-		at := c.Location("baseline")
-		ginkgo.Describe(p.Name+" against baseline", at, func() {
-			var res *ab.Result
-			ginkgo.BeforeAll(func(ctx ginkgo.SpecContext) {
-				engines := fmt.Sprintf("%s (candidate) and %s (baseline)", target.BaseURL, baseline.BaseURL)
-				if fresh {
-					engines = "a fresh engine per run"
-				}
-				ginkgo.GinkgoWriter.Printf("servebench: running %s, %s: %d rounds against %s\n", c.Name, p.Name, c.Baseline.Rounds, engines)
-				r, dir, err := c.RunABPoint(ctx, p, target, baseline)
-				if r != nil {
-					for _, rep := range r.Baseline {
-						baseSweep = append(baseSweep, capacity.Point{OfferedRPS: p.RateRPS, Report: rep})
-					}
-					for _, rep := range r.Candidate {
-						candSweep = append(candSweep, capacity.Point{OfferedRPS: p.RateRPS, Report: rep})
-					}
-				}
-				heading := failureHeading(at, fmt.Sprintf("%s against baseline: the rounds did not complete (runs kept in %s)", p.Name, dir))
-				gomega.Expect(err).NotTo(gomega.HaveOccurred(), func() string { return heading })
-				ginkgo.AddReportEntry(ComparisonEntryName, newComparisonEntry(c.Name, p.Name, dir, filepath.Join(dir, compare.ComparisonFile), r.Comparison),
-					ginkgo.ReportEntryVisibilityAlways, at)
-				res = r
-			}, ginkgo.NodeTimeout(budget(p)), ginkgo.GracePeriod(loadGracePeriod))
-
-			for _, o := range c.PointObjectives(p) {
-				loc := c.Location(o.Field, "objectives")
-				ginkgo.It(o.Name, loc, func() {
-					for k, rep := range res.Candidate {
-						heading := failureHeading(loc, fmt.Sprintf("%s (candidate round %d)", o.Name, k+1))
-						gomega.Expect(rep).To(o.Matcher, func() string { return heading })
-					}
-				})
-			}
-			for _, t := range c.Baseline.baselineTolerances() {
-				loc := c.Location("baseline.tolerances."+t.Name, "baseline.tolerances", "baseline")
-				ginkgo.It(ComparisonName(t), loc, func() {
-					// A func, so that the name's "%" is not read as a format verb.
-					heading := failureHeading(loc, ComparisonName(t))
-					gomega.Expect(oneComparison(res.Comparison, t.Name)).To(c.Baseline.matcher(), func() string { return heading })
-				})
-			}
-		})
+		registerABPoint(run, p)
 	}
 	if o, rule, ok := c.CapacityObjective(); ok {
 		ginkgo.It(o.Name, c.Location(o.Field), func() {
-			gomega.Expect(capacity.NewSweep(candSweep, rule)).To(o.Matcher)
+			failOn(run.judgeCapacity(o, rule))
 		})
-		ginkgo.It("SLO capacity no lower than baseline", c.Location("objectives.capacity"), func() {
-			b, cand := capacity.Select(baseSweep, rule), capacity.Select(candSweep, rule)
-			gomega.Expect(b.RPS).NotTo(gomega.BeNil(), "no tested rate passed on the baseline: %s", b.Label)
-			gomega.Expect(cand.RPS).NotTo(gomega.BeNil(), "no tested rate passed on the candidate, and the baseline's capacity is %v req/s: %s", *b.RPS, cand.Label)
-			gomega.Expect(*cand.RPS).To(gomega.BeNumerically(">=", *b.RPS),
-				"the candidate's SLO capacity %v req/s (%s) is below the baseline's %v req/s (%s)", *cand.RPS, cand.Label, *b.RPS, b.Label)
+		ginkgo.It(capacityAgainstBaselineName, c.Location("objectives.capacity"), func() {
+			failOn(run.judgeCapacityAgainstBaseline(rule))
 		})
 	}
+}
+
+// registerABPoint builds one load point's container of a contract with a
+// baseline.
+func registerABPoint(run *abRun, p LoadPoint) {
+	c := run.c
+	at := c.baselineLocation()
+	ginkgo.Describe(p.Name+" against baseline", at, func() {
+		var res *ab.Result
+		ginkgo.BeforeAll(func(ctx ginkgo.SpecContext) {
+			r, dir, err := run.runPoint(ctx, p)
+			if errors.Is(err, ErrEngineUnavailable) {
+				skipOrFail(c, err.Error())
+			}
+			heading := c.abFailureHeading(p, dir)
+			gomega.Expect(err).NotTo(gomega.HaveOccurred(), func() string { return heading })
+			ginkgo.AddReportEntry(ComparisonEntryName, newComparisonEntry(c.Name, p.Name, dir, filepath.Join(dir, compare.ComparisonFile), r.Comparison),
+				ginkgo.ReportEntryVisibilityAlways, at)
+			res = r
+		}, ginkgo.NodeTimeout(c.abBudget(p)), ginkgo.GracePeriod(loadGracePeriod))
+
+		for _, o := range c.PointObjectives(p) {
+			ginkgo.It(o.Name, c.Location(o.Field, "objectives"), func() {
+				failOn(c.judgeCandidate(p, o, res))
+			})
+		}
+		for _, t := range c.Baseline.baselineTolerances() {
+			ginkgo.It(ComparisonName(t), c.toleranceLocation(t), func() {
+				failOn(c.judgeComparison(p, t, res))
+			})
+		}
+	})
 }
 
 // oneComparison is the comparison c restricted to the statistic named, with

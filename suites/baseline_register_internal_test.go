@@ -2,6 +2,7 @@ package suites
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"testing"
 	"time"
@@ -45,7 +46,7 @@ func TestFreshEnginesOnlyWhenServebenchStartsBoth(t *testing.T) {
 // The starter points the run at a freshly started engine and stops it.
 func TestABEngineStarterStartsAndStops(t *testing.T) {
 	c := &Contract{Name: "fresh", Engine: &EngineSpec{Kind: "simengine"}, Baseline: &BaselineSpec{Engine: &EngineSpec{Kind: "simengine"}}}
-	s := &abEngineStarter{c: c, dir: t.TempDir()}
+	s := &abEngineStarter{c: c, log: io.Discard, dir: t.TempDir()}
 	cfg := servebench.RunConfig{Client: &openai.Client{Model: "m"}}
 	original := cfg.Client
 	stop, err := s.start(context.Background(), compare.Baseline, &cfg)

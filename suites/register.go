@@ -1,11 +1,7 @@
 package suites
 
 import (
-	"fmt"
-	"sync"
 	"time"
-
-	"github.com/servebench/servebench/servebench/capacity"
 
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/gomega"
@@ -49,72 +45,62 @@ func register(c *Contract) {
 			registerBaseline(c)
 			return
 		}
-		var target Target
+		run := &contractRun{c: c, log: ginkgo.GinkgoWriter}
 		ginkgo.BeforeAll(func(ctx ginkgo.SpecContext) {
-			target = acquireTarget(ctx, c)
+			run.target = acquireTarget(ctx, c)
 		}, ginkgo.NodeTimeout(c.startupBudget()+time.Minute))
 		if c.UserSearch != nil {
-			registerUserSearch(c, &target)
+			registerUserSearch(run)
 			return
 		}
-
-		var mu sync.Mutex
-		var sweep []capacity.Point
 		for _, p := range c.Points() {
-			ginkgo.Describe(p.Name, c.Location("arrival.rates", "arrival.rate", "arrival"), func() {
-				var result *servebench.RunResult
-				ginkgo.BeforeAll(func(ctx ginkgo.SpecContext) {
-					ginkgo.GinkgoWriter.Printf("servebench: running %s, %s against %s\n", c.Name, p.Name, target.BaseURL)
-					res, err := c.RunPoint(ctx, p, target, nil)
-					if res != nil && res.Report != nil {
-						ginkgo.AddReportEntry(ReportEntryName, &RunEntry{Contract: c.Name, LoadPoint: p.Name, Dir: res.Dir, Report: res.Report},
-							ginkgo.ReportEntryVisibilityAlways, c.Location("arrival.rates", "arrival.rate", "arrival"))
-						mu.Lock()
-						// A point cut short (interrupted, or past its budget) is
-						// marked so that no capacity or knee comes from it.
-						sweep = append(sweep, capacity.Point{OfferedRPS: p.RateRPS, RunDir: res.Dir, Report: res.Report,
-							Interrupted: err != nil && ctx.Err() != nil})
-						mu.Unlock()
-					}
-					gomega.Expect(err).NotTo(gomega.HaveOccurred(), failureHeading(c.Location("arrival.rates", "arrival.rate", "arrival"), p.Name+": the load point did not complete"))
-					result = res
-				}, ginkgo.NodeTimeout(c.RunBudget(p)), ginkgo.GracePeriod(loadGracePeriod))
-
-				for _, o := range c.PointObjectives(p) {
-					at := c.Location(o.Field, "objectives")
-					ginkgo.It(o.Name, at, func() {
-						gomega.Expect(result).To(o.Matcher, failureHeading(at, o.Name))
-					})
-				}
-			})
+			registerPoint(run, p)
 		}
-
 		if c.Arrival.Sweep() {
-			// sweep.json and sweep.html join the artifacts and the report
-			// once every point ran, whatever their objectives said.
 			ginkgo.AfterAll(func() {
-				mu.Lock()
-				points := append([]capacity.Point(nil), sweep...)
-				mu.Unlock()
-				if len(points) == 0 {
-					return
-				}
-				entry, err := c.writeSweep(points, time.Now())
+				entry, err := run.writeSweep()
 				gomega.Expect(err).NotTo(gomega.HaveOccurred(), "keeping sweep.json and sweep.html")
-				ginkgo.AddReportEntry(SweepEntryName, entry, ginkgo.ReportEntryVisibilityAlways, c.Location("arrival.rates", "arrival"))
+				if entry != nil {
+					ginkgo.AddReportEntry(SweepEntryName, entry, ginkgo.ReportEntryVisibilityAlways, c.Location("arrival.rates", "arrival"))
+				}
 			})
 		}
-
 		if o, rule, ok := c.CapacityObjective(); ok {
-			at := c.Location(o.Field)
-			ginkgo.It(o.Name, at, func() {
-				mu.Lock()
-				points := append([]capacity.Point(nil), sweep...)
-				mu.Unlock()
-				gomega.Expect(points).To(gomega.HaveLen(len(c.Points())),
-					failureHeading(at, fmt.Sprintf("only %d of the %d load points produced a report", len(points), len(c.Points()))))
-				gomega.Expect(capacity.NewSweep(points, rule)).To(o.Matcher, failureHeading(at, o.Name))
+			ginkgo.It(o.Name, c.Location(o.Field), func() {
+				failOn(run.judgeCapacity(o, rule))
 			})
 		}
 	})
+}
+
+// registerPoint builds one load point's container: a BeforeAll that runs
+// the load and attaches its RunEntry, then one It per objective.
+func registerPoint(run *contractRun, p LoadPoint) {
+	c := run.c
+	ginkgo.Describe(p.Name, c.pointLocation(), func() {
+		var result *servebench.RunResult
+		ginkgo.BeforeAll(func(ctx ginkgo.SpecContext) {
+			res, err := run.runPoint(ctx, p)
+			if res != nil && res.Report != nil {
+				ginkgo.AddReportEntry(ReportEntryName, &RunEntry{Contract: c.Name, LoadPoint: p.Name, Dir: res.Dir, Report: res.Report},
+					ginkgo.ReportEntryVisibilityAlways, c.pointLocation())
+			}
+			gomega.Expect(err).NotTo(gomega.HaveOccurred(), c.pointFailureHeading(p))
+			result = res
+		}, ginkgo.NodeTimeout(c.RunBudget(p)), ginkgo.GracePeriod(loadGracePeriod))
+
+		for _, o := range c.PointObjectives(p) {
+			ginkgo.It(o.Name, c.Location(o.Field, "objectives"), func() {
+				failOn(c.judgeObjective(p, o, result, ""))
+			})
+		}
+	})
+}
+
+// failOn fails the running spec with the verdict's message when it failed.
+func failOn(v Verdict) {
+	ginkgo.GinkgoHelper()
+	if v.Outcome == Failed {
+		ginkgo.Fail(v.Message)
+	}
 }

@@ -116,7 +116,7 @@ func startShared(ctx context.Context, contracts []*Contract) map[string]sharedEn
 		}
 		logPath := filepath.Join(c.ArtifactsRoot(), "engines", c.Engine.Kind+"-"+shortHash(key)+".log")
 		ginkgo.DeferCleanup(func(ctx ginkgo.SpecContext) error {
-			saveEngineLogs(ctx, eng, logPath)
+			saveEngineLogs(ctx, ginkgo.GinkgoWriter, eng, logPath)
 			return eng.Shutdown(ctx)
 		}, ginkgo.NodeTimeout(2*time.Minute))
 		out[key] = sharedEngine{Target: targetOf(eng)}

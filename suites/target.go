@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -36,49 +37,84 @@ func (c *Contract) startupBudget() time.Duration {
 	return containers.DefaultModelStartupTimeout
 }
 
-// acquireTarget returns where the contract's requests go: its base URL, the
-// engine SharedEngine started for it, or an engine started now and stopped
-// (its logs kept beside the run directories) when the contract's container
-// ends. It must run in a setup node; an unavailable engine skips the specs.
-func acquireTarget(ctx context.Context, c *Contract) Target {
-	ginkgo.GinkgoHelper()
+// startTarget returns where the contract's requests go: its base URL, the
+// engine SharedEngine started for it, or an engine started now, with the
+// function that stops it (and keeps its logs beside the run directories;
+// nil when nothing was started). An engine that cannot run here is an
+// error that wraps ErrEngineUnavailable; log receives progress lines.
+func (c *Contract) startTarget(ctx context.Context, log io.Writer) (Target, func(context.Context) error, error) {
 	if c.Engine == nil {
-		return Target{BaseURL: c.BaseURL, Model: c.Model}
+		return Target{BaseURL: c.BaseURL, Model: c.Model}, nil, nil
 	}
 	if s, ok := sharedEngineFor(c.Engine.key()); ok {
 		switch {
 		case s.Unavailable != "":
-			skipOrFail(c, s.Unavailable)
+			return Target{}, nil, unavailableError(s.Unavailable)
 		case s.Error != "":
-			ginkgo.Fail(s.Error)
+			return Target{}, nil, errors.New(s.Error)
 		}
-		return s.Target
+		return s.Target, nil, nil
 	}
 	startCtx, cancel := context.WithTimeout(ctx, c.startupBudget())
 	defer cancel()
 	eng, err := StartEngine(startCtx, *c.Engine)
 	if errors.Is(err, ErrEngineUnavailable) {
+		return Target{}, nil, err
+	}
+	if err != nil {
+		return Target{}, nil, fmt.Errorf("contract %s: %v", c.Name, err)
+	}
+	logPath := filepath.Join(c.ArtifactsRoot(), dirName(c.Name), "engine-"+c.Engine.Kind+".log")
+	stop := func(ctx context.Context) error {
+		saveEngineLogs(ctx, log, eng, logPath)
+		return eng.Shutdown(ctx)
+	}
+	return targetOf(eng), stop, nil
+}
+
+// unavailableError is the reason, shared between Ginkgo processes, that an
+// engine cannot run here.
+type unavailableError string
+
+func (e unavailableError) Error() string { return string(e) }
+
+// Is makes the reason an ErrEngineUnavailable.
+func (e unavailableError) Is(target error) bool { return target == ErrEngineUnavailable }
+
+// acquireTarget is startTarget in a Ginkgo setup node: the engine is
+// stopped when the contract's container ends, and an unavailable engine
+// skips the specs (see skipOrFail).
+func acquireTarget(ctx context.Context, c *Contract) Target {
+	ginkgo.GinkgoHelper()
+	t, stop, err := c.startTarget(ctx, ginkgo.GinkgoWriter)
+	if errors.Is(err, ErrEngineUnavailable) {
 		skipOrFail(c, err.Error())
 	}
 	if err != nil {
-		ginkgo.Fail(fmt.Sprintf("contract %s: %v", c.Name, err))
+		ginkgo.Fail(err.Error())
 	}
-	logPath := filepath.Join(c.ArtifactsRoot(), dirName(c.Name), "engine-"+c.Engine.Kind+".log")
-	ginkgo.DeferCleanup(func(ctx ginkgo.SpecContext) error {
-		saveEngineLogs(ctx, eng, logPath)
-		return eng.Shutdown(ctx)
-	}, ginkgo.NodeTimeout(2*time.Minute))
-	return targetOf(eng)
+	if stop != nil {
+		ginkgo.DeferCleanup(func(ctx ginkgo.SpecContext) error { return stop(ctx) }, ginkgo.NodeTimeout(2*time.Minute))
+	}
+	return t
 }
 
 // skipOrFail skips the contract's specs because its engine cannot run here,
 // or fails them when the environment requires what was missing.
 func skipOrFail(c *Contract, reason string) {
 	ginkgo.GinkgoHelper()
-	if engineRequired(c.Engine) {
-		ginkgo.Fail(fmt.Sprintf("contract %s: %s", c.Name, reason))
+	msg, fail := c.unavailable(reason)
+	if fail {
+		ginkgo.Fail(msg)
 	}
-	ginkgo.Skip(fmt.Sprintf("contract %s: %s", c.Name, reason))
+	ginkgo.Skip(msg)
+}
+
+// unavailable is the message for an engine that cannot run here, and
+// whether the environment requires it (see engineRequired), which turns
+// the skip into a failure.
+func (c *Contract) unavailable(reason string) (msg string, fail bool) {
+	return fmt.Sprintf("contract %s: %s", c.Name, reason), engineRequired(c.Engine)
 }
 
 // engineRequired reports whether an engine that cannot start here fails
@@ -94,8 +130,8 @@ func engineRequired(e *EngineSpec) bool {
 }
 
 // saveEngineLogs writes what the engine logged to path; a failure is noted
-// in the spec's output, never fatal.
-func saveEngineLogs(ctx context.Context, eng containers.Engine, path string) {
+// in log, never fatal.
+func saveEngineLogs(ctx context.Context, log io.Writer, eng containers.Engine, path string) {
 	rc, err := eng.Logs(ctx)
 	if err == nil {
 		defer rc.Close()
@@ -110,10 +146,10 @@ func saveEngineLogs(ctx context.Context, eng containers.Engine, path string) {
 		}
 	}
 	if err != nil {
-		ginkgo.GinkgoWriter.Printf("servebench: could not keep the %s engine's logs: %v\n", eng.Kind(), err)
+		fmt.Fprintf(log, "servebench: could not keep the %s engine's logs: %v\n", eng.Kind(), err)
 		return
 	}
-	ginkgo.GinkgoWriter.Printf("servebench: %s engine logs kept in %s\n", eng.Kind(), path)
+	fmt.Fprintf(log, "servebench: %s engine logs kept in %s\n", eng.Kind(), path)
 }
 
 // shortHash is a short stable name for an engine spec's key.

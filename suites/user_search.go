@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/types"
 	"github.com/onsi/gomega"
 
 	"github.com/servebench/servebench/matchers"
@@ -139,27 +140,50 @@ func (c *Contract) ConcurrencyObjective() (o Objective, ok bool) {
 	return objective("objectives.concurrency", matchers.HaveConcurrencyAtLeast(*c.Objectives.Concurrency)), true
 }
 
+// searchLocation is where a contract declares its user search.
+func (c *Contract) searchLocation() types.CodeLocation {
+	return c.Location("arrival.users", "arrival")
+}
+
+// runSearch runs the user search against the run's target.
+func (r *contractRun) runSearch(ctx context.Context) (*capacity.Sweep, *SweepEntry, error) {
+	fmt.Fprintf(r.log, "servebench: running %s, %s against %s\n", r.c.Name, userSearchPoint.Name, r.target.BaseURL)
+	return r.c.RunUserSearch(ctx, r.target)
+}
+
+// searchFailureHeading heads the failure of a search that did not
+// complete.
+func (c *Contract) searchFailureHeading() string {
+	return failureHeading(c.searchLocation(), userSearchPoint.Name+": the search did not complete")
+}
+
+// judgeConcurrency judges the concurrency objective o on the search's
+// sweep.
+func (c *Contract) judgeConcurrency(o Objective, sweep *capacity.Sweep) Verdict {
+	at := c.Location(o.Field)
+	v := Verdict{Contract: c.Name, LoadPoint: userSearchPoint.Name, Name: o.Name, At: at}
+	return judge(v, o.Matcher, sweep, failureHeading(at, o.Name))
+}
+
 // registerUserSearch builds a user search's specs: the search in a
 // BeforeAll (every run kept, sweep.json and sweep.html attached to the
 // report), then one It for the concurrency objective, when declared. Its
 // budget is a load point's times the search's run bound.
-func registerUserSearch(c *Contract, target *Target) {
-	at := c.Location("arrival.users", "arrival")
-	ginkgo.Describe(userSearchPoint.Name, at, func() {
+func registerUserSearch(run *contractRun) {
+	c := run.c
+	ginkgo.Describe(userSearchPoint.Name, c.searchLocation(), func() {
 		var sweep *capacity.Sweep
 		ginkgo.BeforeAll(func(ctx ginkgo.SpecContext) {
-			ginkgo.GinkgoWriter.Printf("servebench: running %s, %s against %s\n", c.Name, userSearchPoint.Name, target.BaseURL)
-			sw, entry, err := c.RunUserSearch(ctx, *target)
+			sw, entry, err := run.runSearch(ctx)
 			if entry != nil {
-				ginkgo.AddReportEntry(SweepEntryName, entry, ginkgo.ReportEntryVisibilityAlways, at)
+				ginkgo.AddReportEntry(SweepEntryName, entry, ginkgo.ReportEntryVisibilityAlways, c.searchLocation())
 			}
 			sweep = sw
-			gomega.Expect(err).NotTo(gomega.HaveOccurred(), failureHeading(at, userSearchPoint.Name+": the search did not complete"))
+			gomega.Expect(err).NotTo(gomega.HaveOccurred(), c.searchFailureHeading())
 		}, ginkgo.NodeTimeout(c.RunBudget(userSearchPoint)*userSearchRunBound), ginkgo.GracePeriod(loadGracePeriod))
 		if o, ok := c.ConcurrencyObjective(); ok {
-			oat := c.Location(o.Field)
-			ginkgo.It(o.Name, oat, func() {
-				gomega.Expect(sweep).To(o.Matcher, failureHeading(oat, o.Name))
+			ginkgo.It(o.Name, c.Location(o.Field), func() {
+				failOn(c.judgeConcurrency(o, sweep))
 			})
 		}
 	})
