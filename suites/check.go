@@ -19,9 +19,9 @@ import (
 // keeps every run directory and sweep under the contract's artifacts, and
 // returns one Verdict per spec, in the order of the specs. Progress lines
 // go to log. As in the suite, a load point that does not complete fails
-// its first objective and skips the others, and an engine that cannot run
-// here skips every spec (or fails them, where the environment requires
-// the engine).
+// its first spec and skips every later one, and an engine that cannot run
+// here skips every spec (or fails the first, where the environment
+// requires the engine).
 func Check(ctx context.Context, c *Contract, log io.Writer) []Verdict {
 	if c.Baseline != nil {
 		return checkBaseline(ctx, c, log)
@@ -38,17 +38,7 @@ func Check(ctx context.Context, c *Contract, log io.Writer) []Verdict {
 	if c.UserSearch != nil {
 		return run.checkSearch(ctx)
 	}
-	var out []Verdict
-	for _, p := range c.Points() {
-		res, err := run.runPoint(ctx, p)
-		if err != nil {
-			out = append(out, notRun(c.PointObjectives(p), c, p, c.pointFailureHeading(p), err)...)
-			continue
-		}
-		for _, o := range c.PointObjectives(p) {
-			out = append(out, c.judgeObjective(p, o, res, ""))
-		}
-	}
+	out, complete := run.checkPoints(ctx)
 	if c.Arrival.Sweep() {
 		if entry, err := run.writeSweep(); err != nil {
 			fmt.Fprintf(log, "servebench: keeping sweep.json and sweep.html: %v\n", err)
@@ -56,10 +46,27 @@ func Check(ctx context.Context, c *Contract, log io.Writer) []Verdict {
 			fmt.Fprintf(log, "servebench: %s\n", entry.ColorableString())
 		}
 	}
-	if o, rule, ok := c.CapacityObjective(); ok {
+	if o, rule, ok := c.CapacityObjective(); ok && complete {
 		out = append(out, run.judgeCapacity(o, rule))
 	}
 	return out
+}
+
+// checkPoints runs each load point and judges its objectives; a point
+// that does not complete ends the contract's verdicts (see notRun), and
+// complete is false.
+func (r *contractRun) checkPoints(ctx context.Context) (out []Verdict, complete bool) {
+	c := r.c
+	for _, p := range c.Points() {
+		res, err := r.runPoint(ctx, p)
+		if err != nil {
+			return c.notRun(out, p.Name, c.pointFailureHeading(p), err), false
+		}
+		for _, o := range c.PointObjectives(p) {
+			out = append(out, c.judgeObjective(p, o, res, ""))
+		}
+	}
+	return out, true
 }
 
 // checkSearch runs a user search and judges its concurrency objective.
@@ -78,7 +85,7 @@ func (r *contractRun) checkSearch(ctx context.Context) []Verdict {
 		return nil
 	}
 	if err != nil {
-		return notRun([]Objective{o}, c, userSearchPoint, c.searchFailureHeading(), err)
+		return c.notRun(nil, userSearchPoint.Name, c.searchFailureHeading(), err)
 	}
 	return []Verdict{c.judgeConcurrency(o, sw)}
 }
@@ -112,8 +119,7 @@ func checkBaseline(ctx context.Context, c *Contract, log io.Writer) []Verdict {
 			return c.notStarted(err)
 		}
 		if err != nil {
-			out = append(out, notRun(c.abObjectives(p), c, p, c.abFailureHeading(p, dir), err)...)
-			continue
+			return c.notRun(out, p.Name+" against baseline", c.abFailureHeading(p, dir), err)
 		}
 		out = append(out, c.judgeAB(p, res)...)
 	}
@@ -147,18 +153,15 @@ func (c *Contract) abObjectives(p LoadPoint) []Objective {
 	return out
 }
 
-// notRun is the verdicts of specs whose load did not complete: the first
-// fails with heading and err, as a Ginkgo BeforeAll's failure is reported
-// on its first spec, and the others are skipped.
-func notRun(objectives []Objective, c *Contract, p LoadPoint, heading string, err error) []Verdict {
-	out := make([]Verdict, 0, len(objectives))
-	for i, o := range objectives {
-		v := Verdict{Contract: c.Name, LoadPoint: p.Name, Name: o.Name, At: c.specLocation(o)}
-		if i == 0 {
-			out = append(out, failed(v, 1, heading, err.Error()))
-			continue
-		}
-		out = append(out, skipped(v, "the load point did not complete"))
+// notRun ends the verdicts done of a contract whose load (what) did not
+// complete, as Ginkgo ends an ordered container whose BeforeAll failed:
+// the next spec fails with heading and err, and every later spec of the
+// contract is skipped.
+func (c *Contract) notRun(done []Verdict, what, heading string, err error) []Verdict {
+	specs := c.specs()
+	out := append(done, failed(specs[len(done)], 1, heading, err.Error()))
+	for _, v := range specs[len(out):] {
+		out = append(out, skipped(v, "skipped because "+what+" did not complete"))
 	}
 	return out
 }

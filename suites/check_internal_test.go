@@ -68,7 +68,7 @@ func TestCheckFailsTheFirstObjectiveOfALoadPointThatDidNotRun(t *testing.T) {
 		t.Fatalf("first verdict: %+v", first)
 	}
 	for _, v := range got[1:] {
-		if v.Outcome != Skipped || v.Message != "the load point did not complete" || v.ExitCode != 0 {
+		if v.Outcome != Skipped || v.Message != "skipped because constant 4 requests at 20 req/s did not complete" || v.ExitCode != 0 {
 			t.Errorf("later verdict: %+v", v)
 		}
 	}
@@ -93,5 +93,35 @@ func TestCheckSkipsEverySpecOfAnEngineThatCannotRunHere(t *testing.T) {
 	got = c.notStarted(unavailableError("docker is not available"))
 	if got[0].Outcome != Failed || got[0].ExitCode != 1 || got[0].Message != "contract down: docker is not available" || got[1].Outcome != Skipped {
 		t.Errorf("with %s=1: %+v", containers.EnvRequireDocker, got)
+	}
+}
+
+func TestCheckSkipsTheLaterLoadPointsAndTheCapacityOfASweepThatStopped(t *testing.T) {
+	t.Setenv(EnvArtifacts, t.TempDir())
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := "http://" + l.Addr().String()
+	_ = l.Close()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "w.jsonl"), []byte(`{"id":"a","prompt":"hi","max_tokens":2}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	yaml := strings.Replace(strings.Replace(checkTestContract, "%s", url, 1), "  rate: 20\n", "  rates: [10, 20]\n", 1) + "  capacity: 10\n"
+	c, err := Parse(filepath.Join(dir, "sweep.yaml"), []byte(yaml))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := Check(context.Background(), c, io.Discard)
+	// At 10 req/s: no lost requests, valid load, attainment, error rate;
+	// at 20 req/s, above the capacity: no lost requests; then the capacity.
+	if len(got) != 6 || got[0].Outcome != Failed || got[5].Name != "SLO capacity >= 10.000 req/s" {
+		t.Fatalf("%+v", got)
+	}
+	for _, v := range got[1:] {
+		if v.Outcome != Skipped || v.Message != "skipped because constant 4 requests at 10 req/s did not complete" {
+			t.Errorf("%+v", v)
+		}
 	}
 }

@@ -33,6 +33,10 @@
 // needs no engine. Workloads come from a JSONL file or a registered
 // generator (RegisterGenerator; fixed and mixed are built in).
 //
+// Check runs one contract without Ginkgo, as its specs would, and returns
+// a Verdict per spec (`servebench check` is built on it); the specs that
+// Register builds take the same steps and judgments.
+//
 // README.md in this directory documents the YAML schema with a complete
 // example.
 package suites

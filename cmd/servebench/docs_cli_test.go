@@ -22,7 +22,7 @@ func TestCLIReferenceListsEveryFlag(t *testing.T) {
 	tableRow := regexp.MustCompile("(?m)^\\| `--([a-z0-9-]+)")
 	for _, args := range [][]string{
 		{"run"}, {"sweep"}, {"score"}, {"demo"}, {"ab"}, {"compare"}, {"merge"}, {"pareto"}, {"history"},
-		{"k8s", "job"}, {"k8s", "merge-job"}, {"k8s", "unpack-workload"},
+		{"k8s", "job"}, {"k8s", "merge-job"}, {"k8s", "unpack-workload"}, {"check"},
 	} {
 		code, stdout, stderr := runCLI(append(slices.Clone(args), "-h")...)
 		if code != 0 {

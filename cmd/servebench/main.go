@@ -14,6 +14,7 @@
 //	servebench ab --baseline-url U --candidate-url U …  A/B rounds, then compare
 //	servebench compare BASELINE CANDIDATE  is the candidate worse than noise explains?
 //	servebench history DIR...       where did metrics shift across releases?
+//	servebench check CONTRACT.yaml…  run YAML contracts and judge their objectives
 //	servebench version              print the version, commit and Go version
 //
 // Every command prints its flags with -h and exits 0. Exit codes: 0 the run
@@ -22,10 +23,13 @@
 // accounting is available but the load was not delivered (a request unsent
 // or sent later than the lag tolerance); 3 an objective or threshold
 // failed on delivered load (attainment below --require-attainment, a
-// --threshold that did not pass or could not be judged); 4 (sweep) no
-// tested rate passed the capacity rule; 5 (ab, compare) a regression; 6
-// (ab, compare) inconclusive (0 with --allow-inconclusive) or advisory (one
-// round per side); 130 and 143 (run, sweep, ab, merge) interrupted by SIGINT or
+// --threshold that did not pass or could not be judged, a contract's
+// objective in check); 4 (sweep) no tested rate passed the capacity rule;
+// 5 (ab, compare, check) a regression; 6 (ab, compare, check)
+// inconclusive (0 with --allow-inconclusive) or advisory (one round per
+// side); check over several contracts exits with the first of 1, 2, 5, 3
+// and 6 that applies; 130 and 143 (run, sweep, ab, merge, check)
+// interrupted by SIGINT or
 // SIGTERM, the finished work kept.
 package main
 
