@@ -81,6 +81,9 @@ func MergeShards(dirs []string, out string, opts score.Options) (*report.Report,
 	if err := render.HTMLFile(filepath.Join(out, record.ReportHTMLFile), rep); err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
 	}
+	if err := render.TextFile(filepath.Join(out, record.ReportTextFile), rep); err != nil {
+		return nil, fmt.Errorf("merge: %w", err)
+	}
 	return rep, nil
 }
 

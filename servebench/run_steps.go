@@ -116,10 +116,14 @@ func (l *LiveRun) completeReport(rep *report.Report, d *dispatcher, writeErr err
 }
 
 // writeReport writes the run's report files in order, stopping at the
-// first that fails: report.html, report.json (with every request's entry
-// when the run keeps them) and the artifacts, which read report.json.
+// first that fails: report.txt, report.html, report.json (with every
+// request's entry when the run keeps them) and the artifacts, which read
+// report.json.
 func (l *LiveRun) writeReport(res *RunResult) error {
 	rep := res.Report
+	if err := render.TextFile(filepath.Join(l.dir, record.ReportTextFile), rep); err != nil {
+		return err
+	}
 	if err := render.HTMLFile(filepath.Join(l.dir, record.ReportHTMLFile), rep); err != nil {
 		return err
 	}

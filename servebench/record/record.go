@@ -15,6 +15,9 @@ const (
 	RequestsFile = "requests.jsonl"
 	// ReportHTMLFile is the report as a self-contained HTML page.
 	ReportHTMLFile = "report.html"
+	// ReportTextFile is the full text report, the one a run prints with
+	// --report full.
+	ReportTextFile = "report.txt"
 )
 
 // Sender sends one request and records how it went: the seam between the

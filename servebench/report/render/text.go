@@ -2,11 +2,13 @@ package render
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/servebench/servebench/internal/numfmt"
+	"github.com/servebench/servebench/internal/safefile"
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
 )
@@ -118,6 +120,16 @@ func Text(w io.Writer, r *report.Report) error {
 	}
 	fmt.Fprintln(bw, strings.Repeat("=", 61))
 	return bw.Flush()
+}
+
+// TextFile writes the text report to the file at path, replacing any
+// file there and never writing through a link planted in its place.
+func TextFile(path string, r *report.Report) error {
+	var buf bytes.Buffer
+	if err := Text(&buf, r); err != nil {
+		return err
+	}
+	return safefile.WriteWhole(path, buf.Bytes())
 }
 
 // writeThroughputText writes the endpoint and the rates it declares, each
