@@ -18,7 +18,7 @@ type ComparisonEntry struct {
 	Contract  string `json:"contract"`
 	LoadPoint string `json:"load_point"`
 	// Dir is the A/B directory, holding baseline/round-K and
-	// candidate/round-K run directories, compare.json and compare.html.
+	// candidate/round-K run directories, compare.json, compare.txt and compare.html.
 	Dir string `json:"dir"`
 	// File is the path of compare.json.
 	File    string          `json:"file"`

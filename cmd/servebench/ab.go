@@ -10,6 +10,7 @@ import (
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/ab"
 	"github.com/servebench/servebench/servebench/compare"
+	"github.com/servebench/servebench/servebench/report/render"
 )
 
 func init() {
@@ -79,11 +80,11 @@ func runAB(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "servebench ab: %v\n", err)
 		return 1
 	}
-	if err := res.Comparison.WriteText(stdout); err != nil {
+	if err := printComparison(stdout, res, rf.report, rf.output); err != nil {
 		fmt.Fprintf(stderr, "servebench ab: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stderr, "run order: %v\ncomparison: %s and %s\n", res.Order,
+	fmt.Fprintf(stderr, "run order: %v\ncomparison: %s, %s and %s\n", res.Order, filepath.Join(rf.output, compare.ComparisonTextFile),
 		filepath.Join(rf.output, compare.ComparisonFile), filepath.Join(rf.output, compare.ComparisonHTMLFile))
 	return res.Comparison.ExitCode()
 }
@@ -118,4 +119,19 @@ func (af *abFlags) sides(rf *runFlags, stderr io.Writer) (base, cand servebench.
 		return base, cand, fmt.Errorf("candidate: %w", err)
 	}
 	return base, cand, nil
+}
+
+// printComparison prints the A/B comparison: its full text, or the
+// summary (the default) with the baseline's first load point and where
+// the full comparison is in dir.
+func printComparison(w io.Writer, res *ab.Result, form, dir string) error {
+	if form == reportFull {
+		return res.Comparison.WriteText(w)
+	}
+	load := ""
+	if len(res.Baseline) > 0 {
+		load = render.LoadPoint(res.Baseline[0]) + " per run"
+	}
+	full := fmt.Sprintf("%s (also %s, %s)", filepath.Join(dir, compare.ComparisonTextFile), compare.ComparisonFile, compare.ComparisonHTMLFile)
+	return res.Comparison.WriteSummary(w, load, []string{full})
 }

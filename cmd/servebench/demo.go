@@ -44,11 +44,12 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	tpot := fs.Duration("tpot-slo", 10*time.Millisecond, "TPOT objective")
 	alpha := fs.Float64("attainment", 0.95, "required attainment at a passing rate")
 	timeScale := fs.Float64("time-scale", 0.25, "the simulated engine's time scale (0.25: steps four times faster than the model's)")
+	form := fs.String("report", reportSummary, "the knee's report: summary (one screen) or full (every section, as in its report.txt)")
 	overwrite := fs.Bool("overwrite", false, "remove what servebench wrote in --output before (what its manifest.json names) instead of refusing a directory that is not empty")
 	if code, done := parseCommandLine(fs, args, stderr); done {
 		return code
 	}
-	err := checkDemoFlags(*window, *ttft, *tpot, *alpha, *timeScale)
+	err := checkDemoFlags(*window, *ttft, *tpot, *alpha, *timeScale, *form)
 	var out *outputdir.Dir
 	if err == nil {
 		out, err = prepareOutput(*output, *overwrite)
@@ -123,17 +124,29 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "servebench demo: %v\n", err)
 		return 1
 	}
-	sel := sweep.Selection
-	if sel.RPS != nil {
-		for _, p := range sweep.Points {
-			if p.OfferedRPS == *sel.RPS {
-				fmt.Fprintf(stdout, "\nreport at %g req/s:\n", p.OfferedRPS)
-				_ = render.Text(stdout, p.Report)
-			}
-		}
-	}
-	fmt.Fprintf(stdout, "\nsweep.json, sweep.html and the run directories (schedule.json, outcomes.jsonl, report.json and report.html per rate): %s\n", cfg.OutputDir)
+	printKneeReport(stdout, sweep, *form)
+	fmt.Fprintf(stdout, "\nsweep.json, sweep.html and the run directories (schedule.json, outcomes.jsonl, report.txt, report.json and report.html per rate): %s\n", cfg.OutputDir)
 	return 0
+}
+
+// printKneeReport prints the report of the knee's run, when a rate
+// passed: its summary, or with --report full every section.
+func printKneeReport(w io.Writer, sweep *capacity.Sweep, form string) {
+	sel := sweep.Selection
+	if sel.RPS == nil {
+		return
+	}
+	for _, p := range sweep.Points {
+		if p.OfferedRPS != *sel.RPS {
+			continue
+		}
+		fmt.Fprintf(w, "\nreport at %g req/s:\n", p.OfferedRPS)
+		if form == reportFull {
+			_ = render.Text(w, p.Report)
+			continue
+		}
+		_ = render.Summary(w, p.Report, render.SummaryNotes{Full: []string{fullReportFiles(p.RunDir)}})
+	}
 }
 
 // printSweep writes one line per tested rate, then the knee.
@@ -163,26 +176,32 @@ func printSweep(w io.Writer, s *capacity.Sweep) {
 		fmt.Fprintf(w, "  %s\n", f)
 	}
 	printSweepEnergy(w, s)
-	sel := s.Selection
-	if sel.RPS == nil {
-		if sel.AllGeneratorBound() {
-			fmt.Fprintln(w, "\nknee: not measured: the client was the limit at every tested rate (generator_bound)")
-		} else {
-			fmt.Fprintln(w, "\nknee: no tested rate passed")
-		}
-		for _, n := range sel.Notes {
-			fmt.Fprintf(w, "  (%s)\n", n)
-		}
-		return
-	}
-	fmt.Fprintf(w, "\nknee: %g req/s is the %s", *sel.RPS, sel.Label)
-	if sel.FailingNeighborRPS != nil {
-		fmt.Fprintf(w, "; %g req/s does not pass", *sel.FailingNeighborRPS)
-	}
 	fmt.Fprintln(w)
-	for _, n := range sel.Notes {
-		fmt.Fprintf(w, "  (%s)\n", n)
+	for _, l := range kneeLines(s.Selection) {
+		fmt.Fprintln(w, l)
 	}
+}
+
+// kneeLines say which tested rate is the knee and which next rate does not
+// pass, or why there is none, then the selection's notes.
+func kneeLines(sel capacity.Selection) []string {
+	var knee string
+	switch {
+	case sel.RPS != nil:
+		knee = fmt.Sprintf("knee: %g req/s is the %s", *sel.RPS, sel.Label)
+		if sel.FailingNeighborRPS != nil {
+			knee += fmt.Sprintf("; %g req/s does not pass", *sel.FailingNeighborRPS)
+		}
+	case sel.AllGeneratorBound():
+		knee = "knee: not measured: the client was the limit at every tested rate (generator_bound)"
+	default:
+		knee = "knee: no tested rate passed"
+	}
+	lines := []string{knee}
+	for _, n := range sel.Notes {
+		lines = append(lines, fmt.Sprintf("  (%s)", n))
+	}
+	return lines
 }
 
 // demoStarvationNote says when the client, sharing this process's CPUs

@@ -140,7 +140,7 @@ var abRefusedFlags = []refusedFlag{
 	{"shard", "each round's runs get their own IDs and run whole, in turn", false},
 	{"start-at", "each round's runs get their own IDs and run whole, in turn", false},
 	{"run-id", "each round's runs get their own IDs and run whole, in turn", false},
-	{"format", "ab prints the comparison's text summary and writes compare.json and compare.html", false},
+	{"format", "ab prints the comparison's summary (--report full: its full text) and writes compare.txt, compare.json and compare.html", false},
 }
 
 // k8sJobRefusedFlags are the run flags k8s job does not take: each of the

@@ -139,8 +139,8 @@ func checkSweepNumbers(minAttainment, confidence float64, repeat int) error {
 	return nil
 }
 
-// checkDemoFlags checks the demo's numeric flags.
-func checkDemoFlags(window, ttft, tpot time.Duration, attainment, timeScale float64) error {
+// checkDemoFlags checks the demo's numeric flags and its --report.
+func checkDemoFlags(window, ttft, tpot time.Duration, attainment, timeScale float64, form string) error {
 	if window <= 0 {
 		return fmt.Errorf("--duration: want a positive duration, got %v", window)
 	}
@@ -151,6 +151,9 @@ func checkDemoFlags(window, ttft, tpot time.Duration, attainment, timeScale floa
 		return err
 	}
 	if err := checkFraction("attainment", attainment); err != nil {
+		return err
+	}
+	if err := checkReportForm(form); err != nil {
 		return err
 	}
 	return checkPositive("time-scale", timeScale)

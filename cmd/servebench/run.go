@@ -27,6 +27,7 @@ func init() {
 // runFlags holds the run command's flags.
 type runFlags struct {
 	baseURL, model, endpoint, workload, arrival, output, apiKeyEnv, format, lengthControl, metricsURL string
+	report                                                                                            string
 	rate, burstiness, timeScale, requireAttainment                                                    float64
 	burstSize, count, maxConcurrency, warmup                                                          int
 	seed                                                                                              int64
@@ -86,6 +87,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.requireAttainment, "require-attainment", -1, "exit 3 when a valid run's attainment is below this fraction (the shorthand of --threshold attainment>=X)")
 	fs.Var(&f.thresholds, "threshold", thresholdHelp)
 	fs.StringVar(&f.format, "format", "text", "report on stdout: text, json or html")
+	fs.StringVar(&f.report, "report", reportSummary, "text report on stdout: summary (one screen) or full (every section, as in report.txt)")
 	fs.StringVar(&f.lengthControl, "length-control", string(defaults.LengthControl), "how ignore_eos rows are sent: ignore_eos, ignore_eos+min_tokens or unsupported")
 	fs.BoolVar(&f.keepText, "keep-text", false, "keep every response's text in the outcome records")
 	fs.BoolVar(&f.logprobs, "logprobs", false, "ask for logprobs so that tokens per event are proven")
@@ -142,7 +144,7 @@ func (f *runFlags) execute(ctx context.Context, cfg servebench.RunConfig, stdout
 	if err != nil {
 		fmt.Fprintf(stderr, "servebench run: %v\n", err)
 	}
-	if err := printReport(stdout, res.Report, f.format); err != nil {
+	if err := f.printRunReport(stdout, res); err != nil {
 		fmt.Fprintf(stderr, "servebench run: %v\n", err)
 		return 1
 	}
@@ -172,7 +174,8 @@ func (f *runFlags) arrivalSpec() schedule.ArrivalSpec {
 }
 
 // checkRequired refuses a command line without the flags every run needs
-// (a length for any arrival but replay), or with an unknown report format.
+// (a length for any arrival but replay), or with an unknown report format
+// or form.
 func (f *runFlags) checkRequired() error {
 	switch {
 	case f.baseURL == "":
@@ -188,7 +191,7 @@ func (f *runFlags) checkRequired() error {
 	case f.format != "text" && f.format != "json" && f.format != "html":
 		return fmt.Errorf("--format: want text, json or html, got %q", f.format)
 	}
-	return nil
+	return checkReportForm(f.report)
 }
 
 // config turns the flags into a RunConfig, rejecting bad combinations:

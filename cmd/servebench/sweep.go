@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 
+	"github.com/servebench/servebench/internal/safefile"
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/capacity"
 	"github.com/servebench/servebench/servebench/schedule"
@@ -124,15 +127,15 @@ func (f *runFlags) executeSweep(ctx context.Context, cfg servebench.RunConfig, p
 	}
 	if sweep != nil {
 		res := sweepreport.FromSweep(sweep, cfg.OutputDir)
-		if werr := res.WriteFiles(cfg.OutputDir); werr != nil {
+		if werr := writeSweepFiles(sweep, res, cfg.OutputDir); werr != nil {
 			fmt.Fprintf(stderr, "servebench sweep: %v\n", werr)
 			return 1
 		}
-		if perr := printSweepResult(stdout, sweep, res, f.format); perr != nil {
+		if perr := f.printSweepResult(stdout, sweep, res, cfg.OutputDir); perr != nil {
 			fmt.Fprintf(stderr, "servebench sweep: %v\n", perr)
 			return 1
 		}
-		fmt.Fprintf(stderr, "sweep directory: %s (sweep.json, sweep.html, rate-*)\n", cfg.OutputDir)
+		fmt.Fprintf(stderr, "sweep directory: %s (sweep.txt, sweep.json, sweep.html, rate-*)\n", cfg.OutputDir)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "servebench sweep: %v\n", err)
@@ -172,32 +175,51 @@ var sweepRefusedFlags = []refusedFlag{
 	{"require-attainment", "a sweep judges each rate by --min-attainment (with --wilson for its lower bound) and exits 4 when none passed", true},
 }
 
-// printSweepResult prints the sweep in the chosen format: the text table,
-// sweep.json, or sweep.html.
-func printSweepResult(w io.Writer, sw *capacity.Sweep, res sweepreport.Result, format string) error {
-	switch format {
-	case "json":
+// writeSweepFiles writes sweep.json, sweep.html and the full text,
+// sweep.txt, into dir.
+func writeSweepFiles(sw *capacity.Sweep, res sweepreport.Result, dir string) error {
+	if err := res.WriteFiles(dir); err != nil {
+		return err
+	}
+	var text bytes.Buffer
+	printSweepText(&text, sw)
+	return safefile.WriteWhole(filepath.Join(dir, sweepTextFile), text.Bytes())
+}
+
+// printSweepResult prints the sweep in the chosen format: sweep.json,
+// sweep.html, or as text, the summary (the default) or the full text.
+func (f *runFlags) printSweepResult(w io.Writer, sw *capacity.Sweep, res sweepreport.Result, dir string) error {
+	switch {
+	case f.format == "json":
 		b, err := res.MarshalIndent()
 		if err != nil {
 			return err
 		}
 		_, err = w.Write(b)
 		return err
-	case "html":
+	case f.format == "html":
 		return res.WriteHTML(w)
-	default:
-		if sw.Concurrency != nil {
-			printUserSearch(w, sw)
-			return nil
-		}
-		printSweep(w, sw)
-		if sw.Capacity != nil {
-			fmt.Fprintf(w, "  answer: %s\n", sw.Capacity)
-		}
-		if sw.Auto != nil {
-			fmt.Fprintf(w, "  (rates chosen automatically: coarse %v, bisected %v, resolution %g req/s)\n",
-				sw.Auto.Coarse, sw.Auto.Bisected, sw.Auto.ResolutionRPS)
-		}
+	case f.report == reportFull:
+		printSweepText(w, sw)
 		return nil
+	}
+	return printSweepSummary(w, sw, dir)
+}
+
+// printSweepText writes the sweep's full text: the table of every tested
+// rate (or number of users), the knee, the answer and how the rates were
+// chosen.
+func printSweepText(w io.Writer, sw *capacity.Sweep) {
+	if sw.Concurrency != nil {
+		printUserSearch(w, sw)
+		return
+	}
+	printSweep(w, sw)
+	if sw.Capacity != nil {
+		fmt.Fprintf(w, "  answer: %s\n", sw.Capacity)
+	}
+	if sw.Auto != nil {
+		fmt.Fprintf(w, "  (rates chosen automatically: coarse %v, bisected %v, resolution %g req/s)\n",
+			sw.Auto.Coarse, sw.Auto.Bisected, sw.Auto.ResolutionRPS)
 	}
 }

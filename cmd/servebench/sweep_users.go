@@ -46,13 +46,23 @@ func printUserSearch(w io.Writer, sw *capacity.Sweep) {
 		}
 		fmt.Fprintln(w)
 	}
-	if sel.Users == nil {
-		fmt.Fprintln(w, "\nSLO concurrency: no tested number of users passed")
-	} else {
-		fmt.Fprintf(w, "\nSLO concurrency: %d users (%s)\n", *sel.Users, sel.Label)
+	fmt.Fprintln(w)
+	for _, l := range concurrencyLines(sw) {
+		fmt.Fprintln(w, l)
 	}
-	fmt.Fprintf(w, "answer: %s\n", sw.Capacity)
+}
+
+// concurrencyLines say which number of users is the SLO concurrency, or
+// that none passed, then the answer and the selection's notes.
+func concurrencyLines(sw *capacity.Sweep) []string {
+	sel := sw.Concurrency
+	lines := []string{"SLO concurrency: no tested number of users passed"}
+	if sel.Users != nil {
+		lines[0] = fmt.Sprintf("SLO concurrency: %d users (%s)", *sel.Users, sel.Label)
+	}
+	lines = append(lines, fmt.Sprintf("answer: %s", sw.Capacity))
 	for _, n := range sel.Notes {
-		fmt.Fprintf(w, "  (%s)\n", n)
+		lines = append(lines, fmt.Sprintf("  (%s)", n))
 	}
+	return lines
 }

@@ -33,12 +33,8 @@ func verdictExitCode(r *report.Report, requireAttainment float64, thresholdsPass
 		}
 		return 2
 	}
-	if requireAttainment >= 0 && (r.Attainment == nil || *r.Attainment < requireAttainment) {
-		got := "undefined"
-		if r.Attainment != nil {
-			got = fmt.Sprintf("%.3f", *r.Attainment)
-		}
-		fmt.Fprintf(stderr, "attainment %s (%d of %d offered) is below the required %.3f\n", got, r.Qualified, r.Offered, requireAttainment)
+	if short, missed := attainmentShortfall(r, requireAttainment); missed {
+		fmt.Fprintln(stderr, short)
 		return 3
 	}
 	if !thresholdsPassed {
@@ -46,4 +42,18 @@ func verdictExitCode(r *report.Report, requireAttainment float64, thresholdsPass
 		return 3
 	}
 	return 0
+}
+
+// attainmentShortfall says how a run's attainment falls short of
+// --require-attainment, and whether it does; a negative requirement is
+// none.
+func attainmentShortfall(r *report.Report, requireAttainment float64) (string, bool) {
+	if requireAttainment < 0 || (r.Attainment != nil && *r.Attainment >= requireAttainment) {
+		return "", false
+	}
+	got := "undefined"
+	if r.Attainment != nil {
+		got = fmt.Sprintf("%.3f", *r.Attainment)
+	}
+	return fmt.Sprintf("attainment %s (%d of %d offered) is below the required %.3f", got, r.Qualified, r.Offered, requireAttainment), true
 }

@@ -23,7 +23,7 @@ type Config struct {
 	// advisory result, never a verdict.
 	Rounds int
 	// OutputDir receives baseline/round-K and candidate/round-K run
-	// directories, compare.json and compare.html.
+	// directories, compare.json, compare.txt and compare.html.
 	OutputDir string
 	// Options declares the comparison.
 	Options compare.Options

@@ -1,7 +1,7 @@
 // Package ab runs an A/B qualification: rounds of one baseline run and one
 // candidate run of the same workload, arrival process and seed, in the
 // balanced ABBA order, then compares the two sides with package compare
-// and writes compare.json and compare.html beside the runs.
+// and writes compare.json, compare.txt and compare.html beside the runs.
 //
 // Entry points:
 //

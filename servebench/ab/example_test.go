@@ -11,7 +11,7 @@ import (
 
 // An A/B qualification: rounds of one baseline run and one candidate run
 // of the same workload, arrival and seed, in ABBA order, compared into a
-// verdict (compare.json and compare.html in the output directory). The two
+// verdict (compare.json, compare.txt and compare.html in the output directory). The two
 // sides differ only in the engine. This example only compiles: it needs
 // the two engines serving at the URLs.
 func ExampleRun() {

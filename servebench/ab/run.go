@@ -29,7 +29,7 @@ type Result struct {
 
 // Run runs the rounds in the balanced ABBA order (see compare.ABBAOrder)
 // so that drift and warm-up hit both sides alike, keeps every run, compares
-// them and writes compare.json and compare.html into the output directory.
+// them and writes compare.json, compare.txt and compare.html into the output directory.
 // A run that ends in error, or an interruption (ctx ending: the error wraps
 // ErrInterrupted), stops the qualification: the finished runs stay on disk
 // and no comparison is made from the unbalanced set.

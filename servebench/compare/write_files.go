@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,9 +14,11 @@ import (
 const (
 	ComparisonFile     = "compare.json"
 	ComparisonHTMLFile = "compare.html"
+	// ComparisonTextFile is the full text comparison (WriteText).
+	ComparisonTextFile = "compare.txt"
 )
 
-// WriteFiles writes compare.json and compare.html into dir.
+// WriteFiles writes compare.json, compare.txt and compare.html into dir.
 func (c *Comparison) WriteFiles(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("compare: %w", err)
@@ -25,6 +28,13 @@ func (c *Comparison) WriteFiles(dir string) error {
 		return err
 	}
 	if err := safefile.WriteWhole(filepath.Join(dir, ComparisonFile), b); err != nil {
+		return fmt.Errorf("compare: %w", err)
+	}
+	var text bytes.Buffer
+	if err := c.WriteText(&text); err != nil {
+		return err
+	}
+	if err := safefile.WriteWhole(filepath.Join(dir, ComparisonTextFile), text.Bytes()); err != nil {
 		return fmt.Errorf("compare: %w", err)
 	}
 	f, err := safefile.Create(filepath.Join(dir, ComparisonHTMLFile))

@@ -18,9 +18,9 @@ type SummaryNotes struct {
 	// Verdict is the verdict section, one line each: "pass", the gate
 	// that failed, the knee of a sweep.
 	Verdict []string
-	// Full names where the full report is, e.g. "out/report.txt (also
-	// report.json, report.html)".
-	Full string
+	// Full names where the full report is, one line each, e.g.
+	// "out/report.txt (also report.json, report.html)".
+	Full []string
 }
 
 // summaryReasonLimit is how many reasons a run is not valid the summary
@@ -36,7 +36,8 @@ const summaryLabel = 12
 // their populations' sizes, throughput, then the notes' verdict and where
 // the full report (Text) is. When no event was proven to hold one token,
 // the ITL line gives the gaps between content events in its place,
-// labelled so.
+// labelled so. A nil report writes only the notes (a sweep where no
+// point has a run).
 func Summary(w io.Writer, r *report.Report, n SummaryNotes) error {
 	bw := bufio.NewWriter(w)
 	line := func(label, format string, args ...any) {
@@ -45,29 +46,40 @@ func Summary(w io.Writer, r *report.Report, n SummaryNotes) error {
 		}
 		fmt.Fprintf(bw, "%-*s %s\n", summaryLabel, label, fmt.Sprintf(format, args...))
 	}
-	line("load", "%s", loadPointText(r))
+	if r != nil {
+		writeRunSummary(bw, line, r)
+	}
+	labelledLines(line, "verdict", n.Verdict)
+	labelledLines(line, "full report", n.Full)
+	return bw.Flush()
+}
+
+// writeRunSummary writes the summary's lines about the run itself.
+func writeRunSummary(bw *bufio.Writer, line func(label, format string, args ...any), r *report.Report) {
+	line("load", "%s", LoadPoint(r))
 	writeValiditySummary(line, r)
 	line("attainment", "%s (%d of %d offered); Wilson lower bound %s at %s confidence",
 		numfmt.OptPercent(r.Attainment), r.Qualified, r.Offered, numfmt.OptPercent(r.WilsonLower), numfmt.Level(r.WilsonConfidence))
 	line("SLO", "%s", sloSummaryText(r.SLO))
 	writeLatencySummary(bw, r)
 	line("throughput", "%s", throughputSummaryText(r))
-	for i, v := range n.Verdict {
-		label := ""
-		if i == 0 {
-			label = "verdict"
-		}
-		line(label, "%s", v)
-	}
-	if n.Full != "" {
-		line("full report", "%s", n.Full)
-	}
-	return bw.Flush()
 }
 
-// loadPointText is the arrival process with only the parameters it uses,
-// the offered requests, the window and the endpoint.
-func loadPointText(r *report.Report) string {
+// labelledLines writes lines under one label, beside the first.
+func labelledLines(line func(label, format string, args ...any), label string, lines []string) {
+	for i, l := range lines {
+		if i > 0 {
+			label = ""
+		}
+		line(label, "%s", l)
+	}
+}
+
+// LoadPoint is a run's load point in one line: the arrival process with
+// only the parameters it uses, the offered requests, the window and the
+// endpoint, e.g. "poisson at 4 req/s, 200 offered over a 50 s window
+// (chat)".
+func LoadPoint(r *report.Report) string {
 	windowS := numfmt.Compact((r.WindowMS[1] - r.WindowMS[0]) / 1000)
 	s := fmt.Sprintf("%d offered over a %s s window", r.Offered, windowS)
 	if r.Experiment != nil {

@@ -55,7 +55,7 @@ func summaryOf(t *testing.T, r *report.Report, n render.SummaryNotes) string {
 func TestSummaryOfAValidRunShowsChunkGapsWhenTokenGapsAreNotProven(t *testing.T) {
 	got := summaryOf(t, chatReport(), render.SummaryNotes{
 		Verdict: []string{"pass: attainment 0.975 >= the required 0.950"},
-		Full:    "out/report.txt (also report.json, report.html)",
+		Full:    []string{"out/report.txt (also report.json, report.html)"},
 	})
 	want := `load:        poisson at 4 req/s, 200 offered over a 50 s window (chat)
 valid:       yes: every request sent within 20 ms of its schedule (max lag 3.125 ms)

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
+	"github.com/servebench/servebench/servebench/report/render"
+)
+
+// The values of --report: the one-screen summary (the default) or the
+// full text report.
+const (
+	reportSummary = "summary"
+	reportFull    = "full"
+)
+
+// checkReportForm refuses a --report value other than summary and full.
+func checkReportForm(form string) error {
+	if form != reportSummary && form != reportFull {
+		return fmt.Errorf("--report: want %s or %s, got %q", reportSummary, reportFull, form)
+	}
+	return nil
+}
+
+// printRunReport prints a run's report on stdout: as JSON or a page, or
+// as text, the full report or the summary with the run's verdict and
+// where the full report is.
+func (f *runFlags) printRunReport(w io.Writer, res *servebench.RunResult) error {
+	if f.format != "text" || f.report == reportFull {
+		return printReport(w, res.Report, f.format)
+	}
+	return render.Summary(w, res.Report, render.SummaryNotes{
+		Verdict: runVerdict(res.Report, f.requireAttainment),
+		Full:    []string{fullReportFiles(res.Dir)},
+	})
+}
+
+// runVerdict is the summary's verdict on a run, with the exit code it
+// leads to (verdictExitCode's).
+func runVerdict(r *report.Report, requireAttainment float64) []string {
+	if !r.Valid {
+		return []string{"NOT EVIDENCE: the load was not delivered (exit 2)"}
+	}
+	if short, missed := attainmentShortfall(r, requireAttainment); missed {
+		return []string{"FAIL: " + short + " (exit 3)"}
+	}
+	if requireAttainment >= 0 {
+		return []string{fmt.Sprintf("pass: attainment %.3f is at least the required %.3f", *r.Attainment, requireAttainment)}
+	}
+	return []string{"pass: the load was delivered; no gate declared (--require-attainment)"}
+}
+
+// fullReportFiles names a run directory's full report: its text form,
+// then the JSON and the page beside it.
+func fullReportFiles(dir string) string {
+	return fmt.Sprintf("%s (also %s, %s)", filepath.Join(dir, record.ReportTextFile), record.ReportFile, record.ReportHTMLFile)
+}

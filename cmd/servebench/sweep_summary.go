@@ -1,0 +1,160 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/servebench/servebench/internal/numfmt"
+	"github.com/servebench/servebench/servebench/capacity"
+	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report/render"
+	"github.com/servebench/servebench/sweepreport"
+)
+
+// sweepTextFile is the sweep's full text, the one sweep prints with
+// --report full, in the sweep's directory.
+const sweepTextFile = "sweep.txt"
+
+// summaryWidth is the width a summary's wrapped lines keep within.
+const summaryWidth = 100
+
+// printSweepSummary writes the sweep on one screen: what was swept and by
+// which rule, every tested point's verdict, then the summary of the
+// selected point's run (the knee, or the lowest point when none passed)
+// with the knee and the answer as its verdict, and where the full text,
+// the sweep's files and the point's own report are.
+func printSweepSummary(w io.Writer, sw *capacity.Sweep, dir string) error {
+	points, verdicts, verdict := sweepSelection(sw)
+	fmt.Fprintf(w, "%-12s %s; a point passes at %s\n", "sweep:", numfmt.Count(len(points), "tested point", "tested points"), ruleText(sw.Rule))
+	for i, l := range wrapList(pointVerdicts(points, verdicts), summaryWidth-13) {
+		label := ""
+		if i == 0 {
+			label = "points:"
+		}
+		fmt.Fprintf(w, "%-12s %s\n", label, l)
+	}
+	full := []string{fmt.Sprintf("%s (also %s, %s)", filepath.Join(dir, sweepTextFile), sweepreport.JSONFile, sweepreport.HTMLFile)}
+	p, heading := summaryPoint(sw, points)
+	if p == nil {
+		return render.Summary(w, nil, render.SummaryNotes{Verdict: verdict, Full: full})
+	}
+	if p.RunDir != "" {
+		full = append(full, filepath.Join(p.RunDir, record.ReportTextFile)+" (this point's run)")
+	}
+	fmt.Fprintf(w, "%s:\n", heading)
+	return render.Summary(w, p.Report, render.SummaryNotes{Verdict: verdict, Full: full})
+}
+
+// sweepSelection is the sweep's tested points, their verdicts in the same
+// order, and the lines that say what was selected: the knee and the
+// answer, or a user search's SLO concurrency.
+func sweepSelection(sw *capacity.Sweep) ([]capacity.Point, []capacity.PointVerdict, []string) {
+	if sw.Concurrency != nil {
+		return sw.Points, sw.Concurrency.Verdicts, concurrencyLines(sw)
+	}
+	lines := kneeLines(sw.Selection)
+	if sw.Capacity != nil {
+		lines = append(lines, fmt.Sprintf("answer: %s", sw.Capacity))
+	}
+	return sw.Points, sw.Selection.Verdicts, lines
+}
+
+// ruleText is the capacity rule in a few words.
+func ruleText(r capacity.Rule) string {
+	s := "attainment >= " + numfmt.Shortest(r.MinAttainment)
+	if r.UseWilsonLower {
+		s = fmt.Sprintf("Wilson lower bound (%s) >= %s", numfmt.Level(r.Confidence), numfmt.Shortest(r.MinAttainment))
+	}
+	s += ", its load delivered"
+	if r.RequireNoBacklogGrowth {
+		s += ", no backlog growth"
+	}
+	return s
+}
+
+// pointVerdicts names each tested point (its rate, number of users or
+// batch size) with its verdict, in capitals where it did not pass.
+func pointVerdicts(points []capacity.Point, verdicts []capacity.PointVerdict) []string {
+	out := make([]string, 0, len(verdicts))
+	for i, v := range verdicts {
+		verdict := "pass"
+		if !v.Pass {
+			verdict = strings.ToUpper(v.Verdict)
+		}
+		out = append(out, pointName(points, i, v)+" "+verdict)
+	}
+	return out
+}
+
+// pointName is how a summary names the i-th tested point.
+func pointName(points []capacity.Point, i int, v capacity.PointVerdict) string {
+	switch {
+	case v.Users > 0:
+		return numfmt.Count(v.Users, "user", "users")
+	case i < len(points) && points[i].BatchSize > 0:
+		return fmt.Sprintf("batch %d", points[i].BatchSize)
+	}
+	return numfmt.Shortest(v.OfferedRPS) + " req/s"
+}
+
+// summaryPoint is the point whose run the sweep summary shows, with a
+// heading that says which it is: the knee (or SLO concurrency), else the
+// lowest tested point. Nil when no point has a report.
+func summaryPoint(sw *capacity.Sweep, points []capacity.Point) (*capacity.Point, string) {
+	var lowest *capacity.Point
+	for i := range points {
+		p := &points[i]
+		if p.Report == nil {
+			continue
+		}
+		if sw.Concurrency != nil && sw.Concurrency.Users != nil && p.Users == *sw.Concurrency.Users {
+			return p, "at the SLO concurrency, " + numfmt.Count(p.Users, "user", "users")
+		}
+		if sw.Concurrency == nil && sw.Selection.RPS != nil && p.OfferedRPS == *sw.Selection.RPS {
+			return p, fmt.Sprintf("at the knee, %g req/s", p.OfferedRPS)
+		}
+		if lowest == nil || lowerPoint(p, lowest) {
+			lowest = p
+		}
+	}
+	if lowest == nil {
+		return nil, ""
+	}
+	if sw.Concurrency != nil {
+		return lowest, "at the fewest users tested, " + numfmt.Count(lowest.Users, "user", "users")
+	}
+	return lowest, fmt.Sprintf("at the lowest tested rate, %g req/s", lowest.OfferedRPS)
+}
+
+// lowerPoint reports whether p is a lower point than q: fewer users in a
+// user search, else a lower offered rate.
+func lowerPoint(p, q *capacity.Point) bool {
+	if p.Users != q.Users {
+		return p.Users < q.Users
+	}
+	return p.OfferedRPS < q.OfferedRPS
+}
+
+// wrapList joins items with ", " into lines of at most width columns (an
+// item longer than width gets a line of its own).
+func wrapList(items []string, width int) []string {
+	var lines []string
+	cur := ""
+	for _, it := range items {
+		switch {
+		case cur == "":
+			cur = it
+		case len(cur)+2+len(it) > width:
+			lines = append(lines, cur+",")
+			cur = it
+		default:
+			cur += ", " + it
+		}
+	}
+	if cur != "" {
+		lines = append(lines, cur)
+	}
+	return lines
+}
