@@ -35,12 +35,23 @@ func TestABFindsAFourTimesSlowerDecodeStep(t *testing.T) {
 	if !strings.Contains(stderr, "run order: [baseline/round-1 candidate/round-1 candidate/round-2 baseline/round-2]") {
 		t.Errorf("the order is not ABBA:\n%s", stderr)
 	}
-	if !strings.Contains(stdout, "order: ABBA (ABBA; A baseline, B candidate): mean position baseline 2.5, candidate 2.5") ||
-		!strings.Contains(stdout, "engines: reused: the engines were running before the first round") {
-		t.Errorf("the summary does not give the order and the engines:\n%s", stdout)
+	full, err := os.ReadFile(filepath.Join(out, compare.ComparisonTextFile))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if !strings.Contains(stdout, "verdict: regression") || !strings.Contains(stdout, "tpot_p50") {
-		t.Errorf("summary:\n%s", stdout)
+	if !strings.Contains(string(full), "order: ABBA (ABBA; A baseline, B candidate): mean position baseline 2.5, candidate 2.5") ||
+		!strings.Contains(string(full), "engines: reused: the engines were running before the first round") {
+		t.Errorf("compare.txt does not give the order and the engines:\n%s", full)
+	}
+	for _, want := range []string{
+		"load:        poisson at 10 req/s, 6 offered over a ",
+		"\nverdict:     regression (exit 5)\nvalid:       yes: every run delivered its load\nrounds:      baseline 2, candidate 2\n",
+		"\n  tpot_p50  ",
+		"\nfull report: " + filepath.Join(out, compare.ComparisonTextFile) + " (also compare.json, compare.html)\n",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("summary lacks %q:\n%s", want, stdout)
+		}
 	}
 	for _, side := range []string{"baseline", "candidate"} {
 		for k, seed := range map[string]int64{"round-1": 7, "round-2": 8} {

@@ -53,7 +53,7 @@ func TestInterruptedSweepClaimsNothingFromItsLastPoint(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "rate-1", record.ReportFile)); err != nil {
 		t.Errorf("the finished rate's report is gone: %v", err)
 	}
-	wantManifest(t, dir, "sweep", sweepreport.HTMLFile, sweepreport.JSONFile)
+	wantManifest(t, dir, "sweep", sweepreport.HTMLFile, sweepreport.JSONFile, sweepTextFile)
 }
 
 // TestInterruptedABWritesNoComparison: SIGINT during the candidate's

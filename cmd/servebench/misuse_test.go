@@ -198,8 +198,8 @@ func TestOutputHoldingARunIsRefusedUnlessOverwrite(t *testing.T) {
 	}
 	before := f.generate.Load()
 	code, _, stderr := runCLI(runArgs(t, f.url, "--output", out)...)
-	wantManifest(t, out, "run", "benchmark_report.json", "outcomes.jsonl", "report.html", "report.json", "requests.jsonl", "schedule.json", "warmup.jsonl")
-	want := "--output " + out + " is not empty (it holds benchmark_report.json, manifest.json, outcomes.jsonl, report.html, report.json, and 3 more); give a new or empty directory, or --overwrite"
+	wantManifest(t, out, "run", "benchmark_report.json", "outcomes.jsonl", "report.html", "report.json", "report.txt", "requests.jsonl", "schedule.json", "warmup.jsonl")
+	want := "--output " + out + " is not empty (it holds benchmark_report.json, manifest.json, outcomes.jsonl, report.html, report.json, and 4 more); give a new or empty directory, or --overwrite"
 	if code != 1 || !strings.Contains(stderr, want) {
 		t.Fatalf("second run: exit %d, stderr %q; want 1 and %q", code, stderr, want)
 	}
@@ -221,7 +221,7 @@ func TestOutputHoldingARunIsRefusedUnlessOverwrite(t *testing.T) {
 		t.Fatalf("--overwrite removed a file that is not servebench output: %v", err)
 	}
 	// The new manifest lists the new run's files, not the user's.
-	wantManifest(t, out, "run", "benchmark_report.json", "outcomes.jsonl", "report.html", "report.json", "requests.jsonl", "schedule.json")
+	wantManifest(t, out, "run", "benchmark_report.json", "outcomes.jsonl", "report.html", "report.json", "report.txt", "requests.jsonl", "schedule.json")
 	code, stdout, _ := runCLI("score", "--format", "json", "--run", out)
 	if code != 0 || !strings.Contains(stdout, `"offered": 4`) {
 		t.Fatalf("the overwritten run does not score as itself: exit %d", code)

@@ -95,12 +95,14 @@ func TestRunCommandRequireAttainmentExitsThree(t *testing.T) {
 		"--workload", writeWorkload(t, twoRows), "--arrival", "poisson", "--rate", "50", "--count", "6",
 		"--schedule-lag-tolerance", "2s", "--no-progress", "--skip-preflight"}
 	code, stdout, stderr := runCLI(append(args, "--output", t.TempDir())...)
-	if code != 0 || !strings.Contains(stdout, "http_error:") {
+	if code != 0 || !strings.Contains(stdout, "failed:      6 of 6 offered: http_error 6\n") ||
+		!strings.Contains(stdout, "verdict:     pass: the load was delivered; no gate declared (--require-attainment)\n") {
 		t.Fatalf("without --require-attainment: exit %d (want 0), stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
-	code, _, stderr = runCLI(append(args, "--output", t.TempDir(), "--require-attainment", "0.9")...)
-	if code != 3 || !strings.Contains(stderr, "attainment 0.000 (0 of 6 offered) is below the required 0.900") {
-		t.Fatalf("exit %d (want 3), stderr:\n%s", code, stderr)
+	code, stdout, stderr = runCLI(append(args, "--output", t.TempDir(), "--require-attainment", "0.9")...)
+	if code != 3 || !strings.Contains(stderr, "attainment 0.000 (0 of 6 offered) is below the required 0.900") ||
+		!strings.Contains(stdout, "verdict:     FAIL: attainment 0.000 (0 of 6 offered) is below the required 0.900 (exit 3)\n") {
+		t.Fatalf("exit %d (want 3), stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 }
 
@@ -147,7 +149,8 @@ func TestDemoFindsTheKnee(t *testing.T) {
 	// loaded machine the generator can miss the demo's 20 ms lag tolerance
 	// or a request its 10 ms TPOT objective, and then the knee line must
 	// say that no rate passed. Either way the knee follows the table.
-	wants := []string{"400 req/s fail: attainment", "knee: 10 req/s is the highest passing tested offered rate; 400 req/s does not pass", "report at 10 req/s:", "servebench report"}
+	wants := []string{"400 req/s fail: attainment", "knee: 10 req/s is the highest passing tested offered rate; 400 req/s does not pass",
+		"report at 10 req/s:\nload:        poisson at 10 req/s, ", "full report: " + filepath.Join(out, "rate-10", "report.txt") + " (also report.json, report.html)\n"}
 	// 10 req/s did not pass, and says why: its verdict is fail, or, when
 	// the client was starved of CPU, invalid or generator_bound.
 	if m := regexp.MustCompile(`(?m)^\s*10 req/s (\w+): `).FindStringSubmatch(stdout); m != nil {

@@ -107,7 +107,8 @@ func TestSweepPrintsEnergyPerRate(t *testing.T) {
 	url := startSim(t, nil)
 	code, stdout, stderr := runCLI("sweep", "--rates", "20,40", "--base-url", url, "--model", "simengine-tiny",
 		"--workload", writeWorkload(t, twoRows), "--arrival", "constant", "--count", "4", "--schedule-lag-tolerance", "2s",
-		"--output", t.TempDir(), "--no-progress", "--no-backlog-growth=false", "--gpu-sample-interval", "10ms", "--dcgm-url", dcgmServer(t))
+		"--output", t.TempDir(), "--no-progress", "--no-backlog-growth=false", "--gpu-sample-interval", "10ms", "--dcgm-url", dcgmServer(t),
+		"--report", "full")
 	if code != 0 && code != 4 { // the energy lines do not depend on the verdicts
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
 	}

@@ -13,12 +13,15 @@ const Limit = 160
 
 // Shorten puts s on one line and cuts it to Limit bytes without splitting a
 // character; a cut message ends in "…".
-func Shorten(s string) string {
+func Shorten(s string) string { return ShortenTo(s, Limit) }
+
+// ShortenTo is Shorten with the limit of limit bytes.
+func ShortenTo(s string, limit int) string {
 	s = strings.Join(strings.Fields(s), " ")
-	if len(s) <= Limit {
+	if len(s) <= limit {
 		return s
 	}
-	cut := Limit
+	cut := limit
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}

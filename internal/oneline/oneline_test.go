@@ -20,3 +20,12 @@ func TestShortenJoinsLinesAndCutsAtACharacter(t *testing.T) {
 		t.Fatalf("a message of exactly %d bytes was cut: %q", Limit, got)
 	}
 }
+
+func TestShortenToCutsAtTheGivenLimit(t *testing.T) {
+	if got, want := ShortenTo("key  gw-1\nis not allowed", 9), "key gw-1 …"; got != want {
+		t.Fatalf("ShortenTo: %q, want %q", got, want)
+	}
+	if got := ShortenTo("short", 9); got != "short" {
+		t.Fatalf("ShortenTo: %q, want it unchanged", got)
+	}
+}

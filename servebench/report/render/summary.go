@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/servebench/servebench/internal/numfmt"
+	"github.com/servebench/servebench/internal/oneline"
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/schedule"
@@ -32,7 +33,8 @@ const summaryLabel = 12
 
 // Summary writes the report on one screen, fewer than 25 lines of at most
 // about 100 columns: the load point, whether it is evidence, attainment
-// with its Wilson lower bound, TTFT, TPOT, ITL and E2E at p50 and p99 with
+// with its Wilson lower bound, the failures by status with the most
+// common message, TTFT, TPOT, ITL and E2E at p50 and p99 with
 // their populations' sizes, throughput, then the notes' verdict and where
 // the full report (Text) is. When no event was proven to hold one token,
 // the ITL line gives the gaps between content events in its place,
@@ -60,6 +62,7 @@ func writeRunSummary(bw *bufio.Writer, line func(label, format string, args ...a
 	writeValiditySummary(line, r)
 	line("attainment", "%s (%d of %d offered); Wilson lower bound %s at %s confidence",
 		numfmt.OptPercent(r.Attainment), r.Qualified, r.Offered, numfmt.OptPercent(r.WilsonLower), numfmt.Level(r.WilsonConfidence))
+	writeFailureSummary(line, r)
 	line("SLO", "%s", sloSummaryText(r.SLO))
 	writeLatencySummary(bw, r)
 	line("throughput", "%s", throughputSummaryText(r))
@@ -131,6 +134,32 @@ func writeValiditySummary(line func(label, format string, args ...any), r *repor
 			break
 		}
 		line("", "- %s", why)
+	}
+}
+
+// summaryMessageLimit is how many bytes of the most common failure
+// message the summary keeps, so that its line fits the screen.
+const summaryMessageLimit = 64
+
+// writeFailureSummary counts the offered requests that did not succeed by
+// status, with the most common failure message; nothing when every one
+// succeeded.
+func writeFailureSummary(line func(label, format string, args ...any), r *report.Report) {
+	var parts []string
+	failed := 0
+	for _, s := range record.Statuses() {
+		if n := r.StatusCounts[s]; s != record.StatusSuccess && n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", s, n))
+			failed += n
+		}
+	}
+	if failed == 0 {
+		return
+	}
+	line("failed", "%d of %d offered: %s", failed, r.Offered, strings.Join(parts, ", "))
+	if m, err := commonErrorMessages(r); err == nil && m != nil && len(m.Top) > 0 {
+		top := m.Top[0]
+		line("", "most common: %d × %s", top.Count, oneline.ShortenTo(top.Message, summaryMessageLimit))
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
@@ -161,5 +162,42 @@ func TestSummaryWithoutAKnownEndpointGivesTheSuccessfulRequestRate(t *testing.T)
 	got := summaryOf(t, r, render.SummaryNotes{})
 	if want := "throughput:  3.500 successful req/s\n"; !strings.Contains(got, want) {
 		t.Fatalf("summary lacks %q:\n%s", want, got)
+	}
+}
+
+func TestSummaryCountsFailuresByStatusWithTheMostCommonMessage(t *testing.T) {
+	r := chatReport()
+	r.StatusCounts = map[record.Status]int{record.StatusSuccess: 194, record.StatusHTTPError: 4, record.StatusTimeout: 2}
+	long := `The model "Qwen/Qwen3-0.6B" does not exist; the engine serves only the models listed at /v1/models`
+	r.ErrorMessages = &report.ErrorMessages{Distinct: 2, Top: []report.ErrorMessageCount{
+		{Status: record.StatusHTTPError, Message: long, Count: 4}, {Status: record.StatusTimeout, Message: "deadline", Count: 2},
+	}}
+	got := summaryOf(t, r, render.SummaryNotes{})
+	want := "attainment:  97.5% (195 of 200 offered); Wilson lower bound 94.8% at 95% confidence\n" +
+		"failed:      6 of 200 offered: http_error 4, timeout 2\n" +
+		`             most common: 4 × The model "Qwen/Qwen3-0.6B" does not exist; the engine serves on…` + "\n" +
+		"SLO:"
+	if !strings.Contains(got, want) {
+		t.Fatalf("summary lacks\n%s\nin:\n%s", want, got)
+	}
+	for _, l := range strings.Split(got, "\n") {
+		if n := utf8.RuneCountInString(l); n > 100 {
+			t.Errorf("line of %d columns: %q", n, l)
+		}
+	}
+	if r.StatusCounts[record.StatusHTTPError] = 0; !strings.Contains(summaryOf(t, r, render.SummaryNotes{}), "failed:      2 of 200 offered: timeout 2\n") {
+		t.Fatal("the failure count does not follow the statuses")
+	}
+}
+
+func TestSummaryWithoutAReportWritesOnlyTheNotes(t *testing.T) {
+	got := summaryOf(t, nil, render.SummaryNotes{Verdict: []string{"knee: no tested rate passed", "  (a note)"}, Full: []string{"out/sweep.txt", "out/rate-1/report.txt"}})
+	want := `verdict:     knee: no tested rate passed
+               (a note)
+full report: out/sweep.txt
+             out/rate-1/report.txt
+`
+	if got != want {
+		t.Fatalf("summary:\n%s\nwant:\n%s", got, want)
 	}
 }
