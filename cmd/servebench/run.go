@@ -87,7 +87,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.requireAttainment, "require-attainment", -1, "exit 3 when a valid run's attainment is below this fraction (the shorthand of --threshold attainment>=X)")
 	fs.Var(&f.thresholds, "threshold", thresholdHelp)
 	fs.StringVar(&f.format, "format", "text", "report on stdout: text, json or html")
-	fs.StringVar(&f.report, "report", reportSummary, "text report on stdout: summary (one screen) or full (every section, as in report.txt)")
+	fs.StringVar(&f.report, "report", reportSummary, "text on stdout: summary (one screen) or full (the full text report, also written into --output)")
 	fs.StringVar(&f.lengthControl, "length-control", string(defaults.LengthControl), "how ignore_eos rows are sent: ignore_eos, ignore_eos+min_tokens or unsupported")
 	fs.BoolVar(&f.keepText, "keep-text", false, "keep every response's text in the outcome records")
 	fs.BoolVar(&f.logprobs, "logprobs", false, "ask for logprobs so that tokens per event are proven")

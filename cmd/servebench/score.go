@@ -32,7 +32,7 @@ type scoreFlags struct {
 func (f *scoreFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.runDir, "run", "", "re-score the run directory DIR (schedule.json, outcomes.jsonl) instead of TRACE EVENTS")
 	fs.StringVar(&f.requests, "requests", "", "with --run: write the per-request entries as JSON lines to FILE ('none' drops them); the report points to it. Without it the report leaves them out (the HTML report's charts read them from a scratch file)")
-	fs.StringVar(&f.format, "format", "text", "report on stdout: text (the summary run prints), json or html")
+	fs.StringVar(&f.format, "format", "text", "report on stdout: text (the full text report, as run --report full prints it), json or html")
 	fs.StringVar(&f.percentile, "percentile", "", "percentile method: nearest-rank (default) or linear")
 	fs.Float64Var(&f.confidence, "confidence", 0, "confidence of the one-sided Wilson lower bound (default 0.95)")
 	fs.DurationVar(&f.ttftSLO, "ttft-slo", 0, "TTFT objective, e.g. 300ms (0: the input's own)")
