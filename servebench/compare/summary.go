@@ -34,7 +34,7 @@ func (c *Comparison) WriteSummary(w io.Writer, load string, full []string) error
 	c.writeValiditySummary(line)
 	line("rounds", "baseline %d, candidate %d", c.Rounds.Baseline, c.Rounds.Candidate)
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "statistic\tbaseline\tcandidate\tchange\tverdict")
+	fmt.Fprintln(tw, "statistic\tbaseline\tcandidate\tchange (+ is worse)\tverdict")
 	for _, m := range c.Comparisons {
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", m.Name, m.formatValue(m.Baseline), m.formatValue(m.Candidate), m.formatChange(m.Change), m.verdictText())
 	}
