@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -49,7 +50,7 @@ func TestRunPrintsTheSummaryAndWithReportFullTheTextOfReportTxt(t *testing.T) {
 		"load:        constant at 40 req/s, 4 offered over a 0.1 s window (chat)\n",
 		"attainment:  100.0% (4 of 4 offered); Wilson lower bound 59.7% at 95% confidence\n",
 		"latency ms          p50        p99        n\n",
-		"verdict:     pass: the load was delivered; no gate declared (--require-attainment)\n",
+		"verdict:     pass: the load was delivered; no gate declared (--require-attainment, --threshold)\n",
 		"full report: " + filepath.Join(out, record.ReportTextFile) + " (also report.json, report.html)\n",
 	} {
 		if !strings.Contains(stdout, want) {
@@ -147,5 +148,50 @@ func TestReportRefusesAnUnknownForm(t *testing.T) {
 		if want := `--report: want summary or full, got "brief"`; code != 1 || !strings.Contains(stderr, want) {
 			t.Errorf("%s: exit %d, stderr %q; want 1 and %q", args[0], code, stderr, want)
 		}
+	}
+}
+
+// TestSummaryVerdictShowsEveryThreshold: the summary's verdict says which
+// gate failed, then the thresholds' own lines, the ones stderr prints.
+func TestSummaryVerdictShowsEveryThreshold(t *testing.T) {
+	url := startSim(t, nil)
+	out := filepath.Join(t.TempDir(), "run")
+	code, stdout, stderr := runCLI(append(thresholdRunArgs(t, url, out),
+		"--threshold", "attainment>=1", "--threshold", "ttft_p99<=1us")...)
+	if code != 3 {
+		t.Fatalf("exit %d, want 3; stderr:\n%s", code, stderr)
+	}
+	want := regexp.MustCompile(`(?m)^verdict:     FAIL: a threshold did not pass \(exit 3\)\n` +
+		`             PASS attainment>=1: measured 1 \(8 of 8 offered qualified\)\n` +
+		`             FAIL ttft_p99<=1us: measured [0-9.]+ ms \(p99 over [^\n]+, n = 8\)\n` +
+		`full report: `)
+	if !want.MatchString(stdout) {
+		t.Fatalf("summary lacks %s:\n%s", want, stdout)
+	}
+	for _, l := range []string{"PASS attainment>=1: measured 1 (8 of 8 offered qualified)\n"} {
+		if !strings.Contains(stderr, l) {
+			t.Errorf("stderr lacks %q: the summary's line is not the threshold's own\n%s", l, stderr)
+		}
+	}
+
+	out = filepath.Join(t.TempDir(), "run")
+	code, stdout, stderr = runCLI(append(thresholdRunArgs(t, url, out), "--threshold", "error_rate<=0")...)
+	if code != 0 || !strings.Contains(stdout, "verdict:     pass: every threshold holds\n             PASS error_rate<=0: measured 0 (0 of 8 offered did not succeed)\n") {
+		t.Fatalf("exit %d, stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+}
+
+// TestSweepSummaryShowsTheThresholdsAtTheKnee: a sweep's summary judges
+// the thresholds at the knee, the selected point.
+func TestSweepSummaryShowsTheThresholdsAtTheKnee(t *testing.T) {
+	url := startSim(t, nil)
+	code, stdout, stderr := runCLI("sweep", "--rates", "5,10", "--base-url", url, "--model", "simengine-tiny", "--endpoint", "chat",
+		"--workload", writeWorkload(t, twoRows), "--arrival", "constant", "--count", "4", "--schedule-lag-tolerance", "2s",
+		"--no-backlog-growth=false", "--no-progress", "--output", t.TempDir(), "--threshold", "error_rate<=0")
+	if code != 0 {
+		t.Fatalf("exit %d, stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if want := "\n             PASS error_rate<=0: measured 0 (0 of 4 offered did not succeed)\nfull report: "; !strings.Contains(stdout, "at the knee, 10 req/s:\n") || !strings.Contains(stdout, want) {
+		t.Fatalf("summary lacks the knee's threshold line %q:\n%s", want, stdout)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/report/render"
+	"github.com/servebench/servebench/servebench/threshold"
 )
 
 // The values of --report: the one-screen summary (the default) or the
@@ -34,24 +35,42 @@ func (f *runFlags) printRunReport(w io.Writer, res *servebench.RunResult) error 
 		return printReport(w, res.Report, f.format)
 	}
 	return render.Summary(w, res.Report, render.SummaryNotes{
-		Verdict: runVerdict(res.Report, f.requireAttainment),
+		Verdict: runVerdict(res.Report, f.requireAttainment, threshold.JudgeAll(f.thresholds.parsed, res.Report)),
 		Full:    []string{fullReportFiles(res.Dir)},
 	})
 }
 
-// runVerdict is the summary's verdict on a run, with the exit code it
-// leads to (verdictExitCode's).
-func runVerdict(r *report.Report, requireAttainment float64) []string {
+// runVerdict is the summary's verdict on a run: the gate's outcome, with
+// the exit code it leads to (verdictExitCode's), then one line per
+// threshold (thresholds, judged on the run).
+func runVerdict(r *report.Report, requireAttainment float64, thresholds []threshold.Verdict) []string {
 	if !r.Valid {
 		return []string{"NOT EVIDENCE: the load was not delivered (exit 2)"}
 	}
-	if short, missed := attainmentShortfall(r, requireAttainment); missed {
-		return []string{"FAIL: " + short + " (exit 3)"}
+	short, missed := attainmentShortfall(r, requireAttainment)
+	var head string
+	switch {
+	case missed:
+		head = "FAIL: " + short + " (exit 3)"
+	case !threshold.AllPassed(thresholds):
+		head = "FAIL: a threshold did not pass (exit 3)"
+	case requireAttainment >= 0:
+		head = fmt.Sprintf("pass: attainment %.3f is at least the required %.3f", *r.Attainment, requireAttainment)
+	case len(thresholds) > 0:
+		head = "pass: every threshold holds"
+	default:
+		head = "pass: the load was delivered; no gate declared (--require-attainment, --threshold)"
 	}
-	if requireAttainment >= 0 {
-		return []string{fmt.Sprintf("pass: attainment %.3f is at least the required %.3f", *r.Attainment, requireAttainment)}
+	return append([]string{head}, thresholdLines(thresholds)...)
+}
+
+// thresholdLines are the thresholds' verdicts, one line each.
+func thresholdLines(vs []threshold.Verdict) []string {
+	lines := make([]string, 0, len(vs))
+	for _, v := range vs {
+		lines = append(lines, v.Line())
 	}
-	return []string{"pass: the load was delivered; no gate declared (--require-attainment)"}
+	return lines
 }
 
 // fullReportFiles names a run directory's full report: its text form,

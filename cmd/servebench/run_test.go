@@ -96,7 +96,7 @@ func TestRunCommandRequireAttainmentExitsThree(t *testing.T) {
 		"--schedule-lag-tolerance", "2s", "--no-progress", "--skip-preflight"}
 	code, stdout, stderr := runCLI(append(args, "--output", t.TempDir())...)
 	if code != 0 || !strings.Contains(stdout, "failed:      6 of 6 offered: http_error 6\n") ||
-		!strings.Contains(stdout, "verdict:     pass: the load was delivered; no gate declared (--require-attainment)\n") {
+		!strings.Contains(stdout, "verdict:     pass: the load was delivered; no gate declared (--require-attainment, --threshold)\n") {
 		t.Fatalf("without --require-attainment: exit %d (want 0), stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	code, stdout, stderr = runCLI(append(args, "--output", t.TempDir(), "--require-attainment", "0.9")...)

@@ -203,7 +203,7 @@ func (f *runFlags) printSweepResult(w io.Writer, sw *capacity.Sweep, res sweepre
 		printSweepText(w, sw)
 		return nil
 	}
-	return printSweepSummary(w, sw, dir)
+	return printSweepSummary(w, sw, dir, f.thresholds.parsed)
 }
 
 // printSweepText writes the sweep's full text: the table of every tested

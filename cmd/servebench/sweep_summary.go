@@ -10,6 +10,7 @@ import (
 	"github.com/servebench/servebench/servebench/capacity"
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report/render"
+	"github.com/servebench/servebench/servebench/threshold"
 	"github.com/servebench/servebench/sweepreport"
 )
 
@@ -23,9 +24,10 @@ const summaryWidth = 100
 // printSweepSummary writes the sweep on one screen: what was swept and by
 // which rule, every tested point's verdict, then the summary of the
 // selected point's run (the knee, or the lowest point when none passed)
-// with the knee and the answer as its verdict, and where the full text,
-// the sweep's files and the point's own report are.
-func printSweepSummary(w io.Writer, sw *capacity.Sweep, dir string) error {
+// with the knee, the answer and the thresholds judged there as its
+// verdict, and where the full text, the sweep's files and the point's own
+// report are.
+func printSweepSummary(w io.Writer, sw *capacity.Sweep, dir string, thresholds []threshold.Threshold) error {
 	points, verdicts, verdict := sweepSelection(sw)
 	fmt.Fprintf(w, "%-12s %s; a point passes at %s\n", "sweep:", numfmt.Count(len(points), "tested point", "tested points"), ruleText(sw.Rule))
 	for i, l := range wrapList(pointVerdicts(points, verdicts), summaryWidth-13) {
@@ -36,7 +38,13 @@ func printSweepSummary(w io.Writer, sw *capacity.Sweep, dir string) error {
 		fmt.Fprintf(w, "%-12s %s\n", label, l)
 	}
 	full := []string{fmt.Sprintf("%s (also %s, %s)", filepath.Join(dir, sweepTextFile), sweepreport.JSONFile, sweepreport.HTMLFile)}
-	p, heading := summaryPoint(sw, points)
+	p, heading, selected := summaryPoint(sw, points)
+	switch {
+	case len(thresholds) > 0 && selected:
+		verdict = append(verdict, thresholdLines(threshold.JudgeAll(thresholds, p.Report))...)
+	case len(thresholds) > 0:
+		verdict = append(verdict, "thresholds not judged: no point was selected")
+	}
 	if p == nil {
 		return render.Summary(w, nil, render.SummaryNotes{Verdict: verdict, Full: full})
 	}
@@ -100,9 +108,10 @@ func pointName(points []capacity.Point, i int, v capacity.PointVerdict) string {
 }
 
 // summaryPoint is the point whose run the sweep summary shows, with a
-// heading that says which it is: the knee (or SLO concurrency), else the
-// lowest tested point. Nil when no point has a report.
-func summaryPoint(sw *capacity.Sweep, points []capacity.Point) (*capacity.Point, string) {
+// heading that says which it is and whether it is the selected point: the
+// knee (or SLO concurrency), else the lowest tested point. Nil when no
+// point has a report.
+func summaryPoint(sw *capacity.Sweep, points []capacity.Point) (*capacity.Point, string, bool) {
 	var lowest *capacity.Point
 	for i := range points {
 		p := &points[i]
@@ -110,22 +119,22 @@ func summaryPoint(sw *capacity.Sweep, points []capacity.Point) (*capacity.Point,
 			continue
 		}
 		if sw.Concurrency != nil && sw.Concurrency.Users != nil && p.Users == *sw.Concurrency.Users {
-			return p, "at the SLO concurrency, " + numfmt.Count(p.Users, "user", "users")
+			return p, "at the SLO concurrency, " + numfmt.Count(p.Users, "user", "users"), true
 		}
 		if sw.Concurrency == nil && sw.Selection.RPS != nil && p.OfferedRPS == *sw.Selection.RPS {
-			return p, fmt.Sprintf("at the knee, %g req/s", p.OfferedRPS)
+			return p, fmt.Sprintf("at the knee, %g req/s", p.OfferedRPS), true
 		}
 		if lowest == nil || lowerPoint(p, lowest) {
 			lowest = p
 		}
 	}
 	if lowest == nil {
-		return nil, ""
+		return nil, "", false
 	}
 	if sw.Concurrency != nil {
-		return lowest, "at the fewest users tested, " + numfmt.Count(lowest.Users, "user", "users")
+		return lowest, "at the fewest users tested, " + numfmt.Count(lowest.Users, "user", "users"), false
 	}
-	return lowest, fmt.Sprintf("at the lowest tested rate, %g req/s", lowest.OfferedRPS)
+	return lowest, fmt.Sprintf("at the lowest tested rate, %g req/s", lowest.OfferedRPS), false
 }
 
 // lowerPoint reports whether p is a lower point than q: fewer users in a
