@@ -59,7 +59,7 @@ func TestSettingsArrivalErrors(t *testing.T) {
 		{servebench.Settings{}, schedule.ArrivalSpec{Process: "uniform", RateRPS: 1},
 			`arrival: unknown process "uniform" (want constant, poisson, gamma, burst, replay or closed)`},
 		{servebench.Settings{}, schedule.ArrivalSpec{Process: schedule.ProcessPoisson},
-			"arrival: poisson rate must be a positive finite number of requests per second, got 0"},
+			"arrival: RateRPS: poisson rate must be a positive finite number of requests per second, got 0"},
 		{servebench.Settings{}, schedule.ArrivalSpec{Process: schedule.ProcessReplay},
 			"arrival: replay needs the run's workload first"},
 		{servebench.Settings{Workload: workloadOf(t, `{"id":"a","prompt":"x","max_tokens":2}`)},

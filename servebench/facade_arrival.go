@@ -1,6 +1,7 @@
 package servebench
 
 import (
+	"errors"
 	"time"
 
 	"github.com/servebench/servebench/servebench/schedule"
@@ -34,6 +35,10 @@ func Gamma(ratePerSecond, shape float64, seed int64) schedule.Arrival {
 // the reason it cannot be built for Run's validation to report.
 func declaredArrival(spec schedule.ArrivalSpec) schedule.Arrival {
 	if err := spec.Check(); err != nil {
+		// The caller gave the value as an argument, not as the field.
+		if fe, ok := errors.AsType[*schedule.ArrivalFieldError](err); ok {
+			err = fe.Err
+		}
 		return invalidArrival{spec: spec, err: err}
 	}
 	a, err := schedule.NewArrival(spec)

@@ -211,7 +211,7 @@ func (f *runFlags) config(stderr io.Writer) (servebench.RunConfig, error) {
 		if gpu != nil {
 			_ = gpu.Close()
 		}
-		return cfg, err
+		return cfg, arrivalFlagError(err)
 	}
 	if gpu != nil {
 		cfg.GPUSampler = gpu

@@ -42,11 +42,12 @@ func NewArrival(spec ArrivalSpec) (Arrival, error) {
 	return nil, fmt.Errorf("arrival: %s is not built from a spec alone", spec.Process)
 }
 
-// Check says why spec's open-loop process cannot be built, naming the
-// process and its parameter ("poisson rate must be ..., got -1"): a rate
-// that is not a positive finite number, a gamma shape that is not one, a
-// burst size below 1, or an unknown process. Replay and closed loop pass:
-// they are checked where they are built.
+// Check says why spec's open-loop process cannot be built, as an
+// *ArrivalFieldError naming the field and the process ("RateRPS: poisson
+// rate must be ..., got -1"): a rate that is not a positive finite number,
+// a gamma shape that is not one, a burst size below 1. An unknown process
+// is a plain error. Replay and closed loop pass: they are checked where
+// they are built.
 func (spec ArrivalSpec) Check() error {
 	p := spec.Process
 	switch {
@@ -54,14 +55,32 @@ func (spec ArrivalSpec) Check() error {
 		_, err := ParseProcess(string(p))
 		return err
 	case p.Sampled() && !(spec.RateRPS > 0 && !math.IsInf(spec.RateRPS, 0)):
-		return fmt.Errorf("%s rate must be a positive finite number of requests per second, got %v", p, spec.RateRPS)
+		return &ArrivalFieldError{Field: "RateRPS",
+			Err: fmt.Errorf("%s rate must be a positive finite number of requests per second, got %v", p, spec.RateRPS)}
 	case p == ProcessGamma && (!(spec.Burstiness > 0) || math.IsInf(spec.Burstiness, 0)):
-		return fmt.Errorf("gamma burstiness must be a positive finite shape k, got %v", spec.Burstiness)
+		return &ArrivalFieldError{Field: "Burstiness",
+			Err: fmt.Errorf("gamma burstiness must be a positive finite shape k, got %v", spec.Burstiness)}
 	case p == ProcessBurst && spec.BurstSize < 1:
-		return fmt.Errorf("burst size must be at least 1, got %d", spec.BurstSize)
+		return &ArrivalFieldError{Field: "BurstSize", Err: fmt.Errorf("burst size must be at least 1, got %d", spec.BurstSize)}
 	}
 	return nil
 }
+
+// ArrivalFieldError is an ArrivalSpec field whose value its process
+// cannot take. Field is the Go field's name (RateRPS, Burstiness,
+// BurstSize); a caller that took the value under another name (the
+// command line's --rate, a contract's arrival.rate) reports Err under
+// that name instead.
+type ArrivalFieldError struct {
+	Field string
+	Err   error
+}
+
+// Error is "Field: what is wrong".
+func (e *ArrivalFieldError) Error() string { return e.Field + ": " + e.Err.Error() }
+
+// Unwrap returns what is wrong, without the field.
+func (e *ArrivalFieldError) Unwrap() error { return e.Err }
 
 // maxArrivals bounds an unbounded count so that a duration-limited schedule
 // at an absurd rate fails clearly instead of exhausting memory.

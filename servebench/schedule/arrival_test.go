@@ -137,10 +137,10 @@ func TestArrivalErrors(t *testing.T) {
 		spec ArrivalSpec
 		want string
 	}{
-		{ArrivalSpec{Process: "poisson"}, "rate must be a positive"},
-		{ArrivalSpec{Process: "poisson", RateRPS: math.Inf(1)}, "rate must be a positive"},
-		{ArrivalSpec{Process: "gamma", RateRPS: 1}, "burstiness"},
-		{ArrivalSpec{Process: "burst", RateRPS: 1}, "burst size"},
+		{ArrivalSpec{Process: "poisson"}, "arrival: RateRPS: poisson rate must be a positive finite number of requests per second, got 0"},
+		{ArrivalSpec{Process: "poisson", RateRPS: math.Inf(1)}, "arrival: RateRPS: poisson rate must be a positive finite number of requests per second, got +Inf"},
+		{ArrivalSpec{Process: "gamma", RateRPS: 1}, "arrival: Burstiness: gamma burstiness must be a positive finite shape k, got 0"},
+		{ArrivalSpec{Process: "burst", RateRPS: 1}, "arrival: BurstSize: burst size must be at least 1, got 0"},
 		{ArrivalSpec{Process: "sine", RateRPS: 1}, `unknown process "sine"`},
 		{ArrivalSpec{Process: "replay"}, "not built from a spec"},
 	} {
