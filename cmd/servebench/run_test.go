@@ -122,7 +122,7 @@ func TestRunCommandBadInputExitsOne(t *testing.T) {
 		{[]string{"--base-url", "http://127.0.0.1:1", "--model", "m", "--workload", wl, "--count", "1", "--output", "o", "--rate", "1", "--endpoint", "embeddings", "--ttft-slo", "1s"},
 			"--ttft-slo with --endpoint embeddings: a ttft objective cannot be judged on the embeddings endpoint"},
 		{[]string{"--base-url", "http://127.0.0.1:1", "--model", "m", "--workload", wl, "--count", "1", "--output", t.TempDir(), "--rate", "1", "--endpoint", "embeddings"},
-			"w.jsonl:1: input: required (a string or an array of strings)"},
+			`w.jsonl: this workload has no inputs for the embeddings endpoint: generate one with "servebench workload generate embeddings`},
 		{[]string{"--base-url", "http://127.0.0.1:1", "--model", "m", "--workload", wl, "--count", "1", "--output", "o", "--rate", "1", "--api-key-env", "SERVEBENCH_TEST_UNSET_KEY"}, "SERVEBENCH_TEST_UNSET_KEY is empty or unset"},
 		{[]string{"--base-url", "http://127.0.0.1:1", "--model", "m", "--workload", wl, "--count", "1", "--output", t.TempDir(), "--rate", "1", "--endpoint", "completions"}, `w.jsonl:2: prompt: the completions endpoint needs a prompt and row "b" has only messages`},
 	} {

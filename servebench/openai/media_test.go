@@ -118,8 +118,9 @@ func TestClientSpooledImageAndResponses(t *testing.T) {
 }
 
 // TestCheckWorkloadRefusesMediaWhereNoImagesGo refuses an image row for
-// completions and embeddings and an audio row for Responses, naming the
-// file, the line and the field; chat takes it.
+// completions and an audio row for Responses, naming the file, the line
+// and the field; chat takes it. (For embeddings the workload has no
+// inputs at all: TestAWorkloadOfTheOtherKindNamesItsGenerator.)
 func TestCheckWorkloadRefusesMediaWhereNoImagesGo(t *testing.T) {
 	w, _, _ := mediaWorkload(t)
 	if err := openai.CheckWorkload(record.EndpointChat, w); err != nil {
@@ -127,7 +128,6 @@ func TestCheckWorkloadRefusesMediaWhereNoImagesGo(t *testing.T) {
 	}
 	for e, want := range map[record.Endpoint]string{
 		record.EndpointCompletions: "media.jsonl:1: messages: row \"m1\" sends images or audio, and the completions endpoint takes none",
-		record.EndpointEmbeddings:  "media.jsonl:1: messages: row \"m1\" sends images or audio, and the embeddings endpoint takes none",
 		record.EndpointResponses:   "media.jsonl:1: messages: row \"m1\" sends input_audio, and the responses endpoint takes no audio",
 	} {
 		err := openai.CheckWorkload(e, w)

@@ -3,6 +3,7 @@ package openai
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/servebench/servebench/servebench/record"
@@ -23,6 +24,10 @@ type protocol interface {
 	// checkRow says why a workload row cannot be sent to this API, naming
 	// the field; nil when it can.
 	checkRow(r *record.Request) error
+	// carries reports whether row r holds this API's inputs at all (a
+	// text row's prompt or messages, an embeddings row's input, a rerank
+	// row's query or documents), valid or not.
+	carries(r *record.Request) bool
 	// body renders the request body and says whether the answer will be a
 	// stream.
 	body(c *Client, r *record.Request) (body payload, stream bool, err error)
@@ -90,12 +95,18 @@ func checkMedia(p protocol, r *record.Request) error {
 }
 
 // CheckWorkload checks every row of w against endpoint e, before any
-// load: the first row that does not fit is an error naming the workload,
-// its line and the field.
+// load: a workload none of whose rows carries the endpoint's inputs (a
+// text workload for embeddings) is an error naming the command that
+// generates one; otherwise the first row that does not fit is an error
+// naming the workload, its line and the field.
 func CheckWorkload(e record.Endpoint, w *schedule.Workload) error {
 	p, ok := protocolFor(e)
 	if !ok {
 		return fmt.Errorf("unknown endpoint %q: want one of %s", e, record.EndpointList())
+	}
+	if !slices.ContainsFunc(w.Requests, func(r record.Request) bool { return p.carries(&r) }) {
+		api, _ := record.APIOf(p.endpoint())
+		return fmt.Errorf("%s: this workload has no inputs for the %s endpoint: generate one with %q", w.Name, api.Endpoint, api.Generate)
 	}
 	for i := range w.Requests {
 		r := &w.Requests[i]

@@ -29,6 +29,9 @@ func (embeddingsProtocol) checkRow(r *record.Request) error {
 	return nil
 }
 
+// carries: an embeddings row's input is its input.
+func (embeddingsProtocol) carries(r *record.Request) bool { return r.Input != nil }
+
 // body writes model, input (as the row gave it) and encoding_format
 // "float", then the row's Extra. The answer is never a stream.
 func (embeddingsProtocol) body(c *Client, r *record.Request) (payload, bool, error) {

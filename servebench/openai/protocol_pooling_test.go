@@ -186,8 +186,8 @@ func TestRowsMustFitTheEndpoint(t *testing.T) {
 		wantError string
 	}{
 		{record.EndpointRerank, `{"query":"q","documents":["a"]}` + "\n" + `{"input":"x"}`, "w.jsonl:2: input: an embeddings field"},
-		{record.EndpointEmbeddings, `{"prompt":"p","max_tokens":3}`, "w.jsonl:1: input: required"},
-		{record.EndpointChat, `{"input":"x"}`, "w.jsonl:1: input: a field of the embeddings and rerank endpoints"},
+		{record.EndpointEmbeddings, `{"prompt":"p","max_tokens":3}` + "\n" + `{"input":"x"}`, "w.jsonl:1: input: required"},
+		{record.EndpointChat, `{"input":"x"}` + "\n" + `{"prompt":"p","max_tokens":3}`, "w.jsonl:1: input: a field of the embeddings and rerank endpoints"},
 		{record.EndpointRerankTEI, `{"query":"q","documents":["a"],"top_n":1}`, "w.jsonl:1: top_n: the rerank-tei endpoint has no top_n"},
 		{record.EndpointPairScore, `{"query":"q","documents":["a"],"top_n":1}`, "w.jsonl:1: top_n: the pair-score endpoint has no top_n"},
 		{"score", `{"input":"x"}`, `unknown endpoint "score": want one of completions, chat, responses, embeddings, rerank, rerank-tei, pair-score`},
@@ -199,6 +199,34 @@ func TestRowsMustFitTheEndpoint(t *testing.T) {
 		err = openai.CheckWorkload(tc.endpoint, w)
 		if err == nil || !strings.Contains(err.Error(), tc.wantError) {
 			t.Errorf("%s: %v, want %q", tc.endpoint, err, tc.wantError)
+		}
+	}
+}
+
+// A workload none of whose rows carries the endpoint's inputs (a text
+// workload for embeddings or rerank, an embeddings workload for a text
+// API) is refused as a whole, naming the command that generates one.
+func TestAWorkloadOfTheOtherKindNamesItsGenerator(t *testing.T) {
+	text := `{"prompt":"p","max_tokens":3}` + "\n" + `{"messages":[{"role":"user","content":"m"}],"max_tokens":3}`
+	for _, tc := range []struct {
+		endpoint record.Endpoint
+		workload string
+		want     string
+	}{
+		{record.EndpointEmbeddings, text, `w.jsonl: this workload has no inputs for the embeddings endpoint: generate one with "servebench workload generate embeddings --batch-size 1 --input-tokens 128 --output embeddings.jsonl"`},
+		{record.EndpointRerank, text, `w.jsonl: this workload has no inputs for the rerank endpoint: generate one with "servebench workload generate rerank --documents 16 --query-tokens 32 --document-tokens 128 --output rerank.jsonl"`},
+		{record.EndpointRerankTEI, `{"input":"x"}`, `w.jsonl: this workload has no inputs for the rerank-tei endpoint: generate one with "servebench workload generate rerank --documents 16 --query-tokens 32 --document-tokens 128 --output rerank.jsonl"`},
+		{record.EndpointPairScore, text, `w.jsonl: this workload has no inputs for the pair-score endpoint: generate one with "servebench workload generate rerank --documents 16 --query-tokens 32 --document-tokens 128 --output rerank.jsonl"`},
+		{record.EndpointChat, `{"input":"x"}`, `w.jsonl: this workload has no inputs for the chat endpoint: generate one with "servebench workload generate fixed --prompt-tokens 512 --max-tokens 128 --output fixed.jsonl"`},
+		{record.EndpointCompletions, `{"query":"q","documents":["a"]}`, `w.jsonl: this workload has no inputs for the completions endpoint: generate one with "servebench workload generate fixed --prompt-tokens 512 --max-tokens 128 --output fixed.jsonl"`},
+		{record.EndpointResponses, `{"input":["x","y"]}`, `w.jsonl: this workload has no inputs for the responses endpoint: generate one with "servebench workload generate fixed --prompt-tokens 512 --max-tokens 128 --output-policy natural --output fixed.jsonl"`},
+	} {
+		w, err := schedule.ParseWorkload("w.jsonl", []byte(tc.workload))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := openai.CheckWorkload(tc.endpoint, w); err == nil || err.Error() != tc.want {
+			t.Errorf("%s: %v,\nwant %s", tc.endpoint, err, tc.want)
 		}
 	}
 }

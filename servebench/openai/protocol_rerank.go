@@ -59,6 +59,9 @@ func (p rerankProtocol) checkRow(r *record.Request) error {
 	return nil
 }
 
+// carries: a rerank row's inputs are its query and documents.
+func (rerankProtocol) carries(r *record.Request) bool { return r.Query != "" || len(r.Documents) > 0 }
+
 // body writes the shape's members: model (not for TEI, which serves one
 // model), the query and the documents under the shape's names, top_n when
 // the row sets it, then the row's Extra. The answer is never a stream.

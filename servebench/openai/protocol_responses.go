@@ -37,6 +37,9 @@ type responsesProtocol struct{}
 
 func (responsesProtocol) endpoint() record.Endpoint { return record.EndpointResponses }
 
+// carries: a Responses row's inputs are its prompt or messages.
+func (responsesProtocol) carries(r *record.Request) bool { return textCarries(r) }
+
 // terminal: the stream ends with a terminal event.
 func (responsesProtocol) terminal() string {
 	return "a terminal event (response.completed, response.incomplete or response.failed)"

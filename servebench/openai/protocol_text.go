@@ -26,6 +26,12 @@ func (chatProtocol) endpoint() record.Endpoint        { return record.EndpointCh
 // terminal: both streams end with data: [DONE].
 func (openAIText) terminal() string { return "data: [DONE]" }
 
+// carries: a text row's inputs are its prompt or messages.
+func (openAIText) carries(r *record.Request) bool { return textCarries(r) }
+
+// textCarries reports whether r holds a prompt or messages.
+func textCarries(r *record.Request) bool { return r.Prompt != "" || len(r.Messages) > 0 }
+
 // checkRow: a completions row needs a prompt.
 func (completionsProtocol) checkRow(r *record.Request) error {
 	if err := checkTextRow(r); err != nil {

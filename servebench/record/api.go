@@ -50,6 +50,10 @@ type API struct {
 	// RowFields names the workload row fields the API reads (besides id,
 	// class, extra and the schedule's fields).
 	RowFields []string
+	// Generate is a `servebench workload generate` command line that
+	// writes rows the API takes, named by the error for a workload that
+	// has none.
+	Generate string
 }
 
 // Defines reports whether the API defines metric m.

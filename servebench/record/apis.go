@@ -37,6 +37,7 @@ var apis = []API{
 		Endpoint: EndpointCompletions, Path: "/v1/completions", Description: "OpenAI completions (a prompt string)",
 		Streams: true, FirstToken: true, Metrics: textMetrics, Throughput: textThroughput,
 		FailureReasons: textFailures, RowFields: []string{"prompt", "max_tokens", "ignore_eos", "expect", "prompt_tokens"},
+		Generate: "servebench workload generate fixed --prompt-tokens 512 --max-tokens 128 --output fixed.jsonl",
 	},
 	{
 		Endpoint: EndpointChat, Path: "/v1/chat/completions", Description: "OpenAI chat completions (messages, or a prompt sent as one user message)",
@@ -44,6 +45,7 @@ var apis = []API{
 		FailureReasons: textFailures,
 		RowFields: []string{"prompt", "messages", "max_tokens", "ignore_eos", "expect", "prompt_tokens",
 			"conversation", "turn", "think_ms"},
+		Generate: "servebench workload generate fixed --prompt-tokens 512 --max-tokens 128 --output fixed.jsonl",
 	},
 	{
 		Endpoint: EndpointResponses, Path: "/v1/responses",
@@ -53,26 +55,31 @@ var apis = []API{
 			"stream_error: response.failed, an error event, response.incomplete for a reason other than max_output_tokens, or no terminal event",
 			"invalid_response: events out of sequence (a sequence_number that does not follow the previous one)"),
 		RowFields: []string{"prompt", "messages", "max_tokens", "expect", "prompt_tokens", "conversation", "turn", "think_ms"},
+		Generate:  "servebench workload generate fixed --prompt-tokens 512 --max-tokens 128 --output-policy natural --output fixed.jsonl",
 	},
 	{
 		Endpoint: EndpointEmbeddings, Path: "/v1/embeddings", Description: "OpenAI embeddings (input: a string or a batch)",
 		Metrics:        poolingMetrics,
 		Throughput:     []ThroughputUnit{ThroughputRequests, ThroughputItems, ThroughputInputTokens},
 		FailureReasons: poolingFailures, RowFields: []string{"input"},
+		Generate: "servebench workload generate embeddings --batch-size 1 --input-tokens 128 --output embeddings.jsonl",
 	},
 	{
 		Endpoint: EndpointRerank, Path: "/v1/rerank", Description: "rerank in the Jina/Cohere shape (query, documents, top_n)",
 		Metrics: poolingMetrics, Throughput: rerankThroughput, FailureReasons: poolingFailures,
 		RowFields: []string{"query", "documents", "top_n"},
+		Generate:  "servebench workload generate rerank --documents 16 --query-tokens 32 --document-tokens 128 --output rerank.jsonl",
 	},
 	{
 		Endpoint: EndpointRerankTEI, Path: "/rerank", Description: "rerank in TEI's shape (query, texts; a bare list answer)",
 		Metrics: poolingMetrics, Throughput: rerankThroughput, FailureReasons: poolingFailures,
 		RowFields: []string{"query", "documents"},
+		Generate:  "servebench workload generate rerank --documents 16 --query-tokens 32 --document-tokens 128 --output rerank.jsonl",
 	},
 	{
 		Endpoint: EndpointPairScore, Path: "/v1/score", Description: "vLLM's Score API (text_1 the query, text_2 the documents)",
 		Metrics: poolingMetrics, Throughput: rerankThroughput, FailureReasons: poolingFailures,
 		RowFields: []string{"query", "documents"},
+		Generate:  "servebench workload generate rerank --documents 16 --query-tokens 32 --document-tokens 128 --output rerank.jsonl",
 	},
 }
