@@ -90,7 +90,7 @@ func (m concurrencyMatcher) message(actual any, relation string) string {
 	if sel.Users == nil {
 		fmt.Fprintf(&b, "Expected SLO concurrency %s %d users, but no tested number of users passed", relation, m.target)
 	} else {
-		fmt.Fprintf(&b, "Expected SLO concurrency %d users (%s) %s %d users", *sel.Users, capacity.BracketOf(s.Points, s.Rule), relation, m.target)
+		fmt.Fprintf(&b, "Expected SLO concurrency %d users %s %d users\nanswer: %s", *sel.Users, relation, m.target, capacity.BracketOf(s.Points, s.Rule))
 	}
 	b.WriteString("\ntested points:")
 	for _, v := range sel.Verdicts {

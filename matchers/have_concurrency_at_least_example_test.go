@@ -23,5 +23,5 @@ func ExampleHaveConcurrencyAtLeast() {
 	g.Expect(sweep).To(matchers.HaveConcurrencyAtLeast(16))
 	fmt.Println(capacity.BracketOf(sweep.Points, sweep.Rule))
 	// Output:
-	// between 16 and 32 users at 67.6822%
+	// SLO concurrency between 16 and 32 users; confidence in the bracket 68% (limited by 16 users, not shown to pass)
 }

@@ -29,7 +29,7 @@ func TestHaveConcurrencyAtLeast(t *testing.T) {
 		t.Errorf("17 users: %v, %v; want no match", ok, err)
 	}
 	msg := m.FailureMessage(sw)
-	for _, want := range []string{"Expected SLO concurrency 16 users (between 16 and 32 users at", "to be at least 17 users", "32 users: fail (attainment 0.800)"} {
+	for _, want := range []string{"Expected SLO concurrency 16 users to be at least 17 users\nanswer: SLO concurrency between 16 and 32 users; confidence in the bracket 68% (limited by 16 users, not shown to pass)\n", "32 users: fail (attainment 0.800)"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("message lacks %q:\n%s", want, msg)
 		}

@@ -66,7 +66,7 @@ func TestUserSearchSweepJSONHasTheBracketAndNoRate(t *testing.T) {
 	if err := res.WriteHTML(&html); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Attainment against closed-loop users", "between 48 and 56 users at", "SLO concurrency: 48 users", "56 users"} {
+	for _, want := range []string{"Attainment against closed-loop users", "SLO concurrency between 48 and 56 users; confidence in the bracket 98.9% (limited by 48 users, shown to pass)", "SLO concurrency: 48 users", "56 users"} {
 		if !strings.Contains(html.String(), want) {
 			t.Errorf("sweep.html lacks %q", want)
 		}

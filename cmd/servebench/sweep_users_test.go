@@ -65,7 +65,7 @@ func TestSweepUsersAutoFindsTheSLOConcurrency(t *testing.T) {
 	if c.Unit != "users" || c.Low == nil || c.High == nil || *c.Low != 3 || *c.High != 4 || *res.SLOConcurrencyUsers != 3 || res.KneeRPS != nil {
 		t.Fatalf("capacity %+v, SLO concurrency %v, knee %v\n%s", c, res.SLOConcurrencyUsers, res.KneeRPS, stdout)
 	}
-	if !strings.Contains(stdout, "SLO concurrency: 3 users") || !strings.Contains(stdout, "answer: between 3 and 4 users at") {
+	if !strings.Contains(stdout, "SLO concurrency: 3 users") || !strings.Contains(stdout, "answer: SLO concurrency between 3 and 4 users; confidence in the bracket ") {
 		t.Errorf("stdout:\n%s", stdout)
 	}
 	for _, d := range []string{"users-1", "users-2", "users-3", "users-4"} {

@@ -117,6 +117,24 @@ func Level(fraction float64) string {
 	return strconv.FormatFloat(math.Round(fraction*1e6)/1e4, 'f', -1, 64) + "%"
 }
 
+// Confidence writes a measured confidence given as a fraction, as a
+// percentage to two significant digits of its distance to the nearer of
+// 0 % and 100 %, so that neither end rounds away: 0.0066663 is "0.67%",
+// 0.676822 is "68%", 0.999412 is "99.941%", 0.95 is "95%".
+func Confidence(fraction float64) string {
+	if !defined(fraction) {
+		return Undefined
+	}
+	pct := 100 * fraction
+	distance := min(pct, 100-pct)
+	if distance <= 0 {
+		return strconv.FormatFloat(math.Round(pct), 'f', -1, 64) + "%"
+	}
+	decimals := max(0, 1-int(math.Floor(math.Log10(distance))))
+	scale := math.Pow10(decimals)
+	return strconv.FormatFloat(math.Round(pct*scale)/scale, 'f', -1, 64) + "%"
+}
+
 // Shortest writes v in the fewest digits that read back as v, as %g does.
 func Shortest(v float64) string {
 	if !defined(v) {

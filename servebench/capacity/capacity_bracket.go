@@ -90,21 +90,48 @@ func BracketOf(points []Point, rule Rule) Bracket {
 	return b
 }
 
-// String states the bracket for people: "between 48 and 56 users at 95%".
+// String is the sweep's answer line for people: what was searched for,
+// its bracket, and the confidence in the bracket with the end that
+// limits it, e.g. "SLO capacity between 16 and 48 req/s; confidence in
+// the bracket 0.67% (limited by 48 req/s, not shown to fail)".
 func (b Bracket) String() string {
-	conf := "confidence n/a"
-	if b.Confidence != nil {
-		conf = "at " + numfmt.Level(*b.Confidence)
+	what := "SLO capacity"
+	if b.Unit == UnitUsers {
+		what = "SLO concurrency"
 	}
 	switch {
 	case b.Low != nil && b.High != nil:
-		return fmt.Sprintf("between %s and %s %s %s", numfmt.Compact(*b.Low), numfmt.Compact(*b.High), b.Unit, conf)
+		what += fmt.Sprintf(" between %s and %s %s", numfmt.Compact(*b.Low), numfmt.Compact(*b.High), b.Unit)
 	case b.Low != nil:
-		return fmt.Sprintf("at least %s %s %s (no tested point failed)", numfmt.Compact(*b.Low), b.Unit, conf)
+		what += fmt.Sprintf(" at least %s %s (no tested point failed)", numfmt.Compact(*b.Low), b.Unit)
 	case b.High != nil:
-		return fmt.Sprintf("below %s %s %s (no tested point passed)", numfmt.Compact(*b.High), b.Unit, conf)
+		what += fmt.Sprintf(" below %s %s (no tested point passed)", numfmt.Compact(*b.High), b.Unit)
+	default:
+		return "no bracket: nothing was tested"
 	}
-	return "no bracket: nothing was tested"
+	if b.Confidence == nil {
+		return what + "; confidence in the bracket n/a"
+	}
+	return fmt.Sprintf("%s; confidence in the bracket %s (%s)", what, numfmt.Confidence(*b.Confidence), b.limit())
+}
+
+// limit names the end whose confidence is the bracket's (the smaller
+// one) and whether it reached the rule's confidence: "limited by 48
+// req/s, not shown to fail". With one end only it is "from" that end.
+func (b Bracket) limit() string {
+	end, verb := b.Low, "pass"
+	if b.HighConfidence != nil && (b.LowConfidence == nil || *b.HighConfidence <= *b.LowConfidence) {
+		end, verb = b.High, "fail"
+	}
+	shown := "shown to " + verb
+	if !b.Separated {
+		shown = "not " + shown
+	}
+	how := "limited by"
+	if b.Low == nil || b.High == nil {
+		how = "from"
+	}
+	return fmt.Sprintf("%s %s %s, %s", how, numfmt.Compact(*end), b.Unit, shown)
 }
 
 // passConfidence is the one-sided confidence that the attainment behind

@@ -18,5 +18,5 @@ func ExampleBracketOf() {
 	b := capacity.BracketOf(points, capacity.Rule{MinAttainment: 0.95})
 	fmt.Println(b.String(), b.Separated)
 	// Output:
-	// between 4 and 6 req/s at 99.9412% true
+	// SLO capacity between 4 and 6 req/s; confidence in the bracket 99.941% (limited by 4 req/s, shown to pass) true
 }

@@ -97,7 +97,7 @@ func TestBracketOfAUserSearch(t *testing.T) {
 	if math.Abs(*b.LowConfidence-0.999412) > 1e-6 || *b.HighConfidence < 1-1e-9 || *b.Confidence != *b.LowConfidence || !b.Separated {
 		t.Errorf("confidences %v %v %v, separated %v", *b.LowConfidence, *b.HighConfidence, *b.Confidence, b.Separated)
 	}
-	if got := b.String(); got != "between 48 and 56 users at 99.9412%" {
+	if got := b.String(); got != "SLO concurrency between 48 and 56 users; confidence in the bracket 99.941% (limited by 48 users, shown to pass)" {
 		t.Errorf("String() = %q", got)
 	}
 }
@@ -112,6 +112,9 @@ func TestBracketOfARateSweep(t *testing.T) {
 	}
 	if math.Abs(*b.LowConfidence-0.676822) > 1e-6 || math.Abs(*b.HighConfidence-0.820602) > 1e-6 || *b.Confidence != *b.LowConfidence || b.Separated {
 		t.Errorf("confidences %v %v, separated %v", *b.LowConfidence, *b.HighConfidence, b.Separated)
+	}
+	if got := b.String(); got != "SLO capacity between 1.5 and 2 req/s; confidence in the bracket 68% (limited by 1.5 req/s, not shown to pass)" {
+		t.Errorf("String() = %q", got)
 	}
 }
 
