@@ -24,6 +24,8 @@ import (
 // A change is found only where the permutation test can see it: a shift
 // at the newest release alone is a segment of one release, which needs
 // about 2/FalseAlarm releases before it (40 at 0.05) to be significant.
+// A history too short to show any change (history.History.TooShort) is
+// an error, not a success.
 func HaveNoChangeAtNewestRelease(tolerances ...compare.Tolerance) types.GomegaMatcher {
 	if len(tolerances) == 0 {
 		tolerances = compare.DefaultTolerances()
@@ -40,6 +42,9 @@ func (m newestChangeMatcher) offending(actual any) (*history.History, []string, 
 	h, ok := actual.(*history.History)
 	if !ok || h == nil {
 		return nil, nil, fmt.Errorf("HaveNoChangeAtNewestRelease expects a non-nil *history.History.  Got:\n%s", format.Object(actual, 1))
+	}
+	if notice := h.ShortNotice(); notice != "" {
+		return nil, nil, fmt.Errorf("HaveNoChangeAtNewestRelease cannot judge this history: %s", notice)
 	}
 	newest := len(h.Releases) - 1
 	var out []string

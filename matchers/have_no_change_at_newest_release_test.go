@@ -43,4 +43,12 @@ var _ = Describe("HaveNoChangeAtNewestRelease", func() {
 		_, err = matchers.HaveNoChangeAtNewestRelease().Match("history")
 		Expect(err).To(HaveOccurred())
 	})
+
+	It("cannot judge a history too short to show any change", func() {
+		h, err := history.Analyze(releases(3, 40), history.Options{})
+		Expect(err).NotTo(HaveOccurred())
+		ok, err := matchers.HaveNoChangeAtNewestRelease().Match(h)
+		Expect(ok).To(BeFalse())
+		Expect(err).To(MatchError("HaveNoChangeAtNewestRelease cannot judge this history: no change can be shown in 3 releases at a false-alarm rate of 0.05: the permutation test needs at least 8 releases to declare one"))
+	})
 })

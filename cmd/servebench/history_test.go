@@ -46,3 +46,28 @@ func TestHistoryFindsTheReleaseWhereAttainmentDropped(t *testing.T) {
 		t.Errorf("missing release: exit %d %s", code, stderr)
 	}
 }
+
+// Three releases, even with attainment falling from 0.99 to 0.50, cannot
+// show a change at the default false-alarm rate: history says so and how
+// many releases it needs, in text and JSON (min_releases), and exits 0.
+func TestHistoryOverThreeReleasesSaysHowManyItNeeds(t *testing.T) {
+	dir := t.TempDir()
+	var dirs []string
+	for i, q := range []int{99, 99, 50} {
+		a := float64(q) / 100
+		d := filepath.Join(dir, fmt.Sprintf("v%d", i+1))
+		writeRun(t, d, report.Report{Schema: report.ReportSchema, Offered: 100, ProtocolSuccesses: 100, Qualified: q,
+			Attainment: &a, Valid: true, Inputs: report.Inputs{WorkloadSHA256: "w1"}})
+		dirs = append(dirs, d)
+	}
+	code, stdout, stderr := runCLI(append([]string{"history"}, dirs...)...)
+	const notice = "too short: no change can be shown in 3 releases at a false-alarm rate of 0.05: the permutation test needs at least 8 releases to declare one\n"
+	if code != 0 || !strings.Contains(stdout, notice) || strings.Contains(stdout, "  no change\n") ||
+		!strings.Contains(stdout, "attainment: 0.9900 0.9900 0.5000\n  no change can be shown (too short)\n") {
+		t.Errorf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	code, stdout, _ = runCLI(append([]string{"history", "--format", "json", "--false-alarm", "0.1"}, dirs...)...)
+	if code != 0 || !strings.Contains(stdout, `"min_releases": 6,`) {
+		t.Errorf("json: exit %d\n%s", code, stdout)
+	}
+}

@@ -66,6 +66,36 @@ func permutationP(x []float64, q float64, rng *rand.Rand) float64 {
 	return float64(1+reach) / float64(1+permutations)
 }
 
+// MinReleases is the shortest series in which the permutation test can
+// declare a change at all at falseAlarm; 0 when no series can (falseAlarm
+// below 1/(1 + permutations), the smallest p-value the shuffles give).
+//
+// Whatever the values, a best split at τ keeps its statistic Q under
+// every shuffle that puts the same τ releases first, in any order, or
+// last: 2·τ!·(n − τ)! of the n! orders. So the exact p-value of n
+// releases is at least 2/C(n, τ) ≥ 2/C(n, ⌊n/2⌋), and a change can be
+// declared only once that floor is at most falseAlarm: at 0.05, 8
+// releases (2/C(8, 4) = 0.029, while 2/C(7, 3) = 0.057).
+func MinReleases(falseAlarm float64) int {
+	if !(falseAlarm >= 1.0/(1+permutations)) {
+		return 0
+	}
+	for n := 2; ; n++ {
+		if 2/binomial(n, n/2) <= falseAlarm {
+			return n
+		}
+	}
+}
+
+// binomial is C(n, k) as a float.
+func binomial(n, k int) float64 {
+	c := 1.0
+	for i := 1; i <= k; i++ {
+		c = c * float64(n-k+i) / float64(i)
+	}
+	return c
+}
+
 // split is one significant change point found in a series.
 type split struct {
 	at int     // first index of the new level

@@ -44,10 +44,14 @@ type Options struct {
 type History struct {
 	Schema string `json:"schema"`
 	// Method states how changes were found, with the false-alarm rate.
-	Method     string    `json:"method"`
-	FalseAlarm float64   `json:"false_alarm"`
-	Confidence float64   `json:"confidence"`
-	Releases   []Release `json:"releases"`
+	Method     string  `json:"method"`
+	FalseAlarm float64 `json:"false_alarm"`
+	Confidence float64 `json:"confidence"`
+	// MinReleases is the shortest series in which a change can be
+	// declared at FalseAlarm (see MinReleases; 0: none can). With fewer
+	// releases no series is tested and none has a change (TooShort).
+	MinReleases int       `json:"min_releases"`
+	Releases    []Release `json:"releases"`
 	// Metrics holds one series per metric that every release gives, in
 	// Metrics() order.
 	Metrics []Series `json:"metrics"`
@@ -103,6 +107,7 @@ func Analyze(releases []Release, opts Options) (*History, error) {
 		opts.Seed = 1
 	}
 	h := &History{Schema: Schema, FalseAlarm: opts.FalseAlarm, Confidence: opts.Confidence, Releases: releases,
+		MinReleases: MinReleases(opts.FalseAlarm),
 		Method: fmt.Sprintf("e-divisive means (exponent 1) with binary segmentation; each split kept when a permutation test (%d shuffles) gives p ≤ %g, the false-alarm rate per tested split; latency on the log scale; each change's interval is Welch's t at %g%% between its two segments",
 			permutations, opts.FalseAlarm, 100*opts.Confidence)}
 	for _, m := range Metrics() {
@@ -111,6 +116,10 @@ func Analyze(releases []Release, opts Options) (*History, error) {
 			continue
 		}
 		s := Series{Metric: m, Relative: relative(m), Values: values}
+		if h.TooShort() {
+			h.Metrics = append(h.Metrics, s)
+			continue
+		}
 		x := workingScale(s)
 		rng := rand.New(rand.NewPCG(opts.Seed, 0x4e15_7023))
 		cps := changePoints(x, 0, len(x), opts.FalseAlarm, rng)
@@ -130,6 +139,27 @@ func Analyze(releases []Release, opts Options) (*History, error) {
 		return nil, errors.New("history: no metric is given by every release")
 	}
 	return h, nil
+}
+
+// TooShort reports whether the series are too short for the test to
+// declare any change at the false-alarm rate: their "no change" would
+// say nothing.
+func (h *History) TooShort() bool {
+	return h.MinReleases == 0 || len(h.Releases) < h.MinReleases
+}
+
+// ShortNotice says why no change can be shown and how many releases are
+// needed; "" when the series are long enough.
+func (h *History) ShortNotice() string {
+	switch {
+	case !h.TooShort():
+		return ""
+	case h.MinReleases == 0:
+		return fmt.Sprintf("no change can be shown at a false-alarm rate of %g: the permutation test's %d shuffles give no p-value below %g; raise the false-alarm rate",
+			h.FalseAlarm, permutations, 1.0/(1+permutations))
+	}
+	return fmt.Sprintf("no change can be shown in %d releases at a false-alarm rate of %g: the permutation test needs at least %d releases to declare one",
+		len(h.Releases), h.FalseAlarm, h.MinReleases)
 }
 
 // Metrics are the metrics a history follows.

@@ -25,8 +25,9 @@ var page = template.Must(template.New("history").Parse(`<!DOCTYPE html>
 <style>body{font-family:"Liberation Sans",Arial,Helvetica,sans-serif;max-width:60em;margin:1em auto;padding:0 1em}svg{max-width:100%;height:auto}</style></head><body>
 <h1>Release history</h1>
 <p>{{.Method}}</p>
+{{if .Notice}}<p><strong>Too short:</strong> {{.Notice}}.</p>{{end}}
 {{range .Charts}}<h2>{{.Title}}</h2>{{if .Empty}}<p>{{.Empty}}</p>{{else}}{{.SVG}}{{end}}
-{{if .Changes}}<ul>{{range .Changes}}<li>{{.}}</li>{{end}}</ul>{{else}}<p>No change.</p>{{end}}
+{{if .Changes}}<ul>{{range .Changes}}<li>{{.}}</li>{{end}}</ul>{{else if $.Notice}}<p>No change can be shown (too short).</p>{{else}}<p>No change.</p>{{end}}
 {{end}}</body></html>
 `))
 
@@ -47,9 +48,9 @@ func (h *History) WriteHTML(w io.Writer) error {
 		charts = append(charts, c)
 	}
 	if err := page.Execute(w, struct {
-		Method string
-		Charts []chart
-	}{h.Method, charts}); err != nil {
+		Method, Notice string
+		Charts         []chart
+	}{h.Method, h.ShortNotice(), charts}); err != nil {
 		return fmt.Errorf("history: html: %w", err)
 	}
 	return nil

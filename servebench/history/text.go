@@ -16,7 +16,9 @@ func (h *History) JSON() ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
-// WriteText writes the releases, then each metric's values and changes.
+// WriteText writes the releases, then each metric's values and changes;
+// series too short to show a change say so, and how many releases they
+// need.
 func (h *History) WriteText(w io.Writer) error {
 	var b strings.Builder
 	names := make([]string, len(h.Releases))
@@ -24,13 +26,20 @@ func (h *History) WriteText(w io.Writer) error {
 		names[i] = r.Name
 	}
 	fmt.Fprintf(&b, "releases, in order: %s\nmethod: %s\n", strings.Join(names, ", "), h.Method)
+	notice := h.ShortNotice()
+	if notice != "" {
+		fmt.Fprintf(&b, "too short: %s\n", notice)
+	}
 	for _, s := range h.Metrics {
 		vals := make([]string, len(s.Values))
 		for i, v := range s.Values {
 			vals[i] = formatValue(s, v)
 		}
 		fmt.Fprintf(&b, "%s: %s\n", s.Metric, strings.Join(vals, " "))
-		if len(s.Changes) == 0 {
+		switch {
+		case notice != "":
+			b.WriteString("  no change can be shown (too short)\n")
+		case len(s.Changes) == 0:
 			b.WriteString("  no change\n")
 		}
 		for _, c := range s.Changes {
