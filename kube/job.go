@@ -3,6 +3,7 @@ package kube
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path"
@@ -50,8 +51,13 @@ type JobSpec struct {
 	Shards int
 	// RunID is the run ID every shard shares.
 	RunID string
-	// StartAt is the common start instant of the shards' measurement.
+	// StartAt, when set, is the common start instant of the shards'
+	// measurement, fixed in the manifest.
 	StartAt time.Time
+	// StartDelay, when StartAt is not set, makes the start relative: the
+	// shards meet at a Barrier on the results volume and start StartDelay
+	// after the last of them is ready, whenever the manifest is applied.
+	StartDelay time.Duration
 	// RunArgs are the run flags every shard gets as they are (the arrival
 	// process, rate, count, SLOs, base URL, model...), without --shard,
 	// --run-id, --start-at, --workload and --output, which the Job sets.
@@ -75,6 +81,12 @@ type JobSpec struct {
 
 // ShardDir is shard k's run directory inside the volume.
 func (s JobSpec) ShardDir(k string) string { return path.Join(s.Output, s.RunID, "shard-"+k) }
+
+// BarrierDir is the start barrier's directory inside the volume, one per
+// Job (its UID, which the pods read into JobUIDVar).
+func (s JobSpec) BarrierDir() string {
+	return path.Join(s.Output, s.RunID, "start-barrier", "$("+JobUIDVar+")")
+}
 
 // MergedDir is where the merge Job writes the merged run.
 func (s JobSpec) MergedDir() string { return path.Join(s.Output, s.RunID, "merged") }
@@ -132,8 +144,8 @@ func RenderJob(s JobSpec) ([]byte, error) {
 		return nil, err
 	}
 	switch {
-	case s.StartAt.IsZero():
-		return nil, errors.New("kube: a start instant is required")
+	case s.StartAt.IsZero() == (s.StartDelay <= 0):
+		return nil, errors.New("kube: give either a start instant or a start delay")
 	case s.WorkloadName == "" || len(s.Workload) == 0:
 		return nil, errors.New("kube: a workload is required")
 	}
@@ -158,16 +170,7 @@ func RenderJob(s JobSpec) ([]byte, error) {
 		objects = append(objects, cm)
 		sources = append(sources, corev1.VolumeProjection{ConfigMap: &corev1.ConfigMapProjection{LocalObjectReference: corev1.LocalObjectReference{Name: cm.Name}}})
 	}
-	n := strconv.Itoa(s.Shards)
-	args := append([]string{"run"}, s.RunArgs...)
-	args = append(args,
-		"--shard", "env/"+n,
-		"--run-id", s.RunID,
-		"--start-at", s.StartAt.UTC().Format(time.RFC3339Nano),
-		"--workload", path.Join(workloadMount, s.WorkloadName),
-		"--output", s.ShardDir("$("+ShardIndexVar+")"),
-		"--no-progress",
-	)
+	args := s.shardArgs()
 	pod := s.podSpec(args,
 		corev1.Volume{Name: "workload-parts", VolumeSource: corev1.VolumeSource{Projected: &corev1.ProjectedVolumeSource{Sources: sources}}},
 		corev1.Volume{Name: "workload", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}},
@@ -184,6 +187,11 @@ func RenderJob(s JobSpec) ([]byte, error) {
 	c.Env = append(c.Env, corev1.EnvVar{Name: ShardIndexVar, ValueFrom: &corev1.EnvVarSource{
 		FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.annotations['" + completionIndexAnnotation + "']"},
 	}})
+	if s.StartAt.IsZero() {
+		c.Env = append(c.Env, corev1.EnvVar{Name: JobUIDVar, ValueFrom: &corev1.EnvVarSource{
+			FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.labels['" + jobUIDLabel + "']"},
+		}})
+	}
 	c.VolumeMounts = append(c.VolumeMounts, corev1.VolumeMount{Name: "workload", MountPath: workloadMount, ReadOnly: true})
 	indexed := batchv1.IndexedCompletion
 	job := s.job(s.Name, pod)
@@ -191,6 +199,31 @@ func RenderJob(s JobSpec) ([]byte, error) {
 	job.Spec.Completions = ptr(int32(s.Shards))
 	job.Spec.Parallelism = ptr(int32(s.Shards))
 	return yamlStream(append(objects, job)...)
+}
+
+// shardArgs is each shard's command line: its run, started at StartAt, or
+// behind `servebench k8s start`, which waits at the barrier and then runs
+// it with the instant it found.
+func (s JobSpec) shardArgs() []string {
+	n := strconv.Itoa(s.Shards)
+	run := append([]string{"run"}, s.RunArgs...)
+	run = append(run,
+		"--shard", "env/"+n,
+		"--run-id", s.RunID,
+	)
+	if !s.StartAt.IsZero() {
+		run = append(run, "--start-at", s.StartAt.UTC().Format(time.RFC3339Nano))
+	}
+	run = append(run,
+		"--workload", path.Join(workloadMount, s.WorkloadName),
+		"--output", s.ShardDir("$("+ShardIndexVar+")"),
+		"--no-progress",
+	)
+	if !s.StartAt.IsZero() {
+		return run
+	}
+	return append([]string{"k8s", "start", "--barrier", s.BarrierDir(), "--shards", n, "--index", "$(" + ShardIndexVar + ")",
+		"--start-delay", s.StartDelay.String(), "--"}, run...)
 }
 
 // RenderMergeJob renders the Job that merges the shards' run directories
@@ -250,12 +283,21 @@ func (s JobSpec) podSpec(args []string, extra ...corev1.Volume) corev1.PodSpec {
 	return corev1.PodSpec{RestartPolicy: corev1.RestartPolicyNever, Containers: []corev1.Container{c}, Volumes: vols}
 }
 
-// yamlStream writes objects as one YAML stream, documents split by "---".
+// yamlStream writes objects as one YAML stream, documents split by "---",
+// without the empty status and resources the API types always marshal.
 func yamlStream(objects ...any) ([]byte, error) {
 	var b strings.Builder
 	for i, o := range objects {
-		data, err := yaml.Marshal(o)
+		data, err := json.Marshal(o)
 		if err != nil {
+			return nil, fmt.Errorf("kube: %w", err)
+		}
+		var tree map[string]any
+		if err := json.Unmarshal(data, &tree); err != nil {
+			return nil, fmt.Errorf("kube: %w", err)
+		}
+		pruneEmpty(tree)
+		if data, err = yaml.Marshal(tree); err != nil {
 			return nil, fmt.Errorf("kube: %w", err)
 		}
 		if i > 0 {
@@ -264,6 +306,29 @@ func yamlStream(objects ...any) ([]byte, error) {
 		b.Write(data)
 	}
 	return []byte(b.String()), nil
+}
+
+// emptyNoise are the fields dropped when they hold an empty object: an
+// object's status (the API server's to write) and a container's resources
+// (none requested). Other empty objects mean something (emptyDir: {}).
+var emptyNoise = map[string]bool{"status": true, "resources": true}
+
+// pruneEmpty drops the emptyNoise fields holding {} anywhere in v.
+func pruneEmpty(v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			if m, ok := x.(map[string]any); ok && len(m) == 0 && emptyNoise[k] {
+				delete(v, k)
+				continue
+			}
+			pruneEmpty(x)
+		}
+	case []any:
+		for _, x := range v {
+			pruneEmpty(x)
+		}
+	}
 }
 
 func ptr[T any](v T) *T { return &v }

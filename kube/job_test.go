@@ -129,11 +129,68 @@ func TestRenderJobRefusesAnIncompleteSpec(t *testing.T) {
 		{"no claim", func(s *kube.JobSpec) { s.VolumeClaim = "" }, "--volume-claim is required"},
 		{"relative output", func(s *kube.JobSpec) { s.Output = "results" }, "absolute mount path"},
 		{"no workload", func(s *kube.JobSpec) { s.Workload = nil }, "a workload is required"},
+		{"no start", func(s *kube.JobSpec) { s.StartAt = time.Time{} }, "kube: give either a start instant or a start delay"},
+		{"two starts", func(s *kube.JobSpec) { s.StartDelay = time.Minute }, "kube: give either a start instant or a start delay"},
 	} {
 		s := spec()
 		c.edit(&s)
 		if _, err := kube.RenderJob(s); err == nil || !strings.Contains(err.Error(), c.wantErr) {
 			t.Errorf("%s: error %v; want %q", c.name, err, c.wantErr)
 		}
+	}
+}
+
+// Without a start instant each shard's pod runs `servebench k8s start`,
+// which waits at the barrier under the Job's UID on the results volume and
+// then runs the shard; the pod reads the Job's UID from its controller's
+// label. The manifest holds no instant at all.
+func TestRenderJobWithAStartDelayWaitsAtTheBarrier(t *testing.T) {
+	s := spec()
+	s.StartAt, s.StartDelay = time.Time{}, 45*time.Second
+	data, err := kube.RenderJob(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cm corev1.ConfigMap
+	var job batchv1.Job
+	documents(t, data, &cm, &job)
+	c := job.Spec.Template.Spec.Containers[0]
+	want := []string{"k8s", "start", "--barrier", "/results/" + s.RunID + "/start-barrier/$(SERVEBENCH_JOB_UID)",
+		"--shards", "4", "--index", "$(SERVEBENCH_SHARD_INDEX)", "--start-delay", "45s", "--",
+		"run", "--base-url=http://vllm.bench.svc:8000", "--model=m", "--rate=400", "--count=20000",
+		"--shard", "env/4", "--run-id", s.RunID,
+		"--workload", "/etc/servebench/workload/chat.jsonl",
+		"--output", "/results/" + s.RunID + "/shard-$(SERVEBENCH_SHARD_INDEX)", "--no-progress"}
+	if !slices.Equal(c.Args, want) {
+		t.Errorf("args\n%q\nwant\n%q", c.Args, want)
+	}
+	if len(c.Env) != 2 || c.Env[1].Name != kube.JobUIDVar || c.Env[1].ValueFrom.FieldRef.FieldPath != "metadata.labels['batch.kubernetes.io/controller-uid']" {
+		t.Errorf("env %+v; want %s from the controller-uid label", c.Env, kube.JobUIDVar)
+	}
+	if strings.Contains(string(data), "start-at") {
+		t.Errorf("the manifest fixes a start instant:\n%s", data)
+	}
+}
+
+// The rendered YAML holds no empty status or resources, and keeps the
+// empty objects that mean something (the workload's emptyDir).
+func TestRenderedYAMLHasNoEmptyStatusOrResources(t *testing.T) {
+	job, err := kube.RenderJob(spec())
+	if err != nil {
+		t.Fatal(err)
+	}
+	merge, err := kube.RenderMergeJob(spec())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string][]byte{"job": job, "merge-job": merge} {
+		for _, noise := range []string{"status:", "resources:"} {
+			if strings.Contains(string(data), noise) {
+				t.Errorf("%s has %q:\n%s", name, noise, data)
+			}
+		}
+	}
+	if !strings.Contains(string(job), "\n      - emptyDir: {}\n        name: workload\n") {
+		t.Errorf("the workload's emptyDir is gone:\n%s", job)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -14,14 +15,14 @@ import (
 )
 
 func init() {
-	register("k8s", "render Kubernetes manifests of a sharded run: k8s job | k8s merge-job (k8s unpack-workload runs in the pods)", runK8s)
+	register("k8s", "render Kubernetes manifests of a sharded run: k8s job | k8s merge-job (k8s unpack-workload and k8s start run in the pods)", runK8s)
 }
 
 // k8sFlags are the flags that place a sharded run on a cluster.
 type k8sFlags struct {
 	name, namespace, image, volumeClaim, secretEnv string
 	shards                                         int
-	startIn                                        time.Duration
+	startDelay, startIn                            time.Duration
 }
 
 func (f *k8sFlags) register(fs *flag.FlagSet) {
@@ -31,22 +32,28 @@ func (f *k8sFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.volumeClaim, "volume-claim", "", "PersistentVolumeClaim mounted at --output in every pod (required; ReadWriteMany across nodes)")
 	fs.StringVar(&f.secretEnv, "secret-env", "", "Secret whose keys become the pods' environment (e.g. the variable --api-key-env names)")
 	fs.IntVar(&f.shards, "shards", 0, "number of shards: the Job's completions and parallelism (required)")
-	fs.DurationVar(&f.startIn, "start-in", 2*time.Minute, "without --start-at: start the measurement this long after rendering")
+}
+
+// registerStart adds the flags of k8s job that place the start.
+func (f *k8sFlags) registerStart(fs *flag.FlagSet) {
+	fs.DurationVar(&f.startDelay, "start-delay", kube.DefaultStartDelay, "without --start-at: start the measurement this long after the last shard's pod is ready (it must cover preflight and warmup)")
+	fs.DurationVar(&f.startIn, "start-in", 0, "deprecated, use --start-delay: start the measurement this long after rendering")
 }
 
 // k8sOnly are the flags of k8s job that are not run flags, and owned are
 // the run flags the Job sets itself for every shard.
 var (
-	k8sOnly = map[string]bool{"name": true, "namespace": true, "image": true, "volume-claim": true, "secret-env": true, "shards": true, "start-in": true}
+	k8sOnly = map[string]bool{"name": true, "namespace": true, "image": true, "volume-claim": true, "secret-env": true, "shards": true, "start-delay": true, "start-in": true}
 	owned   = map[string]bool{"shard": true, "run-id": true, "start-at": true, "workload": true, "output": true, "no-progress": true}
 )
 
 // runK8s is the k8s command: it writes manifests on stdout for kubectl.
 func runK8s(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || (args[0] != "job" && args[0] != "merge-job" && args[0] != "unpack-workload") {
+	if len(args) == 0 || (args[0] != "job" && args[0] != "merge-job" && args[0] != "unpack-workload" && args[0] != "start") {
 		fmt.Fprintln(stderr, "usage: servebench k8s job [run flags] --shards N --image IMAGE --volume-claim PVC --output /results")
 		fmt.Fprintln(stderr, "       servebench k8s merge-job --run-id ID --shards N --image IMAGE --volume-claim PVC --output /results")
 		fmt.Fprintln(stderr, "       servebench k8s unpack-workload --parts DIR --sha256 HEX --output FILE   (the pods' init container)")
+		fmt.Fprintln(stderr, "       servebench k8s start --barrier DIR --shards N --index K --start-delay D -- run [run flags]   (each shard's pod)")
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
 			return 0
 		}
@@ -57,6 +64,8 @@ func runK8s(args []string, stdout, stderr io.Writer) int {
 		return runK8sMergeJob(args[1:], stdout, stderr)
 	case "unpack-workload":
 		return runK8sUnpackWorkload(args[1:], stderr)
+	case "start":
+		return runK8sStart(args[1:], stdout, stderr)
 	}
 	return runK8sJob(args[1:], stdout, stderr)
 }
@@ -69,11 +78,15 @@ func runK8sJob(args []string, stdout, stderr io.Writer) int {
 	var k k8sFlags
 	run.registerWithout(fs, k8sJobRefusedFlags)
 	k.register(fs)
+	k.registerStart(fs)
 	if err := parseFlags(fs, args, k8sJobRefusedFlags...); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
 		return 1
+	}
+	if setFlags(fs)["start-in"] {
+		fmt.Fprintln(stderr, "servebench k8s job: --start-in is deprecated and goes in the next release: without --start-at the shards now start --start-delay after the last one is ready, whenever the manifest is applied; --start-in still fixes the start at rendering plus its value")
 	}
 	spec, err := k8sJobSpec(fs, &run, &k)
 	if err != nil {
@@ -85,7 +98,12 @@ func runK8sJob(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "servebench k8s job: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "# servebench run %s: %d shards start their measurement at %s.\n", spec.RunID, spec.Shards, spec.StartAt.UTC().Format(time.RFC3339))
+	if spec.StartAt.IsZero() {
+		fmt.Fprintf(stdout, "# servebench run %s: %d shards start their measurement %v after the last of them is ready (they meet at %s on the volume).\n",
+			spec.RunID, spec.Shards, spec.StartDelay, spec.BarrierDir())
+	} else {
+		fmt.Fprintf(stdout, "# servebench run %s: %d shards start their measurement at %s.\n", spec.RunID, spec.Shards, spec.StartAt.UTC().Format(time.RFC3339))
+	}
 	fmt.Fprintf(stdout, "# Apply with kubectl apply --server-side -f (or kubectl create -f): the workload's ConfigMaps are too large for the annotation client-side apply adds.\n")
 	fmt.Fprintf(stdout, "# Once job/%s completes, merge the shards with:\n", spec.Name)
 	fmt.Fprintf(stdout, "#   servebench k8s merge-job --name %s --run-id %s --shards %d --image %s --volume-claim %s --output %s | kubectl apply -f -\n",
@@ -130,7 +148,10 @@ func k8sJobSpec(fs *flag.FlagSet, run *runFlags, k *k8sFlags) (kube.JobSpec, err
 		Name: k.name, Namespace: k.namespace, Image: k.image, Shards: k.shards, RunID: run.sharding.runID,
 		WorkloadName: filepath.Base(run.workload), Workload: workload,
 		VolumeClaim: k.volumeClaim, Output: run.output, SecretEnv: k.secretEnv,
-		StartAt: time.Now().Add(k.startIn),
+		StartDelay: k.startDelay,
+	}
+	if run.given["start-in"] {
+		spec.StartAt, spec.StartDelay = time.Now().Add(k.startIn), 0
 	}
 	if spec.RunID == "" {
 		id, err := uuid.NewV7()
@@ -146,6 +167,10 @@ func k8sJobSpec(fs *flag.FlagSet, run *runFlags, k *k8sFlags) (kube.JobSpec, err
 		if spec.StartAt, err = time.Parse(time.RFC3339Nano, run.sharding.startAt); err != nil {
 			return spec, fmt.Errorf("--start-at: want an RFC 3339 instant, got %q", run.sharding.startAt)
 		}
+		spec.StartDelay = 0
+	}
+	if spec.StartAt.IsZero() && spec.StartDelay <= 0 {
+		return spec, fmt.Errorf("--start-delay: want a positive duration, got %v", spec.StartDelay)
 	}
 	fs.Visit(func(f *flag.Flag) {
 		if !k8sOnly[f.Name] && !owned[f.Name] {
@@ -209,4 +234,34 @@ func runK8sUnpackWorkload(args []string, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// runK8sStart is each shard's command in a Job without --start-at: it
+// waits at the start barrier on the results volume, then runs the shard
+// (the run command after "--") with --start-at set to the instant every
+// shard found.
+func runK8sStart(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("servebench k8s start", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var b kube.Barrier
+	fs.StringVar(&b.Dir, "barrier", "", "directory on the shared volume where the shards meet (required)")
+	fs.IntVar(&b.Shards, "shards", 0, "number of shards (required)")
+	fs.IntVar(&b.Index, "index", -1, "this shard's index, 0 to shards-1 (required)")
+	fs.DurationVar(&b.Delay, "start-delay", kube.DefaultStartDelay, "time from the last shard's arrival to the start")
+	fs.DurationVar(&b.Timeout, "timeout", kube.DefaultBarrierTimeout, "how long to wait for the other shards")
+	if err := parseFlags(fs, args); err != nil {
+		return parseFailureCode(err)
+	}
+	run := fs.Args()
+	if b.Dir == "" || len(run) == 0 || run[0] != "run" {
+		fmt.Fprintln(stderr, "servebench k8s start: give --barrier DIR --shards N --index K, then -- run [run flags]")
+		return 1
+	}
+	at, err := b.Wait(context.Background())
+	if err != nil {
+		fmt.Fprintf(stderr, "servebench k8s start: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stderr, "servebench k8s start: all %d shards ready; shard %d starts its measurement at %s\n", b.Shards, b.Index, at.UTC().Format(time.RFC3339Nano))
+	return dispatch(append(run, "--start-at", at.UTC().Format(time.RFC3339Nano)), stdout, stderr)
 }
