@@ -14,8 +14,9 @@ const (
 )
 
 // Bracket is a search's answer as a bracket with the confidence
-// behind it: "between 48 and 56 users at 95 %", not a point. Low is the
-// highest passing tested point and High the lowest failing one (either nil
+// behind it (between 48 and 56 users, with 95 % confidence), not a
+// point. Low is the highest passing tested point and High the lowest
+// failing one (either nil
 // when the search found none); Unit is UnitRPS or UnitUsers. In a rate
 // search Low is the SLO capacity; in a user search it is the SLO
 // concurrency.
