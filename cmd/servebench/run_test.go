@@ -188,7 +188,7 @@ func TestSweepCommandSelectsTheCapacity(t *testing.T) {
 	if !strings.Contains(stdout, "knee: 10 req/s is the highest passing tested offered rate") {
 		t.Fatalf("stdout:\n%s", stdout)
 	}
-	if !strings.Contains(stdout, "\n  answer: SLO capacity at least 10 req/s (no tested point failed); confidence in the bracket 77% (from 10 req/s, not shown to pass)\n") {
+	if !strings.Contains(stdout, "answer: SLO capacity at least 10 req/s (no tested point failed); confidence in the bracket 77% (from 10 req/s, not shown to pass)\n") {
 		t.Errorf("stdout:\n%s", stdout)
 	}
 	for _, d := range []string{"rate-5", "rate-10"} {
