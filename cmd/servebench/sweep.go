@@ -216,7 +216,7 @@ func printSweepText(w io.Writer, sw *capacity.Sweep) {
 	}
 	printSweep(w, sw)
 	if sw.Capacity != nil {
-		fmt.Fprintf(w, "  answer: %s\n", sw.Capacity)
+		fmt.Fprintf(w, "  %s\n", answerLine(sw))
 	}
 	if sw.Auto != nil {
 		fmt.Fprintf(w, "  (rates chosen automatically: coarse %v, bisected %v, resolution %g req/s)\n",

@@ -64,9 +64,15 @@ func sweepSelection(sw *capacity.Sweep) ([]capacity.Point, []capacity.PointVerdi
 	}
 	lines := kneeLines(sw.Selection)
 	if sw.Capacity != nil {
-		lines = append(lines, fmt.Sprintf("answer: %s", sw.Capacity))
+		lines = append(lines, answerLine(sw))
 	}
 	return sw.Points, sw.Selection.Verdicts, lines
+}
+
+// answerLine is the sweep's answer: the bracket the capacity lies in, with
+// its confidence, as the full text and the summary both print it.
+func answerLine(sw *capacity.Sweep) string {
+	return fmt.Sprintf("answer: %s", sw.Capacity)
 }
 
 // ruleText is the capacity rule in a few words.

@@ -60,7 +60,7 @@ func concurrencyLines(sw *capacity.Sweep) []string {
 	if sel.Users != nil {
 		lines[0] = fmt.Sprintf("SLO concurrency: %d users (%s)", *sel.Users, sel.Label)
 	}
-	lines = append(lines, fmt.Sprintf("answer: %s", sw.Capacity))
+	lines = append(lines, answerLine(sw))
 	for _, n := range sel.Notes {
 		lines = append(lines, fmt.Sprintf("  (%s)", n))
 	}
