@@ -188,6 +188,8 @@ func runK8sMergeJob(args []string, stdout, stderr io.Writer) int {
 	k.register(fs)
 	runID := fs.String("run-id", "", "the sharded run's ID (required)")
 	output := fs.String("output", "", "the volume's mount path the shards wrote to (required)")
+	// merge-job took --start-in with the other k8s flags, and ignored it.
+	fs.Duration("start-in", 0, "deprecated and ignored: the merge starts when it is applied")
 	if err := parseFlags(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -197,6 +199,9 @@ func runK8sMergeJob(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "servebench k8s merge-job: unexpected argument %q\n", fs.Arg(0))
 		return 1
+	}
+	if setFlags(fs)["start-in"] {
+		fmt.Fprintln(stderr, "servebench k8s merge-job: --start-in is deprecated and goes in the next release; it never changed the merge Job")
 	}
 	name := k.name
 	if name == "" && len(*runID) >= 8 {
