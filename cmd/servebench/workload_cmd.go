@@ -15,7 +15,7 @@ import (
 )
 
 func init() {
-	register("workload", "import a trace (sharegpt, burstgpt, mooncake, images) or generate a workload into a JSONL file and its side file", runWorkload)
+	register("workload", "import a trace (sharegpt, burstgpt, mooncake, images, tracelab) or generate a workload into a JSONL file and its side file", runWorkload)
 }
 
 // runWorkload dispatches "workload import" and "workload generate".
