@@ -38,7 +38,12 @@ type dispatcher struct {
 	// the window the run is scored over, for the delivered rate.
 	sentInWindow atomic.Int64
 	windowEndMS  float64
-	capWaitMax   atomic.Int64 // nanoseconds
+	// deadline is when the users of a closed loop bounded by time stop
+	// starting requests (zero otherwise); taken counts the arrival units
+	// its users took, the only ones the run sends or records.
+	deadline   time.Time
+	taken      atomic.Int64
+	capWaitMax atomic.Int64 // nanoseconds
 	// promptTokens totals the prompt tokens the engine reported for the
 	// requests sent.
 	promptTokens promptTokenTotal
@@ -71,6 +76,9 @@ func (d *dispatcher) run(ctx context.Context) {
 	defer stop()
 	d.schedBefore = schedLatencySnapshot()
 	d.start = time.Now()
+	if d.timed() {
+		d.deadline = d.start.Add(record.FromMillis(d.sched.WindowMS[1]))
+	}
 	if d.sched.Mode == schedule.ModeClosed {
 		d.runClosed(ctx)
 	} else {
@@ -119,9 +127,9 @@ func (d *dispatcher) runOpen(ctx context.Context) {
 }
 
 // runClosed runs the users: each takes the next unit when it is free again
-// and sends it a think time after its previous request ended.
+// and sends it a think time after its previous request ended. In a loop
+// bounded by time a user takes no unit due at or after the deadline.
 func (d *dispatcher) runClosed(ctx context.Context) {
-	var next atomic.Int64
 	think := record.FromMillis(d.sched.Arrival.ThinkTimeMS)
 	for range d.sched.Arrival.Users {
 		d.wg.Add(1)
@@ -129,20 +137,35 @@ func (d *dispatcher) runClosed(ctx context.Context) {
 			defer d.wg.Done()
 			free, first := d.start, true
 			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(d.plan.units) || ctx.Err() != nil {
-					return
-				}
-				unitFirst, unitEnd := d.plan.unit(i)
 				at := free
 				if !first {
 					at = free.Add(think)
 				}
+				if d.pastDeadline(at) || ctx.Err() != nil {
+					return
+				}
+				i := int(d.taken.Add(1) - 1)
+				if i >= len(d.plan.units) {
+					d.taken.Add(-1)
+					return
+				}
+				unitFirst, unitEnd := d.plan.unit(i)
 				first = false
 				free = d.runUnit(ctx, unitFirst, unitEnd, at)
 			}
 		}()
 	}
+}
+
+// timed says whether the schedule is a closed loop bounded by time.
+func (d *dispatcher) timed() bool {
+	return d.sched.Mode == schedule.ModeClosed && d.sched.WindowMS[1] > 0
+}
+
+// pastDeadline says whether a request due at at comes at or after the
+// deadline of a closed loop bounded by time.
+func (d *dispatcher) pastDeadline(at time.Time) bool {
+	return !d.deadline.IsZero() && !at.Before(d.deadline)
 }
 
 // runUnit sends the requests of a unit, entries [first, end), in turn: the
@@ -162,6 +185,10 @@ func (d *dispatcher) runUnit(ctx context.Context, first, end int, at time.Time) 
 		}
 		if idx > first {
 			at = at.Add(record.FromMillis(d.plan.thinkMS(idx)))
+			if d.pastDeadline(at) {
+				d.truncate(idx, end, at)
+				return at
+			}
 		}
 		if time.Until(at) > 0 {
 			if timer == nil {
@@ -188,6 +215,18 @@ func (d *dispatcher) turnNotSent(idx int, why string) {
 	}
 	d.notSent(idx, &record.Outcome{ID: string(p.ID(idx)), Attempt: 1, Class: p.Class(idx), Adapter: p.Adapter(idx), ScheduledMS: record.Millis(time.Since(d.start)),
 		Reason: record.ReasonConversationStopped}, why)
+}
+
+// truncate records the turns [idx, end) of a session still running at the
+// deadline of a closed loop bounded by time as not sent: never due inside
+// the window, scheduled at due (the first of them) or the deadline.
+func (d *dispatcher) truncate(idx, end int, due time.Time) {
+	p := d.plan
+	for i := idx; i < end; i++ {
+		d.notSent(i, &record.Outcome{ID: string(p.ID(i)), Attempt: 1, Class: p.Class(i), Adapter: p.Adapter(i), ScheduledMS: record.Millis(due.Sub(d.start)),
+			Reason: record.ReasonSessionTruncated}, "never sent: its session was still running at the closed loop's deadline")
+		due = d.deadline
+	}
 }
 
 // send makes one attempt at entry idx, scheduled at at, a turn of conv
@@ -274,7 +313,7 @@ func (d *dispatcher) record(idx int, out *record.Outcome) {
 // no scheduled request disappears, whatever stopped the run.
 func (d *dispatcher) recordUnsent() {
 	p := d.plan
-	for i := range p.Len() {
+	for i := range d.entriesOwned() {
 		if d.recorded[i].Load() {
 			continue
 		}
@@ -286,12 +325,27 @@ func (d *dispatcher) recordUnsent() {
 	}
 }
 
+// entriesOwned is the number of entries the run owes a record: all of
+// them, except in a closed loop bounded by time, where the units its users
+// never took (they come first in order) are not part of the run.
+func (d *dispatcher) entriesOwned() int {
+	if !d.timed() {
+		return d.plan.Len()
+	}
+	taken := int(d.taken.Load())
+	if taken >= len(d.plan.units) {
+		return d.plan.Len()
+	}
+	first, _ := d.plan.unit(taken)
+	return first
+}
+
 // report describes how the generator kept its schedule; the scorer adds
 // the lag statistics.
 func (d *dispatcher) report() *report.GeneratorReport {
 	g := &report.GeneratorReport{
 		Mode:             d.sched.Mode,
-		Scheduled:        d.plan.Len(),
+		Scheduled:        d.entriesOwned(),
 		Sent:             int(d.sent.Load()),
 		MaxConcurrency:   d.cfg.MaxConcurrency,
 		PeakOutstanding:  int(d.peak.Load()),
@@ -303,6 +357,10 @@ func (d *dispatcher) report() *report.GeneratorReport {
 		g.CapBound = true
 		g.Notes = append(g.Notes, "the client concurrency cap bound: requests waited up to "+
 			strconv.FormatFloat(record.Millis(time.Duration(d.capWaitMax.Load())), 'f', 1, 64)+" ms for a slot")
+	}
+	if d.timed() && int(d.taken.Load()) >= len(d.plan.units) {
+		g.Notes = append(g.Notes, "the users took all "+strconv.Itoa(len(d.plan.units))+
+			" arrivals the closed loop's schedule holds: some users stopped before the deadline")
 	}
 	if p99, ok := schedLatencyQuantile(d.schedBefore, d.schedAfter, 0.99); ok {
 		g.SchedulerLatencyP99MS = &p99

@@ -24,9 +24,16 @@ type RunConfig struct {
 	// Arrival is the open-loop arrival process (Constant, Poisson, Gamma,
 	// or any schedule.Arrival); nil with ClosedLoop.
 	Arrival schedule.Arrival
-	// ClosedLoop declares N users with a think time instead.
+	// ClosedLoop declares N users with a think time instead. Each user
+	// runs one arrival unit at a time (a single request, or a session:
+	// a conversation's turns in order, each its think time after the
+	// previous one ended), then takes the next.
 	ClosedLoop *schedule.ClosedLoop
-	// Count and Duration bound the schedule (see schedule.Plan).
+	// Count and Duration bound the schedule (see schedule.Plan). With
+	// ClosedLoop, Duration bounds the loop by time: at the deadline the
+	// users stop starting requests, the requests in flight finish, and a
+	// session still running has its remaining turns recorded as not_sent
+	// with record.ReasonSessionTruncated, outside the window [0, Duration).
 	Count    int
 	Duration time.Duration
 	// LoRA declares the LoRA adapters: the mix requests draw theirs from

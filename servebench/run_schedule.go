@@ -19,10 +19,10 @@ type preparedSchedule struct {
 
 // streamsSchedule says whether a run realizes its schedule straight into
 // schedule.json and the dispatcher's plan, never holding its entries: an
-// unsharded open loop that realizes its own schedule. (A closed loop's
-// times are fixed as it runs, and a shard cuts its share from the whole.)
+// unsharded run that realizes its own schedule. (A shard cuts its share
+// from the whole.)
 func (cfg *RunConfig) streamsSchedule() bool {
-	return cfg.Schedule == nil && cfg.ClosedLoop == nil && cfg.Shard == nil
+	return cfg.Schedule == nil && cfg.Shard == nil
 }
 
 // realizeSchedule realizes the run's schedule, or takes the one given, and

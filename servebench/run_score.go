@@ -141,7 +141,8 @@ func markOutcomeWriteFailure(rep *report.Report, err error) {
 
 // scoreOptionsFor completes the run's score options with what the schedule
 // declares: its lag tolerance and, for a closed loop, a window that closes
-// at the users' last terminal outcome.
+// at the users' last terminal outcome, or at the deadline of a closed loop
+// bounded by time.
 func scoreOptionsFor(cfg RunConfig, s *schedule.Schedule, lastTerminalMS float64) score.Options {
 	opts := cfg.Score
 	opts.Percentiles = append(slices.Clone(opts.Percentiles), artifactLevels(cfg.Artifacts)...)
@@ -153,6 +154,9 @@ func scoreOptionsFor(cfg RunConfig, s *schedule.Schedule, lastTerminalMS float64
 	}
 	if s.Mode == schedule.ModeClosed && opts.WindowMS == nil {
 		opts.WindowMS = &[2]float64{0, lastTerminalMS + 0.001}
+		if s.WindowMS[1] > 0 {
+			opts.WindowMS = &[2]float64{0, s.WindowMS[1]}
+		}
 	}
 	return opts
 }

@@ -126,8 +126,8 @@ type Outcome struct {
 
 	// Reason says more about a status where one status covers several
 	// causes: ReasonRedirect for an http_error that is a redirect not
-	// followed, ReasonConversationStopped for a not_sent later turn.
-	// Empty otherwise.
+	// followed, ReasonConversationStopped or ReasonSessionTruncated for a
+	// not_sent later turn. Empty otherwise.
 	Reason string `json:"reason,omitempty"`
 
 	// Text is the visible response text, kept only for rows that need
@@ -152,3 +152,11 @@ func Millis(d time.Duration) float64 {
 // the engine's failure, not the generator's, so it stays in the
 // denominator without making the load undelivered.
 const ReasonConversationStopped = "conversation_stopped"
+
+// ReasonSessionTruncated is the Outcome.Reason of a later turn of a
+// session (a conversation) that was still running when a closed loop
+// bounded by time reached its deadline: the turn was never due inside the
+// window, so it was never scheduled, is not offered and does not make the
+// load undelivered. Its ScheduledMS is when it would have been due, at or
+// after the deadline.
+const ReasonSessionTruncated = "session_truncated"

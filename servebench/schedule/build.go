@@ -31,7 +31,9 @@ type Plan struct {
 	ClosedLoop *ClosedLoop
 	// Count bounds the number of arrivals (a conversation arrives once and
 	// brings all its turns); Duration bounds the arrival window. At least
-	// one is required (Count for a closed loop).
+	// one is required. A closed loop with a Duration is bounded by time:
+	// its users stop starting requests at the deadline, Count (when given)
+	// bounds the sessions they may take, and its window is [0, Duration).
 	Count    int
 	Duration time.Duration
 	// LagTolerance is the declared schedule-lag tolerance (default 20 ms).
@@ -130,13 +132,10 @@ func Realize(p Plan) (*Realization, error) {
 		if p.ClosedLoop.ThinkTime < 0 {
 			return nil, fmt.Errorf("schedule: think time must not be negative")
 		}
-		if p.Count < 1 {
-			return nil, fmt.Errorf("schedule: a closed loop needs a request count")
+		if err := realizeClosedLoop(p, s, r); err != nil {
+			return nil, err
 		}
-		s.Mode = ModeClosed
-		s.Arrival = ArrivalSpec{Process: ProcessClosed, Users: p.ClosedLoop.Users, ThinkTimeMS: record.Millis(p.ClosedLoop.ThinkTime)}
-		r.offsets = make([]time.Duration, p.Count)
-		s.Notes = append(s.Notes, "closed loop: each request is scheduled when its user is free again (previous end plus think time); the window closes at the last terminal outcome, and the offered rate is the users' realized rate, not an external arrival rate")
+		windowEnd = max(p.Duration, 0)
 	} else {
 		s.Mode = ModeOpen
 		s.Arrival = p.Arrival.Spec()
