@@ -11,6 +11,7 @@ import (
 	"github.com/servebench/servebench/servebench/capacity"
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
+	"github.com/servebench/servebench/servebench/schedule"
 	"github.com/servebench/servebench/suites"
 )
 
@@ -37,6 +38,16 @@ var _ = Describe("Contract", func() {
 			Expect(c.Points()).To(Equal([]suites.LoadPoint{{Name: "closed loop with 8 users", Dir: "closed-8users"}}))
 			c = mustParse(edit(9, "duration: 30s"))
 			Expect(c.Points()[0].Name).To(Equal("constant for 30s at 5 req/s"))
+		})
+
+		It("reads users alone as a closed loop, bounded by its duration", func() {
+			c := mustParse(strings.Replace(minimal, "  process: constant\n  rate: 5\ncount: 10\n", "  users: 3\nduration: 2s\n", 1))
+			Expect(c.Arrival.Process).To(Equal(schedule.ProcessClosed))
+			Expect(c.Arrival.Users).To(Equal(3))
+			Expect(c.Duration).To(Equal(2 * time.Second))
+			Expect(c.Points()).To(Equal([]suites.LoadPoint{{Name: "closed loop with 3 users for 2s", Dir: "closed-3users"}}))
+			_, err := suites.Parse(inline, []byte(strings.Replace(minimal, "  rate: 5\n", "  rate: 5\n  users: 3\n", 1)))
+			Expect(err).To(MatchError(ContainSubstring("arrival.users: does not apply to the constant process")))
 		})
 	})
 

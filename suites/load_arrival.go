@@ -20,19 +20,26 @@ var arrivalFields = map[schedule.Process][]string{
 	schedule.ProcessClosed:   {"users", "think_time"},
 }
 
-// arrival reads the arrival section.
+// arrival reads the arrival section. users without a process declares the
+// closed loop.
 func (d *decoder) arrival(m *mapping, c *Contract) {
 	if !d.required(m, "arrival") {
 		return
 	}
 	a := d.mapping(m.get("arrival"), "arrival", "process", "rate", "rates", "burstiness", "burst_size", "users", "think_time", "time_scale", "seed")
-	if a == nil || !d.required(a, "process") {
+	if a == nil {
 		return
 	}
-	process, err := schedule.ParseProcess(d.str(a, "process"))
-	if err != nil {
-		d.errorf(a.get("process"), "arrival.process", "%v", err)
-		return
+	process := schedule.ProcessClosed // users alone declare the closed loop
+	if !a.has("users") || a.has("process") {
+		if !d.required(a, "process") {
+			return
+		}
+		var err error
+		if process, err = schedule.ParseProcess(d.str(a, "process")); err != nil {
+			d.errorf(a.get("process"), "arrival.process", "%v", err)
+			return
+		}
 	}
 	spec := ArrivalSpec{ArrivalSpec: schedule.ArrivalSpec{Process: process, Seed: 1}}
 	allowed := arrivalFields[spec.Process]

@@ -15,7 +15,8 @@ type LoadPoint struct {
 	// RateRPS is the offered rate; zero for replay and closed loop.
 	RateRPS float64
 	// Name describes the load in spec names: "at 4 req/s", "closed loop
-	// with 8 users", "replay at x1".
+	// with 8 users" ("closed loop with 8 users for 30s" when bounded by
+	// time), "replay at x1".
 	Name string
 	// Dir names the load point's run directories: "4rps", "closed-8users",
 	// "replay-x1".
@@ -30,7 +31,11 @@ func (c *Contract) Points() []LoadPoint {
 		if a.UsersAuto {
 			return []LoadPoint{userSearchPoint}
 		}
-		return []LoadPoint{{Name: fmt.Sprintf("closed loop with %d users", a.Users), Dir: fmt.Sprintf("closed-%dusers", a.Users)}}
+		name := fmt.Sprintf("closed loop with %d users", a.Users)
+		if c.Duration > 0 {
+			name += " for " + c.Duration.String()
+		}
+		return []LoadPoint{{Name: name, Dir: fmt.Sprintf("closed-%dusers", a.Users)}}
 	case schedule.ProcessReplay:
 		x := strconv.FormatFloat(a.TimeScale, 'f', -1, 64)
 		return []LoadPoint{{Name: "replay at x" + x, Dir: "replay-x" + x}}
