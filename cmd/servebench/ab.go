@@ -45,6 +45,7 @@ func runAB(args []string, stdout, stderr io.Writer) int {
 	if code, done := parseCommandLine(fs, args, stderr, abRefusedFlags...); done {
 		return code
 	}
+	rf.given = setFlags(fs)
 	base, cand, err := af.sides(&rf, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "servebench ab: %v\n", err)
