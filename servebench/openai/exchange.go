@@ -67,6 +67,7 @@ type exchange struct {
 	eventTokens               []int
 
 	responses responsesState // a Responses stream's sequence
+	messages  messagesState  // a Messages stream's usage and tool_use blocks
 
 	decoder                     *chunkDecoder
 	finalUsage, lastUsage       wireUsage

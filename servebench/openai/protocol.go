@@ -47,6 +47,7 @@ var protocols = map[record.Endpoint]protocol{
 	record.EndpointCompletions: completionsProtocol{},
 	record.EndpointChat:        chatProtocol{},
 	record.EndpointResponses:   responsesProtocol{},
+	record.EndpointMessages:    messagesProtocol{},
 	record.EndpointEmbeddings:  embeddingsProtocol{},
 	record.EndpointRerank:      rerankProtocol{shape: rerankJina},
 	record.EndpointRerankTEI:   rerankProtocol{shape: rerankTEI},

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // RedirectPolicy says which redirects a Client follows.
@@ -49,6 +51,7 @@ func ParseRedirectPolicy(s string) (RedirectPolicy, error) {
 // instead.
 var reservedHeaders = map[string]string{
 	"Authorization":     "give the key with --api-key-env (Client.APIKey)",
+	"X-Api-Key":         "give the key with --api-key-env (Client.APIKey); the messages endpoint sends it so",
 	"Content-Type":      "servebench sends application/json",
 	"Accept":            "servebench asks for text/event-stream or application/json",
 	"X-Request-Id":      "servebench derives it from the run ID and the request's ID",
@@ -82,13 +85,22 @@ func (c *Client) ValidateHeaders() error {
 	return nil
 }
 
-// setHeaders adds c's extra headers to h, then the Authorization header.
+// setHeaders adds c's extra headers to h, then the key: the
+// Authorization header, or for the messages endpoint x-api-key with
+// anthropic-version.
 func (c *Client) setHeaders(h http.Header) {
 	for name, values := range c.Header {
 		key := http.CanonicalHeaderKey(name)
 		if _, reserved := reservedHeaders[key]; !reserved {
 			h[key] = values
 		}
+	}
+	if c.ResolvedEndpoint() == record.EndpointMessages {
+		h["Anthropic-Version"] = []string{anthropicVersion}
+		if c.APIKey != "" {
+			h["X-Api-Key"] = []string{c.APIKey}
+		}
+		return
 	}
 	if c.APIKey != "" {
 		h["Authorization"] = []string{"Bearer " + c.APIKey}

@@ -58,6 +58,15 @@ var apis = []API{
 		Generate:  "servebench workload generate fixed --prompt-tokens 512 --max-tokens 128 --output-policy natural --output fixed.jsonl",
 	},
 	{
+		Endpoint: EndpointMessages, Path: "/v1/messages",
+		Description: "Anthropic Messages API (typed events; system messages sent as system, the key as x-api-key)",
+		Streams:     true, FirstToken: true, Metrics: textMetrics, Throughput: textThroughput,
+		FailureReasons: append(textFailures[:len(textFailures):len(textFailures)],
+			"stream_error: an error event, or a stream that ends without message_stop"),
+		RowFields: []string{"prompt", "messages", "max_tokens", "expect", "prompt_tokens", "conversation", "turn", "think_ms"},
+		Generate:  "servebench workload generate fixed --prompt-tokens 512 --max-tokens 128 --output-policy natural --output fixed.jsonl",
+	},
+	{
 		Endpoint: EndpointEmbeddings, Path: "/v1/embeddings", Description: "OpenAI embeddings (input: a string or a batch)",
 		Metrics:        poolingMetrics,
 		Throughput:     []ThroughputUnit{ThroughputRequests, ThroughputItems, ThroughputInputTokens},

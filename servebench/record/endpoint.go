@@ -19,6 +19,9 @@ const (
 	// EndpointResponses is the OpenAI Responses API, /v1/responses, with
 	// typed streaming events.
 	EndpointResponses Endpoint = "responses"
+	// EndpointMessages is the Anthropic Messages API, /v1/messages, with
+	// typed streaming events.
+	EndpointMessages Endpoint = "messages"
 	// EndpointEmbeddings is /v1/embeddings (one input or a batch).
 	EndpointEmbeddings Endpoint = "embeddings"
 	// EndpointRerank is /v1/rerank in the Jina/Cohere shape (query,
