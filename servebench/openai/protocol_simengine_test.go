@@ -85,3 +85,64 @@ func TestSimengineServesTheResponsesAPI(t *testing.T) {
 		}
 	}
 }
+
+// The simulated engine serves the Messages API: Anthropic's events with
+// usage in message_delta, a capped answer ending with stop_reason
+// max_tokens (a length finish), and a tool_use block for a request with
+// tools.
+func TestSimengineServesTheMessagesAPI(t *testing.T) {
+	cfg := simengine.DefaultConfig()
+	cfg.TimeScale = 0.1
+	engine, err := simengine.Start(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer engine.Close()
+	for _, stream := range []bool{true, false} {
+		c := &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: record.EndpointMessages,
+			NoStream: !stream, TotalTimeout: 10 * time.Second, KeepText: true}
+		row := &record.Request{ID: "r", Messages: []record.Message{{Role: "system", Content: "be brief"}, {Role: "user", Content: "hello there"}},
+			MaxTokens: 12, Extra: map[string]json.RawMessage{"sim_response": json.RawMessage(`"one two three four five six seven eight nine ten eleven twelve thirteen"`)}}
+		out := &record.Outcome{ID: "r", Attempt: 1}
+		c.Do(context.Background(), time.Now(), row, "run/r/1", out)
+		wantStatus(t, out, record.StatusSuccess)
+		wantInt(t, "output tokens", out.OutputTokens, 12)
+		if out.FinishReason != "length" || out.PromptTokens == nil || *out.PromptTokens == 0 {
+			t.Errorf("stream %v: finish %q, prompt tokens %v", stream, out.FinishReason, show(out.PromptTokens))
+		}
+		if stream && len(out.ContentMS) < 2 {
+			t.Errorf("%d content events for 12 streamed tokens", len(out.ContentMS))
+		}
+		if !strings.HasPrefix(*out.Text, "one two three") {
+			t.Errorf("text %q", *out.Text)
+		}
+
+		tools := &record.Request{ID: "t", Prompt: "weather?", MaxTokens: 64, Extra: map[string]json.RawMessage{
+			"tools": json.RawMessage(`[{"name":"get_weather","description":"d","input_schema":{"type":"object","properties":{"city":{"type":"string"}}}}]`)}}
+		out = &record.Outcome{ID: "t", Attempt: 1}
+		c.Do(context.Background(), time.Now(), tools, "run/t/1", out)
+		wantStatus(t, out, record.StatusSuccess)
+		if out.FinishReason != "tool_calls" || len(out.ToolCalls) != 1 || out.ToolCalls[0].Name != "get_weather" ||
+			!strings.HasPrefix(out.ToolCalls[0].Arguments, `{"city":`) {
+			t.Errorf("stream %v: finish %q, tool calls %+v", stream, out.FinishReason, out.ToolCalls)
+		}
+	}
+}
+
+// The simulated engine answers a Messages error in Anthropic's shape.
+func TestSimengineMessagesErrorShape(t *testing.T) {
+	cfg := simengine.DefaultConfig()
+	engine, err := simengine.Start(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer engine.Close()
+	c := &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: record.EndpointMessages, TotalTimeout: 10 * time.Second}
+	row := &record.Request{ID: "r", Prompt: "p", MaxTokens: 4, Extra: map[string]json.RawMessage{"sim_fault": json.RawMessage(`"http_error"`)}}
+	out := &record.Outcome{ID: "r", Attempt: 1}
+	c.Do(context.Background(), time.Now(), row, "run/r/1", out)
+	wantStatus(t, out, record.StatusHTTPError)
+	if out.Error != "HTTP 500: simulated internal error (http_error fault)" {
+		t.Errorf("error %q", out.Error)
+	}
+}
