@@ -22,6 +22,7 @@ func TestHeaderFlagMessagesNameTheHeaderOnly(t *testing.T) {
 		{"X-Key: " + secret + "\x01", `--header: header "X-Key": the value holds a control character (CR, LF or another) at byte 16`},
 		{"Authorization: Bearer " + secret, `--header: header "Authorization": servebench sets this header itself and does not let it be replaced (give the key with --api-key-env (Client.APIKey))`},
 		{"content-type=text/plain", `header "content-type": servebench sets this header itself`},
+		{"x-api-key: " + secret, `--header: header "x-api-key": servebench sets this header itself and does not let it be replaced (give the key with --api-key-env (Client.APIKey); the messages endpoint sends it so)`},
 		{"Accept: */*", `header "Accept": servebench sets this header itself`},
 		{"X-Request-Id=" + secret, `header "X-Request-Id": servebench sets this header itself`},
 	} {
