@@ -220,7 +220,7 @@ var _ = Describe("Load", func() {
 		Entry("an unknown ttft_from", edit(0, "slo:\n  ttft: 1s\n  ttft_from: arrival"),
 			`testdata/inline.yaml:12:14: slo.ttft_from: want sent or scheduled, got "arrival"`),
 		Entry("an unknown endpoint", edit(0, "endpoint: score"),
-			`testdata/inline.yaml:10:11: endpoint: unknown endpoint "score": want one of completions, chat, responses, embeddings, rerank, rerank-tei, pair-score`),
+			`testdata/inline.yaml:10:11: endpoint: unknown endpoint "score": want one of completions, chat, responses, messages, embeddings, rerank, rerank-tei, pair-score`),
 		Entry("chat rows sent to embeddings", edit(0, "endpoint: embeddings"),
 			`testdata/inline.yaml:5:3: workload: testdata/workload.jsonl: this workload has no inputs for the embeddings endpoint: generate one with "servebench workload generate embeddings --batch-size 1 --input-tokens 128 --output embeddings.jsonl"`),
 		Entry("a TTFT objective on embeddings", strings.Replace(edit(0, "endpoint: embeddings\nslo:\n  e2e: 2s\n  ttft: 1s"), "workload.jsonl", "embeddings.jsonl", 1),

@@ -132,7 +132,7 @@ func TestFlagsWithAFixedValueSetListTheirValues(t *testing.T) {
 	for _, want := range []string{
 		"output (fixtures.OutputPolicy: one of ignore_eos, natural)",
 		"cache_policy (fixtures.CachePolicy: one of cold, warm, disabled)",
-		"endpoint (record.Endpoint: one of completions, chat, responses, embeddings, rerank, rerank-tei, pair-score)",
+		"endpoint (record.Endpoint: one of completions, chat, responses, messages, embeddings, rerank, rerank-tei, pair-score)",
 	} {
 		if !strings.Contains(help, want) {
 			t.Errorf("workload generate fixed -h lacks %q:\n%s", want, help)

@@ -30,7 +30,7 @@ type runSafety struct {
 func (s *runSafety) register(fs *flag.FlagSet) {
 	fs.BoolVar(&s.skipPreflight, "skip-preflight", false, "do not check the engine (GET /v1/models lists --model, one probe request succeeds) before the load")
 	fs.BoolVar(&s.overwrite, "overwrite", false, "remove what servebench wrote in --output before (what its manifest.json names) instead of refusing a directory that is not empty")
-	fs.Var(&s.headers, "header", "extra request header \"Name: value\" or NAME=VALUE for a gateway (repeatable; never written to any output; Authorization, Content-Type, Accept and X-Request-Id are refused)")
+	fs.Var(&s.headers, "header", "extra request header \"Name: value\" or NAME=VALUE for a gateway (repeatable; never written to any output; Authorization, X-Api-Key, Content-Type, Accept and X-Request-Id are refused)")
 	fs.StringVar(&s.followRedirects, "follow-redirects", string(openai.RedirectNone), "which redirects to follow: none (a redirect is an http_error with reason redirect) or same-origin (same scheme, host and port; method and body kept)")
 }
 

@@ -118,7 +118,7 @@ func TestRunCommandBadInputExitsOne(t *testing.T) {
 		{[]string{"--base-url", "http://127.0.0.1:1", "--model", "m", "--workload", bad, "--count", "1", "--output", "o"}, "w.jsonl:1: max_tokens"},
 		{[]string{"--base-url", "http://127.0.0.1:1", "--model", "m", "--workload", wl, "--count", "1", "--output", "o", "--arrival", "sine", "--rate", "1"}, `unknown process "sine"`},
 		{[]string{"--base-url", "http://127.0.0.1:1", "--model", "m", "--workload", wl, "--count", "1", "--output", "o", "--rate", "1", "--endpoint", "score"},
-			`--endpoint: unknown endpoint "score": want one of completions, chat, responses, embeddings, rerank, rerank-tei, pair-score`},
+			`--endpoint: unknown endpoint "score": want one of completions, chat, responses, messages, embeddings, rerank, rerank-tei, pair-score`},
 		{[]string{"--base-url", "http://127.0.0.1:1", "--model", "m", "--workload", wl, "--count", "1", "--output", "o", "--rate", "1", "--endpoint", "embeddings", "--ttft-slo", "1s"},
 			"--ttft-slo with --endpoint embeddings: a ttft objective cannot be judged on the embeddings endpoint"},
 		{[]string{"--base-url", "http://127.0.0.1:1", "--model", "m", "--workload", wl, "--count", "1", "--output", t.TempDir(), "--rate", "1", "--endpoint", "embeddings"},

@@ -121,7 +121,8 @@ type Client struct {
 	Model string
 	// Endpoint selects the API (see record.Endpoints); empty is chat.
 	Endpoint record.Endpoint
-	// APIKey, when set, is sent as "Authorization: Bearer <key>". It is
+	// APIKey, when set, is sent as "Authorization: Bearer <key>" (as
+	// "x-api-key: <key>" on the messages endpoint). It is
 	// never written to a record, log, error or report: a server message
 	// that echoes it is redacted, and the Client's String, GoString and
 	// JSON forms leave it out.
@@ -129,7 +130,7 @@ type Client struct {
 	// Header holds extra headers sent with every request (a gateway's
 	// key, a tenant): each value is a secret, redacted wherever a server
 	// echoes it (see Redactor). A header the Client sets itself
-	// (Authorization, Content-Type, Accept, X-Request-Id, and those the
+	// (Authorization, X-Api-Key, Content-Type, Accept, X-Request-Id, and those the
 	// transport owns) cannot be replaced: see ValidateExtraHeader.
 	Header http.Header `json:"-"`
 	// Redirects says which redirects are followed: none (the zero value;

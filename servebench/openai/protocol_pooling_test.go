@@ -190,7 +190,7 @@ func TestRowsMustFitTheEndpoint(t *testing.T) {
 		{record.EndpointChat, `{"input":"x"}` + "\n" + `{"prompt":"p","max_tokens":3}`, "w.jsonl:1: input: a field of the embeddings and rerank endpoints"},
 		{record.EndpointRerankTEI, `{"query":"q","documents":["a"],"top_n":1}`, "w.jsonl:1: top_n: the rerank-tei endpoint has no top_n"},
 		{record.EndpointPairScore, `{"query":"q","documents":["a"],"top_n":1}`, "w.jsonl:1: top_n: the pair-score endpoint has no top_n"},
-		{"score", `{"input":"x"}`, `unknown endpoint "score": want one of completions, chat, responses, embeddings, rerank, rerank-tei, pair-score`},
+		{"score", `{"input":"x"}`, `unknown endpoint "score": want one of completions, chat, responses, messages, embeddings, rerank, rerank-tei, pair-score`},
 	} {
 		w, err := schedule.ParseWorkload("w.jsonl", []byte(tc.workload))
 		if err != nil {

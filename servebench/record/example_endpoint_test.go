@@ -22,5 +22,5 @@ func ExampleParseEndpoint() {
 	_, err := record.ParseEndpoint("score")
 	fmt.Println(err)
 	// Output:
-	// unknown endpoint "score": want one of completions, chat, responses, embeddings, rerank, rerank-tei, pair-score
+	// unknown endpoint "score": want one of completions, chat, responses, messages, embeddings, rerank, rerank-tei, pair-score
 }
