@@ -17,6 +17,14 @@ var _ = Describe("EngineAPIs", func() {
 		Expect(apis).To(ContainElements(record.EndpointResponses, record.EndpointEmbeddings))
 		Expect(apis).NotTo(ContainElements(record.EndpointRerank, record.EndpointRerankTEI, record.EndpointPairScore))
 	})
+	It("declares the messages route for vLLM and llama.cpp, and not for SGLang", func() {
+		for _, engine := range []string{"vllm", "llamacpp"} {
+			apis, _ := suites.EngineAPIs(engine)
+			Expect(apis).To(ContainElement(record.EndpointMessages), engine)
+		}
+		apis, _ := suites.EngineAPIs("sglang")
+		Expect(apis).NotTo(ContainElement(record.EndpointMessages))
+	})
 	It("declares every endpoint for the simulated engine", func() {
 		apis, _ := suites.EngineAPIs("simengine")
 		Expect(apis).To(Equal(record.Endpoints()))

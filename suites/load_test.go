@@ -223,6 +223,8 @@ var _ = Describe("Load", func() {
 			`testdata/inline.yaml:10:11: endpoint: unknown endpoint "score": want one of completions, chat, responses, messages, embeddings, rerank, rerank-tei, pair-score`),
 		Entry("chat rows sent to embeddings", edit(0, "endpoint: embeddings"),
 			`testdata/inline.yaml:5:3: workload: testdata/workload.jsonl: this workload has no inputs for the embeddings endpoint: generate one with "servebench workload generate embeddings --batch-size 1 --input-tokens 128 --output embeddings.jsonl"`),
+		Entry("forced lengths sent to messages", edit(0, "endpoint: messages"),
+			`testdata/inline.yaml:5:3: workload: testdata/workload.jsonl:1: ignore_eos: the Messages API cannot force an output length`),
 		Entry("a TTFT objective on embeddings", strings.Replace(edit(0, "endpoint: embeddings\nslo:\n  e2e: 2s\n  ttft: 1s"), "workload.jsonl", "embeddings.jsonl", 1),
 			`testdata/inline.yaml:13:9: slo.ttft: a ttft objective cannot be judged on the embeddings endpoint: it has no first token, so it defines e2e_ms only`),
 		Entry("a TTFT percentile on embeddings", strings.Replace(edit(0, "endpoint: embeddings\nobjectives:\n  percentiles:\n    - {metric: ttft, p: 99, below: 1s}"), "workload.jsonl", "embeddings.jsonl", 1),
