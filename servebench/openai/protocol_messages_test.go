@@ -106,6 +106,24 @@ func TestMessagesStreamClocksRequestAndHeaders(t *testing.T) {
 	}
 }
 
+// An extra anthropic-version header pins another version; anthropic-beta
+// passes through.
+func TestMessagesExtraVersionHeaderWins(t *testing.T) {
+	srv := ssetest.New(t, func(w *ssetest.Writer) {
+		m := msgWriter{w}
+		m.start(map[string]any{"input_tokens": 1})
+		m.delta(0, map[string]any{"type": "text_delta", "text": "x"})
+		m.end("end_turn", map[string]any{"output_tokens": 1})
+	})
+	c := messagesClient()
+	c.Header = http.Header{"Anthropic-Version": {"2024-01-01"}, "Anthropic-Beta": {"tools-2024"}}
+	out := sendRow(t, srv, c, &record.Request{ID: "r", Prompt: "p", MaxTokens: 1})
+	wantStatus(t, out, record.StatusSuccess)
+	if h := srv.LastHeader(); h.Get("Anthropic-Version") != "2024-01-01" || h.Get("Anthropic-Beta") != "tools-2024" {
+		t.Errorf("anthropic-version %q, anthropic-beta %q", h.Get("Anthropic-Version"), h.Get("Anthropic-Beta"))
+	}
+}
+
 // A prompt is one user message and the body has no system.
 func TestMessagesPromptBody(t *testing.T) {
 	srv := ssetest.New(t, func(w *ssetest.Writer) {

@@ -87,7 +87,7 @@ func (c *Client) ValidateHeaders() error {
 
 // setHeaders adds c's extra headers to h, then the key: the
 // Authorization header, or for the messages endpoint x-api-key with
-// anthropic-version.
+// anthropic-version (unless an extra header gives another version).
 func (c *Client) setHeaders(h http.Header) {
 	for name, values := range c.Header {
 		key := http.CanonicalHeaderKey(name)
@@ -96,7 +96,9 @@ func (c *Client) setHeaders(h http.Header) {
 		}
 	}
 	if c.ResolvedEndpoint() == record.EndpointMessages {
-		h["Anthropic-Version"] = []string{anthropicVersion}
+		if _, given := h["Anthropic-Version"]; !given {
+			h["Anthropic-Version"] = []string{anthropicVersion}
+		}
 		if c.APIKey != "" {
 			h["X-Api-Key"] = []string{c.APIKey}
 		}
