@@ -158,6 +158,9 @@ type Report struct {
 	// energy per qualified request and per output token, when the run had
 	// a GPU sampler.
 	GPUTelemetry *GPUTelemetry `json:"gpu_telemetry,omitempty"`
+	// Sessions judges the conversations whole; absent when the workload
+	// has none.
+	Sessions *Sessions `json:"sessions,omitempty"`
 	// Breakdown splits the cohort by each dimension its requests carry
 	// (BreakdownDimensions: "class", "backend"): per value, the offered
 	// requests and their share, attainment and latency percentiles, and

@@ -41,3 +41,23 @@ func (t entryTurns) of(i int) string {
 	}
 	return strconv.Itoa(max(t[i], 1))
 }
+
+// sessionOf is the index of the first turn of entry i's conversation; -1
+// when the schedule has no conversation. A conversation's entries are
+// contiguous in the schedule, its first turn turn-1 entries back.
+func (t entryTurns) sessionOf(i int) int {
+	if t == nil {
+		return -1
+	}
+	return i - max(t[i], 1) + 1
+}
+
+// sessionLength counts the entries of the conversation whose first turn is
+// entry first.
+func (t entryTurns) sessionLength(first int) int {
+	n := 1
+	for j := first + 1; j < len(t) && t[j] == max(t[j-1], 1)+1; j++ {
+		n++
+	}
+	return n
+}

@@ -10,9 +10,12 @@ import (
 
 // scoreRecords scores the cohort's records (one per offered request, in
 // schedule order) in memory: every request entry and raw sample is kept in
-// the Report. It cannot fail; the inputs were checked by the caller.
-func scoreRecords(set scoreSetup, recs []scoreRecord) *report.Report {
+// the Report. sessionLength counts a conversation's entries from its first
+// turn; nil when the schedule has none. It cannot fail; the inputs were
+// checked by the caller.
+func scoreRecords(set scoreSetup, recs []scoreRecord, sessionLength func(first int) int) *report.Report {
 	t := newScoreTally(set, true)
+	t.sessions = newSessionTally(sessionLength)
 	requests := make([]report.RequestScore, len(recs))
 	for i := range recs {
 		t.add(&recs[i], &requests[i])

@@ -70,7 +70,8 @@ func scoreOutcomes(s *schedule.Schedule, outcomes []record.Outcome, opts Options
 			return nil, err
 		}
 	}
-	recs, err := cohortRecords(s, outcomes, set, a, src)
+	turns := conversationTurns(s)
+	recs, err := cohortRecords(s, outcomes, set, a, turns, src)
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +79,11 @@ func scoreOutcomes(s *schedule.Schedule, outcomes []record.Outcome, opts Options
 		return nil, &record.InputError{File: src.scheduleFile(), Field: "entries",
 			Msg: fmt.Sprintf("no request is scheduled in the window [%s, %s) ms: nothing to score", numfmt.Compact(set.window[0]), numfmt.Compact(set.window[1]))}
 	}
-	rep := scoreRecords(set, recs)
+	var sessionLength func(int) int
+	if turns != nil {
+		sessionLength = turns.sessionLength
+	}
+	rep := scoreRecords(set, recs, sessionLength)
 	rep.Inputs.WorkloadSHA256 = s.WorkloadSHA256
 	audits := newAuditTally()
 	for i := range outcomes {
@@ -191,9 +196,8 @@ func checkEarlierAttempts(s *schedule.Schedule, outcomes []record.Outcome, byID 
 // it falls outside the window, and returns the records scheduled in the
 // window: an entry with no record at all is not_sent, and a retried one
 // keeps its first attempt's send time.
-func cohortRecords(s *schedule.Schedule, outcomes []record.Outcome, set scoreSetup, a entryAttempts, src outcomeSource) ([]scoreRecord, error) {
+func cohortRecords(s *schedule.Schedule, outcomes []record.Outcome, set scoreSetup, a entryAttempts, turns entryTurns, src outcomeSource) ([]scoreRecord, error) {
 	recs := make([]scoreRecord, 0, len(s.Entries))
-	turns := conversationTurns(s)
 	for i := range s.Entries {
 		e := &s.Entries[i]
 		k := a.final[i]
@@ -202,7 +206,7 @@ func cohortRecords(s *schedule.Schedule, outcomes []record.Outcome, set scoreSet
 				continue
 			}
 			recs = append(recs, scoreRecord{
-				id: e.ID, class: e.Class, adapter: e.Adapter, turn: turns.of(i), status: record.StatusNotSent, scheduled: e.ScheduledMS,
+				id: e.ID, class: e.Class, adapter: e.Adapter, turn: turns.of(i), session: turns.sessionOf(i), status: record.StatusNotSent, scheduled: e.ScheduledMS,
 				errMsg: report.NoOutcomeRecordError,
 			})
 			continue
@@ -219,7 +223,7 @@ func cohortRecords(s *schedule.Schedule, outcomes []record.Outcome, set scoreSet
 		if rec.adapter == "" {
 			rec.adapter = e.Adapter
 		}
-		rec.turn = turns.of(i)
+		rec.turn, rec.session = turns.of(i), turns.sessionOf(i)
 		if !set.inWindow(scheduled) {
 			continue
 		}
@@ -282,7 +286,8 @@ func recordFromOutcome(o *record.Outcome, scheduled float64, class string, fail 
 		terminal: o.TerminalMS, hasTerminal: true, content: o.ContentMS, eventTokens: o.EventTokens,
 		outputTokens: visibleOutputTokens(o), slot: o.SlotMS, sent: o.SentMS, errMsg: o.Error,
 		items: o.Items, inputTokens: o.PromptTokens, cachedTokens: o.CachedTokens, reusableTokens: o.ReusablePromptTokens,
-		stopped: o.Status == record.StatusNotSent && o.Reason == record.ReasonConversationStopped}
+		stopped:   o.Status == record.StatusNotSent && o.Reason == record.ReasonConversationStopped,
+		truncated: o.Status == record.StatusNotSent && o.Reason == record.ReasonSessionTruncated, session: -1}
 	if rec.class == "" {
 		rec.class = class
 	}

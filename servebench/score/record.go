@@ -54,6 +54,12 @@ type scoreRecord struct {
 	// stopped marks a later turn not sent because an earlier turn of its
 	// conversation did not succeed (record.ReasonConversationStopped).
 	stopped bool
+	// truncated marks a turn not sent because a closed loop's deadline
+	// came while its session ran (record.ReasonSessionTruncated).
+	truncated bool
+	// session is the schedule index of the first turn of the request's
+	// conversation; -1 when it has none.
+	session int
 	// errMsg is the failure message of an unsuccessful request.
 	errMsg string
 }

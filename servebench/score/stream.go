@@ -49,6 +49,9 @@ func scoreRunDirStreaming(dir string, opts Options, out io.Writer) (*report.Repo
 		return nil, err
 	}
 	t := newScoreTally(set, false)
+	if cs.SessionOf(0) >= 0 {
+		t.sessions = newSessionTally(cs.SessionLength)
+	}
 	defer t.pop.close()
 	var enc *json.Encoder
 	var bw *bufio.Writer
@@ -72,7 +75,7 @@ func scoreRunDirStreaming(dir string, opts Options, out io.Writer) (*report.Repo
 		if idx.final[i] != 0 || !set.inWindow(cs.Scheduled[i]) {
 			continue
 		}
-		rec := scoreRecord{id: string(cs.ID(i)), class: cs.Class(i), adapter: cs.Adapter(i), turn: cs.Turn(i), status: record.StatusNotSent,
+		rec := scoreRecord{id: string(cs.ID(i)), class: cs.Class(i), adapter: cs.Adapter(i), turn: cs.Turn(i), session: cs.SessionOf(i), status: record.StatusNotSent,
 			scheduled: cs.Scheduled[i], errMsg: report.NoOutcomeRecordError}
 		if err := emit(&rec); err != nil {
 			return nil, err
@@ -287,7 +290,7 @@ func scoreOutcomeLine(o *record.Outcome, number int, cs *schedule.Compact, idx *
 	if rec.adapter == "" {
 		rec.adapter = cs.Adapter(int(i))
 	}
-	rec.turn = cs.Turn(int(i))
+	rec.turn, rec.session = cs.Turn(int(i)), cs.SessionOf(int(i))
 	line32 := int32(number)
 	if idx.final[i] != line32 {
 		if idx.firstTry[i] == line32 {

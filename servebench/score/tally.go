@@ -34,6 +34,7 @@ type scoreTally struct {
 	prefixCache                          prefixCacheTally
 	breakdown                            *breakdownTally
 	errors                               report.ErrorMessageTally
+	sessions                             sessionTally
 }
 
 // newScoreTally starts a tally; keep says whether to keep every raw sample
@@ -124,6 +125,7 @@ func (t *scoreTally) add(rec *scoreRecord, rs *report.RequestScore) {
 		r.ReasonCounts[reason]++
 	}
 	t.breakdown.add(rs)
+	t.sessions.add(rec, rs.Qualified)
 	if !success {
 		return
 	}
@@ -215,6 +217,7 @@ func (t *scoreTally) finish() (*report.Report, error) {
 	r.Throughput = t.throughput.rates(set.api, r.ProtocolSuccesses, r.HorizonMS)
 	r.OutputTokens, r.OutputTokensUnknown = int64(t.throughput.output), r.ProtocolSuccesses-t.throughput.outputReported
 	r.PrefixCache = t.prefixCache.report()
+	r.Sessions = t.sessions.report(set.confidence)
 
 	if t.notRecorded > 0 {
 		r.InvalidReasons = append(r.InvalidReasons, fmt.Sprintf(
