@@ -35,6 +35,12 @@ func (m sessionAttainmentMatcher) evaluate(actual any) (*report.Sessions, float6
 	if err != nil {
 		return nil, 0, err
 	}
+	return m.judged(who, r)
+}
+
+// judged checks that the report has sessions to judge and returns them
+// with their attainment.
+func (sessionAttainmentMatcher) judged(who string, r *report.Report) (*report.Sessions, float64, error) {
 	s := r.Sessions
 	if s == nil {
 		return nil, 0, fmt.Errorf("%s: the report has no sessions block (the workload has no conversations)", who)

@@ -46,3 +46,24 @@ var _ = Describe("HaveSessionAttainmentAtLeast", func() {
 			"HaveSessionAttainmentAtLeast: no session to judge (2 offered, 2 truncated)"),
 	)
 })
+
+var _ = Describe("HaveSessionWilsonLowerBoundAbove", func() {
+	withBound := func() *report.Report {
+		r := sessionsReport()
+		r.WilsonConfidence, r.Sessions.WilsonLower = 0.95, new(0.918)
+		return r
+	}
+
+	It("passes when the session Wilson bound reaches the target and names the counts otherwise", func() {
+		Expect(withBound()).To(matchers.HaveSessionWilsonLowerBoundAbove(0.9))
+		m := matchers.HaveSessionWilsonLowerBoundAbove(0.95)
+		Expect(m.Match(withBound())).To(BeFalse())
+		Expect(m.FailureMessage(withBound())).To(Equal(
+			"Expected session Wilson lower bound 0.918 (190 of 200 sessions qualified at 0.95 confidence) to be at least 0.950"))
+	})
+
+	It("fails clearly on a report without sessions", func() {
+		_, err := matchers.HaveSessionWilsonLowerBoundAbove(0.9).Match(&report.Report{Offered: 1})
+		Expect(err).To(MatchError("HaveSessionWilsonLowerBoundAbove: the report has no sessions block (the workload has no conversations)"))
+	})
+})

@@ -217,6 +217,8 @@ type Objectives struct {
 	// workload declares reusable that the engine served from its prefix
 	// cache (matchers.HavePrefixReuseAchievedAtLeast).
 	PrefixReuseAchieved *float64
+	// Sessions bounds the session attainment; nil when not declared.
+	Sessions *SessionObjective
 	// Capacity is the minimum SLO capacity of a sweep.
 	Capacity *CapacityObjective
 	// Concurrency is the minimum SLO concurrency of a user search, in

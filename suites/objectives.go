@@ -69,6 +69,12 @@ func (c *Contract) PointObjectives(p LoadPoint) []Objective {
 	if o.PrefixReuseAchieved != nil {
 		out = append(out, objective("objectives.prefix_reuse_achieved", matchers.HavePrefixReuseAchievedAtLeast(*o.PrefixReuseAchieved)))
 	}
+	if s := o.Sessions; s != nil && s.Attainment != nil {
+		out = append(out, objective("objectives.sessions.attainment", matchers.HaveSessionAttainmentAtLeast(*s.Attainment)))
+	}
+	if s := o.Sessions; s != nil && s.WilsonLower != nil {
+		out = append(out, objective("objectives.sessions.wilson_lower", matchers.HaveSessionWilsonLowerBoundAbove(*s.WilsonLower)))
+	}
 	if o.JoulesPerOutputToken != nil {
 		out = append(out, objective("objectives.joules_per_output_token", matchers.HaveEnergyPerOutputTokenBelow(*o.JoulesPerOutputToken)))
 	}
