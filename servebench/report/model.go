@@ -161,6 +161,10 @@ type Report struct {
 	// Sessions judges the conversations whole; absent when the workload
 	// has none.
 	Sessions *Sessions `json:"sessions,omitempty"`
+	// SteadyState is the longest window of a closed-loop or session run
+	// whose in-flight requests stayed near their peak, with the throughput
+	// and latency over it; absent for other runs.
+	SteadyState *SteadyState `json:"steady_state,omitempty"`
 	// Breakdown splits the cohort by each dimension its requests carry
 	// (BreakdownDimensions: "class", "backend"): per value, the offered
 	// requests and their share, attainment and latency percentiles, and

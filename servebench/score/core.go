@@ -10,17 +10,21 @@ import (
 
 // scoreRecords scores the cohort's records (one per offered request, in
 // schedule order) in memory: every request entry and raw sample is kept in
-// the Report. sessionLength counts a conversation's entries from its first
-// turn; nil when the schedule has none. It cannot fail; the inputs were
-// checked by the caller.
-func scoreRecords(set scoreSetup, recs []scoreRecord, sessionLength func(first int) int) *report.Report {
+// the Report. It cannot fail; the inputs were checked by the caller.
+func scoreRecords(set scoreSetup, recs []scoreRecord, shape runShape) *report.Report {
 	t := newScoreTally(set, true)
-	t.sessions = newSessionTally(sessionLength)
+	t.shape(shape)
 	requests := make([]report.RequestScore, len(recs))
 	for i := range recs {
 		t.add(&recs[i], &requests[i])
 	}
 	r, err := t.finish()
+	if w := t.steadyWindow; err == nil && w != nil {
+		for i := range recs {
+			w.add(&recs[i])
+		}
+		r.SteadyState, err = w.report(set.method, r.HorizonMS)
+	}
 	if err != nil {
 		// Only a population's temporary file can fail, and with every
 		// sample kept in memory the counts stay below the spill cap...

@@ -79,11 +79,11 @@ func scoreOutcomes(s *schedule.Schedule, outcomes []record.Outcome, opts Options
 		return nil, &record.InputError{File: src.scheduleFile(), Field: "entries",
 			Msg: fmt.Sprintf("no request is scheduled in the window [%s, %s) ms: nothing to score", numfmt.Compact(set.window[0]), numfmt.Compact(set.window[1]))}
 	}
-	var sessionLength func(int) int
+	shape := runShape{closed: s.Mode == schedule.ModeClosed}
 	if turns != nil {
-		sessionLength = turns.sessionLength
+		shape.sessionLength = turns.sessionLength
 	}
-	rep := scoreRecords(set, recs, sessionLength)
+	rep := scoreRecords(set, recs, shape)
 	rep.Inputs.WorkloadSHA256 = s.WorkloadSHA256
 	audits := newAuditTally()
 	for i := range outcomes {

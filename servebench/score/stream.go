@@ -49,9 +49,11 @@ func scoreRunDirStreaming(dir string, opts Options, out io.Writer) (*report.Repo
 		return nil, err
 	}
 	t := newScoreTally(set, false)
+	shape := runShape{closed: cs.Head.Mode == schedule.ModeClosed}
 	if cs.SessionOf(0) >= 0 {
-		t.sessions = newSessionTally(cs.SessionLength)
+		shape.sessionLength = cs.SessionLength
 	}
+	t.shape(shape)
 	defer t.pop.close()
 	var enc *json.Encoder
 	var bw *bufio.Writer
@@ -92,6 +94,17 @@ func scoreRunDirStreaming(dir string, opts Options, out io.Writer) (*report.Repo
 	rep, err := t.finish()
 	if err != nil {
 		return nil, err
+	}
+	if w := t.steadyWindow; w != nil {
+		// A third read of outcomes.jsonl measures the steady window, so
+		// that memory stays bounded; unrecorded requests were never sent.
+		add := func(rec *scoreRecord) error { w.add(rec); return nil }
+		if err := scoreOutcomeLines(outPath, cs, idx, set, newAuditTally(), add); err != nil {
+			return nil, err
+		}
+		if rep.SteadyState, err = w.report(set.method, rep.HorizonMS); err != nil {
+			return nil, err
+		}
 	}
 	audits.finish(rep)
 	rep.Inputs.WorkloadSHA256 = cs.Head.WorkloadSHA256

@@ -35,6 +35,9 @@ type scoreTally struct {
 	breakdown                            *breakdownTally
 	errors                               report.ErrorMessageTally
 	sessions                             sessionTally
+	steady                               steadyTally
+	// steadyWindow is the steady state finish found; nil when none.
+	steadyWindow *steadyWindow
 }
 
 // newScoreTally starts a tally; keep says whether to keep every raw sample
@@ -74,6 +77,24 @@ func newScoreTally(set scoreSetup, keep bool) *scoreTally {
 		t.drift = newDriftTally(set.window, set.driftMS)
 	}
 	return t
+}
+
+// runShape is what the tally needs to know of the schedule's shape.
+type runShape struct {
+	// sessionLength counts a conversation's entries from its first turn;
+	// nil when the schedule has no conversation.
+	sessionLength func(first int) int
+	// closed is true for a closed-loop run.
+	closed bool
+}
+
+// shape turns on the session and steady-state tallies the run's shape
+// calls for: sessions for conversations, the steady state for those and
+// for closed loops. The steady window needs a second look at the records
+// (steadyWindow.add) once finish has found it.
+func (t *scoreTally) shape(s runShape) {
+	t.sessions = newSessionTally(s.sessionLength)
+	t.steady.enabled, t.steady.closed = s.closed || s.sessionLength != nil, s.closed
 }
 
 // add scores one record into rs.
@@ -126,6 +147,7 @@ func (t *scoreTally) add(rec *scoreRecord, rs *report.RequestScore) {
 	}
 	t.breakdown.add(rs)
 	t.sessions.add(rec, rs.Qualified)
+	t.steady.add(rec)
 	if !success {
 		return
 	}
@@ -218,6 +240,7 @@ func (t *scoreTally) finish() (*report.Report, error) {
 	r.OutputTokens, r.OutputTokensUnknown = int64(t.throughput.output), r.ProtocolSuccesses-t.throughput.outputReported
 	r.PrefixCache = t.prefixCache.report()
 	r.Sessions = t.sessions.report(set.confidence)
+	t.steadyWindow = t.steady.window()
 
 	if t.notRecorded > 0 {
 		r.InvalidReasons = append(r.InvalidReasons, fmt.Sprintf(

@@ -119,7 +119,7 @@ func Trace(traceName string, trace []byte, eventsName string, events []byte, opt
 		return nil, &record.InputError{File: traceName, Field: "requests",
 			Msg: fmt.Sprintf("no request is scheduled in the window [%s, %s) ms: nothing to score", numfmt.Compact(set.window[0]), numfmt.Compact(set.window[1]))}
 	}
-	rep := scoreRecords(set, recs, nil)
+	rep := scoreRecords(set, recs, runShape{})
 	rep.Inputs.TraceSHA256 = scoreSHA256Hex(trace)
 	rep.Inputs.EventsSHA256 = scoreSHA256Hex(events)
 	return rep, nil
