@@ -62,10 +62,17 @@ func writeRunSummary(bw *bufio.Writer, line func(label, format string, args ...a
 	writeValiditySummary(line, r)
 	line("attainment", "%s (%d of %d offered); Wilson lower bound %s at %s confidence",
 		numfmt.OptPercent(r.Attainment), r.Qualified, r.Offered, numfmt.OptPercent(r.WilsonLower), numfmt.Level(r.WilsonConfidence))
+	if s := r.Sessions; s != nil {
+		line("sessions", "%s (%d of %d; %d truncated); Wilson lower bound %s",
+			numfmt.OptPercent(s.Attainment), s.Qualified, s.Judged(), s.Truncated, numfmt.OptPercent(s.WilsonLower))
+	}
 	writeFailureSummary(line, r)
 	line("SLO", "%s", sloSummaryText(r.SLO))
 	writeLatencySummary(bw, r)
 	line("throughput", "%s", throughputSummaryText(r))
+	if s := r.SteadyState; s != nil {
+		line("steady", "%s", steadyStateSummary(s))
+	}
 }
 
 // labelledLines writes lines under one label, beside the first.

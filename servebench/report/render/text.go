@@ -40,6 +40,15 @@ func Text(w io.Writer, r *report.Report) error {
 	line("Successful request rate", "%s req/s (%d / %s s horizon)", numfmt.OptFixed(r.SuccessfulRPS, 3), r.ProtocolSuccesses, numfmt.Compact(horizonS))
 	line("Qualified request rate", "%s req/s (%d / %s s horizon)", numfmt.OptFixed(r.QualifiedRPS, 3), r.Qualified, numfmt.Compact(horizonS))
 	writeThroughputText(line, r)
+	if s := r.Sessions; s != nil {
+		line("Session attainment", "%s", sessionsText(s, r.WilsonConfidence))
+	}
+	if s := r.SteadyState; s != nil {
+		line("Steady state", "%s", steadyStateText(s))
+		if s.Short {
+			line("  SHORT", "%s", s.ShortReason)
+		}
+	}
 	if r.PrefixCache != nil {
 		line("Prefix cache hit rate", "%s", prefixCacheText(r.PrefixCache))
 		if s := expectedReuseText(r.PrefixCache); s != "" {
