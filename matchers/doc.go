@@ -8,6 +8,7 @@
 //	Expect(report).To(matchers.HaveLatencyPercentileBelow(record.MetricTTFT, 99, 200*time.Millisecond))
 //	Expect(report).To(matchers.BeValidLoad())
 //	Expect(report).To(matchers.InBreakdown("adapter", "sql", matchers.HaveAttainmentAtLeast(0.9)))
+//	Expect(report).To(matchers.HaveSessionAttainmentAtLeast(0.95)) // conversations judged whole
 //
 // The actual value is a *report.Report or a report.Report, or a
 // *servebench.RunResult (whose Report is judged); HaveCapacityAtLeast judges a
