@@ -45,3 +45,33 @@ func TestRunReportsSessionsAndTheSteadyState(t *testing.T) {
 		t.Fatalf("summary: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 }
+
+// TestTruncatedSessionsAreCountedApart: a closed loop of two users bounded
+// by 600 ms over a four-turn conversation with 300 ms think times truncates
+// both users' sessions after their second turn: two sessions offered, both
+// truncated, none judged, so the session attainment is null.
+func TestTruncatedSessionsAreCountedApart(t *testing.T) {
+	url := startSim(t, nil)
+	var rows strings.Builder
+	for turn := 1; turn <= 4; turn++ {
+		rows.WriteString(`{"id":"c-` + string(rune('0'+turn)) + `","conversation":"c","turn":` + string(rune('0'+turn)) +
+			`,"think_ms":300,"messages":[{"role":"user","content":"go on"}],"max_tokens":2,"ignore_eos":true}` + "\n")
+	}
+	code, stdout, stderr := runCLI("run", "--base-url", url, "--model", "simengine-tiny", "--endpoint", "chat",
+		"--workload", writeWorkload(t, rows.String()), "--arrival", "closed", "--users", "2", "--duration", "600ms",
+		"--output", filepath.Join(t.TempDir(), "run"), "--format", "json", "--no-progress")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
+	}
+	var rep report.Report
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	s := rep.Sessions
+	if s == nil || s.Offered != 2 || s.Truncated != 2 || s.Completed != 0 || s.Qualified != 0 || s.Attainment != nil || s.WilsonLower != nil {
+		t.Fatalf("sessions %+v, want 2 offered, both truncated, no attainment", s)
+	}
+	if rep.Offered != 4 || rep.Qualified != 4 {
+		t.Fatalf("offered %d, qualified %d: the 4 sent turns still count", rep.Offered, rep.Qualified)
+	}
+}

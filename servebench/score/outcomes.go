@@ -71,7 +71,7 @@ func scoreOutcomes(s *schedule.Schedule, outcomes []record.Outcome, opts Options
 		}
 	}
 	turns := conversationTurns(s)
-	recs, err := cohortRecords(s, outcomes, set, a, turns, src)
+	recs, truncated, err := cohortRecords(s, outcomes, set, a, turns, src)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +79,7 @@ func scoreOutcomes(s *schedule.Schedule, outcomes []record.Outcome, opts Options
 		return nil, &record.InputError{File: src.scheduleFile(), Field: "entries",
 			Msg: fmt.Sprintf("no request is scheduled in the window [%s, %s) ms: nothing to score", numfmt.Compact(set.window[0]), numfmt.Compact(set.window[1]))}
 	}
-	shape := runShape{closed: s.Mode == schedule.ModeClosed}
+	shape := runShape{closed: s.Mode == schedule.ModeClosed, truncated: truncated}
 	if turns != nil {
 		shape.sessionLength = turns.sessionLength
 	}
@@ -195,9 +195,11 @@ func checkEarlierAttempts(s *schedule.Schedule, outcomes []record.Outcome, byID 
 // cohortRecords converts each entry's final attempt, checking it even when
 // it falls outside the window, and returns the records scheduled in the
 // window: an entry with no record at all is not_sent, and a retried one
-// keeps its first attempt's send time.
-func cohortRecords(s *schedule.Schedule, outcomes []record.Outcome, set scoreSetup, a entryAttempts, turns entryTurns, src outcomeSource) ([]scoreRecord, error) {
-	recs := make([]scoreRecord, 0, len(s.Entries))
+// keeps its first attempt's send time. truncated lists the sessions (by
+// their first turn's index) of the turns outside the window that a closed
+// loop's deadline truncated.
+func cohortRecords(s *schedule.Schedule, outcomes []record.Outcome, set scoreSetup, a entryAttempts, turns entryTurns, src outcomeSource) (recs []scoreRecord, truncated []int, err error) {
+	recs = make([]scoreRecord, 0, len(s.Entries))
 	for i := range s.Entries {
 		e := &s.Entries[i]
 		k := a.final[i]
@@ -218,13 +220,16 @@ func cohortRecords(s *schedule.Schedule, outcomes []record.Outcome, set scoreSet
 			return src.errorAt(int(k), o.ID, field, format, args...)
 		})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if rec.adapter == "" {
 			rec.adapter = e.Adapter
 		}
 		rec.turn, rec.session = turns.of(i), turns.sessionOf(i)
 		if !set.inWindow(scheduled) {
+			if rec.truncated {
+				truncated = append(truncated, rec.session)
+			}
 			continue
 		}
 		if j, retried := a.firstTry[i]; retried && j != int(k) && outcomes[j].SentMS != nil {
@@ -232,7 +237,7 @@ func cohortRecords(s *schedule.Schedule, outcomes []record.Outcome, set scoreSet
 		}
 		recs = append(recs, rec)
 	}
-	return recs, nil
+	return recs, truncated, nil
 }
 
 // scheduledOf is a request's scheduled time a: the schedule's, except in

@@ -57,6 +57,9 @@ type scoreRecord struct {
 	// truncated marks a turn not sent because a closed loop's deadline
 	// came while its session ran (record.ReasonSessionTruncated).
 	truncated bool
+	// outsideWindow marks a truncated turn outside the window that the
+	// streamed scorer hands over for its session alone: not offered.
+	outsideWindow bool
 	// session is the schedule index of the first turn of the request's
 	// conversation; -1 when it has none.
 	session int

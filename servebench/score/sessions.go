@@ -12,7 +12,9 @@ import (
 // are not all scored (a later turn outside the window) stays open until
 // finish. Records may come in any order (the streamed scorer reads them in
 // outcomes.jsonl order, where sessions interleave), so the state is
-// bounded by the sessions open at once, not by the run.
+// bounded by the sessions open at once, not by the run. The truncated turns
+// of a closed loop bounded by time lie outside the window (never due inside
+// it, so not offered); the scorers hand them over apart (markTruncated).
 type sessionTally struct {
 	// length counts the schedule entries of the session whose first turn
 	// is entry first; nil when the schedule has no conversation.
@@ -39,19 +41,42 @@ func (t *sessionTally) add(rec *scoreRecord, qualified bool) {
 	if t.length == nil || rec.session < 0 {
 		return
 	}
+	if rec.truncated {
+		t.markTruncated(rec.session) // offered all the same: inside the window
+		return
+	}
 	s := t.open[rec.session]
 	if s == nil {
 		s = &openSession{length: t.length(rec.session), ended: true, qualified: true}
 		t.open[rec.session] = s
 	}
-	s.scored++
 	s.first = s.first || rec.turn == "1"
 	s.qualified = s.qualified && qualified
 	s.ended = s.ended && rec.hasTerminal && rec.status != record.StatusNotSent
-	s.truncate = s.truncate || rec.truncated
+	s.scored++
 	if s.scored >= s.length {
 		t.close(s, true)
 		delete(t.open, rec.session)
+	}
+}
+
+// markTruncated counts a turn outside the window that was not sent
+// because a closed loop's deadline came (record.ReasonSessionTruncated):
+// not offered, but it truncates its session.
+func (t *sessionTally) markTruncated(first int) {
+	if t.length == nil || first < 0 {
+		return
+	}
+	s := t.open[first]
+	if s == nil {
+		s = &openSession{length: t.length(first), ended: true, qualified: true}
+		t.open[first] = s
+	}
+	s.scored++
+	s.truncate = true
+	if s.scored >= s.length {
+		t.close(s, true)
+		delete(t.open, first)
 	}
 }
 

@@ -13,7 +13,8 @@ import (
 
 // sessionRun builds 205 two-turn conversations and one lone request: 190
 // sessions qualify, 10 fail at their second turn (an HTTP error) and 5
-// were truncated at their second turn by a closed loop's deadline. The
+// were truncated at their second turn by a closed loop's deadline (a turn
+// outside the window, so 205 + 1 - 5 = 406 requests offered). The
 // outcomes list every first turn before any second one, so the sessions
 // interleave as they do in a real outcomes.jsonl.
 func sessionRun() (*schedule.Schedule, []record.Outcome) {
@@ -31,7 +32,9 @@ func sessionRun() (*schedule.Schedule, []record.Outcome) {
 		o := success(second, a+30)
 		switch {
 		case c >= 200:
-			o = record.Outcome{ID: second, Attempt: 1, Status: record.StatusNotSent, ScheduledMS: a + 30, TerminalMS: a + 30,
+			// Due at the deadline, the window's end: outside it, as a
+			// closed loop bounded by time writes it.
+			o = record.Outcome{ID: second, Attempt: 1, Status: record.StatusNotSent, ScheduledMS: 1e6, TerminalMS: 1e6,
 				Reason: record.ReasonSessionTruncated}
 		case c >= 190:
 			o = record.Outcome{ID: second, Attempt: 1, Status: record.StatusHTTPError, ScheduledMS: a + 30, SentMS: new(a + 30),
@@ -58,6 +61,9 @@ func TestSessionsJudgedWhole(t *testing.T) {
 		got := r.Sessions
 		if got == nil {
 			t.Fatalf("%s: no sessions block", name)
+		}
+		if r.Offered != 406 {
+			t.Errorf("%s: %d offered, want 406: a truncated turn is not offered", name, r.Offered)
 		}
 		// 206 sessions: the lone request is a session of one turn.
 		if got.Offered != 206 || got.Completed != 201 || got.Truncated != 5 || got.Qualified != 191 {

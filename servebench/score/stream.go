@@ -62,6 +62,10 @@ func scoreRunDirStreaming(dir string, opts Options, out io.Writer) (*report.Repo
 		enc = json.NewEncoder(bw)
 	}
 	emit := func(rec *scoreRecord) error {
+		if rec.outsideWindow {
+			t.sessions.markTruncated(rec.session)
+			return nil
+		}
 		var rs report.RequestScore
 		t.add(rec, &rs)
 		if enc != nil {
@@ -98,7 +102,12 @@ func scoreRunDirStreaming(dir string, opts Options, out io.Writer) (*report.Repo
 	if w := t.steadyWindow; w != nil {
 		// A third read of outcomes.jsonl measures the steady window, so
 		// that memory stays bounded; unrecorded requests were never sent.
-		add := func(rec *scoreRecord) error { w.add(rec); return nil }
+		add := func(rec *scoreRecord) error {
+			if !rec.outsideWindow {
+				w.add(rec)
+			}
+			return nil
+		}
 		if err := scoreOutcomeLines(outPath, cs, idx, set, newAuditTally(), add); err != nil {
 			return nil, err
 		}
@@ -312,6 +321,10 @@ func scoreOutcomeLine(o *record.Outcome, number int, cs *schedule.Compact, idx *
 		return nil
 	}
 	if !set.inWindow(scheduled) {
+		if rec.truncated {
+			rec.outsideWindow = true // its session's; not offered
+			return emit(&rec)
+		}
 		return nil
 	}
 	if j, retried := idx.firstTry[i]; retried && j != line32 {

@@ -86,6 +86,9 @@ type runShape struct {
 	sessionLength func(first int) int
 	// closed is true for a closed-loop run.
 	closed bool
+	// truncated lists the sessions (by first turn) of the truncated turns
+	// outside the window, for a scorer that collected them first.
+	truncated []int
 }
 
 // shape turns on the session and steady-state tallies the run's shape
@@ -95,6 +98,9 @@ type runShape struct {
 func (t *scoreTally) shape(s runShape) {
 	t.sessions = newSessionTally(s.sessionLength)
 	t.steady.enabled, t.steady.closed = s.closed || s.sessionLength != nil, s.closed
+	for _, first := range s.truncated {
+		t.sessions.markTruncated(first)
+	}
 }
 
 // add scores one record into rs.
