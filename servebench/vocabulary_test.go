@@ -28,7 +28,7 @@ func TestDeclaredListsCannotBeChangedFromOutside(t *testing.T) {
 	}
 	e := record.Endpoints()
 	e[0] = "changed"
-	if got := record.Endpoints(); got[0] != record.EndpointCompletions || len(got) != 7 {
+	if got := record.Endpoints(); got[0] != record.EndpointCompletions || len(got) != 8 {
 		t.Fatalf("Endpoints() after a caller's change: %v", got)
 	}
 	if _, err := openai.ParseLengthControl("changed"); err == nil {
