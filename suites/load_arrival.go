@@ -30,16 +30,9 @@ func (d *decoder) arrival(m *mapping, c *Contract) {
 	if a == nil {
 		return
 	}
-	process := schedule.ProcessClosed // users alone declare the closed loop
-	if !a.has("users") || a.has("process") {
-		if !d.required(a, "process") {
-			return
-		}
-		var err error
-		if process, err = schedule.ParseProcess(d.str(a, "process")); err != nil {
-			d.errorf(a.get("process"), "arrival.process", "%v", err)
-			return
-		}
+	process, ok := d.arrivalProcess(a)
+	if !ok {
+		return
 	}
 	spec := ArrivalSpec{ArrivalSpec: schedule.ArrivalSpec{Process: process, Seed: 1}}
 	allowed := arrivalFields[spec.Process]
@@ -56,6 +49,29 @@ func (d *decoder) arrival(m *mapping, c *Contract) {
 			spec.Seed = seed
 		}
 	}
+	d.arrivalParameters(a, &spec)
+	c.Arrival = spec
+}
+
+// arrivalProcess reads the arrival's process: users alone declare the
+// closed loop; false when the process is missing or unknown (reported).
+func (d *decoder) arrivalProcess(a *mapping) (schedule.Process, bool) {
+	if a.has("users") && !a.has("process") {
+		return schedule.ProcessClosed, true
+	}
+	if !d.required(a, "process") {
+		return "", false
+	}
+	process, err := schedule.ParseProcess(d.str(a, "process"))
+	if err != nil {
+		d.errorf(a.get("process"), "arrival.process", "%v", err)
+		return "", false
+	}
+	return process, true
+}
+
+// arrivalParameters reads the parameters of spec's process into spec.
+func (d *decoder) arrivalParameters(a *mapping, spec *ArrivalSpec) {
 	switch {
 	case spec.Process.Sampled():
 		spec.Rates = d.rates(a)
@@ -87,7 +103,6 @@ func (d *decoder) arrival(m *mapping, c *Contract) {
 			spec.BurstSize = d.integer(a, "burst_size", 1)
 		}
 	}
-	c.Arrival = spec
 }
 
 // rates reads rate (one load point) or rates (a sweep, ascending).
