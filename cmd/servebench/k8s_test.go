@@ -149,9 +149,6 @@ func TestK8sJobStartInIsDeprecated(t *testing.T) {
 	}
 }
 
-// In the pod, `k8s start` waits at the barrier and runs the shard with
-// the instant it found: here one shard, against the simulated engine,
-// starts its measurement 1s after it arrived.
 // merge-job accepted --start-in beside the other k8s flags and ignored it:
 // it is still accepted for one release, with a warning, and the manifest
 // is the one without it.
@@ -169,6 +166,9 @@ func TestK8sMergeJobStartInIsDeprecated(t *testing.T) {
 	}
 }
 
+// In the pod, `k8s start` waits at the barrier and runs the shard with
+// the instant it found: here one shard, against the simulated engine,
+// starts its measurement 1s after it arrived.
 func TestK8sStartRunsTheShardAtTheBarriersInstant(t *testing.T) {
 	url := startSim(t, nil)
 	barrier, out := filepath.Join(t.TempDir(), "barrier"), t.TempDir()

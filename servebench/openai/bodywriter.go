@@ -118,3 +118,17 @@ func streamRequested(c *Client, req *record.Request) (bool, error) {
 	}
 	return stream, nil
 }
+
+// startTextBody opens the body of a request whose input is r's prompt or
+// messages: whether it streams, and a writer holding the model.
+func startTextBody(c *Client, r *record.Request) (*bodyWriter, bool, error) {
+	stream, err := streamRequested(c, r)
+	if err != nil {
+		return nil, false, err
+	}
+	b := newBodyWriter(256+len(r.Prompt)+messagesSize(r.Messages), r.Extra)
+	if err := b.put("model", c.modelFor(r)); err != nil {
+		return nil, false, err
+	}
+	return b, stream, nil
+}

@@ -63,12 +63,8 @@ func (messagesProtocol) checkRow(r *record.Request) error {
 // (or the prompt as one user message); max_tokens; stream; then the row's
 // Extra.
 func (messagesProtocol) body(c *Client, r *record.Request) (payload, bool, error) {
-	stream, err := streamRequested(c, r)
+	b, stream, err := startTextBody(c, r)
 	if err != nil {
-		return payload{}, false, err
-	}
-	b := newBodyWriter(256+len(r.Prompt)+messagesSize(r.Messages), r.Extra)
-	if err := b.put("model", c.modelFor(r)); err != nil {
 		return payload{}, false, err
 	}
 	system, turns := splitSystem(r)

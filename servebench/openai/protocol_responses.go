@@ -75,12 +75,8 @@ func (responsesProtocol) checkRow(r *record.Request) error {
 // earlier turns included, as an input item: the request is stateless);
 // max_output_tokens; stream; store false; then the row's Extra.
 func (responsesProtocol) body(c *Client, r *record.Request) (payload, bool, error) {
-	stream, err := streamRequested(c, r)
+	b, stream, err := startTextBody(c, r)
 	if err != nil {
-		return payload{}, false, err
-	}
-	b := newBodyWriter(256+len(r.Prompt)+messagesSize(r.Messages), r.Extra)
-	if err := b.put("model", c.modelFor(r)); err != nil {
 		return payload{}, false, err
 	}
 	if len(r.Messages) > 0 {
