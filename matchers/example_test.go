@@ -9,6 +9,7 @@ import (
 	"github.com/servebench/servebench/matchers"
 	"github.com/servebench/servebench/servebench/capacity"
 	"github.com/servebench/servebench/servebench/compare"
+	"github.com/servebench/servebench/servebench/history"
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/schedule"
@@ -164,4 +165,19 @@ func ExampleRegressionMatcher_AllowInconclusive() {
 	fmt.Println(c.Verdict, strict, allowed)
 	// Output:
 	// inconclusive false true
+}
+
+// Six releases under the PyTorch HUD's ratio rule: p99 TTFT 100, 110, 90,
+// 105, 130 and 120 ms. Only v5 is above 1.2 × the median of the three
+// releases before it (126 ms); the newest, at 120 ms, is not, so the
+// newest release is no regression.
+func ExampleHaveNoRegressionAtNewestRelease() {
+	var releases []history.Release
+	for i, v := range []float64{100, 110, 90, 105, 130, 120} {
+		releases = append(releases, history.Release{Name: fmt.Sprintf("v%d", i+1), Values: map[string]float64{"ttft_p99": v}})
+	}
+	h, _ := history.Analyze(releases, history.Options{Policy: history.PolicyRatio})
+	ok, err := matchers.HaveNoRegressionAtNewestRelease().Match(h)
+	fmt.Println(ok, err)
+	// Output: true <nil>
 }

@@ -79,3 +79,17 @@ func TestDetailsFencesTheBodyLongerThanItsBackticks(t *testing.T) {
 		t.Fatalf("got %q\nwant %q", got, want)
 	}
 }
+
+func TestComparisonsTableBoldsARegression(t *testing.T) {
+	got := Comparisons([]ComparisonRow{
+		{Statistic: "ttft_p99", Baseline: "100.00 ms", Candidate: "130.00 ms", Change: "+30.00%", Interval: "[+20.00%, +40.00%]", Tolerance: "5%", Verdict: "regression"},
+		{Statistic: "attainment", Baseline: "0.99", Candidate: "0.99", Verdict: "no_regression"},
+	})
+	want := "| statistic | baseline | candidate | change | interval | tolerance | verdict |\n" +
+		"| --- | --- | --- | --- | --- | --- | --- |\n" +
+		"| ttft_p99 | 100.00 ms | 130.00 ms | +30.00% | [+20.00%, +40.00%] | 5% | **regression** |\n" +
+		"| attainment | 0.99 | 0.99 | – | – | – | no_regression |\n"
+	if got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+}

@@ -8,6 +8,8 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/servebench/servebench/servebench/compare"
 )
 
 // Schema names the version of the History's JSON form.
@@ -38,6 +40,16 @@ type Options struct {
 	// Seed seeds the permutation tests (default 1), so an analysis
 	// repeats exactly.
 	Seed uint64
+	// Policy is the rule that judges the newest release (default
+	// PolicyChangepoint); both analyses are made either way.
+	Policy Policy
+	// Window and Ratio are the ratio policy's (default DefaultWindow and
+	// DefaultRatio): a window of at least 1, a ratio in (1, 2).
+	Window int
+	Ratio  float64
+	// Tolerances are the changepoint policy's, named as for compare
+	// (default compare.DefaultTolerances()).
+	Tolerances []compare.Tolerance
 }
 
 // History is the analysis of a series of releases.
@@ -55,13 +67,22 @@ type History struct {
 	// Metrics holds one series per metric that every release gives, in
 	// Metrics() order.
 	Metrics []Series `json:"metrics"`
+	// Policy is the rule that judged the newest release; Ratio is the
+	// ratio policy's analysis (made whichever policy judges); Verdict is
+	// the newest release's judgment under Policy.
+	Policy  Policy         `json:"policy"`
+	Ratio   *RatioAnalysis `json:"ratio"`
+	Verdict Verdict        `json:"verdict"`
+	// Tolerances are the changepoint policy's, by metric: a change at the
+	// newest release beyond its metric's tolerance is a regression.
+	Tolerances map[string]float64 `json:"tolerances"`
 }
 
 // Series is one metric over the releases, and where its level shifted.
 type Series struct {
 	Metric string `json:"metric"`
-	// Relative is true for latency (changes are ratios), false for
-	// fractions (changes are points).
+	// Relative is true for latency and throughput (changes are ratios),
+	// false for fractions (changes are points).
 	Relative bool      `json:"relative"`
 	Values   []float64 `json:"values"`
 	Changes  []Change  `json:"changes"`
@@ -78,8 +99,8 @@ type Change struct {
 	Before float64 `json:"before"`
 	After  float64 `json:"after"`
 	// Size is the shift, signed so that positive is worse: After/Before −
-	// 1 for latency, After − Before for the error rate, Before − After
-	// for attainment. CILow and CIHigh bound it (Welch's t-interval
+	// 1 for latency, 1 − After/Before for a throughput, After − Before for
+	// the error rate, Before − After for attainment. CILow and CIHigh bound it (Welch's t-interval
 	// between the segments); both are null when each segment holds one
 	// release.
 	Size   float64  `json:"size"`
@@ -106,7 +127,10 @@ func Analyze(releases []Release, opts Options) (*History, error) {
 	if opts.Seed == 0 {
 		opts.Seed = 1
 	}
-	h := &History{Schema: Schema, FalseAlarm: opts.FalseAlarm, Confidence: opts.Confidence, Releases: releases,
+	if err := opts.ratioDefaults(); err != nil {
+		return nil, err
+	}
+	h := &History{Schema: Schema, FalseAlarm: opts.FalseAlarm, Confidence: opts.Confidence, Releases: releases, Policy: opts.Policy,
 		MinReleases: MinReleases(opts.FalseAlarm),
 		Method: fmt.Sprintf("e-divisive means (exponent 1) with binary segmentation; each split kept when a permutation test (%d shuffles) gives p ≤ %g, the false-alarm rate per tested split; latency on the log scale; each change's interval is Welch's t at %g%% between its two segments",
 			permutations, opts.FalseAlarm, 100*opts.Confidence)}
@@ -138,7 +162,41 @@ func Analyze(releases []Release, opts Options) (*History, error) {
 	if len(h.Metrics) == 0 {
 		return nil, errors.New("history: no metric is given by every release")
 	}
+	h.Ratio = analyzeRatio(h, opts.Window, opts.Ratio)
+	tols := opts.Tolerances
+	if len(tols) == 0 {
+		tols = compare.DefaultTolerances()
+	}
+	h.Tolerances = map[string]float64{}
+	for _, t := range tols {
+		h.Tolerances[t.Name] = t.Value
+	}
+	h.Verdict = h.Judge(opts.Policy, tols)
 	return h, nil
+}
+
+// ratioDefaults fills in the policy and the ratio policy's defaults, and
+// refuses a window below 1 or a ratio outside (1, 2).
+func (o *Options) ratioDefaults() error {
+	if o.Policy == "" {
+		o.Policy = PolicyChangepoint
+	}
+	if _, err := ParsePolicy(string(o.Policy)); err != nil {
+		return fmt.Errorf("history: %w", err)
+	}
+	if o.Window == 0 {
+		o.Window = DefaultWindow
+	}
+	if o.Ratio == 0 {
+		o.Ratio = DefaultRatio
+	}
+	if o.Window < 1 {
+		return fmt.Errorf("history: window %d: want at least 1 release before the one judged", o.Window)
+	}
+	if !(o.Ratio > 1 && o.Ratio < 2) {
+		return fmt.Errorf("history: ratio %g: want a number in (1, 2), such as 1.2 (latency above 1.2 × baseline, throughput below 0.8 ×)", o.Ratio)
+	}
+	return nil
 }
 
 // TooShort reports whether the series are too short for the test to
@@ -164,11 +222,24 @@ func (h *History) ShortNotice() string {
 
 // Metrics are the metrics a history follows.
 func Metrics() []string {
-	return []string{"attainment", "error_rate", "ttft_p50", "ttft_p99", "tpot_p50", "tpot_p99", "e2e_p50", "e2e_p99"}
+	return []string{"attainment", "error_rate", "ttft_p50", "ttft_p99", "tpot_p50", "tpot_p99", "e2e_p50", "e2e_p99",
+		QualifiedRPS, OutputTokensPerSecond}
 }
 
-// relative reports whether a metric changes by ratios (latency).
+// The throughput metrics: the qualified request rate (qualified requests
+// over the horizon) and the output tokens per second of the successful
+// requests.
+const (
+	QualifiedRPS          = "qualified_rps"
+	OutputTokensPerSecond = "output_tokens_per_second"
+)
+
+// relative reports whether a metric changes by ratios (latency and
+// throughput).
 func relative(m string) bool { return m != "attainment" && m != "error_rate" }
+
+// throughput reports whether a metric is a rate, for which less is worse.
+func throughput(m string) bool { return m == QualifiedRPS || m == OutputTokensPerSecond }
 
 // seriesOf is a metric's values over the releases, if every one gives it
 // (and, for latency, a positive one).
@@ -207,8 +278,11 @@ func change(s Series, a, b []float64, release string, cp split, confidence float
 	lo, hi, ok := welch(a, b, confidence)
 	if s.Relative {
 		c.Before, c.After, c.Size = math.Exp(ma), math.Exp(mb), math.Expm1(d)
+		l, h := math.Expm1(lo), math.Expm1(hi)
+		if throughput(s.Metric) {
+			c.Size, l, h = -c.Size, -h, -l
+		}
 		if ok {
-			l, h := math.Expm1(lo), math.Expm1(hi)
 			c.CILow, c.CIHigh = &l, &h
 		}
 		return c

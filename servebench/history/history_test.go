@@ -165,7 +165,11 @@ func TestAShortHistorySaysItCannotShowAChange(t *testing.T) {
 	want := "releases, in order: v1, v2, v3\nmethod: " + h.Method + "\n" +
 		"too short: no change can be shown in 3 releases at a false-alarm rate of 0.05: the permutation test needs at least 8 releases to declare one\n" +
 		"attainment: 0.9900 0.9900 0.5000\n  no change can be shown (too short)\n" +
-		"ttft_p99: 100.00 ms 100.00 ms 400.00 ms\n  no change can be shown (too short)\n"
+		"ttft_p99: 100.00 ms 100.00 ms 400.00 ms\n  no change can be shown (too short)\n" +
+		"ratio policy: " + h.Ratio.Rule() + "\n" +
+		"  ttft_p99: no release has 3 before it\n" +
+		"newest release v3 under the changepoint policy: insufficient_data\n" +
+		"  no change can be shown in 3 releases at a false-alarm rate of 0.05: the permutation test needs at least 8 releases to declare one\n"
 	if text.String() != want {
 		t.Errorf("text:\n%s\nwant:\n%s", text.String(), want)
 	}

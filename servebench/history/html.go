@@ -28,7 +28,15 @@ var page = template.Must(template.New("history").Parse(`<!DOCTYPE html>
 {{if .Notice}}<p><strong>Too short:</strong> {{.Notice}}.</p>{{end}}
 {{range .Charts}}<h2>{{.Title}}</h2>{{if .Empty}}<p>{{.Empty}}</p>{{else}}{{.SVG}}{{end}}
 {{if .Changes}}<ul>{{range .Changes}}<li>{{.}}</li>{{end}}</ul>{{else if $.Notice}}<p>No change can be shown (too short).</p>{{else}}<p>No change.</p>{{end}}
-{{end}}</body></html>
+{{end}}{{with .Ratio}}<h2>Ratio policy</h2>
+<p>{{.Rule}}.</p>
+<table><tr><th>statistic</th>{{range $.Names}}<th>{{.}}</th>{{end}}</tr>
+{{range .Rows}}<tr><td>{{.Metric}}</td>{{range .Cells}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table>{{end}}
+<h2>Verdict</h2>
+<p><strong>{{.Verdict.Headline}}</strong></p>
+{{if .Verdict.Reasons}}<ul>{{range .Verdict.Reasons}}<li>{{.}}</li>{{end}}</ul>{{end}}
+</body></html>
 `))
 
 // WriteHTML writes a self-contained page with one chart per metric: its
@@ -47,13 +55,52 @@ func (h *History) WriteHTML(w io.Writer) error {
 		}
 		charts = append(charts, c)
 	}
+	names := make([]string, len(h.Releases))
+	for i, r := range h.Releases {
+		names[i] = r.Name
+	}
 	if err := page.Execute(w, struct {
 		Method, Notice string
 		Charts         []chart
-	}{h.Method, h.ShortNotice(), charts}); err != nil {
+		Ratio          *ratioTable
+		Names          []string
+		Verdict        Verdict
+	}{h.Method, h.ShortNotice(), charts, h.ratioTable(), names, h.Verdict}); err != nil {
 		return fmt.Errorf("history: html: %w", err)
 	}
 	return nil
+}
+
+// ratioTable is the ratio policy's table: a row per judged statistic, a
+// cell per release ("–" for the releases of the first window).
+type ratioTable struct {
+	Rule string
+	Rows []ratioRow
+}
+
+// ratioRow is one statistic's row of the ratio table.
+type ratioRow struct {
+	Metric string
+	Cells  []string
+}
+
+// ratioTable builds the ratio policy's table; nil without the analysis.
+func (h *History) ratioTable() *ratioTable {
+	if h.Ratio == nil {
+		return nil
+	}
+	t := &ratioTable{Rule: h.Ratio.Rule()}
+	for _, s := range h.Ratio.Series {
+		cells := make([]string, len(h.Releases))
+		for i := range cells {
+			cells[i] = "–"
+		}
+		for _, p := range s.Points {
+			cells[p.Index] = p.Mark(s)
+		}
+		t.Rows = append(t.Rows, ratioRow{Metric: s.Metric, Cells: cells})
+	}
+	return t
 }
 
 // chart draws one metric: a mark and line per release, and a dashed line

@@ -125,6 +125,13 @@ func reportValue(r *report.Report, m string) (float64, bool) {
 			return 0, false
 		}
 		return float64(r.Offered-r.ProtocolSuccesses) / float64(r.Offered), true
+	case QualifiedRPS:
+		if r.QualifiedRPS == nil {
+			return 0, false
+		}
+		return *r.QualifiedRPS, true
+	case OutputTokensPerSecond:
+		return outputTokensPerSecond(r)
 	}
 	metric, p, _ := strings.Cut(m, "_p")
 	var pct float64
@@ -133,4 +140,20 @@ func reportValue(r *report.Report, m string) (float64, bool) {
 	}
 	v, _, _, err := r.Percentile(record.Metric(metric+"_ms"), pct)
 	return v, err == nil
+}
+
+// outputTokensPerSecond is the run's output tokens per second over its
+// horizon, counted on the successful requests: the report's throughput
+// entry, else its output-token total over the horizon. ok is false when
+// no success reported a token count or the horizon is empty.
+func outputTokensPerSecond(r *report.Report) (float64, bool) {
+	for _, t := range r.Throughput {
+		if t.Unit == record.ThroughputOutputTokens {
+			return t.PerSecond, t.Reported > 0
+		}
+	}
+	if r.OutputTokens <= 0 || !(r.HorizonMS > 0) {
+		return 0, false
+	}
+	return float64(r.OutputTokens) / (r.HorizonMS / 1000), true
 }

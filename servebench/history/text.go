@@ -46,8 +46,57 @@ func (h *History) WriteText(w io.Writer) error {
 			fmt.Fprintf(&b, "  %s\n", c.Describe(s))
 		}
 	}
+	h.writeRatioText(&b)
+	fmt.Fprintf(&b, "%s\n", h.Verdict.Headline())
+	for _, r := range h.Verdict.Reasons {
+		fmt.Fprintf(&b, "  %s\n", r)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeRatioText writes the ratio policy's rule, then per judged series
+// each judged release: ok, or its violation with value and bound.
+func (h *History) writeRatioText(b *strings.Builder) {
+	if h.Ratio == nil {
+		return
+	}
+	fmt.Fprintf(b, "ratio policy: %s\n", h.Ratio.Rule())
+	for _, s := range h.Ratio.Series {
+		marks := make([]string, len(s.Points))
+		for i, p := range s.Points {
+			marks[i] = p.Release + " " + p.Mark(s)
+		}
+		if len(marks) == 0 {
+			marks = []string{fmt.Sprintf("no release has %d before it", h.Ratio.Window)}
+		}
+		fmt.Fprintf(b, "  %s: %s\n", s.Metric, strings.Join(marks, ", "))
+	}
+}
+
+// Rule states the ratio policy's rule with its window and ratio.
+func (a *RatioAnalysis) Rule() string {
+	return fmt.Sprintf("a release violates when a latency is above %g × the median of the %d releases before it, or a throughput below %g × (attainment and error rate are not judged); the newest release is a regression when it and the one before both violate on one statistic",
+		a.Ratio, a.Window, 2-a.Ratio)
+}
+
+// Mark is a judged release's word: "ok", or "violates" with its value and
+// bound.
+func (p RatioPoint) Mark(s RatioSeries) string {
+	if !p.Violates {
+		return "ok"
+	}
+	rel := ">"
+	if s.LessIsWorse {
+		rel = "<"
+	}
+	return fmt.Sprintf("violates (%s %s %s)", formatMetric(s.Metric, p.Value), rel, formatMetric(s.Metric, p.Bound))
+}
+
+// Headline is the verdict's line: "newest release v6 under the ratio
+// policy: regression".
+func (v Verdict) Headline() string {
+	return fmt.Sprintf("newest release %s under the %s policy: %s", v.Release, v.Policy, v.Outcome)
 }
 
 // Describe is one line on a change: where it started, its levels, its
@@ -62,8 +111,17 @@ func (c Change) Describe(s Series) string {
 }
 
 // formatValue prints a level in the metric's unit.
-func formatValue(s Series, v float64) string {
-	if s.Relative {
+func formatValue(s Series, v float64) string { return formatMetric(s.Metric, v) }
+
+// formatMetric prints a value of metric m in its unit: ms for latency,
+// req/s or tokens/s for a throughput, a plain fraction otherwise.
+func formatMetric(m string, v float64) string {
+	switch {
+	case m == QualifiedRPS:
+		return fmt.Sprintf("%.3f req/s", v)
+	case m == OutputTokensPerSecond:
+		return fmt.Sprintf("%.1f tokens/s", v)
+	case relative(m):
 		return fmt.Sprintf("%.2f ms", v)
 	}
 	return fmt.Sprintf("%.4f", v)
