@@ -219,6 +219,9 @@ type Objectives struct {
 	PrefixReuseAchieved *float64
 	// Sessions bounds the session attainment; nil when not declared.
 	Sessions *SessionObjective
+	// Fairness bounds Jain's index over a breakdown dimension's values'
+	// attainment; nil when not declared.
+	Fairness *FairnessObjective
 	// Capacity is the minimum SLO capacity of a sweep.
 	Capacity *CapacityObjective
 	// Concurrency is the minimum SLO concurrency of a user search, in

@@ -75,6 +75,9 @@ func (c *Contract) PointObjectives(p LoadPoint) []Objective {
 	if s := o.Sessions; s != nil && s.WilsonLower != nil {
 		out = append(out, objective("objectives.sessions.wilson_lower", matchers.HaveSessionWilsonLowerBoundAbove(*s.WilsonLower)))
 	}
+	if f := o.Fairness; f != nil {
+		out = append(out, objective("objectives.fairness", matchers.HaveJainIndexAtLeast(f.Dimension, f.JainAtLeast)))
+	}
 	if o.JoulesPerOutputToken != nil {
 		out = append(out, objective("objectives.joules_per_output_token", matchers.HaveEnergyPerOutputTokenBelow(*o.JoulesPerOutputToken)))
 	}

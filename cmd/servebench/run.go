@@ -44,6 +44,7 @@ type runFlags struct {
 	benchReport      benchmarkReportFlags
 	metricsListen    metricsListenFlags
 	backends         backendFlags
+	tenants          tenantFlags
 	adapters         adapterFlags
 	history          conversationHistoryFlag
 	images           imageFlags
@@ -99,6 +100,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	f.benchReport.register(fs)
 	f.metricsListen.register(fs)
 	f.backends.register(fs)
+	f.tenants.register(fs)
 	f.adapters.register(fs)
 	f.history.register(fs)
 	f.images.register(fs)
@@ -265,6 +267,7 @@ func (f *runFlags) settings() (servebench.Settings, error) {
 	}
 	for _, apply := range []func(*servebench.Settings) error{
 		f.sharding.apply, f.benchReport.apply, f.adapters.apply, f.images.apply, f.history.apply, f.backends.apply,
+		f.tenants.apply,
 	} {
 		if err := apply(&s); err != nil {
 			return s, err

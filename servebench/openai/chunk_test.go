@@ -150,12 +150,12 @@ func TestServerMessage(t *testing.T) {
 
 func TestRedactOutcome(t *testing.T) {
 	out := &record.Outcome{Error: "bad key k3y", Text: new("k3y!"), FinishReason: "k3y"}
-	redactOutcome(out, &Client{APIKey: "k3y"})
+	redactOutcome(out, &Client{APIKey: "k3y"}, nil)
 	if out.Error != "bad key [redacted]" || *out.Text != "[redacted]!" || out.FinishReason != "[redacted]" {
 		t.Errorf("%+v", out)
 	}
 	out = &record.Outcome{Error: "unchanged"}
-	redactOutcome(out, &Client{})
+	redactOutcome(out, &Client{}, nil)
 	if out.Error != "unchanged" {
 		t.Error("an empty key redacted text")
 	}

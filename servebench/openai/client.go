@@ -160,6 +160,17 @@ type Client struct {
 	// replicas is set up to return); its value is recorded in each
 	// outcome's Backend, and the report breaks the run down by it.
 	BackendHeader string
+	// TenantHeader names the request header whose value is the request's
+	// tenant (record.DefaultTenantHeader when empty): the value a request
+	// is sent with, from its row's headers (record.Request.Headers) or
+	// from Header, is recorded in its outcome's Tenant, and the report
+	// breaks the run down by it. Its values are recorded, not redacted.
+	TenantHeader string
+	// ObjectiveHeader names the request header whose value is the
+	// request's objective, its priority band (record.DefaultObjectiveHeader
+	// when empty): recorded in the outcome's Objective, not redacted, for
+	// the report's shed-order check.
+	ObjectiveHeader string
 	// EstimateTokens allows a labelled estimate of the output token count
 	// when neither usage nor logprobs give one.
 	EstimateTokens bool
@@ -175,7 +186,7 @@ type Client struct {
 // Do sends one request and fills the timing and status fields of out:
 // Status, SentMS, FirstContentMS, LastContentMS, FirstReasoningMS,
 // TerminalMS, ContentMS, EventTokens, the token counts, HTTPStatus, Error,
-// FinishReason, Timeout, the media counts (record.MediaOf the request:
+// FinishReason, Timeout, Tenant, Objective, the media counts (record.MediaOf the request:
 // Images, ImageBytes, ImagePixels, AudioInputs), ImageTokens, AudioTokens,
 // the row's ReusablePromptTokens, and (when
 // kept) Text and ToolCalls. The caller has
@@ -187,6 +198,7 @@ type Client struct {
 // and TerminalMS.
 func (c *Client) Do(ctx context.Context, start time.Time, req *record.Request, requestID string, out *record.Outcome) {
 	out.SetMedia(record.MediaOf(req))
+	out.Tenant, out.Objective = c.sentValue(req, c.ResolvedTenantHeader()), c.sentValue(req, c.ResolvedObjectiveHeader())
 	out.ReusablePromptTokens = req.ReusablePromptTokens
 	x := getExchange(c, start, req, out)
 	defer putExchange(x)

@@ -32,7 +32,9 @@ func NoDeadlineIfZero(d time.Duration) time.Duration {
 // as the servebench command sets one by default: the chat endpoint,
 // streamed, with a DefaultTotalTimeout deadline per request and a
 // DefaultIdleTimeout limit on the silence between stream events (no
-// first-token deadline), and length control LengthIgnoreEOS. The zero
+// first-token deadline), length control LengthIgnoreEOS, and the tenant
+// and objective headers record.DefaultTenantHeader and
+// record.DefaultObjectiveHeader. The zero
 // Client with the same BaseURL and Model behaves the same; NewClient
 // spells the defaults out. Change any field before the first use.
 func NewClient(baseURL, model string) *Client {
@@ -44,6 +46,9 @@ func NewClient(baseURL, model string) *Client {
 		TotalTimeout:  DefaultTotalTimeout,
 		IdleTimeout:   DefaultIdleTimeout,
 		LengthControl: LengthIgnoreEOS,
+
+		TenantHeader:    record.DefaultTenantHeader,
+		ObjectiveHeader: record.DefaultObjectiveHeader,
 	}
 }
 

@@ -89,13 +89,14 @@ func truncateText(s string) string {
 	return s[:cut] + "…(truncated)"
 }
 
-// redactOutcome removes the client's secrets (see Client.redactor) from
+// redactOutcome removes the client's secrets and those of req's headers
+// (see Client.redactorFor) from
 // every text field of out that the server can fill: the error (cut to
 // maxMessageBytes only after), the finish reason, the response text and
 // the tool calls. It is the step every parser's record goes through before
 // it is written.
-func redactOutcome(out *record.Outcome, c *Client) {
-	r := c.redactor()
+func redactOutcome(out *record.Outcome, c *Client, req *record.Request) {
+	r := c.redactorFor(req)
 	out.Error = truncateText(r.Redact(out.Error))
 	if r.Empty() {
 		return

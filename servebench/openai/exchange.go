@@ -152,6 +152,7 @@ func (x *exchange) run(ctx context.Context, requestID string) {
 	hreq.GetBody = func() (io.ReadCloser, error) { return body.reader(), nil }
 	h := hreq.Header
 	x.c.setHeaders(h)
+	setRowHeaders(h, x.req)
 	h["Content-Type"] = headerJSON
 	h["User-Agent"] = headerUserAgent
 	if stream {
@@ -200,7 +201,7 @@ func (x *exchange) run(ctx context.Context, requestID string) {
 // error line, can come after the instant the end was decided, and the
 // request then ended with it.
 func (x *exchange) end(status record.Status, t time.Time, msg string) {
-	x.out.Status, x.out.TerminalMS, x.out.Error = status, x.ms(t), truncateText(x.c.redactMessage(msg))
+	x.out.Status, x.out.TerminalMS, x.out.Error = status, x.ms(t), truncateText(x.c.redactorFor(x.req).Redact(msg))
 	if n := len(x.out.ContentMS); n > 0 {
 		x.out.TerminalMS = max(x.out.TerminalMS, x.out.ContentMS[n-1])
 	}

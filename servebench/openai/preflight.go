@@ -54,31 +54,8 @@ func ValidateBaseURL(raw string) error {
 
 // ValidateHeader checks one HTTP header a Client's transport adds: a valid
 // field name, and a value without control characters (a CR or LF would
-// split the request).
-func ValidateHeader(name, value string) error {
-	if name == "" {
-		return errors.New("header: empty name")
-	}
-	for _, c := range name {
-		if !isTokenChar(c) {
-			return fmt.Errorf("header %q: the name holds %q, which is not allowed in a header name", name, c)
-		}
-	}
-	if i := strings.IndexFunc(value, func(c rune) bool { return c < 0x20 && c != '\t' || c == 0x7f }); i >= 0 {
-		return fmt.Errorf("header %q: the value holds a control character (CR, LF or another) at byte %d", name, i)
-	}
-	return nil
-}
-
-// isTokenChar reports whether c may appear in a header name (RFC 9110's
-// tchar).
-func isTokenChar(c rune) bool {
-	switch {
-	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
-		return true
-	}
-	return strings.ContainsRune("!#$%&'*+-.^_`|~", c)
-}
+// split the request). It is record.ValidateHeader.
+func ValidateHeader(name, value string) error { return record.ValidateHeader(name, value) }
 
 // PreflightReport is what Preflight found.
 type PreflightReport struct {

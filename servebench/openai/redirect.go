@@ -46,35 +46,22 @@ func ParseRedirectPolicy(s string) (RedirectPolicy, error) {
 	return "", fmt.Errorf("want none or same-origin, got %q", s)
 }
 
-// reservedHeaders are the headers a Client sets itself (or its transport
-// owns), which an extra header may not replace, each with what to use
-// instead.
-var reservedHeaders = map[string]string{
-	"Authorization":     "give the key with --api-key-env (Client.APIKey)",
-	"X-Api-Key":         "give the key with --api-key-env (Client.APIKey); the messages endpoint sends it so",
-	"Content-Type":      "servebench sends application/json",
-	"Accept":            "servebench asks for text/event-stream or application/json",
-	"X-Request-Id":      "servebench derives it from the run ID and the request's ID",
-	"Host":              "the host is the base URL's",
-	"Content-Length":    "the transport sets it",
-	"Transfer-Encoding": "the transport sets it",
-}
-
 // ValidateExtraHeader checks one extra header (Client.Header, --header):
 // a valid name that is not one the Client sets itself, and a value without
-// control characters. The error names the header, never its value.
-func ValidateExtraHeader(name, value string) error {
-	if err := ValidateHeader(name, value); err != nil {
-		return err
-	}
-	if instead, ok := reservedHeaders[http.CanonicalHeaderKey(name)]; ok {
-		return fmt.Errorf("header %q: servebench sets this header itself and does not let it be replaced (%s)", name, instead)
-	}
-	return nil
-}
+// control characters. The error names the header, never its value. It is
+// record.ValidateExtraHeader, which a workload row's headers pass too.
+func ValidateExtraHeader(name, value string) error { return record.ValidateExtraHeader(name, value) }
 
-// ValidateHeaders checks every extra header of c.
+// ValidateHeaders checks every extra header of c, and the names of its
+// tenant and objective headers (valid names that c does not set itself).
 func (c *Client) ValidateHeaders() error {
+	for _, name := range []string{c.TenantHeader, c.ObjectiveHeader} {
+		if name != "" {
+			if err := ValidateExtraHeader(name, ""); err != nil {
+				return err
+			}
+		}
+	}
 	for name, values := range c.Header {
 		for _, v := range values {
 			if err := ValidateExtraHeader(name, v); err != nil {
@@ -91,7 +78,7 @@ func (c *Client) ValidateHeaders() error {
 func (c *Client) setHeaders(h http.Header) {
 	for name, values := range c.Header {
 		key := http.CanonicalHeaderKey(name)
-		if _, reserved := reservedHeaders[key]; !reserved {
+		if _, reserved := record.ReservedHeader(key); !reserved {
 			h[key] = values
 		}
 	}
@@ -106,6 +93,18 @@ func (c *Client) setHeaders(h http.Header) {
 	}
 	if c.APIKey != "" {
 		h["Authorization"] = []string{"Bearer " + c.APIKey}
+	}
+}
+
+// setRowHeaders adds req's own headers (record.Request.Headers) to h, a
+// row's value replacing the Client's for the same name; a header the
+// Client sets itself is never replaced (a workload read from a file has
+// been checked for them already).
+func setRowHeaders(h http.Header, req *record.Request) {
+	for name, v := range req.Headers {
+		if _, reserved := record.ReservedHeader(name); !reserved {
+			h[http.CanonicalHeaderKey(name)] = []string{v}
+		}
 	}
 }
 

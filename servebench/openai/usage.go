@@ -35,7 +35,7 @@ func (x *exchange) finish() {
 			}
 		}
 	}
-	redactOutcome(out, x.c)
+	redactOutcome(out, x.c, x.req)
 }
 
 // countTokens fills the output, prompt, cached and reasoning token counts and the

@@ -96,6 +96,16 @@ type Outcome struct {
 	// schedule's adapter mix ("base" for the base model); omitted when the
 	// run has no mix.
 	Adapter string `json:"adapter,omitempty"`
+	// Tenant is the value of the client's tenant header (Client.TenantHeader,
+	// --tenant-header) that the attempt was sent with, from the row's
+	// headers or the client's; omitted when it carried none. Unlike other
+	// header values it is recorded, not redacted.
+	Tenant string `json:"tenant,omitempty"`
+	// Objective is the value of the client's objective header
+	// (Client.ObjectiveHeader, --objective-header) that the attempt was
+	// sent with; omitted when it carried none. It is recorded, not
+	// redacted.
+	Objective string `json:"objective,omitempty"`
 	// Images is the number of image parts the request sent; omitted when 0.
 	Images int `json:"images,omitempty"`
 	// ImageBytes is the images' encoded size in bytes (base64-decoded for

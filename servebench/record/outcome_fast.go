@@ -81,6 +81,8 @@ const (
 	ofTimeout
 	ofBackend
 	ofAdapter
+	ofTenant
+	ofObjective
 	ofImages
 	ofImageBytes
 	ofImagePixels
@@ -98,7 +100,7 @@ var outcomeFastNames = []string{
 	ofEventTokens: "event_tokens", ofOutputTokens: "output_tokens", ofTokenSource: "token_count_source",
 	ofPromptTokens: "prompt_tokens", ofCachedTokens: "cached_tokens", ofReasoningTokens: "reasoning_tokens", ofItems: "items", ofHTTPStatus: "http_status",
 	ofError: "error", ofFinishReason: "finish_reason", ofLengthEnforced: "length_enforced", ofTimeout: "timeout",
-	ofBackend: "backend", ofAdapter: "adapter", ofImages: "images", ofImageBytes: "image_bytes",
+	ofBackend: "backend", ofAdapter: "adapter", ofTenant: "tenant", ofObjective: "objective", ofImages: "images", ofImageBytes: "image_bytes",
 	ofImagePixels: "image_pixels", ofImageTokens: "image_tokens", ofAudioInputs: "audio_inputs",
 	ofAudioTokens: "audio_tokens", ofReusablePromptTokens: "reusable_prompt_tokens",
 }
@@ -110,7 +112,7 @@ var outcomeFastFields = map[string]int{
 	"event_tokens": ofEventTokens, "output_tokens": ofOutputTokens, "token_count_source": ofTokenSource,
 	"prompt_tokens": ofPromptTokens, "cached_tokens": ofCachedTokens, "reasoning_tokens": ofReasoningTokens, "items": ofItems, "http_status": ofHTTPStatus,
 	"error": ofError, "finish_reason": ofFinishReason, "length_enforced": ofLengthEnforced, "timeout": ofTimeout,
-	"backend": ofBackend, "adapter": ofAdapter, "images": ofImages, "image_bytes": ofImageBytes,
+	"backend": ofBackend, "adapter": ofAdapter, "tenant": ofTenant, "objective": ofObjective, "images": ofImages, "image_bytes": ofImageBytes,
 	"image_pixels": ofImagePixels, "image_tokens": ofImageTokens, "audio_inputs": ofAudioInputs,
 	"audio_tokens": ofAudioTokens, "reusable_prompt_tokens": ofReusablePromptTokens,
 }
@@ -146,6 +148,10 @@ func outcomeField(s *jsonscan.Scanner, f int, o *Outcome, content *[]float64, to
 		o.Backend, ok = s.Text()
 	case ofAdapter:
 		o.Adapter, ok = s.Text()
+	case ofTenant:
+		o.Tenant, ok = s.Text()
+	case ofObjective:
+		o.Objective, ok = s.Text()
 	case ofStatus:
 		var t string
 		t, ok = s.Text()

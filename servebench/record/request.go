@@ -53,6 +53,14 @@ type Request struct {
 	// report compares it with the cached_tokens the engine reported.
 	ReusablePromptTokens *int `json:"reusable_prompt_tokens,omitempty"`
 
+	// Headers are sent with this row's request, after the client's own
+	// extra headers (a row's value replaces the client's for the same
+	// name). A header the client sets itself is refused when the workload
+	// is read (CheckHeaders). Every value is a secret, redacted wherever a
+	// server echoes it, except the values of the client's tenant and
+	// objective headers, which the outcome records.
+	Headers map[string]string `json:"headers,omitempty"`
+
 	// Conversation groups the turns of one multi-turn conversation.
 	Conversation string `json:"conversation,omitempty"`
 	// Turn numbers the turns of a conversation from 1. Turn k > 1 is sent

@@ -15,6 +15,11 @@ type BreakdownDimension struct {
 	// (k - 1)/k when one of k values got them all. Nil with fewer than two
 	// values. For the backend dimension it measures load balance.
 	Gini *float64 `json:"gini"`
+	// Jain is Jain's fairness index over the values' attainment x₁…xₙ
+	// (BreakdownNone left out): J = (Σx)² / (n·Σx²), 1 when every value
+	// attained the same, 1/n when one value alone attained anything. Nil
+	// with fewer than two values or when none attained anything.
+	Jain *float64 `json:"jain"`
 }
 
 // BreakdownValue is the figures of the requests with one value of a
@@ -67,6 +72,7 @@ func BreakdownSources() []BreakdownSource {
 		{Name: "class", Of: func(rs *RequestScore) string { return rs.Class }},
 		{Name: "backend", Of: func(rs *RequestScore) string { return rs.Backend }},
 		{Name: "adapter", Of: func(rs *RequestScore) string { return rs.Adapter }, ColdStart: true},
+		{Name: "tenant", Of: func(rs *RequestScore) string { return rs.Tenant }},
 		{Name: "turn", Of: func(rs *RequestScore) string { return rs.Turn }},
 		{Name: "cached_fraction", Of: func(rs *RequestScore) string { return rs.CachedFraction }},
 		{Name: "modality", Of: func(rs *RequestScore) string { return rs.Modality }, Unset: record.ModalityText},
@@ -103,4 +109,21 @@ func CachedFractionOf(cached, prompt *int) string {
 		return "50-75%"
 	}
 	return "75-100%"
+}
+
+// JainIndex is Jain's fairness index of xs: (Σx)² / (n·Σx²). ok is false
+// for fewer than two values or when Σx² is 0.
+func JainIndex(xs []float64) (j float64, ok bool) {
+	if len(xs) < 2 {
+		return 0, false
+	}
+	var sum, squares float64
+	for _, x := range xs {
+		sum += x
+		squares += x * x
+	}
+	if squares == 0 {
+		return 0, false
+	}
+	return sum * sum / (float64(len(xs)) * squares), true
 }

@@ -256,6 +256,12 @@ type RequestScore struct {
 	// Adapter is the LoRA adapter the request was sent to; empty when the
 	// run had no adapter mix.
 	Adapter string `json:"adapter,omitempty"`
+	// Tenant is the request's tenant, the value of the client's tenant
+	// header it was sent with; empty when it carried none.
+	Tenant string `json:"tenant,omitempty"`
+	// Objective is the request's objective, the value of the client's
+	// objective header it was sent with; empty when it carried none.
+	Objective string `json:"objective,omitempty"`
 	// Modality is what the request sent besides text, from its outcome's
 	// media counts: "image", "audio" or "image+audio"; empty for a
 	// text-only request (the breakdown's "text").

@@ -119,6 +119,9 @@ func parseRow(raw []byte, line int) (record.Request, error) {
 	if err := checkRowNames(&r); err != nil {
 		return r, err
 	}
+	if err := r.CheckHeaders(); err != nil {
+		return r, err
+	}
 	return r, validateRow(&r)
 }
 

@@ -2,6 +2,7 @@ package score
 
 import (
 	"cmp"
+	"slices"
 
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
@@ -151,7 +152,7 @@ func (t *breakdownTally) report(method stats.PercentileMethod, levels []float64)
 			continue
 		}
 		bd := &report.BreakdownDimension{Values: map[string]report.BreakdownValue{}}
-		var counts []float64
+		var counts, attainments []float64
 		for v, vt := range d.values {
 			bv, err := vt.value(t.total, method, levels)
 			if err != nil {
@@ -160,9 +161,14 @@ func (t *breakdownTally) report(method stats.PercentileMethod, levels []float64)
 			bd.Values[v] = bv
 			if v != report.BreakdownNone {
 				counts = append(counts, float64(vt.offered))
+				attainments = append(attainments, *bv.Attainment)
 			}
 		}
 		bd.Gini = gini(counts)
+		slices.Sort(attainments) // the sum's rounding does not follow the map's order
+		if j, ok := report.JainIndex(attainments); ok {
+			bd.Jain = &j
+		}
 		out[d.source.Name] = bd
 	}
 	if len(out) == 0 {

@@ -287,7 +287,8 @@ func checkContentForStatus(o *record.Outcome, fail func(field, format string, ar
 // recordFromOutcome checks one outcome record against the clock rules and
 // converts it. fail builds an error for a field.
 func recordFromOutcome(o *record.Outcome, scheduled float64, class string, fail func(field, format string, args ...any) error) (scoreRecord, error) {
-	rec := scoreRecord{id: o.ID, class: o.Class, backend: o.Backend, adapter: o.Adapter, status: o.Status, scheduled: scheduled,
+	rec := scoreRecord{id: o.ID, class: o.Class, backend: o.Backend, adapter: o.Adapter, tenant: o.Tenant, objective: o.Objective,
+		status: o.Status, scheduled: scheduled,
 		terminal: o.TerminalMS, hasTerminal: true, content: o.ContentMS, eventTokens: o.EventTokens,
 		outputTokens: visibleOutputTokens(o), slot: o.SlotMS, sent: o.SentMS, errMsg: o.Error,
 		items: o.Items, inputTokens: o.PromptTokens, cachedTokens: o.CachedTokens, reusableTokens: o.ReusablePromptTokens,

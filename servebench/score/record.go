@@ -13,6 +13,9 @@ type scoreRecord struct {
 	// adapter is the LoRA adapter the request was sent to, when the run
 	// had an adapter mix.
 	adapter string
+	// tenant and objective are the values of the client's tenant and
+	// objective headers the request was sent with, when recorded.
+	tenant, objective string
 	// modality is what the request sent besides text ("image", "audio",
 	// "image+audio"); empty for a text-only request.
 	modality string

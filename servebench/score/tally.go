@@ -109,6 +109,7 @@ func (t *scoreTally) add(rec *scoreRecord, rs *report.RequestScore) {
 	r.Offered++
 	rs.ID, rs.Class, rs.Backend, rs.Adapter, rs.Status = rec.id, rec.class, rec.backend, rec.adapter, rec.status
 	rs.Turn = rec.turn
+	rs.Tenant, rs.Objective = rec.tenant, rec.objective
 	rs.Modality = rec.modality
 	rs.CachedFraction = report.CachedFractionOf(rec.cachedTokens, rec.inputTokens)
 	rs.ScheduledMS = rec.scheduled

@@ -9,7 +9,7 @@ import (
 
 // htmlBreakdown is one breakdown dimension's table.
 type htmlBreakdown struct {
-	Name, Gini string
+	Name, Gini, Jain string
 	// Cold says the dimension's values start cold: the rows carry the
 	// cold and warm TTFTs.
 	Cold bool
@@ -38,7 +38,7 @@ func htmlBreakdowns(r *report.Report) []htmlBreakdown {
 		if dim == nil {
 			continue
 		}
-		b := htmlBreakdown{Name: src.Name, Gini: numfmt.OptFixed(dim.Gini, 3)}
+		b := htmlBreakdown{Name: src.Name, Gini: numfmt.OptFixed(dim.Gini, 3), Jain: numfmt.OptFixed(dim.Jain, 3)}
 		for _, v := range breakdownValues(dim) {
 			x := dim.Values[v]
 			row := htmlBreakdownRow{Value: v, Offered: strconv.Itoa(x.Offered), Share: numfmt.Fixed(x.Share, 3),

@@ -10,14 +10,15 @@ import (
 
 // writeBreakdownText adds each breakdown dimension to the text report: per
 // value, offered requests and share, attainment and p50/p99 TTFT, with the
-// dimension's Gini coefficient.
+// dimension's Gini coefficient and Jain's index.
 func writeBreakdownText(w io.Writer, rule func(string), bd map[string]*report.BreakdownDimension) {
 	for _, name := range report.BreakdownDimensions() {
 		dim := bd[name]
 		if dim == nil {
 			continue
 		}
-		rule(fmt.Sprintf("Breakdown by %s (Gini of offered requests %s)", name, numfmt.OptFixed(dim.Gini, 3)))
+		rule(fmt.Sprintf("Breakdown by %s (Gini of offered requests %s, Jain's index of attainment %s)", name,
+			numfmt.OptFixed(dim.Gini, 3), numfmt.OptFixed(dim.Jain, 3)))
 		fmt.Fprintf(w, "%-24s %8s %8s %10s %12s %12s\n", name, "offered", "share", "attainment", "TTFT p50 ms", "TTFT p99 ms")
 		for _, v := range breakdownValues(dim) {
 			x := dim.Values[v]
