@@ -14,6 +14,24 @@
 // and the client's peak resident set, with a verdict against the targets,
 // and exits 1 when a target is missed. It needs taskset (util-linux) and two
 // cores; with one core it runs unpinned and says so.
+//
+// # Paired with a lean client
+//
+//	go run ./cmd/loadcheck pair -preset 1000     # about 1,000 streams in flight
+//	go run ./cmd/loadcheck pair -preset 4000 -rounds 1
+//	go run ./cmd/loadcheck pair -preset 300rps   # 64-token streams, the CPU target
+//
+// pair runs a lean reference client (one goroutine per request, bufio line
+// reads, no servebench package) and servebench's own run path alternately,
+// in one invocation, against a mock engine with a known first-token delay
+// and token gap, open loop, with the load sized by Little's law. Each
+// client runs in a child process of its own, so that its peak resident set
+// is its own, pinned to one CPU and the server to another
+// (sched_setaffinity) where Linux allows it. It prints both clients' TTFT
+// error (client TTFT minus the server's own first-token time, joined by
+// X-Request-Id) at p50 and p99, schedule lag, CPU per request and peak RSS,
+// the medians over the phases with their differences and ratios, and the
+// targets; it exits 1 when one is missed.
 package main
 
 import (
@@ -37,6 +55,12 @@ func main() {
 			return
 		case "client":
 			exitOn(client(os.Args[2:]))
+			return
+		case "pair":
+			exitOn(pair(os.Args[2:], os.Stdout))
+			return
+		case "pair-client":
+			exitOn(pairClient(os.Args[2:]))
 			return
 		}
 	}
