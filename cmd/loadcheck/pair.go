@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -48,6 +49,8 @@ type pairConfig struct {
 	pairPreset
 	seed   uint64
 	rounds int
+	// profile is a directory for the phases' profiles ("": none).
+	profile string
 }
 
 // littleL is the streams in flight Little's law predicts.
@@ -68,6 +71,7 @@ func parsePair(args []string) (pairConfig, error) {
 	duration := fs.Duration("duration", 0, "arrival window of each phase (default: the preset's)")
 	rounds := fs.Int("rounds", 2, "rounds; each runs both clients, in alternating order (lean first in odd rounds)")
 	seed := fs.Uint64("seed", 1, "arrival seed")
+	profile := fs.String("profile", "", "directory for each phase's CPU, block and mutex profiles (pprof)")
 	if err := fs.Parse(args); err != nil {
 		return pairConfig{}, err
 	}
@@ -75,7 +79,7 @@ func parsePair(args []string) (pairConfig, error) {
 	if !ok {
 		return pairConfig{}, fmt.Errorf("-preset: want one of %s, got %q", presetNames, *preset)
 	}
-	c := pairConfig{preset: *preset, pairPreset: p, seed: *seed, rounds: *rounds}
+	c := pairConfig{preset: *preset, pairPreset: p, seed: *seed, rounds: *rounds, profile: *profile}
 	if *arrival != "" {
 		c.arrival = *arrival
 	}
@@ -164,7 +168,11 @@ func runPair(c pairConfig, stdout io.Writer) (*pairReport, error) {
 			order = []string{"servebench", "lean"}
 		}
 		for _, which := range order {
-			res, clientPinned, err := runPhase(self, which, load, clientCPU, canPin)
+			args := append([]string{"-client", which}, load.flags()...)
+			if c.profile != "" {
+				args = append(args, "-profile", filepath.Join(c.profile, fmt.Sprintf("phase%d-%s", len(phases)+1, which)))
+			}
+			res, clientPinned, err := runPhase(self, args, load.duration, clientCPU, canPin)
 			if err != nil {
 				return nil, fmt.Errorf("round %d, %s: %w", round+1, which, err)
 			}
@@ -192,16 +200,16 @@ func pickCPUs(cpus []int) (server, client int, ok bool) {
 // start starts cmd, pinned to cpu when pin is set.
 func start(cmd *exec.Cmd, cpu int, pin bool) (bool, error) {
 	if !pin {
-		return false, cmd.Start()
+		cpu = -1
 	}
 	return startPinned(cmd, cpu)
 }
 
 // runPhase runs one client in a child process and reads its result.
-func runPhase(self, which string, load phaseLoad, cpu int, pin bool) (*phaseResult, bool, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), load.duration+3*time.Minute)
+func runPhase(self string, args []string, window time.Duration, cpu int, pin bool) (*phaseResult, bool, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), window+3*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, self, append([]string{"pair-client", "-client", which}, load.flags()...)...)
+	cmd := exec.CommandContext(ctx, self, append([]string{"pair-client"}, args...)...)
 	var stdout bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, os.Stderr
 	pinned, err := start(cmd, cpu, pin)

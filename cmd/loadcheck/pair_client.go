@@ -47,8 +47,16 @@ func pairClient(args []string) error {
 	fs.DurationVar(&l.duration, "duration", 10*time.Second, "arrival window")
 	fs.IntVar(&l.tokens, "tokens", 40, "tokens per stream")
 	fs.Uint64Var(&l.seed, "seed", 1, "arrival seed")
+	profile := fs.String("profile", "", "write CPU, block and mutex profiles of the phase to files with this path prefix")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *profile != "" {
+		stop, err := startProfiles(*profile)
+		if err != nil {
+			return err
+		}
+		defer stop()
 	}
 	var res *phaseResult
 	var err error

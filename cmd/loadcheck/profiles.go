@@ -1,0 +1,33 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"runtime/pprof"
+)
+
+// startProfiles starts a CPU profile and block and mutex sampling; stop
+// writes prefix-cpu.pprof, prefix-block.pprof and prefix-mutex.pprof.
+func startProfiles(prefix string) (stop func(), err error) {
+	cpu, err := os.Create(prefix + "-cpu.pprof")
+	if err != nil {
+		return nil, fmt.Errorf("-profile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(cpu); err != nil {
+		cpu.Close()
+		return nil, fmt.Errorf("-profile: %w", err)
+	}
+	runtime.SetBlockProfileRate(int(1e5)) // one sample per 100 µs blocked
+	runtime.SetMutexProfileFraction(10)
+	return func() {
+		pprof.StopCPUProfile()
+		_ = cpu.Close()
+		for _, name := range []string{"block", "mutex"} {
+			if f, err := os.Create(prefix + "-" + name + ".pprof"); err == nil {
+				_ = pprof.Lookup(name).WriteTo(f, 0)
+				_ = f.Close()
+			}
+		}
+	}, nil
+}
