@@ -40,6 +40,7 @@ func (c *engineChannel) Stop(ctx context.Context) {
 func (c *engineChannel) Fill(rep *report.Report) {
 	rep.EngineMetrics = enginemetrics.Between(c.url, c.before, c.after)
 	rep.SetEnginePrefixCacheHitRate(rep.EngineMetrics.PrefixCacheHitRate())
+	rep.SpeculativeDecoding = rep.EngineMetrics.SpeculativeDecoding()
 	rep.AttachEngineSeries(c.series)
 }
 

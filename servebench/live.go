@@ -30,6 +30,9 @@ type LiveRun struct {
 	// unload are the adapter loads Start did itself, undone when the run
 	// is over.
 	unload []report.AdapterLoad
+	// cacheResetRoute is the route that emptied the engine's prefix
+	// cache before the warmup; empty when the run did not reset it.
+	cacheResetRoute string
 }
 
 // Start validates cfg, realizes and saves the schedule, and starts the run
@@ -47,11 +50,15 @@ func Start(ctx context.Context, cfg RunConfig) (*LiveRun, error) {
 		}
 		cfg.LoRA.Loaded, loadedHere = loads, loads
 	}
+	resetRoute, err := resetPrefixCache(ctx, cfg)
+	if err != nil {
+		return nil, errors.Join(err, unloadAfter(ctx, cfg, loadedHere))
+	}
 	dir, prepared, err := prepareSchedule(&cfg)
 	if err != nil {
 		return nil, errors.Join(err, unloadAfter(ctx, cfg, loadedHere))
 	}
-	l := &LiveRun{cfg: cfg, sched: prepared.sched, dir: dir, sum: prepared.sha256, done: make(chan struct{}), unload: loadedHere}
+	l := &LiveRun{cfg: cfg, sched: prepared.sched, dir: dir, sum: prepared.sha256, done: make(chan struct{}), unload: loadedHere, cacheResetRoute: resetRoute}
 	go l.background(ctx, prepared.plan)
 	return l, nil
 }

@@ -77,8 +77,10 @@ type RunConfig struct {
 	// Observer, when set, is told as the run starts, as each request ends
 	// and as the run finishes (see Observer).
 	Observer Observer
-	// Engine identifies the engine for the experiment record.
-	Engine *report.EngineInfo
+	// EngineControl identifies the engine (Engine) and says what the run
+	// does to it beside the load (ResetPrefixCache); its fields are
+	// promoted.
+	EngineControl
 	// EngineMetrics declares the engine's Prometheus endpoints scraped
 	// around and through the measurement.
 	EngineMetrics EngineMetricsConfig
@@ -194,8 +196,12 @@ func (cfg *RunConfig) validate() error {
 }
 
 // validateAdapterLoads checks the adapters to load: each named once, with
-// a path, and a client to load them through.
+// a path, and a client to load them through; and that a prefix-cache
+// reset has a client to go through.
 func (cfg *RunConfig) validateAdapterLoads() error {
+	if cfg.ResetPrefixCache && cfg.Client == nil {
+		return errors.New("run: resetting the prefix cache needs a client (the engine's base URL)")
+	}
 	if len(cfg.LoRA.Load) > 0 && cfg.Client == nil {
 		return errors.New("run: loading adapters needs a client (the engine's base URL and adapter form)")
 	}

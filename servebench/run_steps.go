@@ -110,6 +110,7 @@ func (l *LiveRun) completeReport(rep *report.Report, d *dispatcher, writeErr err
 		rep.Experiment.ClockOrigin = d.start.UTC().Format(time.RFC3339Nano)
 	}
 	rep.SetAdapterLoads(l.cfg.LoRA.Loaded)
+	setCacheState(rep, l.cfg, l.cacheResetRoute)
 	if writeErr != nil {
 		markOutcomeWriteFailure(rep, writeErr)
 	}

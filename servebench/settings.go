@@ -32,6 +32,10 @@ type Settings struct {
 	Warmup int
 	// MaxConcurrency caps the requests in flight (0: no cap).
 	MaxConcurrency int
+	// ResetPrefixCache empties the engine's prefix cache before each
+	// run's warmup; CachePolicy is the workload's declared cache state.
+	ResetPrefixCache bool
+	CachePolicy      string
 	// LagTolerance is the declared schedule-lag tolerance.
 	LagTolerance time.Duration
 	// Client sends the requests.
@@ -79,7 +83,7 @@ func (s Settings) RunConfig() (RunConfig, error) {
 		TurnHistory:    s.TurnHistory,
 		Score:          s.Score,
 		KeepRequests:   s.KeepRequests,
-		Engine:         s.Engine,
+		EngineControl:  EngineControl{Engine: s.Engine, ResetPrefixCache: s.ResetPrefixCache, CachePolicy: s.CachePolicy},
 		Labels:         s.Labels,
 		Artifacts:      s.Artifacts,
 		OutputDir:      s.OutputDir,

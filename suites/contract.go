@@ -61,6 +61,9 @@ type Contract struct {
 	Warmup int
 	// MaxConcurrency caps the client's requests in flight (0: no cap).
 	MaxConcurrency int
+	// CacheReset (`cache: reset`) empties the engine's prefix cache before
+	// each load point's warmup (servebench.RunConfig.ResetPrefixCache).
+	CacheReset bool
 	// BenchmarkReport is the format of the llm-d Benchmark Report written
 	// in every load point's run directory: "json" (the default), "yaml" or
 	// "none".
@@ -222,6 +225,9 @@ type Objectives struct {
 	// Fairness bounds Jain's index over a breakdown dimension's values'
 	// attainment; nil when not declared.
 	Fairness *FairnessObjective
+	// SpeculativeDecoding bounds the engine's speculative decoding; nil
+	// when not declared.
+	SpeculativeDecoding *SpeculativeObjective
 	// Capacity is the minimum SLO capacity of a sweep.
 	Capacity *CapacityObjective
 	// Concurrency is the minimum SLO concurrency of a user search, in

@@ -24,7 +24,7 @@ var contractFields = []string{
 	"workload", "arrival", "count", "duration", "warmup", "max_concurrency", "timeouts", "slo",
 	"objectives", "schedule_lag_tolerance", "artifacts", "baseline",
 	"benchmark_report", "metrics_listen", "backend_header", "backend_metrics", "search", "adapters", "adapter_assignment",
-	"history", "images", "load_adapters", "adapter_load_timeout",
+	"history", "images", "load_adapters", "adapter_load_timeout", "cache",
 }
 
 // Load reads and validates one contract file. Every problem is reported,
@@ -110,6 +110,7 @@ func Parse(path string, data []byte) (*Contract, error) {
 	d.workload(m, c, dir)
 	d.arrival(m, c)
 	d.bounds(m, c)
+	d.cache(m, c)
 	d.outputs(m, c)
 	d.adapters(m, c)
 	d.adapterLoads(m, c)

@@ -15,7 +15,7 @@ func (d *decoder) objectives(m *mapping, c *Contract) {
 	o := d.mapping(orEmpty(m.get("objectives")), "objectives",
 		"valid_load", "attainment", "wilson_lower", "confidence", "percentiles", "error_rate", "qualified_rate", "capacity",
 		"concurrency", "joules_per_output_token", "joules_per_qualified_request", "drift", "prefix_cache_hit_rate", "prefix_reuse_achieved", "breakdown", "sessions",
-		"fairness")
+		"fairness", "speculative_decoding")
 	if o == nil {
 		return
 	}
@@ -39,6 +39,7 @@ func (d *decoder) objectives(m *mapping, c *Contract) {
 	obj.Breakdown = d.breakdownObjectives(o)
 	obj.Sessions = d.sessions(o)
 	obj.Fairness = d.fairness(o)
+	obj.SpeculativeDecoding = d.speculativeDecoding(o)
 	if o.has("confidence") && !o.has("wilson_lower") && !o.has("capacity") && !obj.breakdownWilson() {
 		d.errorf(o.get("confidence"), "objectives.confidence", "applies to wilson_lower or capacity, and neither is declared")
 	}

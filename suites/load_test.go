@@ -56,8 +56,9 @@ var _ = Describe("Load", func() {
 		Expect(c.Labels).To(Equal([]string{"nightly", "team:serving"}))
 		Expect(c.Engine).To(Equal(&suites.EngineSpec{
 			Kind: "vllm", Image: "vllm/vllm-openai:v0.9.1", Model: "Qwen/Qwen2.5-0.5B-Instruct",
-			Args: []string{"--max-num-seqs", "64"}, GPUs: 1, Env: map[string]string{"HF_HUB_OFFLINE": "1"},
+			Args: []string{"--max-num-seqs", "64"}, GPUs: 1, Env: map[string]string{"HF_HUB_OFFLINE": "1", "VLLM_SERVER_DEV_MODE": "1"},
 		}))
+		Expect(c.CacheReset).To(BeTrue())
 		Expect(c.Endpoint).To(Equal(record.EndpointChat))
 		Expect(c.LengthControl).To(Equal(openai.LengthIgnoreEOSMinTokens))
 		Expect(c.Workload.Requests).To(HaveLen(8))
@@ -76,6 +77,7 @@ var _ = Describe("Load", func() {
 				{Metric: record.MetricTPOT, P: 90, Below: 60 * time.Millisecond},
 			},
 			ErrorRate: f(0.01), QualifiedRate: f(1.5), PrefixCacheHitRate: f(0.5),
+			SpeculativeDecoding: &suites.SpeculativeObjective{MeanAcceptanceLengthAtLeast: f(2.5)},
 			Breakdown: []suites.BreakdownObjective{{Dimension: "adapter", Value: "sql", Attainment: f(0.9), WilsonLower: f(0.8),
 				Percentiles: []suites.PercentileObjective{{Metric: record.MetricTTFT, P: 99, Below: 2 * time.Second}}}},
 			Capacity: &suites.CapacityObjective{AtLeast: 4, Rule: capacity.Rule{
@@ -168,7 +170,7 @@ var _ = Describe("Load", func() {
 		Entry("no rate", edit(8, "  seed: 4"),
 			`testdata/inline.yaml:7:3: arrival.rate: required for the open-loop processes: the offered rate in requests per second (or rates, a list, for a sweep)`),
 		Entry("an unknown field", edit(0, "users: 4"),
-			`testdata/inline.yaml:10:1: users: unknown field (known: adapter_assignment, adapter_load_timeout, adapters, api_key_env, arrival, artifacts, backend_header, backend_metrics, base_url, baseline, benchmark_report, count, duration, endpoint, engine, history, images, labels, length_control, load_adapters, max_concurrency, metrics_listen, model, name, objectives, schedule_lag_tolerance, search, slo, timeouts, warmup, workload)`),
+			`testdata/inline.yaml:10:1: users: unknown field (known: adapter_assignment, adapter_load_timeout, adapters, api_key_env, arrival, artifacts, backend_header, backend_metrics, base_url, baseline, benchmark_report, cache, count, duration, endpoint, engine, history, images, labels, length_control, load_adapters, max_concurrency, metrics_listen, model, name, objectives, schedule_lag_tolerance, search, slo, timeouts, warmup, workload)`),
 		Entry("a field that does not apply to the process", edit(8, "  rate: 5\n  users: 4"),
 			`testdata/inline.yaml:9:10: arrival.users: does not apply to the constant process`),
 		Entry("an unknown process", edit(7, "  process: uniform"),

@@ -78,6 +78,12 @@ func (c *Contract) PointObjectives(p LoadPoint) []Objective {
 	if f := o.Fairness; f != nil {
 		out = append(out, objective("objectives.fairness", matchers.HaveJainIndexAtLeast(f.Dimension, f.JainAtLeast)))
 	}
+	if s := o.SpeculativeDecoding; s != nil && s.MeanAcceptanceLengthAtLeast != nil {
+		out = append(out, objective("objectives.speculative_decoding.mean_acceptance_length_at_least", matchers.HaveMeanAcceptanceLengthAtLeast(*s.MeanAcceptanceLengthAtLeast)))
+	}
+	if s := o.SpeculativeDecoding; s != nil && s.AcceptanceRateAtLeast != nil {
+		out = append(out, objective("objectives.speculative_decoding.acceptance_rate_at_least", matchers.HaveAcceptanceRateAtLeast(*s.AcceptanceRateAtLeast)))
+	}
 	if o.JoulesPerOutputToken != nil {
 		out = append(out, objective("objectives.joules_per_output_token", matchers.HaveEnergyPerOutputTokenBelow(*o.JoulesPerOutputToken)))
 	}

@@ -87,7 +87,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 		Workload: w, Arrival: arrival, Duration: *window, Warmup: 4, OutputDir: *output,
 		Client:        &openai.Client{BaseURL: engine.BaseURL(), Model: engineCfg.Model, Endpoint: record.EndpointCompletions, TotalTimeout: 30 * time.Second, IdleTimeout: 10 * time.Second},
 		Score:         score.Options{SLO: report.SLO{TTFT: *ttft, TPOT: *tpot}},
-		Engine:        &report.EngineInfo{Kind: "simengine", Model: engineCfg.Model, Version: "in-process"},
+		EngineControl: servebench.EngineControl{Engine: &report.EngineInfo{Kind: "simengine", Model: engineCfg.Model, Version: "in-process"}},
 		EngineMetrics: servebench.EngineMetricsConfig{URL: engine.BaseURL() + "/metrics"},
 	}
 	if cfg.OutputDir == "" {

@@ -33,7 +33,7 @@ type runFlags struct {
 	seed                                                                                              int64
 	thinkTime, duration, timeout, firstTokenTimeout, idleTimeout                                      time.Duration
 	lagTolerance, ttftSLO, tpotSLO, e2eSLO                                                            time.Duration
-	ttftFromScheduled, keepText, logprobs, noStream, noProgress                                       bool
+	ttftFromScheduled, keepText, logprobs, noStream, noProgress, resetPrefixCache                     bool
 	runSafety
 	gpu              telemetryFlags
 	sharding         shardFlags
@@ -72,6 +72,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.duration, "duration", 0, "length of the arrival window")
 	fs.IntVar(&f.maxConcurrency, "max-concurrency", 0, "client cap on requests in flight (0: none)")
 	fs.IntVar(&f.warmup, "warmup", 0, "warmup requests before the window (excluded from the cohort)")
+	fs.BoolVar(&f.resetPrefixCache, "reset-prefix-cache", false, resetPrefixCacheHelp)
 	fs.DurationVar(&f.timeout, "timeout", defaults.TotalTimeout, "total deadline per request")
 	fs.DurationVar(&f.firstTokenTimeout, "first-token-timeout", defaults.FirstTokenTimeout, "deadline for the first content after send (0: none)")
 	fs.DurationVar(&f.idleTimeout, "idle-timeout", defaults.IdleTimeout, "deadline for the gap between stream events (0: none)")
@@ -256,9 +257,14 @@ func (f *runFlags) settings() (servebench.Settings, error) {
 	if err != nil {
 		return s, err
 	}
+	policy, err := declaredCachePolicy(f.workload, w)
+	if err != nil {
+		return s, err
+	}
 	s = servebench.Settings{
 		Workload: w, Arrival: f.arrivalSpec(), Count: f.count, Duration: f.duration, Warmup: f.warmup,
 		MaxConcurrency: f.maxConcurrency, LagTolerance: f.lagTolerance, OutputDir: f.output, KeepRequests: f.requestsInReport,
+		ResetPrefixCache: f.resetPrefixCache, CachePolicy: policy,
 		EngineMetrics: servebench.EngineMetricsConfig{URL: f.metricsURL, Interval: metricsIntervalFlag(f.metricsInterval)},
 		Score: score.Options{SLO: report.SLO{
 			TTFT: f.ttftSLO, TPOT: f.tpotSLO, E2E: f.e2eSLO, TTFTFromScheduled: f.ttftFromScheduled,

@@ -64,8 +64,8 @@ var _ = Describe("A benchmark run against Ollama, judged by the matchers", Order
 			Score: score.Options{SLO: report.SLO{
 				TTFT: 2 * time.Second, TPOT: 200 * time.Millisecond, E2E: 10 * time.Second,
 			}},
-			OutputDir: GinkgoT().TempDir(),
-			Engine:    containers.EngineInfo(never),
+			OutputDir:     GinkgoT().TempDir(),
+			EngineControl: servebench.EngineControl{Engine: containers.EngineInfo(never)},
 		})
 		Expect(err).NotTo(HaveOccurred())
 		GinkgoWriter.Printf("run of %d requests at 8 rps took %s\n", requests, time.Since(start).Round(time.Millisecond))

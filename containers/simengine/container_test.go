@@ -212,10 +212,10 @@ var _ = Describe("the simulated engine as a container", Ordered, Label("docker")
 			},
 			// The machine running the suite may be loaded; the tolerance
 			// keeps a slow scheduler from voiding the run.
-			LagTolerance: 250 * time.Millisecond,
-			Score:        score.Options{SLO: slo},
-			OutputDir:    filepath.Join(artifacts, "run"),
-			Engine:       containers.EngineInfo(engine),
+			LagTolerance:  250 * time.Millisecond,
+			Score:         score.Options{SLO: slo},
+			OutputDir:     filepath.Join(artifacts, "run"),
+			EngineControl: servebench.EngineControl{Engine: containers.EngineInfo(engine)},
 		})
 		Expect(err).NotTo(HaveOccurred())
 		report := result.Report

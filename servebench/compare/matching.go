@@ -28,6 +28,17 @@ var sideFields = []runField{
 	{name: "workload", value: func(r *report.Report) string { return r.Inputs.WorkloadSHA256 }},
 	{name: "SLO", value: func(r *report.Report) string { b, _ := json.Marshal(r.SLO); return string(b) }},
 	{name: "history", value: historyMode, optional: true},
+	{name: "cache state", value: cacheState},
+}
+
+// cacheState is the prefix-cache state a run started from: "reset" or
+// "uncontrolled" (also for a run recorded before the field existed, which
+// did not control it).
+func cacheState(r *report.Report) string {
+	if r.CacheState == "" {
+		return report.CacheStateUncontrolled
+	}
+	return r.CacheState
 }
 
 // historyMode is what a run's conversations carried as earlier answers

@@ -47,8 +47,8 @@ func runSim(t *testing.T, format llmdreport.Format, tune func(*simengine.Config)
 		Workload: w, Arrival: arrival, Count: 10, OutputDir: t.TempDir(),
 		Client: &openai.Client{BaseURL: engine.BaseURL(), Model: cfg.Model, Endpoint: record.EndpointCompletions,
 			TotalTimeout: 10 * time.Second},
-		Engine:    &report.EngineInfo{Kind: "simengine", Model: cfg.Model, Version: "test"},
-		Artifacts: []servebench.ArtifactWriter{llmdreport.Writer{Format: format}},
+		EngineControl: servebench.EngineControl{Engine: &report.EngineInfo{Kind: "simengine", Model: cfg.Model, Version: "test"}},
+		Artifacts:     []servebench.ArtifactWriter{llmdreport.Writer{Format: format}},
 	}
 	if edit != nil {
 		edit(&rc)

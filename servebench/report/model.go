@@ -19,6 +19,9 @@ const ReportSchema = "servebench.report/v1"
 type Report struct {
 	// Schema is ReportSchema.
 	Schema string `json:"schema"`
+	// EngineState is the cache state, the speculative-decoding counters
+	// and the engine's starts (its fields are top-level in the JSON form).
+	EngineState
 
 	// Offered counts the requests scheduled in the arrival window.
 	Offered int `json:"offered"`

@@ -152,6 +152,7 @@ func carryPrevious(rep *report.Report, prev *report.Report) {
 		return
 	}
 	rep.Experiment = prev.Experiment
+	rep.EngineState = prev.EngineState
 	rep.Generator = prev.Generator
 	rep.EngineMetrics = prev.EngineMetrics
 	rep.BackendMetrics = prev.BackendMetrics
