@@ -180,7 +180,7 @@ func (c *Contract) judgeCandidate(p LoadPoint, o Objective, res *ab.Result) Verd
 	var last Verdict
 	for k, rep := range res.Candidate {
 		last = c.judgeObjective(p, o, rep, fmt.Sprintf("candidate round %d", k+1))
-		if last.Outcome == Failed {
+		if last.Outcome != Passed {
 			return last
 		}
 		measured = append(measured, last.Measured)
@@ -296,7 +296,7 @@ func registerABPoint(run *abRun, p LoadPoint) {
 		}, ginkgo.NodeTimeout(c.abBudget(p)), ginkgo.GracePeriod(loadGracePeriod))
 
 		for _, o := range c.PointObjectives(p) {
-			ginkgo.It(o.Name, c.Location(o.Field, "objectives"), func() {
+			ginkgo.It(o.Name, c.Location(o.Field, "objectives"), o.labels(), func() {
 				failOn(c.judgeCandidate(p, o, res))
 			})
 		}

@@ -28,10 +28,10 @@ type BreakdownObjective struct {
 // breakdownPointObjectives lists the specs of the breakdown objectives, in
 // contract order: for each entry its attainment, its Wilson bound and its
 // percentiles, each at the line of the field that declares it.
-func (o Objectives) breakdownPointObjectives() []Objective {
+func (o Objectives) breakdownPointObjectives(path string) []Objective {
 	var out []Objective
 	for i, b := range o.Breakdown {
-		at := fmt.Sprintf("objectives.breakdown[%d]", i)
+		at := fmt.Sprintf("%s.breakdown[%d]", path, i)
 		in := func(field string, m Objective) Objective {
 			m.Field = at + "." + field
 			return m

@@ -112,6 +112,18 @@ type Contract struct {
 	SLO report.SLO
 	// Objectives are what the run must achieve; each becomes one spec.
 	Objectives Objectives
+	// Tiers are the tiers of objectives (`tiers:`), lowest first, each
+	// judged at every load point beside Objectives; Enforce names the
+	// enforced tier (`enforce:`, default the highest declared). Objectives
+	// and the tiers up to Enforce fail the suite; the tiers above it are
+	// informational. Without tiers, Objectives is the enforced tier.
+	Tiers   []Tier
+	Enforce string
+	// UnjudgedFail makes an objective without its data (`unjudged`: a
+	// percentile with too few observations beyond it, an engine metric the
+	// engine does not expose) a failure instead of a skipped spec
+	// (`unjudged: fail`; check's --unjudged fail).
+	UnjudgedFail bool
 	// ScheduleLagTolerance is the declared lag tolerance (default 20 ms).
 	ScheduleLagTolerance time.Duration
 	// Baseline, when set, names a second engine the contract's engine is

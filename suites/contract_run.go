@@ -89,6 +89,21 @@ func (c *Contract) judgeObjective(p LoadPoint, o Objective, actual any, which st
 	if v.Outcome == Failed && !delivered(actual) {
 		v.ExitCode = 2
 	}
+	return c.tiered(o, v, failureHeading(at, heading))
+}
+
+// tiered applies the tiers and the unjudged rule to v, the verdict of o:
+// an informational objective's failure is Informational and fails
+// nothing; an enforced objective without its data fails (exit 3) when the
+// contract says unjudged: fail.
+func (c *Contract) tiered(o Objective, v Verdict, heading string) Verdict {
+	v.Tier = o.Tier
+	switch {
+	case o.Informational && v.Outcome == Failed:
+		v.Outcome, v.ExitCode = Informational, 0
+	case !o.Informational && v.Outcome == Unjudged && c.UnjudgedFail:
+		v = failed(v, 3, heading, "unjudged: "+v.Message+" (unjudged: fail makes an objective without its data a failure)")
+	}
 	return v
 }
 

@@ -130,12 +130,18 @@ var _ = Describe("a contract suite run in a subprocess", Ordered, func() {
 		Expect(session.ExitCode()).To(Equal(0), string(session.Out.Contents()))
 		var passed []string
 		for _, spec := range report.SpecReports {
-			if spec.LeafNodeType == types.NodeTypeIt {
-				Expect(spec.State).To(Equal(types.SpecStatePassed))
-				passed = append(passed, spec.LeafNodeText)
+			if spec.LeafNodeType != types.NodeTypeIt {
+				continue
 			}
+			if spec.LeafNodeText == "p99 TTFT <= 5000 ms" {
+				Expect(spec.State).To(Equal(types.SpecStateSkipped))
+				Expect(spec.Failure.Message).To(HavePrefix("unjudged: p99 TTFT needs at least 500 observations for 5 to lie beyond it, and its population has 40 ("))
+				continue
+			}
+			Expect(spec.State).To(Equal(types.SpecStatePassed))
+			passed = append(passed, spec.LeafNodeText)
 		}
-		Expect(passed).To(Equal([]string{"no lost requests", "valid load", "attainment >= 0.950", "p99 TTFT <= 5000 ms", "error rate <= 0.010"}))
+		Expect(passed).To(Equal([]string{"no lost requests", "valid load", "attainment >= 0.950", "p80 TTFT <= 5000 ms", "error rate <= 0.010"}))
 		entry := runEntry(report)
 		Expect(entry.Report.Offered).To(Equal(40))
 		Expect(entry.Report.Qualified).To(Equal(40))

@@ -24,7 +24,7 @@ var contractFields = []string{
 	"workload", "arrival", "count", "duration", "warmup", "max_concurrency", "timeouts", "slo",
 	"objectives", "schedule_lag_tolerance", "artifacts", "baseline",
 	"benchmark_report", "metrics_listen", "backend_header", "backend_metrics", "search", "adapters", "adapter_assignment",
-	"history", "images", "load_adapters", "adapter_load_timeout", "cache",
+	"history", "images", "load_adapters", "adapter_load_timeout", "cache", "tiers", "enforce", "unjudged",
 }
 
 // Load reads and validates one contract file. Every problem is reported,
@@ -118,6 +118,7 @@ func Parse(path string, data []byte) (*Contract, error) {
 	d.timeouts(m, c)
 	d.slo(m, c)
 	d.objectives(m, c)
+	d.tiers(m, c)
 	d.endpointFit(m, c)
 	d.images(m, c)
 	d.userSearch(m, c)

@@ -22,12 +22,12 @@ func (d *decoder) breakdownObjectives(o *mapping) []BreakdownObjective {
 		return nil
 	}
 	if n.Kind != yaml.SequenceNode {
-		d.errorf(n, "objectives.breakdown", "want a list of {dimension, value, attainment, wilson_lower_bound, percentiles}, got %s", describe(n))
+		d.errorf(n, d.objAt+".breakdown", "want a list of {dimension, value, attainment, wilson_lower_bound, percentiles}, got %s", describe(n))
 		return nil
 	}
 	var out []BreakdownObjective
 	for i, e := range n.Content {
-		path := fmt.Sprintf("objectives.breakdown[%d]", i)
+		path := fmt.Sprintf(d.objAt+".breakdown[%d]", i)
 		d.line(path, e.Line)
 		if b, ok := d.breakdownObjective(e, path); ok {
 			out = append(out, b)

@@ -23,7 +23,7 @@ func (d *decoder) fairness(o *mapping) *FairnessObjective {
 	if !o.has("fairness") {
 		return nil
 	}
-	fm := d.mapping(o.get("fairness"), "objectives.fairness", "dimension", "jain_at_least")
+	fm := d.mapping(o.get("fairness"), d.objAt+".fairness", "dimension", "jain_at_least")
 	if fm == nil {
 		return nil
 	}

@@ -10,17 +10,36 @@ import (
 	"github.com/servebench/servebench/servebench/report"
 )
 
+// pointObjectiveFields are the keys of objectives: judged at each load
+// point, the keys a tier takes.
+var pointObjectiveFields = []string{
+	"valid_load", "attainment", "wilson_lower", "confidence", "percentiles", "error_rate", "qualified_rate",
+	"joules_per_output_token", "joules_per_qualified_request", "drift", "prefix_cache_hit_rate", "prefix_reuse_achieved", "breakdown", "sessions",
+	"fairness", "speculative_decoding",
+}
+
 // objectives reads the objectives section.
 func (d *decoder) objectives(m *mapping, c *Contract) {
-	o := d.mapping(orEmpty(m.get("objectives")), "objectives",
-		"valid_load", "attainment", "wilson_lower", "confidence", "percentiles", "error_rate", "qualified_rate", "capacity",
-		"concurrency", "joules_per_output_token", "joules_per_qualified_request", "drift", "prefix_cache_hit_rate", "prefix_reuse_achieved", "breakdown", "sessions",
-		"fairness", "speculative_decoding")
+	d.objAt = "objectives"
+	if o, ok := d.objectivesAt(orEmpty(m.get("objectives")), c, true); ok {
+		c.Objectives = o
+	}
+}
+
+// objectivesAt reads one mapping of objectives at d.objAt: the contract's
+// objectives (top, which may also declare the capacity and concurrency of
+// a sweep or search, and whose valid_load defaults to true) or a tier's.
+func (d *decoder) objectivesAt(n *yaml.Node, c *Contract, top bool) (Objectives, bool) {
+	fields := pointObjectiveFields
+	if top {
+		fields = append(append([]string(nil), fields...), "capacity", "concurrency")
+	}
+	o := d.mapping(n, d.objAt, fields...)
 	if o == nil {
-		return
+		return Objectives{}, false
 	}
 	obj := Objectives{
-		ValidLoad:   d.boolean(o, "valid_load", true),
+		ValidLoad:   d.boolean(o, "valid_load", top),
 		Attainment:  d.fraction(o, "attainment"),
 		WilsonLower: d.fraction(o, "wilson_lower"),
 		ErrorRate:   d.fraction(o, "error_rate"),
@@ -31,7 +50,7 @@ func (d *decoder) objectives(m *mapping, c *Contract) {
 	}
 	if v := d.fraction(o, "confidence"); v != nil {
 		if *v <= 0 || *v >= 1 {
-			d.errorf(o.get("confidence"), "objectives.confidence", "want a confidence strictly between 0 and 1, got %g", *v)
+			d.errorf(o.get("confidence"), d.objAt+".confidence", "want a confidence strictly between 0 and 1, got %g", *v)
 		} else {
 			obj.Confidence = *v
 		}
@@ -41,12 +60,12 @@ func (d *decoder) objectives(m *mapping, c *Contract) {
 	obj.Fairness = d.fairness(o)
 	obj.SpeculativeDecoding = d.speculativeDecoding(o)
 	if o.has("confidence") && !o.has("wilson_lower") && !o.has("capacity") && !obj.breakdownWilson() {
-		d.errorf(o.get("confidence"), "objectives.confidence", "applies to wilson_lower or capacity, and neither is declared")
+		d.errorf(o.get("confidence"), d.objAt+".confidence", "applies to wilson_lower or capacity, and neither is declared")
 	}
 	if o.has("qualified_rate") {
-		if v, ok := d.number(o.get("qualified_rate"), "objectives.qualified_rate"); ok {
+		if v, ok := d.number(o.get("qualified_rate"), d.objAt+".qualified_rate"); ok {
 			if v < 0 {
-				d.errorf(o.get("qualified_rate"), "objectives.qualified_rate", "want a rate of at least 0, got %g", v)
+				d.errorf(o.get("qualified_rate"), d.objAt+".qualified_rate", "want a rate of at least 0, got %g", v)
 			} else {
 				obj.QualifiedRate = &v
 			}
@@ -56,14 +75,16 @@ func (d *decoder) objectives(m *mapping, c *Contract) {
 	obj.JoulesPerQualifiedRequest = d.joules(o, "joules_per_qualified_request")
 	obj.Percentiles = d.percentiles(o)
 	obj.Drift = d.drift(o)
-	obj.Capacity = d.capacity(o, obj, c.Arrival.Sweep())
-	obj.Concurrency = d.concurrency(o, c.Arrival.UsersAuto)
-	c.Objectives = obj
+	if top {
+		obj.Capacity = d.capacity(o, obj, c.Arrival.Sweep())
+		obj.Concurrency = d.concurrency(o, c.Arrival.UsersAuto)
+	}
+	return obj, true
 }
 
 // percentiles reads the percentile objectives.
 func (d *decoder) percentiles(o *mapping) []PercentileObjective {
-	return d.percentileList(o.get("percentiles"), "objectives.percentiles")
+	return d.percentileList(o.get("percentiles"), d.objAt+".percentiles")
 }
 
 // percentileList reads a list of percentile bounds {metric, p, below} at
@@ -123,7 +144,7 @@ func (d *decoder) capacity(o *mapping, obj Objectives, sweep bool) *CapacityObje
 		return nil
 	}
 	if !sweep {
-		d.errorf(n, "objectives.capacity", "applies to a sweep: give arrival.rates, a list of at least two offered rates")
+		d.errorf(n, d.objAt+".capacity", "applies to a sweep: give arrival.rates, a list of at least two offered rates")
 		return nil
 	}
 	co := &CapacityObjective{Rule: capacity.Rule{MinAttainment: 0.95, Confidence: obj.Confidence}}
@@ -131,11 +152,11 @@ func (d *decoder) capacity(o *mapping, obj Objectives, sweep bool) *CapacityObje
 		co.Rule.MinAttainment = *obj.Attainment
 	}
 	if n.Kind == yaml.ScalarNode {
-		if v, ok := d.number(n, "objectives.capacity"); ok {
+		if v, ok := d.number(n, d.objAt+".capacity"); ok {
 			co.AtLeast = v
 		}
 	} else {
-		cm := d.mapping(n, "objectives.capacity", "at_least", "attainment", "use_wilson_lower", "no_backlog_growth")
+		cm := d.mapping(n, d.objAt+".capacity", "at_least", "attainment", "use_wilson_lower", "no_backlog_growth")
 		if cm == nil {
 			return nil
 		}
@@ -154,7 +175,7 @@ func (d *decoder) capacity(o *mapping, obj Objectives, sweep bool) *CapacityObje
 		co.Rule.RequireNoBacklogGrowth = d.boolean(cm, "no_backlog_growth", false)
 	}
 	if co.AtLeast < 0 {
-		d.errorf(n, "objectives.capacity", "want a rate of at least 0, got %g", co.AtLeast)
+		d.errorf(n, d.objAt+".capacity", "want a rate of at least 0, got %g", co.AtLeast)
 	}
 	return co
 }
@@ -168,21 +189,21 @@ func (d *decoder) drift(o *mapping) *float64 {
 	if !o.has("drift") {
 		return nil
 	}
-	dm := d.mapping(o.get("drift"), "objectives.drift", "max_growth")
+	dm := d.mapping(o.get("drift"), d.objAt+".drift", "max_growth")
 	if dm == nil {
 		return nil
 	}
 	n := dm.get("max_growth")
 	if n == nil {
-		d.errorf(o.get("drift"), "objectives.drift.max_growth", "required: the largest growth of p99 over the run, as a fraction (0.2 is 20%%)")
+		d.errorf(o.get("drift"), d.objAt+".drift.max_growth", "required: the largest growth of p99 over the run, as a fraction (0.2 is 20%%)")
 		return nil
 	}
-	v, ok := d.number(n, "objectives.drift.max_growth")
+	v, ok := d.number(n, d.objAt+".drift.max_growth")
 	if !ok {
 		return nil
 	}
 	if v < 0 {
-		d.errorf(n, "objectives.drift.max_growth", "want a growth of at least 0, got %g", v)
+		d.errorf(n, d.objAt+".drift.max_growth", "want a growth of at least 0, got %g", v)
 		return nil
 	}
 	return &v
@@ -193,12 +214,12 @@ func (d *decoder) joules(o *mapping, key string) *float64 {
 	if !o.has(key) {
 		return nil
 	}
-	v, ok := d.number(o.get(key), "objectives."+key)
+	v, ok := d.number(o.get(key), d.objAt+"."+key)
 	if !ok {
 		return nil
 	}
 	if v <= 0 {
-		d.errorf(o.get(key), "objectives."+key, "want an energy in joules above 0, got %g", v)
+		d.errorf(o.get(key), d.objAt+"."+key, "want an energy in joules above 0, got %g", v)
 		return nil
 	}
 	return &v

@@ -17,13 +17,13 @@ func (d *decoder) sessions(o *mapping) *SessionObjective {
 	if !o.has("sessions") {
 		return nil
 	}
-	sm := d.mapping(o.get("sessions"), "objectives.sessions", "attainment", "wilson_lower")
+	sm := d.mapping(o.get("sessions"), d.objAt+".sessions", "attainment", "wilson_lower")
 	if sm == nil {
 		return nil
 	}
 	so := &SessionObjective{Attainment: d.fraction(sm, "attainment"), WilsonLower: d.fraction(sm, "wilson_lower")}
 	if len(sm.node.Content) == 0 {
-		d.errorf(o.get("sessions"), "objectives.sessions", "declare attainment, wilson_lower or both")
+		d.errorf(o.get("sessions"), d.objAt+".sessions", "declare attainment, wilson_lower or both")
 		return nil
 	}
 	return so

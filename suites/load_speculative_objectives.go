@@ -19,7 +19,7 @@ func (d *decoder) speculativeDecoding(o *mapping) *SpeculativeObjective {
 	if !o.has("speculative_decoding") {
 		return nil
 	}
-	const path = "objectives.speculative_decoding"
+	path := d.objAt + ".speculative_decoding"
 	sm := d.mapping(o.get("speculative_decoding"), path, "mean_acceptance_length_at_least", "acceptance_rate_at_least")
 	if sm == nil {
 		return nil

@@ -170,7 +170,7 @@ var _ = Describe("Load", func() {
 		Entry("no rate", edit(8, "  seed: 4"),
 			`testdata/inline.yaml:7:3: arrival.rate: required for the open-loop processes: the offered rate in requests per second (or rates, a list, for a sweep)`),
 		Entry("an unknown field", edit(0, "users: 4"),
-			`testdata/inline.yaml:10:1: users: unknown field (known: adapter_assignment, adapter_load_timeout, adapters, api_key_env, arrival, artifacts, backend_header, backend_metrics, base_url, baseline, benchmark_report, cache, count, duration, endpoint, engine, history, images, labels, length_control, load_adapters, max_concurrency, metrics_listen, model, name, objectives, schedule_lag_tolerance, search, slo, timeouts, warmup, workload)`),
+			`testdata/inline.yaml:10:1: users: unknown field (known: adapter_assignment, adapter_load_timeout, adapters, api_key_env, arrival, artifacts, backend_header, backend_metrics, base_url, baseline, benchmark_report, cache, count, duration, endpoint, enforce, engine, history, images, labels, length_control, load_adapters, max_concurrency, metrics_listen, model, name, objectives, schedule_lag_tolerance, search, slo, tiers, timeouts, unjudged, warmup, workload)`),
 		Entry("a field that does not apply to the process", edit(8, "  rate: 5\n  users: 4"),
 			`testdata/inline.yaml:9:10: arrival.users: does not apply to the constant process`),
 		Entry("an unknown process", edit(7, "  process: uniform"),

@@ -19,6 +19,12 @@ type Objective struct {
 	// "objectives.attainment"; empty for an objective every contract has.
 	Field   string
 	Matcher types.GomegaMatcher
+	// Tier names the tier that declares it (`tiers.NAME`); empty for
+	// `objectives:`. Informational is true for a tier above the enforced
+	// one: its failure is reported, labelled informational, and fails
+	// nothing.
+	Tier          string
+	Informational bool
 }
 
 // objective names a matcher by its own description.
@@ -40,55 +46,73 @@ func (c *Contract) PointObjectives(p LoadPoint) []Objective {
 	if co := c.Objectives.Capacity; co != nil && p.RateRPS > co.AtLeast {
 		return out
 	}
-	o := c.Objectives
+	out = append(out, c.Objectives.pointObjectives("objectives")...)
+	for _, t := range c.Tiers {
+		for _, o := range t.Objectives.pointObjectives("tiers." + t.Name) {
+			o.Tier, o.Informational = t.Name, t.Informational
+			label := t.Name
+			if t.Informational {
+				label += " (informational)"
+			}
+			o.Name = label + ": " + o.Name
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// pointObjectives lists the objectives o declares at path at
+// ("objectives", "tiers.complete"), in the order of their specs.
+func (o Objectives) pointObjectives(at string) []Objective {
+	var out []Objective
 	if o.ValidLoad {
-		out = append(out, objective("objectives.valid_load", matchers.BeValidLoad()))
+		out = append(out, objective(at+".valid_load", matchers.BeValidLoad()))
 	}
 	if o.Attainment != nil {
-		out = append(out, objective("objectives.attainment", matchers.HaveAttainmentAtLeast(*o.Attainment)))
+		out = append(out, objective(at+".attainment", matchers.HaveAttainmentAtLeast(*o.Attainment)))
 	}
 	if o.WilsonLower != nil {
-		out = append(out, objective("objectives.wilson_lower", matchers.HaveWilsonLowerBoundAbove(*o.WilsonLower, matchers.WithConfidence(o.Confidence))))
+		out = append(out, objective(at+".wilson_lower", matchers.HaveWilsonLowerBoundAbove(*o.WilsonLower, matchers.WithConfidence(o.Confidence))))
 	}
 	for i, po := range o.Percentiles {
-		out = append(out, objective(fmt.Sprintf("objectives.percentiles[%d]", i), matchers.HaveLatencyPercentileBelow(po.Metric, po.P, po.Below)))
+		out = append(out, objective(fmt.Sprintf("%s.percentiles[%d]", at, i), matchers.HaveLatencyPercentileBelow(po.Metric, po.P, po.Below)))
 	}
-	out = append(out, o.breakdownPointObjectives()...)
+	out = append(out, o.breakdownPointObjectives(at)...)
 	if o.ErrorRate != nil {
-		out = append(out, objective("objectives.error_rate", matchers.HaveErrorRateBelow(*o.ErrorRate)))
+		out = append(out, objective(at+".error_rate", matchers.HaveErrorRateBelow(*o.ErrorRate)))
 	}
 	if o.Drift != nil {
-		out = append(out, objective("objectives.drift", matchers.HaveNoDrift(*o.Drift)))
+		out = append(out, objective(at+".drift", matchers.HaveNoDrift(*o.Drift)))
 	}
 	if o.QualifiedRate != nil {
-		out = append(out, objective("objectives.qualified_rate", matchers.HaveQualifiedRateAtLeast(*o.QualifiedRate)))
+		out = append(out, objective(at+".qualified_rate", matchers.HaveQualifiedRateAtLeast(*o.QualifiedRate)))
 	}
 	if o.PrefixCacheHitRate != nil {
-		out = append(out, objective("objectives.prefix_cache_hit_rate", matchers.HavePrefixCacheHitRateAtLeast(*o.PrefixCacheHitRate)))
+		out = append(out, objective(at+".prefix_cache_hit_rate", matchers.HavePrefixCacheHitRateAtLeast(*o.PrefixCacheHitRate)))
 	}
 	if o.PrefixReuseAchieved != nil {
-		out = append(out, objective("objectives.prefix_reuse_achieved", matchers.HavePrefixReuseAchievedAtLeast(*o.PrefixReuseAchieved)))
+		out = append(out, objective(at+".prefix_reuse_achieved", matchers.HavePrefixReuseAchievedAtLeast(*o.PrefixReuseAchieved)))
 	}
 	if s := o.Sessions; s != nil && s.Attainment != nil {
-		out = append(out, objective("objectives.sessions.attainment", matchers.HaveSessionAttainmentAtLeast(*s.Attainment)))
+		out = append(out, objective(at+".sessions.attainment", matchers.HaveSessionAttainmentAtLeast(*s.Attainment)))
 	}
 	if s := o.Sessions; s != nil && s.WilsonLower != nil {
-		out = append(out, objective("objectives.sessions.wilson_lower", matchers.HaveSessionWilsonLowerBoundAbove(*s.WilsonLower)))
+		out = append(out, objective(at+".sessions.wilson_lower", matchers.HaveSessionWilsonLowerBoundAbove(*s.WilsonLower)))
 	}
 	if f := o.Fairness; f != nil {
-		out = append(out, objective("objectives.fairness", matchers.HaveJainIndexAtLeast(f.Dimension, f.JainAtLeast)))
+		out = append(out, objective(at+".fairness", matchers.HaveJainIndexAtLeast(f.Dimension, f.JainAtLeast)))
 	}
 	if s := o.SpeculativeDecoding; s != nil && s.MeanAcceptanceLengthAtLeast != nil {
-		out = append(out, objective("objectives.speculative_decoding.mean_acceptance_length_at_least", matchers.HaveMeanAcceptanceLengthAtLeast(*s.MeanAcceptanceLengthAtLeast)))
+		out = append(out, objective(at+".speculative_decoding.mean_acceptance_length_at_least", matchers.HaveMeanAcceptanceLengthAtLeast(*s.MeanAcceptanceLengthAtLeast)))
 	}
 	if s := o.SpeculativeDecoding; s != nil && s.AcceptanceRateAtLeast != nil {
-		out = append(out, objective("objectives.speculative_decoding.acceptance_rate_at_least", matchers.HaveAcceptanceRateAtLeast(*s.AcceptanceRateAtLeast)))
+		out = append(out, objective(at+".speculative_decoding.acceptance_rate_at_least", matchers.HaveAcceptanceRateAtLeast(*s.AcceptanceRateAtLeast)))
 	}
 	if o.JoulesPerOutputToken != nil {
-		out = append(out, objective("objectives.joules_per_output_token", matchers.HaveEnergyPerOutputTokenBelow(*o.JoulesPerOutputToken)))
+		out = append(out, objective(at+".joules_per_output_token", matchers.HaveEnergyPerOutputTokenBelow(*o.JoulesPerOutputToken)))
 	}
 	if o.JoulesPerQualifiedRequest != nil {
-		out = append(out, objective("objectives.joules_per_qualified_request", matchers.HaveEnergyPerQualifiedRequestBelow(*o.JoulesPerQualifiedRequest)))
+		out = append(out, objective(at+".joules_per_qualified_request", matchers.HaveEnergyPerQualifiedRequestBelow(*o.JoulesPerQualifiedRequest)))
 	}
 	return out
 }
@@ -101,4 +125,14 @@ func (c *Contract) CapacityObjective() (o Objective, rule capacity.Rule, ok bool
 		return Objective{}, capacity.Rule{}, false
 	}
 	return objective("objectives.capacity", matchers.HaveCapacityAtLeast(co.AtLeast)), co.Rule, true
+}
+
+// percentileLevels are the levels the percentile objectives of Objectives
+// and of every tier name, for the scorer to keep.
+func (c *Contract) percentileLevels() []float64 {
+	ps := c.Objectives.percentileLevels()
+	for _, t := range c.Tiers {
+		ps = append(ps, t.Objectives.percentileLevels()...)
+	}
+	return ps
 }

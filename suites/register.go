@@ -90,17 +90,44 @@ func registerPoint(run *contractRun, p LoadPoint) {
 		}, ginkgo.NodeTimeout(c.RunBudget(p)), ginkgo.GracePeriod(loadGracePeriod))
 
 		for _, o := range c.PointObjectives(p) {
-			ginkgo.It(o.Name, c.Location(o.Field, "objectives"), func() {
+			ginkgo.It(o.Name, c.Location(o.Field, "objectives"), o.labels(), func() {
 				failOn(c.judgeObjective(p, o, result, ""))
 			})
 		}
 	})
 }
 
-// failOn fails the running spec with the verdict's message when it failed.
+// failOn fails the running spec with the verdict's message when it failed,
+// skips it with the reason when it is unjudged, and records an
+// informational objective's failure as a report entry, failing nothing.
 func failOn(v Verdict) {
 	ginkgo.GinkgoHelper()
-	if v.Outcome == Failed {
-		ginkgo.Fail(v.Message)
+	if v.Measured != "" {
+		ginkgo.AddReportEntry(MeasuredEntryName, v.Measured, ginkgo.ReportEntryVisibilityNever)
 	}
+	switch v.Outcome {
+	case Failed:
+		ginkgo.Fail(v.Message)
+	case Unjudged:
+		ginkgo.Skip("unjudged: " + v.Message)
+	case Informational:
+		ginkgo.AddReportEntry(InformationalEntryName, v.Message, ginkgo.ReportEntryVisibilityAlways)
+	}
+}
+
+// InformationalEntryName names the report entry of an informational
+// objective that does not hold: its failure message, which fails nothing.
+const InformationalEntryName = "servebench informational"
+
+// labels are an objective's spec labels: tier:NAME for a tier's, and
+// informational above the enforced tier.
+func (o Objective) labels() ginkgo.Labels {
+	var out ginkgo.Labels
+	if o.Tier != "" {
+		out = append(out, "tier:"+o.Tier)
+	}
+	if o.Informational {
+		out = append(out, "informational")
+	}
+	return out
 }

@@ -17,6 +17,14 @@ const (
 	Failed Outcome = "fail"
 	// Skipped: the objective was not judged (its engine cannot run here).
 	Skipped Outcome = "skip"
+	// Unjudged: the data to judge the objective is absent (a percentile
+	// with too few observations beyond it, an engine metric the engine
+	// does not expose): neither a pass nor a failure, reported as a
+	// skipped spec with the reason; a failure under `unjudged: fail`.
+	Unjudged Outcome = "unjudged"
+	// Informational: an objective of a tier above the enforced one that
+	// does not hold; it is reported and fails nothing.
+	Informational Outcome = "informational"
 )
 
 // Verdict is the judgment of one spec of a contract, as the Ginkgo suite
@@ -32,6 +40,9 @@ type Verdict struct {
 	// At is the contract line that declared it.
 	At      types.CodeLocation `json:"-"`
 	Outcome Outcome            `json:"outcome"`
+	// Tier names the tier that declares the objective (`tiers.NAME`);
+	// empty for `objectives:` and comparisons.
+	Tier string `json:"tier,omitempty"`
 	// Measured is the judged value, as the matcher states it; empty when
 	// the matcher states none or nothing was measured.
 	Measured string `json:"measured,omitempty"`
@@ -52,7 +63,16 @@ func (v Verdict) Heading() string { return failureHeading(v.At, v.Name) }
 // judge judges actual with an objective's matcher, as gomega's Expect(actual).To(m,
 // heading) would: the failure message is the heading, a newline, then the
 // matcher's message (or its error).
+//
+// A matcher that finds actual without the data to judge it
+// (matchers.Unjudgeable) gives Unjudged, its message the reason.
 func judge(v Verdict, m gomegatypes.GomegaMatcher, actual any, heading string) Verdict {
+	if u, can := m.(matchers.Unjudgeable); can {
+		if reason, unjudged := u.Unjudged(actual); unjudged {
+			v.Outcome, v.Message = Unjudged, reason
+			return v
+		}
+	}
 	ok, err := m.Match(actual)
 	if ms, isMeasurer := m.(matchers.Measurer); isMeasurer {
 		if s, merr := ms.Measured(actual); merr == nil {

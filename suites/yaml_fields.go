@@ -36,6 +36,9 @@ type decoder struct {
 	errs []error
 	// lines records the line of every field read, by path.
 	lines map[string]int
+	// objAt is the path of the objectives being read: "objectives", or a
+	// tier's "tiers.complete".
+	objAt string
 }
 
 // errorf records an error at n.

@@ -42,10 +42,15 @@ func runAB(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&af.rounds, "rounds", ab.DefaultRounds, "rounds; each is one baseline and one candidate run, in the balanced ABBA order (one round gives an advisory result, exit 6)")
 	var cf compareFlags
 	cf.register(fs, false)
+	rf.ci.register(fs, true)
 	if code, done := parseCommandLine(fs, args, stderr, abRefusedFlags...); done {
 		return code
 	}
 	rf.given = setFlags(fs)
+	if err := rf.ci.check(); err != nil {
+		fmt.Fprintf(stderr, "servebench ab: %v\n", err)
+		return 1
+	}
 	base, cand, err := af.sides(&rf, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "servebench ab: %v\n", err)
@@ -87,7 +92,7 @@ func runAB(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "run order: %v\ncomparison: %s, %s and %s\n", res.Order, filepath.Join(rf.output, compare.ComparisonTextFile),
 		filepath.Join(rf.output, compare.ComparisonFile), filepath.Join(rf.output, compare.ComparisonHTMLFile))
-	return res.Comparison.ExitCode()
+	return rf.ci.finishComparison("ab", res.Comparison, firstReport(res.Candidate), stderr)
 }
 
 // sides builds the two sides' run configurations from the shared run flags

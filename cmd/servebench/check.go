@@ -28,6 +28,8 @@ Runs each contract as the Ginkgo suite does (package suites): starts its engine,
 (or its A/B rounds against the baseline) and judges every objective and comparison, each line naming
 the contract line that declared it. A DIR stands for its *.yaml and *.yml files. Every contract is
 read before any load: a malformed one is exit 1, naming its file, line and field.
+An objective without its data is unjudged (neither a pass nor a failure), unless --unjudged fail or the
+contract's unjudged: fail; an objective of a tier above the contract's enforce: is informational.
 Exit codes: 0 every objective holds; 1 bad input, or a load that did not run; 2 a load not delivered;
 3 an objective failed on delivered load; 5 a regression against the baseline; 6 an inconclusive or
 advisory comparison. Over several contracts the code is the first that applies of 1, 2, 5, 3 and 6.
@@ -35,13 +37,14 @@ advisory comparison. Over several contracts the code is the first that applies o
 
 // checkFlags are check's flags.
 type checkFlags struct {
-	junit, stepSummary, labelFilter string
+	junit, stepSummary, labelFilter, unjudged string
 }
 
 // register adds the flags to fs.
 func (f *checkFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.junit, "junit", "", "write a JUnit XML report to this file: one testcase per objective, failures and skips with their message")
 	fs.StringVar(&f.stepSummary, "step-summary", "", "append a markdown verdict table to this file (also to $"+stepsummary.EnvVar+" when set)")
+	fs.StringVar(&f.unjudged, "unjudged", "", "skip or fail: what an objective without its data (a percentile with too few observations beyond it, an engine metric not exposed) is; fail overrides each contract's unjudged: (default: the contract's, else skip)")
 	fs.StringVar(&f.labelFilter, "label-filter", "", "run only the contracts whose labels match this Ginkgo label filter, e.g. 'smoke && !gpu'")
 }
 
@@ -68,10 +71,20 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "servebench check: --label-filter %q: %s\n", f.labelFilter, plainGinkgoError(err))
 		return 1
 	}
+	unjudgedFail, ok := suites.ParseUnjudged(f.unjudged)
+	if !ok && f.unjudged != "" {
+		fmt.Fprintf(stderr, "servebench check: --unjudged: want skip or fail, got %q\n", f.unjudged)
+		return 1
+	}
 	contracts, err := loadContracts(paths)
 	if err != nil {
 		fmt.Fprintf(stderr, "servebench check: %v\n", err)
 		return 1
+	}
+	for _, c := range contracts {
+		if f.unjudged != "" {
+			c.UnjudgedFail = unjudgedFail
+		}
 	}
 	var selected []*suites.Contract
 	for _, c := range contracts {

@@ -42,6 +42,7 @@ type (
 		Time      string        `xml:"time,attr"`
 		Failure   *junitFailure `xml:"failure,omitempty"`
 		Skipped   *junitSkipped `xml:"skipped,omitempty"`
+		SystemOut string        `xml:"system-out,omitempty"`
 	}
 	junitFailure struct {
 		Message string `xml:"message,attr"`
@@ -76,6 +77,11 @@ func checkJUnit(results []contractResult) junitTestSuites {
 			case suites.Skipped:
 				tc.Skipped = &junitSkipped{Message: v.Message}
 				s.Skipped++
+			case suites.Unjudged:
+				tc.Skipped = &junitSkipped{Message: "unjudged: " + v.Message}
+				s.Skipped++
+			case suites.Informational:
+				tc.SystemOut = "informational (tier " + v.Tier + ", above the enforced tier): " + v.Message
 			}
 			s.Tests++
 			s.Cases = append(s.Cases, tc)

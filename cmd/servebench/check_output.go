@@ -10,7 +10,8 @@ import (
 )
 
 // outcomeWord is how a verdict's outcome is printed, padded to one width.
-var outcomeWord = map[suites.Outcome]string{suites.Passed: "PASS", suites.Failed: "FAIL", suites.Skipped: "SKIP"}
+var outcomeWord = map[suites.Outcome]string{suites.Passed: "PASS", suites.Failed: "FAIL", suites.Skipped: "SKIP",
+	suites.Unjudged: "UNJUDGED", suites.Informational: "INFO"}
 
 // printContractResult prints one contract's verdicts: a heading per load
 // point, then one line per objective, "PASS  file:line  name: measured",
@@ -29,7 +30,7 @@ func printContractResult(w io.Writer, r contractResult) {
 		}
 		fmt.Fprintln(w, "    "+verdictLine(v))
 		switch v.Outcome {
-		case suites.Failed:
+		case suites.Failed, suites.Informational:
 			for _, line := range messageBody(v) {
 				fmt.Fprintln(w, "          "+line)
 			}
@@ -43,6 +44,8 @@ func verdictLine(v suites.Verdict) string {
 	switch {
 	case v.Outcome == suites.Skipped:
 		s += ": skipped: " + v.Message
+	case v.Outcome == suites.Unjudged:
+		s += ": unjudged: " + v.Message
 	case v.Measured != "":
 		s += ": " + v.Measured
 	}
@@ -69,8 +72,15 @@ func checkTally(results []contractResult, code int) string {
 			n[v.Outcome]++
 		}
 	}
-	return fmt.Sprintf("check: %d passed, %d failed, %d skipped in %d %s: exit %d (%s)",
-		n[suites.Passed], n[suites.Failed], n[suites.Skipped], len(results), plural(len(results), "contract", "contracts"), code, checkExitMeaning[code])
+	var more string
+	if k := n[suites.Unjudged]; k > 0 {
+		more += fmt.Sprintf(", %d unjudged", k)
+	}
+	if k := n[suites.Informational]; k > 0 {
+		more += fmt.Sprintf(", %d informational", k)
+	}
+	return fmt.Sprintf("check: %d passed, %d failed, %d skipped%s in %d %s: exit %d (%s)",
+		n[suites.Passed], n[suites.Failed], n[suites.Skipped], more, len(results), plural(len(results), "contract", "contracts"), code, checkExitMeaning[code])
 }
 
 // checkExitMeaning says what each of check's exit codes means.

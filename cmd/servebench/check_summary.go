@@ -44,15 +44,18 @@ func checkStepSummary(results []contractResult, code int) string {
 				where += ", " + v.LoadPoint
 			}
 			measured := v.Measured
-			if v.Outcome == suites.Skipped {
+			switch v.Outcome {
+			case suites.Skipped:
 				measured = "skipped: " + v.Message
+			case suites.Unjudged:
+				measured = "no value: " + v.Message
 			}
 			rows[i] = stepsummary.ObjectiveRow{Objective: objective, Where: where, Measured: measured, Bound: bound, Verdict: string(v.Outcome)}
 		}
 		b.WriteString(stepsummary.Objectives(rows))
 		b.WriteString("\n")
 		for _, v := range r.verdicts {
-			if v.Outcome == suites.Failed {
+			if v.Outcome == suites.Failed || v.Outcome == suites.Informational {
 				b.WriteString(stepsummary.Details(v.Heading(), v.Message))
 				b.WriteString("\n")
 			}

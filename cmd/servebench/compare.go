@@ -70,8 +70,14 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 	}
 	var f compareFlags
 	f.register(fs, true)
+	var ci ciFlags
+	ci.register(fs, true)
 	if err := parseFlags(fs, args); err != nil {
 		return parseFailureCode(err)
+	}
+	if err := ci.check(); err != nil {
+		fmt.Fprintf(stderr, "servebench compare: %v\n", err)
+		return 1
 	}
 	if fs.NArg() != 2 {
 		fmt.Fprintln(stderr, "servebench compare: want two arguments, BASELINE and CANDIDATE")
@@ -120,5 +126,5 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "servebench compare: %v\n", err)
 		return 1
 	}
-	return c.ExitCode()
+	return ci.finishComparison("compare", c, firstReport(cand), stderr)
 }

@@ -35,7 +35,8 @@ func historyStepSummary(h *history.History, code int) string {
 
 // ratioRows are the newest release's rows under the ratio policy: the
 // baseline is the median of the window before it, the change the ratio
-// to it (signed so that positive is worse) and the tolerance the ratio's.
+// to it (signed so that positive is worse: baseline/value − 1 for a
+// throughput, as compare) and the tolerance the ratio's.
 func ratioRows(h *history.History) []stepsummary.ComparisonRow {
 	var rows []stepsummary.ComparisonRow
 	newest := len(h.Releases) - 1
@@ -47,7 +48,7 @@ func ratioRows(h *history.History) []stepsummary.ComparisonRow {
 		p := s.Points[n-1]
 		change := p.Value/p.Baseline - 1
 		if s.LessIsWorse {
-			change = -change
+			change = p.Baseline/p.Value - 1
 		}
 		verdict := history.NoRegression
 		if p.Violates && n >= 2 && s.Points[n-2].Violates {

@@ -50,6 +50,9 @@ type runFlags struct {
 	images           imageFlags
 	thresholds       thresholdFlag
 	synthetic        syntheticFlags
+	// ci is registered by run, sweep and ab themselves (k8s job takes
+	// none of it).
+	ci ciFlags
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
@@ -114,10 +117,16 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	var f runFlags
 	f.register(fs)
+	f.ci.register(fs, true)
 	if code, done := parseCommandLine(fs, args, stderr); done {
 		return code
 	}
 	f.given = setFlags(fs)
+	if err := f.ci.check(); err != nil {
+		fmt.Fprintf(stderr, "servebench run: %v\n", err)
+		return 1
+	}
+	f.thresholds.unjudgedFail = f.ci.unjudgedFails()
 	cfg, err := f.config(stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "servebench run: %v\n", err)
@@ -153,7 +162,7 @@ func (f *runFlags) execute(ctx context.Context, cfg servebench.RunConfig, stdout
 	}
 	fmt.Fprintf(stderr, "run directory: %s\n", res.Dir)
 	thresholdsPassed := f.thresholds.judgeRun(res.Report, res.Dir, stderr)
-	return verdictExitCode(res.Report, f.requireAttainment, thresholdsPassed, stderr)
+	return f.finishRun(res.Report, verdictExitCode(res.Report, f.requireAttainment, thresholdsPassed, stderr), stderr)
 }
 
 // processNames lists the arrival processes for the flag's help.

@@ -35,15 +35,16 @@ func (f *runFlags) printRunReport(w io.Writer, res *servebench.RunResult) error 
 		return printReport(w, res.Report, f.format)
 	}
 	return render.Summary(w, res.Report, render.SummaryNotes{
-		Verdict: runVerdict(res.Report, f.requireAttainment, threshold.JudgeAll(f.thresholds.parsed, res.Report)),
+		Verdict: runVerdict(res.Report, f.requireAttainment, threshold.JudgeAll(f.thresholds.parsed, res.Report), f.thresholds.unjudgedFail),
 		Full:    []string{fullReportFiles(res.Dir)},
 	})
 }
 
 // runVerdict is the summary's verdict on a run: the gate's outcome, with
 // the exit code it leads to (verdictExitCode's), then one line per
-// threshold (thresholds, judged on the run).
-func runVerdict(r *report.Report, requireAttainment float64, thresholds []threshold.Verdict) []string {
+// threshold (thresholds, judged on the run); an unjudged threshold fails
+// the gate only when unjudgedFail.
+func runVerdict(r *report.Report, requireAttainment float64, thresholds []threshold.Verdict, unjudgedFail bool) []string {
 	if !r.Valid {
 		return []string{"NOT EVIDENCE: the load was not delivered (exit 2)"}
 	}
@@ -52,7 +53,7 @@ func runVerdict(r *report.Report, requireAttainment float64, thresholds []thresh
 	switch {
 	case missed:
 		head = "FAIL: " + short + " (exit 3)"
-	case !threshold.AllPassed(thresholds):
+	case !threshold.Passes(thresholds, unjudgedFail):
 		head = "FAIL: a threshold did not pass (exit 3)"
 	case requireAttainment >= 0:
 		head = fmt.Sprintf("pass: attainment %.3f is at least the required %.3f", *r.Attainment, requireAttainment)

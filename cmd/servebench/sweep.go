@@ -29,6 +29,7 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	var f runFlags
 	f.registerWithout(fs, sweepRefusedFlags)
+	f.ci.register(fs, false)
 	rates := fs.String("rates", "", `comma-separated offered rates in requests/s, or "auto" to search for the knee (required)`)
 	alpha := fs.Float64("min-attainment", 0.95, "attainment a rate needs to pass")
 	wilson := fs.Bool("wilson", false, "judge the one-sided Wilson lower bound of attainment instead of the observed value")
@@ -49,6 +50,11 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	f.given = setFlags(fs)
+	if err := f.ci.check(); err != nil {
+		fmt.Fprintf(stderr, "servebench sweep: %v\n", err)
+		return 1
+	}
+	f.thresholds.unjudgedFail = f.ci.unjudgedFails()
 	auto.BoundaryRuns, users.search.BoundaryRuns = *boundaryRuns, *boundaryRuns
 	if err := checkSweepNumbers(*alpha, *confidence, *repeat); err != nil {
 		fmt.Fprintf(stderr, "servebench sweep: %v\n", err)
@@ -144,10 +150,14 @@ func (f *runFlags) executeSweep(ctx context.Context, cfg servebench.RunConfig, p
 	code := sweepExitCode(sweep, plan.Users != nil, stderr)
 	switch {
 	case code == 0 && !f.thresholds.judgeSweep(sweep, cfg.OutputDir, stderr):
-		fmt.Fprintln(stderr, "servebench sweep: a threshold did not pass at the selected point (an unjudged one, with no value, does not pass either)")
-		return 3
+		fmt.Fprintln(stderr, "servebench sweep: a threshold did not pass at the selected point (an unjudged one, with no value, fails it too under --unjudged fail)")
+		code = 3
 	case code != 0 && f.thresholds.given():
 		fmt.Fprintln(stderr, "servebench sweep: thresholds not judged: no point was selected")
+	}
+	if err := f.ci.appendSummary(sweepStepSummary(sweep, f.thresholds.judged, code)); err != nil {
+		fmt.Fprintf(stderr, "servebench sweep: %v\n", err)
+		return 1
 	}
 	return code
 }

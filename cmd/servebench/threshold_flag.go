@@ -17,6 +17,11 @@ import (
 type thresholdFlag struct {
 	exprs  []string
 	parsed []threshold.Threshold
+	// unjudgedFail makes an unjudged threshold fail the gate (--unjudged
+	// fail).
+	unjudgedFail bool
+	// judged holds the judgments write last wrote, for the step summary.
+	judged []threshold.Judgment
 }
 
 // thresholdHelp is --threshold's help.
@@ -106,7 +111,8 @@ func (f *thresholdFlag) judgeSweep(sw *capacity.Sweep, dir string, stderr io.Wri
 
 // write writes thresholds.json and reports whether the gate passed.
 func (f *thresholdFlag) write(dir string, judged []threshold.Judgment, stderr io.Writer) bool {
-	file := threshold.NewFile(judged)
+	f.judged = judged
+	file := threshold.NewFile(judged, f.unjudgedFail)
 	if dir != "" {
 		if err := file.WriteFile(dir); err != nil {
 			fmt.Fprintf(stderr, "servebench: %v\n", err)

@@ -86,7 +86,7 @@ func TestRunThresholdFailsExitThree(t *testing.T) {
 	}
 	fail := regexp.MustCompile(`(?m)^FAIL ttft_p99<=1us: measured [0-9.]+ ms \(p99 over [^,]+, n = 8\)$`)
 	if !fail.MatchString(stderr) || !strings.Contains(stderr, "PASS attainment>=1: measured 1 (8 of 8 offered qualified)\n") ||
-		!strings.Contains(stderr, "a threshold did not pass (an unjudged one, with no value, does not pass either)\n") {
+		!strings.Contains(stderr, "a threshold did not pass (an unjudged one, with no value, fails it too under --unjudged fail)\n") {
 		t.Fatalf("stderr:\n%s", stderr)
 	}
 	f := readThresholdsFile(t, out)
@@ -95,17 +95,97 @@ func TestRunThresholdFailsExitThree(t *testing.T) {
 	}
 }
 
-func TestRunUnjudgedThresholdExitThree(t *testing.T) {
+func TestRunUnjudgedThresholdIsNeitherPassNorFail(t *testing.T) {
 	// Without --logprobs no event is proven to carry one token: the ITL
-	// population is empty, and a threshold on it is not a pass.
+	// population is empty, and a threshold on it is unjudged. It does not
+	// fail the gate (exit 0) unless --unjudged fail (exit 3).
 	url := startSim(t, nil)
 	out := filepath.Join(t.TempDir(), "run")
 	code, _, stderr := runCLI(append(thresholdRunArgs(t, url, out), "--threshold", "itl_p99<=1h")...)
-	if code != 3 || !regexp.MustCompile(`(?m)^UNJUDGED itl_p99<=1h: no value \(percentile of itl_ms: the population is empty \(.+\)\)$`).MatchString(stderr) {
-		t.Fatalf("exit %d (want 3), stderr:\n%s", code, stderr)
+	if code != 0 || !regexp.MustCompile(`(?m)^UNJUDGED itl_p99<=1h: no value \(percentile of itl_ms: the population is empty \(.+\)\)$`).MatchString(stderr) {
+		t.Fatalf("exit %d (want 0), stderr:\n%s", code, stderr)
 	}
-	if v := readThresholdsFile(t, out).Judged[0].Verdicts[0]; v.Outcome != threshold.Unjudged || v.Measured != nil {
-		t.Fatalf("thresholds.json verdict: %+v", v)
+	f := readThresholdsFile(t, out)
+	if v := f.Judged[0].Verdicts[0]; v.Outcome != threshold.Unjudged || v.Measured != nil || !f.Pass || f.Unjudged != "skip" {
+		t.Fatalf("thresholds.json: %+v", f)
+	}
+	out = filepath.Join(t.TempDir(), "run")
+	code, _, stderr = runCLI(append(thresholdRunArgs(t, url, out), "--threshold", "itl_p99<=1h", "--unjudged", "fail")...)
+	if f := readThresholdsFile(t, out); code != 3 || f.Pass || f.Unjudged != "fail" {
+		t.Fatalf("--unjudged fail: exit %d (want 3), thresholds.json %+v, stderr:\n%s", code, f, stderr)
+	}
+}
+
+// A run's step summary has a row per gate, and its PyTorch records one per
+// metric, a threshold's bound as its target: 8 requests against a healthy
+// engine, so attainment 1 (8 of 8) and error rate 0.
+func TestRunWritesTheStepSummaryAndPyTorchRecords(t *testing.T) {
+	url := startSim(t, nil)
+	dir := t.TempDir()
+	out, summary, records := filepath.Join(dir, "run"), filepath.Join(dir, "summary.md"), filepath.Join(dir, "records.json")
+	t.Setenv("GITHUB_STEP_SUMMARY", "")
+	code, _, stderr := runCLI(append(thresholdRunArgs(t, url, out), "--threshold", "ttft_p99<=1h", "--threshold", "itl_p99<=1h",
+		"--require-attainment", "0.9", "--step-summary", summary, "--pytorch-records", records)...)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	b, err := os.ReadFile(summary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"### servebench run: pass (exit 0)\n",
+		"| valid load | – | 8 offered, 0 late | delivered | pass |\n",
+		"| attainment | – | 1.000 (8 of 8) | >= 0.900 | pass |\n",
+		"| ttft_p99 | – | ",
+		"| <= 1h | pass |\n",
+		"| itl_p99 | – | no value: percentile of itl_ms: the population is empty",
+		"| <= 1h | unjudged |\n",
+	} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("step summary has no %q:\n%s", want, b)
+		}
+	}
+	var recs []struct {
+		Benchmark struct {
+			Name, Mode string
+			ExtraInfo  map[string]string `json:"extra_info"`
+		}
+		Model  struct{ Name string }
+		Metric struct {
+			Name            string
+			BenchmarkValues []float64 `json:"benchmark_values"`
+			TargetValue     *float64  `json:"target_value"`
+		}
+	}
+	b, err = os.ReadFile(records)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &recs); err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]int{}
+	for i, r := range recs {
+		byName[r.Metric.Name] = i
+		if r.Benchmark.Name != "servebench" || r.Benchmark.Mode != "inference" || r.Benchmark.ExtraInfo["command"] != "run" || r.Model.Name != "simengine-tiny" {
+			t.Errorf("record %d: %+v", i, r)
+		}
+	}
+	att, ok := byName["attainment"]
+	if !ok || recs[att].Metric.BenchmarkValues[0] != 1 || recs[att].Metric.TargetValue != nil {
+		t.Errorf("attainment record: %s", b)
+	}
+	ttft, ok := byName["ttft_p99_ms"]
+	if !ok || recs[ttft].Metric.TargetValue == nil || *recs[ttft].Metric.TargetValue != 3.6e6 {
+		t.Errorf("ttft_p99_ms record (target 1h = 3600000 ms): %s", b)
+	}
+	if e, ok := byName["error_rate"]; !ok || recs[e].Metric.BenchmarkValues[0] != 0 {
+		t.Errorf("error_rate record: %s", b)
+	}
+	code, _, stderr = runCLI(append(thresholdRunArgs(t, url, filepath.Join(dir, "run2")), "--pytorch-records", filepath.Join(dir, "missing", "r.json"))...)
+	if code != 1 || !strings.Contains(stderr, "--pytorch-records") {
+		t.Errorf("missing directory: exit %d %s", code, stderr)
 	}
 }
 
@@ -193,9 +273,24 @@ func TestSweepThresholdsJudgeTheSelectedPoint(t *testing.T) {
 		"--workload", writeWorkload(t, twoRows), "--arrival", "constant", "--duration", "500ms",
 		"--schedule-lag-tolerance", "2s", "--no-backlog-growth=false", "--no-progress", "--threshold", "attainment>=1"}
 	out := t.TempDir()
-	code, _, stderr := runCLI(append(args, "--output", out)...)
+	summary := filepath.Join(t.TempDir(), "summary.md")
+	t.Setenv("GITHUB_STEP_SUMMARY", "")
+	code, _, stderr := runCLI(append(args, "--output", out, "--step-summary", summary)...)
 	if code != 0 || !strings.Contains(stderr, "thresholds at the selected point (10 req/s, rate-10):\n  PASS attainment>=1: measured 1 (5 of 5 offered qualified)\n") {
 		t.Fatalf("exit %d (want 0), stderr:\n%s", code, stderr)
+	}
+	// The step summary: a row per tested rate (attainment 1.000 of 5
+	// offered at 10 req/s, against the default 0.95) and the threshold at
+	// the selected point.
+	b, err := os.ReadFile(summary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"### servebench sweep: ", " 10 req/s (exit 0)\n", "| attainment | 5 req/s | 1.000 | >= 0.950 | pass |\n",
+		"| attainment | 10 req/s | 1.000 | >= 0.950 | pass |\n", "| attainment | rate-10 | 1 (5 of 5 offered qualified) | >= 1 | pass |\n"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("step summary has no %q:\n%s", want, b)
+		}
 	}
 	f := readThresholdsFile(t, out)
 	if !f.Pass || len(f.Judged) != 1 || f.Judged[0].OfferedRPS == nil || *f.Judged[0].OfferedRPS != 10 || f.Judged[0].RunDir != "rate-10" {
@@ -204,7 +299,7 @@ func TestSweepThresholdsJudgeTheSelectedPoint(t *testing.T) {
 	out = t.TempDir()
 	code, _, stderr = runCLI(append(args, "--output", out, "--threshold", "e2e_p50<1us")...)
 	if code != 3 || !regexp.MustCompile(`(?m)^  FAIL e2e_p50<1us: measured [0-9.]+ ms \(p50 over [^,]+, n = 5\)$`).MatchString(stderr) ||
-		!strings.Contains(stderr, "servebench sweep: a threshold did not pass at the selected point (an unjudged one, with no value, does not pass either)\n") {
+		!strings.Contains(stderr, "servebench sweep: a threshold did not pass at the selected point (an unjudged one, with no value, fails it too under --unjudged fail)\n") {
 		t.Fatalf("exit %d (want 3), stderr:\n%s", code, stderr)
 	}
 }

@@ -38,7 +38,7 @@ func verdictExitCode(r *report.Report, requireAttainment float64, thresholdsPass
 		return 3
 	}
 	if !thresholdsPassed {
-		fmt.Fprintln(stderr, "a threshold did not pass (an unjudged one, with no value, does not pass either)")
+		fmt.Fprintln(stderr, "a threshold did not pass (an unjudged one, with no value, fails it too under --unjudged fail)")
 		return 3
 	}
 	return 0

@@ -99,7 +99,7 @@ type Change struct {
 	Before float64 `json:"before"`
 	After  float64 `json:"after"`
 	// Size is the shift, signed so that positive is worse: After/Before −
-	// 1 for latency, 1 − After/Before for a throughput, After − Before for
+	// 1 for latency, Before/After − 1 for a throughput (as compare), After − Before for
 	// the error rate, Before − After for attainment. CILow and CIHigh bound it (Welch's t-interval
 	// between the segments); both are null when each segment holds one
 	// release.
@@ -280,7 +280,7 @@ func change(s Series, a, b []float64, release string, cp split, confidence float
 		c.Before, c.After, c.Size = math.Exp(ma), math.Exp(mb), math.Expm1(d)
 		l, h := math.Expm1(lo), math.Expm1(hi)
 		if throughput(s.Metric) {
-			c.Size, l, h = -c.Size, -h, -l
+			c.Size, l, h = math.Expm1(-d), math.Expm1(-hi), math.Expm1(-lo)
 		}
 		if ok {
 			c.CILow, c.CIHigh = &l, &h

@@ -133,8 +133,8 @@ func TestRatioPolicyWindow(t *testing.T) {
 	}
 }
 
-// A drop in a throughput is a change whose size is positive (worse): 10
-// req/s then 8 is 1 − 8/10 = +20 %.
+// A drop in a throughput is a change whose size is positive (worse), as
+// compare signs it: 10 req/s then 8 is 10/8 − 1 = +25 %.
 func TestAThroughputDropIsAWorseChange(t *testing.T) {
 	var vs []float64
 	for i := range 20 {
@@ -153,7 +153,7 @@ func TestAThroughputDropIsAWorseChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := h.Metrics[0].Changes
-	if len(c) != 1 || c[0].Index != 10 || math.Abs(c[0].Size-0.2) > 0.002 || !(*c[0].CILow > 0 && *c[0].CILow < *c[0].CIHigh) {
+	if len(c) != 1 || c[0].Index != 10 || math.Abs(c[0].Size-0.25) > 0.002 || !(*c[0].CILow > 0 && *c[0].CILow < *c[0].CIHigh) {
 		t.Errorf("changes %+v", c)
 	}
 }

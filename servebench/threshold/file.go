@@ -19,8 +19,12 @@ const Schema = "servebench.thresholds/v1"
 type File struct {
 	// Schema is Schema.
 	Schema string `json:"schema"`
-	// Pass is true when every verdict of every judged report passed.
+	// Pass is true when no verdict of any judged report failed and, under
+	// Unjudged "fail", none was unjudged.
 	Pass bool `json:"pass"`
+	// Unjudged is what an unjudged verdict is to the gate: "skip" (neither
+	// a pass nor a failure) or "fail" (the command's --unjudged fail).
+	Unjudged string `json:"unjudged"`
 	// Judged has one entry per judged report: the run's own, or each run
 	// at a sweep's selected point.
 	Judged []Judgment `json:"judged"`
@@ -40,14 +44,18 @@ type Judgment struct {
 	Verdicts []Verdict `json:"verdicts"`
 }
 
-// NewFile assembles thresholds.json from the judgments.
-func NewFile(judged []Judgment) File {
-	f := File{Schema: Schema, Pass: true, Judged: judged}
+// NewFile assembles thresholds.json from the judgments; unjudgedFails
+// makes an unjudged verdict fail the gate.
+func NewFile(judged []Judgment, unjudgedFails bool) File {
+	f := File{Schema: Schema, Pass: true, Judged: judged, Unjudged: "skip"}
+	if unjudgedFails {
+		f.Unjudged = "fail"
+	}
 	if f.Judged == nil {
 		f.Judged = []Judgment{}
 	}
 	for _, j := range judged {
-		f.Pass = f.Pass && AllPassed(j.Verdicts)
+		f.Pass = f.Pass && Passes(j.Verdicts, unjudgedFails)
 	}
 	return f
 }

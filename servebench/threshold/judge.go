@@ -11,9 +11,10 @@ import (
 // Outcome is a threshold's verdict on one report.
 type Outcome string
 
-// The outcomes. Only Pass passes the gate: a threshold whose statistic the
-// report does not hold (an empty population, such as ITL when no event was
-// proven to carry one token; nothing offered) is Unjudged, never a pass.
+// The outcomes. A threshold whose statistic the report does not hold (an
+// empty population, such as ITL when no event was proven to carry one
+// token; nothing offered) is Unjudged: neither a pass nor a failure, and a
+// failure of the gate only when the gate says so (Passes).
 const (
 	Pass     Outcome = "pass"
 	Fail     Outcome = "fail"
@@ -114,8 +115,19 @@ func JudgeAll(ts []Threshold, r *report.Report) []Verdict {
 	return out
 }
 
-// AllPassed reports whether every verdict passes: a fail or an unjudged
-// threshold fails the gate.
+// Passes reports whether the verdicts pass the gate: none fails, and,
+// when unjudgedFails (the command's --unjudged fail), none is unjudged.
+func Passes(vs []Verdict, unjudgedFails bool) bool {
+	for _, v := range vs {
+		if v.Outcome == Fail || (v.Outcome == Unjudged && unjudgedFails) {
+			return false
+		}
+	}
+	return true
+}
+
+// AllPassed reports whether every verdict is a pass: the strict gate, in
+// which an unjudged threshold fails (Passes with unjudgedFails).
 func AllPassed(vs []Verdict) bool {
 	for _, v := range vs {
 		if !v.Passed() {

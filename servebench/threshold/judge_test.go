@@ -128,8 +128,16 @@ func TestFile(t *testing.T) {
 	if !threshold.AllPassed(vs[:1]) {
 		t.Fatal("a passing threshold failed the gate")
 	}
+	// Unjudged is neither a pass nor a failure: the gate passes unless
+	// unjudged verdicts fail it.
+	if !threshold.Passes(vs, false) || threshold.Passes(vs, true) {
+		t.Fatal("Passes: an unjudged threshold decided the default gate, or did not fail the strict one")
+	}
+	if threshold.NewFile([]threshold.Judgment{{Verdicts: vs}}, false).Pass != true {
+		t.Fatal("thresholds.json failed on an unjudged threshold by default")
+	}
 	dir := t.TempDir()
-	if err := threshold.NewFile([]threshold.Judgment{{Verdicts: vs}}).WriteFile(dir); err != nil {
+	if err := threshold.NewFile([]threshold.Judgment{{Verdicts: vs}}, true).WriteFile(dir); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(filepath.Join(dir, threshold.FileName))
@@ -143,7 +151,7 @@ func TestFile(t *testing.T) {
 	judged := got["judged"].([]any)
 	verdicts := judged[0].(map[string]any)["verdicts"].([]any)
 	first, second := verdicts[0].(map[string]any), verdicts[1].(map[string]any)
-	if got["schema"] != threshold.Schema || got["pass"] != false || len(verdicts) != 2 ||
+	if got["schema"] != threshold.Schema || got["pass"] != false || got["unjudged"] != "fail" || len(verdicts) != 2 ||
 		first["verdict"] != "pass" || first["measured"] != 480.0 || first["unit"] != "ms" || first["bound"] != 500.0 ||
 		second["verdict"] != "unjudged" || second["measured"] != nil {
 		t.Fatalf("thresholds.json:\n%s", b)
