@@ -144,8 +144,8 @@ func ExampleHaveNoRegressionFrom() {
 	// Expected no regression from the baseline, but 1 of 1 compared statistics regressed (positive change is worse):
 	//     attainment: baseline 0.9200, candidate 0.8600, change +6.00 pt (interval [+3.19 pt, +8.81 pt], tolerance 2 pt): regression
 	// rounds: baseline 3, candidate 3
-	// method: paired t-interval on the per-round differences over 3 rounds (log ratios for relative comparisons); attainment and error rate by a quasi-binomial interval across rounds (dispersion = Pearson χ²/(rounds − 1), at least 1); latency percentiles count each failed request as slower than any success (the success-only figure is given beside)
-	// family: Bonferroni over 1 comparisons: each interval is two-sided at 90%, so each end is a one-sided bound at 95%; a regression needs the lower end beyond the tolerance, so an A/A comparison reports any regression with probability at most 0.05
+	// method: Hartung–Knapp random-effects interval on the per-round differences over 3 rounds (log ratios for relative comparisons): each round weighs 1/(its own sampling variance, from its requests' order statistics, + the between-round variance, DerSimonian–Laird), Student's t on rounds − 1 degrees of freedom, the variance never below what the pooled requests allow; where a round gives no sampling variance (pooled gaps), the paired t-interval; attainment and error rate by a quasi-binomial interval across rounds (dispersion = Pearson χ²/(rounds − 1), at least 1); latency percentiles count each failed request as slower than any success (the success-only figure is given beside)
+	// family: Bonferroni over the 1 deciding comparison: each interval is two-sided at 90%, so each end is a one-sided bound at 95%; a regression needs the lower end beyond the tolerance, so an A/A comparison reports any regression with probability at most 0.05
 }
 
 // An inconclusive comparison fails HaveNoRegression unless it is allowed:

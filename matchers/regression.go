@@ -21,6 +21,9 @@ type RegressionMatcher struct {
 	baseline          []*report.Report
 	tolerances        []compare.Tolerance
 	allowInconclusive bool
+	// passInconclusive says, in the user's own terms, how to let an
+	// inconclusive verdict pass; empty means the Go option.
+	passInconclusive string
 }
 
 // HaveNoRegressionFrom succeeds when the candidate runs (the actual: a
@@ -57,6 +60,15 @@ func HaveNoRegression() RegressionMatcher { return RegressionMatcher{} }
 // and an advisory result still fail.
 func (m RegressionMatcher) AllowInconclusive() RegressionMatcher {
 	m.allowInconclusive = true
+	return m
+}
+
+// InconclusiveAdvice returns the matcher whose failure on an
+// inconclusive verdict tells how to let it pass in the caller's own terms
+// (a YAML contract: "set inconclusive: pass in the baseline section")
+// instead of naming AllowInconclusive.
+func (m RegressionMatcher) InconclusiveAdvice(howToPass string) RegressionMatcher {
+	m.passInconclusive = howToPass
 	return m
 }
 
@@ -125,7 +137,11 @@ func (m RegressionMatcher) FailureMessage(actual any) string {
 	if err != nil {
 		return err.Error()
 	}
-	return regressionMessage(c)
+	how := m.passInconclusive
+	if how == "" {
+		how = "call AllowInconclusive"
+	}
+	return regressionMessage(c, how)
 }
 
 // NegatedFailureMessage explains why no regression was shown.
@@ -149,7 +165,7 @@ func validComparison(who string, c *compare.Comparison) error {
 // regressed statistic with both values, the change and its interval, or
 // each undecided one with what would decide it, then how the intervals
 // were made.
-func regressionMessage(c *compare.Comparison) string {
+func regressionMessage(c *compare.Comparison, howToPass string) string {
 	var b strings.Builder
 	switch c.Verdict {
 	case compare.Regression:
@@ -164,9 +180,9 @@ func regressionMessage(c *compare.Comparison) string {
 			fmt.Fprintf(&b, "\n    %s", m.Describe())
 		}
 	default:
-		fmt.Fprintf(&b, "Expected no regression from the baseline, but the verdict is %s: the evidence neither shows a regression nor rules one out (positive change is worse; call AllowInconclusive to let this pass):", c.Verdict)
+		fmt.Fprintf(&b, "Expected no regression from the baseline, but the verdict is %s: the evidence neither shows a regression nor rules one out (positive change is worse; %s to let this pass):", c.Verdict, howToPass)
 		for _, m := range c.Comparisons {
-			if m.Verdict == compare.NoRegression {
+			if m.Verdict == compare.NoRegression || m.Verdict == compare.Informational {
 				continue
 			}
 			fmt.Fprintf(&b, "\n    %s", m.Describe())

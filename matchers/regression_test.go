@@ -36,7 +36,7 @@ var _ = Describe("HaveNoRegressionFrom", func() {
 		Expect(m.FailureMessage(candidate)).To(HavePrefix(
 			"Expected no regression from the baseline, but 1 of 1 compared statistics regressed (positive change is worse):\n" +
 				"    attainment: baseline 0.9200, candidate 0.8600, change +6.00 pt (interval [+3.19 pt, +8.81 pt], tolerance 2 pt): regression\n" +
-				"rounds: baseline 3, candidate 3\nmethod: paired t-interval"))
+				"rounds: baseline 3, candidate 3\nmethod: Hartung–Knapp random-effects interval"))
 	})
 
 	It("passes when the interval stays within the tolerance", func() {
@@ -54,8 +54,15 @@ var _ = Describe("HaveNoRegressionFrom", func() {
 		Expect(m.FailureMessage(candidate)).To(MatchRegexp(`^` + regexp.QuoteMeta(
 			"Expected no regression from the baseline, but the verdict is inconclusive: the evidence neither shows a regression nor rules one out (positive change is worse; call AllowInconclusive to let this pass):\n"+
 				"    attainment: baseline 0.9200, candidate 0.8600, change +6.00 pt (interval [+3.19 pt, +8.81 pt], tolerance 7 pt): inconclusive; about ") +
-			`\d+ more rounds would decide it with probability 80%, allowing for the uncertainty of the change and the noise measured so far`))
+			`\d+ requests a round \(these rounds have \d+\) would decide it with probability 80% at 3 rounds`))
 		Expect(candidate).To(matchers.HaveNoRegressionFrom(baseline, tol).AllowInconclusive())
+	})
+
+	It("tells how to let an inconclusive verdict pass in the caller's own terms", func() {
+		m := matchers.HaveNoRegressionFrom(baseline, compare.Tolerance{Name: "attainment", Value: 0.07}).
+			InconclusiveAdvice("set inconclusive: pass in the baseline section")
+		Expect(m.FailureMessage(candidate)).To(ContainSubstring("(positive change is worse; set inconclusive: pass in the baseline section to let this pass):"))
+		Expect(m.FailureMessage(candidate)).NotTo(ContainSubstring("AllowInconclusive"))
 	})
 
 	It("fails on one round per side, which is advisory, even when inconclusive is allowed", func() {

@@ -3,6 +3,7 @@ package suites
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -20,10 +21,20 @@ type BaselineSpec struct {
 	Engine *EngineSpec
 	// BaseURL and Model name a running baseline server instead.
 	BaseURL, Model string
-	// Rounds is the number of rounds per load point (default
-	// ab.DefaultRounds, 4). One round gives an advisory result, which
+	// Rounds is the number of rounds per load point, or ab.RoundsAuto (0,
+	// `rounds: auto`, the default) to run rounds until every deciding
+	// statistic is decided. One round gives an advisory result, which
 	// fails its specs.
 	Rounds int
+	// MaxRounds bounds rounds: auto (max_rounds:, default
+	// ab.DefaultMaxRounds, at least ab.FirstLookRounds).
+	MaxRounds int
+	// MaxDuration, when above 0, bounds rounds: auto's wall time
+	// (max_duration:).
+	MaxDuration time.Duration
+	// Decide names the deciding statistics (decide:); nil means
+	// compare's default.
+	Decide []string
 	// Inconclusive is what an inconclusive comparison does to its spec:
 	// "fail" (the default) or "pass".
 	Inconclusive string
@@ -45,11 +56,11 @@ func (d *decoder) baseline(m *mapping, c *Contract) {
 	if n == nil {
 		return
 	}
-	b := d.mapping(n, "baseline", "engine", "base_url", "model", "rounds", "confidence", "tolerances", "inconclusive", "reuse_engines")
+	b := d.mapping(n, "baseline", "engine", "base_url", "model", "rounds", "max_rounds", "max_duration", "decide", "confidence", "tolerances", "inconclusive", "reuse_engines")
 	if b == nil {
 		return
 	}
-	spec := &BaselineSpec{Rounds: ab.DefaultRounds, Confidence: 0.95, Inconclusive: InconclusiveFail}
+	spec := &BaselineSpec{Rounds: ab.RoundsAuto, MaxRounds: ab.DefaultMaxRounds, Confidence: 0.95, Inconclusive: InconclusiveFail}
 	switch {
 	case b.has("engine") && b.has("base_url"):
 		d.errorf(b.get("base_url"), "baseline.base_url", "give either engine or base_url, not both")
@@ -66,9 +77,7 @@ func (d *decoder) baseline(m *mapping, c *Contract) {
 	default:
 		d.errorf(b.node, "baseline.engine", "required: give the baseline engine to start or the base_url of a running baseline server")
 	}
-	if b.has("rounds") {
-		spec.Rounds = d.integer(b, "rounds", 1)
-	}
+	d.baselineRounds(b, spec)
 	if f := d.fraction(b, "confidence"); f != nil {
 		if *f <= 0 || *f >= 1 {
 			d.errorf(b.get("confidence"), "baseline.confidence", "want a value in (0, 1), got %v", *f)
@@ -84,7 +93,48 @@ func (d *decoder) baseline(m *mapping, c *Contract) {
 	}
 	spec.ReuseEngines = d.boolean(b, "reuse_engines", false)
 	spec.Tolerances = d.tolerances(b)
+	d.baselineDecide(b, spec)
 	c.Baseline = spec
+}
+
+// baselineRounds reads rounds (auto or a number), max_rounds and
+// max_duration.
+func (d *decoder) baselineRounds(b *mapping, spec *BaselineSpec) {
+	if n := b.get("rounds"); n != nil && resolve(n).Kind == yaml.ScalarNode && resolve(n).Value == "auto" {
+		spec.Rounds = ab.RoundsAuto
+	} else if n != nil {
+		spec.Rounds = d.integer(b, "rounds", 1)
+	}
+	if b.has("max_rounds") {
+		spec.MaxRounds = d.integer(b, "max_rounds", 1)
+		if spec.Rounds == ab.RoundsAuto && spec.MaxRounds < ab.FirstLookRounds {
+			d.errorf(b.get("max_rounds"), "baseline.max_rounds", "want at least %d with rounds: auto (its first look is after %d rounds), got %d", ab.FirstLookRounds, ab.FirstLookRounds, spec.MaxRounds)
+		}
+	}
+	if b.has("max_duration") {
+		spec.MaxDuration = d.duration(b, "max_duration")
+	}
+}
+
+// baselineDecide reads decide: a list of compared statistics.
+func (d *decoder) baselineDecide(b *mapping, spec *BaselineSpec) {
+	if !b.has("decide") {
+		return
+	}
+	names := d.strings(b, "decide")
+	if len(names) == 0 {
+		d.errorf(b.get("decide"), "baseline.decide", "empty: name at least one compared statistic, or leave the field out for the defaults")
+		return
+	}
+	if _, err := compare.ParseDecide(strings.Join(names, ",")); err != nil {
+		d.errorf(b.get("decide"), "baseline.decide", "%v", err)
+		return
+	}
+	if err := compare.CheckOptions(compare.Options{Tolerances: spec.Tolerances, Decide: names}, ""); err != nil {
+		d.errorf(b.get("decide"), "baseline.decide", "%v", err)
+		return
+	}
+	spec.Decide = names
 }
 
 // The values of baseline.inconclusive.

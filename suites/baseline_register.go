@@ -65,9 +65,10 @@ func (c *Contract) runABPoint(ctx context.Context, p LoadPoint, candidate, basel
 	}
 	dir := filepath.Join(c.ArtifactsRoot(), dirName(c.Name), time.Now().UTC().Format("20060102T150405.000Z")+"-"+p.Dir+"-ab")
 	cfg := ab.Config{
-		Baseline: base, Candidate: cand, Rounds: c.Baseline.Rounds, OutputDir: dir,
+		Baseline: base, Candidate: cand, Rounds: c.Baseline.Rounds, MaxRounds: c.Baseline.MaxRounds,
+		MaxDuration: c.Baseline.MaxDuration, OutputDir: dir,
 		Options: compare.Options{Confidence: c.Baseline.Confidence, Tolerances: c.Baseline.baselineTolerances(),
-			AllowInconclusive: c.Baseline.Inconclusive == InconclusivePass},
+			Decide: c.Baseline.Decide, AllowInconclusive: c.Baseline.Inconclusive == InconclusivePass},
 	}
 	if c.freshEngines() {
 		cfg.StartEngine = (&abEngineStarter{c: c, log: log, dir: dir}).start
@@ -143,7 +144,7 @@ func (c *Contract) baselineLocation() types.CodeLocation { return c.Location("ba
 // abBudget bounds one load point's rounds, with room for starting and
 // stopping an engine per run, in case they are fresh.
 func (c *Contract) abBudget(p LoadPoint) time.Duration {
-	return time.Duration(2*c.Baseline.Rounds) * (c.RunBudget(p) + c.startupBudget() + 2*time.Minute)
+	return time.Duration(2*c.Baseline.maxRounds()) * (c.RunBudget(p) + c.startupBudget() + 2*time.Minute)
 }
 
 // runPoint runs load point p's rounds and keeps each side's reports for
@@ -153,7 +154,7 @@ func (r *abRun) runPoint(ctx context.Context, p LoadPoint) (*ab.Result, string, 
 	if r.fresh {
 		engines = "a fresh engine per run"
 	}
-	fmt.Fprintf(r.log, "servebench: running %s, %s: %d rounds against %s\n", r.c.Name, p.Name, r.c.Baseline.Rounds, engines)
+	fmt.Fprintf(r.log, "servebench: running %s, %s: %s against %s\n", r.c.Name, p.Name, r.c.Baseline.roundsText(), engines)
 	res, dir, err := r.c.runABPoint(ctx, p, r.target, r.baseline, r.log)
 	if res != nil {
 		for _, rep := range res.Baseline {
@@ -330,5 +331,22 @@ func (b *BaselineSpec) matcher() matchers.RegressionMatcher {
 	if b.Inconclusive == InconclusivePass {
 		return matchers.HaveNoRegression().AllowInconclusive()
 	}
-	return matchers.HaveNoRegression()
+	return matchers.HaveNoRegression().InconclusiveAdvice("set inconclusive: pass in the baseline section")
+}
+
+// maxRounds is the most rounds a side can run: the fixed rounds, or
+// MaxRounds with rounds: auto.
+func (b *BaselineSpec) maxRounds() int {
+	if b.Rounds == ab.RoundsAuto {
+		return max(b.MaxRounds, ab.FirstLookRounds)
+	}
+	return b.Rounds
+}
+
+// roundsText says how many rounds a load point runs.
+func (b *BaselineSpec) roundsText() string {
+	if b.Rounds == ab.RoundsAuto {
+		return fmt.Sprintf("rounds until decided (at most %d)", b.maxRounds())
+	}
+	return fmt.Sprintf("%d rounds", b.Rounds)
 }

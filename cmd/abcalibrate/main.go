@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -36,12 +37,13 @@ func main() {
 
 // settings are the calibration's parameters.
 type settings struct {
-	reps, first, rounds, count, promptTokens, outputTokens, warmup, maxExtra int
-	lagTolerance                                                             time.Duration
-	rate, timeScale, confidence, slowdown, runNoise                          float64
-	experiments, out                                                         string
-	baseStep                                                                 time.Duration
-	tolerances                                                               []compare.Tolerance
+	reps, first, rounds, maxRounds, count, promptTokens, outputTokens, warmup, maxExtra int
+	lagTolerance                                                                        time.Duration
+	rate, timeScale, confidence, slowdown, runNoise                                     float64
+	experiments, out                                                                    string
+	baseStep                                                                            time.Duration
+	tolerances                                                                          []compare.Tolerance
+	decide                                                                              []string
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -50,7 +52,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var s settings
 	fs.IntVar(&s.reps, "reps", 30, "repetitions of each experiment")
 	fs.IntVar(&s.first, "first", 1, "number of the first repetition; repetition n seeds its arrivals and engines from n, so batches with different -first are independent")
-	fs.IntVar(&s.rounds, "rounds", ab.DefaultRounds, "rounds per A/B qualification")
+	roundsText := fs.String("rounds", "auto", "rounds per A/B qualification: auto (until decided, as ab's default) or a fixed number")
+	fs.IntVar(&s.maxRounds, "max-rounds", ab.DefaultMaxRounds, "with -rounds auto: the most rounds a side")
 	fs.IntVar(&s.count, "count", 150, "requests per run")
 	fs.IntVar(&s.promptTokens, "prompt-tokens", 256, "prompt length of every row")
 	fs.IntVar(&s.outputTokens, "output-tokens", 64, "forced output length of every row")
@@ -64,15 +67,30 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&s.slowdown, "slowdown", 0, "the candidate's decode-step factor for the experiments that slow it (e.g. 1.07 runs morerounds at 7 % slower; 0 keeps each experiment's own)")
 	fs.Float64Var(&s.runNoise, "run-noise", 0, "run-to-run noise: every run's decode step is multiplied by exp(σ·Z), Z standard normal seeded by the run's position, so σ 0.035 is about 3.5 % per run (0: none beyond the machine's own)")
 	fs.StringVar(&s.experiments, "experiments", "aa,tpot10,attainment3,errors2", "experiments to run, comma separated: "+experimentNames())
-	tols := fs.String("tolerances", "", "statistics to compare, NAME=VALUE comma separated (default: compare's defaults and e2e_p99.9=5%)")
+	tols := fs.String("tolerances", "", "statistics to compare, NAME=VALUE comma separated (default: compare's defaults, deciding by compare.DefaultDecide)")
+	decide := fs.String("decide", "", "deciding statistics, comma separated (default: compare's)")
 	fs.StringVar(&s.out, "out", "", "JSONL file receiving every repetition's comparison (optional)")
 	if err := fs.Parse(args); err != nil {
 		return 1
+	}
+	if *roundsText != "auto" {
+		n, err := strconv.Atoi(*roundsText)
+		if err != nil || n < 1 {
+			fmt.Fprintf(stderr, "abcalibrate: -rounds: want auto or a whole number of at least 1, got %q\n", *roundsText)
+			return 1
+		}
+		s.rounds = n
 	}
 	var err error
 	if s.tolerances, err = parseTolerances(*tols); err != nil {
 		fmt.Fprintf(stderr, "abcalibrate: -tolerances: %v\n", err)
 		return 1
+	}
+	if *decide != "" {
+		if s.decide, err = compare.ParseDecide(*decide); err != nil {
+			fmt.Fprintf(stderr, "abcalibrate: -decide: %v\n", err)
+			return 1
+		}
 	}
 	w, err := workload(s)
 	if err != nil {
@@ -89,8 +107,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		defer f.Close()
 		out = f
 	}
-	fmt.Fprintf(stdout, "abcalibrate: %d repetitions per experiment, %d rounds × %d requests per side, Poisson %.4g rps, simulated engine time scale %g, step base %v, %d-token prompts, %d forced output tokens, %d warmup requests, schedule-lag tolerance %v, confidence %g, run-to-run noise σ %g, %d compared statistics\n",
-		s.reps, s.rounds, s.count, s.rate, s.timeScale, s.baseStep, s.promptTokens, s.outputTokens, s.warmup, s.lagTolerance, s.confidence, s.runNoise, len(s.tolerances))
+	fmt.Fprintf(stdout, "abcalibrate: %d repetitions per experiment, rounds %s (at most %d with auto) × %d requests per side, Poisson %.4g rps, simulated engine time scale %g, step base %v, %d-token prompts, %d forced output tokens, %d warmup requests, schedule-lag tolerance %v, confidence %g, run-to-run noise σ %g, %d compared statistics\n",
+		s.reps, *roundsText, s.maxRounds, s.count, s.rate, s.timeScale, s.baseStep, s.promptTokens, s.outputTokens, s.warmup, s.lagTolerance, s.confidence, s.runNoise, max(len(s.tolerances), len(compare.DefaultTolerances())))
 	total := time.Now()
 	for _, name := range strings.Split(s.experiments, ",") {
 		e, ok := experiments[name]
@@ -111,11 +129,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// parseTolerances reads NAME=VALUE,…; empty gives the defaults and
-// e2e_p99.9 at 5 %.
+// parseTolerances reads NAME=VALUE,…; empty gives nil, compare's
+// defaults.
 func parseTolerances(list string) ([]compare.Tolerance, error) {
 	if list == "" {
-		return append(compare.DefaultTolerances(), compare.Tolerance{Name: "e2e_p99.9", Value: 0.05}), nil
+		return nil, nil
 	}
 	var out []compare.Tolerance
 	for _, item := range strings.Split(list, ",") {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -23,7 +24,9 @@ import (
 func (e experiment) run(ctx context.Context, s settings, w *schedule.Workload, out io.Writer, log io.Writer) (tally, error) {
 	t := newTally()
 	for rep := s.first; rep < s.first+s.reps; rep++ {
+		began := time.Now()
 		c, refused, err := repetition(ctx, s, w, e, rep, s.rounds)
+		took := time.Since(began)
 		if err != nil {
 			return t, fmt.Errorf("repetition %d: %w", rep, err)
 		}
@@ -34,6 +37,7 @@ func (e experiment) run(ctx context.Context, s settings, w *schedule.Workload, o
 		}
 		hit := e.hit != nil && e.hit(c)
 		t.add(c, hit)
+		t.addCost(c, took)
 		if e.moreRounds {
 			if err := e.checkAdvice(ctx, s, w, rep, c, &t, log); err != nil {
 				return t, fmt.Errorf("repetition %d: %w", rep, err)
@@ -41,7 +45,7 @@ func (e experiment) run(ctx context.Context, s settings, w *schedule.Workload, o
 		}
 		line, _ := json.Marshal(map[string]any{"experiment": e.name, "repetition": rep, "comparison": c})
 		fmt.Fprintf(out, "%s\n", line)
-		fmt.Fprintf(log, "%s #%d: %s (counted: %v, valid load: %v)\n", e.name, rep, c.Verdict, hit, c.Valid)
+		fmt.Fprintf(log, "%s #%d: %s (counted: %v, valid load: %v, %s, %v)\n", e.name, rep, c.Verdict, hit, c.Valid, stoppingText(c), took.Round(time.Second))
 	}
 	return t, nil
 }
@@ -75,6 +79,14 @@ func (e experiment) checkAdvice(ctx context.Context, s settings, w *schedule.Wor
 		return nil
 	}
 	return nil
+}
+
+// stoppingText says how a repetition stopped.
+func stoppingText(c *compare.Comparison) string {
+	if c.Stopping == nil {
+		return "no stopping record"
+	}
+	return c.Stopping.Describe()
 }
 
 // noiseText prints a measured run-to-run noise, or "unmeasured".
@@ -116,8 +128,8 @@ func repetition(ctx context.Context, s settings, w *schedule.Workload, e experim
 	}
 	starts := 0
 	cfg := ab.Config{
-		Baseline: side, Candidate: side, Rounds: rounds, OutputDir: dir,
-		Options: compare.Options{Confidence: s.confidence, Tolerances: s.tolerances},
+		Baseline: side, Candidate: side, Rounds: rounds, MaxRounds: s.maxRounds, OutputDir: dir,
+		Options: compare.Options{Confidence: s.confidence, Tolerances: s.tolerances, Decide: s.decide},
 		StartEngine: func(ctx context.Context, sd compare.Side, rc *servebench.RunConfig) (func(), error) {
 			starts++
 			ec := simengine.DefaultConfig()
@@ -138,7 +150,7 @@ func repetition(ctx context.Context, s settings, w *schedule.Workload, e experim
 		},
 	}
 	res, err := ab.Run(ctx, cfg)
-	if err != nil && res != nil && len(res.Order) == 2*rounds {
+	if err != nil && res != nil && len(res.Baseline) == len(res.Candidate) && len(res.Order) > 0 && !errors.Is(err, ab.ErrInterrupted) {
 		return nil, err.Error(), nil // every run finished: the comparison itself was refused
 	}
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"time"
 
@@ -25,6 +26,26 @@ type tally struct {
 	// rounds advised.
 	advised, decided, extra int
 	after                   map[compare.Verdict]int
+	// rounds and walls are each valid repetition's rounds a side and
+	// wall time to its verdict.
+	rounds []float64
+	walls  []float64
+}
+
+// addCost counts one repetition's rounds a side and wall time.
+func (t *tally) addCost(c *compare.Comparison, took time.Duration) {
+	t.rounds = append(t.rounds, float64(c.Rounds.Baseline))
+	t.walls = append(t.walls, took.Seconds())
+}
+
+// medianAndP90 are the nearest-rank median and 90th percentile of xs.
+func medianAndP90(xs []float64) (float64, float64) {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	at := func(p float64) float64 {
+		return s[max(int(math.Ceil(p*float64(len(s))))-1, 0)]
+	}
+	return at(0.5), at(0.9)
 }
 
 // addAdvice counts one checked advice: extra rounds were advised for a
@@ -97,6 +118,12 @@ func (t tally) print(w io.Writer, e experiment, took time.Duration) {
 		fmt.Fprintf(w, "  all repetitions: %s\n  valid-load repetitions only: %s\n", rate(t.hits, t.reps), rate(t.validHits, t.valid))
 	}
 	fmt.Fprintf(w, "  verdicts %v; refused as bad input %d; took %v\n", t.verdicts, t.refused, took.Round(time.Second))
+	fmt.Fprintf(w, "  no_regression overall: %s\n", rate(t.verdicts[compare.NoRegression], t.reps))
+	if len(t.rounds) > 0 {
+		rm, r90 := medianAndP90(t.rounds)
+		wm, w90 := medianAndP90(t.walls)
+		fmt.Fprintf(w, "  cost: rounds a side median %g, p90 %g; wall time to a verdict median %.0f s, p90 %.0f s\n", rm, r90, wm, w90)
+	}
 	if e.slowdown != 1 || e.errorRate != 0 {
 		return
 	}

@@ -14,7 +14,7 @@ import (
 type compareFlags struct {
 	confidence                                float64
 	tolerances                                toleranceList
-	format, output                            string
+	format, output, decide                    string
 	strict, allowDifferent, allowInconclusive bool
 }
 
@@ -35,6 +35,7 @@ func (l *toleranceList) Set(s string) error {
 func (f *compareFlags) register(fs *flag.FlagSet, withOutput bool) {
 	fs.Float64Var(&f.confidence, "confidence", 0.95, "family-wise confidence: an A/A comparison reports any regression with probability at most 1 − confidence")
 	fs.Var(&f.tolerances, "tolerance", "NAME=VALUE, repeatable (e.g. ttft_p99=10% or attainment=0.02); naming any limits the comparison to the named ones")
+	fs.StringVar(&f.decide, "decide", "", "comma-separated statistics that make the verdict; the others are compared and reported informational (default: attainment,error_rate,tpot_p50,e2e_p50 with the default tolerances, else every --tolerance)")
 	fs.BoolVar(&f.strict, "strict", false, "deprecated, no effect: inconclusive exits 6 by default (see --allow-inconclusive)")
 	fs.BoolVar(&f.allowInconclusive, "allow-inconclusive", false, "exit 0 instead of 6 when the verdict is inconclusive (an advisory one-round result still exits 6)")
 	fs.BoolVar(&f.allowDifferent, "allow-different-workloads", false, "compare runs of different workloads, SLOs or schedules (hash, request count, arrival process, rate, seed); the verdict lists every difference")
@@ -53,7 +54,15 @@ func (f *compareFlags) options(fs *flag.FlagSet, stderr io.Writer) (compare.Opti
 	if setFlags(fs)["strict"] {
 		fmt.Fprintf(stderr, "%s: --strict is deprecated and changes nothing: an inconclusive verdict exits 6 by default; pass --allow-inconclusive to let it exit 0\n", fs.Name())
 	}
-	return compare.Options{Confidence: f.confidence, Tolerances: f.tolerances, AllowDifferentWorkloads: f.allowDifferent, AllowInconclusive: f.allowInconclusive}, nil
+	opts := compare.Options{Confidence: f.confidence, Tolerances: f.tolerances, AllowDifferentWorkloads: f.allowDifferent, AllowInconclusive: f.allowInconclusive}
+	if f.decide != "" {
+		d, err := compare.ParseDecide(f.decide)
+		if err != nil {
+			return opts, fmt.Errorf("--decide: %w", err)
+		}
+		opts.Decide = d
+	}
+	return opts, nil
 }
 
 func init() {

@@ -2,14 +2,35 @@ package ab
 
 import (
 	"context"
+	"time"
 
 	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/compare"
 )
 
-// DefaultRounds is the number of rounds an A/B qualification runs when
-// none is given: four, one whole ABBA cycle.
-const DefaultRounds = 4
+// RoundsAuto (Config.Rounds 0, the default) runs rounds until every
+// deciding statistic is decided: FirstLookRounds rounds in ABBA order, then
+// balanced blocks of BlockRounds rounds, each followed by a look of the
+// group-sequential procedure (compare.SequentialRule), up to MaxRounds a
+// side or MaxDuration.
+const RoundsAuto = 0
+
+// FirstLookRounds is how many rounds a side runs before the first look of
+// RoundsAuto: four, one whole ABBA cycle.
+const FirstLookRounds = 4
+
+// BlockRounds is how many rounds each later look of RoundsAuto adds: two,
+// one AB and one BA, so the sides keep the same mean position.
+const BlockRounds = 2
+
+// DefaultMaxRounds is the most rounds a side RoundsAuto runs by default.
+const DefaultMaxRounds = 20
+
+// DefaultRounds is the first look's rounds, FirstLookRounds.
+//
+// Deprecated: the default is now RoundsAuto; a fixed design names its
+// rounds.
+const DefaultRounds = FirstLookRounds
 
 // Config declares an A/B qualification: Rounds rounds, each one baseline
 // run and one candidate run of the same workload, arrival process and seed.
@@ -18,10 +39,25 @@ type Config struct {
 	// in the engine (Client, MetricsURL, Engine). Their OutputDir and RunID
 	// are ignored.
 	Baseline, Candidate servebench.RunConfig
-	// Rounds is the number of rounds (default DefaultRounds). Round K uses
-	// the arrival seed plus K − 1 on both sides. One round gives an
-	// advisory result, never a verdict.
+	// Rounds is the number of rounds of a fixed design, or RoundsAuto (0,
+	// the default) to run rounds until decided. Round K uses the arrival
+	// seed plus K − 1 on both sides. One round gives an advisory result,
+	// never a verdict.
 	Rounds int
+	// MaxRounds bounds RoundsAuto: the most rounds a side (default
+	// DefaultMaxRounds; at least FirstLookRounds).
+	MaxRounds int
+	// MaxDuration, when above 0, bounds RoundsAuto's wall time: no block
+	// starts that would likely end after it.
+	MaxDuration time.Duration
+	// SameServer, when set, says why the baseline and the candidate are
+	// one server; it is recorded on the comparison (an A/B of one server
+	// measures only its noise). Run sets it itself when both sides have
+	// the same base URL and no StartEngine.
+	SameServer string
+	// AfterLook, when set, is called after each look of RoundsAuto with
+	// its comparison and the deciding statistics still undecided.
+	AfterLook func(look int, c *compare.Comparison, undecided []string)
 	// OutputDir receives baseline/round-K and candidate/round-K run
 	// directories, compare.json, compare.txt and compare.html.
 	OutputDir string

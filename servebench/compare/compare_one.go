@@ -10,7 +10,7 @@ import (
 )
 
 // compareOne computes one statistic's change, interval and verdict.
-func (c *Comparison) compareOne(s statistic, tol float64) (MetricComparison, error) {
+func (c *Comparison) compareOne(s statistic, tol, level float64) (MetricComparison, error) {
 	mc := MetricComparison{Name: s.name, Kind: s.kind, Tolerance: tol, Unit: "ms"}
 	switch s.base {
 	case "attainment", "error_rate":
@@ -38,7 +38,7 @@ func (c *Comparison) compareOne(s statistic, tol float64) (MetricComparison, err
 			}
 		}
 	}
-	est, err := c.estimate(s, bv, cv)
+	est, err := c.estimate(s, bv, cv, level)
 	if err != nil {
 		return mc, err
 	}
@@ -61,19 +61,21 @@ func (c *Comparison) compareOne(s statistic, tol float64) (MetricComparison, err
 		mc.Verdict = NoRegression
 	default:
 		mc.Verdict = Inconclusive
-		mc.Decide = c.decideHint(est, threshold)
+		mc.Decide = c.decideHint(s, est, threshold)
 	}
 	return mc, nil
 }
 
 // estimate is the change on the working scale with its interval: from the
 // requests of one round per side; for a proportion over rounds, the
-// quasi-binomial interval; else the paired t-interval on per-round
-// differences, or Welch's with unequal round counts.
-func (c *Comparison) estimate(s statistic, bv, cv []float64) (estimate, error) {
+// quasi-binomial interval; for paired rounds whose requests give each
+// round's sampling variance, the Hartung–Knapp random-effects interval;
+// else the paired t-interval on per-round differences, or Welch's with
+// unequal round counts.
+func (c *Comparison) estimate(s statistic, bv, cv []float64, level float64) (estimate, error) {
 	switch {
 	case len(bv) == 1:
-		return c.requestLevel(s, bv[0], cv[0])
+		return c.requestLevel(s, bv[0], cv[0], level)
 	case s.base == "attainment" || s.base == "error_rate":
 		b, err := proportionCounts(s, c.baseline)
 		if err != nil {
@@ -83,15 +85,18 @@ func (c *Comparison) estimate(s statistic, bv, cv []float64) (estimate, error) {
 		if err != nil {
 			return estimate{}, fmt.Errorf("candidate %w", err)
 		}
-		return quasiBinomial(b, cand, s.lessIsWorse, c.IntervalLevel), nil
+		return quasiBinomial(b, cand, s.lessIsWorse, level), nil
 	case len(bv) == len(cv):
+		if est, ok := c.pairedRandomEffects(s, bv, cv, level); ok {
+			return est, nil
+		}
 		d := make([]float64, len(bv))
 		for i := range d {
 			d[i] = worse(s, bv[i], cv[i])
 		}
-		return pairedT(d, c.IntervalLevel), nil
+		return pairedT(d, level), nil
 	}
-	return welchT(scaled(s, bv), scaled(s, cv), c.IntervalLevel), nil
+	return welchT(scaled(s, bv), scaled(s, cv), level), nil
 }
 
 // successOnly is a latency percentile's figure over the successful
@@ -174,7 +179,7 @@ func scaled(s statistic, v []float64) []float64 {
 
 // requestLevel is the one-round interval, from the requests of the single
 // run on each side.
-func (c *Comparison) requestLevel(s statistic, bValue, cValue float64) (estimate, error) {
+func (c *Comparison) requestLevel(s statistic, bValue, cValue, level float64) (estimate, error) {
 	b, cand := c.baseline[0], c.candidate[0]
 	switch s.base {
 	case "attainment", "error_rate":
@@ -190,15 +195,15 @@ func (c *Comparison) requestLevel(s statistic, bValue, cValue float64) (estimate
 		cx, cn := ct.proportion(s)
 		if s.lessIsWorse {
 			// drop = baseline − candidate attainment
-			return newcombe(bx, bn, cx, cn, c.IntervalLevel), nil
+			return newcombe(bx, bn, cx, cn, level), nil
 		}
 		// increase = candidate − baseline error rate
-		return newcombe(cx, cn, bx, bn, c.IntervalLevel), nil
+		return newcombe(cx, cn, bx, bn, level), nil
 	case "qualified_rps":
 		if b.Qualified == 0 || cand.Qualified == 0 || !(b.HorizonMS > 0) || !(cand.HorizonMS > 0) {
 			return estimate{}, fmt.Errorf("%s: one round per side needs qualified requests and a horizon on both sides", s.name)
 		}
-		return poissonLogRatio(b.Qualified, b.HorizonMS, cand.Qualified, cand.HorizonMS, c.IntervalLevel), nil
+		return poissonLogRatio(b.Qualified, b.HorizonMS, cand.Qualified, cand.HorizonMS, level), nil
 	}
 	if !requestMetrics[s.metric] {
 		return estimate{}, fmt.Errorf("%s: %s pools gaps across requests, so one round cannot give it an interval; run two or more rounds", s.name, s.metric)
@@ -211,13 +216,13 @@ func (c *Comparison) requestLevel(s statistic, bValue, cValue float64) (estimate
 	if err != nil {
 		return estimate{}, fmt.Errorf("candidate %w", err)
 	}
-	return bootstrapLogRatio(s.name, bs, cs, s.p, b.PercentileMethod, bValue, cValue, c.IntervalLevel), nil
+	return bootstrapLogRatio(s.name, bs, cs, s.p, b.PercentileMethod, bValue, cValue, level), nil
 }
 
 // decideHint says roughly how much more evidence would likely decide an
 // inconclusive comparison, if the estimate and the spread stayed as they
 // are.
-func (c *Comparison) decideHint(est estimate, threshold float64) string {
+func (c *Comparison) decideHint(s statistic, est estimate, threshold float64) string {
 	gap := math.Abs(est.mean - threshold)
 	if gap < 1e-12 || est.halfWidthAt == nil {
 		return "the estimate sits on the tolerance: more evidence is unlikely to decide it"
@@ -230,11 +235,29 @@ func (c *Comparison) decideHint(est estimate, threshold float64) string {
 		}
 		return fmt.Sprintf("about %v× the requests per run would likely decide it; better, run 2 or more rounds, since request-level intervals are blind to run-to-run variance", f)
 	}
+	if s.base == "attainment" || s.base == "error_rate" {
+		return c.requestsHint(est, threshold)
+	}
 	if extra, ok := roundsToDecide(est, threshold, float64(c.Rounds.Baseline), maxAdvisedRounds); ok {
 		return fmt.Sprintf("about %d more %s would decide it with probability %.0f%%, allowing for the uncertainty of the change and the noise measured so far",
 			extra, plural(extra, "round", "rounds"), 100*decidePower)
 	}
 	return fmt.Sprintf("more than %d more rounds would be needed: the estimate is too close to the tolerance", maxAdvisedRounds)
+}
+
+// requestsHint advises a proportion's cheaper lever: its interval pools
+// every request, so more requests a round narrow it as more rounds do,
+// at no cost in rounds; it names the requests a round that would decide
+// it with probability decidePower at these rounds.
+func (c *Comparison) requestsHint(est estimate, threshold float64) string {
+	n := offered(c.baseline) / max(c.Rounds.Baseline, 1)
+	for f := 1.05; f <= 1000; f *= 1.05 {
+		if decideProbabilityPredictive(est, threshold, f) >= decidePower {
+			return fmt.Sprintf("about %d requests a round (these rounds have %d) would decide it with probability %.0f%% at %d rounds: for a proportion more requests a round are the cheaper lever, not more rounds",
+				int(math.Ceil(float64(n)*f)), n, 100*decidePower, c.Rounds.Baseline)
+		}
+	}
+	return "the estimate is too close to the tolerance for more requests to decide it"
 }
 
 // maxAdvisedRounds is the most extra rounds the advice names.

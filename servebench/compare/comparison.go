@@ -29,7 +29,8 @@ const (
 	Advisory Verdict = "advisory"
 	// InsufficientData: a percentile with fewer than five observations
 	// beyond it, pooled over a side's rounds; no interval is given. It is
-	// not a verdict: the whole comparison is then inconclusive at best.
+	// not a verdict: the whole comparison is then inconclusive at best
+	// when the statistic decides.
 	InsufficientData Verdict = "insufficient_data"
 )
 
@@ -50,6 +51,17 @@ type Options struct {
 	// AllowInconclusive makes an inconclusive verdict exit 0 instead of 6.
 	// It does not pass an advisory (one-round) result.
 	AllowInconclusive bool
+	// Decide names the statistics that make the verdict; each must be
+	// compared. The others are compared and reported with the verdict
+	// Informational, outside the family correction. Nil means
+	// DefaultDecide with the default tolerances, and every named
+	// statistic otherwise.
+	Decide []string
+	// Look, when set, makes this comparison one look of a
+	// group-sequential procedure (see SequentialRule): its deciding
+	// intervals spend only this look's share of 1 − Confidence, and the
+	// statistics decided at earlier looks keep their verdicts.
+	Look *Look
 }
 
 // Comparison is the verdict on a candidate against a baseline.
@@ -65,9 +77,17 @@ type Comparison struct {
 	AllowInconclusive bool `json:"allow_inconclusive,omitempty"`
 	// Confidence is the family-wise confidence.
 	Confidence float64 `json:"confidence"`
-	// IntervalLevel is the two-sided level of each interval after the
-	// Bonferroni correction: 1 − 2(1 − Confidence)/k.
+	// IntervalLevel is the two-sided level of each deciding interval
+	// after the Bonferroni correction: 1 − 2α/k over the k deciding
+	// statistics, α being 1 − Confidence, or this look's share of it in a
+	// sequential procedure.
 	IntervalLevel float64 `json:"interval_level"`
+	// Stopping says how a sequential A/B qualification ended; nil for
+	// runs compared from disk.
+	Stopping *Stopping `json:"stopping,omitempty"`
+	// SameServer is set when both sides measured one server: an A/B of
+	// one server measures only its noise.
+	SameServer string `json:"same_server,omitempty"`
 	// Method says where the intervals come from.
 	Method string `json:"method"`
 	// Family says how the comparisons are controlled together.
@@ -139,9 +159,17 @@ type MetricComparison struct {
 	Tolerance float64 `json:"tolerance"`
 	Verdict   Verdict `json:"verdict"`
 	// Leaning is what the interval says when the verdict is Advisory (one
-	// round per side): regression, no_regression or inconclusive, not a
+	// round per side) or Informational (outside the deciding set):
+	// regression, no_regression, inconclusive or insufficient_data, not a
 	// verdict.
 	Leaning Verdict `json:"leaning,omitempty"`
+	// IntervalLevel is the two-sided level of this interval: the
+	// family's for a deciding statistic, 1 − 2(1 − confidence) for an
+	// informational one.
+	IntervalLevel float64 `json:"interval_level"`
+	// Look is the look of a sequential procedure at which this
+	// statistic was decided (0 outside one).
+	Look int `json:"look,omitempty"`
 	// Noise is the run-to-run standard deviation of one round's statistic,
 	// pooled over both sides, on the Change scale (nil with one round per
 	// side, where it cannot be measured).
@@ -214,23 +242,24 @@ func Reports(baseline, candidate []*report.Report, opts Options) (*Comparison, e
 		return nil, err
 	}
 	c.BaselineRuns, c.CandidateRuns = c.refs("baseline", baseline), c.refs("candidate", candidate)
-	c.describeMethod(len(tols))
+	deciding, err := decidingSet(opts, tols)
+	if err != nil {
+		return nil, fmt.Errorf("compare: %w", err)
+	}
+	alpha := 1 - c.Confidence
+	if opts.Look != nil {
+		alpha = opts.Look.alphaAt(alpha, min(nb, nc))
+	}
+	c.describeMethod(len(deciding), len(tols), alpha, opts.Look)
 	if n := offered(baseline); n > 0 && succeeded(baseline) == 0 {
 		c.Valid, c.Verdict = false, Inconclusive
 		c.InvalidRuns = append(c.InvalidRuns, fmt.Sprintf("baseline: every one of its %d offered requests failed: a baseline that served nothing cannot be evidence", n))
 		return c, nil
 	}
 	for _, t := range tols {
-		s, err := statisticFor(t.Name)
+		mc, err := c.compareNamed(t, deciding[t.Name], opts.Look)
 		if err != nil {
-			return nil, fmt.Errorf("compare: %w", err)
-		}
-		mc, err := c.compareOne(s, t.Value)
-		if err != nil {
-			return nil, fmt.Errorf("compare: %w", err)
-		}
-		if c.BlindToRunVariance {
-			mc.Leaning, mc.Verdict = mc.Verdict, Advisory
+			return nil, err
 		}
 		c.Comparisons = append(c.Comparisons, mc)
 	}
@@ -262,20 +291,58 @@ func checkOptions(opts *Options, endpoint record.Endpoint) ([]Tolerance, error) 
 	return tols, nil
 }
 
+// compareNamed compares one named statistic: a deciding one at the
+// family's level (or with the verdict an earlier look gave it), an
+// informational one at the unadjusted level.
+func (c *Comparison) compareNamed(t Tolerance, deciding bool, look *Look) (MetricComparison, error) {
+	if m, ok := look.decidedEarlier(t.Name); ok && deciding {
+		return m, nil
+	}
+	s, err := statisticFor(t.Name)
+	if err != nil {
+		return MetricComparison{}, fmt.Errorf("compare: %w", err)
+	}
+	level := c.IntervalLevel
+	if !deciding {
+		level = math.Max(1-2*(1-c.Confidence), 0.5)
+	}
+	mc, err := c.compareOne(s, t.Value, level)
+	if err != nil {
+		return mc, fmt.Errorf("compare: %w", err)
+	}
+	mc.IntervalLevel = level
+	switch {
+	case c.BlindToRunVariance:
+		mc.Leaning, mc.Verdict = mc.Verdict, Advisory
+	case !deciding:
+		mc.Leaning, mc.Verdict = mc.Verdict, Informational
+	case look != nil && (mc.Verdict == Regression || mc.Verdict == NoRegression):
+		mc.Look = look.Number
+	}
+	return mc, nil
+}
+
 // describeMethod sets the interval level, the family and the method for k
-// comparisons.
-func (c *Comparison) describeMethod(k int) {
+// deciding comparisons that spend alpha.
+func (c *Comparison) describeMethod(k, total int, alpha float64, look *Look) {
 	nb, nc := c.Rounds.Baseline, c.Rounds.Candidate
-	c.IntervalLevel = 1 - 2*(1-c.Confidence)/float64(k)
-	c.Family = fmt.Sprintf("Bonferroni over %d comparisons: each interval is two-sided at %.4g%%, so each end is a one-sided bound at %.4g%%; a regression needs the lower end beyond the tolerance, so an A/A comparison reports any regression with probability at most %.4g",
-		k, 100*c.IntervalLevel, 100*(1-(1-c.Confidence)/float64(k)), 1-c.Confidence)
+	c.IntervalLevel = 1 - 2*alpha/float64(k)
+	c.Family = fmt.Sprintf("Bonferroni over the %d deciding %s: each interval is two-sided at %.4g%%, so each end is a one-sided bound at %.4g%%; a regression needs the lower end beyond the tolerance, so an A/A comparison reports any regression with probability at most %.4g",
+		k, plural(k, "comparison", "comparisons"), 100*c.IntervalLevel, 100*(1-alpha/float64(k)), alpha)
+	if look != nil {
+		c.Family += fmt.Sprintf(" at this look (look %d; %s has spent %.4g of the procedure's %.4g by %d of at most %d rounds a side)",
+			look.Number, SequentialRule, SpentAlpha(1-c.Confidence, float64(min(nb, nc))/float64(look.MaxRounds)), 1-c.Confidence, min(nb, nc), look.MaxRounds)
+	}
+	if total > k {
+		c.Family += fmt.Sprintf("; the %d informational statistics are outside the family, each at the unadjusted level", total-k)
+	}
 	switch {
 	case nb == 1:
 		c.BlindToRunVariance = true
 		c.Family += " only if runs did not vary from one to the next, which one round per side cannot check: the result is advisory"
 		c.Method = "request-level intervals from one round per side (blind to run-to-run variance): seeded bootstrap of the percentile, Newcombe's score interval for attainment and error rate, Poisson counts for qualified_rps"
 	case nb == nc:
-		c.Method = fmt.Sprintf("paired t-interval on the per-round differences over %d rounds (log ratios for relative comparisons)", nb)
+		c.Method = fmt.Sprintf("Hartung–Knapp random-effects interval on the per-round differences over %d rounds (log ratios for relative comparisons): each round weighs 1/(its own sampling variance, from its requests' order statistics, + the between-round variance, DerSimonian–Laird), Student's t on rounds − 1 degrees of freedom, the variance never below what the pooled requests allow; where a round gives no sampling variance (pooled gaps), the paired t-interval", nb)
 	default:
 		c.Method = fmt.Sprintf("Welch t-interval between the rounds of each side (%d baseline, %d candidate; log values for relative comparisons)", nb, nc)
 	}
@@ -301,6 +368,7 @@ func (c *Comparison) overallVerdict() Verdict {
 		switch {
 		case m.Verdict == Regression:
 			return Regression
+		case m.Verdict == Informational:
 		case m.Verdict != NoRegression:
 			v = Inconclusive
 		}

@@ -93,10 +93,14 @@ func TestPlugInDecideProbabilityByHand(t *testing.T) {
 	near(t, "P(decide) at 33 rounds", decideProbability(est, 0.07, 33.0/3), 0.7989, 5e-4)
 }
 
-// The advice allows for the uncertainty of a noise measured from three
-// rounds, so it names more rounds than the plug-in answer of 31 above, and
-// exactly the fewest at which its own decide probability reaches 80 %.
-func TestInconclusiveSaysHowManyMoreRounds(t *testing.T) {
+// For a proportion the advice names the cheaper lever, requests a round:
+// the quasi-binomial interval pools every request, so the evidence scales
+// with requests a round as with rounds. It names the fewest requests (in
+// steps of 5 %) at which its decide probability reaches 80 %: the plug-in
+// answer above needs 34/3 times the evidence, about 11,300 requests a
+// round of these 3 rounds; the predictive one allows for the noise's
+// uncertainty and needs a little more.
+func TestInconclusiveProportionNamesRequestsARound(t *testing.T) {
 	base := []*report.Report{attainmentReport(900, 1000), attainmentReport(920, 1000), attainmentReport(940, 1000)}
 	cand := []*report.Report{attainmentReport(850, 1000), attainmentReport(860, 1000), attainmentReport(870, 1000)}
 	c, err := Reports(base, cand, Options{Tolerances: []Tolerance{{"attainment", 0.07}}})
@@ -104,22 +108,22 @@ func TestInconclusiveSaysHowManyMoreRounds(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := c.Comparisons[0].Decide
-	var n int
-	if _, err := fmt.Sscanf(got, "about %d more rounds would decide it with probability 80%%, allowing for the uncertainty of the change and the noise measured so far", &n); err != nil ||
-		!strings.HasSuffix(got, "allowing for the uncertainty of the change and the noise measured so far") {
+	var n, have, rounds int
+	if _, err := fmt.Sscanf(got, "about %d requests a round (these rounds have %d) would decide it with probability 80%% at %d rounds", &n, &have, &rounds); err != nil ||
+		have != 1000 || rounds != 3 || !strings.HasSuffix(got, "for a proportion more requests a round are the cheaper lever, not more rounds") {
 		t.Fatalf("decide = %q", got)
 	}
-	if n <= 31 {
-		t.Errorf("advised %d more rounds, want more than the plug-in's 31", n)
+	if n <= 11300 {
+		t.Errorf("advised %d requests a round, want more than the plug-in's 34/3 × 1000", n)
 	}
 	est := quasiBinomial(counts{x: []int{900, 920, 940}, n: []int{1000, 1000, 1000}},
 		counts{x: []int{850, 860, 870}, n: []int{1000, 1000, 1000}}, true, c.IntervalLevel)
 	thr := 0.07
-	if p := decideProbabilityPredictive(est, thr, float64(3+n)/3); p < decidePower {
-		t.Errorf("at %d more rounds the decide probability is %.3f, below %.2f", n, p, decidePower)
+	if p := decideProbabilityPredictive(est, thr, float64(n)/1000); p < decidePower {
+		t.Errorf("at %d requests a round the decide probability is %.3f, below %.2f", n, p, decidePower)
 	}
-	if p := decideProbabilityPredictive(est, thr, float64(3+n-1)/3); p >= decidePower {
-		t.Errorf("at %d more rounds the decide probability is already %.3f", n-1, p)
+	if p := decideProbabilityPredictive(est, thr, float64(n)/1000/1.06); p >= decidePower {
+		t.Errorf("at %.0f requests a round the decide probability is already %.3f", float64(n)/1.06, p)
 	}
 }
 
@@ -192,8 +196,10 @@ func TestDefaultFamilyIsBonferroni(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	near(t, "interval level", c.IntervalLevel, 1-0.1/8, 1e-12)
-	if len(c.Comparisons) != 8 || !strings.HasPrefix(c.Family, "Bonferroni over 8 comparisons") {
+	// Eight statistics are compared; the four of DefaultDecide decide, so
+	// the family is theirs: 1 − 2·0.05/4.
+	near(t, "interval level", c.IntervalLevel, 1-0.1/4, 1e-12)
+	if len(c.Comparisons) != 8 || !strings.HasPrefix(c.Family, "Bonferroni over the 4 deciding comparisons") {
 		t.Fatalf("%d comparisons, family %q", len(c.Comparisons), c.Family)
 	}
 	// Identical sides: every change is zero and its interval holds zero.

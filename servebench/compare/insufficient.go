@@ -69,7 +69,8 @@ func (c *Comparison) insufficientData(s statistic, mc *MetricComparison) bool {
 	}
 	rounds := len(c.baseline)
 	more := int(math.Ceil(float64(mc.Needed)/float64(min(nb, nc))*float64(rounds))) - rounds
-	mc.Decide = fmt.Sprintf("p%g needs at least %d observations a side, pooled over the rounds, for %d to lie beyond it; the baseline has %d and the candidate %d: about %d more %s of this size, or more requests per round, would make it judgeable",
-		s.p, mc.Needed, minBeyond, nb, nc, more, plural(more, "round", "rounds"))
+	perRound := int(math.Ceil(float64(mc.Needed) / float64(rounds)))
+	mc.Decide = fmt.Sprintf("p%g needs at least %d observations a side, pooled over the rounds, for %d to lie beyond it; the baseline has %d and the candidate %d: about %d requests a round at %d rounds, or about %d more %s of this size, would make it judgeable",
+		s.p, mc.Needed, minBeyond, nb, nc, perRound, rounds, more, plural(more, "round", "rounds"))
 	return true
 }

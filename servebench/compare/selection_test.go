@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -75,9 +76,19 @@ func TestSelectionComparesOneBreakdownValue(t *testing.T) {
 	if sql.Name != "ttft_p50[adapter=sql]" || sql.Baseline != 100 || sql.Candidate != 200 || sql.Verdict != Regression {
 		t.Errorf("sql: %s %v → %v, %s; want ttft_p50[adapter=sql] 100 → 200, regression", sql.Name, sql.Baseline, sql.Candidate, sql.Verdict)
 	}
-	if chat.Baseline != 100 || chat.Candidate != 100 || chat.Verdict != NoRegression {
-		t.Errorf("chat: %v → %v, %s; want 100 → 100, no_regression", chat.Baseline, chat.Candidate, chat.Verdict)
+	// chat's rounds are identical, but each round's median of 20 requests
+	// has its own sampling noise: its order-statistic interval runs from
+	// rank 5 (50 ms) to rank 15 (150 ms), 2√5 rank standard deviations, so
+	// the log standard error of one side's round is ln 3/(2√5) and of a
+	// round's difference √2 times that; over 4 rounds the Hartung–Knapp
+	// standard error (q = 0, raised to 1) is ln 3/√40, and with t₃ at
+	// 97.5 % (two comparisons at 95 %) the half-width is 3.18245 times it.
+	half := 3.182446305284263 * math.Log(3) / math.Sqrt(40)
+	if chat.Baseline != 100 || chat.Candidate != 100 || chat.Verdict != Inconclusive {
+		t.Errorf("chat: %v → %v, %s; want 100 → 100, inconclusive", chat.Baseline, chat.Candidate, chat.Verdict)
 	}
+	near(t, "chat interval high", chat.CIHigh, math.Expm1(half), 1e-6)
+	near(t, "chat interval low", chat.CILow, math.Expm1(-half), 1e-6)
 
 	failing := rounds(4, func() *report.Report { return adapterRound(1, 4) })
 	c, err = Reports(base, failing, Options{Tolerances: []Tolerance{

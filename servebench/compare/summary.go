@@ -33,6 +33,12 @@ func (c *Comparison) WriteSummary(w io.Writer, load string, full []string) error
 	}
 	c.writeValiditySummary(line)
 	line("rounds", "baseline %d, candidate %d", c.Rounds.Baseline, c.Rounds.Candidate)
+	if c.Stopping != nil {
+		line("stopping", "%s", c.Stopping.Describe())
+	}
+	if c.SameServer != "" {
+		line("WARNING", "%s", c.SameServer)
+	}
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "statistic\tbaseline\tcandidate\tchange (+ is worse)\tverdict")
 	for _, m := range c.Comparisons {

@@ -28,6 +28,12 @@ func (c *Comparison) WriteText(w io.Writer) error {
 		b.WriteString("inconclusive allowed to pass (--allow-inconclusive)\n")
 	}
 	fmt.Fprintf(&b, "rounds: baseline %d, candidate %d\n", c.Rounds.Baseline, c.Rounds.Candidate)
+	if c.Stopping != nil {
+		fmt.Fprintf(&b, "stopping: %s\n", c.Stopping.Describe())
+	}
+	if c.SameServer != "" {
+		fmt.Fprintf(&b, "WARNING: %s\n", c.SameServer)
+	}
 	if c.RunOrder != nil {
 		fmt.Fprintf(&b, "order: %s\n", c.RunOrder.Describe())
 	}
@@ -129,8 +135,8 @@ func (m MetricComparison) formatNoise() string {
 
 // verdictText is the verdict, with the leaning of an advisory result.
 func (m MetricComparison) verdictText() string {
-	if m.Verdict == Advisory {
-		return fmt.Sprintf("advisory (leaning %s)", m.Leaning)
+	if m.Verdict == Advisory || m.Verdict == Informational {
+		return fmt.Sprintf("%s (leaning %s)", m.Verdict, m.Leaning)
 	}
 	return string(m.Verdict)
 }
