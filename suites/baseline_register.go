@@ -73,6 +73,7 @@ func (c *Contract) runABPoint(ctx context.Context, p LoadPoint, candidate, basel
 	if c.freshEngines() {
 		cfg.StartEngine = (&abEngineStarter{c: c, log: log, dir: dir}).start
 	}
+	cfg.SameServer = c.sameServer()
 	res, err := ab.Run(ctx, cfg)
 	if err != nil {
 		return res, dir, fmt.Errorf("contract %s, %s against baseline: %w", c.Name, p.Name, err)
@@ -155,6 +156,9 @@ func (r *abRun) runPoint(ctx context.Context, p LoadPoint) (*ab.Result, string, 
 		engines = "a fresh engine per run"
 	}
 	fmt.Fprintf(r.log, "servebench: running %s, %s: %s against %s\n", r.c.Name, p.Name, r.c.Baseline.roundsText(), engines)
+	if warn := r.c.sameServer(); warn != "" {
+		fmt.Fprintf(r.log, "servebench: WARNING: %s, %s: %s\n", r.c.Name, p.Name, warn)
+	}
 	res, dir, err := r.c.runABPoint(ctx, p, r.target, r.baseline, r.log)
 	if res != nil {
 		for _, rep := range res.Baseline {
@@ -349,4 +353,20 @@ func (b *BaselineSpec) roundsText() string {
 		return fmt.Sprintf("rounds until decided (at most %d)", b.maxRounds())
 	}
 	return fmt.Sprintf("%d rounds", b.Rounds)
+}
+
+// sameServer says why the baseline and the candidate are one server: both
+// engine sections are the same and SharedEngine started it, or both name
+// the same base URL; "" otherwise.
+func (c *Contract) sameServer() string {
+	b := c.Baseline
+	switch {
+	case c.Engine != nil && b.Engine != nil && c.Engine.key() == b.Engine.key():
+		if _, shared := sharedEngineFor(c.Engine.key()); shared {
+			return "the baseline and the candidate have the same engine section, and SharedEngine started one engine for both: an A/B of one server measures only its noise"
+		}
+	case c.BaseURL != "" && c.BaseURL == b.BaseURL:
+		return "the baseline and the candidate are one server (" + c.BaseURL + "): an A/B of one server measures only its noise"
+	}
+	return ""
 }

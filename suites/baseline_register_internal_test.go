@@ -43,6 +43,32 @@ func TestFreshEnginesOnlyWhenServebenchStartsBoth(t *testing.T) {
 	}
 }
 
+// Baseline and candidate are one server when both engine sections are the
+// same and SharedEngine started it, or both name one base URL; different
+// engine sections, or the same section started fresh per run, are not.
+func TestSameServerWhenOneEngineServesBothSides(t *testing.T) {
+	spec := func(step string) *EngineSpec { return &EngineSpec{Kind: "simengine", Args: []string{"--step-base=" + step}} }
+	same := &Contract{Name: "aa", Engine: spec("8ms"), Baseline: &BaselineSpec{Engine: spec("8ms")}}
+	if w := same.sameServer(); w != "" {
+		t.Errorf("identical sections started fresh: %q", w)
+	}
+	sharedMu.Lock()
+	old := shared
+	shared = map[string]sharedEngine{same.Engine.key(): {}}
+	sharedMu.Unlock()
+	defer func() { sharedMu.Lock(); shared = old; sharedMu.Unlock() }()
+	if w := same.sameServer(); w == "" {
+		t.Error("identical sections under SharedEngine: no warning")
+	}
+	if w := (&Contract{Engine: spec("32ms"), Baseline: &BaselineSpec{Engine: spec("8ms")}}).sameServer(); w != "" {
+		t.Errorf("different sections: %q", w)
+	}
+	urls := &Contract{BaseURL: "http://127.0.0.1:9", Baseline: &BaselineSpec{BaseURL: "http://127.0.0.1:9"}}
+	if w := urls.sameServer(); w == "" {
+		t.Error("one base URL on both sides: no warning")
+	}
+}
+
 // The starter points the run at a freshly started engine and stops it.
 func TestABEngineStarterStartsAndStops(t *testing.T) {
 	c := &Contract{Name: "fresh", Engine: &EngineSpec{Kind: "simengine"}, Baseline: &BaselineSpec{Engine: &EngineSpec{Kind: "simengine"}}}
