@@ -47,7 +47,9 @@ func TestFreshEnginesOnlyWhenServebenchStartsBoth(t *testing.T) {
 // same and SharedEngine started it, or both name one base URL; different
 // engine sections, or the same section started fresh per run, are not.
 func TestSameServerWhenOneEngineServesBothSides(t *testing.T) {
-	spec := func(step string) *EngineSpec { return &EngineSpec{Kind: "simengine", Args: []string{"--step-base=" + step}} }
+	spec := func(step string) *EngineSpec {
+		return &EngineSpec{Kind: "simengine", Args: []string{"--step-base=" + step}}
+	}
 	same := &Contract{Name: "aa", Engine: spec("8ms"), Baseline: &BaselineSpec{Engine: spec("8ms")}}
 	if w := same.sameServer(); w != "" {
 		t.Errorf("identical sections started fresh: %q", w)
