@@ -27,7 +27,15 @@ func (o Objectives) declaresEnergy() bool {
 // report then carries GPUTelemetry): when its engine asks for GPUs or it
 // declares an energy objective.
 func (c *Contract) SamplesGPUs() bool {
-	return (c.Engine != nil && c.Engine.GPUs != 0) || c.Objectives.declaresEnergy()
+	if (c.Engine != nil && c.Engine.GPUs != 0) || c.Objectives.declaresEnergy() {
+		return true
+	}
+	for _, t := range c.Tiers {
+		if t.Objectives.declaresEnergy() {
+			return true
+		}
+	}
+	return false
 }
 
 // gpuSampler opens the GPU telemetry of one load point; nil when the

@@ -45,17 +45,27 @@ func (d *decoder) endpointFit(m *mapping, c *Contract) {
 		}
 		d.errorf(node, "slo."+u.Objective, "%v", err)
 	}
-	for i, p := range c.Objectives.Percentiles {
-		if !api.Defines(p.Metric) {
-			node := m.get("objectives")
-			if list := childValue(node, "percentiles"); list != nil && i < len(list.Content) {
-				node = list.Content[i]
-				if v := childValue(node, "metric"); v != nil {
-					node = v
-				}
-			}
-			d.errorf(node, fmt.Sprintf("objectives.percentiles[%d].metric", i), "metric %s is not defined by the %s endpoint (it has no first token)", p.Metric, c.Endpoint)
+	d.percentilesFit(m.get("objectives"), "objectives", c.Objectives.Percentiles, api, c.Endpoint)
+	for _, t := range c.Tiers {
+		d.percentilesFit(childValue(m.get("tiers"), t.Name), "tiers."+t.Name, t.Objectives.Percentiles, api, c.Endpoint)
+	}
+}
+
+// percentilesFit refuses the percentile objectives of the mapping node at
+// path whose metric the endpoint e does not define.
+func (d *decoder) percentilesFit(node *yaml.Node, path string, ps []PercentileObjective, api record.API, e record.Endpoint) {
+	for i, p := range ps {
+		if api.Defines(p.Metric) {
+			continue
 		}
+		at := node
+		if list := childValue(node, "percentiles"); list != nil && i < len(list.Content) {
+			at = list.Content[i]
+			if v := childValue(at, "metric"); v != nil {
+				at = v
+			}
+		}
+		d.errorf(at, fmt.Sprintf("%s.percentiles[%d].metric", path, i), "metric %s is not defined by the %s endpoint (it has no first token)", p.Metric, e)
 	}
 }
 

@@ -168,6 +168,11 @@ func TestBadTiersAreRefusedWithTheirLine(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "tiers.yaml:12:10: enforce: names tier \"complete\", but the contract declares no tiers:") {
 		t.Errorf("enforce without tiers: %v", err)
 	}
+	embeddings := strings.Replace(tierContract, "model: m\n", "model: m\nendpoint: embeddings\n", 1)
+	_, err = Parse(filepath.Join(dir, "tiers.yaml"), []byte(embeddings))
+	if err == nil || !strings.Contains(err.Error(), "tiers.yaml:19:18: tiers.complete.percentiles[0].metric: metric ttft_ms is not defined by the embeddings endpoint") {
+		t.Errorf("a tier's TTFT on embeddings: %v", err)
+	}
 	capInTier := strings.Replace(tierContract, "    attainment: 0.99\n", "    capacity: 3\n", 1)
 	_, err = Parse(filepath.Join(dir, "tiers.yaml"), []byte(capInTier))
 	if err == nil || !strings.Contains(err.Error(), "tiers.target.capacity: unknown field") {
