@@ -43,13 +43,32 @@ func (c *conversation) request(req *record.Request, later bool) *record.Request 
 	copy(sent.Messages, req.Messages)
 	k := 0
 	for i := range sent.Messages {
-		if sent.Messages[i].Role != "assistant" || k >= len(answers) {
+		if sent.Messages[i].Role != "assistant" {
 			continue
 		}
-		sent.Messages[i].SetText(answers[k])
+		if a, ok := answerFor(req.AnswerTurns, answers, k); ok {
+			sent.Messages[i].SetText(a)
+		}
 		k++
 	}
 	return &sent
+}
+
+// answerFor is the answer the k-th assistant message stands for: that of
+// turn turns[k] when the row names its turns, else of the k-th turn; false
+// when that turn's answer is not among answers.
+func answerFor(turns []int, answers []string, k int) (string, bool) {
+	j := k
+	if turns != nil {
+		if k >= len(turns) {
+			return "", false
+		}
+		j = turns[k] - 1
+	}
+	if j < 0 || j >= len(answers) {
+		return "", false
+	}
+	return answers[j], true
 }
 
 // ended takes in a turn's outcome: a failure stops the conversation, and

@@ -3,6 +3,7 @@ package servebench
 import (
 	"context"
 	"fmt"
+	"math"
 	"runtime/metrics"
 	"strconv"
 	"sync"
@@ -57,6 +58,8 @@ func newDispatcher(cfg RunConfig, s *schedule.Schedule, plan *dispatchPlan, w *r
 	d := &dispatcher{cfg: cfg, sched: s, plan: plan, w: w, windowEndMS: s.WindowMS[1]}
 	if cfg.Score.WindowMS != nil {
 		d.windowEndMS = cfg.Score.WindowMS[1]
+	} else if s.WindowCoversSessions {
+		d.windowEndMS = math.Inf(1) // the window closes after the last round
 	}
 	d.load, _ = cfg.Observer.(LoadObserver)
 	d.recorded = make([]atomic.Bool, plan.Len())

@@ -142,7 +142,9 @@ func markOutcomeWriteFailure(rep *report.Report, err error) {
 // scoreOptionsFor completes the run's score options with what the schedule
 // declares: its lag tolerance and, for a closed loop, a window that closes
 // at the users' last terminal outcome, or at the deadline of a closed loop
-// bounded by time.
+// bounded by time; for sessions replayed without a duration, a window that
+// closes no earlier than the last terminal outcome, so that every round of
+// every session is in the cohort.
 func scoreOptionsFor(cfg RunConfig, s *schedule.Schedule, lastTerminalMS float64) score.Options {
 	opts := cfg.Score
 	opts.Percentiles = append(slices.Clone(opts.Percentiles), artifactLevels(cfg.Artifacts)...)
@@ -157,6 +159,9 @@ func scoreOptionsFor(cfg RunConfig, s *schedule.Schedule, lastTerminalMS float64
 		if s.WindowMS[1] > 0 {
 			opts.WindowMS = &[2]float64{0, s.WindowMS[1]}
 		}
+	}
+	if s.WindowCoversSessions && opts.WindowMS == nil {
+		opts.WindowMS = &[2]float64{0, max(s.WindowMS[1], lastTerminalMS+0.001)}
 	}
 	return opts
 }

@@ -52,6 +52,6 @@ var _ = Describe("workload generators and imports in a contract", func() {
 		_, err = suites.Parse(inline, []byte(edit(5, "  import: {format: csv, file: x.csv}")))
 		Expect(err).To(MatchError(ContainSubstring(`workload.import: no importer for format "csv"`)))
 		_, err = suites.Parse(inline, []byte(edit(5, "  import: {format: burstgpt}")))
-		Expect(err).To(MatchError(ContainSubstring("workload.import: give format ([burstgpt images mooncake sharegpt tracelab]) and file")))
+		Expect(err).To(MatchError(ContainSubstring("workload.import: give format ([agentx burstgpt images mooncake sharegpt tracelab]) and file")))
 	})
 })

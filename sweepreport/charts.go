@@ -8,8 +8,6 @@ import (
 	"math"
 	"slices"
 
-	"github.com/servebench/servebench/servebench/capacity"
-
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -17,6 +15,7 @@ import (
 
 	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/internal/plotsvg"
+	"github.com/servebench/servebench/servebench/capacity"
 )
 
 // chart is one drawn chart with its caption.
@@ -265,12 +264,16 @@ func positiveRange(all []series, boundMS float64) (lo, hi float64, ok bool) {
 // the target, against offered rate, or against users for a user search
 // (with the bracket's ends).
 func (r Result) attainmentChart() chart {
-	users := r.Capacity.Unit == capacity.UnitUsers
+	users := r.Capacity.OfUsers()
 	x, title, xLabel := offered, "Attainment against offered rate", "offered rate (req/s, realized)"
 	if users {
 		x, title, xLabel = usersX, "Attainment against closed-loop users", "closed-loop users"
 	}
-	p := plotsvg.New(title, xLabel, "share of offered requests qualified")
+	yLabel := "share of offered requests qualified"
+	if r.Capacity.Unit == capacity.UnitAgents {
+		title, xLabel, yLabel = "Session attainment against concurrent agents", "concurrent agents (closed-loop users)", "share of judged sessions qualified"
+	}
+	p := plotsvg.New(title, xLabel, yLabel)
 	level := numfmt.Level(r.Rule.Confidence)
 	att := seriesOf("attainment", plotsvg.Palette[0], r.Rates, x, func(x Rate) *float64 { return x.Attainment })
 	wil := seriesOf("Wilson "+level+" lower bound", plotsvg.Palette[5], r.Rates, x, func(x Rate) *float64 { return x.WilsonLower })

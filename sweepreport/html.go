@@ -100,9 +100,12 @@ func levelCell(x Rate) string {
 
 // kneeText states the knee the way the text output does.
 func (r Result) kneeText() string {
-	if r.Capacity.Unit == capacity.UnitUsers {
+	if r.Capacity.OfUsers() {
 		if r.SLOConcurrencyUsers == nil {
 			return "SLO concurrency: no tested number of users passed."
+		}
+		if r.Capacity.Unit == capacity.UnitAgents {
+			return fmt.Sprintf("Agent capacity: %d agents, the most concurrent sessions whose session attainment passed.", *r.SLOConcurrencyUsers)
 		}
 		return fmt.Sprintf("SLO concurrency: %d users, the %s.", *r.SLOConcurrencyUsers, r.KneeRule)
 	}

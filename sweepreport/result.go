@@ -181,7 +181,7 @@ func FromSweep(sw *capacity.Sweep, dir string) Result {
 func selection(sw *capacity.Sweep, rule capacity.Rule) (Result, []capacity.PointVerdict) {
 	res := Result{Schema: Schema, Arrival: sw.Arrival, Rule: rule, Rates: make([]Rate, 0, len(sw.Points)),
 		Auto: sw.Auto, AutoUsers: sw.AutoUsers, Capacity: capacity.BracketOf(sw.Points, rule)}
-	if res.Capacity.Unit == capacity.UnitUsers {
+	if res.Capacity.OfUsers() {
 		sel := capacity.SelectConcurrency(sw.Points, rule)
 		res.SLOConcurrencyUsers, res.KneeRule, res.Monotonic, res.Notes = sel.Users, sel.Label, sel.Monotonic, sel.Notes
 		return res, sel.Verdicts

@@ -39,8 +39,12 @@ func (f *userSearchFlags) prepare(rf *runFlags, rates string) error {
 // printUserSearch prints a user search in the text format.
 func printUserSearch(w io.Writer, sw *capacity.Sweep) {
 	sel := sw.Concurrency
+	unit, judged := "users", "attainment"
+	if sw.Capacity != nil && sw.Capacity.Unit == capacity.UnitAgents {
+		unit, judged = "agents", "session attainment"
+	}
 	for _, v := range sel.Verdicts {
-		fmt.Fprintf(w, "%6d users  %-12s attainment %s", v.Users, v.Verdict, numfmt.OptFixed(v.Attainment, 3))
+		fmt.Fprintf(w, "%6d %-6s %-12s %s %s", v.Users, unit, v.Verdict, judged, numfmt.OptFixed(v.Attainment, 3))
 		if len(v.Reasons) > 0 {
 			fmt.Fprintf(w, "  (%s)", strings.Join(v.Reasons, "; "))
 		}
@@ -59,6 +63,18 @@ func concurrencyLines(sw *capacity.Sweep) []string {
 	lines := []string{"SLO concurrency: no tested number of users passed"}
 	if sel.Users != nil {
 		lines[0] = fmt.Sprintf("SLO concurrency: %d users (%s)", *sel.Users, sel.Label)
+	}
+	if b := sw.Capacity; b != nil && b.Unit == capacity.UnitAgents {
+		lines[0] = "agent capacity: no tested number of agents met the session attainment"
+		if sel.Users != nil {
+			lines[0] = fmt.Sprintf("agent capacity: %d agents (the most concurrent sessions whose session attainment passed)", *sel.Users)
+		}
+		if b.AgentsPerGPU != nil {
+			lines[0] += fmt.Sprintf("; %s agents per GPU", numfmt.Compact(*b.AgentsPerGPU))
+		}
+		if b.AgentsPerKW != nil {
+			lines[0] += fmt.Sprintf(", %s agents per kW", numfmt.Compact(*b.AgentsPerKW))
+		}
 	}
 	lines = append(lines, answerLine(sw))
 	for _, n := range sel.Notes {

@@ -95,3 +95,63 @@ func TestSweepUsersAutoBadInput(t *testing.T) {
 		}
 	}
 }
+
+// sessionRows is one conversation of two turns, cycled into sessions.
+const sessionRows = `{"id":"s-1","conversation":"s","turn":1,"messages":[{"role":"user","content":"plan the fix"}],"max_tokens":4,"ignore_eos":true}
+{"id":"s-2","conversation":"s","turn":2,"think_ms":10,"messages":[{"role":"user","content":"plan the fix"},{"role":"assistant","content":"x"},{"role":"user","content":"now apply it"}],"max_tokens":4,"ignore_eos":true}
+`
+
+// Over a workload of sessions, --users auto searches the most concurrent
+// agents whose session attainment meets the target: the front admits 3
+// requests at once, so 3 agents never see a refusal and 4 starting at once
+// always do (a session whose first turn is refused fails whole). The
+// search tries 1, 2 and 4, then 3: the bracket is [3, 4] agents.
+func TestSweepUsersAutoOverSessionsFindsTheAgentCapacity(t *testing.T) {
+	sim, err := simengine.Start(context.Background(), func() simengine.Config {
+		c := simengine.DefaultConfig()
+		c.TimeScale = 0.1
+		return c
+	}())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = sim.Close() })
+	var inflight atomic.Int64
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			if inflight.Add(1) > 3 {
+				inflight.Add(-1)
+				http.Error(w, "busy", http.StatusTooManyRequests)
+				return
+			}
+			defer inflight.Add(-1)
+		}
+		sim.Handler().ServeHTTP(w, r)
+	}))
+	t.Cleanup(front.Close)
+	out := t.TempDir()
+	code, stdout, stderr := runCLI("sweep", "--base-url", front.URL, "--model", "simengine-tiny", "--endpoint", "chat",
+		"--workload", writeWorkload(t, sessionRows), "--users", "auto", "--auto-max-users", "8", "--count", "8",
+		"--boundary-runs", "0", "--min-attainment", "0.99", "--think-time", "100ms", "--output", out, "--no-progress", "--skip-preflight")
+	if code != 0 {
+		t.Fatalf("exit %d, stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	data, err := os.ReadFile(filepath.Join(out, sweepreport.JSONFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res sweepreport.Result
+	if err := json.Unmarshal(data, &res); err != nil {
+		t.Fatal(err)
+	}
+	c := res.Capacity
+	// At 3 agents every one of the 8 sessions qualified: the low end pools
+	// 8 of 8 sessions, not the 16 requests.
+	if c.Unit != "agents" || c.Low == nil || c.High == nil || *c.Low != 3 || *c.High != 4 || c.LowRuns != 1 || c.LowOffered != 8 || c.LowQualified != 8 ||
+		c.AgentsPerGPU != nil || c.AgentsPerKW != nil {
+		t.Fatalf("capacity %+v\n%s", c, stdout)
+	}
+	if !strings.Contains(stdout, "agent capacity: 3 agents") || !strings.Contains(stdout, "answer: agent capacity between 3 and 4 agents; confidence in the bracket ") {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+}

@@ -15,7 +15,7 @@ import (
 )
 
 func init() {
-	register("workload", "import a trace (sharegpt, burstgpt, mooncake, images, tracelab) or generate a workload into a JSONL file and its side file", runWorkload)
+	register("workload", "import a trace (sharegpt, burstgpt, mooncake, images, tracelab, agentx) or generate a workload into a JSONL file and its side file", runWorkload)
 }
 
 // runWorkload dispatches "workload import" and "workload generate".
@@ -62,12 +62,13 @@ func runWorkloadImport(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "servebench workload import: give --output and no other argument after FILE (got %q)\n", fs.Args())
 		return 1
 	}
-	rows, meta, err := catalog.Import(format, file, params)
+	meta, n, err := catalog.ImportFile(format, file, *output, params)
 	if err != nil {
 		fmt.Fprintf(stderr, "servebench workload import: %v\n", err)
 		return 1
 	}
-	return writeWorkloadFiles(*output, rows, meta, stdout, stderr)
+	fmt.Fprintf(stdout, "%s: %d rows, sha256 %s\n%s: parameters and summary\n", *output, n, meta.WorkloadSHA256, fixtures.MetaPath(*output))
+	return 0
 }
 
 // runWorkloadGenerate is "workload generate KIND": the generator's

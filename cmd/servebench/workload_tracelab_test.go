@@ -142,3 +142,51 @@ func TestImportedTraceLabReplaysAgainstTheSimulatedEngine(t *testing.T) {
 		}
 	}
 }
+
+// Replayed without a duration, the window covers every round of every
+// session: the two sessions' second rounds, due after the last session
+// start plus one mean gap (the window of the arrivals alone), are in the
+// cohort with the first rounds.
+func TestReplayedSessionsWithoutDurationScoreEveryRound(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "agents.jsonl")
+	if code, _, stderr := runCLI("workload", "import", "tracelab", writeGzipped(t, agentTraceCSV), "--output", out, "--time-scale", "0.05"); code != 0 {
+		t.Fatalf("import: exit %d: %s", code, stderr)
+	}
+	url := startSim(t, nil)
+	dir := filepath.Join(t.TempDir(), "run")
+	code, _, stderr := runCLI("run", "--base-url", url, "--model", "simengine-tiny", "--endpoint", "chat", "--workload", out,
+		"--arrival", "replay", "--schedule-lag-tolerance", "2s", "--output", dir, "--format", "json", "--no-progress")
+	if code != 0 {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Offered  int        `json:"offered"`
+		WindowMS [2]float64 `json:"window_ms"`
+		Sessions struct {
+			Offered   int `json:"offered"`
+			Completed int `json:"completed"`
+		} `json:"sessions"`
+	}
+	if err := json.Unmarshal(raw, &rep); err != nil {
+		t.Fatal(err)
+	}
+	// Sessions start at 0 (b) and 10 ms (a, 200 ms × 0.05): the arrivals'
+	// own window is [0, 20) ms. a's second round is due at a's first
+	// round's end plus 400 × 0.05 = 20 ms, past 30 ms.
+	if rep.Offered != 4 || rep.Sessions.Offered != 2 || rep.Sessions.Completed != 2 || !(rep.WindowMS[1] > 30) {
+		t.Fatalf("offered %d, sessions %+v, window %v: want 4 rounds of 2 completed sessions in a window past 30 ms", rep.Offered, rep.Sessions, rep.WindowMS)
+	}
+	lines, err := os.ReadFile(filepath.Join(dir, "requests.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{`"a-r1"`, `"b-r1"`} {
+		if !strings.Contains(string(lines), `"id":`+id) {
+			t.Fatalf("requests.jsonl lacks %s:\n%s", id, lines)
+		}
+	}
+}

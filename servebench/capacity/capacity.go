@@ -377,6 +377,9 @@ func judgePoint(p Point, rule Rule) PointVerdict {
 	if rule.UseWilsonLower {
 		v.Judged = fmt.Sprintf("wilson_lower@%g", rule.Confidence)
 	}
+	if judgesSessions(p) {
+		v.Judged = "session_" + v.Judged
+	}
 	if p.Interrupted {
 		v.Verdict, v.Reasons = VerdictInterrupted, []string{"the run was interrupted: nothing is derived from this point"}
 		return v
@@ -387,6 +390,9 @@ func judgePoint(p Point, rule Rule) PointVerdict {
 		return v
 	}
 	v.takeFigures(r, rule.Confidence)
+	if judgesSessions(p) {
+		v.takeSessionFigures(r.Sessions, rule.Confidence)
+	}
 	if !(rule.MinAttainment > 0 && rule.MinAttainment <= 1) || !(rule.Confidence > 0 && rule.Confidence < 1) {
 		v.Reasons = append(v.Reasons, fmt.Sprintf("invalid rule: min attainment %g, confidence %g", rule.MinAttainment, rule.Confidence))
 		return v
@@ -443,11 +449,41 @@ func (v *PointVerdict) judgeAttainment(r *report.Report, rule Rule) int {
 	case judged == nil:
 		v.Reasons = append(v.Reasons, what+" undefined (nothing offered)")
 		return 1
+	case *judged < rule.MinAttainment && strings.HasPrefix(v.Judged, "session_"):
+		v.Reasons = append(v.Reasons, fmt.Sprintf("session %s %.3f (%d of %d sessions qualified) below %.3f",
+			what, *judged, r.Sessions.Qualified, r.Sessions.Judged(), rule.MinAttainment))
 	case *judged < rule.MinAttainment:
 		v.Reasons = append(v.Reasons, fmt.Sprintf("%s %.3f (%d of %d qualified) below %.3f",
 			what, *judged, r.Qualified, r.Offered, rule.MinAttainment))
 	}
 	return 0
+}
+
+// judgesSessions says whether a point is judged by its sessions: a point
+// of a user search whose workload has conversations (its report has
+// sessions), so that the search is for the most concurrent agents whose
+// session attainment meets the rule.
+func judgesSessions(p Point) bool {
+	return p.Users > 0 && p.Report != nil && p.Report.Sessions != nil && p.Report.Sessions.Offered > 0
+}
+
+// judgedCounts are the qualified and offered counts a point is judged by:
+// its sessions' (the truncated ones left out) when it judges sessions, else
+// its requests'.
+func judgedCounts(p Point) (qualified, offered int) {
+	if judgesSessions(p) {
+		return p.Report.Sessions.Qualified, p.Report.Sessions.Judged()
+	}
+	return p.Report.Qualified, p.Report.Offered
+}
+
+// takeSessionFigures replaces the attainment and its bound by the
+// sessions': a session qualifies when every one of its turns qualifies.
+func (v *PointVerdict) takeSessionFigures(s *report.Sessions, confidence float64) {
+	v.Attainment, v.WilsonLower = s.Attainment, nil
+	if lo, ok := stats.WilsonLower(s.Qualified, s.Judged(), confidence); ok {
+		v.WilsonLower = new(lo)
+	}
 }
 
 // judgeBacklog adds the reason the backlog fails the no-growth rule, if it

@@ -11,6 +11,9 @@ import (
 const (
 	UnitRPS   = "req/s"
 	UnitUsers = "users"
+	// UnitAgents is the unit of a user search over sessions: the most
+	// concurrent agents whose session attainment meets the rule.
+	UnitAgents = "agents"
 )
 
 // Bracket is a search's answer as a bracket with the confidence
@@ -45,6 +48,12 @@ type Bracket struct {
 	HighOffered   int `json:"high_offered"`
 	// Separated is true when both ends reached the rule's confidence.
 	Separated bool `json:"separated"`
+	// AgentsPerGPU and AgentsPerKW state Low, in a search for agents, per
+	// GPU sampled and per kilowatt the GPUs drew on average over the runs
+	// at Low (the sum of each GPU's mean power); nil without GPU telemetry
+	// on every one of those runs.
+	AgentsPerGPU *float64 `json:"agents_per_gpu,omitempty"`
+	AgentsPerKW  *float64 `json:"agents_per_kw,omitempty"`
 }
 
 // BracketOf states the bracket of a sweep's points under rule: a user
@@ -57,6 +66,9 @@ func BracketOf(points []Point, rule Rule) Bracket {
 	if isUserSearch(points) {
 		sel := SelectConcurrency(points, rule)
 		b.Unit, verdicts = UnitUsers, sel.Verdicts
+		if searchesAgents(points) {
+			b.Unit = UnitAgents
+		}
 		b.Low, b.High = intToFloat(sel.Users), intToFloat(sel.FailingNeighborUsers)
 		level = func(p Point, _ PointVerdict) float64 { return float64(p.Users) }
 	} else {
@@ -70,12 +82,16 @@ func BracketOf(points []Point, rule Rule) Bracket {
 			continue
 		}
 		at := level(p, verdicts[i])
+		q, n := judgedCounts(p)
 		if b.Low != nil && at == *b.Low {
-			b.LowRuns, b.LowQualified, b.LowOffered = b.LowRuns+1, b.LowQualified+p.Report.Qualified, b.LowOffered+p.Report.Offered
+			b.LowRuns, b.LowQualified, b.LowOffered = b.LowRuns+1, b.LowQualified+q, b.LowOffered+n
 		}
 		if b.High != nil && at == *b.High {
-			b.HighRuns, b.HighQualified, b.HighOffered = b.HighRuns+1, b.HighQualified+p.Report.Qualified, b.HighOffered+p.Report.Offered
+			b.HighRuns, b.HighQualified, b.HighOffered = b.HighRuns+1, b.HighQualified+q, b.HighOffered+n
 		}
+	}
+	if b.Unit == UnitAgents && b.Low != nil {
+		b.AgentsPerGPU, b.AgentsPerKW = agentsPerGPUAndKW(points, *b.Low)
 	}
 	if b.Low != nil {
 		b.LowConfidence = passConfidence(b.LowQualified, b.LowOffered, rule.MinAttainment)
@@ -97,8 +113,11 @@ func BracketOf(points []Point, rule Rule) Bracket {
 // the bracket 0.67% (limited by 48 req/s, not shown to fail)".
 func (b Bracket) String() string {
 	what := "SLO capacity"
-	if b.Unit == UnitUsers {
+	switch b.Unit {
+	case UnitUsers:
 		what = "SLO concurrency"
+	case UnitAgents:
+		what = "agent capacity"
 	}
 	switch {
 	case b.Low != nil && b.High != nil:
@@ -176,3 +195,50 @@ func minPtr(a, b *float64) *float64 {
 }
 
 func reached(c *float64, level float64) bool { return c != nil && *c >= level }
+
+// OfUsers says whether the bracket is a user search's: in users, or in
+// agents when the search judged sessions.
+func (b Bracket) OfUsers() bool { return b.Unit == UnitUsers || b.Unit == UnitAgents }
+
+// searchesAgents says whether a user search judges sessions: any of its
+// points does.
+func searchesAgents(points []Point) bool {
+	for _, p := range points {
+		if judgesSessions(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// agentsPerGPUAndKW divides agents by the GPUs sampled and by the mean
+// kilowatts they drew, averaged over the runs at that number of users;
+// nil when a run there has no sampled telemetry or no mean power.
+func agentsPerGPUAndKW(points []Point, agents float64) (perGPU, perKW *float64) {
+	runs, gpus, kw := 0, 0.0, 0.0
+	for _, p := range points {
+		if float64(p.Users) != agents || p.Report == nil {
+			continue
+		}
+		g := p.Report.GPUTelemetry
+		if !g.Available() || len(g.GPUs) == 0 {
+			return nil, nil
+		}
+		watts := 0.0
+		for _, s := range g.GPUs {
+			if s.PowerW.Mean == nil {
+				return nil, nil
+			}
+			watts += *s.PowerW.Mean
+		}
+		runs, gpus, kw = runs+1, gpus+float64(len(g.GPUs)), kw+watts/1000
+	}
+	if runs == 0 {
+		return nil, nil
+	}
+	perGPU = new(agents / (gpus / float64(runs)))
+	if kw > 0 {
+		perKW = new(agents / (kw / float64(runs)))
+	}
+	return perGPU, perKW
+}

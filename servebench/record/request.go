@@ -68,6 +68,12 @@ type Request struct {
 	Turn int `json:"turn,omitempty"`
 	// ThinkMS is the user's think time before this turn.
 	ThinkMS float64 `json:"think_ms,omitempty"`
+	// AnswerTurns names, for each of the row's assistant messages in
+	// order, the earlier turn of its conversation whose answer the message
+	// stands for (under engine history, the answer that replaces it). Empty
+	// means turns 1, 2, … in order. A subagent's turn uses it to carry its
+	// parent's answer without the parent's other turns.
+	AnswerTurns []int `json:"answer_turns,omitempty"`
 
 	// Line is the 1-based line of the row in its workload file.
 	Line int `json:"-"`

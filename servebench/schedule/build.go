@@ -149,6 +149,10 @@ func Realize(p Plan) (*Realization, error) {
 		if rp, ok := p.Arrival.(*Replay); ok {
 			r.order = replayUnitOrder(units, rp.rowOrder())
 			s.Notes = append(s.Notes, rp.notes()...)
+			if p.Duration == 0 && hasSessions(units) {
+				s.WindowCoversSessions = true
+				s.Notes = append(s.Notes, "replayed sessions without a duration: the window closes after the last round of every session, when the run ends")
+			}
 		}
 	}
 	s.WindowMS = [2]float64{0, record.Millis(windowEnd)}
@@ -241,6 +245,16 @@ func conversationUnits(w *Workload) ([][]int, error) {
 		}
 	}
 	return units, nil
+}
+
+// hasSessions says whether any arrival unit has more than one turn.
+func hasSessions(units [][]int) bool {
+	for _, u := range units {
+		if len(u) > 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // replayUnitOrder maps replay's row order onto units.

@@ -20,6 +20,12 @@ type Schedule struct {
 	Mode Mode `json:"mode"`
 	// WindowMS is the half-open arrival window [start, end) of the cohort.
 	WindowMS [2]float64 `json:"window_ms"`
+	// WindowCoversSessions says that the window's end is only the earliest
+	// it may close: the schedule replays sessions with no duration, so the
+	// window closes when the run ends, after the last round of every
+	// session (rounds are due at their previous round's end plus the tool
+	// wait, known only then).
+	WindowCoversSessions bool `json:"window_covers_sessions,omitempty"`
 	// ScheduleLagToleranceMS is the declared lag tolerance (default 20).
 	ScheduleLagToleranceMS float64 `json:"schedule_lag_tolerance_ms"`
 	// WorkloadSHA256 is the hash of the workload file's exact bytes.

@@ -1,6 +1,10 @@
 package schedule
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/servebench/servebench/servebench/record"
+)
 
 // TurnHistory says what the assistant messages of a conversation's later turns
 // carry when they are sent. In a workload row with a conversation and a
@@ -66,10 +70,34 @@ func (w *Workload) CheckEngineHistory() error {
 					n++
 				}
 			}
+			if r.AnswerTurns != nil {
+				if err := checkAnswerTurns(w, r, n, j); err != nil {
+					return err
+				}
+				continue
+			}
 			if n > j {
 				return fmt.Errorf("%s:%d: messages: turn %d of conversation %q has %d assistant messages but %d earlier turns: with engine history each assistant message stands for an earlier turn's answer (use workload history to send them as written)",
 					w.Name, r.Line, r.Turn, r.Conversation, n, j)
 			}
+		}
+	}
+	return nil
+}
+
+// checkAnswerTurns checks a row that names the turns its n assistant
+// messages stand for: one turn each, every one an earlier turn of a
+// conversation numbered 1, 2, … (the row is its j+1-th turn).
+func checkAnswerTurns(w *Workload, r *record.Request, n, j int) error {
+	if len(r.AnswerTurns) != n {
+		return fmt.Errorf("%s:%d: answer_turns: %d turns named for %d assistant messages", w.Name, r.Line, len(r.AnswerTurns), n)
+	}
+	if r.Turn != j+1 {
+		return fmt.Errorf("%s:%d: answer_turns: conversation %q must number its turns 1, 2, … to name them, but its turn %d is its turn number %d", w.Name, r.Line, r.Conversation, j+1, r.Turn)
+	}
+	for _, t := range r.AnswerTurns {
+		if t < 1 || t >= r.Turn {
+			return fmt.Errorf("%s:%d: answer_turns: turn %d is not an earlier turn of turn %d of conversation %q", w.Name, r.Line, t, r.Turn, r.Conversation)
 		}
 	}
 	return nil

@@ -58,3 +58,29 @@ func TestCheckEngineHistory(t *testing.T) {
 		t.Fatalf("error %v, want it to start %q", err, want)
 	}
 }
+
+// A row's answer_turns names one earlier turn per assistant message: turn
+// 3 may carry turn 1's answer alone; a name for a later turn, or a count
+// that does not match its assistant messages, is refused.
+func TestCheckEngineHistoryAnswerTurns(t *testing.T) {
+	rows := func(turns string) string {
+		return `{"id":"c-1","conversation":"c","turn":1,"messages":[{"role":"user","content":"q1"}],"max_tokens":2}
+{"id":"c-2","conversation":"c","turn":2,"messages":[{"role":"user","content":"sub"}],"max_tokens":2}
+{"id":"c-3","conversation":"c","turn":3,"answer_turns":` + turns + `,"messages":[{"role":"user","content":"q1"},{"role":"assistant","content":"a1"},{"role":"user","content":"q3"}],"max_tokens":2}
+`
+	}
+	for turns, want := range map[string]string{
+		"[1]":   "",
+		"[3]":   `conv.jsonl:3: answer_turns: turn 3 is not an earlier turn of turn 3 of conversation "c"`,
+		"[1,2]": `conv.jsonl:3: answer_turns: 2 turns named for 1 assistant messages`,
+	} {
+		w, err := ParseWorkload("conv.jsonl", []byte(rows(turns)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = w.CheckEngineHistory()
+		if (want == "" && err != nil) || (want != "" && (err == nil || err.Error() != want)) {
+			t.Errorf("answer_turns %s: error %v, want %q", turns, err, want)
+		}
+	}
+}

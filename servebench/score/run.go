@@ -137,8 +137,9 @@ func optionsFromPrevious(opts Options, prev *report.Report, sched *schedule.Sche
 		return opts
 	}
 	opts.FillFrom(prev)
-	if opts.WindowMS == nil && sched.Mode == schedule.ModeClosed {
-		// A closed loop's window is fixed when the run ends.
+	if opts.WindowMS == nil && (sched.Mode == schedule.ModeClosed || sched.WindowCoversSessions) {
+		// A closed loop's window is fixed when the run ends, and so is
+		// that of sessions replayed without a duration.
 		w := prev.WindowMS
 		opts.WindowMS = &w
 	}
