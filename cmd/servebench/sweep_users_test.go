@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench/llmdreport"
@@ -103,9 +104,10 @@ const sessionRows = `{"id":"s-1","conversation":"s","turn":1,"messages":[{"role"
 
 // Over a workload of sessions, --users auto searches the most concurrent
 // agents whose session attainment meets the target: the front admits 3
-// requests at once, so 3 agents never see a refusal and 4 starting at once
-// always do (a session whose first turn is refused fails whole). The
-// search tries 1, 2 and 4, then 3: the bracket is [3, 4] agents.
+// requests at once and holds each 150 ms, so 3 agents never see a refusal
+// and the fourth of 4 agents started together always does (a session whose
+// first turn is refused fails whole). The search tries 1, 2 and 4, then
+// 3: the bracket is [3, 4] agents.
 func TestSweepUsersAutoOverSessionsFindsTheAgentCapacity(t *testing.T) {
 	sim, err := simengine.Start(context.Background(), func() simengine.Config {
 		c := simengine.DefaultConfig()
@@ -125,14 +127,15 @@ func TestSweepUsersAutoOverSessionsFindsTheAgentCapacity(t *testing.T) {
 				return
 			}
 			defer inflight.Add(-1)
+			time.Sleep(150 * time.Millisecond) // every user's request overlaps the others'
 		}
 		sim.Handler().ServeHTTP(w, r)
 	}))
 	t.Cleanup(front.Close)
 	out := t.TempDir()
 	code, stdout, stderr := runCLI("sweep", "--base-url", front.URL, "--model", "simengine-tiny", "--endpoint", "chat",
-		"--workload", writeWorkload(t, sessionRows), "--users", "auto", "--auto-max-users", "8", "--count", "8",
-		"--boundary-runs", "0", "--min-attainment", "0.99", "--think-time", "100ms", "--output", out, "--no-progress", "--skip-preflight")
+		"--workload", writeWorkload(t, sessionRows), "--users", "auto", "--auto-max-users", "8", "--count", "6",
+		"--boundary-runs", "0", "--min-attainment", "0.99", "--think-time", "50ms", "--output", out, "--no-progress", "--skip-preflight")
 	if code != 0 {
 		t.Fatalf("exit %d, stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
@@ -145,9 +148,9 @@ func TestSweepUsersAutoOverSessionsFindsTheAgentCapacity(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := res.Capacity
-	// At 3 agents every one of the 8 sessions qualified: the low end pools
-	// 8 of 8 sessions, not the 16 requests.
-	if c.Unit != "agents" || c.Low == nil || c.High == nil || *c.Low != 3 || *c.High != 4 || c.LowRuns != 1 || c.LowOffered != 8 || c.LowQualified != 8 ||
+	// At 3 agents every one of the 6 sessions qualified: the low end pools
+	// 6 of 6 sessions, not the 12 requests.
+	if c.Unit != "agents" || c.Low == nil || c.High == nil || *c.Low != 3 || *c.High != 4 || c.LowRuns != 1 || c.LowOffered != 6 || c.LowQualified != 6 ||
 		c.AgentsPerGPU != nil || c.AgentsPerKW != nil {
 		t.Fatalf("capacity %+v\n%s", c, stdout)
 	}
