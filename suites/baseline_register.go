@@ -156,6 +156,9 @@ func (r *abRun) runPoint(ctx context.Context, p LoadPoint) (*ab.Result, string, 
 		engines = "a fresh engine per run"
 	}
 	fmt.Fprintf(r.log, "servebench: running %s, %s: %s against %s\n", r.c.Name, p.Name, r.c.Baseline.roundsText(), engines)
+	if plan := r.c.planCheck(p); plan != "" {
+		fmt.Fprintf(r.log, "servebench: %s, %s: %s", r.c.Name, p.Name, plan)
+	}
 	if warn := r.c.sameServer(); warn != "" {
 		fmt.Fprintf(r.log, "servebench: WARNING: %s, %s: %s\n", r.c.Name, p.Name, warn)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -97,5 +98,22 @@ func TestABEngineStarterStartsAndStops(t *testing.T) {
 	if resp, err := client.Get(cfg.Client.BaseURL + "/v1/models"); err == nil {
 		resp.Body.Close()
 		t.Error("the engine still answers after stop")
+	}
+}
+
+// Before any load a contract's A/B plan is checked as ab checks it: 40
+// requests a round over 4 fixed rounds cannot decide a 1-point attainment
+// tolerance, and the check names the requests a round that can; a replay,
+// whose size is not known before the run, is not checked.
+func TestPlanCheckBeforeTheLoad(t *testing.T) {
+	c := &Contract{Name: "plan", Count: 40, Baseline: &BaselineSpec{Rounds: 4, Confidence: 0.95,
+		Tolerances: []compare.Tolerance{{Name: "attainment", Value: 0.01}}}}
+	got := c.planCheck(LoadPoint{RateRPS: 4})
+	if !strings.Contains(got, "CANNOT decide") || !strings.Contains(got, "a 1 pt attainment tolerance needs about 254 requests a round (this plan: 40)") {
+		t.Errorf("plan check:\n%s", got)
+	}
+	c.Count = 0
+	if got := c.planCheck(LoadPoint{Name: "replay at x1"}); got != "" {
+		t.Errorf("a replay was checked:\n%s", got)
 	}
 }
