@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
@@ -116,5 +117,20 @@ func TestRoundsAutoRefusesMaxRoundsBelowFour(t *testing.T) {
 	cfg.MaxRounds = 3
 	if _, err := ab.Run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "max rounds 3 is below the 4 rounds") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// A wall-time bound that the next block would pass stops the rounds at
+// the look before it, with the reason max_duration.
+func TestRoundsAutoStopsAtMaxDuration(t *testing.T) {
+	cfg := autoConfig(t, 20, 0.01)
+	cfg.MaxDuration = time.Nanosecond
+	res, err := ab.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := compare.Stopping{Rule: compare.SequentialRule, Looks: 1, Rounds: compare.Rounds{Baseline: 4, Candidate: 4}, MaxRounds: 20, Reason: compare.StopMaxDuration}
+	if *res.Stopping != want || res.Comparison.Verdict != compare.Inconclusive {
+		t.Errorf("stopping %+v, verdict %s; want %+v, inconclusive", *res.Stopping, res.Comparison.Verdict, want)
 	}
 }
