@@ -59,8 +59,8 @@ func aggregate(rep *report.Report, l lengths) Aggregate {
 			Total:        rep.Offered,
 			Failures:     max(rep.Offered-rep.ProtocolSuccesses-incomplete, 0),
 			Incomplete:   incomplete,
-			InputLength:  sampleStatistics(UnitsCount, l.input, rep.PercentileMethod),
-			OutputLength: sampleStatistics(UnitsCount, l.output, rep.PercentileMethod),
+			InputLength:  sampleStatistics(UnitsCount, &l.input, rep.PercentileMethod),
+			OutputLength: sampleStatistics(UnitsCount, &l.output, rep.PercentileMethod),
 		},
 		Latency: Latency{
 			TimeToFirstToken:   metricStatistics(rep, record.MetricTTFT, UnitsMS),
@@ -72,15 +72,15 @@ func aggregate(rep *report.Report, l lengths) Aggregate {
 	}
 	if rep.HorizonMS > 0 {
 		seconds := rep.HorizonMS / 1000
-		in, out := sum(l.input)/seconds, sum(l.output)/seconds
+		in, out := l.input.sum()/seconds, l.output.sum()/seconds
 		total := in + out
-		if len(l.input) > 0 {
+		if l.input.len() > 0 {
 			a.Throughput.InputTokenRate = rate(UnitsTokensPerS, &in)
 		}
-		if len(l.output) > 0 {
+		if l.output.len() > 0 {
 			a.Throughput.OutputTokenRate = rate(UnitsTokensPerS, &out)
 		}
-		if len(l.input) > 0 && len(l.output) > 0 {
+		if l.input.len() > 0 && l.output.len() > 0 {
 			a.Throughput.TotalTokenRate = rate(UnitsTokensPerS, &total)
 		}
 	}
@@ -90,7 +90,7 @@ func aggregate(rep *report.Report, l lengths) Aggregate {
 // load is scenario.load: servebench, the arrival, and the lengths seen.
 func load(x *report.Experiment, rep *report.Report, l lengths) *Load {
 	desc := Definitions
-	in, ok := sequenceLength(l.input)
+	in, ok := sequenceLength(&l.input)
 	if !ok {
 		desc += " The engine reported no prompt token counts, so input_seq_len is unknown (written as 0, distribution other)."
 	}
@@ -107,7 +107,7 @@ func load(x *report.Experiment, rep *report.Report, l lengths) *Load {
 			},
 		},
 	}
-	if out, ok := sequenceLength(l.output); ok {
+	if out, ok := sequenceLength(&l.output); ok {
 		ld.Standardized.OutputSeqLen = &out
 	}
 	switch a := x.Arrival; {

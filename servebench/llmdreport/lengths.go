@@ -10,9 +10,9 @@ import (
 )
 
 // lengths are the token counts of the successful requests, as their
-// engine's usage reported them.
+// engine's usage reported them, counted by value.
 type lengths struct {
-	input, output []float64
+	input, output lengthCounts
 }
 
 // lengthRecord is the part of an outcome record the lengths need.
@@ -24,8 +24,8 @@ type lengthRecord struct {
 
 // readLengths reads the prompt and output token counts of the successful
 // requests from an outcomes file, one line at a time, so that a run of any
-// length is read in bounded memory (two numbers per request). A count the
-// engine did not report is left out, never taken as zero.
+// length is read in bounded memory (a counter per distinct length). A
+// count the engine did not report is left out, never taken as zero.
 func readLengths(path string) (lengths, error) {
 	var l lengths
 	f, err := os.Open(path)
@@ -47,10 +47,10 @@ func readLengths(path string) (lengths, error) {
 			continue
 		}
 		if r.PromptTokens != nil {
-			l.input = append(l.input, float64(*r.PromptTokens))
+			l.input.add(*r.PromptTokens)
 		}
 		if r.OutputTokens != nil {
-			l.output = append(l.output, float64(*r.OutputTokens))
+			l.output.add(*r.OutputTokens)
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -59,21 +59,12 @@ func readLengths(path string) (lengths, error) {
 	return l, nil
 }
 
-// sum adds a sample up.
-func sum(xs []float64) float64 {
-	var s float64
-	for _, x := range xs {
-		s += x
-	}
-	return s
-}
-
 // sequenceLength describes a length sample for scenario.load: "fixed"
 // when every value is the same, "other" otherwise, with its mean, spread
 // and range. An empty sample gives distribution "other" with value 0 and
 // ok false: the schema requires the input length, and the caller says in
 // the load's description that it is unknown.
-func sequenceLength(xs []float64) (sl SequenceLength, ok bool) {
+func sequenceLength(xs *lengthCounts) (sl SequenceLength, ok bool) {
 	s := sampleStatistics(UnitsCount, xs, "")
 	if s == nil {
 		return SequenceLength{Distribution: "other"}, false

@@ -2,7 +2,6 @@ package llmdreport
 
 import (
 	"math"
-	"slices"
 
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
@@ -55,27 +54,21 @@ func fillPercentiles(s *Statistics, pick func(p float64) (float64, bool)) {
 	}
 }
 
-// sampleStatistics summarizes a sample: mean, population standard
-// deviation, min, max and the percentiles by method. Nil for an empty
-// sample: an undefined figure is left out, never written as zero.
-func sampleStatistics(units string, xs []float64, method stats.PercentileMethod) *Statistics {
-	if len(xs) == 0 {
+// sampleStatistics summarizes a counted sample: mean, population standard
+// deviation, min, max and the percentiles by method, each the value the
+// sorted sample gives. Nil for an empty sample: an undefined figure is
+// left out, never written as zero.
+func sampleStatistics(units string, xs *lengthCounts, method stats.PercentileMethod) *Statistics {
+	n := xs.len()
+	if n == 0 {
 		return nil
 	}
-	sorted := slices.Clone(xs)
-	slices.Sort(sorted)
-	var sum float64
-	for _, x := range sorted {
-		sum += x
-	}
-	mean := sum / float64(len(sorted))
+	mean := xs.sum() / float64(n)
 	var sq float64
-	for _, x := range sorted {
-		sq += (x - mean) * (x - mean)
-	}
-	sd := math.Sqrt(sq / float64(len(sorted)))
+	xs.each(func(x float64) { sq += (x - mean) * (x - mean) })
+	sd := math.Sqrt(sq / float64(n))
 	s := &Statistics{Units: units, Mean: mean, Stddev: &sd}
-	fillPercentiles(s, func(p float64) (float64, bool) { return stats.Percentile(sorted, p, method) })
+	fillPercentiles(s, func(p float64) (float64, bool) { return stats.PercentileAt(n, xs.at, p, method) })
 	return s
 }
 

@@ -25,7 +25,14 @@ func (m PercentileMethod) Valid() bool { return m == "" || m == NearestRank || m
 // must be in ascending order, by method. ok is false for an empty sample, a
 // p outside [0, 100] or an unknown method.
 func Percentile(sorted []float64, p float64, method PercentileMethod) (float64, bool) {
-	n := len(sorted)
+	return PercentileAt(len(sorted), func(rank int) float64 { return sorted[rank-1] }, p, method)
+}
+
+// PercentileAt is Percentile of a sorted sample of n values that is read
+// through at, which returns the value of a 1-based rank: a sample held as
+// counts of its distinct values answers it without being expanded. It
+// reads at most two ranks, with the same arithmetic as Percentile.
+func PercentileAt(n int, at func(rank int) float64, p float64, method PercentileMethod) (float64, bool) {
 	if n == 0 || !(p >= 0 && p <= 100) {
 		return 0, false
 	}
@@ -35,15 +42,16 @@ func Percentile(sorted []float64, p float64, method PercentileMethod) (float64, 
 		// is rank 19, not 19.000000000000004 rounded up to 20.
 		rank := int(math.Ceil(p * float64(n) / 100))
 		rank = min(max(rank, 1), n)
-		return sorted[rank-1], true
+		return at(rank), true
 	case Linear:
 		h := float64(n-1) * p / 100
 		lo := int(math.Floor(h))
 		if lo >= n-1 {
-			return sorted[n-1], true
+			return at(n), true
 		}
 		frac := h - float64(lo)
-		return sorted[lo] + frac*(sorted[lo+1]-sorted[lo]), true
+		a, b := at(lo+1), at(lo+2)
+		return a + frac*(b-a), true
 	}
 	return 0, false
 }
