@@ -217,18 +217,19 @@ func buildHTMLPage(r *report.Report) (*htmlPage, error) {
 	// An endpoint without a first token (embeddings, rerank) defines no
 	// TTFT: its report has no TTFT population and the page no TTFT chart.
 	if defines(r, record.MetricTTFT) {
-		ttft, err := successValues(r, func(q *report.RequestScore) *float64 { return q.TTFTMS })
+		bound := cdfBound(record.Millis(r.SLO.TTFT), !r.SLO.TTFTFromScheduled, "TTFT bound")
+		ttft, err := successValues(r, bound, func(q *report.RequestScore) *float64 { return q.TTFTMS })
 		if err != nil {
 			return nil, err
 		}
-		p.CDFs = append(p.CDFs, cdfChart("TTFT: first content − sent (ms)", ttft,
-			cdfBound(record.Millis(r.SLO.TTFT), !r.SLO.TTFTFromScheduled, "TTFT bound")))
+		p.CDFs = append(p.CDFs, cdfChart("TTFT: first content − sent (ms)", ttft, bound))
 	}
-	e2e, err := successValues(r, func(q *report.RequestScore) *float64 { return q.E2EMS })
+	bound := cdfBound(record.Millis(r.SLO.E2E), true, "E2E bound")
+	e2e, err := successValues(r, bound, func(q *report.RequestScore) *float64 { return q.E2EMS })
 	if err != nil {
 		return nil, err
 	}
-	p.CDFs = append(p.CDFs, cdfChart("E2E: terminal − sent (ms)", e2e, cdfBound(record.Millis(r.SLO.E2E), true, "E2E bound")))
+	p.CDFs = append(p.CDFs, cdfChart("E2E: terminal − sent (ms)", e2e, bound))
 	p.Scatter = scatterChart(r)
 	p.Engine = htmlEngineMetrics(r.EngineMetrics)
 	p.Timeline = htmlTimelineOf(r)

@@ -17,7 +17,7 @@ import (
 // The CDF of 150, 30, 50 rises by a third at each sorted value, starting
 // from zero at the smallest.
 func TestCDFChartStepsAtEachOrderStatistic(t *testing.T) {
-	c := cdfChart("TTFT", []float64{150, 30, 50}, cdfBound(100, true, "TTFT bound"))
+	c := chartOf("TTFT", []float64{150, 30, 50}, cdfBound(100, true, "TTFT bound"))
 	want := [][2]float64{{30, 0}, {30, 1.0 / 3}, {50, 2.0 / 3}, {150, 1}}
 	if !reflect.DeepEqual(c.Points, want) || c.Steps != 3 {
 		t.Fatalf("points %v steps %d, want %v", c.Points, c.Steps, want)
@@ -32,7 +32,7 @@ func TestCDFChartStepsAtEachOrderStatistic(t *testing.T) {
 	for i := range xs {
 		xs[i] = float64(1000 - i)
 	}
-	big := cdfChart("E2E", xs, nil)
+	big := chartOf("E2E", xs, nil)
 	if big.Steps != 400 || big.Points[1] != [2]float64{1, 0.001} || big.Points[2] != [2]float64{4, 0.004} || big.Points[400] != [2]float64{1000, 1} {
 		t.Fatalf("steps %d, points %v %v %v", big.Steps, big.Points[1], big.Points[2], big.Points[400])
 	}
@@ -136,7 +136,7 @@ func tickLabels(svg string) []string {
 // 500 ms: the bound is marked by a label at the axis's end pointing past
 // it, and the axis's labels stop at 80 ms.
 func TestCDFAxisFitsTheDataAndMarksAFarBound(t *testing.T) {
-	c := cdfChart("TTFT", []float64{5, 20, 42, 85}, cdfBound(500, true, "TTFT bound"))
+	c := chartOf("TTFT", []float64{5, 20, 42, 85}, cdfBound(500, true, "TTFT bound"))
 	svg := string(c.SVG)
 	if !strings.Contains(svg, ">TTFT bound 500 ms →</text>") || strings.Contains(svg, `class="legend"`) {
 		t.Errorf("the far bound is not marked at the edge:\n%s", svg)
@@ -146,7 +146,7 @@ func TestCDFAxisFitsTheDataAndMarksAFarBound(t *testing.T) {
 	}
 	// A bound within a quarter of the axis past the data is drawn as a
 	// line, the axis stretched to clear it, and named in the legend.
-	near := string(cdfChart("TTFT", []float64{5, 20, 42, 85}, cdfBound(100, true, "TTFT bound")).SVG)
+	near := string(chartOf("TTFT", []float64{5, 20, 42, 85}, cdfBound(100, true, "TTFT bound")).SVG)
 	if !strings.Contains(near, ">TTFT bound 100 ms</text>") || !strings.Contains(near, `class="legend"`) || strings.Contains(near, "→") {
 		t.Errorf("the near bound is not a line in the legend:\n%s", near)
 	}

@@ -67,47 +67,51 @@ func cdfBound(ms float64, judgesThisMetric bool, label string) *cdfBoundSpec {
 	return &cdfBoundSpec{ms: ms, label: label}
 }
 
-// successValues collects one finite metric over successful requests.
-func successValues(r *report.Report, get func(*report.RequestScore) *float64) ([]float64, error) {
-	var xs []float64
+// successValues collects one finite metric over successful requests, in
+// memory that does not grow with their number (see cdfSample).
+func successValues(r *report.Report, bound *cdfBoundSpec, get func(*report.RequestScore) *float64) (*cdfSample, error) {
+	s := newCDFSample(bound)
 	err := r.EachRequest(func(q *report.RequestScore) error {
 		if q.Status != record.StatusSuccess {
 			return nil
 		}
 		if v := get(q); v != nil && finite(*v) {
-			xs = append(xs, *v)
+			s.add(*v)
 		}
 		return nil
 	})
-	return xs, err
+	return s, err
 }
 
-// cdfChart draws the empirical CDF of xs as a staircase: at each drawn
-// order statistic x(i) (0-based) the curve rises to (i+1)/N. Up to
+// cdfChart draws the empirical CDF of the sample as a staircase: at each
+// drawn order statistic x(i) (0-based) the curve rises to (i+1)/N. Up to
 // cdfMaxSteps values every step is drawn; beyond, evenly spaced order
-// statistics are, and the caption says how many.
-func cdfChart(title string, xs []float64, bound *cdfBoundSpec) svgCDF {
+// statistics are, and the caption says how many. Past cdfExactLimit values
+// the order statistics are read from the sample's bins, and the caption
+// says so.
+func cdfChart(title string, s *cdfSample, bound *cdfBoundSpec) svgCDF {
 	c := svgCDF{Title: title}
-	n := len(xs)
+	n := s.n
 	if n == 0 {
 		c.Empty = "no successful request has this metric"
 		return c
 	}
-	xs = slices.Clone(xs)
-	slices.Sort(xs)
-	xy := plotsvg.CDFSteps(xs, cdfMaxSteps)
+	xy := s.steps(cdfMaxSteps)
 	for _, pt := range xy {
 		c.Points = append(c.Points, [2]float64{pt.X, pt.Y})
 	}
 	c.Steps = len(c.Points) - 1
-	if n <= cdfMaxSteps {
+	switch {
+	case n <= cdfMaxSteps:
 		c.Caption = fmt.Sprintf("%d successful requests; every step drawn.", n)
-	} else {
+	case s.binned():
+		c.Caption = fmt.Sprintf("%d successful requests; drawn through %d evenly spaced order statistics, each read from bins 1/%d of an octave wide (within 0.1%% below the exact value; the last is the exact maximum).", n, c.Steps, 1<<cdfBinBits)
+	default:
 		c.Caption = fmt.Sprintf("%d successful requests; drawn through %d evenly spaced order statistics.", n, c.Steps)
 	}
 	if bound != nil {
-		frac := fractionOf(countAtMost(xs, bound.ms), n)
-		c.Caption += fmt.Sprintf(" %d of %d (%s) at or below the %s of %s ms.", countAtMost(xs, bound.ms), n, htmlPercent(frac), bound.label, htmlMS(bound.ms))
+		frac := fractionOf(s.atOrBelow, n)
+		c.Caption += fmt.Sprintf(" %d of %d (%s) at or below the %s of %s ms.", s.atOrBelow, n, htmlPercent(frac), bound.label, htmlMS(bound.ms))
 	}
 
 	p := plotsvg.New("", "milliseconds", "share of requests")
@@ -119,7 +123,7 @@ func cdfChart(title string, xs []float64, bound *cdfBoundSpec) svgCDF {
 	line.StepStyle = plotter.PostStep
 	line.Color, line.Width = plotsvg.Palette[0], vg.Points(1.4)
 	p.Add(line)
-	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = min(0, xs[0]), xs[n-1]*1.02, 0, 1
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = min(0, s.min), s.max*1.02, 0, 1
 	if !(p.X.Max > p.X.Min) {
 		p.X.Max = p.X.Min + 1
 	}
@@ -177,15 +181,6 @@ func markCDFBound(p *plot.Plot, b cdfBoundSpec) error {
 	lb.Offset = vg.Point{X: -vg.Points(4)}
 	p.Add(lb)
 	return nil
-}
-
-// countAtMost counts the sorted values at or below v.
-func countAtMost(sorted []float64, v float64) int {
-	i, found := slices.BinarySearch(sorted, v)
-	for found && i < len(sorted) && sorted[i] == v {
-		i++
-	}
-	return i
 }
 
 // svgScatter is the timeline chart: scheduled time against TTFT from the

@@ -401,7 +401,7 @@ func TestHTMLStaysSmallFor100000Requests(t *testing.T) {
 	if got := strings.Count(page, `data-steps="400"`); got != 2 {
 		t.Errorf("%d CDFs drawn through 400 order statistics, want 2", got)
 	}
-	if !strings.Contains(page, "96990 successful requests; drawn through 400 evenly spaced order statistics.") {
+	if !strings.Contains(page, "96990 successful requests; drawn through 400 evenly spaced order statistics, each read from bins 1/1024 of an octave wide") {
 		t.Error("CDF caption")
 	}
 	if rows := strings.Count(page, `<td class="id mono`); rows != 20 {
