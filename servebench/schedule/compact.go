@@ -258,23 +258,33 @@ func (c *Compact) Audited(i int) AuditedEntry {
 	return c.audited[i]
 }
 
-// setAudited keeps the audited fields of the entry just added; false for
-// a value past int32.
-func (c *Compact) setAudited(e *Entry) bool {
+// AuditedOf is the audited fields of an entry; false for a value past
+// int32.
+func AuditedOf(e *Entry) (AuditedEntry, bool) {
 	a := AuditedEntry{PromptTokens: -1}
 	if e.IgnoreEOS {
 		if e.MaxTokens > 1<<31-1 {
-			return false
+			return a, false
 		}
 		a.ForcedMaxTokens = int32(max(e.MaxTokens, 1))
 	}
 	if e.PromptTokens != nil {
 		if *e.PromptTokens < 0 || *e.PromptTokens > 1<<31-1 {
-			return false
+			return a, false
 		}
 		a.PromptTokens = int32(*e.PromptTokens)
 	}
 	a.CarriedHistory = e.CarriedHistory
+	return a, true
+}
+
+// setAudited keeps the audited fields of the entry just added; false for
+// a value past int32.
+func (c *Compact) setAudited(e *Entry) bool {
+	a, ok := AuditedOf(e)
+	if !ok {
+		return false
+	}
 	if c.audited == nil && a == (AuditedEntry{PromptTokens: -1}) {
 		return true
 	}

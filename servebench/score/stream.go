@@ -18,18 +18,30 @@ import (
 	"github.com/servebench/servebench/servebench/schedule"
 )
 
-// scoreRunDirStreaming is RunDir in bounded memory: the schedule is
-// held compactly (about 30 bytes an entry), outcomes.jsonl is read twice
-// line by line (a light first pass finds each request's final attempt, the
-// second scores), and every latency population is counted rather than
-// kept. Request entries go to out as JSON lines when out is set, in the
-// order of outcomes.jsonl and then, for requests with no record, in
-// schedule order; they are not kept in the Report.
+// scoreRunDirStreaming is RunDir in bounded memory. A run in the
+// runner's plain shape (single-turn entries, one attempt each) is joined
+// to its schedule through a window (scoreRunDirWindowed), and holds no
+// per-request state; any other is scored from the compact schedule.
+func scoreRunDirStreaming(dir string, opts Options, out io.Writer) (*report.Report, error) {
+	rep, err := scoreRunDirWindowed(dir, opts, out)
+	if !errors.Is(err, errWindowDeclined) {
+		return rep, err
+	}
+	return scoreRunDirCompact(dir, opts, out)
+}
+
+// scoreRunDirCompact is RunDir with the schedule held compactly (about 30
+// bytes an entry): outcomes.jsonl is read twice line by line (a light
+// first pass finds each request's final attempt, the second scores), and
+// every latency population is counted rather than kept. Request entries
+// go to out as JSON lines when out is set, in the order of outcomes.jsonl
+// and then, for requests with no record, in schedule order; they are not
+// kept in the Report.
 //
 // It returns errStreamDeclined for any input error, and for inputs outside
 // the runner's plain shape it leaves to the strict reader: the caller then
 // scores in memory, which names the file, line and field of the error.
-func scoreRunDirStreaming(dir string, opts Options, out io.Writer) (*report.Report, error) {
+func scoreRunDirCompact(dir string, opts Options, out io.Writer) (*report.Report, error) {
 	cs, err := schedule.ReadCompact(filepath.Join(dir, record.ScheduleFile))
 	if err != nil {
 		return nil, err
@@ -48,33 +60,13 @@ func scoreRunDirStreaming(dir string, opts Options, out io.Writer) (*report.Repo
 	if err != nil {
 		return nil, err
 	}
-	t := newScoreTally(set, false)
 	shape := runShape{closed: cs.Head.Mode == schedule.ModeClosed}
 	if cs.SessionOf(0) >= 0 {
 		shape.sessionLength = cs.SessionLength
 	}
-	t.shape(shape)
-	defer t.pop.close()
-	var enc *json.Encoder
-	var bw *bufio.Writer
-	if out != nil {
-		bw = bufio.NewWriterSize(out, 256<<10)
-		enc = json.NewEncoder(bw)
-	}
-	emit := func(rec *scoreRecord) error {
-		if rec.outsideWindow {
-			t.sessions.markTruncated(rec.session)
-			return nil
-		}
-		var rs report.RequestScore
-		t.add(rec, &rs)
-		if enc != nil {
-			return enc.Encode(&rs)
-		}
-		return nil
-	}
-	audits := newAuditTally()
-	if err := scoreOutcomeLines(outPath, cs, idx, set, audits, emit); err != nil {
+	sc := newStreamScoring(set, shape, out)
+	defer sc.close()
+	if err := scoreOutcomeLines(outPath, cs, idx, set, sc.audits, sc.emit); err != nil {
 		return nil, err
 	}
 	for i := range cs.Len() {
@@ -83,39 +75,18 @@ func scoreRunDirStreaming(dir string, opts Options, out io.Writer) (*report.Repo
 		}
 		rec := scoreRecord{id: string(cs.ID(i)), class: cs.Class(i), adapter: cs.Adapter(i), turn: cs.Turn(i), session: cs.SessionOf(i), status: record.StatusNotSent,
 			scheduled: cs.Scheduled[i], errMsg: report.NoOutcomeRecordError}
-		if err := emit(&rec); err != nil {
+		if err := sc.emit(&rec); err != nil {
 			return nil, err
 		}
 	}
-	if t.r.Offered == 0 {
-		return nil, schedule.ErrStreamDeclined // the in-memory path says why
-	}
-	if bw != nil {
-		if err := bw.Flush(); err != nil {
-			return nil, err
-		}
-	}
-	rep, err := t.finish()
+	rep, err := sc.finish(func(add func(*scoreRecord) error) error {
+		// A third read of outcomes.jsonl measures the steady window, so
+		// that memory stays bounded; unrecorded requests were never sent.
+		return scoreOutcomeLines(outPath, cs, idx, set, newAuditTally(), add)
+	})
 	if err != nil {
 		return nil, err
 	}
-	if w := t.steadyWindow; w != nil {
-		// A third read of outcomes.jsonl measures the steady window, so
-		// that memory stays bounded; unrecorded requests were never sent.
-		add := func(rec *scoreRecord) error {
-			if !rec.outsideWindow {
-				w.add(rec)
-			}
-			return nil
-		}
-		if err := scoreOutcomeLines(outPath, cs, idx, set, newAuditTally(), add); err != nil {
-			return nil, err
-		}
-		if rep.SteadyState, err = w.report(set.method, rep.HorizonMS); err != nil {
-			return nil, err
-		}
-	}
-	audits.finish(rep)
 	rep.Inputs.WorkloadSHA256 = cs.Head.WorkloadSHA256
 	rep.Inputs.ScheduleSHA256 = cs.SHA256
 	rep.Inputs.OutcomesSHA256 = outSHA
