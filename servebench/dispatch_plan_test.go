@@ -1,53 +1,146 @@
 package servebench
 
 import (
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"sync"
 	"testing"
 
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/schedule"
 )
 
-// The plan keeps each entry's ID, class, time and row, groups a
-// conversation's turns into one arrival unit, and holds think times and
-// expectations only once some entry has one.
-func TestDispatchPlanPacksEntriesAndUnits(t *testing.T) {
+// planUnits reads every unit of a plan.
+func planUnits(t *testing.T, p *dispatchPlan) []planUnit {
+	t.Helper()
+	r := p.read()
+	defer r.close()
+	var us []planUnit
+	for {
+		u, ok := r.next()
+		if !ok {
+			break
+		}
+		us = append(us, u)
+	}
+	if err := r.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return us
+}
+
+// The plan streamed back from schedule.json yields each entry's ID,
+// class, adapter, time, row, think time and expectation, a conversation's
+// turns as one arrival unit, numbered from the entries before it.
+func TestDispatchPlanStreamsEntriesAndUnits(t *testing.T) {
 	exact := "4"
 	exp := &record.Expectation{Exact: &exact}
-	s := &schedule.Schedule{Entries: []schedule.Entry{
+	s := &schedule.Schedule{Schema: schedule.Schema, Mode: schedule.ModeOpen, Entries: []schedule.Entry{
 		{ID: "a", Row: 0, ScheduledMS: 0},
-		{ID: "c1", Row: 1, Class: "chat", ScheduledMS: 10},
+		{ID: "c1", Row: 1, Class: "chat", ScheduledMS: 10, Adapter: "sql"},
 		{ID: "c1/2", Row: 2, Class: "chat", ScheduledMS: 10, DependsOn: "c1", ThinkMS: 1500},
 		{ID: "c1/3", Row: 3, Class: "chat", ScheduledMS: 10, DependsOn: "c1/2", ThinkMS: 250, Expect: exp},
-		{ID: "a#2", Row: 0, ScheduledMS: 20},
+		{ID: "a#2", Row: 0, ScheduledMS: 20.125},
 	}}
-	p, err := planOf(s)
+	prepared, err := writeSchedule(filepath.Join(t.TempDir(), record.ScheduleFile), s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Len() != 5 || string(p.ID(2)) != "c1/2" || p.Class(3) != "chat" || p.Class(4) != "" ||
-		p.Scheduled[4] != 20 || p.row[3] != 3 {
-		t.Fatalf("plan entries: ids %q, rows %v, times %v", p.IDs, p.row, p.Scheduled)
+	p := prepared.plan
+	if p.Len() != 5 || p.units != 3 {
+		t.Fatalf("plan of %d entries in %d units, want 5 in 3", p.Len(), p.units)
 	}
-	var units [][2]int
-	for u := range p.units {
-		first, end := p.unit(u)
-		units = append(units, [2]int{first, end})
+	want := []planUnit{
+		{first: 0, entries: []planEntry{{id: "a"}}},
+		{first: 1, entries: []planEntry{
+			{id: "c1", class: "chat", adapter: "sql", scheduledMS: 10, row: 1},
+			{id: "c1/2", class: "chat", scheduledMS: 10, thinkMS: 1500, row: 2},
+			{id: "c1/3", class: "chat", scheduledMS: 10, thinkMS: 250, row: 3, expect: exp},
+		}},
+		{first: 4, entries: []planEntry{{id: "a#2", scheduledMS: 20.125}}},
 	}
-	if want := [][2]int{{0, 1}, {1, 4}, {4, 5}}; len(units) != 3 || units[0] != want[0] || units[1] != want[1] || units[2] != want[2] {
-		t.Fatalf("units %v, want %v", units, want)
+	if got := planUnits(t, p); !reflect.DeepEqual(got, want) {
+		t.Fatalf("units\n%+v\nwant\n%+v", got, want)
 	}
-	if p.thinkMS(0) != 0 || p.thinkMS(2) != 1500 || p.thinkMS(3) != 250 || p.thinkMS(4) != 0 {
-		t.Fatalf("think times %v", p.think)
+}
+
+// A plan of 2,000 single-entry units (eight chunks of 256 and a short
+// one) streams back the in-memory schedule's requests and due times in
+// order; four goroutines taking units from one reader, as a closed loop's
+// users do, take each unit once; a reader closed early stops.
+func TestDispatchPlanStreamsAcrossChunks(t *testing.T) {
+	s := &schedule.Schedule{Schema: schedule.Schema, Mode: schedule.ModeOpen}
+	for i := range 2000 {
+		s.Entries = append(s.Entries, schedule.Entry{ID: "r" + strconv.Itoa(i), Row: i % 3, ScheduledMS: float64(i) * 0.75})
 	}
-	if p.expectation(2) != nil || p.expectation(3) != exp || p.expectation(4) != nil || len(p.expect) != 5 {
-		t.Fatalf("expectations %v", p.expect)
+	prepared, err := writeSchedule(filepath.Join(t.TempDir(), record.ScheduleFile), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := prepared.plan
+	got := planUnits(t, p)
+	if len(got) != 2000 {
+		t.Fatalf("%d units, want 2000", len(got))
+	}
+	for i, u := range got {
+		e := s.Entries[i]
+		if u.first != i || len(u.entries) != 1 || u.entries[0].id != e.ID || u.entries[0].scheduledMS != e.ScheduledMS || u.entries[0].row != e.Row {
+			t.Fatalf("unit %d: %+v, want entry %+v", i, u, e)
+		}
 	}
 
-	plain, err := planOf(&schedule.Schedule{Entries: []schedule.Entry{{ID: "x"}, {ID: "y", ScheduledMS: 1}}})
-	if err != nil {
-		t.Fatal(err)
+	r := p.read()
+	var mu sync.Mutex
+	seen := map[int]int{}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for {
+				u, ok := r.next()
+				if !ok {
+					return
+				}
+				mu.Lock()
+				seen[u.first]++
+				mu.Unlock()
+			}
+		})
 	}
-	if plain.think != nil || plain.expect != nil || len(plain.units) != 2 {
-		t.Fatalf("a plain schedule's plan holds think %v, expect %v, units %v", plain.think, plain.expect, plain.units)
+	wg.Wait()
+	r.close()
+	if len(seen) != 2000 || r.taken.Load() != 2000 || r.takenEntries.Load() != 2000 {
+		t.Fatalf("%d distinct units taken (%d, %d counted), want 2000", len(seen), r.taken.Load(), r.takenEntries.Load())
+	}
+	for first, n := range seen {
+		if n != 1 {
+			t.Fatalf("unit %d taken %d times", first, n)
+		}
+	}
+
+	early := p.read()
+	if u, ok := early.next(); !ok || u.first != 0 {
+		t.Fatalf("first unit %+v, %v", u, ok)
+	}
+	early.close() // returns once the read-ahead stopped
+	if early.taken.Load() != 1 || early.Err() != nil {
+		t.Fatalf("closed early: %d taken, %v", early.taken.Load(), early.Err())
+	}
+}
+
+// Each index of a onceBits is set once: 0, 63, 64 and 129 span three
+// words.
+func TestOnceBits(t *testing.T) {
+	b := newOnceBits(130)
+	if len(b) != 3 {
+		t.Fatalf("%d words for 130 bits, want 3", len(b))
+	}
+	for _, i := range []int{0, 63, 64, 129} {
+		if b.has(i) || !b.set(i) || !b.has(i) || b.set(i) {
+			t.Fatalf("bit %d", i)
+		}
+	}
+	if b.has(1) || b.has(65) || b.has(128) {
+		t.Fatal("a bit never set is set")
 	}
 }

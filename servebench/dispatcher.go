@@ -25,10 +25,11 @@ type dispatcher struct {
 	cfg   RunConfig
 	sched *schedule.Schedule // the header: mode, run ID, closed-loop users
 	plan  *dispatchPlan
+	units *planReader
 	w     *record.Writer
 	start time.Time
 
-	recorded []atomic.Bool
+	recorded onceBits
 	slots    chan struct{}
 	// load is cfg.Observer when it is a LoadObserver.
 	load        LoadObserver
@@ -40,11 +41,12 @@ type dispatcher struct {
 	sentInWindow atomic.Int64
 	windowEndMS  float64
 	// deadline is when the users of a closed loop bounded by time stop
-	// starting requests (zero otherwise); taken counts the arrival units
-	// its users took, the only ones the run sends or records.
+	// starting requests (zero otherwise); the arrival units its users
+	// took (units.taken) are the only ones the run sends or records.
 	deadline   time.Time
-	taken      atomic.Int64
 	capWaitMax atomic.Int64 // nanoseconds
+	// planErr is what stopped the plan being read back from its file.
+	planErr error
 	// promptTokens totals the prompt tokens the engine reported for the
 	// requests sent.
 	promptTokens promptTokenTotal
@@ -62,7 +64,7 @@ func newDispatcher(cfg RunConfig, s *schedule.Schedule, plan *dispatchPlan, w *r
 		d.windowEndMS = math.Inf(1) // the window closes after the last round
 	}
 	d.load, _ = cfg.Observer.(LoadObserver)
-	d.recorded = make([]atomic.Bool, plan.Len())
+	d.recorded = newOnceBits(plan.Len())
 	if cfg.MaxConcurrency > 0 {
 		d.slots = make(chan struct{}, cfg.MaxConcurrency)
 	}
@@ -77,6 +79,7 @@ func newDispatcher(cfg RunConfig, s *schedule.Schedule, plan *dispatchPlan, w *r
 func (d *dispatcher) run(ctx context.Context) {
 	ctx, stop := d.stopOnWriteError(ctx)
 	defer stop()
+	d.units = d.plan.read()
 	d.schedBefore = schedLatencySnapshot()
 	d.start = time.Now()
 	if d.timed() {
@@ -88,6 +91,8 @@ func (d *dispatcher) run(ctx context.Context) {
 		d.runOpen(ctx)
 	}
 	d.wg.Wait()
+	d.units.close()
+	d.planErr = d.units.Err()
 	d.schedAfter = schedLatencySnapshot()
 	d.recordUnsent()
 }
@@ -115,16 +120,19 @@ func (d *dispatcher) stopOnWriteError(ctx context.Context) (context.Context, fun
 func (d *dispatcher) runOpen(ctx context.Context) {
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
-	for u := range d.plan.units {
-		first, end := d.plan.unit(u)
-		at := d.start.Add(record.FromMillis(d.plan.Scheduled[first]))
+	for {
+		u, ok := d.units.next()
+		if !ok {
+			return
+		}
+		at := d.start.Add(record.FromMillis(u.entries[0].scheduledMS))
 		if !sleep.Until(ctx, timer, at) {
 			return
 		}
 		d.wg.Add(1)
 		go func() {
 			defer d.wg.Done()
-			d.runUnit(ctx, first, end, at)
+			d.runUnit(ctx, u, at)
 		}()
 	}
 }
@@ -147,14 +155,12 @@ func (d *dispatcher) runClosed(ctx context.Context) {
 				if d.pastDeadline(at) || ctx.Err() != nil {
 					return
 				}
-				i := int(d.taken.Add(1) - 1)
-				if i >= len(d.plan.units) {
-					d.taken.Add(-1)
+				u, ok := d.units.next()
+				if !ok {
 					return
 				}
-				unitFirst, unitEnd := d.plan.unit(i)
 				first = false
-				free = d.runUnit(ctx, unitFirst, unitEnd, at)
+				free = d.runUnit(ctx, u, at)
 			}
 		}()
 	}
@@ -171,25 +177,26 @@ func (d *dispatcher) pastDeadline(at time.Time) bool {
 	return !d.deadline.IsZero() && !at.Before(d.deadline)
 }
 
-// runUnit sends the requests of a unit, entries [first, end), in turn: the
-// first at at, each later turn its think time after the previous one
-// ended. It returns when the last request ended.
+// runUnit sends the requests of a unit in turn: the first at at, each
+// later turn its think time after the previous one ended. It returns when
+// the last request ended.
 //
 // A conversation whose turn did not succeed goes no further: its later
 // turns are recorded as not_sent with that cause. Under engine history each
 // later turn carries the engine's answers to the earlier ones.
-func (d *dispatcher) runUnit(ctx context.Context, first, end int, at time.Time) time.Time {
+func (d *dispatcher) runUnit(ctx context.Context, u planUnit, at time.Time) time.Time {
 	var timer *time.Timer
-	conv := conversation{engine: d.cfg.engineHistory() && end-first > 1}
-	for idx := first; idx < end; idx++ {
+	conv := conversation{engine: d.cfg.engineHistory() && len(u.entries) > 1}
+	for k := range u.entries {
+		e, idx := &u.entries[k], u.first+k
 		if why := conv.stopped(); why != "" {
-			d.turnNotSent(idx, why)
+			d.turnNotSent(idx, e, why)
 			continue
 		}
-		if idx > first {
-			at = at.Add(record.FromMillis(d.plan.thinkMS(idx)))
+		if k > 0 {
+			at = at.Add(record.FromMillis(e.thinkMS))
 			if d.pastDeadline(at) {
-				d.truncate(idx, end, at)
+				d.truncate(u, k, at)
 				return at
 			}
 		}
@@ -205,41 +212,40 @@ func (d *dispatcher) runUnit(ctx context.Context, first, end int, at time.Time) 
 		if ctx.Err() != nil {
 			return at
 		}
-		at = d.send(ctx, idx, at, &conv, idx+1 < end)
+		at = d.send(ctx, idx, e, at, &conv, k+1 < len(u.entries))
 	}
 	return at
 }
 
 // turnNotSent records a later turn of a conversation that stopped.
-func (d *dispatcher) turnNotSent(idx int, why string) {
-	p := d.plan
+func (d *dispatcher) turnNotSent(idx int, e *planEntry, why string) {
 	if d.load != nil {
-		tellDue(d.load, p.Class(idx), p.Adapter(idx))
+		tellDue(d.load, e.class, e.adapter)
 	}
-	d.notSent(idx, &record.Outcome{ID: string(p.ID(idx)), Attempt: 1, Class: p.Class(idx), Adapter: p.Adapter(idx), ScheduledMS: record.Millis(time.Since(d.start)),
+	d.notSent(idx, e, &record.Outcome{ID: e.id, Attempt: 1, Class: e.class, Adapter: e.adapter, ScheduledMS: record.Millis(time.Since(d.start)),
 		Reason: record.ReasonConversationStopped}, why)
 }
 
-// truncate records the turns [idx, end) of a session still running at the
-// deadline of a closed loop bounded by time as not sent: never due inside
-// the window, scheduled at due (the first of them) or the deadline.
-func (d *dispatcher) truncate(idx, end int, due time.Time) {
-	p := d.plan
-	for i := idx; i < end; i++ {
-		d.notSent(i, &record.Outcome{ID: string(p.ID(i)), Attempt: 1, Class: p.Class(i), Adapter: p.Adapter(i), ScheduledMS: record.Millis(due.Sub(d.start)),
+// truncate records the turns of unit u from its k-th on, a session still
+// running at the deadline of a closed loop bounded by time, as not sent:
+// never due inside the window, scheduled at due (the first of them) or the
+// deadline.
+func (d *dispatcher) truncate(u planUnit, k int, due time.Time) {
+	for ; k < len(u.entries); k++ {
+		e := &u.entries[k]
+		d.notSent(u.first+k, e, &record.Outcome{ID: e.id, Attempt: 1, Class: e.class, Adapter: e.adapter, ScheduledMS: record.Millis(due.Sub(d.start)),
 			Reason: record.ReasonSessionTruncated}, "never sent: its session was still running at the closed loop's deadline")
 		due = d.deadline
 	}
 }
 
-// send makes one attempt at entry idx, scheduled at at, a turn of conv
-// (later: another turn follows it), records it, and returns its terminal
-// instant.
-func (d *dispatcher) send(ctx context.Context, idx int, at time.Time, conv *conversation, later bool) time.Time {
-	p := d.plan
-	row := d.cfg.Workload.EntryRequest(string(p.ID(idx)), int(p.row[idx]))
+// send makes one attempt at entry idx (e), scheduled at at, a turn of
+// conv (later: another turn follows it), records it, and returns its
+// terminal instant.
+func (d *dispatcher) send(ctx context.Context, idx int, e *planEntry, at time.Time, conv *conversation, later bool) time.Time {
+	row := d.cfg.Workload.EntryRequest(e.id, e.row)
 	req := conv.request(row, later)
-	out := &record.Outcome{ID: string(p.ID(idx)), Attempt: 1, Class: p.Class(idx), Adapter: p.Adapter(idx), ScheduledMS: record.Millis(at.Sub(d.start))}
+	out := &record.Outcome{ID: e.id, Attempt: 1, Class: e.class, Adapter: e.adapter, ScheduledMS: record.Millis(at.Sub(d.start))}
 	if out.Adapter != "" {
 		if req == row {
 			sent := *req
@@ -255,7 +261,7 @@ func (d *dispatcher) send(ctx context.Context, idx int, at time.Time, conv *conv
 		case d.slots <- struct{}{}:
 			defer func() { <-d.slots }()
 		case <-ctx.Done():
-			return d.notSent(idx, out, "run cancelled while waiting for a client concurrency slot")
+			return d.notSent(idx, e, out, "run cancelled while waiting for a client concurrency slot")
 		}
 	}
 	slot := time.Now()
@@ -274,7 +280,7 @@ func (d *dispatcher) send(ctx context.Context, idx int, at time.Time, conv *conv
 		d.promptTokens.add(out.PromptTokens)
 	}
 	conv.ended(out.ID, req.KeepText, d.cfg.keepsText() || row.Expect != nil, out)
-	if exp := p.expectation(idx); exp != nil && out.Status == record.StatusSuccess {
+	if exp := e.expect; exp != nil && out.Status == record.StatusSuccess {
 		out.Quality = quality.Judge(exp, quality.Response{
 			Text: deref(out.Text), ToolCalls: out.ToolCalls, FinishReason: out.FinishReason, OutputTokens: out.OutputTokens,
 		})
@@ -288,12 +294,12 @@ func (d *dispatcher) requestID(id string) string {
 	return d.sched.RunID + "/" + id + "/1"
 }
 
-// notSent records entry idx as never sent, with the media its request
+// notSent records entry idx (e) as never sent, with the media its request
 // would have sent (so the breakdown counts it under its modality).
-func (d *dispatcher) notSent(idx int, out *record.Outcome, why string) time.Time {
+func (d *dispatcher) notSent(idx int, e *planEntry, out *record.Outcome, why string) time.Time {
 	now := time.Now()
 	out.Status, out.Error = record.StatusNotSent, why
-	row := d.cfg.Workload.EntryRequest(out.ID, int(d.plan.row[idx]))
+	row := d.cfg.Workload.EntryRequest(out.ID, e.row)
 	out.SetMedia(record.MediaOf(row))
 	out.ReusablePromptTokens = row.ReusablePromptTokens
 	out.TerminalMS = record.Millis(now.Sub(d.start))
@@ -303,7 +309,7 @@ func (d *dispatcher) notSent(idx int, out *record.Outcome, why string) time.Time
 
 // record writes entry idx's terminal record, once.
 func (d *dispatcher) record(idx int, out *record.Outcome) {
-	if !d.recorded[idx].CompareAndSwap(false, true) {
+	if !d.recorded.set(idx) {
 		return
 	}
 	_ = d.w.Write(out) // the writer keeps its first error for Close
@@ -313,18 +319,31 @@ func (d *dispatcher) record(idx int, out *record.Outcome) {
 }
 
 // recordUnsent gives every entry that never got a record a not_sent one:
-// no scheduled request disappears, whatever stopped the run.
+// no scheduled request disappears, whatever stopped the run. The entries
+// are read from the plan's file once more.
 func (d *dispatcher) recordUnsent() {
-	p := d.plan
-	for i := range d.entriesOwned() {
-		if d.recorded[i].Load() {
-			continue
+	owned := d.entriesOwned()
+	r := d.plan.read()
+	defer r.close()
+	for {
+		u, ok := r.next()
+		if !ok || u.first >= owned {
+			break
 		}
-		if d.load != nil {
-			tellDue(d.load, p.Class(i), p.Adapter(i))
+		for k := range u.entries {
+			e, i := &u.entries[k], u.first+k
+			if d.recorded.has(i) {
+				continue
+			}
+			if d.load != nil {
+				tellDue(d.load, e.class, e.adapter)
+			}
+			d.notSent(i, e, &record.Outcome{ID: e.id, Attempt: 1, Class: e.class, Adapter: e.adapter, ScheduledMS: e.scheduledMS},
+				"never sent: the run ended (cancelled or a previous turn could not proceed) before its time")
 		}
-		d.notSent(i, &record.Outcome{ID: string(p.ID(i)), Attempt: 1, Class: p.Class(i), Adapter: p.Adapter(i), ScheduledMS: p.Scheduled[i]},
-			"never sent: the run ended (cancelled or a previous turn could not proceed) before its time")
+	}
+	if err := r.Err(); err != nil && d.planErr == nil {
+		d.planErr = err
 	}
 }
 
@@ -332,16 +351,14 @@ func (d *dispatcher) recordUnsent() {
 // them, except in a closed loop bounded by time, where the units its users
 // never took (they come first in order) are not part of the run.
 func (d *dispatcher) entriesOwned() int {
-	if !d.timed() {
+	if !d.timed() || d.allTaken() {
 		return d.plan.Len()
 	}
-	taken := int(d.taken.Load())
-	if taken >= len(d.plan.units) {
-		return d.plan.Len()
-	}
-	first, _ := d.plan.unit(taken)
-	return first
+	return int(d.units.takenEntries.Load())
 }
+
+// allTaken says whether every arrival unit was handed out.
+func (d *dispatcher) allTaken() bool { return int(d.units.taken.Load()) >= d.plan.units }
 
 // report describes how the generator kept its schedule; the scorer adds
 // the lag statistics.
@@ -361,8 +378,8 @@ func (d *dispatcher) report() *report.GeneratorReport {
 		g.Notes = append(g.Notes, "the client concurrency cap bound: requests waited up to "+
 			strconv.FormatFloat(record.Millis(time.Duration(d.capWaitMax.Load())), 'f', 1, 64)+" ms for a slot")
 	}
-	if d.timed() && int(d.taken.Load()) >= len(d.plan.units) {
-		g.Notes = append(g.Notes, "the users took all "+strconv.Itoa(len(d.plan.units))+
+	if d.timed() && d.allTaken() {
+		g.Notes = append(g.Notes, "the users took all "+strconv.Itoa(d.plan.units)+
 			" arrivals the closed loop's schedule holds: some users stopped before the deadline")
 	}
 	if p99, ok := schedLatencyQuantile(d.schedBefore, d.schedAfter, 0.99); ok {

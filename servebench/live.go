@@ -63,8 +63,8 @@ func Start(ctx context.Context, cfg RunConfig) (*LiveRun, error) {
 	return l, nil
 }
 
-// background runs the run and closes done. Nothing but the dispatcher
-// keeps the plan, so it is garbage before the run is scored.
+// background runs the run and closes done. The plan holds only counts:
+// the dispatcher reads the entries back from schedule.json as it sends.
 func (l *LiveRun) background(ctx context.Context, plan *dispatchPlan) {
 	defer close(l.done)
 	l.res, l.err = l.run(ctx, plan)

@@ -9,8 +9,8 @@ import (
 )
 
 // preparedSchedule is a run's schedule once it is realized and saved: the
-// schedule the run sends and scores, the dispatcher's plan of its entries,
-// and the hash of schedule.json.
+// schedule the run sends and scores, the dispatcher's plan (which reads
+// the entries back from schedule.json), and the file's hash.
 type preparedSchedule struct {
 	sched  *schedule.Schedule
 	plan   *dispatchPlan
@@ -94,15 +94,17 @@ func writeSchedule(path string, s *schedule.Schedule) (*preparedSchedule, error)
 		return nil, err
 	}
 	own := s.OwnShare()
-	plan, err := planOf(own)
-	if err != nil {
-		return nil, err
+	plan := &dispatchPlan{path: path}
+	for i := range own.Entries {
+		if err := plan.add(&own.Entries[i]); err != nil {
+			return nil, err
+		}
 	}
 	return &preparedSchedule{sched: own, plan: plan, sha256: sum}, nil
 }
 
-// streamSchedule writes r's entries to path as they are realized and packs
-// them into the dispatcher's plan.
+// streamSchedule writes r's entries to path as they are realized and
+// counts them into the dispatcher's plan, which reads them back from path.
 func streamSchedule(path string, r *schedule.Realization) (*preparedSchedule, error) {
 	f, err := schedule.CreateFile(path)
 	if err != nil {
@@ -113,7 +115,7 @@ func streamSchedule(path string, r *schedule.Realization) (*preparedSchedule, er
 		f.Abort()
 		return nil, err
 	}
-	plan := &dispatchPlan{}
+	plan := &dispatchPlan{path: path}
 	err = r.Entries(func(e *schedule.Entry) error {
 		if err := enc.Entry(e); err != nil {
 			return err

@@ -32,6 +32,11 @@ func (l *LiveRun) run(ctx context.Context, plan *dispatchPlan) (*RunResult, erro
 	side := l.channels(plan)
 	d := l.measure(ctx, plan, w, side)
 	writeErr := w.Close()
+	if d.planErr != nil {
+		// schedule.json, which the run wrote, could not be read back: what
+		// was sent is recorded, but the run cannot be scored.
+		return res, errors.Join(d.planErr, writeErr)
+	}
 	rep, err := l.score(res, d, w.LastTerminalMS(), wallStart)
 	if err != nil {
 		return res, fmt.Errorf("run: score: %w", err)

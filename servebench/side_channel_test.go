@@ -50,10 +50,7 @@ func (nopGPU) StartGPUSampling(context.Context) func() *report.GPUTelemetry { re
 // The run's side channels are those its configuration declares, the
 // observer last, with the series interval it declares.
 func TestSideChannelsFollowTheConfiguration(t *testing.T) {
-	plan, err := planOf(&schedule.Schedule{Entries: []schedule.Entry{{ID: "a"}, {ID: "b", ScheduledMS: 10}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	plan := &dispatchPlan{n: 2, units: 2}
 	describe := func(cfg RunConfig) string {
 		l := &LiveRun{cfg: cfg, sched: &schedule.Schedule{Arrival: schedule.ArrivalSpec{Process: schedule.ProcessConstant, RateRPS: 5}}}
 		var out []string

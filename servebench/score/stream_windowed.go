@@ -20,16 +20,27 @@ import (
 // outcomes.jsonl line by line and schedule.json alongside it through an
 // entryWindow, which holds only the entries read but not yet matched by a
 // line (about the requests that were in flight when a line was written).
-// A first pass checks the join and hashes both files; the second scores;
-// a third, when the run had a steady state, measures it. Requests with no
-// record come last, in schedule order, as the compact path gives them.
+// When the request entries are written (out is set), a first pass checks
+// the join and hashes both files, and the second scores; without them one
+// pass checks, hashes and scores, and starts over the compact way should
+// the join decline. A last pass, when the run had a steady state,
+// measures it. Requests with no record come last, in schedule order, as
+// the compact path gives them.
 //
 // It returns errWindowDeclined for anything outside that shape, before
 // any request entry is written, and the caller scores the compact way.
 func scoreRunDirWindowed(dir string, opts Options, out io.Writer) (*report.Report, error) {
 	schedPath := filepath.Join(dir, record.ScheduleFile)
 	outPath := filepath.Join(dir, record.OutcomesFile)
-	head, outSHA, schedSHA, err := checkWindowedJoin(outPath, schedPath)
+	var head *schedule.Schedule
+	var sums windowSums
+	var err error
+	onePass := out == nil
+	if onePass {
+		head, err = readWindowHead(schedPath)
+	} else {
+		head, sums, err = checkWindowedJoin(outPath, schedPath)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -45,21 +56,41 @@ func scoreRunDirWindowed(dir string, opts Options, out io.Writer) (*report.Repor
 	closed := head.Mode == schedule.ModeClosed
 	sc := newStreamScoring(set, runShape{closed: closed}, out)
 	defer sc.close()
-	pass := windowedPass{outPath: outPath, schedPath: schedPath, closed: closed, set: set}
-	if err := pass.score(sc.audits, sc.emit, sc.emit); err != nil {
+	pass := windowedPass{outPath: outPath, schedPath: schedPath, closed: closed, set: set, checks: onePass}
+	scored, err := pass.score(sc.audits, sc.emit, sc.emit)
+	if onePass {
+		sums = scored
+		err = windowDecline(err)
+	}
+	if err != nil {
 		return nil, err
 	}
+	pass.checks = false
 	rep, err := sc.finish(func(add func(*scoreRecord) error) error {
-		return pass.score(newAuditTally(), add, nil)
+		_, err := pass.score(newAuditTally(), add, nil)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	rep.Inputs.WorkloadSHA256 = head.WorkloadSHA256
-	rep.Inputs.ScheduleSHA256 = schedSHA
-	rep.Inputs.OutcomesSHA256 = outSHA
+	rep.Inputs.ScheduleSHA256 = sums.schedule
+	rep.Inputs.OutcomesSHA256 = sums.outcomes
 	carryPrevious(rep, prev)
 	return rep, nil
+}
+
+// windowSums are the hex SHA-256 of the two files.
+type windowSums struct{ schedule, outcomes string }
+
+// readWindowHead reads the schedule's fields before its entries.
+func readWindowHead(schedPath string) (*schedule.Schedule, error) {
+	st, err := schedule.OpenEntries(schedPath)
+	if err != nil {
+		return nil, windowDecline(err)
+	}
+	defer st.Close()
+	return &st.Head, nil
 }
 
 // checkWindowedJoin is the first pass: every line names a pending entry
@@ -67,15 +98,15 @@ func scoreRunDirWindowed(dir string, opts Options, out io.Writer) (*report.Repor
 // files are hashed. What the join does not take declines
 // (errWindowDeclined), and so does every input error: the compact path
 // reads the files again and says what it makes of them.
-func checkWindowedJoin(outPath, schedPath string) (*schedule.Schedule, string, string, error) {
+func checkWindowedJoin(outPath, schedPath string) (*schedule.Schedule, windowSums, error) {
 	w, err := openWindow(schedPath, true)
 	if err != nil {
-		return nil, "", "", windowDecline(err)
+		return nil, windowSums{}, windowDecline(err)
 	}
 	defer w.close()
 	f, err := os.Open(outPath)
 	if err != nil {
-		return nil, "", "", errWindowDeclined
+		return nil, windowSums{}, errWindowDeclined
 	}
 	defer f.Close()
 	h := sha256.New()
@@ -104,9 +135,9 @@ func checkWindowedJoin(outPath, schedPath string) (*schedule.Schedule, string, s
 		err = w.rest(func(*windowEntry) error { return nil })
 	}
 	if err != nil {
-		return nil, "", "", windowDecline(err)
+		return nil, windowSums{}, windowDecline(err)
 	}
-	return &w.st.Head, hex.EncodeToString(h.Sum(nil)), w.st.SHA256(), nil
+	return &w.st.Head, windowSums{schedule: w.st.SHA256(), outcomes: hex.EncodeToString(h.Sum(nil))}, nil
 }
 
 // windowDecline turns what the first pass met into a decline, so that the
@@ -118,33 +149,42 @@ func windowDecline(err error) error {
 	return err
 }
 
-// windowedPass is one scoring read of a run the first pass checked.
+// windowedPass is one scoring read of a run.
 type windowedPass struct {
 	outPath, schedPath string
 	closed             bool
 	set                scoreSetup
+	// checks makes the pass check the join as checkWindowedJoin does, and
+	// hash the files; otherwise a first pass checked it.
+	checks bool
 }
 
 // score decodes every line, joins it to its entry and hands its record to
 // emit; then, when unrecorded is set, the entries no line took that lie
-// in the window, in schedule order. A line the join no longer takes means
-// that a file changed between the passes.
-func (p windowedPass) score(audits *auditTally, emit, unrecorded func(*scoreRecord) error) error {
-	w, err := openWindow(p.schedPath, false)
+// in the window, in schedule order. With checks it returns the files'
+// hashes. Without, a line the join no longer takes means that a file
+// changed since the pass that checked it.
+func (p windowedPass) score(audits *auditTally, emit, unrecorded func(*scoreRecord) error) (windowSums, error) {
+	w, err := openWindow(p.schedPath, p.checks)
 	if err != nil {
-		return err
+		return windowSums{}, err
 	}
 	defer w.close()
 	f, err := os.Open(p.outPath)
 	if err != nil {
-		return &record.InputError{File: p.outPath, Msg: err.Error()}
+		return windowSums{}, &record.InputError{File: p.outPath, Msg: err.Error()}
 	}
 	defer f.Close()
+	h := sha256.New()
 	batches, free := make(chan *outcomeBatch, 4), make(chan *outcomeBatch, 6)
 	for range cap(free) {
 		free <- &outcomeBatch{outcomes: make([]record.Outcome, 512)}
 	}
-	go decodeOutcomeLines(f, batches, free)
+	if p.checks {
+		go decodeOutcomeLines(io.TeeReader(f, h), batches, free)
+	} else {
+		go decodeOutcomeLines(f, batches, free)
+	}
 	defer func() {
 		for range batches { // let the decoder finish after an early return
 		}
@@ -152,42 +192,57 @@ func (p windowedPass) score(audits *auditTally, emit, unrecorded func(*scoreReco
 	var id []byte
 	for b := range batches {
 		for k := range b.outcomes {
-			o := &b.outcomes[k]
-			id = append(id[:0], o.ID...)
-			e, found, err := w.take(id)
-			if err == nil && !found {
-				err = schedule.ErrStreamDeclined
+			if err := p.join(w, &b.outcomes[k], &id, audits, emit); err != nil {
+				return windowSums{}, p.declined(err)
 			}
-			if err == nil {
-				err = p.scoreLine(o, e, emit)
-			}
-			if err != nil {
-				return windowChanged(err)
-			}
-			audits.add(o, e.audited)
 		}
 		if b.err != nil {
-			return b.err
+			return windowSums{}, b.err
 		}
 		free <- b
 	}
 	if unrecorded == nil {
-		return nil
+		return windowSums{}, nil
 	}
-	return windowChanged(w.rest(func(e *windowEntry) error {
+	err = w.rest(func(e *windowEntry) error {
 		if !p.set.inWindow(e.scheduled) {
 			return nil
 		}
 		rec := scoreRecord{id: e.id, class: e.class, adapter: e.adapter, session: -1, status: record.StatusNotSent,
 			scheduled: e.scheduled, errMsg: report.NoOutcomeRecordError}
 		return unrecorded(&rec)
-	}))
+	})
+	if err != nil {
+		return windowSums{}, p.declined(err)
+	}
+	return windowSums{schedule: w.st.SHA256(), outcomes: hex.EncodeToString(h.Sum(nil))}, nil
 }
 
-// windowChanged reads a decline of the window after the first pass as a
-// changed file, which the strict reader then reads.
-func windowChanged(err error) error {
-	if errors.Is(err, errWindowDeclined) {
+// join joins one decoded line to its entry, scores it and audits it; id
+// is a buffer for the line's ID.
+func (p windowedPass) join(w *entryWindow, o *record.Outcome, id *[]byte, audits *auditTally, emit func(*scoreRecord) error) error {
+	if p.checks && o.Attempt != 1 {
+		return errWindowDeclined // a retried request: the compact path finds its final attempt
+	}
+	*id = append((*id)[:0], o.ID...)
+	e, found, err := w.take(*id)
+	if err == nil && !found {
+		err = errWindowDeclined // an unknown or repeated ID
+	}
+	if err == nil {
+		err = p.scoreLine(o, e, emit)
+	}
+	if err != nil {
+		return err
+	}
+	audits.add(o, e.audited)
+	return nil
+}
+
+// declined is what a pass returns for a decline: with checks, the
+// window's own; without, a changed file, which the strict reader reads.
+func (p windowedPass) declined(err error) error {
+	if !p.checks && errors.Is(err, errWindowDeclined) {
 		return schedule.ErrStreamDeclined
 	}
 	return err

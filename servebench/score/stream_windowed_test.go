@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -70,6 +71,15 @@ func TestWindowedScoringMatchesInMemory(t *testing.T) {
 	if want.Breakdown["adapter"] == nil || want.PromptTokens == nil || want.OutputLengths == nil {
 		t.Fatal("the fixture lost the breakdown or the audits")
 	}
+	// Without request entries one pass checks, hashes and scores: the same
+	// report.
+	one, err := scoreRunDirWindowed(dir, opts, nil)
+	if err != nil {
+		t.Fatalf("one pass: %v", err)
+	}
+	if !reflect.DeepEqual(one, got) || one.Inputs.OutcomesSHA256 != want.Inputs.OutcomesSHA256 || one.Inputs.ScheduleSHA256 != want.Inputs.ScheduleSHA256 {
+		t.Fatalf("one pass differs: inputs %+v, want %+v", one.Inputs, want.Inputs)
+	}
 
 	defer func(old int) { windowLimit = old }(windowLimit)
 	windowLimit = 4
@@ -112,7 +122,11 @@ func TestWindowedScoringDeclines(t *testing.T) {
 		outs = edit(s, outs)
 		dir := writeRunDir(t, s, outs, nil)
 		if _, err := scoreRunDirWindowed(dir, Options{}, nil); !errors.Is(err, errWindowDeclined) {
-			t.Errorf("%s: %v, want a decline", name, err)
+			t.Errorf("%s, one pass: %v, want a decline", name, err)
+		}
+		var buf bytes.Buffer
+		if _, err := scoreRunDirWindowed(dir, Options{}, &buf); !errors.Is(err, errWindowDeclined) || buf.Len() != 0 {
+			t.Errorf("%s, with the entries: %v, %d bytes written; want a decline before any", name, err, buf.Len())
 		}
 	}
 }
