@@ -128,16 +128,32 @@ func (r *planReader) decode(path string) {
 	}
 }
 
+// ready waits until the first chunk is decoded (or the read ended), so
+// that the dispatch does not start by waiting on the file.
+func (r *planReader) ready() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.fill()
+}
+
+// fill takes the next chunk when the current one is spent; false when
+// there is none. r.mu is held.
+func (r *planReader) fill() bool {
+	if len(r.cur) > 0 {
+		return true
+	}
+	var ok bool
+	r.cur, ok = <-r.chunks
+	return ok
+}
+
 // next hands out the next unit; false once every unit was handed out, or
 // the read failed (Err says so).
 func (r *planReader) next() (planUnit, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if len(r.cur) == 0 {
-		var ok bool
-		if r.cur, ok = <-r.chunks; !ok {
-			return planUnit{}, false
-		}
+	if !r.fill() {
+		return planUnit{}, false
 	}
 	u := r.cur[0]
 	r.cur[0] = planUnit{}

@@ -91,6 +91,10 @@ func TestDispatchPlanStreamsAcrossChunks(t *testing.T) {
 	}
 
 	r := p.read()
+	r.ready() // the first chunk is decoded before the dispatch starts
+	if len(r.cur) != planChunkUnits || r.cur[0].first != 0 {
+		t.Fatalf("ready: %d units decoded, want the first chunk's %d", len(r.cur), planChunkUnits)
+	}
 	var mu sync.Mutex
 	seen := map[int]int{}
 	var wg sync.WaitGroup

@@ -80,6 +80,7 @@ func (d *dispatcher) run(ctx context.Context) {
 	ctx, stop := d.stopOnWriteError(ctx)
 	defer stop()
 	d.units = d.plan.read()
+	d.units.ready()
 	d.schedBefore = schedLatencySnapshot()
 	d.start = time.Now()
 	if d.timed() {
