@@ -198,11 +198,16 @@ func (s *Scanner) Float() (float64, bool) {
 // pow10 holds the powers of ten a float64 represents exactly.
 var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
 
-// Int reads a number without fraction or exponent that fits an int.
+// Int reads a number without fraction or exponent that fits an int. One of
+// at most 15 digits is Number's short value, exact below 2^53; a longer one
+// goes to Atoi.
 func (s *Scanner) Int() (int, bool) {
-	num, integral, _, _, ok := s.Number()
+	num, integral, short, isShort, ok := s.Number()
 	if !ok || !integral {
 		return 0, false
+	}
+	if isShort {
+		return int(short), true
 	}
 	v, err := strconv.Atoi(unsafe.String(unsafe.SliceData(num), len(num)))
 	return v, err == nil

@@ -40,3 +40,19 @@ func TestExactDecimalMatchesParseFloat(t *testing.T) {
 		t.Fatal("16 digits taken by the short path")
 	}
 }
+
+// Int reads short integers from the scanned digits and longer ones through
+// Atoi: 15 digits are short, 19 are not; a fraction is not an int.
+func TestIntShortAndLong(t *testing.T) {
+	for text, want := range map[string]int{"123": 123, "-45": -45, "0": 0, "-0": 0, "999999999999999": 999999999999999,
+		"1234567890123456789": 1234567890123456789, "-1234567890123456789": -1234567890123456789} {
+		if got, ok := New([]byte(text)).Int(); !ok || got != want {
+			t.Errorf("Int(%s) = %d, %v; want %d", text, got, ok, want)
+		}
+	}
+	for _, text := range []string{"12.5", "1e3", "99999999999999999999", "-"} {
+		if got, ok := New([]byte(text)).Int(); ok {
+			t.Errorf("Int(%s) = %d, want not read", text, got)
+		}
+	}
+}
