@@ -32,6 +32,7 @@ func setCacheState(rep *report.Report, cfg RunConfig, route string) {
 		rep.CacheState, rep.CacheResetRoute = report.CacheStateReset, route
 	}
 	rep.CachePolicy = cfg.CachePolicy
+	rep.EngineStarts = cfg.EngineStarts
 }
 
 // EngineControl identifies the engine a run measures and says what the run
@@ -50,4 +51,7 @@ type EngineControl struct {
 	// (fixtures.CachePolicy: cold, warm or disabled; "" for none); the
 	// report records it beside CacheState.
 	CachePolicy string
+	// EngineStarts are the engine's starts when the run's caller started
+	// it (containers.EngineStart), copied into the report.
+	EngineStarts []report.EngineStart
 }

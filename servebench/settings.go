@@ -36,6 +36,8 @@ type Settings struct {
 	// run's warmup; CachePolicy is the workload's declared cache state.
 	ResetPrefixCache bool
 	CachePolicy      string
+	// EngineStarts are the engine's starts when the caller started it.
+	EngineStarts []report.EngineStart
 	// LagTolerance is the declared schedule-lag tolerance.
 	LagTolerance time.Duration
 	// Client sends the requests.
@@ -83,7 +85,7 @@ func (s Settings) RunConfig() (RunConfig, error) {
 		TurnHistory:    s.TurnHistory,
 		Score:          s.Score,
 		KeepRequests:   s.KeepRequests,
-		EngineControl:  EngineControl{Engine: s.Engine, ResetPrefixCache: s.ResetPrefixCache, CachePolicy: s.CachePolicy},
+		EngineControl:  EngineControl{Engine: s.Engine, ResetPrefixCache: s.ResetPrefixCache, CachePolicy: s.CachePolicy, EngineStarts: s.EngineStarts},
 		Labels:         s.Labels,
 		Artifacts:      s.Artifacts,
 		OutputDir:      s.OutputDir,

@@ -30,6 +30,7 @@ func TestSettingsMapEverySetting(t *testing.T) {
 		MaxConcurrency:   8,
 		ResetPrefixCache: true,
 		CachePolicy:      "warm",
+		EngineStarts:     []report.EngineStart{{StartedMS: 1}},
 		LagTolerance:     time.Second,
 		Client:           openai.NewClient("http://127.0.0.1:1", "m"),
 		LoRA: servebench.LoRAConfig{Mix: mix, Load: []openai.AdapterLoad{{Name: "sql", Path: "/sql"}},

@@ -160,6 +160,11 @@ type EngineSpec struct {
 	// container; nil runs the container (Ollama: a process unless Image
 	// is given and Docker is there).
 	Process *EngineProcess `json:"process,omitempty"`
+	// Starts is how many times the engine is started (and each time
+	// probed for its first token) before the load, every start but the
+	// last one stopped again, so that objectives.startup judges a
+	// population of starts; 0 means 1.
+	Starts int `json:"starts,omitempty"`
 }
 
 // EngineProcess is a local-process engine: the engine module builds the
@@ -240,6 +245,8 @@ type Objectives struct {
 	// SpeculativeDecoding bounds the engine's speculative decoding; nil
 	// when not declared.
 	SpeculativeDecoding *SpeculativeObjective
+	// Startup bounds every start of the engine; nil when not declared.
+	Startup *StartupObjective
 	// Capacity is the minimum SLO capacity of a sweep.
 	Capacity *CapacityObjective
 	// Concurrency is the minimum SLO concurrency of a user search, in

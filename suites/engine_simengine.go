@@ -3,7 +3,9 @@ package suites
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
+	"net/http"
 	"time"
 
 	"github.com/servebench/servebench/containers"
@@ -30,7 +32,38 @@ func startSimengine(ctx context.Context, spec EngineSpec) (containers.Engine, er
 	if err != nil {
 		return nil, err
 	}
-	return &inProcessEngine{srv: srv, spec: spec, logs: logs, coldStart: time.Since(began)}, nil
+	e := &inProcessEngine{srv: srv, spec: spec, logs: logs}
+	if err := awaitHealthy(ctx, srv.BaseURL()+"/health"); err != nil {
+		return e, fmt.Errorf("simengine: %w", err)
+	}
+	ready := time.Now()
+	e.coldStart = ready.Sub(began)
+	e.startTimes = containers.StartTimes{Requested: began, Started: began, Ready: ready}
+	return e, nil
+}
+
+// awaitHealthy polls url every 10 ms until it answers 200 (the simulated
+// engine answers 503 while it is loading) or ctx ends.
+func awaitHealthy(ctx context.Context, url string) error {
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if err != nil {
+			return err
+		}
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			_ = resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("not ready before the start's deadline: %w", ctx.Err())
+		case <-tick.C:
+		}
+	}
 }
 
 // inProcessEngine is a simulated engine serving from this process.
@@ -39,7 +72,13 @@ type inProcessEngine struct {
 	spec      EngineSpec
 	logs      *containers.LogRing
 	coldStart time.Duration
+	// startTimes are the start's instants (no pull: it runs in-process).
+	startTimes containers.StartTimes
 }
+
+// StartTimes are the start's instants: asked for and started at once, and
+// ready at the first 200 from /health.
+func (e *inProcessEngine) StartTimes() containers.StartTimes { return e.startTimes }
 
 func (e *inProcessEngine) Kind() string       { return "simengine" }
 func (e *inProcessEngine) BaseURL() string    { return e.srv.BaseURL() }

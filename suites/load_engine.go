@@ -16,7 +16,7 @@ var EngineKinds = []string{"simengine", "vllm", "sglang", "tgi", "llamacpp", "ol
 
 // engine reads the engine section.
 func (d *decoder) engine(n *yaml.Node) *EngineSpec {
-	m := d.mapping(n, "engine", "kind", "image", "model", "args", "gpus", "env", "process")
+	m := d.mapping(n, "engine", "kind", "image", "model", "args", "gpus", "env", "process", "starts")
 	if m == nil {
 		return nil
 	}
@@ -32,6 +32,7 @@ func (d *decoder) engine(n *yaml.Node) *EngineSpec {
 	e.Args = d.strings(m, "args")
 	e.Env = d.stringMap(m, "env")
 	e.GPUs = d.gpus(m)
+	e.Starts = d.integer(m, "starts", 1)
 	if m.has("process") {
 		e.Process = d.process(m.get("process"))
 	}

@@ -32,7 +32,7 @@ func (d *decoder) objectives(m *mapping, c *Contract) {
 func (d *decoder) objectivesAt(n *yaml.Node, c *Contract, top bool) (Objectives, bool) {
 	fields := pointObjectiveFields
 	if top {
-		fields = append(append([]string(nil), fields...), "capacity", "concurrency")
+		fields = append(append([]string(nil), fields...), "capacity", "concurrency", "startup")
 	}
 	o := d.mapping(n, d.objAt, fields...)
 	if o == nil {
@@ -78,6 +78,7 @@ func (d *decoder) objectivesAt(n *yaml.Node, c *Contract, top bool) (Objectives,
 	if top {
 		obj.Capacity = d.capacity(o, obj, c.Arrival.Sweep())
 		obj.Concurrency = d.concurrency(o, c.Arrival.UsersAuto)
+		obj.Startup = d.startup(o, c)
 	}
 	return obj, true
 }

@@ -108,6 +108,9 @@ func (o Objectives) pointObjectives(at string) []Objective {
 	if s := o.SpeculativeDecoding; s != nil && s.AcceptanceRateAtLeast != nil {
 		out = append(out, objective(at+".speculative_decoding.acceptance_rate_at_least", matchers.HaveAcceptanceRateAtLeast(*s.AcceptanceRateAtLeast)))
 	}
+	if s := o.Startup; s != nil {
+		out = append(out, objective("objectives.startup", matchers.HaveStartupWithin(s.ReadyWithin, s.FirstTokenWithin)))
+	}
 	if o.JoulesPerOutputToken != nil {
 		out = append(out, objective(at+".joules_per_output_token", matchers.HaveEnergyPerOutputTokenBelow(*o.JoulesPerOutputToken)))
 	}

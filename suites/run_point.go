@@ -29,6 +29,10 @@ type Target struct {
 	MetricsURL string `json:"metrics_url,omitempty"`
 	// Engine identifies the engine for the report; nil for a base URL.
 	Engine *report.EngineInfo `json:"engine,omitempty"`
+	// Starts are the engine's starts when the suite started it
+	// (engine.starts of them, the last one serving the load); nil for a
+	// base URL.
+	Starts []report.EngineStart `json:"starts,omitempty"`
 }
 
 // RunPoint runs one load point of the contract against target and keeps the
@@ -90,21 +94,9 @@ func (c *Contract) RunPoint(ctx context.Context, p LoadPoint, target Target, obs
 // runConfig builds the runner's configuration for one load point: the
 // contract's Settings at p's rate against target.
 func (c *Contract) runConfig(p LoadPoint, target Target) (servebench.RunConfig, error) {
-	client := &openai.Client{
-		BaseURL:           target.BaseURL,
-		Model:             target.Model,
-		Endpoint:          c.Endpoint,
-		FirstTokenTimeout: c.Timeouts.FirstToken, // zero is none, as NoDeadline
-		IdleTimeout:       openai.NoDeadlineIfZero(c.Timeouts.Idle),
-		TotalTimeout:      openai.NoDeadlineIfZero(c.Timeouts.Total),
-		LengthControl:     c.LengthControl,
-		BackendHeader:     c.BackendHeader,
-		AdapterForm:       c.AdapterForm,
-	}
-	if c.APIKeyEnv != "" {
-		if client.APIKey = os.Getenv(c.APIKeyEnv); client.APIKey == "" {
-			return servebench.RunConfig{}, fmt.Errorf("contract %s: api_key_env names %s, which is empty", c.Name, c.APIKeyEnv)
-		}
+	client, err := c.client(target)
+	if err != nil {
+		return servebench.RunConfig{}, err
 	}
 	arrival := c.Arrival.ArrivalSpec
 	arrival.RateRPS, arrival.Users = p.RateRPS, c.closedLoopUsers()
@@ -123,6 +115,7 @@ func (c *Contract) runConfig(p LoadPoint, target Target) (servebench.RunConfig, 
 		TurnHistory:      c.TurnHistory,
 		Score:            score.Options{SLO: c.SLO, Confidence: c.Objectives.Confidence, Percentiles: c.percentileLevels()},
 		Engine:           target.Engine,
+		EngineStarts:     target.Starts,
 		Labels:           map[string]any{"contract": c.Name, "load_point": p.Name, "labels": c.AllLabels()},
 		Artifacts:        c.artifactWriters(),
 	}.RunConfig()
@@ -130,6 +123,28 @@ func (c *Contract) runConfig(p LoadPoint, target Target) (servebench.RunConfig, 
 		return servebench.RunConfig{}, fmt.Errorf("contract %s: %w", c.Name, err)
 	}
 	return cfg, nil
+}
+
+// client is the contract's client against target: its endpoint, deadlines,
+// length control, backend header, adapter form and API key.
+func (c *Contract) client(target Target) (*openai.Client, error) {
+	client := &openai.Client{
+		BaseURL:           target.BaseURL,
+		Model:             target.Model,
+		Endpoint:          c.Endpoint,
+		FirstTokenTimeout: c.Timeouts.FirstToken, // zero is none, as NoDeadline
+		IdleTimeout:       openai.NoDeadlineIfZero(c.Timeouts.Idle),
+		TotalTimeout:      openai.NoDeadlineIfZero(c.Timeouts.Total),
+		LengthControl:     c.LengthControl,
+		BackendHeader:     c.BackendHeader,
+		AdapterForm:       c.AdapterForm,
+	}
+	if c.APIKeyEnv != "" {
+		if client.APIKey = os.Getenv(c.APIKeyEnv); client.APIKey == "" {
+			return nil, fmt.Errorf("contract %s: api_key_env names %s, which is empty", c.Name, c.APIKeyEnv)
+		}
+	}
+	return client, nil
 }
 
 // closedLoopUsers is the users of a closed-loop load point: the declared

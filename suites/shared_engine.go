@@ -103,9 +103,7 @@ func startShared(ctx context.Context, contracts []*Contract) map[string]sharedEn
 		if _, done := out[key]; done {
 			continue
 		}
-		startCtx, cancel := context.WithTimeout(ctx, c.startupBudget())
-		eng, err := StartEngine(startCtx, *c.Engine)
-		cancel()
+		eng, starts, err := c.startRepeatedly(ctx)
 		switch {
 		case errors.Is(err, ErrEngineUnavailable):
 			out[key] = sharedEngine{Unavailable: err.Error()}
@@ -119,7 +117,9 @@ func startShared(ctx context.Context, contracts []*Contract) map[string]sharedEn
 			saveEngineLogs(ctx, ginkgo.GinkgoWriter, eng, logPath)
 			return eng.Shutdown(ctx)
 		}, ginkgo.NodeTimeout(2*time.Minute))
-		out[key] = sharedEngine{Target: targetOf(eng)}
+		t := targetOf(eng)
+		t.Starts = starts
+		out[key] = sharedEngine{Target: t}
 	}
 	return out
 }

@@ -55,9 +55,7 @@ func (c *Contract) startTarget(ctx context.Context, log io.Writer) (Target, func
 		}
 		return s.Target, nil, nil
 	}
-	startCtx, cancel := context.WithTimeout(ctx, c.startupBudget())
-	defer cancel()
-	eng, err := StartEngine(startCtx, *c.Engine)
+	eng, starts, err := c.startRepeatedly(ctx)
 	if errors.Is(err, ErrEngineUnavailable) {
 		return Target{}, nil, err
 	}
@@ -69,7 +67,9 @@ func (c *Contract) startTarget(ctx context.Context, log io.Writer) (Target, func
 		saveEngineLogs(ctx, log, eng, logPath)
 		return eng.Shutdown(ctx)
 	}
-	return targetOf(eng), stop, nil
+	t := targetOf(eng)
+	t.Starts = starts
+	return t, stop, nil
 }
 
 // unavailableError is the reason, shared between Ginkgo processes, that an

@@ -24,6 +24,10 @@ type EngineState struct {
 	// --metrics-url or when the engine exposes no speculative-decoding
 	// counter.
 	SpeculativeDecoding *SpeculativeDecoding `json:"speculative_decoding,omitempty"`
+	// EngineStarts are the engine's starts, in order, when servebench
+	// started it (a contract's engine.starts repeats the start); absent
+	// when the engine was running before.
+	EngineStarts []EngineStart `json:"engine_starts,omitempty"`
 }
 
 // The cache states.

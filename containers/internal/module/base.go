@@ -37,6 +37,7 @@ type Base struct {
 	metricsURL  string
 	apiKey      string
 	coldStart   time.Duration
+	startTimes  containers.StartTimes
 	logs        *containers.LogRing
 	terminated  atomic.Bool
 }
@@ -61,6 +62,10 @@ func (b *Base) MetricsURL() string { return b.metricsURL }
 // ColdStart is the time from the container start request to the first 200
 // from the engine's health endpoint (polled every 100 ms).
 func (b *Base) ColdStart() time.Duration { return b.coldStart }
+
+// StartTimes are the start's instants: asked for, the image pull (up to
+// the container's creation), the container's start and its readiness.
+func (b *Base) StartTimes() containers.StartTimes { return b.startTimes }
 
 // Command is the process the container runs (entrypoint and arguments, as
 // Docker resolved them), with the API key redacted.

@@ -82,6 +82,7 @@ type Process struct {
 	metricsURL string
 	apiKey     string
 	coldStart  time.Duration
+	startTimes containers.StartTimes
 	stopAfter  time.Duration
 
 	cmd     *exec.Cmd
@@ -106,6 +107,7 @@ var _ containers.Engine = (*Process)(nil)
 // process that started but never became ready, already stopped): terminating
 // it is always safe. The error quotes the end of the engine's output.
 func StartProcess(ctx context.Context, spec ProcessSpec) (*Process, error) {
+	requested := time.Now()
 	if spec.Kind == "" {
 		return nil, errors.New("process spec has no kind")
 	}
@@ -197,7 +199,9 @@ func StartProcess(ctx context.Context, spec ProcessSpec) (*Process, error) {
 		}
 		return p, withLogTail(err, p.logs, p.apiKey)
 	}
-	p.coldStart = time.Since(started)
+	ready := time.Now()
+	p.coldStart = ready.Sub(started)
+	p.startTimes = containers.StartTimes{Requested: requested, Started: started, Ready: ready}
 	if p.version == "" && spec.VersionPath != "" {
 		// A version is a courtesy of the engine; its absence is not a
 		// failed start.
@@ -286,6 +290,10 @@ func (p *Process) MetricsURL() string { return p.metricsURL }
 // ColdStart is the time from starting the process to the first 200 from its
 // health endpoint (polled every 100 ms).
 func (p *Process) ColdStart() time.Duration { return p.coldStart }
+
+// StartTimes are the start's instants: asked for, the process's start and
+// its readiness (no pull).
+func (p *Process) StartTimes() containers.StartTimes { return p.startTimes }
 
 // Command is the resolved binary path followed by the arguments.
 func (p *Process) Command() []string { return slices.Clone(p.command) }

@@ -61,9 +61,16 @@ func StartWith(ctx context.Context, plan Plan, run Runner) (*Base, error) {
 	logCfg.Consumers = append(append([]testcontainers.LogConsumer(nil), logCfg.Consumers...), ring)
 	req.LogConsumerCfg = &logCfg
 
-	var started, ready time.Time
+	requested := time.Now()
+	var creating, started, ready time.Time
 	req.LifecycleHooks = append(append([]testcontainers.ContainerLifecycleHooks(nil), req.LifecycleHooks...),
 		testcontainers.ContainerLifecycleHooks{
+			// testcontainers checks and pulls the image before it runs the
+			// creating hooks: the time to here is the pull.
+			PreCreates: []testcontainers.ContainerRequestHook{func(context.Context, testcontainers.ContainerRequest) error {
+				creating = time.Now()
+				return nil
+			}},
 			PreStarts: []testcontainers.ContainerHook{func(context.Context, testcontainers.Container) error {
 				started = time.Now()
 				return nil
@@ -95,6 +102,10 @@ func StartWith(ctx context.Context, plan Plan, run Runner) (*Base, error) {
 	}
 	if !started.IsZero() && !ready.IsZero() {
 		b.coldStart = ready.Sub(started)
+		b.startTimes = containers.StartTimes{Requested: requested, Started: started, Ready: ready}
+		if !creating.IsZero() {
+			b.startTimes.Pull = creating.Sub(requested)
+		}
 	}
 
 	if err := b.resolve(ctx, plan); err != nil {
