@@ -30,3 +30,18 @@ func ExampleNormalQuantile() {
 	fmt.Printf("%.7f\n", stats.NormalQuantile(0.95))
 	// Output: 1.6448536
 }
+
+// A sample held as counts (40 three times, 120 once) is read through the
+// value at each rank, without being expanded.
+func ExamplePercentileAt() {
+	at := func(rank int) float64 {
+		if rank <= 3 {
+			return 40
+		}
+		return 120
+	}
+	p99, _ := stats.PercentileAt(4, at, 99, stats.NearestRank)
+	p50, _ := stats.PercentileAt(4, at, 50, stats.Linear)
+	fmt.Println(p99, p50)
+	// Output: 120 40
+}
