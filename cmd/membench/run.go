@@ -179,11 +179,11 @@ func runCommand(bin, n string, rate float64, url string) (runResult, error) {
 // RSS slope between the two sizes against the target.
 func runSlope(args []string) error {
 	fs := flag.NewFlagSet("membench run-slope", flag.ContinueOnError)
-	sizes := fs.String("n", "100000,300000", "two request counts")
+	sizes := fs.String("n", "20000,1000000", "two request counts")
 	rate := fs.Float64("rate", 1000, "offered rate (req/s)")
 	engine := fs.String("simengine", "simengine", "path of the cmd/simengine binary")
 	timeScale := fs.Float64("time-scale", 0.01, "the engine's time scale")
-	target := fs.Float64("max-bytes-per-request", 250, "target slope")
+	target := fs.Float64("max-bytes-per-request", 50, "target slope")
 	command := fs.String("servebench", "", "measure this cmd/servebench binary's `run` instead of servebench.Run in a membench process")
 	if err := fs.Parse(args); err != nil {
 		return err
