@@ -46,21 +46,7 @@ func (m newestChangeMatcher) offending(actual any) (*history.History, []string, 
 	if notice := h.ShortNotice(); notice != "" {
 		return nil, nil, fmt.Errorf("HaveNoChangeAtNewestRelease cannot judge this history: %s", notice)
 	}
-	newest := len(h.Releases) - 1
-	var out []string
-	for _, s := range h.Metrics {
-		for _, t := range m.tolerances {
-			if t.Name != s.Metric {
-				continue
-			}
-			for _, c := range s.Changes {
-				if c.Index == newest && c.Size > t.Value {
-					out = append(out, fmt.Sprintf("%s (tolerance %g): %s", s.Metric, t.Value, c.Describe(s)))
-				}
-			}
-		}
-	}
-	return h, out, nil
+	return h, h.Judge(history.PolicyChangepoint, m.tolerances).Reasons, nil
 }
 
 // Match reports whether the newest release starts no change beyond

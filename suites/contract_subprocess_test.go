@@ -47,7 +47,7 @@ var _ = Describe("a contract suite run in a subprocess", Ordered, func() {
 		// The subprocess judges skips itself: CI's "require an engine"
 		// switches would turn the unavailable-engine case into a failure.
 		cmd.Env = append(os.Environ(), "SUITE_CONTRACT="+contract, suites.EnvArtifacts+"="+filepath.Join(dir, "artifacts"),
-			"SUITE_JUNIT="+filepath.Join(dir, "junit.xml"),
+			"SUITE_JUNIT="+filepath.Join(dir, "junit.xml"), "GITHUB_STEP_SUMMARY="+filepath.Join(dir, "summary.md"),
 			containers.EnvRequireDocker+"=", containers.EnvRequireGPU+"=")
 		session, err := gexec.Start(cmd, GinkgoWriter, GinkgoWriter)
 		Expect(err).NotTo(HaveOccurred())
@@ -126,7 +126,7 @@ var _ = Describe("a contract suite run in a subprocess", Ordered, func() {
 	}, SpecTimeout(5*time.Minute))
 
 	It("passes the same suite with a meetable contract", func(ctx SpecContext) {
-		session, report, _ := run(ctx, "meetable.yaml")
+		session, report, dir := run(ctx, "meetable.yaml")
 		Expect(session.ExitCode()).To(Equal(0), string(session.Out.Contents()))
 		var passed []string
 		for _, spec := range report.SpecReports {
@@ -142,6 +142,12 @@ var _ = Describe("a contract suite run in a subprocess", Ordered, func() {
 			passed = append(passed, spec.LeafNodeText)
 		}
 		Expect(passed).To(Equal([]string{"no lost requests", "valid load", "attainment >= 0.950", "p80 TTFT <= 5000 ms", "error rate <= 0.010"}))
+		By("appending the contract's verdicts to $GITHUB_STEP_SUMMARY")
+		summary, err := os.ReadFile(filepath.Join(dir, "summary.md"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(summary)).To(HavePrefix("#### simengine-meetable (`meetable.yaml`)\n\n| objective | where | measured | bound | verdict |\n"))
+		Expect(string(summary)).To(ContainSubstring("| attainment | meetable.yaml:23, poisson 40 requests at 20 req/s | 1.000 (40 of 40) | >= 0.950 | pass |\n"))
+		Expect(string(summary)).To(ContainSubstring("| p99 TTFT | meetable.yaml:29, poisson 40 requests at 20 req/s | no value: p99 TTFT needs at least 500 observations"))
 		entry := runEntry(report)
 		Expect(entry.Report.Offered).To(Equal(40))
 		Expect(entry.Report.Qualified).To(Equal(40))

@@ -6,6 +6,7 @@ import (
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/gomega"
 
+	"github.com/servebench/servebench/internal/stepsummary"
 	"github.com/servebench/servebench/servebench"
 )
 
@@ -30,7 +31,9 @@ const loadGracePeriod = 30 * time.Second
 // (WriteJUnitReport also moves the failure's own location there). A sweep with a capacity objective ends with one more
 // It for the capacity. The engine comes from SharedEngine when it was
 // called, else it is started in the contract container's BeforeAll and
-// stopped when the container ends.
+// stopped when the container ends. When $GITHUB_STEP_SUMMARY is set, the
+// contract's verdicts are appended to it as a table when its container
+// ends (ContractStepSummary).
 func Register(contracts ...*Contract) {
 	for _, c := range contracts {
 		register(c)
@@ -41,6 +44,9 @@ func Register(contracts ...*Contract) {
 func register(c *Contract) {
 	contractFiles.Store(c.Path, true)
 	ginkgo.Describe(c.Name, ginkgo.Label(c.AllLabels()...), ginkgo.Ordered, ginkgo.ContinueOnFailure, ginkgo.Serial, c.Location("name"), func() {
+		ginkgo.AfterAll(func() {
+			gomega.Expect(appendContractSummary(c)).To(gomega.Succeed(), "appending the contract's verdict to $"+stepsummary.EnvVar)
+		})
 		if c.Baseline != nil {
 			registerBaseline(c)
 			return
@@ -102,6 +108,7 @@ func registerPoint(run *contractRun, p LoadPoint) {
 // informational objective's failure as a report entry, failing nothing.
 func failOn(v Verdict) {
 	ginkgo.GinkgoHelper()
+	collect(v)
 	if v.Measured != "" {
 		ginkgo.AddReportEntry(MeasuredEntryName, v.Measured, ginkgo.ReportEntryVisibilityNever)
 	}

@@ -42,3 +42,16 @@ func TestStepSummaryOfASuiteReport(t *testing.T) {
 		}
 	}
 }
+
+func TestSplitObjectiveName(t *testing.T) {
+	for name, want := range map[string][2]string{
+		"p99 TTFT <= 500 ms":            {"p99 TTFT", "<= 500 ms"},
+		"attainment >= 0.950":           {"attainment", ">= 0.950"},
+		"complete: error rate <= 0.010": {"complete: error rate", "<= 0.010"},
+		"valid load":                    {"valid load", ""},
+	} {
+		if o, b := splitObjectiveName(name); o != want[0] || b != want[1] {
+			t.Errorf("splitObjectiveName(%q) = %q, %q; want %q", name, o, b, want)
+		}
+	}
+}

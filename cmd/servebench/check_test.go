@@ -288,15 +288,3 @@ func TestCheckExitCodeIsTheFirstOfOneTwoFiveThreeSix(t *testing.T) {
 		}
 	}
 }
-
-func TestSplitBound(t *testing.T) {
-	for name, want := range map[string][2]string{
-		"p99 TTFT <= 500 ms":  {"p99 TTFT", "<= 500 ms"},
-		"attainment >= 0.950": {"attainment", ">= 0.950"},
-		"valid load":          {"valid load", ""},
-	} {
-		if o, b := splitBound(name); o != want[0] || b != want[1] {
-			t.Errorf("splitBound(%q) = %q, %q; want %q", name, o, b, want)
-		}
-	}
-}
