@@ -180,6 +180,7 @@ func runServebenchPhase(l phaseLoad) (*phaseResult, error) {
 	n := float64(max(len(timings), 1))
 	res.CPUPerRequestMS = (cpuMS(&obs.usage) - cpuMS(&before)) / n
 	res.CPUWithScoringPerRequestMS = (cpuMS(&after) - cpuMS(&before)) / n
+	res.PeakRSSSendingMB = float64(obs.usage.Maxrss) * 1024 / 1e6
 	if g := run.Report.Generator; g != nil {
 		res.PeakInFlight = g.PeakOutstanding
 		if g.SchedulerLatencyP99MS != nil {

@@ -115,7 +115,8 @@ func (r *pairReport) write(w io.Writer) {
 			p.Scheduled, p.Succeeded, p.TTFTErrorP50MS, p.TTFTErrorP99MS, p.LagP50MS, p.LagP99MS, p.LagMaxMS,
 			p.CPUPerRequestMS, p.PeakRSSMB, p.PeakInFlight, p.Valid)
 		if p.CPUWithScoringPerRequestMS > 0 {
-			fmt.Fprintf(w, "      %-10s cpu/req with scoring and reports %.3f ms\n", "", p.CPUWithScoringPerRequestMS)
+			fmt.Fprintf(w, "      %-10s with scoring and reports: cpu/req %.3f ms; peak RSS %.1f MB when the last request ended\n", "",
+				p.CPUWithScoringPerRequestMS, p.PeakRSSSendingMB)
 		}
 		for _, n := range p.Notes {
 			fmt.Fprintf(w, "      %-10s %s\n", "", n)

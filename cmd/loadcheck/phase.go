@@ -33,11 +33,14 @@ type phaseResult struct {
 	// CPUPerRequestMS is the process's user+system CPU over the sending
 	// phase per scheduled request; CPUWithScoringPerRequestMS adds what
 	// servebench does after the last request ended (scoring, reports).
-	CPUPerRequestMS            float64  `json:"cpu_per_request_ms"`
-	CPUWithScoringPerRequestMS float64  `json:"cpu_with_scoring_per_request_ms,omitempty"`
-	PeakRSSMB                  float64  `json:"peak_rss_mb"`
-	PeakInFlight               int      `json:"peak_in_flight"`
-	Notes                      []string `json:"notes,omitempty"`
+	CPUPerRequestMS            float64 `json:"cpu_per_request_ms"`
+	CPUWithScoringPerRequestMS float64 `json:"cpu_with_scoring_per_request_ms,omitempty"`
+	PeakRSSMB                  float64 `json:"peak_rss_mb"`
+	// PeakRSSSendingMB is servebench's peak resident set when the last
+	// request ended, before scoring and reports (0 for the lean client).
+	PeakRSSSendingMB float64  `json:"peak_rss_sending_mb,omitempty"`
+	PeakInFlight     int      `json:"peak_in_flight"`
+	Notes            []string `json:"notes,omitempty"`
 }
 
 // requestTiming is one request's clocks (ms from the run's start) as a

@@ -8,7 +8,8 @@ import (
 )
 
 // startProfiles starts a CPU profile and block and mutex sampling; stop
-// writes prefix-cpu.pprof, prefix-block.pprof and prefix-mutex.pprof.
+// writes prefix-cpu.pprof, prefix-block.pprof, prefix-mutex.pprof and
+// prefix-allocs.pprof (the heap's allocations since the start).
 func startProfiles(prefix string) (stop func(), err error) {
 	cpu, err := os.Create(prefix + "-cpu.pprof")
 	if err != nil {
@@ -23,7 +24,7 @@ func startProfiles(prefix string) (stop func(), err error) {
 	return func() {
 		pprof.StopCPUProfile()
 		_ = cpu.Close()
-		for _, name := range []string{"block", "mutex"} {
+		for _, name := range []string{"block", "mutex", "allocs"} {
 			if f, err := os.Create(prefix + "-" + name + ".pprof"); err == nil {
 				_ = pprof.Lookup(name).WriteTo(f, 0)
 				_ = f.Close()

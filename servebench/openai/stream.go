@@ -63,9 +63,12 @@ func openAIEvent(x *exchange, resp *http.Response, t time.Time, typ, data []byte
 	}
 	x.events++
 	x.chunk.reset()
-	if err := x.decoder.decode(data, &x.chunk); err != nil {
-		x.streamError(resp, t, fmt.Sprintf("event %d is not a readable chunk: %v: %s", x.events, err, quoteData(string(data))))
-		return true
+	if !decodeChunkFast(data, &x.chunk) {
+		x.chunk.reset()
+		if err := x.decoder.decode(data, &x.chunk); err != nil {
+			x.streamError(resp, t, fmt.Sprintf("event %d is not a readable chunk: %v: %s", x.events, err, quoteData(string(data))))
+			return true
+		}
 	}
 	if msg, isErr := x.chunk.errorMessage(); isErr {
 		if x.textEvents == 0 && !x.visible && x.chunk.refusesAdmission(msg) {

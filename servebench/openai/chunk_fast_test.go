@@ -1,0 +1,92 @@
+package openai
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+// decodeSlow decodes data as the client did before the fast path.
+func decodeSlow(t *testing.T, data string) wireChunk {
+	t.Helper()
+	var c wireChunk
+	c.reset()
+	if err := json.Unmarshal([]byte(data), &c); err != nil {
+		t.Fatalf("%s: %v", data, err)
+	}
+	return c
+}
+
+// sameChunk compares what the client reads of two decoded chunks.
+func sameChunk(a, b *wireChunk) bool {
+	if len(a.Choices) != len(b.Choices) || (a.Usage == nil) != (b.Usage == nil) {
+		return false
+	}
+	for i := range a.Choices {
+		if !reflect.DeepEqual(a.Choices[i], b.Choices[i]) {
+			return false
+		}
+	}
+	if a.Usage != nil && *a.Usage != *b.Usage {
+		return false
+	}
+	ae, aErr := a.errorMessage()
+	be, bErr := b.errorMessage()
+	return ae == be && aErr == bErr
+}
+
+// TestDecodeChunkFastAgreesWithEncodingJSON decodes the chunks engines
+// send most (vLLM, SGLang, llama.cpp, Ollama shapes) with the fast path,
+// which must take each one and read what encoding/json reads.
+func TestDecodeChunkFastAgreesWithEncodingJSON(t *testing.T) {
+	for _, data := range []string{
+		`{"id":"cmpl-1","object":"text_completion","created":1733000000,"model":"m","choices":[{"index":0,"text":" tok","logprobs":null,"finish_reason":null,"stop_reason":null}],"usage":null}`,
+		`{"id":"cmpl-1","object":"text_completion","choices":[{"index":0,"text":"","finish_reason":"length"}]}`,
+		`{"id":"cmpl-1","object":"text_completion","choices":[],"usage":{"prompt_tokens":8,"completion_tokens":64,"total_tokens":72}}`,
+		`{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","system_fingerprint":null,"choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]}`,
+		`{"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":" world"},"finish_reason":null}]}`,
+		`{"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"reasoning_content":"think","content":null},"finish_reason":null}]}`,
+		`{"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"reasoning":"r"}}]}`,
+		`{"id":"c","choices":[{"index":0,"delta":{},"finish_reason":"stop","stop_reason":128001}],"usage":{"prompt_tokens":5,"completion_tokens":null,"total_tokens":5,"prompt_tokens_details":null}}`,
+		`{"id":"c","choices":[{"index":1,"text":"b"},{"index":0,"text":"a"}]}`,
+		` { "id" : "c" , "choices" : [ { "index" : 0 , "text" : "x" } ] } `,
+		`{"choices":[{"index":0,"text":"x"}],"usage":{"prompt_tokens":-1,"completion_tokens":3}}`,
+		`{"choices":null}`,
+	} {
+		slow := decodeSlow(t, data)
+		var fast wireChunk
+		fast.reset()
+		if !decodeChunkFast([]byte(data), &fast) {
+			t.Errorf("the fast path did not take %s", data)
+			continue
+		}
+		if !sameChunk(&fast, &slow) {
+			t.Errorf("%s:\nfast %+v usage %+v\nslow %+v usage %+v", data, fast.Choices, fast.Usage, slow.Choices, slow.Usage)
+		}
+	}
+}
+
+// TestDecodeChunkFastLeavesTheRestToEncodingJSON refuses what it does not
+// read: tool calls, logprobs, escapes, non-ASCII text, error objects,
+// token details, unknown fields and malformed JSON.
+func TestDecodeChunkFastLeavesTheRestToEncodingJSON(t *testing.T) {
+	for _, data := range []string{
+		`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"name":"f","arguments":"{}"}}]}}]}`,
+		`{"choices":[{"index":0,"text":"a","logprobs":{"tokens":["a"]}}]}`,
+		`{"choices":[{"index":0,"text":"a\"b"}]}`,
+		`{"choices":[{"index":0,"text":"héllo"}]}`,
+		`{"error":{"message":"overloaded","code":503}}`,
+		`{"object":"error","message":"bad"}`,
+		`{"choices":[],"usage":{"prompt_tokens":1,"completion_tokens_details":{"reasoning_tokens":3}}}`,
+		`{"choices":[{"index":0,"text":"a","matched_stop":null}]}`,
+		`{"choices":[{"index":0,"text":"a"}]`,
+		`{"choices":[{"index":0,"text":"a"}]} x`,
+		`{"choices":[{"index":0.5,"text":"a"}]}`,
+	} {
+		var c wireChunk
+		c.reset()
+		if decodeChunkFast([]byte(data), &c) {
+			t.Errorf("the fast path took %s", data)
+		}
+	}
+}
