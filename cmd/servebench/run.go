@@ -68,7 +68,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.burstiness, "burstiness", 1, "gamma shape k; CV = 1/sqrt(k)")
 	fs.IntVar(&f.burstSize, "burst-size", 1, "requests per burst group (burst b requests every b/rate)")
 	fs.Float64Var(&f.timeScale, "time-scale", 1, "replay: multiply stored timestamps (0.5 = twice as fast)")
-	fs.Var(&f.users, "users", `closed loop: number of users, each sending its next request (or session) when its previous one ended; implies --arrival closed; with --duration they stop starting requests at the deadline (sweep: "auto" searches the SLO concurrency)`)
+	fs.Var(&f.users, "users", `closed loop: number of users, each sending its next request (or session) when its previous one ended; implies --arrival closed; with --duration they stop starting requests at the deadline (sweep: "auto" searches the SLO concurrency, or over sessions the agent capacity)`)
 	fs.DurationVar(&f.thinkTime, "think-time", 0, "closed loop: think time between a user's requests")
 	fs.Int64Var(&f.seed, "seed", 1, "seed of the sampled arrival processes and of the rows --prompt-tokens generates")
 	fs.IntVar(&f.count, "count", 0, "number of arrivals")

@@ -125,6 +125,9 @@ func summaryPoint(sw *capacity.Sweep, points []capacity.Point) (*capacity.Point,
 			continue
 		}
 		if sw.Concurrency != nil && sw.Concurrency.Users != nil && p.Users == *sw.Concurrency.Users {
+			if sw.Capacity != nil && sw.Capacity.Unit == capacity.UnitAgents {
+				return p, "at the agent capacity, " + numfmt.Count(p.Users, "agent", "agents"), true
+			}
 			return p, "at the SLO concurrency, " + numfmt.Count(p.Users, "user", "users"), true
 		}
 		if sw.Concurrency == nil && sw.Selection.RPS != nil && p.OfferedRPS == *sw.Selection.RPS {

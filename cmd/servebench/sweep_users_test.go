@@ -154,7 +154,7 @@ func TestSweepUsersAutoOverSessionsFindsTheAgentCapacity(t *testing.T) {
 		c.AgentsPerGPU != nil || c.AgentsPerKW != nil {
 		t.Fatalf("capacity %+v\n%s", c, stdout)
 	}
-	if !strings.Contains(stdout, "agent capacity: 3 agents") || !strings.Contains(stdout, "answer: agent capacity between 3 and 4 agents; confidence in the bracket ") {
+	if !strings.Contains(stdout, "agent capacity: 3 agents") || !strings.Contains(stdout, "at the agent capacity, 3 agents:") || !strings.Contains(stdout, "answer: agent capacity between 3 and 4 agents; confidence in the bracket ") {
 		t.Errorf("stdout:\n%s", stdout)
 	}
 }
