@@ -19,12 +19,16 @@ func TestWriteHTML(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	c.Stopping = &Stopping{Rule: SequentialRule, Looks: 2, Rounds: Rounds{Baseline: 3, Candidate: 3}, MaxRounds: 20, Reason: StopMaxRounds}
+	c.SameServer = "one server"
 	var b strings.Builder
 	if err := c.WriteHTML(&b); err != nil {
 		t.Fatal(err)
 	}
 	page := b.String()
 	for _, want := range []string{
+		"<p>Stopping: " + SequentialRule + " after 2 looks (rounds: baseline 3, candidate 3, at most 20 a side): max_rounds</p>",
+		"<b>Warning:</b> one server</p>",
 		"<td>ttft_p50</td><td>100.00 ms</td><td>121.37 ms</td><td>&#43;21.00%</td><td>[&#43;3.04%, &#43;42.09%]</td><td>10%</td>",
 		`<td class="inconclusive">inconclusive`,
 		"TTFT (ms): baseline n=15, candidate n=15",
