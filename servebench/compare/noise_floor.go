@@ -55,11 +55,13 @@ type StatisticNoise struct {
 	Noise float64 `json:"noise"`
 	// NoiseUpper is the one-sided upper confidence bound on Noise at
 	// Confidence, from the χ² distribution on rounds − 1 degrees of
-	// freedom.
+	// freedom (for a proportion, never below the binomial standard
+	// deviation, which is known).
 	NoiseUpper float64 `json:"noise_upper"`
 	// MinTolerance is the smallest tolerance that rounds until decided
 	// decides within MaxRounds with probability 0.8 at this run size, for
-	// a candidate as noisy as NoiseUpper and no worse than the baseline.
+	// a candidate as noisy as Noise measured and no worse than the
+	// baseline.
 	MinTolerance float64 `json:"min_tolerance"`
 }
 
@@ -104,13 +106,16 @@ func MeasureNoise(rounds []*report.Report, opts NoiseOptions) (*NoiseFloor, erro
 			continue // a statistic some round cannot give (every request failed, or none beyond a p99)
 		}
 		sd := stat.StdDev(scaled(s, v), nil)
-		if s.base == "attainment" || s.base == "error_rate" {
-			sd = math.Max(sd, binomialRoundSD(v, nf.RequestsPerRound))
-		}
 		upper := sd * math.Sqrt(float64(len(v)-1)/distuv.ChiSquared{K: float64(len(v) - 1)}.Quantile(1-opts.Confidence))
+		if s.base == "attainment" || s.base == "error_rate" {
+			// The binomial noise of a round is known, not estimated: a
+			// floor under the estimate and under its bound alike.
+			floor := binomialRoundSD(v, nf.RequestsPerRound)
+			sd, upper = math.Max(sd, floor), math.Max(upper, floor)
+		}
 		nf.Statistics = append(nf.Statistics, StatisticNoise{
 			Name: s.name, Kind: s.kind, Values: v, Noise: toChange(s, sd), NoiseUpper: toChange(s, upper),
-			MinTolerance: roundUpTolerance(toChange(s, minTolerance(upper, opts))),
+			MinTolerance: roundUpTolerance(toChange(s, minTolerance(sd, opts))),
 		})
 	}
 	return nf, nil

@@ -133,14 +133,14 @@ func checkOne(s statistic, tol float64, n int, no NoiseOptions, noise *NoiseFloo
 const FirstLookRoundsForPlan = 4
 
 // planNoise is the working-scale noise of one round of n requests: the
-// measured upper bound, scaled to n, or the prior; it records the source.
+// measured noise, scaled to n, or the prior; it records the source.
 func planNoise(s statistic, n int, noise *NoiseFloor, ps *PlanStatistic) float64 {
 	if m, ok := noise.Lookup(s.name); ok {
-		sd := m.NoiseUpper
+		sd := m.Noise
 		if s.kind == KindRelative {
 			sd = math.Log1p(sd)
 		}
-		ps.NoiseSource = fmt.Sprintf("noise.json (upper bound over %d rounds of %d requests", noise.Rounds, noise.RequestsPerRound)
+		ps.NoiseSource = fmt.Sprintf("noise.json (measured over %d rounds of %d requests", noise.Rounds, noise.RequestsPerRound)
 		if noise.RequestsPerRound > 0 && noise.RequestsPerRound != n {
 			sd *= math.Sqrt(float64(noise.RequestsPerRound) / float64(n))
 			ps.NoiseSource += fmt.Sprintf(", scaled to %d as 1/√requests", n)

@@ -53,10 +53,10 @@ func TestCheckPlanCountsObservationsBeyondAPercentile(t *testing.T) {
 }
 
 // Measured noise replaces the prior, scaled to the run size as
-// 1/√requests: an upper bound of 2 % over rounds of 100 requests is
-// ln(1.02)·√(100/400) at 400.
+// 1/√requests: 2 % over rounds of 100 requests is ln(1.02)·√(100/400) at
+// 400.
 func TestCheckPlanTakesTheMeasuredNoise(t *testing.T) {
-	nf := &NoiseFloor{Rounds: 6, RequestsPerRound: 100, Statistics: []StatisticNoise{{Name: "tpot_p50", NoiseUpper: 0.02}}}
+	nf := &NoiseFloor{Rounds: 6, RequestsPerRound: 100, Statistics: []StatisticNoise{{Name: "tpot_p50", Noise: 0.02, NoiseUpper: 0.04}}}
 	plan, err := CheckPlan(Options{Tolerances: []Tolerance{{"tpot_p50", 0.05}}}, "", 400, 20, false, nf)
 	if err != nil {
 		t.Fatal(err)
