@@ -116,6 +116,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "abcalibrate: unknown experiment %q (want %s)\n", name, experimentNames())
 			return 1
 		}
+		if e.moreRounds && s.rounds == 0 {
+			fmt.Fprintf(stderr, "abcalibrate: %s checks the advice of a fixed number of rounds: give -rounds N\n", name)
+			return 1
+		}
 		e = e.withSlowdown(s.slowdown)
 		start := time.Now()
 		t, err := e.run(context.Background(), s, w, out, stderr)
