@@ -57,12 +57,25 @@ func runVerdict(r *report.Report, requireAttainment float64, thresholds []thresh
 		head = "FAIL: a threshold did not pass (exit 3)"
 	case requireAttainment >= 0:
 		head = fmt.Sprintf("pass: attainment %.3f is at least the required %.3f", *r.Attainment, requireAttainment)
+	case len(thresholds) > 0 && unjudgedCount(thresholds) > 0:
+		head = fmt.Sprintf("pass: no threshold failed; %d unjudged, with no value (neither a pass nor a failure; --unjudged fail makes it one)", unjudgedCount(thresholds))
 	case len(thresholds) > 0:
 		head = "pass: every threshold holds"
 	default:
 		head = "pass: the load was delivered; no gate declared (--require-attainment, --threshold)"
 	}
 	return append([]string{head}, thresholdLines(thresholds)...)
+}
+
+// unjudgedCount is how many of vs are unjudged.
+func unjudgedCount(vs []threshold.Verdict) int {
+	n := 0
+	for _, v := range vs {
+		if v.Outcome == threshold.Unjudged {
+			n++
+		}
+	}
+	return n
 }
 
 // thresholdLines are the thresholds' verdicts, one line each.

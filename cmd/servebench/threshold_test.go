@@ -101,7 +101,10 @@ func TestRunUnjudgedThresholdIsNeitherPassNorFail(t *testing.T) {
 	// fail the gate (exit 0) unless --unjudged fail (exit 3).
 	url := startSim(t, nil)
 	out := filepath.Join(t.TempDir(), "run")
-	code, _, stderr := runCLI(append(thresholdRunArgs(t, url, out), "--threshold", "itl_p99<=1h")...)
+	code, stdout, stderr := runCLI(append(thresholdRunArgs(t, url, out), "--threshold", "itl_p99<=1h")...)
+	if !strings.Contains(stdout, "verdict:     pass: no threshold failed; 1 unjudged, with no value (neither a pass nor a failure; --unjudged fail makes it one)\n") {
+		t.Errorf("summary verdict:\n%s", stdout)
+	}
 	if code != 0 || !regexp.MustCompile(`(?m)^UNJUDGED itl_p99<=1h: no value \(percentile of itl_ms: the population is empty \(.+\)\)$`).MatchString(stderr) {
 		t.Fatalf("exit %d (want 0), stderr:\n%s", code, stderr)
 	}
