@@ -43,8 +43,8 @@ func TestAMistypedFlagGetsTheNearestName(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q; want %q", code, stderr, want)
 	}
 	// A single dash is read the same way.
-	if _, _, stderr := runCLI("sweep", "-rats", "1"); !strings.Contains(stderr, "did you mean --rates?") {
-		t.Errorf("sweep -rats: %q", stderr)
+	if _, _, stderr := runCLI("sweep", "-ratess", "1"); !strings.Contains(stderr, "did you mean --rates?") {
+		t.Errorf("sweep -ratess: %q", stderr)
 	}
 }
 
@@ -104,7 +104,8 @@ func TestHelpListsOnlyTheFlagsACommandAccepts(t *testing.T) {
 			t.Errorf("ab accepts --%s", name)
 		}
 	}
-	for _, name := range []string{"rate", "shard", "start-at", "require-attainment"} {
+	// sweep takes --rate with --working-set only (TestWorkingSetSweepRefusals).
+	for _, name := range []string{"shard", "start-at", "require-attainment"} {
 		if !refusedNamed(sweepRefusedFlags, name) {
 			t.Errorf("sweep accepts --%s", name)
 		}

@@ -45,6 +45,8 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&auto.ResolutionRPS, "resolution", 0, "--rates auto: bisect until the passing and failing rates are this close (req/s; default a tenth of the start rate)")
 	var users userSearchFlags
 	users.register(fs)
+	var ws workingSetFlags
+	ws.register(fs)
 	boundaryRuns := fs.Int("boundary-runs", 3, "--rates auto, --users auto: at most this many more runs at each end of the final bracket, until the pooled attainment separates them at --confidence")
 	if code, done := parseCommandLine(fs, args, stderr, sweepRefusedFlags...); done {
 		return code
@@ -55,6 +57,9 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	f.thresholds.unjudgedFail = f.ci.unjudgedFails()
+	if code, done := f.workingSetSweep(ws, *rates, *batchSizes, stdout, stderr); done {
+		return code
+	}
 	auto.BoundaryRuns, users.search.BoundaryRuns = *boundaryRuns, *boundaryRuns
 	if err := checkSweepNumbers(*alpha, *confidence, *repeat); err != nil {
 		fmt.Fprintf(stderr, "servebench sweep: %v\n", err)
@@ -179,7 +184,6 @@ func sweepExitCode(sw *capacity.Sweep, users bool, stderr io.Writer) int {
 
 // sweepRefusedFlags are the run flags a sweep does not take.
 var sweepRefusedFlags = []refusedFlag{
-	{"rate", "a sweep takes its rates from --rates", false},
 	{"shard", "a sweep runs its rates one after another; shard each rate's run instead (run --shard, --start-at)", false},
 	{"start-at", "a sweep runs its rates one after another; shard each rate's run instead (run --shard, --start-at)", false},
 	{"require-attainment", "a sweep judges each rate by --min-attainment (with --wilson for its lower bound) and exits 4 when none passed", true},
