@@ -154,9 +154,8 @@ func TestReplayedSessionsWithoutDurationScoreEveryRound(t *testing.T) {
 	}
 	url := startSim(t, nil)
 	dir := filepath.Join(t.TempDir(), "run")
-	code, _, stderr := runCLI("run", "--base-url", url, "--model", "simengine-tiny", "--endpoint", "chat", "--workload", out,
-		"--arrival", "replay", "--schedule-lag-tolerance", "2s", "--output", dir, "--format", "json", "--no-progress")
-	if code != 0 {
+	if code, _, stderr := runCLI("run", "--base-url", url, "--model", "simengine-tiny", "--endpoint", "chat", "--workload", out,
+		"--arrival", "replay", "--schedule-lag-tolerance", "2s", "--output", dir, "--format", "json", "--no-progress"); code != 0 {
 		t.Fatalf("run: exit %d: %s", code, stderr)
 	}
 	raw, err := os.ReadFile(filepath.Join(dir, "report.json"))
@@ -188,5 +187,21 @@ func TestReplayedSessionsWithoutDurationScoreEveryRound(t *testing.T) {
 		if !strings.Contains(string(lines), `"id":`+id) {
 			t.Fatalf("requests.jsonl lacks %s:\n%s", id, lines)
 		}
+	}
+	// Scored again from its files, the run keeps the window that covers
+	// the sessions.
+	code, stdout, stderr := runCLI("score", "--format", "json", "--run", dir)
+	if code != 0 {
+		t.Fatalf("score: exit %d: %s", code, stderr)
+	}
+	var again struct {
+		Offered  int        `json:"offered"`
+		WindowMS [2]float64 `json:"window_ms"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &again); err != nil {
+		t.Fatal(err)
+	}
+	if again.Offered != 4 || again.WindowMS != rep.WindowMS {
+		t.Fatalf("scored again: offered %d, window %v; want 4 and %v", again.Offered, again.WindowMS, rep.WindowMS)
 	}
 }
