@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"reflect"
 	"sync/atomic"
 	"testing"
 
@@ -61,7 +62,7 @@ func TestFacadeArrivalsDeclareTheirSpec(t *testing.T) {
 		{servebench.Poisson(20, 7), schedule.ArrivalSpec{Process: schedule.ProcessPoisson, RateRPS: 20, Seed: 7}},
 		{servebench.Gamma(8, 0.5, 3), schedule.ArrivalSpec{Process: schedule.ProcessGamma, RateRPS: 8, Burstiness: 0.5, Seed: 3}},
 	} {
-		if got := tc.arrival.Spec(); got != tc.want {
+		if got := tc.arrival.Spec(); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("spec %+v, want %+v", got, tc.want)
 		}
 		offsets, _, err := tc.arrival.Offsets(4, 0)

@@ -66,7 +66,7 @@ func TestSettingsMapEverySetting(t *testing.T) {
 			t.Errorf("RunConfig.%s = %v, want Settings.%s = %v", name, got, name, sv.Field(i))
 		}
 	}
-	if cfg.Arrival == nil || cfg.Arrival.Spec() != s.Arrival || cfg.ClosedLoop != nil {
+	if cfg.Arrival == nil || !reflect.DeepEqual(cfg.Arrival.Spec(), s.Arrival) || cfg.ClosedLoop != nil {
 		t.Errorf("arrival %v, closed loop %v; want %+v", cfg.Arrival, cfg.ClosedLoop, s.Arrival)
 	}
 	s.Arrival = schedule.ArrivalSpec{Process: schedule.ProcessClosed, Users: 3, ThinkTimeMS: 250}

@@ -247,6 +247,12 @@ type Objectives struct {
 	SpeculativeDecoding *SpeculativeObjective
 	// Startup bounds every start of the engine; nil when not declared.
 	Startup *StartupObjective
+	// ShedOrder declares the critical objectives whose requests must not
+	// be shed before sheddable ones; nil when not declared.
+	ShedOrder *ShedOrderObjective
+	// RecoveryWithin bounds the recovery after a phased plan's first burst
+	// phase (matchers.HaveRecoveredWithin); 0 when not declared.
+	RecoveryWithin time.Duration
 	// Capacity is the minimum SLO capacity of a sweep.
 	Capacity *CapacityObjective
 	// Concurrency is the minimum SLO concurrency of a user search, in

@@ -26,7 +26,7 @@ objectives:
 `))
 	fmt.Println(err)
 	// Output:
-	// broken.yaml:10:3: objectives.latency: unknown field (known: attainment, breakdown, capacity, concurrency, confidence, drift, error_rate, fairness, joules_per_output_token, joules_per_qualified_request, percentiles, prefix_cache_hit_rate, prefix_reuse_achieved, qualified_rate, sessions, speculative_decoding, startup, valid_load, wilson_lower)
+	// broken.yaml:10:3: objectives.latency: unknown field (known: attainment, breakdown, capacity, concurrency, confidence, drift, error_rate, fairness, joules_per_output_token, joules_per_qualified_request, percentiles, prefix_cache_hit_rate, prefix_reuse_achieved, qualified_rate, recovery_within, sessions, shed_order, speculative_decoding, startup, valid_load, wilson_lower)
 	// broken.yaml:9:15: objectives.attainment: want a fraction in [0, 1], got 1.5
 }
 

@@ -33,3 +33,24 @@ var _ = Describe("the fairness objective", func() {
 			`testdata/inline.yaml:11:53: objectives.fairness.gini: unknown field (known: dimension, jain_at_least)`),
 	)
 })
+
+var _ = Describe("the shed-order objective", func() {
+	It("declares the critical objectives for the scorer and is judged per load point", func() {
+		c, err := suites.Parse(inline, []byte(minimal+"objectives:\n  shed_order: {critical: [critical, premium]}\n"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(c.Objectives.ShedOrder).To(Equal(&suites.ShedOrderObjective{Critical: []string{"critical", "premium"}}))
+		objectives := c.PointObjectives(c.Points()[0])
+		last := objectives[len(objectives)-1]
+		Expect(last.Name).To(Equal("no critical request shed while a sheddable one is admitted"))
+		Expect(last.Field).To(Equal("objectives.shed_order"))
+	})
+
+	DescribeTable("names the line and field of a bad declaration",
+		func(text, want string) {
+			_, err := suites.Parse(inline, []byte(minimal+"objectives:\n  shed_order: "+text+"\n"))
+			Expect(err).To(MatchError(ContainSubstring(want)))
+		},
+		Entry("no critical list", "{}", `testdata/inline.yaml:11:15: objectives.shed_order.critical: required`),
+		Entry("an empty list", "{critical: []}", `objectives.shed_order.critical: name at least one critical objective`),
+	)
+})

@@ -198,7 +198,15 @@ func defaultLengthControl(kind string) openai.LengthControl {
 func (d *decoder) bounds(m *mapping, c *Contract) {
 	c.Count = d.integer(m, "count", 1)
 	c.Duration = d.duration(m, "duration")
-	switch {
+	switch phases := c.Arrival.Phases; {
+	case len(phases) > 0 && (m.has("count") || m.has("duration")):
+		key := "count"
+		if m.has("duration") {
+			key = "duration"
+		}
+		d.errorf(m.get(key), key, "arrival.phases give the load point's length; leave %s out", key)
+	case len(phases) > 0:
+		c.Duration = schedule.PhasesDuration(phases)
 	case m.has("count") && m.has("duration"):
 		d.errorf(m.get("duration"), "duration", "give either count or duration, not both")
 	case !m.has("count") && !m.has("duration") && c.Arrival.Process != schedule.ProcessReplay:

@@ -12,10 +12,10 @@ import (
 // arrivalFields lists, for each process, the fields it accepts beyond
 // process and seed.
 var arrivalFields = map[schedule.Process][]string{
-	schedule.ProcessConstant: {"rate", "rates"},
-	schedule.ProcessPoisson:  {"rate", "rates"},
-	schedule.ProcessGamma:    {"rate", "rates", "burstiness"},
-	schedule.ProcessBurst:    {"rate", "rates", "burst_size"},
+	schedule.ProcessConstant: {"rate", "rates", "phases"},
+	schedule.ProcessPoisson:  {"rate", "rates", "phases"},
+	schedule.ProcessGamma:    {"rate", "rates", "phases", "burstiness"},
+	schedule.ProcessBurst:    {"rate", "rates", "phases", "burst_size"},
 	schedule.ProcessReplay:   {"time_scale"},
 	schedule.ProcessClosed:   {"users", "think_time"},
 }
@@ -26,7 +26,7 @@ func (d *decoder) arrival(m *mapping, c *Contract) {
 	if !d.required(m, "arrival") {
 		return
 	}
-	a := d.mapping(m.get("arrival"), "arrival", "process", "rate", "rates", "burstiness", "burst_size", "users", "think_time", "time_scale", "seed")
+	a := d.mapping(m.get("arrival"), "arrival", "process", "rate", "rates", "burstiness", "burst_size", "users", "think_time", "time_scale", "seed", "phases")
 	if a == nil {
 		return
 	}
@@ -36,7 +36,7 @@ func (d *decoder) arrival(m *mapping, c *Contract) {
 	}
 	spec := ArrivalSpec{ArrivalSpec: schedule.ArrivalSpec{Process: process, Seed: 1}}
 	allowed := arrivalFields[spec.Process]
-	for _, f := range []string{"rate", "rates", "burstiness", "burst_size", "users", "think_time", "time_scale"} {
+	for _, f := range []string{"rate", "rates", "phases", "burstiness", "burst_size", "users", "think_time", "time_scale"} {
 		if a.has(f) && !contains(allowed, f) {
 			d.errorf(a.get(f), a.field(f), "does not apply to the %s process", spec.Process)
 		}
@@ -73,6 +73,15 @@ func (d *decoder) arrivalProcess(a *mapping) (schedule.Process, bool) {
 // arrivalParameters reads the parameters of spec's process into spec.
 func (d *decoder) arrivalParameters(a *mapping, spec *ArrivalSpec) {
 	switch {
+	case spec.Process.Sampled() && a.has("phases"):
+		if a.has("rate") || a.has("rates") {
+			d.errorf(a.get("phases"), "arrival.phases", "give phases or rate (rates), not both: each phase gives its rate")
+			return
+		}
+		if phases := d.phases(a); phases != nil {
+			spec.ArrivalSpec = spec.WithPhases(phases)
+			spec.Rates = []float64{spec.RateRPS}
+		}
 	case spec.Process.Sampled():
 		spec.Rates = d.rates(a)
 		if len(spec.Rates) == 1 {

@@ -46,3 +46,41 @@ func (d *decoder) fairness(o *mapping) *FairnessObjective {
 	}
 	return &f
 }
+
+// ShedOrderObjective declares the critical objective values and asks that
+// none of their requests be shed while a sheddable one is admitted
+// (matchers.HaveNoShedOrderViolations).
+type ShedOrderObjective struct {
+	// Critical are the objective header's values that must not be shed.
+	Critical []string
+}
+
+// shedOrder reads `shed_order: {critical: [a, b]}`; critical is required
+// and non-empty.
+func (d *decoder) shedOrder(o *mapping) *ShedOrderObjective {
+	if !o.has("shed_order") {
+		return nil
+	}
+	sm := d.mapping(o.get("shed_order"), d.objAt+".shed_order", "critical")
+	if sm == nil || !d.required(sm, "critical") {
+		return nil
+	}
+	before := len(d.errs)
+	critical := d.strings(sm, "critical")
+	if len(critical) == 0 {
+		if len(d.errs) == before {
+			d.errorf(sm.get("critical"), sm.field("critical"), "name at least one critical objective")
+		}
+		return nil
+	}
+	return &ShedOrderObjective{Critical: critical}
+}
+
+// criticalObjectives are the shed-order objective's critical values; nil
+// without one.
+func (o Objectives) criticalObjectives() []string {
+	if o.ShedOrder == nil {
+		return nil
+	}
+	return o.ShedOrder.Critical
+}

@@ -15,7 +15,7 @@ import (
 var pointObjectiveFields = []string{
 	"valid_load", "attainment", "wilson_lower", "confidence", "percentiles", "error_rate", "qualified_rate",
 	"joules_per_output_token", "joules_per_qualified_request", "drift", "prefix_cache_hit_rate", "prefix_reuse_achieved", "breakdown", "sessions",
-	"fairness", "speculative_decoding",
+	"fairness", "speculative_decoding", "recovery_within",
 }
 
 // objectives reads the objectives section.
@@ -32,7 +32,7 @@ func (d *decoder) objectives(m *mapping, c *Contract) {
 func (d *decoder) objectivesAt(n *yaml.Node, c *Contract, top bool) (Objectives, bool) {
 	fields := pointObjectiveFields
 	if top {
-		fields = append(append([]string(nil), fields...), "capacity", "concurrency", "startup")
+		fields = append(append([]string(nil), fields...), "capacity", "concurrency", "startup", "shed_order")
 	}
 	o := d.mapping(n, d.objAt, fields...)
 	if o == nil {
@@ -59,6 +59,10 @@ func (d *decoder) objectivesAt(n *yaml.Node, c *Contract, top bool) (Objectives,
 	obj.Sessions = d.sessions(o)
 	obj.Fairness = d.fairness(o)
 	obj.SpeculativeDecoding = d.speculativeDecoding(o)
+	obj.RecoveryWithin = d.duration(o, "recovery_within")
+	if obj.RecoveryWithin > 0 && !c.Arrival.hasBurstPhase() {
+		d.errorf(o.get("recovery_within"), d.objAt+".recovery_within", "needs arrival.phases with a phase named %s to recover from", report.RecoveryBurstPhase)
+	}
 	if o.has("confidence") && !o.has("wilson_lower") && !o.has("capacity") && !obj.breakdownWilson() {
 		d.errorf(o.get("confidence"), d.objAt+".confidence", "applies to wilson_lower or capacity, and neither is declared")
 	}
@@ -79,6 +83,7 @@ func (d *decoder) objectivesAt(n *yaml.Node, c *Contract, top bool) (Objectives,
 		obj.Capacity = d.capacity(o, obj, c.Arrival.Sweep())
 		obj.Concurrency = d.concurrency(o, c.Arrival.UsersAuto)
 		obj.Startup = d.startup(o, c)
+		obj.ShedOrder = d.shedOrder(o) // it declares the critical objectives the scorer needs
 	}
 	return obj, true
 }

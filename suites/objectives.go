@@ -99,6 +99,12 @@ func (o Objectives) pointObjectives(at string) []Objective {
 	if s := o.Sessions; s != nil && s.WilsonLower != nil {
 		out = append(out, objective(at+".sessions.wilson_lower", matchers.HaveSessionWilsonLowerBoundAbove(*s.WilsonLower)))
 	}
+	if o.ShedOrder != nil {
+		out = append(out, objective(at+".shed_order", matchers.HaveNoShedOrderViolations()))
+	}
+	if o.RecoveryWithin > 0 {
+		out = append(out, objective(at+".recovery_within", matchers.HaveRecoveredWithin(o.RecoveryWithin)))
+	}
 	if f := o.Fairness; f != nil {
 		out = append(out, objective(at+".fairness", matchers.HaveJainIndexAtLeast(f.Dimension, f.JainAtLeast)))
 	}

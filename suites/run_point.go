@@ -113,11 +113,12 @@ func (c *Contract) runConfig(p LoadPoint, target Target) (servebench.RunConfig, 
 		LoRA:             c.LoRA,
 		EngineMetrics:    servebench.EngineMetricsConfig{URL: target.MetricsURL, BackendURLs: c.BackendMetrics},
 		TurnHistory:      c.TurnHistory,
-		Score:            score.Options{SLO: c.SLO, Confidence: c.Objectives.Confidence, Percentiles: c.percentileLevels()},
-		Engine:           target.Engine,
-		EngineStarts:     target.Starts,
-		Labels:           map[string]any{"contract": c.Name, "load_point": p.Name, "labels": c.AllLabels()},
-		Artifacts:        c.artifactWriters(),
+		Score: score.Options{SLO: c.SLO, Confidence: c.Objectives.Confidence, Percentiles: c.percentileLevels(),
+			CriticalObjectives: c.Objectives.criticalObjectives()},
+		Engine:       target.Engine,
+		EngineStarts: target.Starts,
+		Labels:       map[string]any{"contract": c.Name, "load_point": p.Name, "labels": c.AllLabels()},
+		Artifacts:    c.artifactWriters(),
 	}.RunConfig()
 	if err != nil {
 		return servebench.RunConfig{}, fmt.Errorf("contract %s: %w", c.Name, err)

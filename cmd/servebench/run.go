@@ -45,6 +45,7 @@ type runFlags struct {
 	metricsListen    metricsListenFlags
 	backends         backendFlags
 	tenants          tenantFlags
+	phases           string
 	adapters         adapterFlags
 	history          conversationHistoryFlag
 	images           imageFlags
@@ -105,6 +106,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	f.metricsListen.register(fs)
 	f.backends.register(fs)
 	f.tenants.register(fs)
+	fs.StringVar(&f.phases, "phases", "", phasesHelp)
 	f.adapters.register(fs)
 	f.history.register(fs)
 	f.images.register(fs)
@@ -198,7 +200,7 @@ func (f *runFlags) checkRequired() error {
 		return errors.New("give --workload FILE, or --prompt-tokens N and --max-tokens N to generate the rows")
 	case f.output == "":
 		return errors.New("--output is required")
-	case f.count == 0 && f.duration == 0 && schedule.Process(f.arrival) != schedule.ProcessReplay:
+	case f.count == 0 && f.duration == 0 && f.phases == "" && schedule.Process(f.arrival) != schedule.ProcessReplay:
 		return errors.New("give --count or --duration")
 	case f.format != "text" && f.format != "json" && f.format != "html":
 		return fmt.Errorf("--format: want text, json or html, got %q", f.format)
@@ -282,7 +284,7 @@ func (f *runFlags) settings() (servebench.Settings, error) {
 	}
 	for _, apply := range []func(*servebench.Settings) error{
 		f.sharding.apply, f.benchReport.apply, f.adapters.apply, f.images.apply, f.history.apply, f.backends.apply,
-		f.tenants.apply,
+		f.tenants.apply, f.applyPhases,
 	} {
 		if err := apply(&s); err != nil {
 			return s, err

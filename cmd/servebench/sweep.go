@@ -184,6 +184,7 @@ func sweepExitCode(sw *capacity.Sweep, users bool, stderr io.Writer) int {
 
 // sweepRefusedFlags are the run flags a sweep does not take.
 var sweepRefusedFlags = []refusedFlag{
+	{"phases", "a sweep takes its rates from --rates; a phased plan is one run (run --phases)", false},
 	{"shard", "a sweep runs its rates one after another; shard each rate's run instead (run --shard, --start-at)", false},
 	{"start-at", "a sweep runs its rates one after another; shard each rate's run instead (run --shard, --start-at)", false},
 	{"require-attainment", "a sweep judges each rate by --min-attainment (with --wilson for its lower bound) and exits 4 when none passed", true},

@@ -168,6 +168,21 @@ type Report struct {
 	// whose in-flight requests stayed near their peak, with the throughput
 	// and latency over it; absent for other runs.
 	SteadyState *SteadyState `json:"steady_state,omitempty"`
+	// Phases judges each phase of a phased arrival plan (--phases) on its
+	// own; absent for other runs.
+	Phases []PhaseResult `json:"phases,omitempty"`
+	// RecoveryMS is the time from the end of the first phase named burst
+	// to the start of the first window of RecoveryWindowRequests requests
+	// after it whose p99 TTFT is within the bound (Recovery says which);
+	// nil when it did not recover or there is nothing to measure.
+	RecoveryMS *float64 `json:"recovery_ms,omitempty"`
+	// Recovery says how RecoveryMS was measured; absent without a burst
+	// phase.
+	Recovery *Recovery `json:"recovery,omitempty"`
+	// ShedOrder checks that sheddable objectives were shed before critical
+	// ones; absent unless critical objectives were declared
+	// (score.Options.CriticalObjectives).
+	ShedOrder *ShedOrder `json:"shed_order,omitempty"`
 	// Breakdown splits the cohort by each dimension its requests carry
 	// (BreakdownDimensions: "class", "backend"): per value, the offered
 	// requests and their share, attainment and latency percentiles, and

@@ -28,6 +28,9 @@ func NewArrival(spec ArrivalSpec) (Arrival, error) {
 	if err := spec.Check(); err != nil {
 		return nil, fmt.Errorf("arrival: %w", err)
 	}
+	if len(spec.Phases) > 0 {
+		return phasedProcess{spec: spec}, nil
+	}
 	switch spec.Process {
 	case ProcessConstant:
 		return gapProcess{spec: spec, gap: func(*rand.Rand) float64 { return 1 / spec.RateRPS }}, nil
@@ -50,6 +53,11 @@ func NewArrival(spec ArrivalSpec) (Arrival, error) {
 // they are built.
 func (spec ArrivalSpec) Check() error {
 	p := spec.Process
+	if len(spec.Phases) > 0 && p.Known() {
+		if err := spec.checkPhases(); err != nil {
+			return err
+		}
+	}
 	switch {
 	case !p.Known():
 		_, err := ParseProcess(string(p))

@@ -17,6 +17,10 @@ type ArrivalSpec struct {
 	// Users and ThinkTimeMS describe a closed loop.
 	Users       int     `json:"users,omitempty"`
 	ThinkTimeMS float64 `json:"think_time_ms,omitempty"`
+	// Phases, when set, make the arrival a plan of named phases run one
+	// after another, each the process at its own rate (WithPhases);
+	// RateRPS is then the plan's mean rate.
+	Phases []Phase `json:"phases,omitempty"`
 	// Seed seeds the sampled processes.
 	Seed int64 `json:"seed"`
 }

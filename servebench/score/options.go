@@ -50,6 +50,11 @@ type Options struct {
 	// answers them (report.Distribution.Extra). A contract passes the
 	// levels its objectives name.
 	Percentiles []float64
+	// CriticalObjectives, when set, are the objective values
+	// (record.Outcome.Objective) that must not be shed while another
+	// objective is admitted: the report gains its shed-order check
+	// (report.ShedOrder).
+	CriticalObjectives []string
 }
 
 // scoreSetup is Options resolved against a schedule or trace.
@@ -66,6 +71,8 @@ type scoreSetup struct {
 	api *record.API
 	// levels are Options.Percentiles, sorted, without the fixed ones.
 	levels []float64
+	// critical are Options.CriticalObjectives.
+	critical []string
 }
 
 // resolveScoreSetup applies defaults and checks every option. window and
@@ -73,7 +80,7 @@ type scoreSetup struct {
 // means not declared.
 func resolveScoreSetup(opts Options, window [2]float64, tolerance float64) (scoreSetup, error) {
 	set := scoreSetup{window: window, tolerance: tolerance, slo: opts.SLO,
-		confidence: opts.Confidence, method: opts.PercentileMethod, fluidity: opts.Fluidity}
+		confidence: opts.Confidence, method: opts.PercentileMethod, fluidity: opts.Fluidity, critical: opts.CriticalObjectives}
 	if err := set.resolveWindow(opts); err != nil {
 		return set, err
 	}

@@ -79,7 +79,7 @@ func scoreOutcomes(s *schedule.Schedule, outcomes []record.Outcome, opts Options
 		return nil, &record.InputError{File: src.scheduleFile(), Field: "entries",
 			Msg: fmt.Sprintf("no request is scheduled in the window [%s, %s) ms: nothing to score", numfmt.Compact(set.window[0]), numfmt.Compact(set.window[1]))}
 	}
-	shape := runShape{closed: s.Mode == schedule.ModeClosed, truncated: truncated}
+	shape := runShape{closed: s.Mode == schedule.ModeClosed, truncated: truncated, phases: s.Arrival.Phases}
 	if turns != nil {
 		shape.sessionLength = turns.sessionLength
 	}

@@ -60,7 +60,7 @@ func scoreRunDirCompact(dir string, opts Options, out io.Writer) (*report.Report
 	if err != nil {
 		return nil, err
 	}
-	shape := runShape{closed: cs.Head.Mode == schedule.ModeClosed}
+	shape := runShape{closed: cs.Head.Mode == schedule.ModeClosed, phases: cs.Head.Arrival.Phases}
 	if cs.SessionOf(0) >= 0 {
 		shape.sessionLength = cs.SessionLength
 	}

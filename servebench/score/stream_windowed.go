@@ -54,7 +54,7 @@ func scoreRunDirWindowed(dir string, opts Options, out io.Writer) (*report.Repor
 		return nil, err
 	}
 	closed := head.Mode == schedule.ModeClosed
-	sc := newStreamScoring(set, runShape{closed: closed}, out)
+	sc := newStreamScoring(set, runShape{closed: closed, phases: head.Arrival.Phases}, out)
 	defer sc.close()
 	pass := windowedPass{outPath: outPath, schedPath: schedPath, closed: closed, set: set, checks: onePass}
 	scored, err := pass.score(sc.audits, sc.emit, sc.emit)

@@ -7,6 +7,7 @@ import (
 	"github.com/servebench/servebench/internal/numfmt"
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
+	"github.com/servebench/servebench/servebench/schedule"
 	"github.com/servebench/servebench/servebench/stats"
 )
 
@@ -38,6 +39,10 @@ type scoreTally struct {
 	steady                               steadyTally
 	// steadyWindow is the steady state finish found; nil when none.
 	steadyWindow *steadyWindow
+	// phases judges a phased plan's phases; nil for other runs.
+	phases *phaseTally
+	// shed checks the shed order; nil without critical objectives.
+	shed *shedTally
 }
 
 // newScoreTally starts a tally; keep says whether to keep every raw sample
@@ -73,6 +78,7 @@ func newScoreTally(set scoreSetup, keep bool) *scoreTally {
 		return t.pop.pops[popTTFT], t.pop.pops[popTPOT], t.pop.pops[popE2E]
 	})
 	t.backlog.start(set.window)
+	t.shed = newShedTally(set.critical)
 	if set.driftMS > 0 {
 		t.drift = newDriftTally(set.window, set.driftMS)
 	}
@@ -89,6 +95,8 @@ type runShape struct {
 	// truncated lists the sessions (by first turn) of the truncated turns
 	// outside the window, for a scorer that collected them first.
 	truncated []int
+	// phases is the arrival plan's phases; nil when it has none.
+	phases []schedule.Phase
 }
 
 // shape turns on the session and steady-state tallies the run's shape
@@ -101,6 +109,7 @@ func (t *scoreTally) shape(s runShape) {
 	for _, first := range s.truncated {
 		t.sessions.markTruncated(first)
 	}
+	t.phases = newPhaseTally(s.phases, t.set.slo.TTFTFromScheduled)
 }
 
 // add scores one record into rs.
@@ -153,6 +162,8 @@ func (t *scoreTally) add(rec *scoreRecord, rs *report.RequestScore) {
 		r.ReasonCounts[reason]++
 	}
 	t.breakdown.add(rs)
+	t.phases.add(rs)
+	t.shed.add(rs)
 	t.sessions.add(rec, rs.Qualified)
 	t.steady.add(rec)
 	if !success {
@@ -248,6 +259,8 @@ func (t *scoreTally) finish() (*report.Report, error) {
 	r.PrefixCache = t.prefixCache.report()
 	r.Sessions = t.sessions.report(set.confidence)
 	t.steadyWindow = t.steady.window()
+	r.Phases, r.Recovery, r.RecoveryMS = t.phases.report(set.method, t.limits.ttft)
+	r.ShedOrder = t.shed.report()
 
 	if t.notRecorded > 0 {
 		r.InvalidReasons = append(r.InvalidReasons, fmt.Sprintf(

@@ -49,6 +49,7 @@ func Text(w io.Writer, r *report.Report) error {
 			line("  SHORT", "%s", s.ShortReason)
 		}
 	}
+	writePhasesText(line, r)
 	if r.PrefixCache != nil {
 		line("Prefix cache hit rate", "%s", prefixCacheText(r.PrefixCache))
 		if s := expectedReuseText(r.PrefixCache); s != "" {
