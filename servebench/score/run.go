@@ -173,7 +173,8 @@ func carryPrevious(rep *report.Report, prev *report.Report) {
 }
 
 // FillFrom takes the options left at their zero value from a report: its
-// SLO, Wilson confidence and percentile method.
+// SLO, Wilson confidence, percentile method, endpoint, and the critical
+// objectives of its shed-order check.
 func (opts *Options) FillFrom(prev *report.Report) {
 	opts.SLO = keepUnsetObjectives(opts.SLO, prev.SLO)
 	if opts.Confidence == 0 {
@@ -184,6 +185,9 @@ func (opts *Options) FillFrom(prev *report.Report) {
 	}
 	if opts.Endpoint == "" {
 		opts.Endpoint = prev.Endpoint
+	}
+	if len(opts.CriticalObjectives) == 0 && prev.ShedOrder != nil {
+		opts.CriticalObjectives = prev.ShedOrder.Critical
 	}
 }
 

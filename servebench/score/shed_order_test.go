@@ -59,6 +59,15 @@ func TestShedOrderByHand(t *testing.T) {
 			t.Errorf("%s: shed_order %+v", name, *got)
 		}
 	}
+	// Scored again from its directory, the run keeps its report's critical
+	// objectives.
+	again, err := RunDir(writeRunDir(t, s, outs, inMemory), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.ShedOrder == nil || again.ShedOrder.Violations != 1 || again.ShedOrder.Windows != 3 {
+		t.Errorf("re-scored: shed_order %+v", again.ShedOrder)
+	}
 	if r, _ := Outcomes(s, outs, Options{}); r.ShedOrder != nil {
 		t.Error("a shed_order without critical objectives")
 	}
