@@ -3,10 +3,12 @@ package servebench_test
 import (
 	"context"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/servebench/servebench/fixtures/simengine"
 	"github.com/servebench/servebench/servebench"
+	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/score"
 )
 
@@ -18,9 +20,13 @@ import (
 // measurement are 10 drafts, 40 draft tokens and 25 accepted, so the
 // report gives acceptance rate 25/40 = 0.625, mean acceptance length
 // 1 + 25/10 = 3.5 and, per position, 7/10, 6/10, 6/10 and 6/10; scoring
-// the run again keeps them.
+// the run again keeps them. With the engine's per-request metrics on,
+// every outcome records its own drafts.
 func TestRunReportsSpeculativeDecoding(t *testing.T) {
-	srv := simengine.StartTest(t, func(c *simengine.Config) { c.TimeScale = 0.1; c.SpecTokens, c.SpecAcceptance = 4, 0.5 })
+	srv := simengine.StartTest(t, func(c *simengine.Config) {
+		c.TimeScale = 0.1
+		c.SpecTokens, c.SpecAcceptance, c.PerRequestSpecMetrics = 4, 0.5, true
+	})
 	rows := `{"id":"right","prompt":"always right","max_tokens":33,"ignore_eos":true,"extra":{"sim_spec_acceptance":1}}
 {"id":"wrong","prompt":"always wrong","max_tokens":4,"ignore_eos":true,"extra":{"sim_spec_acceptance":0}}
 `
@@ -40,6 +46,15 @@ func TestRunReportsSpeculativeDecoding(t *testing.T) {
 		!reflect.DeepEqual(sd.PerPosition, []float64{0.7, 0.6, 0.6, 0.6}) {
 		t.Fatalf("speculative decoding %+v (rate %v, length %v), want 10 drafts, 40 draft tokens, 25 accepted, 0.625, 3.5, [0.7 0.6 0.6 0.6]",
 			*sd, *sd.AcceptanceRate, *sd.MeanAcceptanceLength)
+	}
+	// Each request's own figures, from the stream's last chunk: 7 drafts
+	// of 4 tokens with 25 accepted, and 3 drafts with none.
+	want := map[string]record.SpeculativeDecoding{"right": {Steps: 7, DraftTokens: 28, AcceptedTokens: 25}, "wrong": {Steps: 3, DraftTokens: 12}}
+	for _, o := range outcomesOf(t, res) {
+		row := strings.SplitN(o.ID, "-", 2)[0]
+		if o.SpeculativeDecoding == nil || *o.SpeculativeDecoding != want[row] {
+			t.Fatalf("request %s: speculative decoding %+v, want %+v", o.ID, o.SpeculativeDecoding, want[row])
+		}
 	}
 	again, err := score.RunDir(dir, score.Options{})
 	if err != nil {

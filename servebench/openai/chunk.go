@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // wireChunk is one streamed chunk, or a whole non-streaming response, of
@@ -28,8 +30,37 @@ type wireChunk struct {
 	// Both are read only to recognise an admission refusal.
 	Code      json.RawMessage `json:"code"`
 	ErrorType string          `json:"error_type"`
+	// Metrics is vLLM's per-request metrics object (with
+	// --per-request-spec-decode-metrics), on the last chunk of a stream
+	// and at the root of a whole body; it points at metricsBuf before each
+	// decode, as Usage does.
+	Metrics *wireMetrics `json:"metrics"`
 
-	usageBuf wireUsage
+	usageBuf   wireUsage
+	metricsBuf wireMetrics
+}
+
+// wireMetrics is vLLM's per-request metrics: the speculative-decoding
+// counts only.
+type wireMetrics struct {
+	SpeculativeDecoding struct {
+		NumSpecSteps           optInt `json:"num_spec_steps"`
+		NumDraftTokens         optInt `json:"num_draft_tokens"`
+		NumAcceptedDraftTokens optInt `json:"num_accepted_draft_tokens"`
+	} `json:"speculative_decoding"`
+}
+
+// speculativeDecoding returns the chunk's speculative-decoding figures,
+// nil unless it carried all three counts.
+func (c *wireChunk) speculativeDecoding() *record.SpeculativeDecoding {
+	if c.Metrics == nil {
+		return nil
+	}
+	sd := &c.Metrics.SpeculativeDecoding
+	if !sd.NumSpecSteps.ok || !sd.NumDraftTokens.ok || !sd.NumAcceptedDraftTokens.ok {
+		return nil
+	}
+	return &record.SpeculativeDecoding{Steps: sd.NumSpecSteps.v, DraftTokens: sd.NumDraftTokens.v, AcceptedTokens: sd.NumAcceptedDraftTokens.v}
 }
 
 // reset clears the chunk for the next decode while keeping the capacity of
@@ -40,6 +71,7 @@ func (c *wireChunk) reset() {
 	clear(choices)
 	*c = wireChunk{Choices: choices[:0]}
 	c.Usage = &c.usageBuf
+	c.Metrics = &c.metricsBuf
 }
 
 // usage returns the chunk's usage and whether it carried one with at least

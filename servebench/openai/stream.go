@@ -171,6 +171,9 @@ func openAIWhole(x *exchange, t time.Time, data []byte) {
 // choices and whose chat output is in "message".
 func (x *exchange) apply(t time.Time, whole bool) {
 	ch := &x.chunk
+	if sd := ch.speculativeDecoding(); sd != nil {
+		x.out.SpeculativeDecoding = sd
+	}
 	if u, ok := ch.usage(); ok {
 		switch {
 		case len(ch.Choices) == 0 || whole:

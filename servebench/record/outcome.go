@@ -123,6 +123,10 @@ type Outcome struct {
 	// AudioTokens is usage.prompt_tokens_details.audio_tokens where the
 	// engine reports it; nil (omitted) otherwise, never 0 for unknown.
 	AudioTokens *int `json:"audio_tokens,omitempty"`
+	// SpeculativeDecoding is the request's own speculative-decoding
+	// figures where the engine sends them (vLLM's
+	// metrics.speculative_decoding); nil (omitted) otherwise.
+	SpeculativeDecoding *SpeculativeDecoding `json:"speculative_decoding,omitempty"`
 	// ReusablePromptTokens is the workload row's declared
 	// reusable_prompt_tokens (record.Request.ReusablePromptTokens): how
 	// many of the prompt's leading tokens an earlier row already sent,

@@ -56,6 +56,15 @@ func Text(w io.Writer, r *report.Report) error {
 			line("Expected prefix reuse", "%s", s)
 		}
 	}
+	if r.CacheState != "" {
+		line("Prefix cache state", "%s", cacheStateText(r.EngineState))
+	}
+	if sd := r.SpeculativeDecoding; sd != nil {
+		line("Speculative decoding", "%s", speculativeText(sd))
+	}
+	if len(r.EngineStarts) > 0 {
+		line("Engine starts", "%s", engineStartsText(r.EngineStarts))
+	}
 	if r.CapacityEstimateRPS != nil {
 		line("SLO capacity", "%s req/s", numfmt.OptFixed(r.CapacityEstimateRPS, 3))
 	} else {
