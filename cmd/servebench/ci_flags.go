@@ -93,6 +93,9 @@ func (f *ciFlags) finishComparison(command string, c *compare.Comparison, candid
 			}
 		}
 	}
+	if c.Verdict == compare.Inconclusive && !c.AllowInconclusive && c.Valid {
+		fmt.Fprintf(stderr, "servebench %s: inconclusive (exit 6): a deciding statistic is undecided after the rounds run; each one's line says what would decide it, and --allow-inconclusive lets an inconclusive verdict exit 0\n", command)
+	}
 	var errs []error
 	if f.pytorchRecords != "" {
 		errs = append(errs, pytorchrecords.Write(f.pytorchRecords, pytorchrecords.FromComparison(command, c, candidate)))

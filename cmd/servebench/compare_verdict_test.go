@@ -34,8 +34,8 @@ func TestCompareInconclusiveExitsSixUnlessAllowed(t *testing.T) {
 	writeRounds(t, base, 90, 94)
 	writeRounds(t, cand, 88, 94)
 	code, stdout, stderr := runCLI("compare", "--tolerance", "attainment=5%", base, cand)
-	if code != 6 || !strings.Contains(stdout, "verdict: inconclusive (exit 6)") {
-		t.Errorf("inconclusive: exit %d, want 6\n%s%s", code, stdout, stderr)
+	if code != 6 || !strings.Contains(stdout, "verdict: inconclusive (exit 6)") || !strings.Contains(stderr, "--allow-inconclusive lets an inconclusive verdict exit 0") {
+		t.Errorf("inconclusive: exit %d, want 6 and the advice in CLI terms\n%s%s", code, stdout, stderr)
 	}
 	code, stdout, _ = runCLI("compare", "--allow-inconclusive", "--tolerance", "attainment=5%", base, cand)
 	if code != 0 || !strings.Contains(stdout, "inconclusive allowed to pass (--allow-inconclusive)") {
