@@ -71,7 +71,7 @@ func ExampleComparison_WriteText() {
 	// rounds: baseline 1, candidate 1
 	// method: request-level intervals from one round per side (blind to run-to-run variance): seeded bootstrap of the percentile, Newcombe's score interval for attainment and error rate, Poisson counts for qualified_rps; latency percentiles count each failed request as slower than any success (the success-only figure is given beside)
 	// family: Bonferroni over the 1 deciding comparison: each interval is two-sided at 90%, so each end is a one-sided bound at 95%; a regression needs the lower end beyond the tolerance, so an A/A comparison reports any regression with probability at most 0.05 only if runs did not vary from one to the next, which one round per side cannot check: the result is advisory
-	// ADVISORY: one round per side; these intervals are blind to run-to-run variance, so no verdict is given (exit 6); run 2 or more rounds, 4 by default
+	// ADVISORY: one round per side; these intervals are blind to run-to-run variance, so no verdict is given (exit 6); run 2 or more rounds (servebench ab runs rounds until decided by default)
 	// (change, interval and tolerance: positive is worse)
 	// statistic   baseline  candidate  change    interval              tolerance  noise/round  detectable  verdict
 	// attainment  0.9000    0.9000     +0.00 pt  [-7.20 pt, +7.20 pt]  5 pt       -            +12.20 pt   advisory (leaning inconclusive)

@@ -43,7 +43,7 @@ func (c *Comparison) WriteText(w io.Writer) error {
 	fmt.Fprintf(&b, "method: %s\n", c.Method)
 	fmt.Fprintf(&b, "family: %s\n", c.Family)
 	if c.BlindToRunVariance {
-		b.WriteString("ADVISORY: one round per side; these intervals are blind to run-to-run variance, so no verdict is given (exit 6); run 2 or more rounds, 4 by default\n")
+		b.WriteString("ADVISORY: one round per side; these intervals are blind to run-to-run variance, so no verdict is given (exit 6); run 2 or more rounds (servebench ab runs rounds until decided by default)\n")
 	}
 	b.WriteString("(change, interval and tolerance: positive is worse)\n")
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
