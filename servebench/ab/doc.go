@@ -2,6 +2,9 @@
 // candidate run of the same workload, arrival process and seed, in the
 // balanced ABBA order, then compares the two sides with package compare
 // and writes compare.json, compare.txt and compare.html beside the runs.
+// By default (RoundsAuto) it looks after 4 rounds and after every 2 more,
+// and stops once every deciding statistic is decided, at MaxRounds or at
+// MaxDuration; compare.json's stopping record says which.
 //
 // Entry points:
 //

@@ -5,11 +5,14 @@
 // and round K of the candidate ran the same schedule (the same workload,
 // arrival process, rate, request count and seed), in the balanced ABBA
 // order, so the rounds pair up; Reports refuses pairs that did not, unless
-// told otherwise. With two or more rounds per side every interval comes
-// from the variation between rounds: for latency percentiles and
-// qualified_rps, a Student t-interval on the paired per-round differences
-// (log ratios), or Welch's interval when the sides have different round
-// counts; for attainment and error rate, a quasi-binomial interval across
+// told otherwise. With two or more rounds per side every interval uses
+// the requests of each round and the variation between rounds: for latency
+// percentiles and qualified_rps, the Hartung–Knapp random-effects interval
+// on the paired per-round differences (log ratios), each round weighed by
+// its own sampling variance (order statistics of its requests; Poisson
+// counts) plus the between-round variance (DerSimonian–Laird); a paired
+// t-interval for pooled gaps, or Welch's interval when the sides have
+// different round counts; for attainment and error rate, a quasi-binomial interval across
 // rounds, whose dispersion (Pearson χ² over the rounds, at least 1) takes
 // both binomial noise and overdispersion between rounds, and which is never
 // of zero width. A tolerance below the run-to-run noise measured in the
@@ -24,13 +27,22 @@
 // is reported beside. A percentile with fewer than five observations
 // beyond it, pooled over a side's rounds, is InsufficientData.
 //
-// The comparisons are controlled as a family with Bonferroni: with k
-// comparisons at confidence c, every interval is two-sided at level
+// Options.Decide names the statistics that make the verdict (by default
+// DefaultDecide); the others are Informational. The deciding comparisons
+// are controlled as a family with Bonferroni: with k of them at
+// confidence c, every interval is two-sided at level
 // 1 − 2(1 − c)/k, so each of its ends is a one-sided bound at level
 // 1 − (1 − c)/k. A regression is declared only when the lower end lies
 // beyond the tolerance, so when no metric is truly worse than its tolerance
 // the chance of any false regression is at most 1 − c; likewise for a false
-// no_regression when some metric is.
+// no_regression when some metric is. Options.Look makes the comparison one
+// look of a group-sequential procedure (SequentialRule): the look spends
+// only its share of 1 − c (SpentAlpha), so that the guarantees hold over
+// every look that package ab takes.
+//
+// CheckPlan checks a planned run size against the tolerances before any
+// load, and MeasureNoise measures the noise floor of identical rounds of
+// one engine (noise.json).
 //
 // Every change is signed so that positive is worse: a relative change is
 // candidate/baseline − 1 (baseline/candidate − 1 for qualified_rps, where
