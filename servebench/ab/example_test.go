@@ -31,11 +31,13 @@ func ExampleRun() {
 	baseline.Client = servebench.NewClient("http://baseline:8000", "qwen2.5-0.5b")
 	candidate.Client = servebench.NewClient("http://candidate:8000", "qwen2.5-0.5b")
 	result, err := ab.Run(context.Background(), ab.Config{
-		Baseline: baseline, Candidate: candidate, Rounds: 4, OutputDir: "runs/ab",
+		// Rounds until decided (ab.RoundsAuto, the default): 4 rounds, then 2
+		// more before each look, at most 20 a side.
+		Baseline: baseline, Candidate: candidate, Rounds: ab.RoundsAuto, MaxRounds: 20, OutputDir: "runs/ab",
 	})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(result.Comparison.Verdict)
+	fmt.Println(result.Comparison.Verdict, result.Stopping.Describe())
 }

@@ -88,3 +88,20 @@ func ExampleABBAOrder() {
 	// ABBABAAB (ABBA; A baseline, B candidate): mean position baseline 4.5, candidate 4.5
 	// candidate/round-2
 }
+
+// Before any load: can 40 requests a round, in rounds until decided (at
+// most 20), decide a 1-point attainment tolerance? With no noise.json the
+// check takes the binomial noise at attainment 0.995, and names the run
+// size that can.
+func ExampleCheckPlan() {
+	plan, err := compare.CheckPlan(compare.Options{Tolerances: []compare.Tolerance{{Name: "attainment", Value: 0.01}}}, "", 40, 20, false, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(plan.CanDecide())
+	fmt.Println(plan.Statistics[0].Advice)
+	// Output:
+	// false
+	// a 1 pt attainment tolerance needs about 76 requests a round (this plan: 40)
+}
