@@ -16,7 +16,9 @@ func TestClosedLoopBoundedByTimeStopsAtTheDeadline(t *testing.T) {
 	res, err := servebench.Run(context.Background(), servebench.RunConfig{
 		Workload:   workloadOf(t, `{"prompt":"status?","max_tokens":4,"ignore_eos":true}`),
 		ClosedLoop: &schedule.ClosedLoop{Users: 3, ThinkTime: 20 * time.Millisecond}, Duration: 300 * time.Millisecond,
-		Client: clientFor(srv), OutputDir: t.TempDir(),
+		// The test judges the deadline, not a busy machine's punctuality.
+		LagTolerance: time.Second,
+		Client:       clientFor(srv), OutputDir: t.TempDir(),
 	})
 	if err != nil {
 		t.Fatal(err)

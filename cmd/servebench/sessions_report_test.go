@@ -59,7 +59,7 @@ func TestTruncatedSessionsAreCountedApart(t *testing.T) {
 	}
 	code, stdout, stderr := runCLI("run", "--base-url", url, "--model", "simengine-tiny", "--endpoint", "chat",
 		"--workload", writeWorkload(t, rows.String()), "--arrival", "closed", "--users", "2", "--duration", "600ms",
-		"--output", filepath.Join(t.TempDir(), "run"), "--format", "json", "--no-progress")
+		"--schedule-lag-tolerance", lagRoom, "--output", filepath.Join(t.TempDir(), "run"), "--format", "json", "--no-progress")
 	if code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
 	}
