@@ -33,9 +33,9 @@ func runOutcomes(t *testing.T, dir string) []record.Outcome {
 	return out
 }
 
-// lagRoom is the schedule-lag tolerance of the closed-loop tests. They judge
-// how a deadline ends the loop and counts its sessions, not how punctually a
-// busy machine sends: there a user's next request can leave tens of
+// lagRoom is the schedule-lag tolerance of the tests that judge what a run
+// records (how a deadline ends a closed loop, when a shard starts), not how
+// punctually a busy machine sends: there a request can leave tens of
 // milliseconds late, past the 20 ms default that makes the load valid.
 const lagRoom = "1s"
 

@@ -174,7 +174,8 @@ func TestK8sStartRunsTheShardAtTheBarriersInstant(t *testing.T) {
 	barrier, out := filepath.Join(t.TempDir(), "barrier"), t.TempDir()
 	code, _, stderr := runCLI("k8s", "start", "--barrier", barrier, "--shards", "1", "--index", "0", "--start-delay", "1s", "--",
 		"run", "--base-url", url, "--model", "simengine-tiny", "--endpoint", "chat", "--workload", writeWorkload(t, twoRows),
-		"--rate", "20", "--count", "2", "--shard", "0/1", "--run-id", "0193a5a0-0000-7000-8000-0000000000ef", "--output", out, "--no-progress")
+		"--rate", "20", "--count", "2", "--shard", "0/1", "--run-id", "0193a5a0-0000-7000-8000-0000000000ef", "--output", out, "--no-progress",
+		"--schedule-lag-tolerance", lagRoom)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}

@@ -28,7 +28,7 @@ func TestMessagesEndpointRun(t *testing.T) {
 	}
 	var rep struct {
 		Endpoint    string `json:"endpoint"`
-		Qualified   int    `json:"qualified"`
+		Successes   int    `json:"protocol_successes"`
 		Percentiles map[string]struct {
 			N   int      `json:"n"`
 			P50 *float64 `json:"p50"`
@@ -37,8 +37,10 @@ func TestMessagesEndpointRun(t *testing.T) {
 	if err := json.Unmarshal(data, &rep); err != nil {
 		t.Fatal(err)
 	}
-	if rep.Endpoint != "messages" || rep.Qualified != 4 {
-		t.Fatalf("endpoint %q qualified %d", rep.Endpoint, rep.Qualified)
+	// Every request is answered over Messages; whether it met the default
+	// SLOs depends on the machine's speed, which is not this test's subject.
+	if rep.Endpoint != "messages" || rep.Successes != 4 {
+		t.Fatalf("endpoint %q protocol successes %d", rep.Endpoint, rep.Successes)
 	}
 	for _, m := range []string{"ttft_ms", "tpot_ms", "e2e_ms"} {
 		if d := rep.Percentiles[m]; d.N != 4 || d.P50 == nil || *d.P50 <= 0 {
