@@ -3,14 +3,19 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/pprof"
 )
 
 // startProfiles starts a CPU profile and block and mutex sampling; stop
 // writes prefix-cpu.pprof, prefix-block.pprof, prefix-mutex.pprof and
-// prefix-allocs.pprof (the heap's allocations since the start).
+// prefix-allocs.pprof (the heap's allocations since the start). The
+// directory of prefix is created if it is missing.
 func startProfiles(prefix string) (stop func(), err error) {
+	if err := os.MkdirAll(filepath.Dir(prefix), 0o755); err != nil {
+		return nil, fmt.Errorf("-profile: %w", err)
+	}
 	cpu, err := os.Create(prefix + "-cpu.pprof")
 	if err != nil {
 		return nil, fmt.Errorf("-profile: %w", err)
