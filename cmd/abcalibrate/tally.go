@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/servebench/servebench/servebench/compare"
+	"github.com/servebench/servebench/servebench/stats"
 )
 
 // tally counts one experiment's repetitions: over all of them, and over
@@ -40,12 +41,10 @@ func (t *tally) addCost(c *compare.Comparison, took time.Duration) {
 
 // medianAndP90 are the nearest-rank median and 90th percentile of xs.
 func medianAndP90(xs []float64) (float64, float64) {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	at := func(p float64) float64 {
-		return s[max(int(math.Ceil(p*float64(len(s))))-1, 0)]
-	}
-	return at(0.5), at(0.9)
+	s := slices.Sorted(slices.Values(xs))
+	m, _ := stats.Percentile(s, 50, stats.NearestRank)
+	p90, _ := stats.Percentile(s, 90, stats.NearestRank)
+	return m, p90
 }
 
 // addAdvice counts one checked advice: extra rounds were advised for a

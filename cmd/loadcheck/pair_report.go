@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"slices"
+
+	"github.com/servebench/servebench/servebench/stats"
 )
 
 // clientSummary is one client's figures over the phases it ran: the
@@ -79,16 +81,8 @@ func summarize(phases []phaseResult, client string) clientSummary {
 // median is the middle value (the mean of the two middle ones for an even
 // count); 0 for none.
 func median(v []float64) float64 {
-	if len(v) == 0 {
-		return 0
-	}
-	s := slices.Clone(v)
-	slices.Sort(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
+	m, _ := stats.Percentile(slices.Sorted(slices.Values(v)), 50, stats.Linear)
+	return m
 }
 
 // ok says whether every applicable target was met, every servebench phase

@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"slices"
 	"syscall"
+
+	"github.com/servebench/servebench/servebench/stats"
 )
 
 // lagTolerance is servebench's default schedule-lag tolerance (ms): a run
@@ -85,11 +87,11 @@ func (r *phaseResult) fill(reqs []requestTiming, server map[string]float64) {
 // nearestRank is the p-th percentile of sorted by nearest rank
 // (rank = ⌈p/100·N⌉); NaN for an empty population.
 func nearestRank(sorted []float64, p float64) float64 {
-	if len(sorted) == 0 {
+	v, ok := stats.Percentile(sorted, p, stats.NearestRank)
+	if !ok {
 		return math.NaN()
 	}
-	rank := max(int(math.Ceil(p/100*float64(len(sorted)))), 1)
-	return sorted[rank-1]
+	return v
 }
 
 // cpuMS is the user plus system CPU time of a resource usage, in ms.

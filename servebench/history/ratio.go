@@ -2,7 +2,9 @@ package history
 
 import (
 	"fmt"
-	"sort"
+	"slices"
+
+	"github.com/servebench/servebench/servebench/stats"
 )
 
 // Policy names the rule that judges a history's newest release.
@@ -114,13 +116,8 @@ func analyzeRatio(h *History, window int, ratio float64) *RatioAnalysis {
 // median is the median of xs (the mean of the middle two for an even
 // count); xs is not changed.
 func median(xs []float64) float64 {
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
+	m, _ := stats.Percentile(slices.Sorted(slices.Values(xs)), 50, stats.Linear)
+	return m
 }
 
 // Describe is one line on a violation: the release, its value, the
