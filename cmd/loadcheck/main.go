@@ -32,6 +32,15 @@
 // X-Request-Id) at p50 and p99, schedule lag, CPU per request and peak RSS,
 // the medians over the phases with their differences and ratios, and the
 // targets; it exits 1 when one is missed.
+//
+//	go run ./cmd/loadcheck pair -preset 1000 -also-servebench /tmp/servebench-e12cfa1 -also-label e12cfa1
+//
+// -also-servebench adds a servebench CLI binary built at any commit to
+// every round ("PATH run" in a pinned child process of its own); the pair
+// reads each request's clocks back from its run directory, its CPU and
+// peak RSS from the child, and judges servebench's TTFT error against it
+// with the lean client's margins. -profile DIR -trace also writes each
+// in-process phase's execution trace.
 package main
 
 import (

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -49,8 +50,23 @@ type pairConfig struct {
 	pairPreset
 	seed   uint64
 	rounds int
-	// profile is a directory for the phases' profiles ("": none).
+	// profile is a directory for the phases' profiles ("": none); trace
+	// adds each in-process client's execution trace.
 	profile string
+	trace   bool
+	// also are the servebench CLI binaries run after servebench's own run
+	// path in each round.
+	also []externalClient
+}
+
+// clients are the labels of the clients a round runs, in the order of
+// its odd rounds (the even rounds run them in reverse).
+func (c pairConfig) clients() []string {
+	out := []string{"lean", "servebench"}
+	for _, e := range c.also {
+		out = append(out, e.label)
+	}
+	return out
 }
 
 // littleL is the streams in flight Little's law predicts.
@@ -71,15 +87,28 @@ func parsePair(args []string) (pairConfig, error) {
 	duration := fs.Duration("duration", 0, "arrival window of each phase (default: the preset's)")
 	rounds := fs.Int("rounds", 2, "rounds; each runs both clients, in alternating order (lean first in odd rounds)")
 	seed := fs.Uint64("seed", 1, "arrival seed")
-	profile := fs.String("profile", "", "directory for each phase's CPU, block and mutex profiles (pprof)")
+	profile := fs.String("profile", "", "directory for each in-process phase's CPU, block, mutex and allocation profiles (pprof)")
+	trace := fs.Bool("trace", false, "with -profile, also write each in-process phase's execution trace (runtime/trace), phaseN-CLIENT-trace.out")
+	var alsoPaths, alsoLabels []string
+	fs.Func("also-servebench", "also run this servebench CLI binary (built at any commit) in each round, as PATH run --base-url ... (repeatable)",
+		func(s string) error { alsoPaths = append(alsoPaths, s); return nil })
+	fs.Func("also-label", "the report's name for the -also-servebench binary of the same position (repeatable; default: the binary's file name)",
+		func(s string) error { alsoLabels = append(alsoLabels, s); return nil })
 	if err := fs.Parse(args); err != nil {
 		return pairConfig{}, err
+	}
+	also, err := externalClients(alsoPaths, alsoLabels)
+	if err != nil {
+		return pairConfig{}, err
+	}
+	if *trace && *profile == "" {
+		return pairConfig{}, errors.New("-trace: needs -profile DIR to write the traces to")
 	}
 	p, ok := pairPresets[*preset]
 	if !ok {
 		return pairConfig{}, fmt.Errorf("-preset: want one of %s, got %q", presetNames, *preset)
 	}
-	c := pairConfig{preset: *preset, pairPreset: p, seed: *seed, rounds: *rounds, profile: *profile}
+	c := pairConfig{preset: *preset, pairPreset: p, seed: *seed, rounds: *rounds, profile: *profile, trace: *trace, also: also}
 	if *arrival != "" {
 		c.arrival = *arrival
 	}
@@ -139,11 +168,19 @@ func runPair(c pairConfig, stdout io.Writer) (*pairReport, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, e := range c.also {
+		if err := e.check(); err != nil {
+			return nil, err
+		}
+	}
 	serverCPU, clientCPU, canPin := pickCPUs(allowedCPUs())
 	fmt.Fprintf(stdout, "loadcheck pair, preset %s: %s %g req/s, %d-token streams, first token after %v, %v between tokens, %v window per phase, %d rounds\n",
 		c.preset, c.arrival, c.rate, c.tokens, c.firstToken, c.gap, c.duration, c.rounds)
 	fmt.Fprintf(stdout, "Little's law: L = λ·(first-token delay + tokens·gap) = %g × (%v + %d × %v) = %.0f streams in flight\n",
 		c.rate, c.firstToken, c.tokens, c.gap, c.littleL())
+	for _, e := range c.also {
+		fmt.Fprintf(stdout, "also: %s = %s run (not profiled)\n", e.label, e.path)
+	}
 	srv := exec.Command(self, "serve", "-tokens", strconv.Itoa(c.tokens), "-first-token-delay", c.firstToken.String(),
 		"-token-interval", c.gap.String())
 	srv.Stderr = os.Stderr
@@ -163,16 +200,12 @@ func runPair(c pairConfig, stdout io.Writer) (*pairReport, error) {
 	load := phaseLoad{url: strings.TrimSpace(url), arrival: c.arrival, rate: c.rate, duration: c.duration, tokens: c.tokens, seed: c.seed}
 	var phases []phaseResult
 	for round := range c.rounds {
-		order := []string{"lean", "servebench"}
+		order := c.clients()
 		if round%2 == 1 {
-			order = []string{"servebench", "lean"}
+			slices.Reverse(order)
 		}
 		for _, which := range order {
-			args := append([]string{"-client", which}, load.flags()...)
-			if c.profile != "" {
-				args = append(args, "-profile", filepath.Join(c.profile, fmt.Sprintf("phase%d-%s", len(phases)+1, which)))
-			}
-			res, clientPinned, err := runPhase(self, args, load.duration, clientCPU, canPin)
+			res, clientPinned, err := c.runClient(self, which, load, len(phases)+1, clientCPU, canPin)
 			if err != nil {
 				return nil, fmt.Errorf("round %d, %s: %w", round+1, which, err)
 			}
@@ -185,7 +218,25 @@ func runPair(c pairConfig, stdout io.Writer) (*pairReport, error) {
 	} else {
 		fmt.Fprintln(stdout, "pinning: none (no second CPU or no sched_setaffinity); server and clients share the CPUs")
 	}
-	return newPairReport(phases, c.cpuTarget), nil
+	return newPairReport(phases, c.cpuTarget, c.clients()[2:]), nil
+}
+
+// runClient runs phase number phase: the client labelled which, in a child
+// process pinned to cpu when pin is set.
+func (c pairConfig) runClient(self, which string, load phaseLoad, phase, cpu int, pin bool) (*phaseResult, bool, error) {
+	for _, e := range c.also {
+		if e.label == which {
+			return runExternalPhase(e, load, cpu, pin)
+		}
+	}
+	args := append([]string{"-client", which}, load.flags()...)
+	if c.profile != "" {
+		args = append(args, "-profile", filepath.Join(c.profile, fmt.Sprintf("phase%d-%s", phase, which)))
+		if c.trace {
+			args = append(args, "-trace")
+		}
+	}
+	return runPhase(self, args, load.duration, cpu, pin)
 }
 
 // pickCPUs chooses the server's CPU (the last allowed) and the clients'

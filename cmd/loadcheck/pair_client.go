@@ -47,12 +47,13 @@ func pairClient(args []string) error {
 	fs.DurationVar(&l.duration, "duration", 10*time.Second, "arrival window")
 	fs.IntVar(&l.tokens, "tokens", 40, "tokens per stream")
 	fs.Uint64Var(&l.seed, "seed", 1, "arrival seed")
-	profile := fs.String("profile", "", "write CPU, block and mutex profiles of the phase to files with this path prefix")
+	profile := fs.String("profile", "", "write CPU, block, mutex and allocation profiles of the phase to files with this path prefix")
+	trace := fs.Bool("trace", false, "with -profile, also write the phase's execution trace (runtime/trace)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *profile != "" {
-		stop, err := startProfiles(*profile)
+		stop, err := startProfiles(*profile, *trace)
 		if err != nil {
 			return err
 		}
@@ -121,11 +122,7 @@ func (f *finishedUsage) Finished() {
 // the openai client, its outcome file, scoring and reports, as a program
 // using the library would.
 func runServebenchPhase(l phaseLoad) (*phaseResult, error) {
-	var rows strings.Builder
-	for i := range 256 {
-		fmt.Fprintf(&rows, "{\"id\":\"p%03d\",\"prompt\":\"load check prompt %d\",\"max_tokens\":%d}\n", i, i, l.tokens)
-	}
-	w, err := schedule.ParseWorkload("loadcheck.jsonl", []byte(rows.String()))
+	w, err := schedule.ParseWorkload("loadcheck.jsonl", workloadRows(l.tokens))
 	if err != nil {
 		return nil, err
 	}

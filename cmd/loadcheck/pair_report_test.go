@@ -2,7 +2,11 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -51,7 +55,7 @@ func TestPairReportJudgesTheMedians(t *testing.T) {
 		{Client: "servebench", Scheduled: 10, Succeeded: 10, Joined: 10, TTFTErrorP50MS: 3.5, TTFTErrorP99MS: 19, LagP99MS: 7, CPUPerRequestMS: 1.0, PeakRSSMB: 120, Valid: true},
 		{Client: "lean", Scheduled: 10, Succeeded: 10, Joined: 10, TTFTErrorP50MS: 3, TTFTErrorP99MS: 20, LagP99MS: 2, CPUPerRequestMS: 1, PeakRSSMB: 100, Valid: true},
 	}
-	r := newPairReport(phases, false)
+	r := newPairReport(phases, false, nil)
 	// lean medians: p50 (1+3)/2 = 2, p99 15, RSS 95, CPU 1; servebench:
 	// p50 3, p99 22, lag 5.5, CPU 1.1, RSS 110.
 	want := map[string][3]float64{ // value, limit, pass (1) or not (0)
@@ -86,23 +90,28 @@ func TestPairReportJudgesTheMedians(t *testing.T) {
 	}
 	failed := append([]phaseResult(nil), phases...)
 	failed[0].Succeeded = 9
-	if r := newPairReport(failed, false); len(r.failures) != 1 || r.ok() {
+	if r := newPairReport(failed, false, nil); len(r.failures) != 1 || r.ok() {
 		t.Errorf("a failed request: failures %v, ok %t", r.failures, r.ok())
 	}
 }
 
-// TestPairRunsBothClientsAlternately runs the paired mode end to end on
+// TestPairRunsEveryClientAlternately runs the paired mode end to end on
 // loopback, with this test binary re-executed as the server and the
-// clients: two rounds of 1 s at 20 req/s, constant arrivals, 3-token
-// streams. The phases alternate (lean, servebench, servebench, lean), each
+// in-process clients, and a servebench CLI binary built from this module
+// as the third client: two rounds of 1 s at 20 req/s, constant arrivals,
+// 3-token streams, with profiles and execution traces. The phases
+// alternate (lean, servebench, built, then built, servebench, lean); each
 // sends its 20 requests and joins every success to the server's own
-// first-token time.
-func TestPairRunsBothClientsAlternately(t *testing.T) {
+// first-token time by X-Request-Id.
+func TestPairRunsEveryClientAlternately(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts processes and runs four 1 s phases")
+		t.Skip("builds servebench, starts processes and runs six 1 s phases")
 	}
+	bin := buildServebench(t)
+	profiles := t.TempDir()
 	c, err := parsePair([]string{"-preset", "100", "-arrival", "constant", "-rate", "20", "-duration", "1s",
-		"-tokens", "3", "-first-token-delay", "10ms", "-token-gap", "5ms", "-rounds", "2"})
+		"-tokens", "3", "-first-token-delay", "10ms", "-token-gap", "5ms", "-rounds", "2",
+		"-also-servebench", bin, "-also-label", "built", "-profile", profiles, "-trace"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,25 +123,55 @@ func TestPairRunsBothClientsAlternately(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
-	order := []string{"lean", "servebench", "servebench", "lean"}
+	order := []string{"lean", "servebench", "built", "built", "servebench", "lean"}
 	if len(r.phases) != len(order) {
-		t.Fatalf("%d phases, want 4", len(r.phases))
+		t.Fatalf("%d phases, want 6", len(r.phases))
 	}
 	for i, p := range r.phases {
 		if p.Client != order[i] || p.Scheduled != 20 || p.Succeeded != 20 || p.Joined != 20 {
 			t.Errorf("phase %d: %s, %d scheduled, %d succeeded, %d joined; want %s, 20 each", i+1, p.Client,
 				p.Scheduled, p.Succeeded, p.Joined, order[i])
 		}
-		if p.PeakRSSMB <= 0 || p.CPUPerRequestMS <= 0 {
-			t.Errorf("phase %d: peak RSS %g MB, CPU %g ms per request", i+1, p.PeakRSSMB, p.CPUPerRequestMS)
+		if p.PeakRSSMB <= 0 || p.CPUPerRequestMS <= 0 || p.PeakInFlight < 1 {
+			t.Errorf("phase %d: peak RSS %g MB, CPU %g ms per request, %d in flight", i+1, p.PeakRSSMB, p.CPUPerRequestMS, p.PeakInFlight)
+		}
+		if p.Client == "built" && (p.CPUWithScoringPerRequestMS < p.CPUPerRequestMS || p.PeakRSSSendingMB <= 0 ||
+			p.PeakRSSSendingMB > p.PeakRSSMB) {
+			t.Errorf("phase %d: CPU %g ms per request sending, %g with scoring; peak RSS %g MB sending, %g in all", i+1,
+				p.CPUPerRequestMS, p.CPUWithScoringPerRequestMS, p.PeakRSSSendingMB, p.PeakRSSMB)
+		}
+		trace := filepath.Join(profiles, fmt.Sprintf("phase%d-%s-trace.out", i+1, p.Client))
+		if _, err := os.Stat(trace); (err == nil) != (p.Client != "built") {
+			t.Errorf("phase %d (%s): trace file: %v", i+1, p.Client, err)
 		}
 	}
-	if r.lean.phases != 2 || r.sb.phases != 2 {
-		t.Errorf("phases per client: lean %d, servebench %d", r.lean.phases, r.sb.phases)
+	if r.lean.phases != 2 || r.sb.phases != 2 || len(r.others) != 1 || r.others[0].phases != 2 {
+		t.Errorf("phases per client: lean %d, servebench %d, others %+v", r.lean.phases, r.sb.phases, r.others)
 	}
-	if !strings.Contains(out.String(), "Little's law") || !strings.Contains(out.String(), "pinning: ") {
-		t.Errorf("the header lacks Little's law or the pinning:\n%s", out.String())
+	for _, s := range []string{"Little's law", "pinning: ", "also: built = " + bin, "TTFT error p99 vs built"} {
+		if !strings.Contains(out.String()+reportText(r), s) {
+			t.Errorf("the output lacks %q:\n%s", s, out.String())
+		}
 	}
+}
+
+// reportText is the report as pair prints it.
+func reportText(r *pairReport) string {
+	var b bytes.Buffer
+	r.write(&b)
+	return b.String()
+}
+
+// buildServebench builds this module's servebench CLI into a temporary
+// directory.
+func buildServebench(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "servebench")
+	cmd := exec.Command("go", "build", "-o", bin, "github.com/servebench/servebench/cmd/servebench")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
 }
 
 // TestParsePairRefusesBadFlags names the flag.
