@@ -214,29 +214,25 @@ func buildHTMLPage(r *report.Report) (*htmlPage, error) {
 	}
 	p.Delivery, p.GeneratorNotes = htmlDelivery(r)
 	p.Checks, p.CheckExamples = htmlChecks(r)
-	// An endpoint without a first token (embeddings, rerank) defines no
-	// TTFT: its report has no TTFT population and the page no TTFT chart.
-	if defines(r, record.MetricTTFT) {
-		bound := cdfBound(record.Millis(r.SLO.TTFT), !r.SLO.TTFTFromScheduled, "TTFT bound")
-		ttft, err := successValues(r, bound, func(q *report.RequestScore) *float64 { return q.TTFTMS })
-		if err != nil {
-			return nil, err
-		}
-		p.CDFs = append(p.CDFs, cdfChart("TTFT: first content − sent (ms)", ttft, bound))
-	}
-	bound := cdfBound(record.Millis(r.SLO.E2E), true, "E2E bound")
-	e2e, err := successValues(r, bound, func(q *report.RequestScore) *float64 { return q.E2EMS })
+	// The charts and the table of the worst requests take what they need
+	// of the request entries (which may be streamed from requests.jsonl)
+	// in one pass; the scatter's marks, placed in the frame that pass
+	// spans, in a second.
+	entries, err := readHTMLEntries(r)
 	if err != nil {
 		return nil, err
 	}
-	p.CDFs = append(p.CDFs, cdfChart("E2E: terminal − sent (ms)", e2e, bound))
-	p.Scatter = scatterChart(r)
+	// An endpoint without a first token (embeddings, rerank) defines no
+	// TTFT: its report has no TTFT population and the page no TTFT chart.
+	if entries.ttft != nil {
+		p.CDFs = append(p.CDFs, cdfChart("TTFT: first content − sent (ms)", entries.ttft, entries.ttftBound))
+	}
+	p.CDFs = append(p.CDFs, cdfChart("E2E: terminal − sent (ms)", entries.e2e, entries.e2eBound))
+	p.Scatter = scatterChartSpanned(r, &entries.scatter)
 	p.Engine = htmlEngineMetrics(r.EngineMetrics)
 	p.Timeline = htmlTimelineOf(r)
 	p.GPU = htmlGPUTelemetry(r.GPUTelemetry)
-	if p.Worst, err = htmlWorstRequests(r); err != nil {
-		return nil, err
-	}
+	p.Worst = entries.worst.result()
 	p.Breakdown = htmlBreakdowns(r)
 	p.Footer, p.Notes = htmlFooter(r)
 	return p, nil
@@ -424,72 +420,84 @@ func htmlEngineMetrics(em *report.EngineMetrics) *htmlEngine {
 	return e
 }
 
-// htmlWorstRequests picks the worst unqualified requests: those that did
-// not succeed first, in schedule order, then successes by how far they
-// exceeded their worst declared bound, most first.
-func htmlWorstRequests(r *report.Report) (htmlWorst, error) {
-	type ranked struct {
-		q      report.RequestScore
-		failed bool
-		excess float64
-	}
-	order := func(a, b ranked) int {
-		if a.failed != b.failed {
-			if a.failed {
-				return -1
-			}
-			return 1
-		}
+// worstRequests keeps the worst unqualified requests (those that did not
+// succeed first, in schedule order, then successes by how far they
+// exceeded their worst declared bound, most first) as the entries pass
+// (they may be streamed), pruning as it goes, so that its memory does not
+// follow the unqualified count.
+type worstRequests struct {
+	slo         report.SLO
+	bad         []rankedRequest
+	unqualified int
+}
+
+// rankedRequest is an unqualified request with what ranks it.
+type rankedRequest struct {
+	q      report.RequestScore
+	failed bool
+	excess float64
+}
+
+// worstOrder ranks failures first, in schedule order, then successes by
+// their excess over a bound, most first.
+func worstOrder(a, b rankedRequest) int {
+	if a.failed != b.failed {
 		if a.failed {
-			return cmp.Or(cmp.Compare(a.q.ScheduledMS, b.q.ScheduledMS), cmp.Compare(a.q.ID, b.q.ID))
+			return -1
 		}
-		return cmp.Or(cmp.Compare(b.excess, a.excess), cmp.Compare(a.q.ScheduledMS, b.q.ScheduledMS), cmp.Compare(a.q.ID, b.q.ID))
+		return 1
 	}
-	// The entries may be streamed: keep the worst few, pruning as they
-	// pass, so that memory does not follow the unqualified count.
-	var bad []ranked
-	unqualified := 0
-	err := r.EachRequest(func(q *report.RequestScore) error {
-		if q.Qualified {
-			return nil
-		}
-		unqualified++
-		bad = append(bad, ranked{q: *q, failed: q.Status != record.StatusSuccess, excess: boundExcess(r.SLO, q)})
-		if len(bad) >= 8*worstRequestsShown {
-			slices.SortFunc(bad, order)
-			bad = bad[:worstRequestsShown]
-		}
-		return nil
-	})
-	if err != nil {
-		return htmlWorst{}, err
+	if a.failed {
+		return cmp.Or(cmp.Compare(a.q.ScheduledMS, b.q.ScheduledMS), cmp.Compare(a.q.ID, b.q.ID))
 	}
-	slices.SortFunc(bad, order)
-	shown := min(len(bad), worstRequestsShown)
-	w := htmlWorst{Caption: fmt.Sprintf("%d of %d unqualified requests shown: those that did not succeed first, in schedule order, then successes by how far they exceeded their worst declared bound (observed / bound).",
-		shown, unqualified)}
-	for _, b := range bad[:shown] {
-		q := &b.q
-		reasons := make([]string, len(q.Reasons))
-		for k, reason := range q.Reasons {
-			reasons[k] = string(reason)
-		}
-		msg := q.Error
-		if q.QualityEvidence != "" {
-			msg = strings.TrimPrefix(msg+"; quality: "+q.QualityEvidence, "; ")
-		}
-		if n := utf8.RuneCountInString(msg); n > worstErrorRunes {
-			msg = fmt.Sprintf("%s… (cut at %d of %d characters; the JSON report holds them all)", string([]rune(msg)[:worstErrorRunes]), worstErrorRunes, n)
-		}
-		tokens := numfmt.Undefined
-		if q.OutputTokens != nil {
-			tokens = strconv.Itoa(*q.OutputTokens)
-		}
-		w.Rows = append(w.Rows, htmlWorstRow{ID: q.ID, LongID: utf8.RuneCountInString(q.ID) > 32, Class: q.Class, Status: string(q.Status), Reasons: strings.Join(reasons, ", "),
-			Scheduled: numfmt.Compact(q.ScheduledMS), Lag: numfmt.OptCompact(q.ScheduleLagMS), TTFT: numfmt.OptCompact(q.TTFTMS), TTFTSched: numfmt.OptCompact(q.TTFTFromScheduledMS),
-			TPOT: numfmt.OptCompact(q.TPOTMS), E2E: numfmt.OptCompact(q.E2EMS), N: tokens, Error: msg})
+	return cmp.Or(cmp.Compare(b.excess, a.excess), cmp.Compare(a.q.ScheduledMS, b.q.ScheduledMS), cmp.Compare(a.q.ID, b.q.ID))
+}
+
+// add takes one entry.
+func (w *worstRequests) add(q *report.RequestScore) {
+	if q.Qualified {
+		return
 	}
-	return w, nil
+	w.unqualified++
+	w.bad = append(w.bad, rankedRequest{q: *q, failed: q.Status != record.StatusSuccess, excess: boundExcess(w.slo, q)})
+	if len(w.bad) >= 8*worstRequestsShown {
+		slices.SortFunc(w.bad, worstOrder)
+		w.bad = w.bad[:worstRequestsShown]
+	}
+}
+
+// result is the table of the worst requests seen.
+func (w *worstRequests) result() htmlWorst {
+	slices.SortFunc(w.bad, worstOrder)
+	shown := min(len(w.bad), worstRequestsShown)
+	h := htmlWorst{Caption: fmt.Sprintf("%d of %d unqualified requests shown: those that did not succeed first, in schedule order, then successes by how far they exceeded their worst declared bound (observed / bound).",
+		shown, w.unqualified)}
+	for _, b := range w.bad[:shown] {
+		h.Rows = append(h.Rows, worstRow(&b.q))
+	}
+	return h
+}
+
+// worstRow is one request's row of the table.
+func worstRow(q *report.RequestScore) htmlWorstRow {
+	reasons := make([]string, len(q.Reasons))
+	for k, reason := range q.Reasons {
+		reasons[k] = string(reason)
+	}
+	msg := q.Error
+	if q.QualityEvidence != "" {
+		msg = strings.TrimPrefix(msg+"; quality: "+q.QualityEvidence, "; ")
+	}
+	if n := utf8.RuneCountInString(msg); n > worstErrorRunes {
+		msg = fmt.Sprintf("%s… (cut at %d of %d characters; the JSON report holds them all)", string([]rune(msg)[:worstErrorRunes]), worstErrorRunes, n)
+	}
+	tokens := numfmt.Undefined
+	if q.OutputTokens != nil {
+		tokens = strconv.Itoa(*q.OutputTokens)
+	}
+	return htmlWorstRow{ID: q.ID, LongID: utf8.RuneCountInString(q.ID) > 32, Class: q.Class, Status: string(q.Status), Reasons: strings.Join(reasons, ", "),
+		Scheduled: numfmt.Compact(q.ScheduledMS), Lag: numfmt.OptCompact(q.ScheduleLagMS), TTFT: numfmt.OptCompact(q.TTFTMS), TTFTSched: numfmt.OptCompact(q.TTFTFromScheduledMS),
+		TPOT: numfmt.OptCompact(q.TPOTMS), E2E: numfmt.OptCompact(q.E2EMS), N: tokens, Error: msg}
 }
 
 // boundExcess is the largest ratio of an observed latency to its declared

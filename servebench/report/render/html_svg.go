@@ -67,22 +67,6 @@ func cdfBound(ms float64, judgesThisMetric bool, label string) *cdfBoundSpec {
 	return &cdfBoundSpec{ms: ms, label: label}
 }
 
-// successValues collects one finite metric over successful requests, in
-// memory that does not grow with their number (see cdfSample).
-func successValues(r *report.Report, bound *cdfBoundSpec, get func(*report.RequestScore) *float64) (*cdfSample, error) {
-	s := newCDFSample(bound)
-	err := r.EachRequest(func(q *report.RequestScore) error {
-		if q.Status != record.StatusSuccess {
-			return nil
-		}
-		if v := get(q); v != nil && finite(*v) {
-			s.add(*v)
-		}
-		return nil
-	})
-	return s, err
-}
-
 // cdfChart draws the empirical CDF of the sample as a staircase: at each
 // drawn order statistic x(i) (0-based) the curve rises to (i+1)/N. Up to
 // cdfMaxSteps values every step is drawn; beyond, evenly spaced order
@@ -232,23 +216,27 @@ type scatterMark struct {
 // square cell of a nominal 960 × 300 px plot is drawn, the cell growing
 // from 2 px until the marks fit, so isolated outliers always stay.
 func scatterChart(r *report.Report) svgScatter {
+	span := newScatterSpan(r)
+	if err := r.EachRequest(func(q *report.RequestScore) error { span.add(q); return nil }); err != nil {
+		return svgScatter{Empty: err.Error()}
+	}
+	return scatterChartSpanned(r, &span)
+}
+
+// scatterChartSpanned is scatterChart once a first pass over the entries
+// has spanned the frame and the series: it reads them a second time for
+// the marks.
+func scatterChartSpanned(r *report.Report, span *scatterSpan) svgScatter {
 	s := svgScatter{}
-	// Two passes over the entries (they may be streamed from
-	// requests.jsonl): the frame and series first, then the marks.
 	var laneOf map[record.Status]int
 	var f scatterFrame
-	var err error
-	var entries int
-	if s.Series, laneOf, f, entries, err = scatterSeriesAndFrame(r); err != nil {
-		s.Empty = err.Error()
-		return s
-	}
-	if entries == 0 {
+	s.Series, laneOf, f = span.result(r)
+	if span.entries == 0 {
 		s.Empty = "no requests"
 		return s
 	}
 	var marks markCells
-	err = r.EachRequest(func(q *report.RequestScore) error {
+	err := r.EachRequest(func(q *report.RequestScore) error {
 		if m, ok := f.place(q, laneOf); ok {
 			marks.add(m)
 			s.Series[m.series].Requests++
@@ -271,28 +259,42 @@ func scatterChart(r *report.Report) svgScatter {
 		return s
 	}
 	s.SVG = template.HTML(svg)
-	s.Caption = scatterCaption(r, s.Series, entries, len(drawn), cell, f.ttftBound)
+	s.Caption = scatterCaption(r, s.Series, span.entries, len(drawn), cell, f.ttftBound)
 	return s
 }
 
-// scatterSeriesAndFrame reads the entries once for the scatter's series
-// (scatterSeries) and frame (newScatterFrame).
-func scatterSeriesAndFrame(r *report.Report) ([]svgSeries, map[record.Status]int, scatterFrame, int, error) {
-	statuses := statusesIn(r)
-	present := map[record.Status]bool{}
-	f := scatterFrame{xMin: r.WindowMS[0], xMax: r.WindowMS[1]}
-	entries := 0
-	err := r.EachRequest(func(q *report.RequestScore) error {
-		entries++
-		present[q.Status] = true
-		if q.Status != record.StatusSuccess && !slices.Contains(statuses, q.Status) {
-			statuses = append(statuses, q.Status)
+// scatterSpan is what the scatter takes from its first pass over the
+// entries: the statuses present, for its series, the frame they span, and
+// how many entries there are.
+type scatterSpan struct {
+	statuses []record.Status
+	present  map[record.Status]bool
+	frame    scatterFrame
+	entries  int
+}
+
+// newScatterSpan starts a span at the report's window and statuses.
+func newScatterSpan(r *report.Report) scatterSpan {
+	return scatterSpan{statuses: statusesIn(r), present: map[record.Status]bool{}, frame: scatterFrame{xMin: r.WindowMS[0], xMax: r.WindowMS[1]}}
+}
+
+// add takes one entry.
+func (sp *scatterSpan) add(q *report.RequestScore) {
+	sp.entries++
+	if !sp.present[q.Status] {
+		sp.present[q.Status] = true
+		if q.Status != record.StatusSuccess && !slices.Contains(sp.statuses, q.Status) {
+			sp.statuses = append(sp.statuses, q.Status)
 		}
-		f.span(q)
-		return nil
-	})
-	series, laneOf := scatterSeries(statuses, present)
-	return series, laneOf, f.finish(r), entries, err
+	}
+	sp.frame.span(q)
+}
+
+// result is the scatter's series (scatterSeries), each failed status's
+// series index and the finished frame.
+func (sp *scatterSpan) result(r *report.Report) ([]svgSeries, map[record.Status]int, scatterFrame) {
+	series, laneOf := scatterSeries(sp.statuses, sp.present)
+	return series, laneOf, sp.frame.finish(r)
 }
 
 // scatterSeries returns the scatter's series: qualified, unqualified

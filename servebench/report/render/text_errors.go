@@ -13,9 +13,13 @@ import (
 const textErrorMessages = 5
 
 // commonErrorMessages is the report's ErrorMessages: counted by the scorer,
-// or, for a report without them, from its request entries.
+// or, for a report without them, from the request entries it holds. A
+// report whose entries are in a requests file (Report.RequestsFile) was
+// scored in a streamed pass, which counts the messages as it goes: there
+// nil means that no request failed with a message, and the file is not
+// read again for nothing.
 func commonErrorMessages(r *report.Report) (*report.ErrorMessages, error) {
-	if r.ErrorMessages != nil {
+	if r.ErrorMessages != nil || len(r.Requests) == 0 {
 		return r.ErrorMessages, nil
 	}
 	var t report.ErrorMessageTally
