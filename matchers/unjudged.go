@@ -3,6 +3,8 @@ package matchers
 import (
 	"fmt"
 	"math"
+
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // Unjudgeable is implemented by the matchers whose objective can lack the
@@ -18,28 +20,13 @@ type Unjudgeable interface {
 }
 
 // MinObservationsBeyond is how many observations must lie above a
-// percentile below 100 for a percentile objective to be judged: the rule
-// of compare's insufficient_data. With fewer, the nearest-rank percentile
-// is one of the few largest values (p99 of 40 requests is the slowest), so
-// a single slow request would decide it. The maximum (p100) is judged on
-// any population that is not empty.
-const MinObservationsBeyond = 5
-
-// observationsBeyond is how many of n observations lie above the
-// nearest-rank p-th percentile: n − ⌈p·n/100⌉.
-func observationsBeyond(n int, p float64) int {
-	return n - int(math.Ceil(p*float64(n)/100))
-}
-
-// observationsNeeded is the smallest population with
-// MinObservationsBeyond observations above the p-th percentile (p < 100).
-func observationsNeeded(p float64) int {
-	n := MinObservationsBeyond
-	for observationsBeyond(n, p) < MinObservationsBeyond {
-		n++
-	}
-	return n
-}
+// percentile below 100 for a percentile objective to be judged
+// (report.MinObservationsBeyond): the rule of compare's
+// insufficient_data. With fewer, the nearest-rank percentile is one of the
+// few largest values (p99 of 40 requests is the slowest), so a single slow
+// request would decide it. The maximum (p100) is judged on any population
+// that is not empty.
+const MinObservationsBeyond = report.MinObservationsBeyond
 
 // Unjudged reports an empty population, or a percentile below 100 with
 // fewer than MinObservationsBeyond observations above it.
@@ -54,9 +41,9 @@ func (m percentileMatcher) Unjudged(actual any) (string, bool) {
 		return fmt.Sprintf("%s %s has no value: %v", m.pLabel(), metricLabel(m.metric), err), true
 	case n == 0:
 		return fmt.Sprintf("%s %s has no value: its population (%s) is empty", m.pLabel(), metricLabel(m.metric), population), true
-	case m.p < 100 && observationsBeyond(n, m.p) < MinObservationsBeyond:
+	case m.p < 100 && report.ObservationsBeyond(n, m.p) < MinObservationsBeyond:
 		return fmt.Sprintf("%s %s needs at least %d observations for %d to lie beyond it, and its population has %d (%s)",
-			m.pLabel(), metricLabel(m.metric), observationsNeeded(m.p), MinObservationsBeyond, n, population), true
+			m.pLabel(), metricLabel(m.metric), report.ObservationsNeeded(m.p), MinObservationsBeyond, n, population), true
 	}
 	return "", false
 }

@@ -163,6 +163,11 @@ func (r *abRun) runPoint(ctx context.Context, p LoadPoint) (*ab.Result, string, 
 		fmt.Fprintf(r.log, "servebench: WARNING: %s, %s: %s\n", r.c.Name, p.Name, warn)
 	}
 	res, dir, err := r.c.runABPoint(ctx, p, r.target, r.baseline, r.log)
+	if res != nil && err == nil {
+		if werr := r.c.writeCandidateObjectives(p, res, dir); werr != nil {
+			fmt.Fprintf(r.log, "servebench: %s, %s: adding the objectives' verdicts to the candidate rounds' reports: %v\n", r.c.Name, p.Name, werr)
+		}
+	}
 	if res != nil {
 		for _, rep := range res.Baseline {
 			r.baseSweep = append(r.baseSweep, capacity.Point{OfferedRPS: p.RateRPS, Report: rep})

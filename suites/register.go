@@ -85,7 +85,9 @@ func registerPoint(run *contractRun, p LoadPoint) {
 	c := run.c
 	ginkgo.Describe(p.Name, c.pointLocation(), func() {
 		var result *servebench.RunResult
+		var judged []judgedObjective
 		ginkgo.BeforeAll(func(ctx ginkgo.SpecContext) {
+			judged = nil
 			res, err := run.runPoint(ctx, p)
 			if res != nil && res.Report != nil {
 				ginkgo.AddReportEntry(ReportEntryName, &RunEntry{Contract: c.Name, LoadPoint: p.Name, Dir: res.Dir, Report: res.Report},
@@ -97,9 +99,16 @@ func registerPoint(run *contractRun, p LoadPoint) {
 
 		for _, o := range c.PointObjectives(p) {
 			ginkgo.It(o.Name, c.Location(o.Field, "objectives"), o.labels(), func() {
-				failOn(c.judgeObjective(p, o, result, ""))
+				v := c.judgeObjective(p, o, result, "")
+				judged = append(judged, judgedObjective{o, v})
+				failOn(v)
 			})
 		}
+		ginkgo.AfterAll(func() {
+			if result != nil {
+				gomega.Expect(writeObjectives(result.Dir, judged)).To(gomega.Succeed(), "adding the objectives' verdicts to report.json")
+			}
+		})
 	})
 }
 

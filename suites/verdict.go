@@ -46,6 +46,12 @@ type Verdict struct {
 	// Measured is the judged value, as the matcher states it; empty when
 	// the matcher states none or nothing was measured.
 	Measured string `json:"measured,omitempty"`
+	// Value, Bound and Unit are the judged value and the objective's
+	// bound as numbers in Unit, for an objective that bounds one number
+	// (matchers.Quantified); Value is nil when nothing was measured.
+	Value *float64 `json:"value,omitempty"`
+	Bound *float64 `json:"bound,omitempty"`
+	Unit  string   `json:"unit,omitempty"`
 	// Message is a failure's or skip's message; for a failure its first
 	// line is "file:line: name", as in the suite's failure messages.
 	Message string `json:"message,omitempty"`
@@ -67,6 +73,11 @@ func (v Verdict) Heading() string { return failureHeading(v.At, v.Name) }
 // A matcher that finds actual without the data to judge it
 // (matchers.Unjudgeable) gives Unjudged, its message the reason.
 func judge(v Verdict, m gomegatypes.GomegaMatcher, actual any, heading string) Verdict {
+	if q, can := m.(matchers.Quantified); can {
+		if bound, unit := q.Bound(); unit != "" {
+			v.Bound, v.Unit = &bound, unit
+		}
+	}
 	if u, can := m.(matchers.Unjudgeable); can {
 		if reason, unjudged := u.Unjudged(actual); unjudged {
 			v.Outcome, v.Message = Unjudged, reason
@@ -74,6 +85,11 @@ func judge(v Verdict, m gomegatypes.GomegaMatcher, actual any, heading string) V
 		}
 	}
 	ok, err := m.Match(actual)
+	if q, can := m.(matchers.Quantified); can && v.Unit != "" {
+		if value, verr := q.Value(actual); verr == nil {
+			v.Value = &value
+		}
+	}
 	if ms, isMeasurer := m.(matchers.Measurer); isMeasurer {
 		if s, merr := ms.Measured(actual); merr == nil {
 			v.Measured = s

@@ -157,13 +157,13 @@ func TestSummaryVerdictShowsEveryThreshold(t *testing.T) {
 	url := startSim(t, nil)
 	out := filepath.Join(t.TempDir(), "run")
 	code, stdout, stderr := runCLI(append(thresholdRunArgs(t, url, out),
-		"--threshold", "attainment>=1", "--threshold", "ttft_p99<=1us")...)
+		"--threshold", "attainment>=1", "--threshold", "ttft_p100<=1us")...)
 	if code != 3 {
 		t.Fatalf("exit %d, want 3; stderr:\n%s", code, stderr)
 	}
 	want := regexp.MustCompile(`(?m)^verdict:     FAIL: a threshold did not pass \(exit 3\)\n` +
 		`             PASS attainment>=1: measured 1 \(8 of 8 offered qualified\)\n` +
-		`             FAIL ttft_p99<=1us: measured [0-9.]+ ms \(p99 over [^\n]+, n = 8\)\n` +
+		`             FAIL ttft_p100<=1us: measured [0-9.]+ ms \(p100 over [^\n]+, n = 8\)\n` +
 		`full report: `)
 	if !want.MatchString(stdout) {
 		t.Fatalf("summary lacks %s:\n%s", want, stdout)

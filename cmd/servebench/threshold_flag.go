@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/servebench/servebench/servebench/capacity"
+	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/threshold"
 )
@@ -75,7 +76,19 @@ func (f *thresholdFlag) judgeRun(r *report.Report, dir string, stderr io.Writer)
 	}
 	vs := threshold.JudgeAll(f.parsed, r)
 	printVerdicts(stderr, "", vs)
+	f.writeObjectives(dir, vs, stderr)
 	return f.write(dir, []threshold.Judgment{{Verdicts: vs}}, stderr)
+}
+
+// writeObjectives adds the verdicts to the report.json in the run
+// directory dir as its objectives list; nothing when dir is empty.
+func (f *thresholdFlag) writeObjectives(dir string, vs []threshold.Verdict, stderr io.Writer) {
+	if dir == "" {
+		return
+	}
+	if err := report.WriteObjectives(filepath.Join(dir, record.ReportFile), threshold.Objectives(vs, f.unjudgedFail)); err != nil {
+		fmt.Fprintf(stderr, "servebench: adding the thresholds' verdicts to the report: %v\n", err)
+	}
 }
 
 // judgeSweep judges the thresholds on every run at the sweep's selected
@@ -104,6 +117,7 @@ func (f *thresholdFlag) judgeSweep(sw *capacity.Sweep, dir string, stderr io.Wri
 		}
 		fmt.Fprintf(stderr, "thresholds at the selected point (%s):\n", where)
 		printVerdicts(stderr, "  ", j.Verdicts)
+		f.writeObjectives(p.RunDir, j.Verdicts, stderr)
 		judged = append(judged, j)
 	}
 	return f.write(dir, judged, stderr)

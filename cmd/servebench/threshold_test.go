@@ -43,15 +43,19 @@ func TestRunThresholdsPassExitZero(t *testing.T) {
 	url := startSim(t, nil)
 	out := filepath.Join(t.TempDir(), "run")
 	// ttft_p97.5 is no stored percentile: report.json keeps it because a
-	// threshold names it.
+	// threshold names it. Over 8 TTFTs, p99 and p97.5 are the slowest,
+	// with none beyond them: unjudged (500 and 200 are needed for 5 to lie
+	// beyond), which fails nothing; p100, the maximum, is judged.
 	code, _, stderr := runCLI(append(thresholdRunArgs(t, url, out),
-		"--threshold", "ttft_p99<=30s", "--threshold", "ttft_p97.5<=30s", "--threshold", "attainment>=1", "--threshold", "error_rate<=0")...)
+		"--threshold", "ttft_p99<=30s", "--threshold", "ttft_p97.5<=30s", "--threshold", "attainment>=1", "--threshold", "error_rate<=0",
+		"--threshold", "ttft_p100<=30s")...)
 	if code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
 	}
 	for _, want := range []*regexp.Regexp{
-		regexp.MustCompile(`(?m)^PASS ttft_p99<=30s: measured [0-9.]+ ms \(p99 over [^,]+, n = 8\)$`),
-		regexp.MustCompile(`(?m)^PASS ttft_p97.5<=30s: measured [0-9.]+ ms \(p97.5 over [^,]+, n = 8\)$`),
+		regexp.MustCompile(`(?m)^UNJUDGED ttft_p99<=30s: no value \(p99 needs at least 500 observations for 5 to lie beyond it, and its population has 8 \(.+\)\)$`),
+		regexp.MustCompile(`(?m)^UNJUDGED ttft_p97.5<=30s: no value \(p97.5 needs at least 200 observations for 5 to lie beyond it, and its population has 8 \(.+\)\)$`),
+		regexp.MustCompile(`(?m)^PASS ttft_p100<=30s: measured [0-9.]+ ms \(p100 over [^,]+, n = 8\)$`),
 		regexp.MustCompile(`(?m)^PASS attainment>=1: measured 1 \(8 of 8 offered qualified\)$`),
 		regexp.MustCompile(`(?m)^PASS error_rate<=0: measured 0 \(0 of 8 offered did not succeed\)$`),
 	} {
@@ -60,7 +64,7 @@ func TestRunThresholdsPassExitZero(t *testing.T) {
 		}
 	}
 	f := readThresholdsFile(t, out)
-	if !f.Pass || len(f.Judged) != 1 || len(f.Judged[0].Verdicts) != 4 || f.Judged[0].Verdicts[2].Expression != "attainment>=1" {
+	if !f.Pass || len(f.Judged) != 1 || len(f.Judged[0].Verdicts) != 5 || f.Judged[0].Verdicts[2].Expression != "attainment>=1" {
 		t.Fatalf("thresholds.json: %+v", f)
 	}
 	b, err := os.ReadFile(filepath.Join(out, "manifest.json"))
@@ -80,11 +84,11 @@ func TestRunThresholdFailsExitThree(t *testing.T) {
 	url := startSim(t, nil)
 	out := filepath.Join(t.TempDir(), "run")
 	code, _, stderr := runCLI(append(thresholdRunArgs(t, url, out),
-		"--threshold", "attainment>=1", "--threshold", "ttft_p99<=1us")...)
+		"--threshold", "attainment>=1", "--threshold", "ttft_p100<=1us")...)
 	if code != 3 {
 		t.Fatalf("exit %d (want 3), stderr:\n%s", code, stderr)
 	}
-	fail := regexp.MustCompile(`(?m)^FAIL ttft_p99<=1us: measured [0-9.]+ ms \(p99 over [^,]+, n = 8\)$`)
+	fail := regexp.MustCompile(`(?m)^FAIL ttft_p100<=1us: measured [0-9.]+ ms \(p100 over [^,]+, n = 8\)$`)
 	if !fail.MatchString(stderr) || !strings.Contains(stderr, "PASS attainment>=1: measured 1 (8 of 8 offered qualified)\n") ||
 		!strings.Contains(stderr, "a threshold did not pass (an unjudged one, with no value, fails it too under --unjudged fail)\n") {
 		t.Fatalf("stderr:\n%s", stderr)
@@ -127,7 +131,7 @@ func TestRunWritesTheStepSummaryAndPyTorchRecords(t *testing.T) {
 	dir := t.TempDir()
 	out, summary, records := filepath.Join(dir, "run"), filepath.Join(dir, "summary.md"), filepath.Join(dir, "records.json")
 	t.Setenv("GITHUB_STEP_SUMMARY", "")
-	code, _, stderr := runCLI(append(thresholdRunArgs(t, url, out), "--threshold", "ttft_p99<=1h", "--threshold", "itl_p99<=1h",
+	code, _, stderr := runCLI(append(thresholdRunArgs(t, url, out), "--threshold", "ttft_p99<=1h", "--threshold", "ttft_p100<=1h", "--threshold", "itl_p99<=1h",
 		"--require-attainment", "0.9", "--step-summary", summary, "--pytorch-records", records)...)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)
@@ -140,7 +144,8 @@ func TestRunWritesTheStepSummaryAndPyTorchRecords(t *testing.T) {
 		"### servebench run: pass (exit 0)\n",
 		"| valid load | – | 8 offered, 0 late | delivered | pass |\n",
 		"| attainment | – | 1.000 (8 of 8) | >= 0.900 | pass |\n",
-		"| ttft_p99 | – | ",
+		"| ttft_p99 | – | no value: p99 needs at least 500 observations for 5 to lie beyond it, and ",
+		"| ttft_p100 | – | ",
 		"| <= 1h | pass |\n",
 		"| itl_p99 | – | no value: percentile of itl_ms: the population is empty",
 		"| <= 1h | unjudged |\n",
@@ -299,9 +304,25 @@ func TestSweepThresholdsJudgeTheSelectedPoint(t *testing.T) {
 	if !f.Pass || len(f.Judged) != 1 || f.Judged[0].OfferedRPS == nil || *f.Judged[0].OfferedRPS != 10 || f.Judged[0].RunDir != "rate-10" {
 		t.Fatalf("thresholds.json: %+v", f)
 	}
+	// The selected point's report.json holds the verdict; the other
+	// rate's holds none.
+	selected, err := report.ReadFile(filepath.Join(out, "rate-10", "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(selected.Objectives) != 1 || selected.Objectives[0].Name != "attainment>=1" || selected.Objectives[0].Verdict != report.ObjectivePass ||
+		*selected.Objectives[0].Measured != 1 {
+		t.Fatalf("rate-10/report.json objectives: %+v", selected.Objectives)
+	}
+	if other, err := report.ReadFile(filepath.Join(out, "rate-5", "report.json")); err != nil || other.Objectives != nil {
+		t.Fatalf("rate-5/report.json objectives: %v %+v", err, other)
+	}
 	out = t.TempDir()
-	code, _, stderr = runCLI(append(args, "--output", out, "--threshold", "e2e_p50<1us")...)
-	if code != 3 || !regexp.MustCompile(`(?m)^  FAIL e2e_p50<1us: measured [0-9.]+ ms \(p50 over [^,]+, n = 5\)$`).MatchString(stderr) ||
+	// Over 5 requests p50 has 2 beyond it (10 are needed for 5): unjudged;
+	// the maximum is judged.
+	code, _, stderr = runCLI(append(args, "--output", out, "--threshold", "e2e_p50<1us", "--threshold", "e2e_p100<1us")...)
+	if code != 3 || !regexp.MustCompile(`(?m)^  FAIL e2e_p100<1us: measured [0-9.]+ ms \(p100 over [^,]+, n = 5\)$`).MatchString(stderr) ||
+		!regexp.MustCompile(`(?m)^  UNJUDGED e2e_p50<1us: no value \(p50 needs at least 10 observations for 5 to lie beyond it, and its population has 5 \(.+\)\)$`).MatchString(stderr) ||
 		!strings.Contains(stderr, "servebench sweep: a threshold did not pass at the selected point (an unjudged one, with no value, fails it too under --unjudged fail)\n") {
 		t.Fatalf("exit %d (want 3), stderr:\n%s", code, stderr)
 	}
@@ -318,5 +339,66 @@ func TestSweepWithNoPassingRateStaysExitFour(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(out, threshold.FileName)); !os.IsNotExist(err) {
 		t.Fatalf("thresholds.json written for a sweep that selected no point: %v", err)
+	}
+}
+
+// report.json lists each threshold's verdict with its value and bound: 8
+// requests against a healthy engine, all qualified (attainment 8/8 = 1,
+// error rate 0/8 = 0); p99 of 8 TTFTs has none beyond it (500 are needed
+// for 5), so it is unjudged; their maximum is above 1 µs, a failure.
+// Under --unjudged fail the p99 is a failure that says it was unjudged.
+func TestRunReportHoldsTheThresholdsVerdicts(t *testing.T) {
+	url := startSim(t, nil)
+	out := filepath.Join(t.TempDir(), "run")
+	code, _, stderr := runCLI(append(thresholdRunArgs(t, url, out), "--threshold", "attainment>=0.9", "--threshold", "error_rate<=0",
+		"--threshold", "ttft_p99<=1h", "--threshold", "ttft_p100<=1us")...)
+	if code != 3 {
+		t.Fatalf("exit %d (want 3), stderr:\n%s", code, stderr)
+	}
+	rep, err := report.ReadFile(filepath.Join(out, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	maxTTFT := rep.Percentiles[record.MetricTTFT].Max
+	ttftPopulation := rep.Percentiles[record.MetricTTFT].Population
+	if rep.Offered != 8 || len(rep.Objectives) != 4 || maxTTFT == nil {
+		t.Fatalf("report.json: offered %d, objectives %+v", rep.Offered, rep.Objectives)
+	}
+	type row struct {
+		name     string
+		measured *float64
+		bound    float64
+		unit     string
+		verdict  report.ObjectiveOutcome
+		reason   string
+	}
+	want := []row{
+		{"attainment>=0.9", new(1.0), 0.9, "fraction", report.ObjectivePass, "8 of 8 offered qualified"},
+		{"error_rate<=0", new(0.0), 0, "fraction", report.ObjectivePass, "0 of 8 offered did not succeed"},
+		{"ttft_p99<=1h", nil, 3.6e6, "ms", report.ObjectiveUnjudged, "p99 needs at least 500 observations for 5 to lie beyond it, and its population has 8 (" + ttftPopulation + ")"},
+		{"ttft_p100<=1us", maxTTFT, 0.001, "ms", report.ObjectiveFail, "p100 over " + ttftPopulation + ", n = 8"},
+	}
+	for i, w := range want {
+		o := rep.Objectives[i]
+		sameValue := (o.Measured == nil) == (w.measured == nil) && (w.measured == nil || *o.Measured == *w.measured)
+		if o.Name != w.name || o.Source != "threshold" || !sameValue || o.Bound == nil || *o.Bound != w.bound || o.Unit != w.unit ||
+			o.Verdict != w.verdict || o.Reason != w.reason {
+			t.Errorf("objective %d: %+v, want %+v", i, o, w)
+		}
+	}
+
+	out = filepath.Join(t.TempDir(), "run")
+	code, _, stderr = runCLI(append(thresholdRunArgs(t, url, out), "--threshold", "ttft_p99<=1h", "--unjudged", "fail")...)
+	if code != 3 {
+		t.Fatalf("--unjudged fail: exit %d (want 3), stderr:\n%s", code, stderr)
+	}
+	rep, err = report.ReadFile(filepath.Join(out, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Objectives) != 1 || rep.Objectives[0].Verdict != report.ObjectiveFail ||
+		rep.Objectives[0].Reason != "unjudged: p99 needs at least 500 observations for 5 to lie beyond it, and its population has 8 ("+
+			rep.Percentiles[record.MetricTTFT].Population+") (--unjudged fail makes a threshold without its data a failure)" {
+		t.Fatalf("--unjudged fail: objectives %+v", rep.Objectives)
 	}
 }

@@ -201,6 +201,11 @@ type Report struct {
 	// them: a report scored in memory does, a run's report only when
 	// asked (RunConfig.KeepRequests); otherwise RequestsFile holds them.
 	Requests []RequestScore `json:"requests,omitempty"`
+	// Objectives are the verdicts of the objectives or thresholds the run
+	// was judged against (a contract's load point, `servebench run
+	// --threshold`), in the order they were declared; absent when it was
+	// judged against none. WriteObjectives adds them to a written report.
+	Objectives []ObjectiveVerdict `json:"objectives,omitempty"`
 
 	// Samples keeps the raw latency samples behind Percentiles, so that any
 	// percentile can be computed in memory; it is not serialized.

@@ -13,8 +13,10 @@ type Outcome string
 
 // The outcomes. A threshold whose statistic the report does not hold (an
 // empty population, such as ITL when no event was proven to carry one
-// token; nothing offered) is Unjudged: neither a pass nor a failure, and a
-// failure of the gate only when the gate says so (Passes).
+// token; a percentile below p100 with fewer than
+// report.MinObservationsBeyond observations above it; nothing offered) is
+// Unjudged: neither a pass nor a failure, and a failure of the gate only
+// when the gate says so (Passes).
 const (
 	Pass     Outcome = "pass"
 	Fail     Outcome = "fail"
@@ -76,8 +78,14 @@ func (t Threshold) Judge(r *report.Report) Verdict {
 			v.Detail = err.Error()
 			return v
 		}
+		level := "p" + strings.TrimPrefix(report.PercentileKey(t.P), "p")
+		if !report.Judgeable(n, t.P) {
+			v.Detail = fmt.Sprintf("%s needs at least %d observations for %d to lie beyond it, and its population has %d (%s)",
+				level, report.ObservationsNeeded(t.P), report.MinObservationsBeyond, n, population)
+			return v
+		}
 		value = measured
-		v.Detail = fmt.Sprintf("p%s over %s, n = %d", strings.TrimPrefix(report.PercentileKey(t.P), "p"), population, n)
+		v.Detail = fmt.Sprintf("%s over %s, n = %d", level, population, n)
 	} else {
 		measured, detail, ok := ratios[t.Statistic].measure(r)
 		v.Detail = detail
@@ -148,4 +156,28 @@ func Levels(ts []Threshold) []float64 {
 		}
 	}
 	return ps
+}
+
+// Objective is the verdict as report.json's objectives list holds it. An
+// unjudged threshold is unjudged there, or, when unjudgedFails (the
+// command's --unjudged fail), a failure whose reason says it was
+// unjudged.
+func (v Verdict) Objective(unjudgedFails bool) report.ObjectiveVerdict {
+	o := report.ObjectiveVerdict{Name: v.Expression, Source: "threshold", Measured: v.Measured, Bound: new(v.Bound), Unit: v.Unit,
+		Verdict: report.ObjectiveOutcome(v.Outcome), Reason: v.Detail}
+	if v.Outcome == Unjudged && unjudgedFails {
+		o.Verdict = report.ObjectiveFail
+		o.Reason = "unjudged: " + v.Detail + " (--unjudged fail makes a threshold without its data a failure)"
+	}
+	return o
+}
+
+// Objectives are the verdicts as report.json's objectives list holds them
+// (Verdict.Objective), in order.
+func Objectives(vs []Verdict, unjudgedFails bool) []report.ObjectiveVerdict {
+	out := make([]report.ObjectiveVerdict, len(vs))
+	for i, v := range vs {
+		out[i] = v.Objective(unjudgedFails)
+	}
+	return out
 }

@@ -35,13 +35,14 @@ func TestJudge(t *testing.T) {
 		measured float64
 		line     string
 	}{
-		{"ttft_p99<=500ms", threshold.Pass, 480, "PASS ttft_p99<=500ms: measured 480 ms (p99 over successful requests, n = 190)"},
-		{"ttft_p99<480ms", threshold.Fail, 480, "FAIL ttft_p99<480ms: measured 480 ms (p99 over successful requests, n = 190)"},
-		{"ttft_p99<=480ms", threshold.Pass, 480, "PASS ttft_p99<=480ms: measured 480 ms (p99 over successful requests, n = 190)"},
+		// p95 of 190 is rank ⌈180.5⌉ = 181, with 190 − 181 = 9
+		// observations beyond it: judged.
+		{"ttft_p95<=200ms", threshold.Pass, 180, "PASS ttft_p95<=200ms: measured 180 ms (p95 over successful requests, n = 190)"},
+		{"ttft_p95<180ms", threshold.Fail, 180, "FAIL ttft_p95<180ms: measured 180 ms (p95 over successful requests, n = 190)"},
+		{"ttft_p95<=180ms", threshold.Pass, 180, "PASS ttft_p95<=180ms: measured 180 ms (p95 over successful requests, n = 190)"},
 		{"ttft_p50>=40ms", threshold.Pass, 40, "PASS ttft_p50>=40ms: measured 40 ms (p50 over successful requests, n = 190)"},
 		{"ttft_p50>40ms", threshold.Fail, 40, "FAIL ttft_p50>40ms: measured 40 ms (p50 over successful requests, n = 190)"},
 		{"ttft_p100<=0.6s", threshold.Fail, 612.5, "FAIL ttft_p100<=0.6s: measured 612.5 ms (p100 over successful requests, n = 190)"},
-		{"ttft_p99.9<=1s", threshold.Pass, 600, "PASS ttft_p99.9<=1s: measured 600 ms (p99.9 over successful requests, n = 190)"},
 		{"attainment>=0.95", threshold.Fail, 0.91, "FAIL attainment>=0.95: measured 0.91 (182 of 200 offered qualified)"},
 		{"attainment>=0.91", threshold.Pass, 0.91, "PASS attainment>=0.91: measured 0.91 (182 of 200 offered qualified)"},
 		{"wilson_lower>=0.9", threshold.Fail, 0.8786, "FAIL wilson_lower>=0.9: measured 0.879 (95% confidence, 182 of 200 offered qualified)"},
@@ -71,6 +72,10 @@ func TestJudgeUnjudged(t *testing.T) {
 		r    *report.Report
 		line string
 	}{
+		// p99 of 190 is rank ⌈188.1⌉ = 189, with 1 observation beyond
+		// it; 500 are needed (500 − 495 = 5), and 5000 for p99.9.
+		{"ttft_p99<=500ms", r, "UNJUDGED ttft_p99<=500ms: no value (p99 needs at least 500 observations for 5 to lie beyond it, and its population has 190 (successful requests))"},
+		{"ttft_p99.9<=1s", r, "UNJUDGED ttft_p99.9<=1s: no value (p99.9 needs at least 5000 observations for 5 to lie beyond it, and its population has 190 (successful requests))"},
 		{"itl_p99<=20ms", r, "UNJUDGED itl_p99<=20ms: no value (percentile of itl_ms: the population is empty (gaps between single-token events))"},
 		{"tpot_p99<=20ms", r, "UNJUDGED tpot_p99<=20ms: no value (percentile of tpot_ms: the report has no such metric)"},
 		{"ttft_p75<=1s", r, "UNJUDGED ttft_p75<=1s: no value (percentile of ttft_ms: p75 was not asked of the scoring (score.Options.Percentiles), and without the raw samples a report keeps only min, p50, p90, p95, p99, max and those asked for)"},
@@ -96,25 +101,36 @@ func TestJudgeUnjudged(t *testing.T) {
 
 func TestJudgeFromSamples(t *testing.T) {
 	// Raw samples answer any percentile: nearest rank of p75 over
-	// 1..8 ms (sorted, as the scorer keeps them)
-	// is the 6th value, 6 ms.
+	// 1..20 ms (sorted, as the scorer keeps them) is the 15th value,
+	// 15 ms, with 5 beyond it; p80 is the 16th, with 4 beyond it, too few
+	// (25 are needed: 25 − 20 = 5).
+	samples := make([]float64, 20)
+	for i := range samples {
+		samples[i] = float64(i + 1)
+	}
 	r := &report.Report{
-		Percentiles: map[record.Metric]report.Distribution{record.MetricE2E: {Population: "successful requests", N: 8}},
-		Samples:     map[record.Metric][]float64{record.MetricE2E: {1, 2, 3, 4, 5, 6, 7, 8}},
+		Percentiles: map[record.Metric]report.Distribution{record.MetricE2E: {Population: "successful requests", N: 20}},
+		Samples:     map[record.Metric][]float64{record.MetricE2E: samples},
 	}
-	th, err := threshold.Parse("e2e_p75<6ms")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if v := th.Judge(r); v.Line() != "FAIL e2e_p75<6ms: measured 6 ms (p75 over successful requests, n = 8)" {
-		t.Fatalf("got %s", v.Line())
+	for expr, want := range map[string]string{
+		"e2e_p75<15ms":   "FAIL e2e_p75<15ms: measured 15 ms (p75 over successful requests, n = 20)",
+		"e2e_p80<1s":     "UNJUDGED e2e_p80<1s: no value (p80 needs at least 25 observations for 5 to lie beyond it, and its population has 20 (successful requests))",
+		"e2e_p100<=20ms": "PASS e2e_p100<=20ms: measured 20 ms (p100 over successful requests, n = 20)",
+	} {
+		th, err := threshold.Parse(expr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := th.Judge(r); v.Line() != want {
+			t.Errorf("got %s, want %s", v.Line(), want)
+		}
 	}
 }
 
 func TestFile(t *testing.T) {
 	r := handReport()
 	var ts []threshold.Threshold
-	for _, e := range []string{"ttft_p99<=500ms", "itl_p99<=20ms"} {
+	for _, e := range []string{"ttft_p95<=500ms", "itl_p99<=20ms"} {
 		th, err := threshold.Parse(e)
 		if err != nil {
 			t.Fatal(err)
@@ -152,8 +168,43 @@ func TestFile(t *testing.T) {
 	verdicts := judged[0].(map[string]any)["verdicts"].([]any)
 	first, second := verdicts[0].(map[string]any), verdicts[1].(map[string]any)
 	if got["schema"] != threshold.Schema || got["pass"] != false || got["unjudged"] != "fail" || len(verdicts) != 2 ||
-		first["verdict"] != "pass" || first["measured"] != 480.0 || first["unit"] != "ms" || first["bound"] != 500.0 ||
+		first["verdict"] != "pass" || first["measured"] != 180.0 || first["unit"] != "ms" || first["bound"] != 500.0 ||
 		second["verdict"] != "unjudged" || second["measured"] != nil {
 		t.Fatalf("thresholds.json:\n%s", b)
+	}
+}
+
+// The verdicts as report.json holds them: a pass with its value, bound
+// and unit; an unjudged one with no value, or, under --unjudged fail, a
+// failure that says it was unjudged.
+func TestObjectives(t *testing.T) {
+	r := handReport()
+	var ts []threshold.Threshold
+	for _, e := range []string{"attainment>=0.95", "ttft_p50<=50ms", "ttft_p99<=1s"} {
+		th, err := threshold.Parse(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts = append(ts, th)
+	}
+	vs := threshold.JudgeAll(ts, r)
+	got := threshold.Objectives(vs, false)
+	want := []report.ObjectiveVerdict{
+		{Name: "attainment>=0.95", Source: "threshold", Measured: new(0.91), Bound: new(0.95), Unit: "fraction", Verdict: report.ObjectiveFail,
+			Reason: "182 of 200 offered qualified"},
+		{Name: "ttft_p50<=50ms", Source: "threshold", Measured: new(40.0), Bound: new(50.0), Unit: "ms", Verdict: report.ObjectivePass,
+			Reason: "p50 over successful requests, n = 190"},
+		{Name: "ttft_p99<=1s", Source: "threshold", Bound: new(1000.0), Unit: "ms", Verdict: report.ObjectiveUnjudged,
+			Reason: "p99 needs at least 500 observations for 5 to lie beyond it, and its population has 190 (successful requests)"},
+	}
+	gb, _ := json.Marshal(got)
+	wb, _ := json.Marshal(want)
+	if string(gb) != string(wb) {
+		t.Fatalf("objectives:\n got %s\nwant %s", gb, wb)
+	}
+	strict := threshold.Objectives(vs, true)[2]
+	if strict.Verdict != report.ObjectiveFail || strict.Measured != nil ||
+		strict.Reason != "unjudged: p99 needs at least 500 observations for 5 to lie beyond it, and its population has 190 (successful requests) (--unjudged fail makes a threshold without its data a failure)" {
+		t.Fatalf("under --unjudged fail: %+v", strict)
 	}
 }
