@@ -175,7 +175,7 @@ func TestParseProcFiles(t *testing.T) {
 
 // TestPairReportAgainstAnotherBuild judges servebench's TTFT error against
 // a third client's medians with the lean client's margins, and prints the
-// medians of each pair.
+// medians of each pair, a fourth client's against the third's included.
 func TestPairReportAgainstAnotherBuild(t *testing.T) {
 	phases := []phaseResult{
 		{Client: "lean", Scheduled: 5, Succeeded: 5, Joined: 5, TTFTErrorP50MS: 1, TTFTErrorP99MS: 10, CPUPerRequestMS: 1, PeakRSSMB: 90, Valid: true},
@@ -184,11 +184,12 @@ func TestPairReportAgainstAnotherBuild(t *testing.T) {
 		{Client: "e12cfa1", Scheduled: 5, Succeeded: 5, Joined: 5, TTFTErrorP50MS: 1.5, TTFTErrorP99MS: 12, CPUPerRequestMS: 1.3, PeakRSSMB: 130, Valid: false},
 		{Client: "servebench", Scheduled: 5, Succeeded: 5, Joined: 5, TTFTErrorP50MS: 2.4, TTFTErrorP99MS: 18, CPUPerRequestMS: 1.0, PeakRSSMB: 110, Valid: true},
 		{Client: "lean", Scheduled: 5, Succeeded: 5, Joined: 5, TTFTErrorP50MS: 2, TTFTErrorP99MS: 12, CPUPerRequestMS: 1, PeakRSSMB: 100, Valid: true},
+		{Client: "cli", Scheduled: 5, Succeeded: 5, Joined: 5, TTFTErrorP50MS: 3, TTFTErrorP99MS: 30, CPUPerRequestMS: 0.6, PeakRSSMB: 150, Valid: true},
 	}
-	r := newPairReport(phases, false, []string{"e12cfa1"})
+	r := newPairReport(phases, false, []string{"e12cfa1", "cli"})
 	// servebench: p50 (2+2.4)/2 = 2.2, p99 16. e12cfa1: p50 1, p99 10,
 	// so the limits are 1+1 = 2 (missed) and 10+5 = 15 (missed).
-	if len(r.others) != 1 || r.others[0].phases != 2 || r.others[0].allValid || math.Abs(r.others[0].cpuPerRequestMS-1.2) > 1e-9 {
+	if len(r.others) != 2 || r.others[0].phases != 2 || r.others[1].phases != 1 || r.others[0].allValid || math.Abs(r.others[0].cpuPerRequestMS-1.2) > 1e-9 {
 		t.Fatalf("others %+v", r.others)
 	}
 	want := map[string][3]float64{
@@ -206,8 +207,8 @@ func TestPairReportAgainstAnotherBuild(t *testing.T) {
 			t.Errorf("%s: value %g limit %g pass %t applies %t; want %g, %g, %t, true", c.name, c.value, c.limit, c.pass(), c.applies, w[0], w[1], w[2] == 1)
 		}
 	}
-	if seen != 2 || r.ok() {
-		t.Errorf("%d checks against e12cfa1, ok %t; want 2, false", seen, r.ok())
+	if seen != 2 || len(r.checks) != 9 || r.ok() {
+		t.Errorf("%d checks against e12cfa1 of %d, ok %t; want 2 of 5+2+2, false", seen, len(r.checks), r.ok())
 	}
 	var out strings.Builder
 	r.write(&out)
@@ -217,6 +218,8 @@ func TestPairReportAgainstAnotherBuild(t *testing.T) {
 		"  peak RSS MB           125.000    105.000    -20.000    0.84x",
 		"TTFT error p99 vs e12cfa1     16.000 ms  (target <= 15.000) MISSED",
 		"every phase of e12cfa1 sent every request within 20 ms: no (shown, not judged)",
+		// Each binary against every later one: cli's p50 3 against 1.
+		"                        e12cfa1        cli difference    ratio\n  TTFT error p50 ms       1.000      3.000     +2.000    3.00x",
 	} {
 		if !strings.Contains(out.String(), s) {
 			t.Errorf("the report lacks %q:\n%s", s, out.String())

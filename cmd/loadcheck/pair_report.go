@@ -118,14 +118,23 @@ func (r *pairReport) ok() bool {
 }
 
 // write prints the phases, the medians side by side with their difference
-// and ratio, and the targets.
+// and ratio (servebench and each other binary against the lean client,
+// servebench against each binary, each binary against every later one),
+// and the targets.
 func (r *pairReport) write(w io.Writer) {
 	r.writePhases(w)
 	fmt.Fprintln(w, "medians over the phases (TTFT error = client TTFT − the server's own first-token time):")
 	writeMedians(w, r.lean, r.sb)
 	for _, o := range r.others {
 		writeMedians(w, r.lean, o)
+	}
+	for _, o := range r.others {
 		writeMedians(w, o, r.sb)
+	}
+	for i, o := range r.others {
+		for _, later := range r.others[i+1:] {
+			writeMedians(w, o, later)
+		}
 	}
 	fmt.Fprintln(w, "targets (servebench):")
 	width := 18
