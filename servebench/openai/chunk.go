@@ -141,7 +141,9 @@ type wireChoice struct {
 	Logprobs     wireLogprobs `json:"logprobs"`
 }
 
-// wireMessage is a chat delta or message.
+// wireMessage is a chat delta or message. After decodeChunkFast its
+// Content, ReasoningContent and Reasoning (and the choice's Text) alias the
+// event's bytes: they are read while the event is folded, never kept.
 type wireMessage struct {
 	Content string `json:"content"`
 	// ReasoningContent and Reasoning carry a reasoning model's thinking

@@ -1,6 +1,10 @@
 package openai
 
-import "github.com/servebench/servebench/internal/jsonscan"
+import (
+	"unsafe"
+
+	"github.com/servebench/servebench/internal/jsonscan"
+)
 
 // decodeChunkFast reads the common shape of a completions or chat chunk
 // into c (reset by the caller) without encoding/json: ASCII strings
@@ -12,6 +16,11 @@ import "github.com/servebench/servebench/internal/jsonscan"
 // reset: the fast path decides nothing the slow one would decide
 // differently, it only skips the reflection for the events every engine
 // sends thousands of times a second.
+//
+// The generated text (a choice's text, a delta's content and reasoning) is
+// not copied: those strings alias data, and are valid only while the event
+// is being folded (exchange.apply measures them and copies what it keeps
+// into the text builder). Every other string is a copy.
 func decodeChunkFast(data []byte, c *wireChunk) bool {
 	s := jsonscan.New(data)
 	ok := object(s, func(key []byte) bool {
@@ -58,18 +67,18 @@ func fastChoice(s *jsonscan.Scanner, ch *wireChoice) bool {
 			ch.Index = v
 			return ok
 		case "text":
-			return optText(s, &ch.Text)
+			return optView(s, &ch.Text)
 		case "delta":
 			return object(s, func(key []byte) bool {
 				switch string(key) {
 				case "role":
 					return skipScalar(s)
 				case "content":
-					return optText(s, &ch.Delta.Content)
+					return optView(s, &ch.Delta.Content)
 				case "reasoning_content":
-					return optText(s, &ch.Delta.ReasoningContent)
+					return optView(s, &ch.Delta.ReasoningContent)
 				case "reasoning":
-					return optText(s, &ch.Delta.Reasoning)
+					return optView(s, &ch.Delta.Reasoning)
 				}
 				return false
 			})
@@ -131,6 +140,20 @@ func optText(s *jsonscan.Scanner, dst *string) bool {
 	}
 	v, ok := s.Text()
 	*dst = v
+	return ok
+}
+
+// optView reads null (leaving *dst as it is) or a string, as optText does,
+// but without a copy: *dst aliases the event's bytes, so that the text of
+// every token is not allocated once more only to be measured.
+func optView(s *jsonscan.Scanner, dst *string) bool {
+	if s.Null() {
+		return true
+	}
+	v, ok := s.Str()
+	if ok {
+		*dst = unsafe.String(unsafe.SliceData(v), len(v))
+	}
 	return ok
 }
 

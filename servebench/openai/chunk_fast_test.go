@@ -1,9 +1,15 @@
 package openai
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
+
+	"github.com/servebench/servebench/internal/ssetest"
+	"github.com/servebench/servebench/servebench/record"
 )
 
 // decodeSlow decodes data as the client did before the fast path.
@@ -89,4 +95,71 @@ func TestDecodeChunkFastLeavesTheRestToEncodingJSON(t *testing.T) {
 			t.Errorf("the fast path took %s", data)
 		}
 	}
+}
+
+// TestKeptTextSurvivesTheReaderBuffer streams 600 chat and completions
+// chunks, each with its own text, in one burst and then split across
+// writes, so that the event reader's buffer is refilled and shifted many
+// times: the text the fast path reads without a copy must be folded into
+// the kept answer before the bytes under it change, and the finish reason,
+// kept past its event, must be a copy.
+func TestKeptTextSurvivesTheReaderBuffer(t *testing.T) {
+	const events = 600
+	var want strings.Builder
+	for i := range events {
+		fmt.Fprintf(&want, "<%03d>", i)
+	}
+	for _, split := range []int{0, 7} {
+		for _, chat := range []bool{true, false} {
+			srv := ssetest.New(t, func(w *ssetest.Writer) {
+				w.StreamHeader()
+				var all strings.Builder
+				for i := range events {
+					text := fmt.Sprintf("<%03d>", i)
+					if chat {
+						all.WriteString("data: " + ssetest.ChatContent(text) + "\n\n")
+					} else {
+						all.WriteString("data: " + ssetest.TextChunk(text, nil, nil) + "\n\n")
+					}
+				}
+				if chat {
+					all.WriteString("data: " + ssetest.ChatFinish("length") + "\n\n")
+				} else {
+					all.WriteString("data: " + ssetest.TextChunk("", nil, "length") + "\n\n")
+				}
+				all.WriteString("data: " + ssetest.UsageChunk(4, events) + "\n\ndata: [DONE]\n\n")
+				b := all.String()
+				for len(b) > 0 {
+					n := len(b)
+					if split > 0 {
+						n = min(n, 4096+split)
+					}
+					w.Raw(b[:n])
+					w.Flush()
+					b = b[n:]
+				}
+			})
+			c := &Client{BaseURL: srv.URL, Model: "m", Endpoint: record.EndpointCompletions, KeepText: true}
+			row := &record.Request{ID: "r", Prompt: "p", MaxTokens: events}
+			if chat {
+				c.Endpoint = record.EndpointChat
+				row = &record.Request{ID: "r", Messages: []record.Message{{Role: "user", Content: "p"}}, MaxTokens: events}
+			}
+			out := &record.Outcome{ID: "r", Attempt: 1}
+			c.Do(context.Background(), srv.Epoch, row, "run/r/1", out)
+			if out.Status != record.StatusSuccess || out.Text == nil || *out.Text != want.String() ||
+				len(out.ContentMS) != events || out.FinishReason != "length" {
+				t.Fatalf("chat %v, split %d: %s %q, %d content events, finish %q, text %d bytes (want %d)",
+					chat, split, out.Status, out.Error, len(out.ContentMS), out.FinishReason, len(ptrText(out.Text)), want.Len())
+			}
+		}
+	}
+}
+
+// ptrText is *p, or "" for nil.
+func ptrText(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
 }
