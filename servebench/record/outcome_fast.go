@@ -25,12 +25,14 @@ func DecodeFast(line []byte, o *Outcome) bool {
 		if first && s.Byte('}') {
 			break
 		}
-		key, ok := s.Str()
-		if !ok || !s.Byte(':') {
-			return false
-		}
-		f, known := next, next < len(outcomeFastNames) && string(key) == outcomeFastNames[next]
+		// The key the runner writes next, with its colon, is matched in
+		// one comparison; any other goes through the key reader.
+		f, known := next, next < len(outcomeFastKeys) && s.Literal(outcomeFastKeys[next])
 		if !known {
+			key, ok := s.Str()
+			if !ok || !s.Byte(':') {
+				return false
+			}
 			f, known = outcomeFastFields[string(key)]
 		}
 		next = f + 1
@@ -105,6 +107,16 @@ var outcomeFastNames = []string{
 	ofAudioTokens: "audio_tokens", ofReusablePromptTokens: "reusable_prompt_tokens",
 }
 
+// outcomeFastKeys are outcomeFastNames as the runner writes them before
+// their values: quoted, with the colon.
+var outcomeFastKeys = func() []string {
+	keys := make([]string, len(outcomeFastNames))
+	for i, name := range outcomeFastNames {
+		keys[i] = `"` + name + `":`
+	}
+	return keys
+}()
+
 var outcomeFastFields = map[string]int{
 	"id": ofID, "attempt": ofAttempt, "class": ofClass, "status": ofStatus, "scheduled_ms": ofScheduled,
 	"slot_ms": ofSlot, "sent_ms": ofSent, "first_content_ms": ofFirstContent, "last_content_ms": ofLastContent,
@@ -143,7 +155,7 @@ func outcomeField(s *jsonscan.Scanner, f int, o *Outcome, content *[]float64, to
 	case ofError:
 		o.Error, ok = s.Text()
 	case ofFinishReason:
-		o.FinishReason, ok = s.Text()
+		o.FinishReason, ok = finishReasonText(s)
 	case ofBackend:
 		o.Backend, ok = s.Text()
 	case ofAdapter:
@@ -153,9 +165,7 @@ func outcomeField(s *jsonscan.Scanner, f int, o *Outcome, content *[]float64, to
 	case ofObjective:
 		o.Objective, ok = s.Text()
 	case ofStatus:
-		var t string
-		t, ok = s.Text()
-		o.Status = Status(t)
+		o.Status, ok = statusText(s)
 	case ofAttempt:
 		o.Attempt, ok = s.Int()
 	case ofScheduled:
@@ -223,11 +233,7 @@ func outcomeField(s *jsonscan.Scanner, f int, o *Outcome, content *[]float64, to
 		if s.Null() {
 			return true
 		}
-		ok = s.Array(func() bool {
-			v, ok := s.Float()
-			*content = append(*content, v)
-			return ok
-		})
+		*content, ok = s.AppendFloats(*content)
 		if *content == nil {
 			*content = []float64{}
 		}
@@ -236,15 +242,38 @@ func outcomeField(s *jsonscan.Scanner, f int, o *Outcome, content *[]float64, to
 		if s.Null() {
 			return true
 		}
-		ok = s.Array(func() bool {
-			v, ok := s.Int()
-			*tokens = append(*tokens, v)
-			return ok
-		})
+		*tokens, ok = s.AppendInts(*tokens)
 		if *tokens == nil {
 			*tokens = []int{}
 		}
 		o.EventTokens = *tokens
 	}
 	return ok
+}
+
+// statusText reads a status without a copy of its text when it is one of
+// the statuses (the strict decoder rejects any other later).
+func statusText(s *jsonscan.Scanner) (Status, bool) {
+	b, ok := s.Str()
+	for _, st := range statuses {
+		if string(b) == string(st) {
+			return st, ok
+		}
+	}
+	return Status(b), ok
+}
+
+// finishReasonText reads a finish reason without a copy of its text when
+// it is one that engines commonly send.
+func finishReasonText(s *jsonscan.Scanner) (string, bool) {
+	b, ok := s.Str()
+	switch string(b) {
+	case "":
+		return "", ok
+	case "length":
+		return "length", ok
+	case "stop":
+		return "stop", ok
+	}
+	return string(b), ok
 }

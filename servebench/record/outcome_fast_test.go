@@ -75,6 +75,11 @@ func outcomeLines(t testing.TB) [][]byte {
 		[]byte(`{"id":"a","attempt":1,"class":"","status":"success","scheduled_ms":0,"slot_ms":null,"sent_ms":null,"first_content_ms":null,"last_content_ms":null,"first_reasoning_ms":null,"terminal_ms":1e999,"content_ms":[],"event_tokens":[],"output_tokens":null,"token_count_source":null,"prompt_tokens":null,"cached_tokens":null,"http_status":null,"error":"","finish_reason":"","timeout":null}`),
 		[]byte(` { "id" : "a" , "attempt" : 2 , "class" : "" , "status" : "success" , "scheduled_ms" : -0 , "slot_ms" : null , "sent_ms" : 1E2 , "first_content_ms" : null , "last_content_ms" : null , "first_reasoning_ms" : null , "terminal_ms" : 1 , "content_ms" : [ ] , "event_tokens" : null , "output_tokens" : null , "token_count_source" : null , "prompt_tokens" : null , "cached_tokens" : 7 , "http_status" : null , "error" : "" , "finish_reason" : "" , "timeout" : null } `),
 		[]byte(`{"ID":"a"}`),
+		// Arrays with space inside, exponents, a negative zero and a
+		// long mantissa: the element-by-element reads take these.
+		[]byte(`{"id":"a","attempt":1,"class":"","status":"success","scheduled_ms":0,"slot_ms":null,"sent_ms":0.5,"first_content_ms":1.5,"last_content_ms":20,"first_reasoning_ms":null,"terminal_ms":21,"content_ms":[ 1.5 , 2e1,-0,1234567890.1234567],"event_tokens":[ 1 ,12,0, 3],"output_tokens":16,"token_count_source":"usage","prompt_tokens":null,"cached_tokens":null,"http_status":200,"error":"","finish_reason":"stop","timeout":null}`),
+		// A status and a finish reason outside the known ones.
+		[]byte(`{"id":"a","attempt":1,"class":"","status":"sideways","scheduled_ms":0,"slot_ms":null,"sent_ms":null,"first_content_ms":null,"last_content_ms":null,"first_reasoning_ms":null,"terminal_ms":1,"content_ms":null,"event_tokens":null,"output_tokens":null,"token_count_source":null,"prompt_tokens":null,"cached_tokens":null,"http_status":null,"error":"","finish_reason":"content_filter","timeout":null}`),
 	)
 }
 
@@ -182,5 +187,23 @@ func TestOutcomeCachedTokensKeepsZeroApartFromNull(t *testing.T) {
 	}
 	if err := strictjson.Decode(old, &o); err != nil || o.CachedTokens != nil || o.PromptTokens == nil {
 		t.Fatalf("strict decode of a record without cached_tokens: %v, cached %v", err, o.CachedTokens)
+	}
+}
+
+// The lines with space inside their arrays and with an unknown status
+// take the fast path, and read as the strict decoder reads them (checked
+// above): content times, token counts and the texts by hand.
+func TestOutcomeFastArraysAndTexts(t *testing.T) {
+	lines := outcomeLines(t)
+	var o Outcome
+	if !DecodeFast(lines[len(lines)-2], &o) {
+		t.Fatal("refused the line with spaced arrays")
+	}
+	if !reflect.DeepEqual(o.ContentMS, []float64{1.5, 20, 0, 1234567890.1234567}) || !reflect.DeepEqual(o.EventTokens, []int{1, 12, 0, 3}) ||
+		o.Status != StatusSuccess || o.FinishReason != "stop" {
+		t.Fatalf("read %v, %v, %q, %q", o.ContentMS, o.EventTokens, o.Status, o.FinishReason)
+	}
+	if !DecodeFast(lines[len(lines)-1], &o) || o.Status != "sideways" || o.FinishReason != "content_filter" {
+		t.Fatalf("read %q, %q", o.Status, o.FinishReason)
 	}
 }

@@ -27,6 +27,9 @@ type populations struct {
 	// earlyDuration is e − d over sent requests scheduled in the window's
 	// first quarter, for the backlog's settling test.
 	earlyDuration *population
+	// gaps holds one request's gaps between content events while they
+	// are counted, reused from one request to the next.
+	gaps []float64
 }
 
 // reportMetricIndex numbers the metrics of a report, in report order
@@ -93,12 +96,14 @@ func (p *populations) addSuccess(rec *scoreRecord, m *requestMeasures) {
 	// While every gap is token level, MetricITL is MetricChunkGap's
 	// sample: counted once.
 	both := rec.tokenLevel && !p.itlIsChunk
+	gaps := p.gaps[:0]
 	for j := 1; j < len(rec.content); j++ {
-		g := msBetween(rec.content[j-1], rec.content[j])
-		chunk.add(g)
-		if both {
-			itl.add(g)
-		}
+		gaps = append(gaps, msBetween(rec.content[j-1], rec.content[j]))
+	}
+	p.gaps = gaps
+	chunk.addAll(gaps)
+	if both {
+		itl.addAll(gaps)
 	}
 }
 

@@ -119,7 +119,9 @@ func indexOutcomes(path string, cs *schedule.Compact) (*outcomeIndex, string, er
 	h := sha256.New()
 	idx := &outcomeIndex{final: make([]int32, cs.Len()), attempt: make([]int32, cs.Len())}
 	var o record.Outcome
-	err = eachLine(io.TeeReader(f, h), func(number int, line []byte) error {
+	ra := newReadAhead(f, h)
+	defer ra.Close()
+	err = eachLine(ra, func(number int, line []byte) error {
 		if number > 1<<31-1 {
 			return schedule.ErrStreamDeclined
 		}
@@ -183,46 +185,6 @@ func minInt32(xs []int32) int32 {
 	return m
 }
 
-// outcomeBatch is a run of decoded lines handed from the decoding
-// goroutine to the scoring one.
-type outcomeBatch struct {
-	numbers  []int
-	outcomes []record.Outcome
-	err      error
-}
-
-// decodeOutcomeLines decodes outcomes.jsonl in a goroutine of its own, in
-// batches, so that decoding and scoring use two cores. Batches are
-// recycled through free; a decode error ends the stream with a batch that
-// carries it.
-func decodeOutcomeLines(r io.Reader, batches chan<- *outcomeBatch, free chan *outcomeBatch) {
-	defer close(batches)
-	const size = 512
-	b := <-free
-	b.numbers, b.outcomes = b.numbers[:0], b.outcomes[:size]
-	n := 0
-	err := eachLine(r, func(number int, line []byte) error {
-		o := &b.outcomes[n]
-		if !record.DecodeFast(line, o) {
-			*o = record.Outcome{}
-			if strictjson.Decode(line, o) != nil {
-				return schedule.ErrStreamDeclined
-			}
-		}
-		b.numbers = append(b.numbers, number)
-		n++
-		if n == size {
-			b.outcomes = b.outcomes[:n]
-			batches <- b
-			b, n = <-free, 0
-			b.numbers, b.outcomes = b.numbers[:0], b.outcomes[:size]
-		}
-		return nil
-	})
-	b.outcomes, b.err = b.outcomes[:n], err
-	batches <- b
-}
-
 // scoreOutcomeLines is the second pass: it decodes every line, checks
 // earlier attempts against the clock rules, and scores each final attempt
 // in the window.
@@ -232,18 +194,13 @@ func scoreOutcomeLines(path string, cs *schedule.Compact, idx *outcomeIndex, set
 		return &record.InputError{File: path, Msg: err.Error()}
 	}
 	defer f.Close()
-	batches, free := make(chan *outcomeBatch, 4), make(chan *outcomeBatch, 6)
-	for range cap(free) {
-		free <- &outcomeBatch{outcomes: make([]record.Outcome, 512)}
-	}
-	go decodeOutcomeLines(f, batches, free)
-	defer func() {
-		for range batches { // let the decoder finish after an early return
-		}
-	}()
+	ra := newReadAhead(f, nil)
+	defer ra.Close()
+	dec := startLineDecoder(ra)
+	defer dec.stop()
 	firstSent := map[int32]*float64{} // retried entries whose first attempt was read
 	closed := cs.Head.Mode == schedule.ModeClosed
-	for b := range batches {
+	for b := range dec.batches {
 		for k := range b.outcomes {
 			if err := scoreOutcomeLine(&b.outcomes[k], b.numbers[k], cs, idx, set, closed, firstSent, emit); err != nil {
 				return err
@@ -254,7 +211,7 @@ func scoreOutcomeLines(path string, cs *schedule.Compact, idx *outcomeIndex, set
 		if b.err != nil {
 			return b.err
 		}
-		free <- b
+		dec.release(b)
 	}
 	return nil
 }

@@ -17,6 +17,9 @@ type streamScoring struct {
 	audits *auditTally
 	enc    *json.Encoder
 	bw     *bufio.Writer
+	// rs is the entry emit fills, reused from one request to the next:
+	// the tally copies what it keeps of it.
+	rs report.RequestScore
 }
 
 // newStreamScoring starts a streamed scoring of a run of this shape;
@@ -41,10 +44,10 @@ func (sc *streamScoring) emit(rec *scoreRecord) error {
 		sc.t.sessions.markTruncated(rec.session)
 		return nil
 	}
-	var rs report.RequestScore
-	sc.t.add(rec, &rs)
+	sc.rs = report.RequestScore{}
+	sc.t.add(rec, &sc.rs)
 	if sc.enc != nil {
-		return sc.enc.Encode(&rs)
+		return sc.enc.Encode(&sc.rs)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"hash"
 	"io"
 	"os"
 	"path/filepath"
@@ -111,7 +112,9 @@ func checkWindowedJoin(outPath, schedPath string) (*schedule.Schedule, windowSum
 	defer f.Close()
 	h := sha256.New()
 	var o record.Outcome
-	err = eachLine(io.TeeReader(f, h), func(number int, line []byte) error {
+	ra := newReadAhead(f, h)
+	defer ra.Close()
+	err = eachLine(ra, func(number int, line []byte) error {
 		if number > 1<<31-1 {
 			return errWindowDeclined
 		}
@@ -176,30 +179,26 @@ func (p windowedPass) score(audits *auditTally, emit, unrecorded func(*scoreReco
 	}
 	defer f.Close()
 	h := sha256.New()
-	batches, free := make(chan *outcomeBatch, 4), make(chan *outcomeBatch, 6)
-	for range cap(free) {
-		free <- &outcomeBatch{outcomes: make([]record.Outcome, 512)}
-	}
+	var sum hash.Hash
 	if p.checks {
-		go decodeOutcomeLines(io.TeeReader(f, h), batches, free)
-	} else {
-		go decodeOutcomeLines(f, batches, free)
+		sum = h
 	}
-	defer func() {
-		for range batches { // let the decoder finish after an early return
-		}
-	}()
+	ra := newReadAhead(f, sum)
+	defer ra.Close()
+	dec := startLineDecoder(ra)
+	defer dec.stop()
 	var id []byte
-	for b := range batches {
+	rec := new(scoreRecord) // reused: emit keeps none of it
+	for b := range dec.batches {
 		for k := range b.outcomes {
-			if err := p.join(w, &b.outcomes[k], &id, audits, emit); err != nil {
+			if err := p.join(w, &b.outcomes[k], &id, rec, audits, emit); err != nil {
 				return windowSums{}, p.declined(err)
 			}
 		}
 		if b.err != nil {
 			return windowSums{}, b.err
 		}
-		free <- b
+		dec.release(b)
 	}
 	if unrecorded == nil {
 		return windowSums{}, nil
@@ -219,8 +218,8 @@ func (p windowedPass) score(audits *auditTally, emit, unrecorded func(*scoreReco
 }
 
 // join joins one decoded line to its entry, scores it and audits it; id
-// is a buffer for the line's ID.
-func (p windowedPass) join(w *entryWindow, o *record.Outcome, id *[]byte, audits *auditTally, emit func(*scoreRecord) error) error {
+// is a buffer for the line's ID, rec one for its record.
+func (p windowedPass) join(w *entryWindow, o *record.Outcome, id *[]byte, rec *scoreRecord, audits *auditTally, emit func(*scoreRecord) error) error {
 	if p.checks && o.Attempt != 1 {
 		return errWindowDeclined // a retried request: the compact path finds its final attempt
 	}
@@ -230,7 +229,7 @@ func (p windowedPass) join(w *entryWindow, o *record.Outcome, id *[]byte, audits
 		err = errWindowDeclined // an unknown or repeated ID
 	}
 	if err == nil {
-		err = p.scoreLine(o, e, emit)
+		err = p.scoreLine(o, e, rec, emit)
 	}
 	if err != nil {
 		return err
@@ -250,13 +249,14 @@ func (p windowedPass) declined(err error) error {
 
 // scoreLine scores one line's record, joined to its entry, when its
 // request lies in the window (a truncated turn outside it marks its
-// session).
-func (p windowedPass) scoreLine(o *record.Outcome, e *windowEntry, emit func(*scoreRecord) error) error {
+// session); rec is filled with the record.
+func (p windowedPass) scoreLine(o *record.Outcome, e *windowEntry, rec *scoreRecord, emit func(*scoreRecord) error) error {
 	scheduled := e.scheduled
 	if p.closed {
 		scheduled = o.ScheduledMS
 	}
-	rec, err := recordFromOutcome(o, scheduled, e.class, func(string, string, ...any) error {
+	var err error
+	*rec, err = recordFromOutcome(o, scheduled, e.class, func(string, string, ...any) error {
 		return schedule.ErrStreamDeclined
 	})
 	if err != nil {
@@ -268,9 +268,9 @@ func (p windowedPass) scoreLine(o *record.Outcome, e *windowEntry, emit func(*sc
 	if !p.set.inWindow(scheduled) {
 		if rec.truncated {
 			rec.outsideWindow = true // its session's; not offered
-			return emit(&rec)
+			return emit(rec)
 		}
 		return nil
 	}
-	return emit(&rec)
+	return emit(rec)
 }
