@@ -15,8 +15,8 @@ import (
 // goroutines woken in groups of 50 every millisecond, each working about
 // 10 µs (half the processor), as stream readers at 50,000 events/s woken
 // by the network poller are. It reports how late waits of 5 ms end with Until, with a Go timer
-// alone, and with the timer then the kernel sleep (what Until did before it
-// chose between them). A measurement of the machine, not a target:
+// alone, and with the timer then the kernel sleep (how Until finished
+// before). A measurement of the machine, not a target:
 //
 //	go test -run '^$' -bench LatenessUnderLoad -benchtime 300x ./internal/sleep
 func BenchmarkLatenessUnderLoad(b *testing.B) {
@@ -31,7 +31,7 @@ func BenchmarkLatenessUnderLoad(b *testing.B) {
 		{"timer", func(t *time.Timer, at time.Time) { onTimer(context.Background(), t, time.Until(at)) }},
 		{"kernel", func(t *time.Timer, at time.Time) {
 			onTimer(context.Background(), t, time.Until(at)-margin)
-			fine(at)
+			kernelSleep(at)
 		}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
@@ -46,6 +46,52 @@ func BenchmarkLatenessUnderLoad(b *testing.B) {
 			sort.Float64s(late)
 			b.ReportMetric(late[len(late)/2], "p50-late-µs")
 			b.ReportMetric(late[len(late)*99/100], "p99-late-µs")
+		})
+	}
+}
+
+// BenchmarkStartedGoroutineUnderLoad measures what a wait costs the
+// others on one processor beside the readers of BenchmarkLatenessUnderLoad:
+// as a dispatcher does, each iteration starts a goroutine and then waits
+// until an instant 1 ms ahead (inside the margin, so that the wait goes
+// straight to its finish), and reports how long the goroutine waited for
+// the processor, at the median and the 99th percentile (µs), for Until,
+// the timer alone and the kernel sleep. A sleeper holding the only
+// processor in the kernel leaves the goroutine it just started waiting
+// until the runtime's monitor takes the processor back. A measurement of
+// the machine, not a target:
+//
+//	go test -run '^$' -bench StartedGoroutineUnderLoad -benchtime 300x ./internal/sleep
+func BenchmarkStartedGoroutineUnderLoad(b *testing.B) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	stop := startReaders(1000, 50, 10*time.Microsecond)
+	defer stop()
+	for _, bc := range []struct {
+		name string
+		wait func(*time.Timer, time.Time)
+	}{
+		{"until", func(t *time.Timer, at time.Time) { Until(context.Background(), t, at) }},
+		{"timer", func(t *time.Timer, at time.Time) { onTimer(context.Background(), t, time.Until(at)) }},
+		{"kernel", func(_ *time.Timer, at time.Time) { kernelSleep(at) }},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			timer := time.NewTimer(time.Hour)
+			defer timer.Stop()
+			waited := make([]float64, b.N)
+			var wg sync.WaitGroup
+			for i := range b.N {
+				started := time.Now()
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					waited[i] = float64(time.Since(started)) / float64(time.Microsecond)
+				}()
+				bc.wait(timer, started.Add(time.Millisecond))
+			}
+			wg.Wait()
+			sort.Float64s(waited)
+			b.ReportMetric(waited[len(waited)/2], "p50-start-µs")
+			b.ReportMetric(waited[len(waited)*99/100], "p99-start-µs")
 		})
 	}
 }

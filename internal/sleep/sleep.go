@@ -1,57 +1,49 @@
 // Package sleep waits until an instant on the monotonic clock, closer to it
-// than a Go timer alone.
+// than a Go timer alone, without holding a processor while it waits.
 //
-// A Go timer wakes its goroutine through the runtime's network poller, whose
-// wait has a resolution of one millisecond on Linux: on an idle processor a
-// timer fires up to about 1.1 ms late (0.6 ms at the median on a 2-core
-// machine). For a load generator that lateness is schedule lag that the
-// engine did not cause. A sleep in the kernel (nanosleep, on a
-// high-resolution timer) ends within tens of microseconds of the instant,
-// but the goroutine must then win a processor back: on a processor kept
-// busy by a thousand stream readers it waits in the global run queue,
-// milliseconds to tens of milliseconds, while a timer's goroutine is run
-// next and a busy processor checks its timers at every switch.
+// A Go timer wakes its goroutine from the runtime's scheduler: on a busy
+// processor, which checks its timers at every switch, within microseconds,
+// and the woken goroutine runs next; on an idle one, whose network poller
+// waits with a resolution of one millisecond on Linux, up to about 1.1 ms
+// late. For a load generator that lateness is schedule lag that the engine
+// did not cause.
 //
-// Until therefore waits on the timer until a margin before the instant and
-// finishes the wait the way that has lately been the less late: each wait
-// measures how late it ended, a moving average is kept for each way, and
-// one wait in exploreEvery goes the other way so that both stay current.
-// It never returns before the instant.
+// A sleep in the kernel (nanosleep) ends within tens of microseconds of the
+// instant, but the goroutine holds its processor through the system call
+// until the runtime's monitor takes it back (20 µs to 10 ms later): on a
+// client pinned to one core that stalls every other goroutine, the request
+// the dispatcher has just started and the stream readers alike, and the
+// sleeper itself, back from the call without a processor, waits in the
+// global run queue. Until therefore never sleeps in the kernel.
+//
+// Until waits on the timer until a margin before the instant and finishes
+// on an alarm: on Linux a timerfd armed for the instant, read through the
+// runtime's network poller with a read deadline at the same instant. The
+// goroutine is parked, holding no processor; an idle processor's poller
+// wakes when the timerfd fires, with the kernel timer's precision, and a
+// busy processor fires the deadline as it fires any timer. Elsewhere, and
+// when no alarm can be had, the timer finishes the wait. It never returns
+// before the instant.
 package sleep
 
 import (
 	"context"
-	"sync/atomic"
 	"time"
 )
 
-// margin is how long before the instant the timer hands over to the fine
-// wait: more than the timer's lateness, so that the timer never overshoots.
+// margin is how long before the instant the timer hands over to the
+// alarm: more than the timer's lateness, so that the timer never
+// overshoots.
 const margin = 2 * time.Millisecond
 
-// exploreEvery: one wait in this many finishes the other way than the
-// less late one, to measure it again. It is rare enough that the waits it
-// makes late stay under a percent.
-const exploreEvery = 256
+// alarmSlots bounds the alarms kept (one file descriptor each): a run's
+// dispatcher needs one, and a closed loop's users or a conversation's later
+// turns one each while they finish a wait; the others finish on their
+// timer.
+const alarmSlots = 8
 
-// fineSlots bounds how many goroutines sleep in the kernel at once (each
-// holds an operating-system thread for at most margin); the others finish
-// on their timer.
-var fineSlots = make(chan struct{}, 8)
-
-// finish names the two ways to end a wait.
-const (
-	finishTimer = iota
-	finishKernel
-)
-
-// lateness holds, per way of finishing, a moving average of how late its
-// waits ended (ns, an exponential average with weight 1/8). Both start at
-// zero, and the kernel is tried first.
-var (
-	lateness [2]atomic.Int64
-	waits    atomic.Uint64
-)
+// alarms holds the alarms not in use.
+var alarms = make(chan *alarm, alarmSlots)
 
 // Until waits until at or until ctx is done, and reports whether ctx is
 // still live. timer is the caller's, reused between calls; Until resets it,
@@ -64,44 +56,40 @@ func Until(ctx context.Context, timer *time.Timer, at time.Time) bool {
 	if wait > margin && !onTimer(ctx, timer, wait-margin) {
 		return false
 	}
-	way := chooseFinish()
-	if way == finishKernel {
-		select {
-		case fineSlots <- struct{}{}:
-			fine(at)
-			<-fineSlots
-			observe(finishKernel, time.Since(at))
+	if a := takeAlarm(); a != nil {
+		err := a.wait(at)
+		putAlarm(a)
+		if err == nil {
 			return ctx.Err() == nil
-		default:
 		}
 	}
 	if wait := time.Until(at); wait > 0 {
 		if !onTimer(ctx, timer, wait) {
 			return false
 		}
-		observe(finishTimer, time.Since(at))
 	}
 	return ctx.Err() == nil
 }
 
-// chooseFinish picks the way to end this wait: the less late lately,
-// except once in exploreEvery waits.
-func chooseFinish() int {
-	best := finishKernel
-	if lateness[finishTimer].Load() < lateness[finishKernel].Load() {
-		best = finishTimer
+// takeAlarm takes a free alarm, or makes one while fewer than alarmSlots
+// exist; nil when none can be had.
+func takeAlarm() *alarm {
+	select {
+	case a := <-alarms:
+		return a
+	default:
 	}
-	if waits.Add(1)%exploreEvery == 0 {
-		return 1 - best
-	}
-	return best
+	return newAlarm()
 }
 
-// observe adds a wait that ended late after the instant to way's average.
-func observe(way int, late time.Duration) {
-	avg := &lateness[way]
-	old := avg.Load()
-	avg.Store(old + (int64(late)-old)/8)
+// putAlarm gives a back for the next wait (or closes it when the free
+// alarms are full).
+func putAlarm(a *alarm) {
+	select {
+	case alarms <- a:
+	default:
+		a.close()
+	}
 }
 
 // onTimer waits wait on timer, or until ctx is done; it reports whether
