@@ -3,7 +3,6 @@ package matchers
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/servebench/servebench/servebench/report"
@@ -11,109 +10,52 @@ import (
 
 // MinRequestsPerValue is how many requests each value of a breakdown
 // dimension must have been offered for Jain's index over their attainment
-// to be judged (HaveJainIndexAtLeast). With fewer, one request moves a
-// value's attainment by more than a tenth: over two values of one request
-// each, a single failure takes the index from 1 to 1/2.
-const MinRequestsPerValue = 10
+// to be judged (HaveJainIndexAtLeast; report.MinRequestsPerValue). With
+// fewer, one request moves a value's attainment by more than a tenth: over
+// two values of one request each, a single failure takes the index from 1
+// to 1/2.
+const MinRequestsPerValue = report.MinRequestsPerValue
 
 // Unjudged reports a report without sessions to judge: a workload without
-// conversations, or offered sessions all truncated by the run's deadline.
+// conversations, or offered sessions all truncated by the run's deadline
+// (report.Report.SessionAttainmentValue).
 func (m sessionAttainmentMatcher) Unjudged(actual any) (string, bool) {
-	return sessionsUnjudged("HaveSessionAttainmentAtLeast", actual, m.target)
+	return unjudgedBy("HaveSessionAttainmentAtLeast", actual, fractionError("", "", m.target) == nil, (*report.Report).SessionAttainmentValue)
 }
 
 // Unjudged reports a report without sessions to judge, as
 // HaveSessionAttainmentAtLeast's.
 func (m sessionWilsonMatcher) Unjudged(actual any) (string, bool) {
-	return sessionsUnjudged("HaveSessionWilsonLowerBoundAbove", actual, m.bound)
-}
-
-// sessionsUnjudged is the reason a session objective (its bound valid) has
-// no sessions to judge.
-func sessionsUnjudged(who string, actual any, bound float64) (string, bool) {
-	if fractionError(who, "a bound", bound) != nil {
-		return "", false
-	}
-	r, err := reportFrom(who, actual)
-	if err != nil {
-		return "", false
-	}
-	switch s := r.Sessions; {
-	case s == nil:
-		return "the session attainment was not measured: the report has no sessions (the workload has no conversations)", true
-	case s.Judged() <= 0 && s.Offered == 0:
-		return "the session attainment was not measured: no session was offered", true
-	case s.Judged() <= 0:
-		return fmt.Sprintf("the session attainment was not measured: all %d offered sessions were truncated by the run's deadline", s.Offered), true
-	}
-	return "", false
+	return unjudgedBy("HaveSessionWilsonLowerBoundAbove", actual, fractionError("", "", m.bound) == nil, (*report.Report).SessionWilsonLowerValue)
 }
 
 // Unjudged reports a report without the engine's speculative-decoding
 // counters, or one whose engine made no draft (no draft token, for the
-// acceptance rate) over the measurement.
+// acceptance rate) over the measurement (report.Report.SpeculativeValue).
 func (m acceptanceMatcher) Unjudged(actual any) (string, bool) {
-	who, figure := m.names()
-	if (m.length && m.target < 1) || (!m.length && fractionError(who, "a bound", m.target) != nil) {
-		return "", false
-	}
-	r, err := reportFrom(who, actual)
-	if err != nil {
-		return "", false
-	}
-	sd := r.SpeculativeDecoding
-	switch {
-	case sd == nil && r.EngineMetrics == nil:
-		return fmt.Sprintf("the %s was not measured: the run scraped no engine metrics (give it the engine's metrics URL)", figure), true
-	case sd == nil:
-		return fmt.Sprintf("the %s was not measured: the engine at %s exposes no speculative-decoding counter (vllm:spec_decode_num_drafts_total)",
-			figure, r.EngineMetrics.URL), true
-	case m.length && sd.MeanAcceptanceLength == nil, !m.length && sd.AcceptanceRate == nil:
-		return fmt.Sprintf("the %s was not measured: the engine made %d drafts of %d tokens over the measurement", figure, sd.Drafts, sd.DraftTokens), true
-	}
-	return "", false
+	who, _ := m.names()
+	valid := (m.length && m.target >= 1) || (!m.length && fractionError(who, "", m.target) == nil)
+	return unjudgedBy(who, actual, valid, func(r *report.Report) (float64, string, bool) { return r.SpeculativeValue(m.length) })
 }
 
 // Unjudged reports a dimension no request carried, fewer than two values
 // of it, a value offered fewer than MinRequestsPerValue requests, or
-// values none of which attained anything.
+// values none of which attained anything (report.Report.JainValue).
 func (m jainMatcher) Unjudged(actual any) (string, bool) {
-	const who = "HaveJainIndexAtLeast"
-	if fractionError(who, "a bound", m.bound) != nil {
-		return "", false
-	}
+	return unjudgedBy("HaveJainIndexAtLeast", actual, fractionError("", "", m.bound) == nil,
+		func(r *report.Report) (float64, string, bool) { return r.JainValue(m.dimension) })
+}
+
+// unjudgedBy asks value why actual's report has no figure to judge; a
+// matcher whose own bound is not valid (valid false) or whose actual is
+// no report is left to Match's error.
+func unjudgedBy(who string, actual any, valid bool, value func(*report.Report) (float64, string, bool)) (string, bool) {
 	r, err := reportFrom(who, actual)
-	if err != nil {
+	if err != nil || !valid {
 		return "", false
 	}
-	dim := r.Breakdown[m.dimension]
-	if dim == nil {
-		return fmt.Sprintf("Jain's index over %s was not measured: no request carried a %s", m.dimension, m.dimension), true
-	}
-	values := make([]string, 0, len(dim.Values))
-	for v := range dim.Values {
-		if v != report.BreakdownNone {
-			values = append(values, v)
-		}
-	}
-	slices.Sort(values)
-	if len(values) < 2 {
-		return fmt.Sprintf("Jain's index over %s needs two values or more, and the requests carried %d (%s)", m.dimension, len(values), strings.Join(values, ", ")), true
-	}
-	var few []string
-	for _, v := range values {
-		if n := dim.Values[v].Offered; n < MinRequestsPerValue {
-			few = append(few, fmt.Sprintf("%s %d", v, n))
-		}
-	}
-	if len(few) > 0 {
-		return fmt.Sprintf("Jain's index over %s needs at least %d offered requests for each value, and %d %s had fewer (%s)",
-			m.dimension, MinRequestsPerValue, len(few), plural(len(few), "value", "values"), strings.Join(few, ", ")), true
-	}
-	if dim.Jain == nil {
-		return fmt.Sprintf("Jain's index over %s is undefined: no value attained anything (%s)", m.dimension, attainments(dim)), true
-	}
-	return "", false
+	_, why, ok := value(r)
+	return why, !ok
 }
 
 // Unjudged reports a drift analysis with too few intervals to judge.

@@ -106,7 +106,7 @@ var _ = Describe("Unjudgeable session, speculative-decoding and fairness objecti
 		r.Breakdown["tenant"] = tenants(map[string][2]int{"a": {20, 0}, "b": {20, 0}})
 		reason, is = unjudged(matchers.HaveJainIndexAtLeast("tenant", 0.9), r)
 		Expect(is).To(BeTrue())
-		Expect(reason).To(Equal("Jain's index over tenant is undefined: no value attained anything (a 0.000 (0 of 20), b 0.000 (0 of 20))"))
+		Expect(reason).To(Equal("Jain's index over tenant is undefined: no value attained anything (a 0 of 20, b 0 of 20)"))
 
 		// a 20 of 20 (1.0) and b 10 of 20 (0.5): J = 1.5² / (2 × 1.25) = 0.9,
 		// judged.

@@ -19,6 +19,7 @@ import (
 
 	"github.com/servebench/servebench/containers"
 	"github.com/servebench/servebench/servebench/compare"
+	servebenchreport "github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/suites"
 	"github.com/servebench/servebench/sweepreport"
 )
@@ -151,6 +152,21 @@ var _ = Describe("a contract suite run in a subprocess", Ordered, func() {
 		entry := runEntry(report)
 		Expect(entry.Report.Offered).To(Equal(40))
 		Expect(entry.Report.Qualified).To(Equal(40))
+
+		By("adding the objectives' verdicts to the load point's report.json")
+		written, err := servebenchreport.ReadFile(filepath.Join(entry.Dir, "report.json"))
+		Expect(err).NotTo(HaveOccurred())
+		var verdicts []string
+		for _, o := range written.Objectives {
+			verdicts = append(verdicts, o.Name+": "+string(o.Verdict))
+		}
+		Expect(verdicts).To(Equal([]string{"no lost requests: pass", "valid load: pass", "attainment >= 0.950: pass",
+			"p80 TTFT <= 5000 ms: pass", "p99 TTFT <= 5000 ms: unjudged", "error rate <= 0.010: pass"}))
+		// 40 of 40 qualified: attainment 1 against 0.95.
+		Expect(*written.Objectives[2].Measured).To(Equal(1.0))
+		Expect(*written.Objectives[2].Bound).To(Equal(0.95))
+		Expect(written.Objectives[4].Measured).To(BeNil())
+		Expect(written.Objectives[4].Reason).To(HavePrefix("p99 TTFT needs at least 500 observations for 5 to lie beyond it, and its population has 40 ("))
 	}, SpecTimeout(5*time.Minute))
 
 	It("runs a sweep point by point and judges its capacity", func(ctx SpecContext) {

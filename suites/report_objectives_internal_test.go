@@ -39,7 +39,7 @@ objectives:
 
 // checkUnjudgedContract checks unjudgedContract with extra appended and
 // returns its verdicts and its load point's report as written.
-func checkUnjudgedContract(t *testing.T, extra string) ([]Verdict, *report.Report) {
+func checkUnjudgedContract(t *testing.T, extra string) (*Contract, []Verdict, *report.Report) {
 	t.Helper()
 	dir := t.TempDir()
 	t.Setenv(EnvArtifacts, filepath.Join(dir, "runs"))
@@ -59,7 +59,7 @@ func checkUnjudgedContract(t *testing.T, extra string) ([]Verdict, *report.Repor
 	if err != nil {
 		t.Fatal(err)
 	}
-	return vs, rep
+	return c, vs, rep
 }
 
 // Every objective the run has no data for is unjudged, in the contract's
@@ -70,7 +70,7 @@ func checkUnjudgedContract(t *testing.T, extra string) ([]Verdict, *report.Repor
 // counters. Attainment (20 of 20 = 1 against 0.5) and the p50 of 20 E2Es
 // (10 beyond it) are judged, with their values and bounds.
 func TestObjectivesWithoutTheirDataAreUnjudgedInTheReport(t *testing.T) {
-	vs, rep := checkUnjudgedContract(t, "")
+	c, vs, rep := checkUnjudgedContract(t, "")
 	if rep.Offered != 20 || rep.Qualified != 20 || rep.EngineMetrics == nil {
 		t.Fatalf("report: offered %d, qualified %d, engine metrics %+v", rep.Offered, rep.Qualified, rep.EngineMetrics)
 	}
@@ -113,12 +113,22 @@ func TestObjectivesWithoutTheirDataAreUnjudgedInTheReport(t *testing.T) {
 			t.Errorf("verdict %d: %+v, want %s", i, vs[i], wantOutcome)
 		}
 	}
+	// The step summary's rows say the same.
+	summary := ContractStepSummary(c, vs)
+	for _, row := range []string{
+		"/unjudged.yaml:18, constant 20 requests at 20 req/s | no value: the session attainment was not measured: the report has no sessions (the workload has no conversations) | >= 0.900 | unjudged |\n",
+		"/unjudged.yaml:19, constant 20 requests at 20 req/s | no value: Jain's index over tenant was not measured: no request carried a tenant | >= 0.900 | unjudged |\n",
+	} {
+		if !strings.Contains(summary, row) {
+			t.Errorf("step summary has no %q:\n%s", row, summary)
+		}
+	}
 }
 
 // Under unjudged: fail each objective without its data fails (exit 3),
 // in the verdicts and in report.json, saying it was unjudged.
 func TestUnjudgedFailMakesThemFailuresInTheReport(t *testing.T) {
-	vs, rep := checkUnjudgedContract(t, "unjudged: fail\n")
+	_, vs, rep := checkUnjudgedContract(t, "unjudged: fail\n")
 	if len(rep.Objectives) != 8 || len(vs) != 8 {
 		t.Fatalf("report.json objectives %+v", rep.Objectives)
 	}

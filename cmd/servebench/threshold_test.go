@@ -213,7 +213,7 @@ func TestMalformedThresholdExitsOneBeforeAnyLoad(t *testing.T) {
 	url, sent := countingServer(t)
 	for _, tc := range []struct{ command, expr, want string }{
 		{"run", "ttft_p99<=fast", `servebench run: --threshold "ttft_p99<=fast": the bound "fast" is not a duration (e.g. 500ms)`},
-		{"run", "p(99)<500", `servebench run: --threshold "p(99)<500": unknown statistic "p(99)" (want attainment, wilson_lower, error_rate, qualified_rate, or METRIC_pP with METRIC one of ttft, ttft_from_scheduled, tpot, itl, chunk_gap, max_gap, e2e, last_token, schedule_lag, client_queue and P a percentile, e.g. ttft_p99)`},
+		{"run", "p(99)<500", `servebench run: --threshold "p(99)<500": unknown statistic "p(99)" (want attainment, wilson_lower, error_rate, qualified_rate, session_attainment, session_wilson_lower, acceptance_rate, mean_acceptance_length, jain_DIMENSION, or METRIC_pP with METRIC one of ttft, ttft_from_scheduled, tpot, itl, chunk_gap, max_gap, e2e, last_token, schedule_lag, client_queue and P a percentile, e.g. ttft_p99)`},
 		{"run", "attainment=>0.9", `servebench run: --threshold "attainment=>0.9": unknown comparison "=>" (want <, <=, > or >=)`},
 		{"sweep", "attainment>=95%", `servebench sweep: --threshold "attainment>=95%": the bound "95%" is not a number (e.g. 0.95)`},
 	} {
@@ -400,5 +400,52 @@ func TestRunReportHoldsTheThresholdsVerdicts(t *testing.T) {
 		rep.Objectives[0].Reason != "unjudged: p99 needs at least 500 observations for 5 to lie beyond it, and its population has 8 ("+
 			rep.Percentiles[record.MetricTTFT].Population+") (--unjudged fail makes a threshold without its data a failure)" {
 		t.Fatalf("--unjudged fail: objectives %+v", rep.Objectives)
+	}
+}
+
+// Thresholds on sessions, speculative decoding and fairness against an
+// engine and workload that have none of them are unjudged, with what is
+// missing, and fail the gate only under --unjudged fail. With the
+// engine's metrics URL and a draft model of 3 tokens, each accepted, both
+// figures are judged: each of the 8 four-token requests makes one draft
+// after its first token, and its verification step yields the 3 tokens
+// left, 2 accepted and the target model's own, so 16 of 24 draft tokens
+// are accepted (0.667) and the mean acceptance length is 1 + 16/8 = 3.
+func TestRunThresholdsWithoutSessionsSpeculationOrTenantsAreUnjudged(t *testing.T) {
+	url := startSim(t, nil)
+	args := []string{"--threshold", "session_attainment>=0.9", "--threshold", "acceptance_rate>=0.5", "--threshold", "jain_tenant>=0.9"}
+	out := filepath.Join(t.TempDir(), "run")
+	code, _, stderr := runCLI(append(thresholdRunArgs(t, url, out), args...)...)
+	if code != 0 {
+		t.Fatalf("exit %d (want 0), stderr:\n%s", code, stderr)
+	}
+	for _, want := range []string{
+		"UNJUDGED session_attainment>=0.9: no value (the session attainment was not measured: the report has no sessions (the workload has no conversations))\n",
+		"UNJUDGED acceptance_rate>=0.5: no value (the acceptance rate was not measured: the run scraped no engine metrics (give it the engine's metrics URL))\n",
+		"UNJUDGED jain_tenant>=0.9: no value (Jain's index over tenant was not measured: no request carried a tenant)\n",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	rep, err := report.ReadFile(filepath.Join(out, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Objectives) != 3 || rep.Objectives[2].Verdict != report.ObjectiveUnjudged || rep.Objectives[2].Unit != "index" {
+		t.Fatalf("report.json objectives %+v", rep.Objectives)
+	}
+	out = filepath.Join(t.TempDir(), "run")
+	if code, _, stderr = runCLI(append(append(thresholdRunArgs(t, url, out), args...), "--unjudged", "fail")...); code != 3 {
+		t.Fatalf("--unjudged fail: exit %d (want 3), stderr:\n%s", code, stderr)
+	}
+
+	spec := startSim(t, func(c *simengine.Config) { c.SpecTokens, c.SpecAcceptance = 3, 1 })
+	out = filepath.Join(t.TempDir(), "run")
+	code, _, stderr = runCLI(append(thresholdRunArgs(t, spec, out), "--metrics-url", spec+"/metrics",
+		"--threshold", "acceptance_rate>=0.6", "--threshold", "mean_acceptance_length>=3")...)
+	if code != 0 || !strings.Contains(stderr, "PASS acceptance_rate>=0.6: measured 0.667 (16 accepted of 24 draft tokens)\n") ||
+		!strings.Contains(stderr, "PASS mean_acceptance_length>=3: measured 3 (1 + 16 accepted tokens / 8 drafts)\n") {
+		t.Fatalf("exit %d (want 0), stderr:\n%s", code, stderr)
 	}
 }

@@ -87,7 +87,8 @@ func (t Threshold) Judge(r *report.Report) Verdict {
 		value = measured
 		v.Detail = fmt.Sprintf("%s over %s, n = %d", level, population, n)
 	} else {
-		measured, detail, ok := ratios[t.Statistic].measure(r)
+		rt, _ := ratioNamed(t.Statistic)
+		measured, detail, ok := rt.measure(r)
 		v.Detail = detail
 		if !ok {
 			return v
@@ -104,14 +105,11 @@ func (t Threshold) Judge(r *report.Report) Verdict {
 
 // unit is the unit of the threshold's statistic.
 func (t Threshold) unit() string {
-	switch {
-	case t.Latency():
+	if t.Latency() {
 		return "ms"
-	case ratios[t.Statistic].fraction:
-		return "fraction"
-	default:
-		return "req/s"
 	}
+	rt, _ := ratioNamed(t.Statistic)
+	return rt.unit
 }
 
 // JudgeAll judges every threshold on r, in order.

@@ -2,12 +2,14 @@ package threshold_test
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
+	"github.com/servebench/servebench/servebench/stats"
 	"github.com/servebench/servebench/servebench/threshold"
 )
 
@@ -206,5 +208,80 @@ func TestObjectives(t *testing.T) {
 	if strict.Verdict != report.ObjectiveFail || strict.Measured != nil ||
 		strict.Reason != "unjudged: p99 needs at least 500 observations for 5 to lie beyond it, and its population has 190 (successful requests) (--unjudged fail makes a threshold without its data a failure)" {
 		t.Fatalf("under --unjudged fail: %+v", strict)
+	}
+}
+
+// The session, speculative-decoding and fairness statistics: judged on a
+// report that measured them, unjudged, with what is missing, on one that
+// did not.
+func TestSessionSpeculativeAndFairnessThresholds(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	r := handReport()
+	judge := func(expr string, r *report.Report) threshold.Verdict {
+		th, err := threshold.Parse(expr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return th.Judge(r)
+	}
+	for expr, line := range map[string]string{
+		"session_attainment>=0.9":   "UNJUDGED session_attainment>=0.9: no value (the session attainment was not measured: the report has no sessions (the workload has no conversations))",
+		"session_wilson_lower>=0.9": "UNJUDGED session_wilson_lower>=0.9: no value (the session attainment was not measured: the report has no sessions (the workload has no conversations))",
+		"acceptance_rate>=0.5":      "UNJUDGED acceptance_rate>=0.5: no value (the acceptance rate was not measured: the run scraped no engine metrics (give it the engine's metrics URL))",
+		"mean_acceptance_length>=2": "UNJUDGED mean_acceptance_length>=2: no value (the mean acceptance length was not measured: the run scraped no engine metrics (give it the engine's metrics URL))",
+		"jain_tenant>=0.9":          "UNJUDGED jain_tenant>=0.9: no value (Jain's index over tenant was not measured: no request carried a tenant)",
+	} {
+		if v := judge(expr, r); v.Line() != line || v.Measured != nil {
+			t.Errorf("%s:\n got %s\nwant %s", expr, v.Line(), line)
+		}
+	}
+	// 50 sessions offered, 10 truncated, 36 of the 40 others qualified:
+	// 0.9, whose one-sided 95% Wilson lower bound is 0.7950 (z = 1.6449:
+	// (0.9 + z²/80 − z·√(0.9·0.1/40 + z²/6400)) / (1 + z²/40)). 9 drafts of 27 tokens, 18 accepted: rate 18/27 = 0.667, length
+	// 1 + 18/9 = 3. Tenants a (100 of 100) and b (82 of 100): J = (1 +
+	// 0.82)² / (2 × (1 + 0.82²)) = 3.3124 / 3.3448 = 0.99031.
+	r.Sessions = &report.Sessions{Offered: 50, Truncated: 10, Qualified: 36, Attainment: f(0.9), WilsonLower: f(0.7950094153296187)}
+	r.EngineMetrics = &report.EngineMetrics{URL: "http://127.0.0.1:1/metrics"}
+	r.SpeculativeDecoding = &report.SpeculativeDecoding{Drafts: 9, DraftTokens: 27, AcceptedTokens: 18, AcceptanceRate: f(18.0 / 27), MeanAcceptanceLength: f(3)}
+	a, b := 1.0, 0.82
+	j, _ := report.JainIndex([]float64{a, b})
+	r.Breakdown = map[string]*report.BreakdownDimension{"tenant": {Jain: &j, Values: map[string]report.BreakdownValue{
+		"a": {Offered: 100, Qualified: 100, Attainment: &a}, "b": {Offered: 100, Qualified: 82, Attainment: &b}}}}
+	for _, c := range []struct {
+		expr     string
+		outcome  threshold.Outcome
+		measured float64
+		unit     string
+		detail   string
+	}{
+		{"session_attainment>=0.9", threshold.Pass, 0.9, "fraction", "36 of 40 sessions qualified, 10 truncated"},
+		{"session_wilson_lower>=0.8", threshold.Fail, 0.7950094153296187, "fraction", "95% confidence, 36 of 40 sessions qualified, 10 truncated"},
+		{"acceptance_rate>=0.7", threshold.Fail, 18.0 / 27, "fraction", "18 accepted of 27 draft tokens"},
+		{"mean_acceptance_length>=3", threshold.Pass, 3, "tokens", "1 + 18 accepted tokens / 9 drafts"},
+		{"jain_tenant>=0.99", threshold.Pass, 3.3124 / 3.3448, "index", "over the attainment of 2 values of tenant"},
+	} {
+		v := judge(c.expr, r)
+		if v.Outcome != c.outcome || v.Measured == nil || math.Abs(*v.Measured-c.measured) > 1e-12 || v.Unit != c.unit || v.Detail != c.detail {
+			t.Errorf("%s: %+v (measured %v), want %s %v %s %q", c.expr, v, v.Measured, c.outcome, c.measured, c.unit, c.detail)
+		}
+	}
+	// A single tenant, and one with fewer than 10 requests: unjudged.
+	r.Breakdown["tenant"] = &report.BreakdownDimension{Values: map[string]report.BreakdownValue{"a": {Offered: 100, Qualified: 100, Attainment: &a}}}
+	if v := judge("jain_tenant>=0.9", r); v.Detail != "Jain's index over tenant needs two values or more, and the requests carried 1 (a)" {
+		t.Errorf("one tenant: %+v", v)
+	}
+	r.Breakdown["tenant"].Values["b"] = report.BreakdownValue{Offered: 9, Qualified: 9, Attainment: &a}
+	if v := judge("jain_tenant>=0.9", r); v.Outcome != threshold.Unjudged ||
+		v.Detail != "Jain's index over tenant needs at least 10 offered requests for each value, and 1 value had fewer (b 9)" {
+		t.Errorf("a tenant of 9 requests: %+v", v)
+	}
+}
+
+// The session Wilson bound the test above reads is the one the statistics
+// package computes for 36 of 40 at 95%.
+func TestSessionWilsonBoundByHand(t *testing.T) {
+	lower, ok := stats.WilsonLower(36, 40, 0.95)
+	if !ok || math.Abs(lower-0.7950094153296187) > 1e-9 {
+		t.Fatalf("WilsonLower(36, 40, 0.95) = %v", lower)
 	}
 }

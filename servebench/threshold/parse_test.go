@@ -48,8 +48,8 @@ func TestParseInvalid(t *testing.T) {
 		{"<=500ms", `no statistic before "<=" (e.g. ttft_p99, attainment)`},
 		{"ttft_p99<=", `no bound after "<="`},
 		{"ttft<=500ms", `"ttft" names no percentile: write ttft_p50, ttft_p99, …`},
-		{"p(99)<500", `unknown statistic "p(99)" (want attainment, wilson_lower, error_rate, qualified_rate, or METRIC_pP with METRIC one of ` + metrics + ` and P a percentile, e.g. ttft_p99)`},
-		{"latency_p99<=1s", `unknown statistic "latency_p99" (want attainment, wilson_lower, error_rate, qualified_rate, or METRIC_pP with METRIC one of ` + metrics + ` and P a percentile, e.g. ttft_p99)`},
+		{"p(99)<500", `unknown statistic "p(99)" (want attainment, wilson_lower, error_rate, qualified_rate, session_attainment, session_wilson_lower, acceptance_rate, mean_acceptance_length, jain_DIMENSION, or METRIC_pP with METRIC one of ` + metrics + ` and P a percentile, e.g. ttft_p99)`},
+		{"latency_p99<=1s", `unknown statistic "latency_p99" (want attainment, wilson_lower, error_rate, qualified_rate, session_attainment, session_wilson_lower, acceptance_rate, mean_acceptance_length, jain_DIMENSION, or METRIC_pP with METRIC one of ` + metrics + ` and P a percentile, e.g. ttft_p99)`},
 		{"ttft_p0<=1s", `the percentile "p0" of "ttft_p0" is not a number in (0, 100] (e.g. p99, p99.9)`},
 		{"ttft_p101<=1s", `the percentile "p101" of "ttft_p101" is not a number in (0, 100] (e.g. p99, p99.9)`},
 		{"ttft_pmax<=1s", `the percentile "pmax" of "ttft_pmax" is not a number in (0, 100] (e.g. p99, p99.9)`},
@@ -60,6 +60,11 @@ func TestParseInvalid(t *testing.T) {
 		{"wilson_lower>=NaN", `the bound "NaN" is not a number (e.g. 0.95)`},
 		{"qualified_rate>=fast", `the bound "fast" is not a number of requests per second (e.g. 10)`},
 		{"qualified_rate>=-1", "the bound -1 is negative"},
+		{"session_attainment>=1.2", "the bound 1.2 is not a fraction in [0, 1]"},
+		{"jain_tenant>=2", "the bound 2 is not a fraction in [0, 1]"},
+		{"mean_acceptance_length>=0.5", "the bound 0.5 is below 1: a mean acceptance length counts the target model's own token"},
+		{"mean_acceptance_length>=many", `the bound "many" is not a number of tokens (e.g. 2.5)`},
+		{"jain_region>=0.9", `"jain_region" names no breakdown dimension: want jain_DIMENSION with DIMENSION one of class, backend, adapter, tenant, turn, cached_fraction, modality (e.g. jain_tenant)`},
 	} {
 		_, err := threshold.Parse(c.expr)
 		if err == nil {

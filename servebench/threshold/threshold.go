@@ -8,15 +8,21 @@
 // e2e, …) and a percentile in (0, 100] (ttft_p99, e2e_p99.9; p100 is the
 // maximum), and bounds it by a duration (500ms, 2s, 800us). It is read with
 // report.Report.Percentile, so it answers what a percentile objective
-// answers. A ratio threshold names one of the report's rates (Ratios:
-// attainment, wilson_lower, error_rate, qualified_rate) and bounds it by a
-// plain number.
+// answers, and a percentile with fewer than report.MinObservationsBeyond
+// observations beyond it is unjudged, as a percentile objective is. A ratio
+// threshold names one of the report's rates (RatioNames: attainment,
+// wilson_lower, error_rate, qualified_rate, session_attainment,
+// session_wilson_lower, acceptance_rate, mean_acceptance_length,
+// jain_DIMENSION) and bounds it by a plain number; one the run did not
+// measure (no sessions, no speculative-decoding counters, a single tenant)
+// is unjudged, with what is missing.
 package threshold
 
 import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -100,7 +106,11 @@ func Parse(expr string) (Threshold, error) {
 	case bound == "":
 		return t, fmt.Errorf("no bound after %q", t.Op)
 	}
-	if r, ok := ratios[t.Statistic]; ok {
+	if dimension, jainOf := strings.CutPrefix(t.Statistic, jainPrefix); jainOf && !slices.Contains(report.BreakdownDimensions(), dimension) {
+		return t, fmt.Errorf("%q names no breakdown dimension: want %sDIMENSION with DIMENSION one of %s (e.g. jain_tenant)",
+			t.Statistic, jainPrefix, strings.Join(report.BreakdownDimensions(), ", "))
+	}
+	if r, ok := ratioNamed(t.Statistic); ok {
 		v, err := r.bound(bound)
 		t.Bound = v
 		return t, err
