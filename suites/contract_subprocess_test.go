@@ -274,5 +274,22 @@ var _ = Describe("a contract suite run in a subprocess", Ordered, func() {
 		rounds, err := filepath.Glob(filepath.Join(dir, "artifacts", "simengine-against-baseline", "*-5rps-ab", "*", "round-*", "report.json"))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rounds).To(HaveLen(6), "three rounds on each side, every run kept")
+		By("adding each candidate round's own objective verdicts to its report.json, and none to the baseline's")
+		for _, path := range rounds {
+			written, err := servebenchreport.ReadFile(path)
+			Expect(err).NotTo(HaveOccurred())
+			if filepath.Base(filepath.Dir(filepath.Dir(path))) == "baseline" {
+				Expect(written.Objectives).To(BeNil(), path)
+				continue
+			}
+			var names []string
+			for _, o := range written.Objectives {
+				names = append(names, o.Name)
+			}
+			Expect(names).To(Equal([]string{"no lost requests", "valid load", "attainment >= 0.900"}), path)
+			// The attainment judged is the round's own: qualified of 10.
+			Expect(*written.Objectives[2].Measured).To(Equal(float64(written.Qualified)/10), path)
+			Expect(*written.Objectives[2].Bound).To(Equal(0.9), path)
+		}
 	}, SpecTimeout(5*time.Minute))
 })
