@@ -20,7 +20,8 @@ func DecodeFast(line []byte, o *Outcome) bool {
 		return false
 	}
 	var seen uint64
-	next := 0 // the runner writes the keys in this order
+	blk := new(outcomeScalars) // one allocation for the line's optional numbers
+	next := 0                  // the runner writes the keys in this order
 	for first := true; ; first = false {
 		if first && s.Byte('}') {
 			break
@@ -40,7 +41,7 @@ func DecodeFast(line []byte, o *Outcome) bool {
 			return false
 		}
 		seen |= 1 << f
-		if !outcomeField(s, f, o, &content, &tokens) {
+		if !outcomeField(s, f, o, blk, &content, &tokens) {
 			return false
 		}
 		if s.Byte(',') {
@@ -145,7 +146,7 @@ const outcomeFastRequired = 1<<ofID | 1<<ofAttempt | 1<<ofClass | 1<<ofStatus | 
 // up, the table would be scattered over several functions, and every field
 // of every line of a large outcomes file would pay an extra call on the
 // streamed scorer's hot path.
-func outcomeField(s *jsonscan.Scanner, f int, o *Outcome, content *[]float64, tokens *[]int) bool {
+func outcomeField(s *jsonscan.Scanner, f int, o *Outcome, blk *outcomeScalars, content *[]float64, tokens *[]int) bool {
 	var ok bool
 	switch f {
 	case ofID:
@@ -173,25 +174,25 @@ func outcomeField(s *jsonscan.Scanner, f int, o *Outcome, content *[]float64, to
 	case ofTerminal:
 		o.TerminalMS, ok = s.Float()
 	case ofSlot:
-		o.SlotMS, ok = s.OptFloat()
+		o.SlotMS, ok = optFloatInto(s, &blk.slot)
 	case ofSent:
-		o.SentMS, ok = s.OptFloat()
+		o.SentMS, ok = optFloatInto(s, &blk.sent)
 	case ofFirstContent:
-		o.FirstContentMS, ok = s.OptFloat()
+		o.FirstContentMS, ok = optFloatInto(s, &blk.firstContent)
 	case ofLastContent:
-		o.LastContentMS, ok = s.OptFloat()
+		o.LastContentMS, ok = optFloatInto(s, &blk.lastContent)
 	case ofFirstReasoning:
-		o.FirstReasoningMS, ok = s.OptFloat()
+		o.FirstReasoningMS, ok = optFloatInto(s, &blk.firstReasoning)
 	case ofOutputTokens:
-		o.OutputTokens, ok = s.OptInt()
+		o.OutputTokens, ok = optIntInto(s, &blk.outputTokens)
 	case ofPromptTokens:
-		o.PromptTokens, ok = s.OptInt()
+		o.PromptTokens, ok = optIntInto(s, &blk.promptTokens)
 	case ofCachedTokens:
-		o.CachedTokens, ok = s.OptInt()
+		o.CachedTokens, ok = optIntInto(s, &blk.cachedTokens)
 	case ofReasoningTokens:
-		o.ReasoningTokens, ok = s.OptInt()
+		o.ReasoningTokens, ok = optIntInto(s, &blk.reasoningTokens)
 	case ofItems:
-		o.Items, ok = s.OptInt()
+		o.Items, ok = optIntInto(s, &blk.items)
 	case ofImages:
 		o.Images, ok = s.Int()
 	case ofImageBytes:
@@ -199,22 +200,21 @@ func outcomeField(s *jsonscan.Scanner, f int, o *Outcome, content *[]float64, to
 	case ofImagePixels:
 		o.ImagePixels, ok = s.Int()
 	case ofImageTokens:
-		o.ImageTokens, ok = s.OptInt()
+		o.ImageTokens, ok = optIntInto(s, &blk.imageTokens)
 	case ofAudioInputs:
 		o.AudioInputs, ok = s.Int()
 	case ofAudioTokens:
-		o.AudioTokens, ok = s.OptInt()
+		o.AudioTokens, ok = optIntInto(s, &blk.audioTokens)
 	case ofReusablePromptTokens:
-		o.ReusablePromptTokens, ok = s.OptInt()
+		o.ReusablePromptTokens, ok = optIntInto(s, &blk.reusablePromptTokens)
 	case ofHTTPStatus:
-		o.HTTPStatus, ok = s.OptInt()
+		o.HTTPStatus, ok = optIntInto(s, &blk.httpStatus)
 	case ofTokenSource:
 		if s.Null() {
 			return true
 		}
-		var t string
-		t, ok = s.Text()
-		o.TokenCountSource = new(TokenCountSource(t))
+		blk.tokenSource, ok = tokenSourceText(s)
+		o.TokenCountSource = &blk.tokenSource
 	case ofTimeout:
 		if s.Null() {
 			return true
@@ -276,4 +276,48 @@ func finishReasonText(s *jsonscan.Scanner) (string, bool) {
 		return "stop", ok
 	}
 	return string(b), ok
+}
+
+// outcomeScalars holds one line's optional numbers and token source, so
+// that the pointers DecodeFast sets cost one allocation rather than one
+// each.
+type outcomeScalars struct {
+	slot, sent, firstContent, lastContent, firstReasoning            float64
+	outputTokens, promptTokens, cachedTokens, reasoningTokens, items int
+	imageTokens, audioTokens, reusablePromptTokens, httpStatus       int
+	tokenSource                                                      TokenCountSource
+}
+
+// optFloatInto reads a number or null as Scanner.OptFloat does, keeping
+// the number in *slot.
+func optFloatInto(s *jsonscan.Scanner, slot *float64) (*float64, bool) {
+	if s.Null() {
+		return nil, true
+	}
+	v, ok := s.Float()
+	*slot = v
+	return slot, ok
+}
+
+// optIntInto reads an integer or null as Scanner.OptInt does, keeping the
+// integer in *slot.
+func optIntInto(s *jsonscan.Scanner, slot *int) (*int, bool) {
+	if s.Null() {
+		return nil, true
+	}
+	v, ok := s.Int()
+	*slot = v
+	return slot, ok
+}
+
+// tokenSourceText reads a token count source without a copy of its text
+// when it is one of the known ones.
+func tokenSourceText(s *jsonscan.Scanner) (TokenCountSource, bool) {
+	b, ok := s.Str()
+	for _, src := range []TokenCountSource{TokensFromUsage, TokensFromLogprobs, TokensEstimated} {
+		if string(b) == string(src) {
+			return src, ok
+		}
+	}
+	return TokenCountSource(b), ok
 }

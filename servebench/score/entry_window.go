@@ -36,7 +36,7 @@ type entryWindow struct {
 	st      *schedule.EntryStream
 	pending map[string]*windowEntry
 	ids     *distinctIDs // nil: the IDs are not checked
-	e       schedule.Entry
+	ahead   *entryPrefetch
 	ended   bool
 }
 
@@ -51,11 +51,15 @@ func openWindow(path string, check bool) (*entryWindow, error) {
 	if check {
 		w.ids = newDistinctIDs()
 	}
+	w.ahead = startEntryPrefetch(st, w.ids)
 	return w, nil
 }
 
-// close closes the schedule file.
-func (w *entryWindow) close() { _ = w.st.Close() }
+// close stops the reading ahead and closes the schedule file.
+func (w *entryWindow) close() {
+	w.ahead.stop()
+	_ = w.st.Close()
+}
 
 // pull reads the next entry into the window; false at the end of the
 // schedule.
@@ -63,26 +67,16 @@ func (w *entryWindow) pull() (bool, error) {
 	if w.ended {
 		return false, nil
 	}
-	ok, err := w.st.Next(&w.e)
-	if err != nil || !ok {
+	it := w.ahead.next()
+	if it.end {
 		w.ended = true
-		return false, err
+		return false, it.err
 	}
-	e := &w.e
-	if e.DependsOn != "" {
-		return false, errWindowDeclined // a conversation: the compact path numbers its turns
-	}
-	audited, fits := schedule.AuditedOf(e)
-	if !fits {
-		return false, schedule.ErrStreamDeclined
-	}
-	if _, dup := w.pending[e.ID]; dup || len(w.pending) >= windowLimit {
+	e := it.entry
+	if _, dup := w.pending[e.id]; dup || len(w.pending) >= windowLimit {
 		return false, errWindowDeclined
 	}
-	if w.ids != nil {
-		w.ids.add(e.ID)
-	}
-	w.pending[e.ID] = &windowEntry{index: w.st.Len() - 1, id: e.ID, scheduled: e.ScheduledMS, class: e.Class, adapter: e.Adapter, audited: audited}
+	w.pending[e.id] = e
 	return true, nil
 }
 

@@ -14,7 +14,10 @@ import (
 type outcomeBatch struct {
 	numbers  []int
 	outcomes []record.Outcome
-	err      error
+	// checks[k] is checkOutcomeAlone of outcomes[k], run on the decoding
+	// goroutine.
+	checks []outcomeCheck
+	err    error
 }
 
 // The decoder's batches: lineBatchSize lines each, lineBatches of them
@@ -39,7 +42,7 @@ func startLineDecoder(r io.Reader) *lineDecoder {
 	d := &lineDecoder{batches: make(chan *outcomeBatch, lineBatches), free: make(chan *outcomeBatch, lineBatches),
 		quit: make(chan struct{})}
 	for range lineBatches {
-		d.free <- &outcomeBatch{outcomes: make([]record.Outcome, lineBatchSize)}
+		d.free <- &outcomeBatch{outcomes: make([]record.Outcome, lineBatchSize), checks: make([]outcomeCheck, lineBatchSize)}
 	}
 	go d.decode(r)
 	return d
@@ -76,6 +79,7 @@ func (d *lineDecoder) decode(r io.Reader) {
 				return schedule.ErrStreamDeclined
 			}
 		}
+		b.checks[n] = checkOutcomeAlone(o)
 		b.numbers = append(b.numbers, number)
 		n++
 		if n == lineBatchSize {
@@ -92,7 +96,7 @@ func (d *lineDecoder) decode(r io.Reader) {
 	if b == nil {
 		return
 	}
-	b.outcomes, b.err = b.outcomes[:n], err
+	b.outcomes, b.checks, b.err = b.outcomes[:n], b.checks[:n], err
 	d.send(b)
 }
 
@@ -100,7 +104,7 @@ func (d *lineDecoder) decode(r io.Reader) {
 func (d *lineDecoder) next() (*outcomeBatch, bool) {
 	select {
 	case b := <-d.free:
-		b.numbers, b.outcomes, b.err = b.numbers[:0], b.outcomes[:lineBatchSize], nil
+		b.numbers, b.outcomes, b.checks, b.err = b.numbers[:0], b.outcomes[:lineBatchSize], b.checks[:lineBatchSize], nil
 		return b, true
 	case <-d.quit:
 		return nil, false

@@ -287,19 +287,7 @@ func checkContentForStatus(o *record.Outcome, fail func(field, format string, ar
 // recordFromOutcome checks one outcome record against the clock rules and
 // converts it. fail builds an error for a field.
 func recordFromOutcome(o *record.Outcome, scheduled float64, class string, fail func(field, format string, args ...any) error) (scoreRecord, error) {
-	rec := scoreRecord{id: o.ID, class: o.Class, backend: o.Backend, adapter: o.Adapter, tenant: o.Tenant, objective: o.Objective,
-		status: o.Status, scheduled: scheduled,
-		terminal: o.TerminalMS, hasTerminal: true, content: o.ContentMS, eventTokens: o.EventTokens,
-		outputTokens: visibleOutputTokens(o), slot: o.SlotMS, sent: o.SentMS, errMsg: o.Error,
-		items: o.Items, inputTokens: o.PromptTokens, cachedTokens: o.CachedTokens, reusableTokens: o.ReusablePromptTokens,
-		stopped:   o.Status == record.StatusNotSent && o.Reason == record.ReasonConversationStopped,
-		truncated: o.Status == record.StatusNotSent && o.Reason == record.ReasonSessionTruncated, session: -1}
-	if rec.class == "" {
-		rec.class = class
-	}
-	if m := o.Modality(); m != record.ModalityText {
-		rec.modality = m
-	}
+	rec := baseRecordOf(o, scheduled, class)
 	if err := checkOutcomeClocks(o, scheduled, fail); err != nil {
 		return rec, err
 	}
@@ -313,6 +301,64 @@ func recordFromOutcome(o *record.Outcome, scheduled float64, class string, fail 
 	rec.tokenLevel = tokenLevel
 	rec.quality, rec.qualityEvidence = qualityOf(o.Quality)
 	return rec, nil
+}
+
+// baseRecordOf is a record's fields as recordFromOutcome copies them,
+// before its checks.
+func baseRecordOf(o *record.Outcome, scheduled float64, class string) scoreRecord {
+	rec := scoreRecord{id: o.ID, class: o.Class, backend: o.Backend, adapter: o.Adapter, tenant: o.Tenant, objective: o.Objective,
+		status: o.Status, scheduled: scheduled,
+		terminal: o.TerminalMS, hasTerminal: true, content: o.ContentMS, eventTokens: o.EventTokens,
+		outputTokens: visibleOutputTokens(o), slot: o.SlotMS, sent: o.SentMS, errMsg: o.Error,
+		items: o.Items, inputTokens: o.PromptTokens, cachedTokens: o.CachedTokens, reusableTokens: o.ReusablePromptTokens,
+		stopped:   o.Status == record.StatusNotSent && o.Reason == record.ReasonConversationStopped,
+		truncated: o.Status == record.StatusNotSent && o.Reason == record.ReasonSessionTruncated, session: -1}
+	if rec.class == "" {
+		rec.class = class
+	}
+	if m := o.Modality(); m != record.ModalityText {
+		rec.modality = m
+	}
+	return rec
+}
+
+// outcomeCheck is what checkOutcomeAlone found of one record.
+type outcomeCheck struct {
+	// ok: the record passed every check that needs no schedule entry.
+	ok bool
+	// tokenLevel is checkOutcomeTokens' answer.
+	tokenLevel bool
+}
+
+// checkOutcomeAlone runs the checks of recordFromOutcome that need no
+// schedule entry (all but that of the scheduled time), so that the
+// streamed scorer's decoding goroutine runs them while the scoring one
+// joins and scores earlier lines. It says only whether they passed: the
+// streamed scorer declines any record that fails, and the strict reader
+// then names the field.
+func checkOutcomeAlone(o *record.Outcome) outcomeCheck {
+	fail := func(string, string, ...any) error { return schedule.ErrStreamDeclined }
+	if !o.Status.Valid() || record.CheckTime(o.TerminalMS) != "" || (o.SlotMS != nil && record.CheckTime(*o.SlotMS) != "") {
+		return outcomeCheck{}
+	}
+	if checkSendTime(o, fail) != nil || checkOutcomeContent(o, fail) != nil {
+		return outcomeCheck{}
+	}
+	tokenLevel, err := checkOutcomeTokens(o, fail)
+	return outcomeCheck{ok: err == nil, tokenLevel: tokenLevel}
+}
+
+// recordFromChecked is recordFromOutcome for a record that
+// checkOutcomeAlone passed: only its scheduled time is left to check;
+// false when that fails.
+func recordFromChecked(o *record.Outcome, c outcomeCheck, scheduled float64, class string) (scoreRecord, bool) {
+	rec := baseRecordOf(o, scheduled, class)
+	if !c.ok || record.CheckTime(scheduled) != "" {
+		return rec, false
+	}
+	rec.tokenLevel = c.tokenLevel
+	rec.quality, rec.qualityEvidence = qualityOf(o.Quality)
+	return rec, true
 }
 
 // checkOutcomeClocks checks a record's status and times: a known status,

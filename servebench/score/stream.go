@@ -202,7 +202,7 @@ func scoreOutcomeLines(path string, cs *schedule.Compact, idx *outcomeIndex, set
 	closed := cs.Head.Mode == schedule.ModeClosed
 	for b := range dec.batches {
 		for k := range b.outcomes {
-			if err := scoreOutcomeLine(&b.outcomes[k], b.numbers[k], cs, idx, set, closed, firstSent, emit); err != nil {
+			if err := scoreOutcomeLine(&b.outcomes[k], b.checks[k], b.numbers[k], cs, idx, set, closed, firstSent, emit); err != nil {
 				return err
 			}
 			// scoreOutcomeLine checked that the line's entry is known.
@@ -216,9 +216,9 @@ func scoreOutcomeLines(path string, cs *schedule.Compact, idx *outcomeIndex, set
 	return nil
 }
 
-// scoreOutcomeLine checks one decoded line and scores it when it is its
-// request's final attempt.
-func scoreOutcomeLine(o *record.Outcome, number int, cs *schedule.Compact, idx *outcomeIndex, set scoreSetup, closed bool,
+// scoreOutcomeLine checks one decoded line (c: what the decoder's checks
+// found) and scores it when it is its request's final attempt.
+func scoreOutcomeLine(o *record.Outcome, c outcomeCheck, number int, cs *schedule.Compact, idx *outcomeIndex, set scoreSetup, closed bool,
 	firstSent map[int32]*float64, emit func(*scoreRecord) error) error {
 	if number-1 >= len(idx.entry) {
 		return schedule.ErrStreamDeclined
@@ -231,11 +231,9 @@ func scoreOutcomeLine(o *record.Outcome, number int, cs *schedule.Compact, idx *
 	if closed || cs.Dependent[i] {
 		scheduled = o.ScheduledMS
 	}
-	rec, err := recordFromOutcome(o, scheduled, cs.Class(int(i)), func(string, string, ...any) error {
+	rec, ok := recordFromChecked(o, c, scheduled, cs.Class(int(i)))
+	if !ok {
 		return schedule.ErrStreamDeclined
-	})
-	if err != nil {
-		return err
 	}
 	if rec.adapter == "" {
 		rec.adapter = cs.Adapter(int(i))

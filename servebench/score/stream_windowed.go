@@ -191,7 +191,7 @@ func (p windowedPass) score(audits *auditTally, emit, unrecorded func(*scoreReco
 	rec := new(scoreRecord) // reused: emit keeps none of it
 	for b := range dec.batches {
 		for k := range b.outcomes {
-			if err := p.join(w, &b.outcomes[k], &id, rec, audits, emit); err != nil {
+			if err := p.join(w, &b.outcomes[k], b.checks[k], &id, rec, audits, emit); err != nil {
 				return windowSums{}, p.declined(err)
 			}
 		}
@@ -219,7 +219,7 @@ func (p windowedPass) score(audits *auditTally, emit, unrecorded func(*scoreReco
 
 // join joins one decoded line to its entry, scores it and audits it; id
 // is a buffer for the line's ID, rec one for its record.
-func (p windowedPass) join(w *entryWindow, o *record.Outcome, id *[]byte, rec *scoreRecord, audits *auditTally, emit func(*scoreRecord) error) error {
+func (p windowedPass) join(w *entryWindow, o *record.Outcome, c outcomeCheck, id *[]byte, rec *scoreRecord, audits *auditTally, emit func(*scoreRecord) error) error {
 	if p.checks && o.Attempt != 1 {
 		return errWindowDeclined // a retried request: the compact path finds its final attempt
 	}
@@ -229,7 +229,7 @@ func (p windowedPass) join(w *entryWindow, o *record.Outcome, id *[]byte, rec *s
 		err = errWindowDeclined // an unknown or repeated ID
 	}
 	if err == nil {
-		err = p.scoreLine(o, e, rec, emit)
+		err = p.scoreLine(o, c, e, rec, emit)
 	}
 	if err != nil {
 		return err
@@ -249,18 +249,16 @@ func (p windowedPass) declined(err error) error {
 
 // scoreLine scores one line's record, joined to its entry, when its
 // request lies in the window (a truncated turn outside it marks its
-// session); rec is filled with the record.
-func (p windowedPass) scoreLine(o *record.Outcome, e *windowEntry, rec *scoreRecord, emit func(*scoreRecord) error) error {
+// session); c is what the decoder's checks found, and rec is filled with
+// the record.
+func (p windowedPass) scoreLine(o *record.Outcome, c outcomeCheck, e *windowEntry, rec *scoreRecord, emit func(*scoreRecord) error) error {
 	scheduled := e.scheduled
 	if p.closed {
 		scheduled = o.ScheduledMS
 	}
-	var err error
-	*rec, err = recordFromOutcome(o, scheduled, e.class, func(string, string, ...any) error {
+	var ok bool
+	if *rec, ok = recordFromChecked(o, c, scheduled, e.class); !ok {
 		return schedule.ErrStreamDeclined
-	})
-	if err != nil {
-		return err
 	}
 	if rec.adapter == "" {
 		rec.adapter = e.adapter
