@@ -163,7 +163,7 @@ func (f *runFlags) execute(ctx context.Context, cfg servebench.RunConfig, stdout
 		return 1
 	}
 	fmt.Fprintf(stderr, "run directory: %s\n", res.Dir)
-	thresholdsPassed := f.thresholds.judgeRun(res.Report, res.Dir, stderr)
+	thresholdsPassed := f.thresholds.judgeRun(res.Report, res.Dir, f.requireAttainment, stderr)
 	return f.finishRun(res.Report, verdictExitCode(res.Report, f.requireAttainment, thresholdsPassed, stderr), stderr)
 }
 

@@ -69,25 +69,36 @@ func (f *thresholdFlag) given() bool { return len(f.exprs) > 0 }
 
 // judgeRun judges the thresholds on a run's report, prints one line per
 // threshold on stderr and writes thresholds.json in the run's directory.
-// It reports whether every threshold passed.
-func (f *thresholdFlag) judgeRun(r *report.Report, dir string, stderr io.Writer) bool {
+// It reports whether every threshold passed. The run's report.json lists
+// the verdicts as its objectives, after --require-attainment's when given
+// (requireAttainment not below 0), which the exit code judges apart.
+func (f *thresholdFlag) judgeRun(r *report.Report, dir string, requireAttainment float64, stderr io.Writer) bool {
+	var objectives []report.ObjectiveVerdict
+	if requireAttainment >= 0 {
+		t := threshold.Threshold{Expr: fmt.Sprintf("attainment>=%g", requireAttainment), Statistic: "attainment", Op: threshold.AtLeast, Bound: requireAttainment}
+		o := t.Judge(r).Objective(f.unjudgedFail)
+		o.Source = "--require-attainment"
+		objectives = append(objectives, o)
+	}
 	if !f.given() {
+		writeObjectives(dir, objectives, stderr)
 		return true
 	}
 	vs := threshold.JudgeAll(f.parsed, r)
 	printVerdicts(stderr, "", vs)
-	f.writeObjectives(dir, vs, stderr)
+	writeObjectives(dir, append(objectives, threshold.Objectives(vs, f.unjudgedFail)...), stderr)
 	return f.write(dir, []threshold.Judgment{{Verdicts: vs}}, stderr)
 }
 
 // writeObjectives adds the verdicts to the report.json in the run
-// directory dir as its objectives list; nothing when dir is empty.
-func (f *thresholdFlag) writeObjectives(dir string, vs []threshold.Verdict, stderr io.Writer) {
-	if dir == "" {
+// directory dir as its objectives list; nothing when dir is empty or
+// there are none.
+func writeObjectives(dir string, objectives []report.ObjectiveVerdict, stderr io.Writer) {
+	if dir == "" || len(objectives) == 0 {
 		return
 	}
-	if err := report.WriteObjectives(filepath.Join(dir, record.ReportFile), threshold.Objectives(vs, f.unjudgedFail)); err != nil {
-		fmt.Fprintf(stderr, "servebench: adding the thresholds' verdicts to the report: %v\n", err)
+	if err := report.WriteObjectives(filepath.Join(dir, record.ReportFile), objectives); err != nil {
+		fmt.Fprintf(stderr, "servebench: adding the objectives' verdicts to the report: %v\n", err)
 	}
 }
 
@@ -117,7 +128,7 @@ func (f *thresholdFlag) judgeSweep(sw *capacity.Sweep, dir string, stderr io.Wri
 		}
 		fmt.Fprintf(stderr, "thresholds at the selected point (%s):\n", where)
 		printVerdicts(stderr, "  ", j.Verdicts)
-		f.writeObjectives(p.RunDir, j.Verdicts, stderr)
+		writeObjectives(p.RunDir, threshold.Objectives(j.Verdicts, f.unjudgedFail), stderr)
 		judged = append(judged, j)
 	}
 	return f.write(dir, judged, stderr)

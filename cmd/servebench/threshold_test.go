@@ -449,3 +449,33 @@ func TestRunThresholdsWithoutSessionsSpeculationOrTenantsAreUnjudged(t *testing.
 		t.Fatalf("exit %d (want 0), stderr:\n%s", code, stderr)
 	}
 }
+
+// --require-attainment is a run's objective too: report.json lists it
+// (8 of 8 qualified: 1 against 1); a run judged against nothing lists no
+// objectives.
+func TestRunReportHoldsTheRequiredAttainment(t *testing.T) {
+	url := startSim(t, nil)
+	out := filepath.Join(t.TempDir(), "run")
+	if code, _, stderr := runCLI(append(thresholdRunArgs(t, url, out), "--require-attainment", "1")...); code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
+	}
+	rep, err := report.ReadFile(filepath.Join(out, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Objectives) != 1 {
+		t.Fatalf("objectives %+v", rep.Objectives)
+	}
+	if o := rep.Objectives[0]; o.Name != "attainment>=1" || o.Source != "--require-attainment" || o.Measured == nil || *o.Measured != 1 ||
+		*o.Bound != 1 || o.Verdict != report.ObjectivePass || o.Reason != "8 of 8 offered qualified" {
+		t.Fatalf("objective %+v", o)
+	}
+	out = filepath.Join(t.TempDir(), "run")
+	if code, _, stderr := runCLI(thresholdRunArgs(t, url, out)...); code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "report.json"))
+	if err != nil || strings.Contains(string(b), `"objectives"`) {
+		t.Fatalf("a run judged against nothing: %v, objectives in report.json: %v", err, strings.Contains(string(b), `"objectives"`))
+	}
+}
