@@ -97,12 +97,12 @@ func TestDecodeChunkFastLeavesTheRestToEncodingJSON(t *testing.T) {
 	}
 }
 
-// TestKeptTextSurvivesTheReaderBuffer streams 600 chat and completions
-// chunks, each with its own text, in one burst and then split across
-// writes, so that the event reader's buffer is refilled and shifted many
-// times: the text the fast path reads without a copy must be folded into
-// the kept answer before the bytes under it change, and the finish reason,
-// kept past its event, must be a copy.
+// TestKeptTextSurvivesTheReaderBuffer streams 600 chat, completions and
+// Responses deltas, each with its own text, in one burst and then split
+// across writes, so that the event reader's buffer is refilled and
+// shifted many times: the text the fast paths read without a copy must be
+// folded into the kept answer before the bytes under it change, and the
+// finish reason, kept past its event, must be a copy.
 func TestKeptTextSurvivesTheReaderBuffer(t *testing.T) {
 	const events = 600
 	var want strings.Builder
@@ -110,25 +110,10 @@ func TestKeptTextSurvivesTheReaderBuffer(t *testing.T) {
 		fmt.Fprintf(&want, "<%03d>", i)
 	}
 	for _, split := range []int{0, 7} {
-		for _, chat := range []bool{true, false} {
+		for _, endpoint := range []record.Endpoint{record.EndpointChat, record.EndpointCompletions, record.EndpointResponses} {
 			srv := ssetest.New(t, func(w *ssetest.Writer) {
 				w.StreamHeader()
-				var all strings.Builder
-				for i := range events {
-					text := fmt.Sprintf("<%03d>", i)
-					if chat {
-						all.WriteString("data: " + ssetest.ChatContent(text) + "\n\n")
-					} else {
-						all.WriteString("data: " + ssetest.TextChunk(text, nil, nil) + "\n\n")
-					}
-				}
-				if chat {
-					all.WriteString("data: " + ssetest.ChatFinish("length") + "\n\n")
-				} else {
-					all.WriteString("data: " + ssetest.TextChunk("", nil, "length") + "\n\n")
-				}
-				all.WriteString("data: " + ssetest.UsageChunk(4, events) + "\n\ndata: [DONE]\n\n")
-				b := all.String()
+				b := keptTextStream(endpoint, events)
 				for len(b) > 0 {
 					n := len(b)
 					if split > 0 {
@@ -139,21 +124,58 @@ func TestKeptTextSurvivesTheReaderBuffer(t *testing.T) {
 					b = b[n:]
 				}
 			})
-			c := &Client{BaseURL: srv.URL, Model: "m", Endpoint: record.EndpointCompletions, KeepText: true}
-			row := &record.Request{ID: "r", Prompt: "p", MaxTokens: events}
-			if chat {
-				c.Endpoint = record.EndpointChat
-				row = &record.Request{ID: "r", Messages: []record.Message{{Role: "user", Content: "p"}}, MaxTokens: events}
+			c := &Client{BaseURL: srv.URL, Model: "m", Endpoint: endpoint, KeepText: true}
+			row := &record.Request{ID: "r", Messages: []record.Message{{Role: "user", Content: "p"}}, MaxTokens: events}
+			if endpoint == record.EndpointCompletions {
+				row = &record.Request{ID: "r", Prompt: "p", MaxTokens: events}
+			}
+			wantFinish := "length"
+			if endpoint == record.EndpointResponses {
+				wantFinish = "stop" // what a completed response ends with
 			}
 			out := &record.Outcome{ID: "r", Attempt: 1}
 			c.Do(context.Background(), srv.Epoch, row, "run/r/1", out)
 			if out.Status != record.StatusSuccess || out.Text == nil || *out.Text != want.String() ||
-				len(out.ContentMS) != events || out.FinishReason != "length" {
-				t.Fatalf("chat %v, split %d: %s %q, %d content events, finish %q, text %d bytes (want %d)",
-					chat, split, out.Status, out.Error, len(out.ContentMS), out.FinishReason, len(ptrText(out.Text)), want.Len())
+				len(out.ContentMS) != events || out.FinishReason != wantFinish {
+				t.Fatalf("%s, split %d: %s %q, %d content events, finish %q, text %d bytes (want %d)",
+					endpoint, split, out.Status, out.Error, len(out.ContentMS), out.FinishReason, len(ptrText(out.Text)), want.Len())
 			}
 		}
 	}
+}
+
+// keptTextStream is a whole stream of n deltas "<000>", "<001>", ... for
+// the endpoint, with its finish and usage, as one string.
+func keptTextStream(endpoint record.Endpoint, n int) string {
+	var all strings.Builder
+	if endpoint == record.EndpointResponses {
+		seq := 0
+		event := func(typ, fields string) {
+			fmt.Fprintf(&all, "event: %s\ndata: {\"type\":%q,\"sequence_number\":%d%s}\n\n", typ, typ, seq, fields)
+			seq++
+		}
+		event("response.created", `,"response":{"status":"in_progress"}`)
+		for i := range n {
+			event("response.output_text.delta", fmt.Sprintf(`,"item_id":"msg_1","output_index":0,"content_index":0,"delta":"<%03d>","logprobs":[]`, i))
+		}
+		event("response.completed", fmt.Sprintf(`,"response":{"status":"completed","usage":{"input_tokens":4,"output_tokens":%d}}`, n))
+		return all.String()
+	}
+	for i := range n {
+		text := fmt.Sprintf("<%03d>", i)
+		if endpoint == record.EndpointChat {
+			all.WriteString("data: " + ssetest.ChatContent(text) + "\n\n")
+		} else {
+			all.WriteString("data: " + ssetest.TextChunk(text, nil, nil) + "\n\n")
+		}
+	}
+	if endpoint == record.EndpointChat {
+		all.WriteString("data: " + ssetest.ChatFinish("length") + "\n\n")
+	} else {
+		all.WriteString("data: " + ssetest.TextChunk("", nil, "length") + "\n\n")
+	}
+	all.WriteString("data: " + ssetest.UsageChunk(4, n) + "\n\ndata: [DONE]\n\n")
+	return all.String()
 }
 
 // ptrText is *p, or "" for nil.

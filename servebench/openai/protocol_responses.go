@@ -97,8 +97,10 @@ func (responsesProtocol) body(c *Client, r *record.Request) (payload, bool, erro
 }
 
 // wireResponseEvent is one typed event of a Responses stream. One is
-// reused for every event of a request (decoding it allocates only the
-// delta's text and a terminal event's response object).
+// reused for every event of a request. A delta event is read by
+// decodeResponseDeltaFast without allocating (its Delta then aliases the
+// event's bytes); any other by encoding/json, which allocates the delta's
+// text and a terminal event's response object.
 type wireResponseEvent struct {
 	Type           respEventType   `json:"type"`
 	SequenceNumber optInt          `json:"sequence_number"`
@@ -186,9 +188,12 @@ func (responsesProtocol) event(x *exchange, resp *http.Response, t time.Time, ty
 	ev := &st.ev
 	*ev = wireResponseEvent{}
 	x.events++
-	if err := x.decoder.decode(data, ev); err != nil {
-		x.streamError(resp, t, fmt.Sprintf("event %d is not a readable Responses event: %v: %s", x.events, err, quoteData(string(data))))
-		return true
+	if !decodeResponseDeltaFast(data, ev) {
+		*ev = wireResponseEvent{}
+		if err := x.decoder.decode(data, ev); err != nil {
+			x.streamError(resp, t, fmt.Sprintf("event %d is not a readable Responses event: %v: %s", x.events, err, quoteData(string(data))))
+			return true
+		}
 	}
 	if ev.Type == respOther && len(typ) > 0 {
 		_ = ev.Type.UnmarshalJSON(strconv.AppendQuote(nil, string(typ)))
