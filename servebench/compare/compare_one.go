@@ -9,8 +9,17 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// compareOne computes one statistic's change, interval and verdict.
-func (c *Comparison) compareOne(s statistic, tol, level float64) (MetricComparison, error) {
+// bounds are the one-sided levels of an interval's two ends.
+type bounds struct{ lower, upper float64 }
+
+// twoSided is the interval's two-sided level.
+func (b bounds) twoSided() float64 { return b.lower + b.upper - 1 }
+
+// compareOne computes one statistic's change, interval and verdict. The
+// interval's lower end is a one-sided bound at lv.lower, its upper end at
+// lv.upper: each is the end of a symmetric interval, two-sided at
+// 2·level − 1, of the method that fits the statistic.
+func (c *Comparison) compareOne(s statistic, tol float64, lv bounds) (MetricComparison, error) {
 	mc := MetricComparison{Name: s.name, Kind: s.kind, Tolerance: tol, Unit: "ms"}
 	switch s.base {
 	case "attainment", "error_rate":
@@ -38,9 +47,16 @@ func (c *Comparison) compareOne(s statistic, tol, level float64) (MetricComparis
 			}
 		}
 	}
-	est, err := c.estimate(s, bv, cv, level)
+	est, err := c.estimate(s, bv, cv, 2*lv.lower-1)
 	if err != nil {
 		return mc, err
+	}
+	if lv.upper != lv.lower {
+		up, err := c.estimate(s, bv, cv, 2*lv.upper-1)
+		if err != nil {
+			return mc, err
+		}
+		est.hi = up.hi
 	}
 	threshold := tol
 	if s.kind == KindRelative {
@@ -85,7 +101,7 @@ func (c *Comparison) estimate(s statistic, bv, cv []float64, level float64) (est
 		if err != nil {
 			return estimate{}, fmt.Errorf("candidate %w", err)
 		}
-		return quasiBinomial(b, cand, s.lessIsWorse, level), nil
+		return proportionScore(b, cand, s.lessIsWorse, level), nil
 	case len(bv) == len(cv):
 		if est, ok := c.pairedRandomEffects(s, bv, cv, level); ok {
 			return est, nil

@@ -77,11 +77,20 @@ type Comparison struct {
 	AllowInconclusive bool `json:"allow_inconclusive,omitempty"`
 	// Confidence is the family-wise confidence.
 	Confidence float64 `json:"confidence"`
-	// IntervalLevel is the two-sided level of each deciding interval
-	// after the Bonferroni correction: 1 − 2α/k over the k deciding
-	// statistics, α being 1 − Confidence, or this look's share of it in a
-	// sequential procedure.
+	// IntervalLevel is the two-sided level of each deciding interval,
+	// LowerBoundLevel + UpperBoundLevel − 1.
 	IntervalLevel float64 `json:"interval_level"`
+	// LowerBoundLevel is the one-sided level of each deciding interval's
+	// lower end, the end that calls a regression: 1 − α/k, Bonferroni over
+	// the k deciding statistics, α being 1 − Confidence, or this look's
+	// share of it in a sequential procedure.
+	LowerBoundLevel float64 `json:"lower_bound_level"`
+	// UpperBoundLevel is the one-sided level of each deciding interval's
+	// upper end, the end that calls no_regression: 1 − α, with no
+	// correction over the statistics, since the whole verdict is
+	// no_regression only when every deciding statistic is (Berger's
+	// intersection–union test).
+	UpperBoundLevel float64 `json:"upper_bound_level"`
 	// Stopping says how a sequential A/B qualification ended; nil for
 	// runs compared from disk.
 	Stopping *Stopping `json:"stopping,omitempty"`
@@ -167,6 +176,11 @@ type MetricComparison struct {
 	// family's for a deciding statistic, 1 − 2(1 − confidence) for an
 	// informational one.
 	IntervalLevel float64 `json:"interval_level"`
+	// LowerBoundLevel and UpperBoundLevel are the one-sided levels of the
+	// interval's ends: the family's for a deciding statistic, 1 −
+	// (1 − confidence) each for an informational one.
+	LowerBoundLevel float64 `json:"lower_bound_level"`
+	UpperBoundLevel float64 `json:"upper_bound_level"`
 	// Look is the look of a sequential procedure at which this
 	// statistic was decided (0 outside one).
 	Look int `json:"look,omitempty"`
@@ -302,15 +316,16 @@ func (c *Comparison) compareNamed(t Tolerance, deciding bool, look *Look) (Metri
 	if err != nil {
 		return MetricComparison{}, fmt.Errorf("compare: %w", err)
 	}
-	level := c.IntervalLevel
+	lv := bounds{lower: c.LowerBoundLevel, upper: c.UpperBoundLevel}
 	if !deciding {
-		level = math.Max(1-2*(1-c.Confidence), 0.5)
+		one := math.Max(c.Confidence, 0.75)
+		lv = bounds{lower: one, upper: one}
 	}
-	mc, err := c.compareOne(s, t.Value, level)
+	mc, err := c.compareOne(s, t.Value, lv)
 	if err != nil {
 		return mc, fmt.Errorf("compare: %w", err)
 	}
-	mc.IntervalLevel = level
+	mc.IntervalLevel, mc.LowerBoundLevel, mc.UpperBoundLevel = lv.twoSided(), lv.lower, lv.upper
 	switch {
 	case c.BlindToRunVariance:
 		mc.Leaning, mc.Verdict = mc.Verdict, Advisory
@@ -326,9 +341,10 @@ func (c *Comparison) compareNamed(t Tolerance, deciding bool, look *Look) (Metri
 // deciding comparisons that spend alpha.
 func (c *Comparison) describeMethod(k, total int, alpha float64, look *Look) {
 	nb, nc := c.Rounds.Baseline, c.Rounds.Candidate
-	c.IntervalLevel = 1 - 2*alpha/float64(k)
-	c.Family = fmt.Sprintf("Bonferroni over the %d deciding %s: each interval is two-sided at %.4g%%, so each end is a one-sided bound at %.4g%%; a regression needs the lower end beyond the tolerance, so an A/A comparison reports any regression with probability at most %.4g",
-		k, plural(k, "comparison", "comparisons"), 100*c.IntervalLevel, 100*(1-alpha/float64(k)), alpha)
+	c.LowerBoundLevel, c.UpperBoundLevel = 1-alpha/float64(k), 1-alpha
+	c.IntervalLevel = c.LowerBoundLevel + c.UpperBoundLevel - 1
+	c.Family = fmt.Sprintf("Bonferroni over the %d deciding %s for the lower ends: each is a one-sided bound at %.4g%%, and a regression needs one beyond its tolerance, so an A/A comparison reports any regression with probability at most %.4g; each upper end is a one-sided bound at %.4g%%, and no_regression needs every one within its tolerance (an intersection–union test), so a candidate worse than a tolerance is called no_regression with probability at most %.4g",
+		k, plural(k, "comparison", "comparisons"), 100*c.LowerBoundLevel, alpha, 100*c.UpperBoundLevel, alpha)
 	if look != nil {
 		c.Family += fmt.Sprintf(" at this look (look %d; %s has spent %.4g of the procedure's %.4g by %d of at most %d rounds a side)",
 			look.Number, SequentialRule, SpentAlpha(1-c.Confidence, float64(min(nb, nc))/float64(look.MaxRounds)), 1-c.Confidence, min(nb, nc), look.MaxRounds)
@@ -347,7 +363,7 @@ func (c *Comparison) describeMethod(k, total int, alpha float64, look *Look) {
 		c.Method = fmt.Sprintf("Welch t-interval between the rounds of each side (%d baseline, %d candidate; log values for relative comparisons)", nb, nc)
 	}
 	if nb > 1 {
-		c.Method += "; attainment and error rate by a quasi-binomial interval across rounds (dispersion = Pearson χ²/(rounds − 1), at least 1)"
+		c.Method += "; attainment and error rate by score intervals on the pooled requests, each end the wider of Miettinen–Nurminen's binomial bound (normal quantile) and the quasi-binomial score bound (each side's variance times its rounds' dispersion, Pearson χ²/(rounds − 1), Student's t)"
 	}
 	c.Method += "; latency percentiles count each failed request as slower than any success (the success-only figure is given beside)"
 }

@@ -12,15 +12,21 @@ import (
 )
 
 // Three rounds of attainment of 1000 requests each: baseline 900, 920,
-// 940 qualified, candidate 850, 860, 870. Quasi-binomial per side:
-// baseline p̃ = 2760.5/3001 = 0.919860, Pearson χ² = (19.86² + 0.14² +
-// 20.14²)/(1000 × 0.919860 × 0.080140) = 10.853, dispersion 10.853/2 =
-// 5.4265, variance 5.4265 × 0.073717/3000 = 1.3334e-4; candidate p̃ =
-// 2580.5/3001 = 0.859880, χ² = 1.660 (dispersion floored at 1), variance
-// 0.859880 × 0.140120/3000 = 4.0162e-5. The drop 0.06 has the standard
-// error √1.7350e-4 = 0.013172 and, with one comparison at 0.95 (two-sided
-// 90 %), t(0.95, 4) = 2.131847: the interval 0.06 ± 0.028081 =
-// [0.031919, 0.088081].
+// 940 qualified, candidate 850, 860, 870; the drop is 0.06. Each side's
+// dispersion is Pearson's χ²/2 about p̃ = (Σx + ½)/(Σn + 1): baseline
+// p̃ = 2760.5/3001 = 0.919860, χ² = (19.86² + 0.14² + 20.14²)/(1000 ×
+// 0.919860 × 0.080140) = 10.853, φ = 5.426516; candidate p̃ =
+// 2580.5/3001, φ = 0.830149. One comparison at 0.95: each end is a
+// one-sided bound at 95 %, z = 1.644854 for the binomial score test and
+// t(0.95, 4) = 2.131847 for the quasi one. At δ = 0.031243 the
+// proportions of largest likelihood with p_b − p_c = δ are 0.907451 and
+// 0.876208 (Farrington and Manning's closed form), the quasi variance
+// (5.426516 × 0.907451 × 0.092549 + 0.830149 × 0.876208 × 0.123792)/3000
+// × 6000/5999 = 1.81958e-4, and (0.06 − δ)/√that = 2.131847: the lower
+// end. At δ = 0.086656 (0.928853 and 0.842197) the quasi variance is
+// 1.56340e-4 and the statistic −2.131847: the upper end. The binomial
+// test gives the narrower [0.046815, 0.073300], so both ends are the
+// quasi test's.
 func TestQuasiBinomialAttainmentAcrossRounds(t *testing.T) {
 	base := []*report.Report{attainmentReport(900, 1000), attainmentReport(920, 1000), attainmentReport(940, 1000)}
 	cand := []*report.Report{attainmentReport(850, 1000), attainmentReport(860, 1000), attainmentReport(870, 1000)}
@@ -36,14 +42,14 @@ func TestQuasiBinomialAttainmentAcrossRounds(t *testing.T) {
 		near(t, "baseline", m.Baseline, 0.92, 1e-12)
 		near(t, "candidate", m.Candidate, 0.86, 1e-12)
 		near(t, "change", m.Change, 0.06, 1e-12)
-		near(t, "ci_low", m.CILow, 0.031919, 1e-6)
-		near(t, "ci_high", m.CIHigh, 0.088081, 1e-6)
-		near(t, "detectable", m.MinDetectableEffect, tc.tol+0.028081, 1e-6)
+		near(t, "ci_low", m.CILow, 0.031243, 1e-6)
+		near(t, "ci_high", m.CIHigh, 0.086656, 1e-6)
+		near(t, "detectable", m.MinDetectableEffect, tc.tol+0.06-0.031243, 1e-6)
 		if m.Verdict != tc.want || c.Verdict != tc.want || m.Kind != KindAbsolute {
 			t.Errorf("tolerance %v: verdict %s (overall %s, kind %s), want %s", tc.tol, m.Verdict, c.Verdict, m.Kind, tc.want)
 		}
 		near(t, "interval level", c.IntervalLevel, 0.90, 1e-12)
-		if c.BlindToRunVariance || !strings.Contains(c.Method, "quasi-binomial") {
+		if c.BlindToRunVariance || !strings.Contains(c.Method, "quasi-binomial score bound") {
 			t.Errorf("method %q, blind %v", c.Method, c.BlindToRunVariance)
 		}
 	}
@@ -51,11 +57,15 @@ func TestQuasiBinomialAttainmentAcrossRounds(t *testing.T) {
 
 // Two extra failures per round on 100 requests, every round alike: the
 // per-round differences are all 0.02, so a t-interval on them would have
-// zero width. The quasi-binomial one does not: baseline 0 of 100 failed
-// each round, p̃ = 0.5/301, variance p̃(1 − p̃)/300 = 5.5188e-6 (χ² = 0
-// floors the dispersion at 1); candidate 2 of 100 each, p̃ = 6.5/301 =
-// 0.021595, variance 0.021595 × 0.978405/300 = 7.0428e-5; standard error
-// √7.5947e-5 = 0.0087147, t(0.95, 4) = 2.131847, interval 0.02 ± 0.018579.
+// zero width. The score intervals do not: 6 of 300 against 0 of 300. The
+// rounds agree better than binomial noise (candidate p̃ = 6.5/301,
+// φ = 3 × (2 − 2.1595)²/(2.1595 × 0.978405)/2 = 0.0181; baseline 0.2496),
+// so the binomial test,
+// z = 1.644854, gives both ends. With no baseline failure the proportions
+// of largest likelihood with p_c − p_b = δ ≥ 0 are p_b = 0, p_c = δ, and
+// the variance is δ(1 − δ)/300 × 600/599 = δ(1 − δ)·2/599: the ends solve
+// (0.02 − δ)² = z²·δ(1 − δ)·2/599, a quadratic whose roots are
+// δ = 0.010371 and 0.038223.
 func TestCountIntervalsAreNeverOfZeroWidth(t *testing.T) {
 	errs := func(failed int) *report.Report {
 		r := attainmentReport(100-failed, 100)
@@ -64,14 +74,14 @@ func TestCountIntervalsAreNeverOfZeroWidth(t *testing.T) {
 	}
 	base := []*report.Report{errs(0), errs(0), errs(0)}
 	cand := []*report.Report{errs(2), errs(2), errs(2)}
-	c, err := Reports(base, cand, Options{Tolerances: []Tolerance{{"error_rate", 0.01}}})
+	c, err := Reports(base, cand, Options{Tolerances: []Tolerance{{"error_rate", 0.015}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := c.Comparisons[0]
 	near(t, "change", m.Change, 0.02, 1e-12)
-	near(t, "ci_low", m.CILow, 0.02-0.018579, 1e-6)
-	near(t, "ci_high", m.CIHigh, 0.02+0.018579, 1e-6)
+	near(t, "ci_low", m.CILow, 0.010371, 1e-6)
+	near(t, "ci_high", m.CIHigh, 0.038223, 1e-6)
 	if m.Verdict != Inconclusive {
 		t.Errorf("verdict %s, want inconclusive", m.Verdict)
 	}
@@ -116,8 +126,8 @@ func TestInconclusiveProportionNamesRequestsARound(t *testing.T) {
 	if n <= 11300 {
 		t.Errorf("advised %d requests a round, want more than the plug-in's 34/3 × 1000", n)
 	}
-	est := quasiBinomial(counts{x: []int{900, 920, 940}, n: []int{1000, 1000, 1000}},
-		counts{x: []int{850, 860, 870}, n: []int{1000, 1000, 1000}}, true, c.IntervalLevel)
+	est := proportionScore(counts{x: []int{900, 920, 940}, n: []int{1000, 1000, 1000}},
+		counts{x: []int{850, 860, 870}, n: []int{1000, 1000, 1000}}, true, 2*c.LowerBoundLevel-1)
 	thr := 0.07
 	if p := decideProbabilityPredictive(est, thr, float64(n)/1000); p < decidePower {
 		t.Errorf("at %d requests a round the decide probability is %.3f, below %.2f", n, p, decidePower)
@@ -197,8 +207,11 @@ func TestDefaultFamilyIsBonferroni(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Eight statistics are compared; the four of DefaultDecide decide, so
-	// the family is theirs: 1 − 2·0.05/4.
-	near(t, "interval level", c.IntervalLevel, 1-0.1/4, 1e-12)
+	// the family is theirs: the lower ends at 1 − 0.05/4, the upper ends
+	// at 1 − 0.05, the interval two-sided at their sum less 1.
+	near(t, "lower bound level", c.LowerBoundLevel, 1-0.05/4, 1e-12)
+	near(t, "upper bound level", c.UpperBoundLevel, 0.95, 1e-12)
+	near(t, "interval level", c.IntervalLevel, 1-0.05/4-0.05, 1e-12)
 	if len(c.Comparisons) != 8 || !strings.HasPrefix(c.Family, "Bonferroni over the 4 deciding comparisons") {
 		t.Fatalf("%d comparisons, family %q", len(c.Comparisons), c.Family)
 	}

@@ -29,8 +29,8 @@ func ExampleReports() {
 	fmt.Printf("noise %.4f per round, detectable from %.4f\n", *m.Noise, m.MinDetectableEffect)
 	fmt.Println("exit code", c.ExitCode())
 	// Output:
-	// attainment: baseline 0.9200, candidate 0.8600, change +6.00 pt (interval [+3.19 pt, +8.81 pt], tolerance 2 pt): regression
-	// noise 0.0158 per round, detectable from 0.0481
+	// attainment: baseline 0.9200, candidate 0.8600, change +6.00 pt (interval [+3.12 pt, +8.67 pt], tolerance 2 pt): regression
+	// noise 0.0158 per round, detectable from 0.0488
 	// exit code 5
 }
 
@@ -70,7 +70,7 @@ func ExampleComparison_WriteText() {
 	// verdict: advisory (exit 6)
 	// rounds: baseline 1, candidate 1
 	// method: request-level intervals from one round per side (blind to run-to-run variance): seeded bootstrap of the percentile, Newcombe's score interval for attainment and error rate, Poisson counts for qualified_rps; latency percentiles count each failed request as slower than any success (the success-only figure is given beside)
-	// family: Bonferroni over the 1 deciding comparison: each interval is two-sided at 90%, so each end is a one-sided bound at 95%; a regression needs the lower end beyond the tolerance, so an A/A comparison reports any regression with probability at most 0.05 only if runs did not vary from one to the next, which one round per side cannot check: the result is advisory
+	// family: Bonferroni over the 1 deciding comparison for the lower ends: each is a one-sided bound at 95%, and a regression needs one beyond its tolerance, so an A/A comparison reports any regression with probability at most 0.05; each upper end is a one-sided bound at 95%, and no_regression needs every one within its tolerance (an intersection–union test), so a candidate worse than a tolerance is called no_regression with probability at most 0.05 only if runs did not vary from one to the next, which one round per side cannot check: the result is advisory
 	// ADVISORY: one round per side; these intervals are blind to run-to-run variance, so no verdict is given (exit 6); run 2 or more rounds (servebench ab runs rounds until decided by default)
 	// (change, interval and tolerance: positive is worse)
 	// statistic   baseline  candidate  change    interval              tolerance  noise/round  detectable  verdict

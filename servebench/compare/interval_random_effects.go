@@ -20,7 +20,12 @@ const orderStatisticSpan = 2
 // standard normal span it covers is the standard error. Failed requests
 // (+Inf) at the top cut the interval to its lower half. It reports false
 // when the population cannot give one: too few values, a value that is
-// not positive, or an interval of no width.
+// not positive, an interval of no width, or ranks that would reach
+// beyond the sample. The last is a tail percentile of a small round (p99
+// of 150 requests: rank 148.5 ± 2.4, past the 150th); clipped at the
+// largest value, the interval would rest on the one or two requests
+// beyond the percentile and understate its spread, so the caller takes
+// the per-round values' own spread instead.
 func percentileLogVariance(sorted []float64, p float64) (float64, bool) {
 	n := float64(len(sorted))
 	q := p / 100
@@ -29,8 +34,11 @@ func percentileLogVariance(sorted []float64, p float64) (float64, bool) {
 		return 0, false
 	}
 	center := q * n
-	lo := max(math.Floor(center-orderStatisticSpan*sd), 1)
-	hi := min(math.Ceil(center+orderStatisticSpan*sd), n)
+	lo := math.Floor(center - orderStatisticSpan*sd)
+	hi := math.Ceil(center + orderStatisticSpan*sd)
+	if lo < 1 || hi > n {
+		return 0, false
+	}
 	at := func(rank float64) float64 { return sorted[int(rank)-1] }
 	mid := at(min(max(math.Ceil(center), 1), n))
 	if !(at(lo) > 0) || math.IsInf(mid, 1) {

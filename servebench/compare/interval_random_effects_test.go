@@ -76,7 +76,39 @@ func TestPercentileLogVarianceFromOrderStatistics(t *testing.T) {
 		t.Fatal("no variance with failures")
 	}
 	near(t, "variance with failures", v, se*se, 1e-12)
-	if _, ok := percentileLogVariance([]float64{0, 0, 0, 1}, 50); ok {
+	zeros := make([]float64, 20)
+	zeros[19] = 1
+	if _, ok := percentileLogVariance(zeros, 50); ok {
 		t.Error("a zero latency gave a log variance")
+	}
+}
+
+// A tail percentile of a small round gives no order-statistic variance:
+// p99 of 150 requests sits at rank 148.5 with rank standard deviation
+// √(150·0.99·0.01) = 1.2186, and 2 of them above it is rank 150.94, past
+// the sample; the caller falls back to the rounds' own spread. At 1,000
+// requests the ranks ⌊990 − 6.29⌋ = 983 and ⌈996.29⌉ = 997 lie inside it,
+// and with values equal to their ranks the variance is
+// (ln(997/983)/((990 − 983 + 997 − 990)/3.1464))².
+func TestTailPercentileOfSmallRoundGivesNoVariance(t *testing.T) {
+	ranks := func(n int) []float64 {
+		xs := make([]float64, n)
+		for i := range xs {
+			xs[i] = float64(i + 1)
+		}
+		return xs
+	}
+	if v, ok := percentileLogVariance(ranks(150), 99); ok {
+		t.Errorf("p99 of 150 gave variance %v, want none", v)
+	}
+	v, ok := percentileLogVariance(ranks(1000), 99)
+	if !ok {
+		t.Fatal("p99 of 1000 gave no variance")
+	}
+	sd := math.Sqrt(1000 * 0.99 * 0.01)
+	se := math.Log(997.0/983) / (14 / sd)
+	near(t, "p99 of 1000", v, se*se, 1e-12)
+	if _, ok := percentileLogVariance(ranks(150), 50); !ok {
+		t.Error("p50 of 150 gave no variance")
 	}
 }

@@ -141,7 +141,9 @@ func (o NoiseOptions) withDefaults() NoiseOptions {
 // are alike: the difference of a round has standard deviation √2·sd, its
 // mean over M rounds √2·sd/√M, and the look decides no_regression when
 // the mean plus t·se lies within the tolerance, t being the quantile at
-// the last look's share of the error. Earlier looks only add chances to
+// the last look's share of the error (the upper end, which calls
+// no_regression, is not corrected over the deciding statistics: see
+// Comparison.UpperBoundLevel). Earlier looks only add chances to
 // decide, so this is an upper bound on the smallest such tolerance. It
 // is never below sd, which the gate refuses.
 func minTolerance(sd float64, o NoiseOptions) float64 {
@@ -151,7 +153,7 @@ func minTolerance(sd float64, o NoiseOptions) float64 {
 	if o.fixed {
 		last = alpha
 	}
-	t := tQuantile(1-last/float64(o.Deciding), m-1)
+	t := tQuantile(1-last, m-1)
 	se := math.Sqrt2 * sd / math.Sqrt(m)
 	return math.Max((t+normalQuantile(decidePowerTarget))*se, sd)
 }

@@ -81,13 +81,17 @@ func TestSelectionComparesOneBreakdownValue(t *testing.T) {
 	// rank 5 (50 ms) to rank 15 (150 ms), 2√5 rank standard deviations, so
 	// the log standard error of one side's round is ln 3/(2√5) and of a
 	// round's difference √2 times that; over 4 rounds the Hartung–Knapp
-	// standard error (q = 0, raised to 1) is ln 3/√40, and with t₃ at
-	// 97.5 % (two comparisons at 95 %) the half-width is 3.18245 times it.
+	// standard error (q = 0, raised to 1) is ln 3/√40. The lower end
+	// (two comparisons at 95 %: one-sided at 97.5 %, t₃ = 3.182446) lies
+	// 3.182446 standard errors below the change, the upper end (one-sided
+	// at 95 %, no correction for no_regression: t₃ = 2.353363) 2.353363
+	// above it.
 	half := 3.182446305284263 * math.Log(3) / math.Sqrt(40)
+	upper := 2.3533634348018264 * math.Log(3) / math.Sqrt(40)
 	if chat.Baseline != 100 || chat.Candidate != 100 || chat.Verdict != Inconclusive {
 		t.Errorf("chat: %v → %v, %s; want 100 → 100, inconclusive", chat.Baseline, chat.Candidate, chat.Verdict)
 	}
-	near(t, "chat interval high", chat.CIHigh, math.Expm1(half), 1e-6)
+	near(t, "chat interval high", chat.CIHigh, math.Expm1(upper), 1e-6)
 	near(t, "chat interval low", chat.CILow, math.Expm1(-half), 1e-6)
 
 	failing := rounds(4, func() *report.Report { return adapterRound(1, 4) })
