@@ -21,9 +21,9 @@ func roundReport(qualified int) *report.Report {
 
 var _ = Describe("HaveNoRegressionFrom", func() {
 	// Attainment of 900, 920, 940 against 850, 860, 870 of 1000 over three
-	// rounds: the quasi-binomial interval (see compare's
-	// TestQuasiBinomialAttainmentAcrossRounds) of the 6-point drop, with one
-	// comparison at 0.95, is [3.19, 8.81] points; the run-to-run noise,
+	// rounds: the score interval (see compare's
+	// TestProportionScoreAttainmentAcrossRounds) of the 6-point drop, with one
+	// comparison at 0.95, is [3.12, 8.67] points; the run-to-run noise,
 	// 1.58 points, is below every tolerance used here.
 	baseline := []*report.Report{roundReport(900), roundReport(920), roundReport(940)}
 	candidate := []*report.Report{roundReport(850), roundReport(860), roundReport(870)}
@@ -35,7 +35,7 @@ var _ = Describe("HaveNoRegressionFrom", func() {
 		Expect(ok).To(BeFalse())
 		Expect(m.FailureMessage(candidate)).To(HavePrefix(
 			"Expected no regression from the baseline, but 1 of 1 compared statistics regressed (positive change is worse):\n" +
-				"    attainment: baseline 0.9200, candidate 0.8600, change +6.00 pt (interval [+3.19 pt, +8.81 pt], tolerance 2 pt): regression\n" +
+				"    attainment: baseline 0.9200, candidate 0.8600, change +6.00 pt (interval [+3.12 pt, +8.67 pt], tolerance 2 pt): regression\n" +
 				"rounds: baseline 3, candidate 3\nmethod: Hartung–Knapp random-effects interval"))
 	})
 
@@ -53,7 +53,7 @@ var _ = Describe("HaveNoRegressionFrom", func() {
 		Expect(ok).To(BeFalse())
 		Expect(m.FailureMessage(candidate)).To(MatchRegexp(`^` + regexp.QuoteMeta(
 			"Expected no regression from the baseline, but the verdict is inconclusive: the evidence neither shows a regression nor rules one out (positive change is worse; call AllowInconclusive to let this pass):\n"+
-				"    attainment: baseline 0.9200, candidate 0.8600, change +6.00 pt (interval [+3.19 pt, +8.81 pt], tolerance 7 pt): inconclusive; about ") +
+				"    attainment: baseline 0.9200, candidate 0.8600, change +6.00 pt (interval [+3.12 pt, +8.67 pt], tolerance 7 pt): inconclusive; about ") +
 			`\d+ requests a round \(these rounds have \d+\) would decide it with probability 80% at 3 rounds`))
 		Expect(candidate).To(matchers.HaveNoRegressionFrom(baseline, tol).AllowInconclusive())
 	})
@@ -95,7 +95,7 @@ var _ = Describe("HaveNoRegression", func() {
 		Expect(err).NotTo(HaveOccurred())
 		m := matchers.HaveNoRegression()
 		Expect(m.Match(c)).To(BeFalse())
-		Expect(m.FailureMessage(c)).To(ContainSubstring("attainment: baseline 0.9200, candidate 0.8600, change +6.00 pt (interval [+3.19 pt, +8.81 pt], tolerance 2 pt): regression"))
+		Expect(m.FailureMessage(c)).To(ContainSubstring("attainment: baseline 0.9200, candidate 0.8600, change +6.00 pt (interval [+3.12 pt, +8.67 pt], tolerance 2 pt): regression"))
 		_, err = m.Match(nil)
 		Expect(err).To(HaveOccurred())
 	})

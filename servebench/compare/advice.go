@@ -13,7 +13,7 @@ const adviceDraws = 400
 
 // adviceNoiseBound is the one-sided confidence with which the advice
 // for an interval without per-round samples to continue (the proportions'
-// quasi-binomial interval) takes the noise no smaller than it may be: the
+// score interval) takes the noise no smaller than it may be: the
 // standard error measured from a few rounds is raised to its upper bound
 // at this level first. It was chosen in a simulation that judged a fresh
 // comparison of the advised size, where it decided at least 80 % of the

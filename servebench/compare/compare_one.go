@@ -84,7 +84,7 @@ func (c *Comparison) compareOne(s statistic, tol float64, lv bounds) (MetricComp
 
 // estimate is the change on the working scale with its interval: from the
 // requests of one round per side; for a proportion over rounds, the
-// quasi-binomial interval; for paired rounds whose requests give each
+// score interval of proportionScore; for paired rounds whose requests give each
 // round's sampling variance, the Hartung–Knapp random-effects interval;
 // else the paired t-interval on per-round differences, or Welch's with
 // unequal round counts.

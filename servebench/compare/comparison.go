@@ -358,7 +358,7 @@ func (c *Comparison) describeMethod(k, total int, alpha float64, look *Look) {
 		c.Family += " only if runs did not vary from one to the next, which one round per side cannot check: the result is advisory"
 		c.Method = "request-level intervals from one round per side (blind to run-to-run variance): seeded bootstrap of the percentile, Newcombe's score interval for attainment and error rate, Poisson counts for qualified_rps"
 	case nb == nc:
-		c.Method = fmt.Sprintf("Hartung–Knapp random-effects interval on the per-round differences over %d rounds (log ratios for relative comparisons): each round weighs 1/(its own sampling variance, from its requests' order statistics, + the between-round variance, DerSimonian–Laird), Student's t on rounds − 1 degrees of freedom, the variance never below what the pooled requests allow; where a round gives no sampling variance (pooled gaps), the paired t-interval", nb)
+		c.Method = fmt.Sprintf("Hartung–Knapp random-effects interval on the per-round differences over %d rounds (log ratios for relative comparisons): each round weighs 1/(its own sampling variance, from its requests' order statistics, + the between-round variance, DerSimonian–Laird), Student's t on rounds − 1 degrees of freedom, the variance never below what the pooled requests allow; where a round gives no sampling variance (pooled gaps; a tail percentile whose order-statistic ranks pass the round's requests), the paired t-interval", nb)
 	default:
 		c.Method = fmt.Sprintf("Welch t-interval between the rounds of each side (%d baseline, %d candidate; log values for relative comparisons)", nb, nc)
 	}

@@ -27,7 +27,7 @@ import (
 // 1.56340e-4 and the statistic −2.131847: the upper end. The binomial
 // test gives the narrower [0.046815, 0.073300], so both ends are the
 // quasi test's.
-func TestQuasiBinomialAttainmentAcrossRounds(t *testing.T) {
+func TestProportionScoreAttainmentAcrossRounds(t *testing.T) {
 	base := []*report.Report{attainmentReport(900, 1000), attainmentReport(920, 1000), attainmentReport(940, 1000)}
 	cand := []*report.Report{attainmentReport(850, 1000), attainmentReport(860, 1000), attainmentReport(870, 1000)}
 	for _, tc := range []struct {

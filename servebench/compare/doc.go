@@ -12,10 +12,11 @@
 // its own sampling variance (order statistics of its requests; Poisson
 // counts) plus the between-round variance (DerSimonian–Laird); a paired
 // t-interval for pooled gaps, or Welch's interval when the sides have
-// different round counts; for attainment and error rate, a quasi-binomial interval across
-// rounds, whose dispersion (Pearson χ² over the rounds, at least 1) takes
-// both binomial noise and overdispersion between rounds, and which is never
-// of zero width. A tolerance below the run-to-run noise measured in the
+// different round counts; for attainment and error rate, score intervals
+// on the requests pooled over the rounds, each end the wider of
+// Miettinen and Nurminen's binomial bound and a quasi-binomial score bound
+// whose dispersion (Pearson χ² over the rounds) takes overdispersion
+// between rounds, never of zero width. A tolerance below the run-to-run noise measured in the
 // rounds is refused. With one round per side the intervals come from the
 // requests of that single run and the verdict is Advisory: percentiles by a
 // seeded bootstrap of the report's percentile definition, attainment and
@@ -29,13 +30,14 @@
 //
 // Options.Decide names the statistics that make the verdict (by default
 // DefaultDecide); the others are Informational. The deciding comparisons
-// are controlled as a family with Bonferroni: with k of them at
-// confidence c, every interval is two-sided at level
-// 1 − 2(1 − c)/k, so each of its ends is a one-sided bound at level
-// 1 − (1 − c)/k. A regression is declared only when the lower end lies
-// beyond the tolerance, so when no metric is truly worse than its tolerance
-// the chance of any false regression is at most 1 − c; likewise for a false
-// no_regression when some metric is. Options.Look makes the comparison one
+// are controlled as a family: with k of them at confidence c, each lower
+// end is a one-sided bound at level 1 − (1 − c)/k (Bonferroni). A
+// regression is declared when one lower end lies beyond its tolerance, so
+// when no metric is truly worse than its tolerance the chance of any false
+// regression is at most 1 − c. Each upper end is a one-sided bound at
+// 1 − (1 − c): no_regression needs every upper end within its tolerance,
+// so a candidate truly worse on one metric is passed with probability at
+// most 1 − c (an intersection–union test). Options.Look makes the comparison one
 // look of a group-sequential procedure (SequentialRule): the look spends
 // only its share of 1 − c (SpentAlpha), so that the guarantees hold over
 // every look that package ab takes.

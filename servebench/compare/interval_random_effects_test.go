@@ -112,3 +112,19 @@ func TestTailPercentileOfSmallRoundGivesNoVariance(t *testing.T) {
 		t.Error("p50 of 150 gave no variance")
 	}
 }
+
+// The restricted maximum-likelihood proportions of the score test, by
+// Farrington and Manning's closed form (a cubic in p1): 6 of 300 against 0
+// of 300 with p1 − p2 = 0.01 gives θ = 1, a = 2, b = −(2 + 0.02 + 0.03) =
+// −2.05, c = 0.0001 + 0.01·2.04 + 0.02 = 0.0405, d = −0.02·0.01·1.01 =
+// −0.000202, whose root is p1 = 0.0100503, p2 = 0.0000503. With no event
+// on either side the likelihood is largest at the edge: p2 = 0, p1 = δ.
+func TestRestrictedMLEByHand(t *testing.T) {
+	p1, p2 := restrictedMLE(6, 300, 0, 300, 0.01)
+	near(t, "p1", p1, 0.0100503, 1e-7)
+	near(t, "p2", p2, 0.0000503, 1e-7)
+	near(t, "difference", p1-p2, 0.01, 1e-12)
+	p1, p2 = restrictedMLE(0, 600, 0, 600, 0.01)
+	near(t, "p1, no events", p1, 0.01, 1e-12)
+	near(t, "p2, no events", p2, 0, 1e-12)
+}

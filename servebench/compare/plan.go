@@ -9,13 +9,11 @@ import (
 )
 
 // The priors the plan check takes for a statistic noise.json does not
-// give: a binomial round at attainment 0.995 (error rate 0.005), and a
-// latency percentile varying from round to round by 3 % (a median) or 10 %
-// (a tail percentile) at 150 requests a round, falling as 1/√requests.
+// give: a binomial round at attainment 0.995 (error rate 0.005), and for a
+// latency percentile the run-to-run noise of latencyPriors at
+// priorRequestsAround requests a round, falling as 1/√requests.
 const (
 	priorProportion     = 0.995
-	priorMedianNoise    = 0.03
-	priorTailNoise      = 0.10
 	priorRequestsAround = 150
 )
 
@@ -153,11 +151,8 @@ func planNoise(s statistic, n int, noise *NoiseFloor, ps *PlanStatistic) float64
 		ps.NoiseSource = fmt.Sprintf("binomial at attainment %g (error rate %g), %d requests", priorProportion, 1-priorProportion, n)
 		return math.Sqrt(priorProportion * (1 - priorProportion) / float64(n))
 	}
-	prior := priorMedianNoise
-	if s.p > 50 {
-		prior = priorTailNoise
-	}
-	ps.NoiseSource = fmt.Sprintf("prior: %g %% a round at %d requests, as 1/√requests", 100*prior, priorRequestsAround)
+	prior := latencyPrior(s)
+	ps.NoiseSource = fmt.Sprintf("prior: %g %% a round at %d requests (measured in A/A calibration), as 1/√requests", 100*prior, priorRequestsAround)
 	return math.Log1p(prior) * math.Sqrt(float64(priorRequestsAround)/float64(n))
 }
 

@@ -39,7 +39,7 @@ func TestCheckPlanNamesTheRequestsThatDecide(t *testing.T) {
 // A p99 needs 500 observations a side at the first look of 4 rounds: at
 // 100 requests a round it cannot be decided, and 125 a round can.
 func TestCheckPlanCountsObservationsBeyondAPercentile(t *testing.T) {
-	opts := Options{Tolerances: []Tolerance{{"ttft_p99", 0.5}}}
+	opts := Options{Tolerances: []Tolerance{{"tpot_p99", 0.5}}}
 	plan, err := CheckPlan(opts, "", 100, 20, false, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -65,5 +65,33 @@ func TestCheckPlanTakesTheMeasuredNoise(t *testing.T) {
 	near(t, "noise", s.Noise, math.Expm1(math.Log(1.02)*0.5), 1e-12)
 	if !strings.HasPrefix(s.NoiseSource, "noise.json") || !s.CanDecide {
 		t.Errorf("%+v", s)
+	}
+}
+
+// Without noise.json a latency median takes its metric's prior: TPOT's 2 %
+// and TTFT's 5.5 % a round at 150 requests. At 150 requests and at most 20
+// rounds the last look spends α(1) − α(0.9) = 0.05·(1 − ln(1 + (e − 1)·0.9))
+// with t on 19 degrees of freedom, so the smallest tolerance is
+// (t + z₀.₈)·√2·σ/√20: for TPOT, σ = ln 1.02, within a 5 % tolerance; for
+// TTFT, σ = ln 1.055, beyond it, and the run size that decides is
+// 150·(smallest/ln 1.05)².
+func TestCheckPlanTakesTheMetricsPrior(t *testing.T) {
+	plan, err := CheckPlan(Options{Tolerances: []Tolerance{{"tpot_p50", 0.05}, {"ttft_p50", 0.05}}}, "", 150, 20, false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := 0.05 * (1 - math.Log(1+(math.E-1)*0.9))
+	smallest := func(sigma float64) float64 {
+		return (tQuantile(1-last, 19) + 0.8416212335729143) * math.Sqrt2 * sigma / math.Sqrt(20)
+	}
+	tpot, ttft := plan.Statistics[0], plan.Statistics[1]
+	near(t, "tpot noise", tpot.Noise, 0.02, 1e-12)
+	near(t, "ttft noise", ttft.Noise, 0.055, 1e-12)
+	if !tpot.CanDecide || smallest(math.Log(1.02)) > math.Log(1.05) {
+		t.Errorf("tpot_p50: %+v", tpot)
+	}
+	want := int(math.Ceil(150 * math.Pow(smallest(math.Log(1.055))/math.Log(1.05), 2)))
+	if ttft.CanDecide || ttft.RequestsNeeded != want || !strings.Contains(ttft.NoiseSource, "prior: 5.5 % a round at 150 requests") {
+		t.Errorf("ttft_p50: %+v; want cannot decide, %d requests a round", ttft, want)
 	}
 }

@@ -10,10 +10,12 @@ import (
 // alpha spending (Biometrika 70:659, 1983), spending function
 // α·ln(1 + (e − 1)·t) of the Pocock type, t the rounds done over the
 // planned maximum. Each look spends its increment of α on both
-// boundaries, regression and no_regression, split by Bonferroni over the
-// deciding statistics; a statistic decided at a look keeps its verdict.
-// By the union bound over looks the errors of the whole procedure stay
-// within α = 1 − confidence, whatever the correlation between looks.
+// boundaries: regression, split by Bonferroni over the deciding
+// statistics, and no_regression, for each statistic alone (no_regression
+// needs all of them: an intersection–union test); a statistic decided at
+// a look keeps its verdict. By the union bound over looks the errors of
+// the whole procedure stay within α = 1 − confidence, whatever the
+// correlation between looks.
 const SequentialRule = "group_sequential_lan_demets_pocock_spending"
 
 // The reasons a sequential A/B qualification stopped, as Stopping.Reason
