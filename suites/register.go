@@ -85,9 +85,7 @@ func registerPoint(run *contractRun, p LoadPoint) {
 	c := run.c
 	ginkgo.Describe(p.Name, c.pointLocation(), func() {
 		var result *servebench.RunResult
-		var judged []judgedObjective
 		ginkgo.BeforeAll(func(ctx ginkgo.SpecContext) {
-			judged = nil
 			res, err := run.runPoint(ctx, p)
 			if res != nil && res.Report != nil {
 				ginkgo.AddReportEntry(ReportEntryName, &RunEntry{Contract: c.Name, LoadPoint: p.Name, Dir: res.Dir, Report: res.Report},
@@ -99,16 +97,9 @@ func registerPoint(run *contractRun, p LoadPoint) {
 
 		for _, o := range c.PointObjectives(p) {
 			ginkgo.It(o.Name, c.Location(o.Field, "objectives"), o.labels(), func() {
-				v := c.judgeObjective(p, o, result, "")
-				judged = append(judged, judgedObjective{o, v})
-				failOn(v)
+				failOn(c.judgeObjective(p, o, result, ""))
 			})
 		}
-		ginkgo.AfterAll(func() {
-			if result != nil {
-				gomega.Expect(writeObjectives(result.Dir, judged)).To(gomega.Succeed(), "adding the objectives' verdicts to report.json")
-			}
-		})
 	})
 }
 

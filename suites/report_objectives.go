@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/servebench/servebench/servebench"
 	"github.com/servebench/servebench/servebench/ab"
 	"github.com/servebench/servebench/servebench/compare"
 
@@ -68,6 +69,16 @@ func writeObjectives(dir string, judged []judgedObjective) error {
 		return nil
 	}
 	return report.WriteObjectives(filepath.Join(dir, record.ReportFile), vs)
+}
+
+// writePointObjectives judges load point p's objectives on its run, as
+// its specs do, and adds the verdicts to the run's report.json.
+func (c *Contract) writePointObjectives(p LoadPoint, res *servebench.RunResult) error {
+	var judged []judgedObjective
+	for _, o := range c.PointObjectives(p) {
+		judged = append(judged, judgedObjective{o, c.judgeObjective(p, o, res, "")})
+	}
+	return writeObjectives(res.Dir, judged)
 }
 
 // writeCandidateObjectives judges load point p's objectives on each

@@ -2,12 +2,14 @@ package suites
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/servebench/servebench/internal/outputdir"
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
 )
@@ -58,6 +60,29 @@ func checkUnjudgedContract(t *testing.T, extra string) (*Contract, []Verdict, *r
 	rep, err := report.ReadFile(paths[0])
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The run directory's manifest lists report.json at the size it has
+	// with its objectives.
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(paths[0]), outputdir.ManifestFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m outputdir.Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(paths[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := false
+	for _, e := range m.Entries {
+		if e.Path == record.ReportFile {
+			listed = e.Size == fi.Size()
+		}
+	}
+	if !listed {
+		t.Errorf("manifest.json does not list report.json at its %d bytes:\n%s", fi.Size(), b)
 	}
 	return c, vs, rep
 }

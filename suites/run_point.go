@@ -37,7 +37,9 @@ type Target struct {
 
 // RunPoint runs one load point of the contract against target and keeps the
 // run directory (schedule, outcomes, report and a copy of the contract)
-// under the contract's ArtifactsRoot. It first checks that the engine lists
+// under the contract's ArtifactsRoot; the report.json of a run that
+// completed lists the verdicts of the point's objectives (objectives), as
+// its specs judge them. It first checks that the engine lists
 // the contract's model (openai.CheckServedModel). observer, when set,
 // watches the run (see servebench.Observer).
 func (c *Contract) RunPoint(ctx context.Context, p LoadPoint, target Target, observer servebench.Observer) (*servebench.RunResult, error) {
@@ -87,6 +89,9 @@ func (c *Contract) RunPoint(ctx context.Context, p LoadPoint, target Target, obs
 	res, err := servebench.Run(ctx, cfg)
 	if err != nil {
 		return res, fmt.Errorf("contract %s, %s: %w", c.Name, p.Name, err)
+	}
+	if err := c.writePointObjectives(p, res); err != nil {
+		return res, fmt.Errorf("contract %s, %s: adding the objectives' verdicts to the report: %w", c.Name, p.Name, err)
 	}
 	return res, nil
 }
