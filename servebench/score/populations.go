@@ -30,6 +30,8 @@ type populations struct {
 	// gaps holds one request's gaps between content events while they
 	// are counted, reused from one request to the next.
 	gaps []float64
+	// pending holds each metric's values not yet counted (see add).
+	pending [len(reportMetricIndex)][]float64
 }
 
 // reportMetricIndex numbers the metrics of a report, in report order
@@ -63,7 +65,36 @@ func newPopulations(keep bool) *populations {
 	return p
 }
 
-func (p *populations) add(m int, v float64) { p.pops[m].add(v) }
+// add counts v into metric m's population. Without the raw samples the
+// values wait in a short buffer per metric and are counted in a batch
+// (population.addAll): one request's values land far apart in counters
+// that span megabytes, and a tight loop over many values lets the memory
+// reads overlap. A population is read only after flush.
+func (p *populations) add(m int, v float64) {
+	if p.keep {
+		p.pops[m].add(v)
+		return
+	}
+	buf := append(p.pending[m], v)
+	if len(buf) == pendingValues {
+		p.pops[m].addAll(buf)
+		buf = buf[:0]
+	}
+	p.pending[m] = buf
+}
+
+// pendingValues is how many values of one metric wait to be counted.
+const pendingValues = 256
+
+// flush counts every value still waiting.
+func (p *populations) flush() {
+	for m, buf := range p.pending {
+		if len(buf) > 0 {
+			p.pops[m].addAll(buf)
+			p.pending[m] = buf[:0]
+		}
+	}
+}
 
 // addSuccess adds a successful request's latencies.
 func (p *populations) addSuccess(rec *scoreRecord, m *requestMeasures) {
@@ -89,6 +120,7 @@ func (p *populations) addSuccess(rec *scoreRecord, m *requestMeasures) {
 		// The first gaps not proven token level: from here on the token
 		// gaps are counted apart, starting with those pooled so far.
 		p.itlIsChunk = false
+		p.flush()
 		p.pops[popITL].close()
 		p.pops[popITL] = p.pops[popChunkGap].clone(p.keep)
 	}
@@ -112,6 +144,7 @@ func (p *populations) addSuccess(rec *scoreRecord, m *requestMeasures) {
 // file the populations used.
 func (p *populations) summarize(method stats.PercentileMethod, levels []float64, offered, successes int, defined func(record.Metric) bool) (map[record.Metric][]float64, map[record.Metric]report.Distribution, error) {
 	defer p.close()
+	p.flush()
 	dists := make(map[record.Metric]report.Distribution, len(reportMetricIndex))
 	var samples map[record.Metric][]float64
 	if p.keep {

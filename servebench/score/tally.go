@@ -75,6 +75,7 @@ func newScoreTally(set scoreSetup, keep bool) *scoreTally {
 			fromScheduled: set.slo.TTFTFromScheduled,
 		}}
 	t.breakdown = newBreakdownTally(func() (ttft, tpot, e2e *population) {
+		t.pop.flush()
 		return t.pop.pops[popTTFT], t.pop.pops[popTPOT], t.pop.pops[popE2E]
 	})
 	t.backlog.start(set.window)
