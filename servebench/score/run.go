@@ -92,9 +92,12 @@ func RunDir(dir string, opts Options) (*report.Report, error) {
 }
 
 // RunDirTo scores a run directory as RunDir does, in memory that
-// does not grow with the number of requests: the schedule is held
-// compactly, outcomes.jsonl is streamed twice, and the latency
-// populations are counted, not kept, with the same exact percentiles.
+// does not grow with the number of requests: a plain run's schedule is
+// read alongside outcomes.jsonl (any other is held compactly),
+// outcomes.jsonl is streamed (once for a plain run when requests is nil
+// or a regular file, which a declined pass truncates back to where it
+// started; otherwise twice), and the latency populations are counted, not
+// kept, with the same exact percentiles.
 // Each request's entry is written to requests as one JSON line (in the
 // order of outcomes.jsonl, then the requests without a record in schedule
 // order) instead of being kept in Report.Requests; requests may be nil to

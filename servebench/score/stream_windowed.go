@@ -21,22 +21,25 @@ import (
 // outcomes.jsonl line by line and schedule.json alongside it through an
 // entryWindow, which holds only the entries read but not yet matched by a
 // line (about the requests that were in flight when a line was written).
-// When the request entries are written (out is set), a first pass checks
-// the join and hashes both files, and the second scores; without them one
-// pass checks, hashes and scores, and starts over the compact way should
-// the join decline. A last pass, when the run had a steady state,
+// One pass checks the join, hashes both files and scores, and starts over
+// the compact way should the join decline: without request entries (out
+// nil), or with them written to a writer that can take them back (a
+// regular file: what the pass wrote is cut off again on a decline). To any
+// other writer, a first pass checks the join and hashes both files, and
+// the second scores. A last pass, when the run had a steady state,
 // measures it. Requests with no record come last, in schedule order, as
 // the compact path gives them.
 //
-// It returns errWindowDeclined for anything outside that shape, before
-// any request entry is written, and the caller scores the compact way.
+// It returns errWindowDeclined for anything outside that shape, with no
+// request entry left written, and the caller scores the compact way.
 func scoreRunDirWindowed(dir string, opts Options, out io.Writer) (*report.Report, error) {
 	schedPath := filepath.Join(dir, record.ScheduleFile)
 	outPath := filepath.Join(dir, record.OutcomesFile)
 	var head *schedule.Schedule
 	var sums windowSums
 	var err error
-	onePass := out == nil
+	rw, rewindable := rewindableAt(out)
+	onePass := out == nil || rewindable
 	if onePass {
 		head, err = readWindowHead(schedPath)
 	} else {
@@ -62,6 +65,12 @@ func scoreRunDirWindowed(dir string, opts Options, out io.Writer) (*report.Repor
 	if onePass {
 		sums = scored
 		err = windowDecline(err)
+		if errors.Is(err, errWindowDeclined) && rewindable {
+			// The entries written so far go: the compact path writes them all.
+			if rerr := rw.rewind(); rerr != nil {
+				return nil, rerr
+			}
+		}
 	}
 	if err != nil {
 		return nil, err
