@@ -16,40 +16,11 @@ func DecodeFast(line []byte, o *Outcome) bool {
 	content, tokens := o.ContentMS[:0], o.EventTokens[:0]
 	*o = Outcome{}
 	s := jsonscan.New(line)
-	if !s.Byte('{') {
-		return false
-	}
-	var seen uint64
 	blk := new(outcomeScalars) // one allocation for the line's optional numbers
-	next := 0                  // the runner writes the keys in this order
-	for first := true; ; first = false {
-		if first && s.Byte('}') {
-			break
-		}
-		// The key the runner writes next, with its colon, is matched in
-		// one comparison; any other goes through the key reader.
-		f, known := next, next < len(outcomeFastKeys) && s.Literal(outcomeFastKeys[next])
-		if !known {
-			key, ok := s.Str()
-			if !ok || !s.Byte(':') {
-				return false
-			}
-			f, known = outcomeFastFields[string(key)]
-		}
-		next = f + 1
-		if !known || seen&(1<<f) != 0 {
-			return false
-		}
-		seen |= 1 << f
-		if !outcomeField(s, f, o, blk, &content, &tokens) {
-			return false
-		}
-		if s.Byte(',') {
-			continue
-		}
-		if s.Byte('}') {
-			break
-		}
+	seen, ok := s.Object(outcomeFastKeys, func(f int) bool {
+		return outcomeField(s, f, o, blk, &content, &tokens)
+	})
+	if !ok {
 		return false
 	}
 	s.SkipSpace()
@@ -108,27 +79,8 @@ var outcomeFastNames = []string{
 	ofAudioTokens: "audio_tokens", ofReusablePromptTokens: "reusable_prompt_tokens",
 }
 
-// outcomeFastKeys are outcomeFastNames as the runner writes them before
-// their values: quoted, with the colon.
-var outcomeFastKeys = func() []string {
-	keys := make([]string, len(outcomeFastNames))
-	for i, name := range outcomeFastNames {
-		keys[i] = `"` + name + `":`
-	}
-	return keys
-}()
-
-var outcomeFastFields = map[string]int{
-	"id": ofID, "attempt": ofAttempt, "class": ofClass, "status": ofStatus, "scheduled_ms": ofScheduled,
-	"slot_ms": ofSlot, "sent_ms": ofSent, "first_content_ms": ofFirstContent, "last_content_ms": ofLastContent,
-	"first_reasoning_ms": ofFirstReasoning, "terminal_ms": ofTerminal, "content_ms": ofContent,
-	"event_tokens": ofEventTokens, "output_tokens": ofOutputTokens, "token_count_source": ofTokenSource,
-	"prompt_tokens": ofPromptTokens, "cached_tokens": ofCachedTokens, "reasoning_tokens": ofReasoningTokens, "items": ofItems, "http_status": ofHTTPStatus,
-	"error": ofError, "finish_reason": ofFinishReason, "length_enforced": ofLengthEnforced, "timeout": ofTimeout,
-	"backend": ofBackend, "adapter": ofAdapter, "tenant": ofTenant, "objective": ofObjective, "images": ofImages, "image_bytes": ofImageBytes,
-	"image_pixels": ofImagePixels, "image_tokens": ofImageTokens, "audio_inputs": ofAudioInputs,
-	"audio_tokens": ofAudioTokens, "reusable_prompt_tokens": ofReusablePromptTokens,
-}
+// outcomeFastKeys are the keys the fast path knows, numbered as above.
+var outcomeFastKeys = jsonscan.NewKeys(outcomeFastNames...)
 
 // outcomeFastRequired are the keys json.Marshal always writes and the
 // strict decoder requires (cached_tokens is always written but may be

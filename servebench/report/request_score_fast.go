@@ -22,38 +22,9 @@ import (
 func decodeRequestScoreFast(line []byte, rs *RequestScore, names *stringTable) bool {
 	*rs = RequestScore{}
 	s := jsonscan.New(line)
-	if !s.Byte('{') {
-		return false
-	}
 	d := scoreLine{s: s, rs: rs, names: names}
-	var seen uint32
-	next := 0 // the scorer writes the keys in this order
-	for first := true; ; first = false {
-		if first && s.Byte('}') {
-			break
-		}
-		key, ok := s.Str()
-		if !ok || !s.Byte(':') {
-			return false
-		}
-		f, known := next, next < len(scoreFastNames) && string(key) == scoreFastNames[next]
-		if !known {
-			f, known = scoreFastFields[string(key)]
-		}
-		next = f + 1
-		if !known || seen&(1<<f) != 0 {
-			return false
-		}
-		seen |= 1 << f
-		if !d.field(f) {
-			return false
-		}
-		if s.Byte(',') {
-			continue
-		}
-		if s.Byte('}') {
-			break
-		}
+	seen, ok := s.Object(scoreFastKeys, d.field)
+	if !ok {
 		return false
 	}
 	s.SkipSpace()
@@ -104,15 +75,8 @@ var scoreFastNames = [sfCount]string{
 	sfQualified: "qualified", sfReasons: "reasons", sfError: "error", sfFluidityMisses: "fluidity_misses",
 }
 
-// scoreFastFields finds a key's number when it is not the one expected
-// next.
-var scoreFastFields = func() map[string]int {
-	m := make(map[string]int, sfCount)
-	for i, name := range scoreFastNames {
-		m[name] = i
-	}
-	return m
-}()
+// scoreFastKeys are the keys the fast path knows, numbered as above.
+var scoreFastKeys = jsonscan.NewKeys(scoreFastNames[:]...)
 
 // scoreFastRequired are the keys json.Marshal always writes (no omitempty)
 // and the strict decoder requires.
