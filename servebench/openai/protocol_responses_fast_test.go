@@ -3,7 +3,7 @@ package openai
 import (
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
+	"github.com/servebench/servebench/internal/jsonmutate"
 	"reflect"
 	"testing"
 )
@@ -92,26 +92,7 @@ func TestResponseDeltaFastAgreesWithEncodingJSON(t *testing.T) {
 		}
 		check(line)
 	}
-	rng := rand.New(rand.NewPCG(21, 23))
-	alphabet := []byte(`{}[]",:0123456789.-+eEnultrfas x\`)
-	for range 20000 {
-		line := append([]byte(nil), lines[rng.IntN(len(lines))]...)
-		for range 1 + rng.IntN(3) {
-			if len(line) == 0 {
-				break
-			}
-			j := rng.IntN(len(line))
-			switch rng.IntN(3) {
-			case 0:
-				line[j] = alphabet[rng.IntN(len(alphabet))]
-			case 1:
-				line = append(line[:j], line[j+1:]...)
-			default:
-				line = append(line[:j], append([]byte{alphabet[rng.IntN(len(alphabet))]}, line[j:]...)...)
-			}
-		}
-		check(line)
-	}
+	jsonmutate.Each(21, lines, 20000, check)
 	if accepted < plainDeltaLines {
 		t.Fatalf("fast path took only %d events", accepted)
 	}
