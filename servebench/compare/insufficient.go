@@ -7,27 +7,25 @@ import (
 	"github.com/servebench/servebench/servebench/report"
 )
 
-// minBeyond is how many observations must lie beyond a percentile, pooled
-// over a side's rounds, for it to be judged.
-const minBeyond = 5
+// minObservationsBeyond is the report's rule, the same for thresholds,
+// objectives and comparisons.
+const minObservationsBeyond = report.MinObservationsBeyond
 
-// beyond is how many of n observations lie above the nearest-rank p-th
-// percentile: n − ⌈p·n/100⌉.
-func beyond(n int, p float64) int {
-	return n - int(math.Ceil(p*float64(n)/100))
-}
-
-// neededFor is the smallest population with minBeyond observations beyond
-// the p-th percentile; 0 when none has (the maximum).
+// neededFor is the smallest population with report.MinObservationsBeyond
+// observations beyond the p-th percentile; 0 when none has (the maximum).
 func neededFor(p float64) int {
 	if p >= 100 {
 		return 0
 	}
-	n := max(int(math.Floor(minBeyond/(1-p/100)))-2, minBeyond)
-	for beyond(n, p) < minBeyond {
-		n++
-	}
-	return n
+	return report.ObservationsNeeded(p)
+}
+
+// enoughBeyond reports whether report.MinObservationsBeyond of n
+// observations lie beyond the p-th percentile. Unlike report.Judgeable it
+// never holds for the maximum: a comparison of two maxima has no
+// observation beyond either to give it an interval.
+func enoughBeyond(n int, p float64) bool {
+	return report.ObservationsBeyond(n, p) >= minObservationsBeyond
 }
 
 // populationSize is a percentile's population on one run: the request
@@ -42,7 +40,8 @@ func (s statistic) populationSize(r *report.Report) int {
 	return d.N
 }
 
-// insufficientData marks a percentile with fewer than minBeyond
+// insufficientData marks a percentile with fewer than
+// report.MinObservationsBeyond
 // observations beyond it, pooled over either side's rounds: no interval,
 // not a verdict, and how many observations would make it judgeable. It
 // reports false, changing nothing, otherwise.
@@ -58,7 +57,7 @@ func (c *Comparison) insufficientData(s statistic, mc *MetricComparison) bool {
 		return n
 	}
 	nb, nc := pooled(c.baseline), pooled(c.candidate)
-	if beyond(nb, s.p) >= minBeyond && beyond(nc, s.p) >= minBeyond {
+	if enoughBeyond(nb, s.p) && enoughBeyond(nc, s.p) {
 		return false
 	}
 	mc.Verdict, mc.Needed = InsufficientData, neededFor(s.p)
@@ -71,6 +70,6 @@ func (c *Comparison) insufficientData(s statistic, mc *MetricComparison) bool {
 	more := int(math.Ceil(float64(mc.Needed)/float64(min(nb, nc))*float64(rounds))) - rounds
 	perRound := int(math.Ceil(float64(mc.Needed) / float64(rounds)))
 	mc.Decide = fmt.Sprintf("p%g needs at least %d observations a side, pooled over the rounds, for %d to lie beyond it; the baseline has %d and the candidate %d: about %d requests a round at %d rounds, or about %d more %s of this size, would make it judgeable",
-		s.p, mc.Needed, minBeyond, nb, nc, perRound, rounds, more, plural(more, "round", "rounds"))
+		s.p, mc.Needed, minObservationsBeyond, nb, nc, perRound, rounds, more, plural(more, "round", "rounds"))
 	return true
 }

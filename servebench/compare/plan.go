@@ -115,12 +115,12 @@ func checkOne(s statistic, tol float64, n int, no NoiseOptions, noise *NoiseFloo
 		if no.fixed {
 			first = no.MaxRounds
 		}
-		if need := neededFor(s.p); beyond(n*first, s.p) < minBeyond {
+		if need := neededFor(s.p); !enoughBeyond(n*first, s.p) {
 			perRound := int(math.Ceil(float64(need) / float64(first)))
 			ps.CanDecide = false
 			ps.RequestsNeeded = max(ps.RequestsNeeded, perRound)
 			ps.Advice = fmt.Sprintf("p%g needs at least %d observations a side for %d to lie beyond it: about %d requests a round at %d rounds (this plan: %d)",
-				s.p, need, minBeyond, perRound, first, n)
+				s.p, need, minObservationsBeyond, perRound, first, n)
 		}
 	}
 	return ps
