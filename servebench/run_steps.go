@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/servebench/servebench/internal/fdtable"
 	"github.com/servebench/servebench/servebench/record"
 	"github.com/servebench/servebench/servebench/report"
 	"github.com/servebench/servebench/servebench/report/render"
@@ -26,6 +27,10 @@ func (l *LiveRun) run(ctx context.Context, plan *dispatchPlan) (*RunResult, erro
 	if err != nil {
 		return nil, err
 	}
+	// Grown inside the window, the descriptor table would stall every
+	// request due during each growth. Failing to grow it only leaves
+	// that cost in place, which the schedule lag then reports.
+	_, _ = fdtable.Reserve(fdtable.DefaultReserve)
 	if err := waitForStart(ctx, l.cfg.StartAt); err != nil {
 		_ = w.Close()
 		return nil, err
