@@ -7,10 +7,6 @@ import (
 	"github.com/servebench/servebench/servebench/report"
 )
 
-// minObservationsBeyond is the report's rule, the same for thresholds,
-// objectives and comparisons.
-const minObservationsBeyond = report.MinObservationsBeyond
-
 // neededFor is the smallest population with report.MinObservationsBeyond
 // observations beyond the p-th percentile; 0 when none has (the maximum).
 func neededFor(p float64) int {
@@ -25,7 +21,7 @@ func neededFor(p float64) int {
 // never holds for the maximum: a comparison of two maxima has no
 // observation beyond either to give it an interval.
 func enoughBeyond(n int, p float64) bool {
-	return report.ObservationsBeyond(n, p) >= minObservationsBeyond
+	return report.ObservationsBeyond(n, p) >= report.MinObservationsBeyond
 }
 
 // populationSize is a percentile's population on one run: the request
@@ -41,10 +37,9 @@ func (s statistic) populationSize(r *report.Report) int {
 }
 
 // insufficientData marks a percentile with fewer than
-// report.MinObservationsBeyond
-// observations beyond it, pooled over either side's rounds: no interval,
-// not a verdict, and how many observations would make it judgeable. It
-// reports false, changing nothing, otherwise.
+// report.MinObservationsBeyond observations beyond it, pooled over either
+// side's rounds: no interval, not a verdict, and how many observations
+// would make it judgeable. It reports false, changing nothing, otherwise.
 func (c *Comparison) insufficientData(s statistic, mc *MetricComparison) bool {
 	if s.metric == "" {
 		return false
@@ -70,6 +65,6 @@ func (c *Comparison) insufficientData(s statistic, mc *MetricComparison) bool {
 	more := int(math.Ceil(float64(mc.Needed)/float64(min(nb, nc))*float64(rounds))) - rounds
 	perRound := int(math.Ceil(float64(mc.Needed) / float64(rounds)))
 	mc.Decide = fmt.Sprintf("p%g needs at least %d observations a side, pooled over the rounds, for %d to lie beyond it; the baseline has %d and the candidate %d: about %d requests a round at %d rounds, or about %d more %s of this size, would make it judgeable",
-		s.p, mc.Needed, minObservationsBeyond, nb, nc, perRound, rounds, more, plural(more, "round", "rounds"))
+		s.p, mc.Needed, report.MinObservationsBeyond, nb, nc, perRound, rounds, more, plural(more, "round", "rounds"))
 	return true
 }

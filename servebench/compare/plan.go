@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/servebench/servebench/servebench/record"
+	"github.com/servebench/servebench/servebench/report"
 )
 
 // The priors the plan check takes for a statistic noise.json does not
@@ -120,7 +121,7 @@ func checkOne(s statistic, tol float64, n int, no NoiseOptions, noise *NoiseFloo
 			ps.CanDecide = false
 			ps.RequestsNeeded = max(ps.RequestsNeeded, perRound)
 			ps.Advice = fmt.Sprintf("p%g needs at least %d observations a side for %d to lie beyond it: about %d requests a round at %d rounds (this plan: %d)",
-				s.p, need, minObservationsBeyond, perRound, first, n)
+				s.p, need, report.MinObservationsBeyond, perRound, first, n)
 		}
 	}
 	return ps
