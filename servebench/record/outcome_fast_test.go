@@ -11,10 +11,12 @@ import (
 	"github.com/servebench/servebench/internal/strictjson"
 )
 
-// outcomeLines are records as the runner writes them, and variations.
-func outcomeLines(t testing.TB) [][]byte {
+// outcomeRecords are 300 records of the shapes a run writes: successes,
+// failures and timeouts, with and without content, usage, media, a
+// declared reusable prefix, and (every eleventh) a quality verdict.
+func outcomeRecords() []Outcome {
 	rng := rand.New(rand.NewPCG(3, 5))
-	var lines [][]byte
+	var records []Outcome
 	for i := range 300 {
 		o := Outcome{ID: "r" + strings.Repeat("x", i%3), Attempt: 1 + i%2, Class: []string{"", "chat"}[i%2],
 			Status: []Status{StatusSuccess, StatusHTTPError, StatusTimeout}[i%3], ScheduledMS: float64(i) / 7,
@@ -64,6 +66,16 @@ func outcomeLines(t testing.TB) [][]byte {
 			o.Quality = &Verdict{Pass: true, Check: "contains"}
 			o.Text = new("hello")
 		}
+		records = append(records, o)
+	}
+	return records
+}
+
+// outcomeLines are outcomeRecords as the runner writes them, and
+// variations.
+func outcomeLines(t testing.TB) [][]byte {
+	var lines [][]byte
+	for _, o := range outcomeRecords() {
 		b, err := json.Marshal(&o)
 		if err != nil {
 			t.Fatal(err)

@@ -25,7 +25,8 @@ type Writer struct {
 	mu     sync.Mutex
 	sink   io.Writer
 	closer io.Closer
-	buf    bytes.Buffer
+	line   []byte       // the record being written, by the fast path
+	buf    bytes.Buffer // or by enc, for a record the fast path declines
 	enc    *json.Encoder
 	good   int64 // bytes of complete records written
 	err    error
@@ -73,13 +74,19 @@ func (w *Writer) Write(o *Outcome) error {
 	if w.err != nil {
 		return w.err
 	}
-	w.buf.Reset()
-	if err := w.enc.Encode(o); err != nil {
-		w.fail(fmt.Errorf("outcomes: record of %s: %w", o.ID, err))
-		return w.err
+	line, ok := appendOutcomeLine(w.line[:0], o)
+	if ok {
+		w.line = line
+	} else {
+		w.buf.Reset()
+		if err := w.enc.Encode(o); err != nil {
+			w.fail(fmt.Errorf("outcomes: record of %s: %w", o.ID, err))
+			return w.err
+		}
+		line = w.buf.Bytes()
 	}
-	n, err := w.sink.Write(w.buf.Bytes())
-	if err == nil && n < w.buf.Len() {
+	n, err := w.sink.Write(line)
+	if err == nil && n < len(line) {
 		err = io.ErrShortWrite
 	}
 	if err != nil {
