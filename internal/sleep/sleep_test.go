@@ -8,13 +8,13 @@ import (
 )
 
 // TestUntilNeverReturnsEarly waits for instants in the past, within the
-// fine margin and beyond it, and checks that each wait ends at or after its
+// fine margin, beyond it and beyond alarmWithin, and checks that each wait ends at or after its
 // instant: a dispatcher must never send before the schedule.
 func TestUntilNeverReturnsEarly(t *testing.T) {
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	for _, d := range []time.Duration{-time.Millisecond, 0, 50 * time.Microsecond, 700 * time.Microsecond,
-		margin, 3 * time.Millisecond, 12 * time.Millisecond} {
+		margin, 3 * time.Millisecond, 12 * time.Millisecond, alarmWithin + 3*time.Millisecond} {
 		at := time.Now().Add(d)
 		if !Until(context.Background(), timer, at) {
 			t.Fatalf("wait of %v: reported cancelled with a live context", d)
@@ -72,6 +72,9 @@ func TestUntilStopsWhenCancelled(t *testing.T) {
 	}
 	if Until(done, timer, time.Now().Add(time.Hour)) {
 		t.Error("a done context reported live")
+	}
+	if Until(done, timer, time.Now().Add(alarmWithin/2)) {
+		t.Error("a done context reported live for a wait that goes to the alarm at once")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	result := make(chan bool, 1)
