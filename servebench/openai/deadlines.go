@@ -72,6 +72,13 @@ func newWatchdog(base time.Time, firstToken, idle, total time.Duration, cancel c
 	return w
 }
 
+// now reads the monotonic clock alone, as base plus the time since it:
+// time.Now reads the wall clock too, a second read that the stream's
+// clock, stamping every read of the body, would pay for nothing. Every
+// instant taken from now is used as a difference from another, which
+// time.Time takes on the monotonic clock.
+func (w *watchdog) now() time.Time { return w.base.Add(time.Since(w.base)) }
+
 // offset is the time since base.
 func (w *watchdog) offset(t time.Time) int64 { return int64(t.Sub(w.base)) }
 

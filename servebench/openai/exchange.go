@@ -302,7 +302,7 @@ type clockedBody struct {
 func (b *clockedBody) Read(p []byte) (int, error) {
 	n, err := b.r.Read(p)
 	if n > 0 {
-		b.readAt = time.Now()
+		b.readAt = b.wd.now()
 		if bytes.IndexByte(p[:n], '\n') >= 0 || bytes.IndexByte(p[:n], '\r') >= 0 {
 			b.wd.markLine(b.readAt)
 		}
