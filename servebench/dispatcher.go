@@ -117,8 +117,12 @@ func (d *dispatcher) stopOnWriteError(ctx context.Context) (context.Context, fun
 	}
 }
 
-// runOpen sends each unit's first request at its scheduled time.
+// runOpen sends each unit's first request at its scheduled time, on
+// goroutines kept between units (unitWorkers). It returns when the last
+// unit has ended.
 func (d *dispatcher) runOpen(ctx context.Context) {
+	workers := newUnitWorkers(func(u planUnit, at time.Time) { d.runUnit(ctx, u, at) })
+	defer workers.close()
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	for {
@@ -130,11 +134,7 @@ func (d *dispatcher) runOpen(ctx context.Context) {
 		if !sleep.Until(ctx, timer, at) {
 			return
 		}
-		d.wg.Add(1)
-		go func() {
-			defer d.wg.Done()
-			d.runUnit(ctx, u, at)
-		}()
+		workers.start(u, at)
 	}
 }
 
