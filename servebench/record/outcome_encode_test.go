@@ -156,7 +156,7 @@ func TestWriterReadsBackBothPaths(t *testing.T) {
 
 func FuzzAppendOutcomeLine(f *testing.F) {
 	f.Add("r1", "HTTP 503: busy", "team", 12.5, 1e-7, 3e21, 64, 2)
-	f.Add("a<b", "naïve", "", -0.0, 1.0, 0.0, 0, -1)
+	f.Add("a<b", "naïve", "", math.Copysign(0, -1), 1.0, 0.0, 0, -1)
 	f.Fuzz(func(t *testing.T, id, msg, tenant string, scheduled, sent, content float64, tokens, images int) {
 		o := Outcome{ID: id, Error: msg, Tenant: tenant, Status: StatusSuccess, ScheduledMS: scheduled,
 			SentMS: &sent, ContentMS: []float64{content, sent}, EventTokens: []int{tokens}, OutputTokens: &tokens,
