@@ -55,33 +55,30 @@ func (e *lineEncoder) clocks(o *Outcome) {
 	e.optFloat(`,"last_content_ms":`, o.LastContentMS, false)
 	e.optFloat(`,"first_reasoning_ms":`, o.FirstReasoningMS, false)
 	e.float(`,"terminal_ms":`, o.TerminalMS)
-	e.b = append(e.b, `,"content_ms":`...)
-	if o.ContentMS == nil {
-		e.b = append(e.b, "null"...)
-	} else {
-		e.b = append(e.b, '[')
-		for i, v := range o.ContentMS {
-			if i > 0 {
-				e.b = append(e.b, ',')
-			}
-			e.b = e.appendFloat(e.b, v)
-		}
-		e.b = append(e.b, ']')
-	}
-	e.b = append(e.b, `,"event_tokens":`...)
-	if o.EventTokens == nil {
-		e.b = append(e.b, "null"...)
-	} else {
-		e.b = append(e.b, '[')
-		for i, v := range o.EventTokens {
-			if i > 0 {
-				e.b = append(e.b, ',')
-			}
-			e.b = strconv.AppendInt(e.b, int64(v), 10)
-		}
-		e.b = append(e.b, ']')
-	}
+	writeArray(e, `,"content_ms":`, o.ContentMS, e.appendFloat)
+	writeArray(e, `,"event_tokens":`, o.EventTokens, appendInt)
 }
+
+// writeArray writes key and vals as an array, each value by appendValue,
+// or null for a nil slice, as encoding/json does.
+func writeArray[T any](e *lineEncoder, key string, vals []T, appendValue func([]byte, T) []byte) {
+	e.b = append(e.b, key...)
+	if vals == nil {
+		e.b = append(e.b, "null"...)
+		return
+	}
+	e.b = append(e.b, '[')
+	for i, v := range vals {
+		if i > 0 {
+			e.b = append(e.b, ',')
+		}
+		e.b = appendValue(e.b, v)
+	}
+	e.b = append(e.b, ']')
+}
+
+// appendInt appends v in decimal.
+func appendInt(b []byte, v int) []byte { return strconv.AppendInt(b, int64(v), 10) }
 
 // usage writes the token counts.
 func (e *lineEncoder) usage(o *Outcome) {
@@ -158,7 +155,7 @@ func (e *lineEncoder) omitEmptyStr(key, s string) {
 // int writes key and v.
 func (e *lineEncoder) int(key string, v int) {
 	e.b = append(e.b, key...)
-	e.b = strconv.AppendInt(e.b, int64(v), 10)
+	e.b = appendInt(e.b, v)
 }
 
 // omitZeroInt writes key and v unless v is 0.
@@ -170,15 +167,7 @@ func (e *lineEncoder) omitZeroInt(key string, v int) {
 
 // optInt writes key and *v, or null when v is nil; with omit, a nil v
 // writes nothing.
-func (e *lineEncoder) optInt(key string, v *int, omit bool) {
-	switch {
-	case v != nil:
-		e.int(key, *v)
-	case !omit:
-		e.b = append(e.b, key...)
-		e.b = append(e.b, "null"...)
-	}
-}
+func (e *lineEncoder) optInt(key string, v *int, omit bool) { writeOpt(e, key, v, omit, e.int) }
 
 // float writes key and v.
 func (e *lineEncoder) float(key string, v float64) {
@@ -188,10 +177,14 @@ func (e *lineEncoder) float(key string, v float64) {
 
 // optFloat writes key and *v, or null when v is nil; with omit, a nil v
 // writes nothing.
-func (e *lineEncoder) optFloat(key string, v *float64, omit bool) {
+func (e *lineEncoder) optFloat(key string, v *float64, omit bool) { writeOpt(e, key, v, omit, e.float) }
+
+// writeOpt writes key and *v by write, or key and null when v is nil;
+// with omit, a nil v writes nothing (omitempty).
+func writeOpt[T any](e *lineEncoder, key string, v *T, omit bool, write func(string, T)) {
 	switch {
 	case v != nil:
-		e.float(key, *v)
+		write(key, *v)
 	case !omit:
 		e.b = append(e.b, key...)
 		e.b = append(e.b, "null"...)
