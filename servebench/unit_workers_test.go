@@ -25,17 +25,25 @@ func TestUnitWorkersRunEveryUnitOnce(t *testing.T) {
 	for i := range 100 {
 		w.start(planUnit{first: i}, base.Add(time.Duration(i)*time.Millisecond))
 	}
-	closed := make(chan struct{})
-	go func() { w.close(); close(closed) }()
+	// close must not return before the ten held units end: the count of
+	// units that had ended when it returned says so whatever the timing,
+	// and the pause before their release gives an early return the time
+	// to show.
+	endedAtClose := make(chan int, 1)
+	go func() {
+		w.close()
+		mu.Lock()
+		endedAtClose <- len(ran)
+		mu.Unlock()
+	}()
 	select {
-	case <-closed:
-		t.Fatal("close returned while units were still running")
+	case n := <-endedAtClose:
+		t.Fatalf("close returned with %d units ended, while ten were held", n)
 	case <-time.After(20 * time.Millisecond):
 	}
 	close(release)
-	<-closed
-	if len(ran) != 100 {
-		t.Fatalf("%d units ran, want 100", len(ran))
+	if n := <-endedAtClose; n != 100 {
+		t.Fatalf("close returned with %d units ended, want 100", n)
 	}
 	for i, at := range ran {
 		if want := base.Add(time.Duration(i) * time.Millisecond); !at.Equal(want) {
